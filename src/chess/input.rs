@@ -1,0 +1,364 @@
+//! Reading a move typed by a person: SAN (any case where unambiguous, in
+//! English or the chosen piece letters), coordinates ("g1f3", "e7e8q"), or
+//! the announcement words themselves ("springer felix drei", "s f3",
+//! "bauer eva zwei eva vier", "kurze rochade").
+
+use std::fmt;
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
+
+use super::Letters;
+use crate::words::Pack;
+
+/// Why typed text is not a move here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveInputError {
+    /// Nothing that reads as a move.
+    Unreadable(String),
+    /// Reads as a move, but it is not legal in this position.
+    Illegal(String),
+    /// Several legal moves fit; the text says which squares would help.
+    Ambiguous(String),
+}
+
+impl MoveInputError {
+    pub fn text(&self) -> &str {
+        match self {
+            MoveInputError::Unreadable(t) | MoveInputError::Illegal(t) | MoveInputError::Ambiguous(t) => t,
+        }
+    }
+}
+
+impl fmt::Display for MoveInputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveInputError::Unreadable(t) => write!(f, "'{t}' is not a move"),
+            MoveInputError::Illegal(t) => write!(f, "'{t}' is not legal here"),
+            MoveInputError::Ambiguous(t) => write!(f, "'{t}' fits more than one move"),
+        }
+    }
+}
+
+impl std::error::Error for MoveInputError {}
+
+/// Parses a typed move in the position. `packs` supply the words accepted
+/// in phonetic input (pass every pack the user might speak).
+pub fn parse_move(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Result<Move, MoveInputError> {
+    let trimmed = text.trim().trim_end_matches(['!', '?']);
+    if trimmed.is_empty() {
+        return Err(MoveInputError::Unreadable(text.to_owned()));
+    }
+    if let Some(result) = parse_coordinates(pos, trimmed) {
+        return result.map_err(|()| MoveInputError::Illegal(text.to_owned()));
+    }
+    if let Some(result) = parse_san_any_case(pos, trimmed, letters) {
+        return result;
+    }
+    parse_words(pos, trimmed, letters, packs)
+}
+
+fn parse_coordinates(pos: &Chess, text: &str) -> Option<Result<Move, ()>> {
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let looks_uci = (b.len() == 4 || b.len() == 5)
+        && matches!(b[0], b'a'..=b'h')
+        && matches!(b[1], b'1'..=b'8')
+        && matches!(b[2], b'a'..=b'h')
+        && matches!(b[3], b'1'..=b'8');
+    if !looks_uci {
+        return None;
+    }
+    let uci: UciMove = lower.parse().ok()?;
+    Some(uci.to_move(pos).map_err(|_| ()))
+}
+
+/// SAN exactly as typed, in English or the chosen letters; then with the
+/// first letter upper-cased ("nf3" -> "Nf3") when that is the only reading.
+fn parse_san_any_case(pos: &Chess, text: &str, letters: Letters) -> Option<Result<Move, MoveInputError>> {
+    let text = text.replace('0', "O");
+    let mut readings: Vec<String> = vec![text.clone(), letters.to_english_san(&text)];
+    let mut chars = text.chars();
+    if let Some(first) = chars.next() {
+        let upper: String = first.to_uppercase().chain(chars).collect();
+        readings.push(upper.clone());
+        readings.push(letters.to_english_san(&upper));
+        readings.push(upper.to_ascii_uppercase().replace("O-O", "O-O"));
+    }
+    // Promotion piece in lower case: "e8=q".
+    readings.extend(readings.clone().into_iter().filter_map(|r| {
+        let (head, tail) = r.split_once('=')?;
+        Some(format!("{head}={}", letters.to_english_san(&tail.to_ascii_uppercase())))
+    }));
+    let mut found: Vec<Move> = Vec::new();
+    let mut parsed_any = false;
+    for reading in &readings {
+        if let Ok(san) = SanPlus::from_ascii(reading.as_bytes()) {
+            parsed_any = true;
+            if let Ok(m) = san.san.to_move(pos) {
+                if !found.contains(&m) {
+                    found.push(m);
+                }
+            }
+        }
+    }
+    match found.len() {
+        0 if parsed_any && looks_like_san(&text) => Some(Err(MoveInputError::Illegal(text))),
+        0 => None,
+        1 => Some(Ok(found[0])),
+        _ => Some(Err(MoveInputError::Ambiguous(text))),
+    }
+}
+
+fn looks_like_san(text: &str) -> bool {
+    !text.contains(char::is_whitespace) && text.len() <= 8
+}
+
+/// What a single typed word can mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Piece(Role),
+    File(File),
+    Rank(Rank),
+    Square(Square),
+    Captures,
+    Castle(CastlingSide),
+    /// Words to skip: "en passant", "check", "mate".
+    Filler,
+}
+
+fn normalise(word: &str) -> String {
+    word.to_lowercase()
+        .replace('ä', "ae")
+        .replace('ö', "oe")
+        .replace('ü', "ue")
+        .replace('ß', "ss")
+        .replace(['ã', 'á', 'â'], "a")
+        .replace(['é', 'ê'], "e")
+        .replace(['í'], "i")
+        .replace(['ó', 'ô', 'õ'], "o")
+        .replace('ú', "u")
+        .replace('ç', "c")
+}
+
+fn vocabulary(packs: &[&Pack]) -> Vec<(String, Part)> {
+    let mut v = Vec::new();
+    let mut add = |w: &crate::words::Word, part: Part| {
+        for form in [&w.written, &w.spoken] {
+            v.push((normalise(form), part));
+        }
+    };
+    for pack in packs {
+        for i in 0..8 {
+            add(pack.file(File::new(i)), Part::File(File::new(i)));
+            add(pack.rank(Rank::new(i)), Part::Rank(Rank::new(i)));
+        }
+        for role in Role::ALL {
+            add(pack.piece(role), Part::Piece(role));
+        }
+        add(&pack.term("captures"), Part::Captures);
+        add(&pack.term("castle_short"), Part::Castle(CastlingSide::KingSide));
+        add(&pack.term("castle_long"), Part::Castle(CastlingSide::QueenSide));
+        for key in ["check", "mate", "en_passant"] {
+            add(&pack.term(key), Part::Filler);
+        }
+    }
+    // Longest phrases first, so "kurze rochade" wins over a single word.
+    v.sort_by_key(|(w, _)| std::cmp::Reverse(w.split_whitespace().count()));
+    v
+}
+
+fn classify(words: &[String], letters: Letters, vocab: &[(String, Part)]) -> Result<Vec<Part>, ()> {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    'outer: while i < words.len() {
+        for (phrase, part) in vocab {
+            let n = phrase.split_whitespace().count();
+            if n > 0 && i + n <= words.len() && words[i..i + n].join(" ") == *phrase {
+                parts.push(*part);
+                i += n;
+                continue 'outer;
+            }
+        }
+        let w = words[i].as_str();
+        let part = match w {
+            "x" | ":" => Part::Captures,
+            "+" | "#" | "ep" | "e.p." => Part::Filler,
+            "o-o" => Part::Castle(CastlingSide::KingSide),
+            "o-o-o" => Part::Castle(CastlingSide::QueenSide),
+            _ => {
+                let b = w.as_bytes();
+                if b.len() == 2 && matches!(b[0], b'a'..=b'h') && matches!(b[1], b'1'..=b'8') {
+                    Part::Square(w.parse().map_err(|_| ())?)
+                } else if b.len() == 1 && matches!(b[0], b'1'..=b'8') {
+                    Part::Rank(Rank::new(u32::from(b[0] - b'1')))
+                } else if b.len() == 1 {
+                    // A single letter: a piece letter first (in the chosen or
+                    // English letters), otherwise a file.
+                    let upper = w.to_ascii_uppercase().chars().next().unwrap_or(' ');
+                    if let Some(role) = letters.role(upper).or_else(|| Letters::En.role(upper)).filter(|_| parts.is_empty()) {
+                        Part::Piece(role)
+                    } else if matches!(b[0], b'a'..=b'h') {
+                        Part::File(File::new(u32::from(b[0] - b'a')))
+                    } else {
+                        return Err(());
+                    }
+                } else {
+                    return Err(());
+                }
+            }
+        };
+        parts.push(part);
+        i += 1;
+    }
+    Ok(parts)
+}
+
+fn parse_words(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Result<Move, MoveInputError> {
+    let unreadable = || MoveInputError::Unreadable(text.to_owned());
+    let words: Vec<String> = normalise(text).split_whitespace().map(str::to_owned).collect();
+    let parts = classify(&words, letters, &vocabulary(packs)).map_err(|()| unreadable())?;
+    let legal = pos.legal_moves();
+
+    if let Some(side) = parts.iter().find_map(|p| match p { Part::Castle(s) => Some(*s), _ => None }) {
+        return legal
+            .iter()
+            .find(|m| m.castling_side() == Some(side))
+            .copied()
+            .ok_or_else(|| MoveInputError::Illegal(text.to_owned()));
+    }
+
+    // Fold files followed by ranks into squares: "eva vier" -> e4.
+    let mut squares: Vec<Square> = Vec::new();
+    let mut lone_file = None;
+    let mut lone_rank = None;
+    let mut pieces: Vec<Role> = Vec::new();
+    let mut k = 0;
+    while k < parts.len() {
+        match (parts[k], parts.get(k + 1)) {
+            (Part::File(f), Some(Part::Rank(r))) => {
+                squares.push(Square::from_coords(f, *r));
+                k += 1;
+            }
+            (Part::Square(sq), _) => squares.push(sq),
+            (Part::File(f), _) => lone_file = Some(f),
+            (Part::Rank(r), _) => lone_rank = Some(r),
+            (Part::Piece(role), _) => pieces.push(role),
+            (Part::Captures | Part::Filler | Part::Castle(_), _) => {}
+        }
+        k += 1;
+    }
+    let Some(&to) = squares.last() else { return Err(unreadable()) };
+    let from = (squares.len() >= 2).then(|| squares[squares.len() - 2]);
+    // The first piece word is the mover, unless it comes after the
+    // destination (then it is the promotion piece).
+    let role = if pieces.len() >= 2 { Some(pieces[0]) } else { None }
+        .or_else(|| pieces.first().copied().filter(|_| !promotion_words_only(&parts)));
+    let promotion = if pieces.len() >= 2 { Some(pieces[1]) } else { pieces.first().copied().filter(|_| promotion_words_only(&parts)) };
+
+    let candidates: Vec<Move> = legal
+        .iter()
+        .filter(|m| m.to() == to || (m.is_castle() && false))
+        .filter(|m| role.is_none_or(|r| m.role() == r) && (role.is_some() || m.role() == Role::Pawn || pieces.is_empty() && from.is_some()))
+        .filter(|m| from.is_none_or(|f| m.from() == Some(f)))
+        .filter(|m| lone_file.is_none_or(|f| m.from().is_some_and(|s| s.file() == f)))
+        .filter(|m| lone_rank.is_none_or(|r| m.from().is_some_and(|s| s.rank() == r)))
+        .filter(|m| match (m.promotion(), promotion) {
+            (Some(p), Some(q)) => p == q,
+            (None, Some(_)) => false,
+            _ => true,
+        })
+        .copied()
+        .collect();
+    match candidates.as_slice() {
+        [] => Err(MoveInputError::Illegal(text.to_owned())),
+        [m] => Ok(*m),
+        many if many.iter().all(|m| m.promotion().is_some()) => {
+            // "e8" alone on the last rank: queen unless said otherwise.
+            Ok(*many.iter().find(|m| m.promotion() == Some(Role::Queen)).expect("queen promotion"))
+        }
+        _ => Err(MoveInputError::Ambiguous(text.to_owned())),
+    }
+}
+
+/// True when the only piece word comes after a square: "eva acht dame".
+fn promotion_words_only(parts: &[Part]) -> bool {
+    let first_piece = parts.iter().position(|p| matches!(p, Part::Piece(_)));
+    let first_square = parts.iter().position(|p| matches!(p, Part::Square(_) | Part::File(_)));
+    matches!((first_piece, first_square), (Some(p), Some(s)) if p > s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::Lang;
+
+    fn packs() -> Vec<Pack> {
+        Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect()
+    }
+
+    fn parse(fen: Option<&str>, text: &str) -> Result<String, MoveInputError> {
+        let pos: Chess = match fen {
+            Some(f) => f.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap(),
+            None => Chess::default(),
+        };
+        let owned = packs();
+        let refs: Vec<&Pack> = owned.iter().collect();
+        parse_move(&pos, text, Letters::De, &refs).map(|m| shakmaty::san::San::from_move(&pos, m).to_string())
+    }
+
+    #[test]
+    fn reads_san_in_any_case_and_letters() {
+        assert_eq!(parse(None, "Nf3").unwrap(), "Nf3");
+        assert_eq!(parse(None, "nf3").unwrap(), "Nf3");
+        assert_eq!(parse(None, "Sf3").unwrap(), "Nf3");
+        assert_eq!(parse(None, "sf3").unwrap(), "Nf3");
+        assert_eq!(parse(None, "e4").unwrap(), "e4");
+        assert_eq!(parse(None, "E4").unwrap(), "e4");
+    }
+
+    #[test]
+    fn reads_coordinates() {
+        assert_eq!(parse(None, "g1f3").unwrap(), "Nf3");
+        assert_eq!(parse(Some("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"), "e7e8n").unwrap(), "e8=N");
+        assert!(matches!(parse(None, "e2e5"), Err(MoveInputError::Illegal(_))));
+    }
+
+    #[test]
+    fn reads_announcement_words() {
+        assert_eq!(parse(None, "springer felix drei").unwrap(), "Nf3");
+        assert_eq!(parse(None, "Springer Felix drei").unwrap(), "Nf3");
+        assert_eq!(parse(None, "s f3").unwrap(), "Nf3");
+        assert_eq!(parse(None, "eva vier").unwrap(), "e4");
+        assert_eq!(parse(None, "bauer eva zwei eva vier").unwrap(), "e4");
+        assert_eq!(parse(None, "cavalo felix tres").unwrap(), "Nf3");
+        assert_eq!(parse(None, "knight felix three").unwrap(), "Nf3");
+        assert_eq!(parse(None, "springer gustav eins felix drei").unwrap(), "Nf3");
+    }
+
+    #[test]
+    fn reads_castling_captures_and_promotion_words() {
+        let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(parse(Some(castle), "kurze rochade").unwrap(), "O-O");
+        assert_eq!(parse(Some(castle), "Lange Rochade").unwrap(), "O-O-O");
+        assert_eq!(parse(Some(castle), "0-0").unwrap(), "O-O");
+        let cap = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        assert_eq!(parse(Some(cap), "eva schlaegt david fuenf").unwrap(), "exd5");
+        assert_eq!(parse(Some(cap), "Eva schlägt David fünf").unwrap(), "exd5");
+        let promo = "3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1";
+        assert_eq!(parse(Some(promo), "eva schlaegt david acht springer").unwrap(), "exd8=N");
+        assert_eq!(parse(Some(promo), "eva acht turm").unwrap(), "e8=R");
+        assert_eq!(parse(Some(promo), "eva acht").unwrap(), "e8=Q");
+    }
+
+    #[test]
+    fn errors_say_what_went_wrong() {
+        assert!(matches!(parse(None, "hello world"), Err(MoveInputError::Unreadable(_))));
+        assert!(matches!(parse(None, "Nf4"), Err(MoveInputError::Illegal(_))));
+        assert!(matches!(parse(None, ""), Err(MoveInputError::Unreadable(_))));
+        let two_knights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
+        assert!(matches!(parse(Some(two_knights), "springer david zwei"), Err(MoveInputError::Ambiguous(_))));
+        assert_eq!(parse(Some(two_knights), "springer bella david zwei").unwrap(), "Nbd2");
+    }
+}

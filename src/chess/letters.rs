@@ -1,0 +1,134 @@
+//! Piece letters per language for algebraic notation (Appendix C allows the
+//! player's own language's letters).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Role;
+
+/// Which letters name the pieces in SAN.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Letters {
+    /// K Q R B N.
+    #[default]
+    En,
+    /// K D T L S (Koenig, Dame, Turm, Laeufer, Springer).
+    De,
+    /// R D T B C (Rei, Dama, Torre, Bispo, Cavalo).
+    Pt,
+}
+
+impl Letters {
+    pub const ALL: [Letters; 3] = [Letters::En, Letters::De, Letters::Pt];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Letters::En => "en",
+            Letters::De => "de",
+            Letters::Pt => "pt",
+        }
+    }
+
+    /// The letter for a piece; pawns have none in SAN.
+    pub fn letter(self, role: Role) -> Option<char> {
+        let [k, q, r, b, n] = match self {
+            Letters::En => ['K', 'Q', 'R', 'B', 'N'],
+            Letters::De => ['K', 'D', 'T', 'L', 'S'],
+            Letters::Pt => ['R', 'D', 'T', 'B', 'C'],
+        };
+        match role {
+            Role::King => Some(k),
+            Role::Queen => Some(q),
+            Role::Rook => Some(r),
+            Role::Bishop => Some(b),
+            Role::Knight => Some(n),
+            Role::Pawn => None,
+        }
+    }
+
+    /// The piece an upper-case letter names in these letters.
+    pub fn role(self, letter: char) -> Option<Role> {
+        [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+            .into_iter()
+            .find(|&role| self.letter(role) == Some(letter))
+    }
+
+    /// Rewrites English SAN ("Nxf7+", "e8=Q", "O-O") into these letters.
+    /// Upper-case letters in SAN are always piece letters (files are lower
+    /// case, castling is written with the letter O), so a per-character map
+    /// is exact.
+    pub fn localise_san(self, san: &str) -> String {
+        if self == Letters::En {
+            return san.to_owned();
+        }
+        san.chars()
+            .map(|c| match c {
+                'O' => 'O',
+                c if c.is_ascii_uppercase() => {
+                    Letters::En.role(c).and_then(|role| self.letter(role)).unwrap_or(c)
+                }
+                c => c,
+            })
+            .collect()
+    }
+
+    /// Rewrites SAN in these letters into English SAN, for parsing.
+    pub fn to_english_san(self, san: &str) -> String {
+        if self == Letters::En {
+            return san.to_owned();
+        }
+        san.chars()
+            .map(|c| match c {
+                'O' => 'O',
+                c if c.is_ascii_uppercase() => self.role(c).map(|role| role.upper_char()).unwrap_or(c),
+                c => c,
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Letters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for Letters {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Letters, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "en" | "uk" | "english" => Ok(Letters::En),
+            "de" | "german" => Ok(Letters::De),
+            "pt" | "pt-br" | "portuguese" => Ok(Letters::Pt),
+            other => Err(format!("unknown piece letters '{other}' (use en, de or pt)")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn localises_every_piece_letter() {
+        assert_eq!(Letters::De.localise_san("Nxf7+"), "Sxf7+");
+        assert_eq!(Letters::De.localise_san("Bb5"), "Lb5");
+        assert_eq!(Letters::De.localise_san("e8=Q#"), "e8=D#");
+        assert_eq!(Letters::Pt.localise_san("Kxe2"), "Rxe2");
+        assert_eq!(Letters::Pt.localise_san("Rd1"), "Td1");
+        assert_eq!(Letters::Pt.localise_san("Nc3"), "Cc3");
+        assert_eq!(Letters::Pt.localise_san("O-O-O"), "O-O-O");
+        assert_eq!(Letters::En.localise_san("Qh4e1"), "Qh4e1");
+    }
+
+    #[test]
+    fn round_trips_through_english() {
+        for letters in Letters::ALL {
+            for san in ["Nbd7", "R1e2", "Qh4e1", "exd8=N+", "O-O", "Kxh2", "Bxc6#"] {
+                assert_eq!(letters.to_english_san(&letters.localise_san(san)), san, "{letters}");
+            }
+        }
+    }
+}

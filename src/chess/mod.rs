@@ -1,0 +1,11 @@
+//! The game of chess as the scoresheet sees it: moves, results, claims,
+//! piece letters and move input. Rules and SAN come from `shakmaty`.
+
+mod input;
+mod letters;
+mod record;
+
+pub use input::{MoveInputError, parse_move};
+pub use letters::Letters;
+pub use record::{Claim, ClaimVerdict, EndReason, GameEnd, GameRecord, PlayError, RecordedMove, Tags};
+pub use shakmaty::{Chess, Color, KnownOutcome, Move, Position, Role, Square};

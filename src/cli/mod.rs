@@ -1,0 +1,102 @@
+//! The command line. `rochade` with no arguments opens the desktop app;
+//! each subcommand is a headless tool over the same core.
+
+use std::fmt;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+pub mod announce;
+pub mod board_sim;
+pub mod export;
+pub mod say;
+pub mod track;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "rochade",
+    version,
+    about = "Over-the-board chess for blind and visually impaired players",
+    long_about = "Rochade announces moves with the FIDE Appendix E words (Anna, Bella, Cesar ...), \
+follows a tactile peg-board over serial, speaks for itself and keeps a scoresheet that exports \
+to Braille (BRF, PEF, Unicode), PGN and text.\n\nWithout a command it opens the desktop app."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print the Appendix E announcement of each move in a PGN or move list.
+    Announce(announce::Args),
+    /// Follow a peg-board on a serial port, or replay a board log, printing JSON events.
+    Track(track::Args),
+    /// Run a simulated peg-board on a pseudo-terminal, driven from stdin.
+    BoardSim(board_sim::Args),
+    /// Speak a text with the system voice or the clip voice.
+    Say(say::SayArgs),
+    /// List system voices and clip voice packs.
+    Voices(say::VoicesArgs),
+    /// Export a game as Braille (BRF, PEF, Unicode), PGN or a text scoresheet.
+    Export(export::Args),
+}
+
+/// A failure with the exit code the command should end with: 2 for bad
+/// input (an illegal move, an unreadable file), 1 for anything else.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: i32,
+    pub message: String,
+}
+
+impl CliError {
+    pub fn input(message: impl Into<String>) -> CliError {
+        CliError { code: 2, message: message.into() }
+    }
+
+    pub fn failure(message: impl Into<String>) -> CliError {
+        CliError { code: 1, message: message.into() }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> CliError {
+        CliError::failure(e.to_string())
+    }
+}
+
+pub type CliResult = Result<(), CliError>;
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => open_app(),
+        Some(Command::Announce(args)) => announce::run(args),
+        Some(Command::Track(args)) => track::run(args),
+        Some(Command::BoardSim(args)) => board_sim::run(args),
+        Some(Command::Say(args)) => say::run_say(args),
+        Some(Command::Voices(args)) => say::run_voices(args),
+        Some(Command::Export(args)) => export::run(args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("rochade: {e}");
+            e.code
+        }
+    }
+}
+
+fn open_app() -> CliResult {
+    // The desktop app lands with its own issue; until then, show the commands.
+    Cli::command().print_help()?;
+    println!();
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! Settings (being built)

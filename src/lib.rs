@@ -1,0 +1,28 @@
+//! Rochade: over-the-board chess for blind and visually impaired players.
+//!
+//! The crate is a functional core with a thin shell around it:
+//!
+//! * pure core (plain data in, plain data out, time passed in as a value):
+//!   [`chess`] (game record, results, claims, PGN), [`words`] (language
+//!   packs), [`announce`] (FIDE Appendix E announcements), [`clock`],
+//!   [`board`] (peg-board protocol and the move tracker), [`braille`] and
+//!   [`export`] (scoresheets), and [`session`], which ties them together:
+//!   one [`session::Event`] in, a list of [`session::Effect`]s out;
+//! * shell: [`serial`] (board link thread), [`speech`] and [`audio`]
+//!   (speech and sound threads), [`app`] (the egui desktop app) and [`cli`].
+
+pub mod announce;
+pub mod app;
+pub mod audio;
+pub mod board;
+pub mod braille;
+pub mod chess;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod export;
+pub mod paths;
+pub mod serial;
+pub mod session;
+pub mod speech;
+pub mod words;

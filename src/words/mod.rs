@@ -1,0 +1,14 @@
+//! Language packs: every spoken or written word the app uses for chess.
+//!
+//! A pack is a TOML file under `assets/speech/<lang>.toml`. Each word has a
+//! written form (ASCII-safe, for scoresheets and Braille: "fuenf") and a
+//! spoken form (for speech engines: "fünf"). A user can correct any word
+//! without a rebuild: a file with the same name in the user's config folder
+//! (`<config>/speech/<lang>.toml`) is merged over the bundled pack, key by
+//! key, so it only needs the words it changes.
+
+mod pack;
+mod render;
+
+pub use pack::{Lang, Pack, PackError, Word, user_pack_path};
+pub use render::{Form, Token, Utterance};

@@ -1,0 +1,359 @@
+//! Loading and merging language packs.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{File, Rank, Role};
+
+/// A language the app can speak and write moves in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// German phonetics, as FIDE Appendix E suggests: the default.
+    #[default]
+    De,
+    /// Brazilian Portuguese.
+    Pt,
+    /// English.
+    En,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 3] = [Lang::De, Lang::Pt, Lang::En];
+
+    /// The pack file's stem and the code used on the command line.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::De => "de",
+            Lang::Pt => "pt",
+            Lang::En => "en",
+        }
+    }
+
+    /// The pack bundled into the binary (the file under `assets/speech/`).
+    fn bundled_source(self) -> &'static str {
+        match self {
+            Lang::De => include_str!("../../assets/speech/de.toml"),
+            Lang::Pt => include_str!("../../assets/speech/pt.toml"),
+            Lang::En => include_str!("../../assets/speech/en.toml"),
+        }
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for Lang {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Lang, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "de" | "de-de" | "german" | "deutsch" => Ok(Lang::De),
+            "pt" | "pt-br" | "portuguese" | "portugues" => Ok(Lang::Pt),
+            "en" | "en-gb" | "en-us" | "english" => Ok(Lang::En),
+            other => Err(format!("unknown language '{other}' (use de, pt or en)")),
+        }
+    }
+}
+
+/// One word or phrase in its two forms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Word {
+    /// ASCII-safe form for scoresheets and Braille ("fuenf").
+    pub written: String,
+    /// Form handed to a speech engine ("fünf").
+    pub spoken: String,
+}
+
+impl Word {
+    pub fn same(text: &str) -> Word {
+        Word { written: text.to_owned(), spoken: text.to_owned() }
+    }
+
+    pub fn get(&self, form: super::Form) -> &str {
+        match form {
+            super::Form::Written => &self.written,
+            super::Form::Spoken => &self.spoken,
+        }
+    }
+}
+
+/// In a pack file a word is either a plain string (both forms alike) or a
+/// table `{ written = "...", spoken = "..." }`.
+impl<'de> Deserialize<'de> for Word {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Same(String),
+            Forms { written: String, spoken: Option<String> },
+        }
+        Ok(match Raw::deserialize(d)? {
+            Raw::Same(s) => Word::same(&s),
+            Raw::Forms { written, spoken } => {
+                let spoken = spoken.unwrap_or_else(|| written.clone());
+                Word { written, spoken }
+            }
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PackFile {
+    lang: Lang,
+    name: String,
+    /// BCP 47 tag used to choose a system voice, e.g. "de-DE".
+    voice: String,
+    files: BTreeMap<String, Word>,
+    ranks: BTreeMap<String, Word>,
+    pieces: BTreeMap<String, Word>,
+    terms: BTreeMap<String, Word>,
+    phrases: BTreeMap<String, Word>,
+}
+
+/// A loaded language pack.
+#[derive(Clone, Debug)]
+pub struct Pack {
+    pub lang: Lang,
+    /// Human-readable name ("Deutsch (FIDE)").
+    pub name: String,
+    /// BCP 47 tag for voice selection.
+    pub voice: String,
+    files: [Word; 8],
+    ranks: [Word; 8],
+    pieces: [Word; 6],
+    terms: BTreeMap<String, Word>,
+    phrases: BTreeMap<String, Word>,
+}
+
+/// What went wrong reading a pack; always names the file.
+#[derive(Debug)]
+pub struct PackError {
+    pub source: String,
+    pub message: String,
+}
+
+impl fmt::Display for PackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "language pack {}: {}", self.source, self.message)
+    }
+}
+
+impl std::error::Error for PackError {}
+
+/// Keys every pack must define, so a missing word is an error at load time
+/// rather than a silent gap in a spoken announcement.
+pub const REQUIRED_TERMS: &[&str] =
+    &["captures", "check", "mate", "en_passant", "castle_short", "castle_long"];
+
+const ROLE_KEYS: [(Role, &str); 6] = [
+    (Role::Pawn, "pawn"),
+    (Role::Knight, "knight"),
+    (Role::Bishop, "bishop"),
+    (Role::Rook, "rook"),
+    (Role::Queen, "queen"),
+    (Role::King, "king"),
+];
+
+fn role_index(role: Role) -> usize {
+    usize::from(role) - 1
+}
+
+impl Pack {
+    /// The bundled pack merged with the user's override from
+    /// `<config>/speech/<lang>.toml`, if present.
+    pub fn load(lang: Lang) -> Result<Pack, PackError> {
+        Self::load_with_override_dir(lang, crate::paths::config_dir().map(|d| d.join("speech")).as_deref())
+    }
+
+    /// The pack compiled into the binary, without user overrides.
+    pub fn bundled(lang: Lang) -> Pack {
+        Self::from_toml_str(lang.bundled_source(), &format!("assets/speech/{}.toml", lang.code()))
+            .expect("bundled language packs are checked by tests")
+    }
+
+    /// The bundled pack merged with `<dir>/<lang>.toml` when that file exists.
+    pub fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
+        let bundled_name = format!("assets/speech/{}.toml", lang.code());
+        let mut value: toml::Table = lang
+            .bundled_source()
+            .parse()
+            .map_err(|e: toml::de::Error| PackError { source: bundled_name.clone(), message: e.to_string() })?;
+        let mut source = bundled_name;
+        if let Some(path) = dir.map(|d| d.join(format!("{}.toml", lang.code()))) {
+            if path.exists() {
+                let user = read_table(&path)?;
+                merge(&mut value, user);
+                source = format!("{} (over the bundled pack)", path.display());
+            }
+        }
+        Self::from_table(value, &source)
+    }
+
+    /// Parses a complete pack from TOML text.
+    pub fn from_toml_str(text: &str, source: &str) -> Result<Pack, PackError> {
+        let table: toml::Table =
+            text.parse().map_err(|e: toml::de::Error| PackError { source: source.into(), message: e.to_string() })?;
+        Self::from_table(table, source)
+    }
+
+    fn from_table(table: toml::Table, source: &str) -> Result<Pack, PackError> {
+        let err = |message: String| PackError { source: source.into(), message };
+        let raw: PackFile = toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| err(e.to_string()))?;
+        let take = |map: &BTreeMap<String, Word>, key: &str, what: &str| {
+            map.get(key).cloned().ok_or_else(|| err(format!("missing {what} '{key}'")))
+        };
+        let mut files = Vec::with_capacity(8);
+        let mut ranks = Vec::with_capacity(8);
+        for i in 0..8u32 {
+            files.push(take(&raw.files, &File::new(i).char().to_string(), "file")?);
+            ranks.push(take(&raw.ranks, &Rank::new(i).char().to_string(), "rank")?);
+        }
+        let mut pieces = Vec::with_capacity(6);
+        for (_, key) in ROLE_KEYS {
+            pieces.push(take(&raw.pieces, key, "piece")?);
+        }
+        for key in REQUIRED_TERMS {
+            take(&raw.terms, key, "term")?;
+        }
+        Ok(Pack {
+            lang: raw.lang,
+            name: raw.name,
+            voice: raw.voice,
+            files: files.try_into().expect("eight files"),
+            ranks: ranks.try_into().expect("eight ranks"),
+            pieces: pieces.try_into().expect("six roles"),
+            terms: raw.terms,
+            phrases: raw.phrases,
+        })
+    }
+
+    pub fn file(&self, file: File) -> &Word {
+        &self.files[file.to_usize()]
+    }
+
+    pub fn rank(&self, rank: Rank) -> &Word {
+        &self.ranks[rank.to_usize()]
+    }
+
+    pub fn piece(&self, role: Role) -> &Word {
+        &self.pieces[role_index(role)]
+    }
+
+    /// A single term ("captures", "check", ...). Unknown keys render as the
+    /// key itself in brackets so a gap is audible and visible, never silent.
+    pub fn term(&self, key: &str) -> Word {
+        self.terms.get(key).cloned().unwrap_or_else(|| Word::same(&format!("[{key}]")))
+    }
+
+    /// A phrase template with `{name}` placeholders, if the pack has it.
+    pub fn phrase_template(&self, key: &str) -> Option<&Word> {
+        self.phrases.get(key)
+    }
+
+    /// All phrase keys, for checks that every pack has the same phrases.
+    pub fn phrase_keys(&self) -> impl Iterator<Item = &str> {
+        self.phrases.keys().map(String::as_str)
+    }
+
+    /// All term keys.
+    pub fn term_keys(&self) -> impl Iterator<Item = &str> {
+        self.terms.keys().map(String::as_str)
+    }
+
+    /// Every word of the pack, for the clip voice's vocabulary and for checks.
+    pub fn all_words(&self) -> Vec<&Word> {
+        let mut v: Vec<&Word> = self.files.iter().chain(&self.ranks).chain(&self.pieces).collect();
+        v.extend(self.terms.values());
+        v.extend(self.phrases.values());
+        v
+    }
+}
+
+fn read_table(path: &Path) -> Result<toml::Table, PackError> {
+    let err = |message: String| PackError { source: path.display().to_string(), message };
+    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    text.parse().map_err(|e: toml::de::Error| err(e.to_string()))
+}
+
+/// Deep-merges `over` into `base`: tables merge key by key, anything else
+/// replaces.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(key, v);
+            }
+        }
+    }
+}
+
+/// Where user packs live, for messages and docs.
+pub fn user_pack_path(lang: Lang) -> Option<PathBuf> {
+    crate::paths::config_dir().map(|d| d.join("speech").join(format!("{}.toml", lang.code())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_pack_loads_with_the_same_keys() {
+        let de = Pack::bundled(Lang::De);
+        for lang in Lang::ALL {
+            let pack = Pack::bundled(lang);
+            assert_eq!(pack.lang, lang);
+            let keys: Vec<_> = pack.phrase_keys().collect();
+            let de_keys: Vec<_> = de.phrase_keys().collect();
+            assert_eq!(keys, de_keys, "pack {lang} has different phrases than de");
+            let terms: Vec<_> = pack.term_keys().collect();
+            assert_eq!(terms, de.term_keys().collect::<Vec<_>>(), "pack {lang} has different terms than de");
+            for w in pack.all_words() {
+                assert!(w.written.is_ascii(), "{lang}: written form '{}' is not ASCII", w.written);
+                assert!(!w.spoken.trim().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn german_pack_has_fide_words() {
+        let de = Pack::bundled(Lang::De);
+        assert_eq!(de.file(File::A).written, "Anna");
+        assert_eq!(de.file(File::H).written, "Hector");
+        assert_eq!(de.rank(Rank::Fifth).written, "fuenf");
+        assert_eq!(de.rank(Rank::Fifth).spoken, "fünf");
+        assert_eq!(de.piece(Role::King).spoken, "König");
+        assert_eq!(de.piece(Role::Bishop).written, "Laeufer");
+    }
+
+    #[test]
+    fn user_override_replaces_single_words_and_keeps_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("de.toml"), "[files]\nc = \"Caesar\"\n").unwrap();
+        let pack = Pack::load_with_override_dir(Lang::De, Some(dir.path())).unwrap();
+        assert_eq!(pack.file(File::C).written, "Caesar");
+        assert_eq!(pack.file(File::D).written, "David");
+    }
+
+    #[test]
+    fn broken_user_pack_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("pt.toml"), "[files\n").unwrap();
+        let err = Pack::load_with_override_dir(Lang::Pt, Some(dir.path())).unwrap_err();
+        assert!(err.to_string().contains("pt.toml"), "{err}");
+    }
+
+    #[test]
+    fn missing_word_is_an_error() {
+        let text = Lang::De.bundled_source().replace("h = \"Hector\"", "");
+        let err = Pack::from_toml_str(&text, "test").unwrap_err();
+        assert!(err.message.contains("file 'h'"), "{err}");
+    }
+}
