@@ -84,7 +84,7 @@ fn parse_san_any_case(pos: &Chess, text: &str, letters: Letters) -> Option<Resul
         let upper: String = first.to_uppercase().chain(chars).collect();
         readings.push(upper.clone());
         readings.push(letters.to_english_san(&upper));
-        readings.push(upper.to_ascii_uppercase().replace("O-O", "O-O"));
+        readings.push(upper.to_ascii_uppercase());
     }
     // Promotion piece in lower case: "e8=q".
     readings.extend(readings.clone().into_iter().filter_map(|r| {
@@ -96,10 +96,10 @@ fn parse_san_any_case(pos: &Chess, text: &str, letters: Letters) -> Option<Resul
     for reading in &readings {
         if let Ok(san) = SanPlus::from_ascii(reading.as_bytes()) {
             parsed_any = true;
-            if let Ok(m) = san.san.to_move(pos) {
-                if !found.contains(&m) {
-                    found.push(m);
-                }
+            if let Ok(m) = san.san.to_move(pos)
+                && !found.contains(&m)
+            {
+                found.push(m);
             }
         }
     }
@@ -259,7 +259,7 @@ fn parse_words(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Re
 
     let candidates: Vec<Move> = legal
         .iter()
-        .filter(|m| m.to() == to || (m.is_castle() && false))
+        .filter(|m| m.to() == to)
         .filter(|m| role.is_none_or(|r| m.role() == r) && (role.is_some() || m.role() == Role::Pawn || pieces.is_empty() && from.is_some()))
         .filter(|m| from.is_none_or(|f| m.from() == Some(f)))
         .filter(|m| lone_file.is_none_or(|f| m.from().is_some_and(|s| s.file() == f)))

@@ -340,7 +340,7 @@ impl GameRecord {
         if self.end.is_some() {
             return;
         }
-        let last_by_offerer = self.moves.len() > 0 && self.turn() != color;
+        let last_by_offerer = !self.moves.is_empty() && self.turn() != color;
         if last_by_offerer {
             self.moves.last_mut().expect("checked").draw_offer = true;
         } else {

@@ -1,5 +1,557 @@
-//! The session core: one `Event` in, a list of `Effect`s out.
+//! The session core: one [`Event`] in, a list of [`Effect`]s out.
+//!
+//! The session owns the game record, the clock, the language pack and (via
+//! [`board`]) the peg-board tracker. It never reads a clock or touches a
+//! device: every event carries the current time in milliseconds, and
+//! [`Session::next_deadline`] tells a driver when to send the next
+//! [`Event::Tick`]. A driver can therefore run it in real time (GUI, serial
+//! link) or replay it in virtual time (board logs, tests) with identical
+//! results.
 
+pub mod board;
 mod effect;
+mod notice;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Color, Move, Position};
+
+use crate::announce::{self, AnnounceForm};
+use crate::chess::{Claim, GameRecord, Letters, MoveInputError};
+use crate::clock::{Clock, TimeControl};
+use crate::words::{Lang, Pack, Utterance};
 
 pub use effect::{Earcon, Priority, Speech};
+pub use notice::Notice;
+
+/// How the two players' moves reach the app (chosen at the start of a game).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// The blind player's moves come from the peg-board, the sighted
+    /// player's from the assistant; strict touch-move reports; the clock is
+    /// spoken only on request (E.9d).
+    Tournament,
+    /// The assistant enters both players' moves (E.9a-c).
+    Relay,
+    /// Practice at home: both sides on the peg-board or keyboard, lenient.
+    #[default]
+    Practice,
+}
+
+/// Everything the session needs to know about how to behave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionConfig {
+    pub lang: Lang,
+    pub form: AnnounceForm,
+    pub letters: Letters,
+    pub mode: Mode,
+    /// The colour the visually impaired player has (whose board is the peg-board).
+    pub blind_side: Color,
+    pub time_control: TimeControl,
+    pub low_time_ms: Vec<u64>,
+    /// Speak "Springer Gustav eins beruehrt" when a piece is lifted.
+    pub announce_touched: bool,
+    /// Speak low-time warnings (an earcon sounds either way).
+    pub speak_low_time: bool,
+}
+
+impl Default for SessionConfig {
+    fn default() -> SessionConfig {
+        SessionConfig {
+            lang: Lang::De,
+            form: AnnounceForm::Short,
+            letters: Letters::En,
+            mode: Mode::Practice,
+            blind_side: Color::White,
+            time_control: TimeControl::Untimed,
+            low_time_ms: crate::clock::DEFAULT_LOW_TIME_MS.to_vec(),
+            announce_touched: true,
+            speak_low_time: true,
+        }
+    }
+}
+
+/// Where an entered move came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Typed or clicked by the assistant or a player.
+    Keyboard,
+    /// Executed on the blind player's peg-board.
+    PegBoard,
+    /// Read from an electronic board.
+    EBoard,
+}
+
+/// A command from a key, a menu or the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Speak the last move announcement again.
+    Repeat,
+    /// "Letzter Zug: ...".
+    LastMove,
+    /// Clock reading and moves completed for both sides (E.9d).
+    ClockReading,
+    /// Moves completed by both sides.
+    MoveCount,
+    /// Whose turn it is.
+    SideToMove,
+    /// Ask to take back the last move; needs [`Command::Confirm`].
+    Takeback,
+    /// Confirms the pending question (takeback).
+    Confirm,
+    /// Cancels the pending question.
+    Cancel,
+    /// A side offers a draw.
+    OfferDraw(Color),
+    /// A side accepts the standing draw offer.
+    AcceptDraw(Color),
+    /// A side declines the standing draw offer.
+    DeclineDraw(Color),
+    /// The side to move claims a draw, optionally with the move he intends
+    /// to make (as typed).
+    Claim(Claim, Option<String>),
+    Resign(Color),
+    /// Start a new game with the current settings.
+    NewGame,
+    StartClock,
+    PauseClock,
+    ResumeClock,
+}
+
+/// Something that happened in the world.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Time passes (the driver sends one at [`Session::next_deadline`]).
+    Tick,
+    /// A move as typed: SAN, coordinates or announcement words.
+    MoveEntered { text: String, source: Source },
+    /// A move chosen directly (clicked on the board, read from an e-board).
+    MovePlayed { mv: Move, source: Source },
+    Command(Command),
+    /// The peg-board link said something (see [`board`]).
+    Board(board::BoardEvent),
+}
+
+/// What the session asks the world to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Speak(Speech),
+    Sound(Earcon),
+    /// A fact for logs, the GUI and `rochade track`'s JSON output.
+    Notice(Notice),
+    /// The scoresheet changed: save it (game safety).
+    SaveGame,
+    /// Send a command to the peg-board (e.g. ask for a snapshot).
+    BoardCommand(crate::board::HostCommand),
+}
+
+/// A question waiting for [`Command::Confirm`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pending {
+    Takeback,
+}
+
+/// The session state. See the module documentation.
+pub struct Session {
+    config: SessionConfig,
+    pack: Pack,
+    /// Every bundled pack plus the active one, for reading typed words.
+    input_packs: Vec<Pack>,
+    record: GameRecord,
+    clock: Clock,
+    /// Time of the first event of this game, so moves carry game time.
+    game_origin_ms: Option<u64>,
+    last_announcement: Option<Utterance>,
+    pending: Option<Pending>,
+    board: board::BoardState,
+}
+
+impl Session {
+    /// A session with the language pack loaded for `config.lang` (user
+    /// overrides included; a broken user pack falls back to the bundled one
+    /// and the error is returned alongside for the shell to report).
+    pub fn new(config: SessionConfig) -> (Session, Option<crate::words::PackError>) {
+        let (pack, error) = match Pack::load(config.lang) {
+            Ok(p) => (p, None),
+            Err(e) => (Pack::bundled(config.lang), Some(e)),
+        };
+        (Session::with_pack(config, pack), error)
+    }
+
+    /// A session with an explicit pack (tests, custom packs).
+    pub fn with_pack(config: SessionConfig, pack: Pack) -> Session {
+        let mut input_packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
+        input_packs.push(pack.clone());
+        let clock = Clock::new(config.time_control.clone()).with_low_time_thresholds(&config.low_time_ms);
+        let board = board::BoardState::new(&config);
+        Session {
+            config,
+            pack,
+            input_packs,
+            record: GameRecord::new(),
+            clock,
+            game_origin_ms: None,
+            last_announcement: None,
+            pending: None,
+            board,
+        }
+    }
+
+    /// Continues a saved game (resumption after a restart).
+    pub fn resume_game(&mut self, record: GameRecord) {
+        self.record = record;
+        self.board.reset(&self.config, self.record.position());
+    }
+
+    /// Starts from a FEN instead of the standard position.
+    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), String> {
+        let record = GameRecord::from_fen(fen)?;
+        self.record = record;
+        self.board.reset(&self.config, self.record.position());
+        Ok(())
+    }
+
+    pub fn config(&self) -> &SessionConfig {
+        &self.config
+    }
+
+    /// Applies new settings. Language changes take effect at once; the
+    /// time control applies from the next game.
+    pub fn set_config(&mut self, config: SessionConfig) {
+        if config.lang != self.config.lang {
+            let pack = Pack::load(config.lang).unwrap_or_else(|_| Pack::bundled(config.lang));
+            self.input_packs.pop();
+            self.input_packs.push(pack.clone());
+            self.pack = pack;
+        }
+        self.board.configure(&config);
+        self.config = config;
+    }
+
+    pub fn pack(&self) -> &Pack {
+        &self.pack
+    }
+
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    /// Tags (players, event) are edited by the shell directly.
+    pub fn record_mut(&mut self) -> &mut GameRecord {
+        &mut self.record
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn board_state(&self) -> &board::BoardState {
+        &self.board
+    }
+
+    pub fn last_announcement(&self) -> Option<&Utterance> {
+        self.last_announcement.as_ref()
+    }
+
+    /// When the driver must send the next [`Event::Tick`] (flag fall, low
+    /// time warning, tracker settle/extension/mismatch timers).
+    pub fn next_deadline(&self) -> Option<u64> {
+        [self.clock.next_deadline(), self.board.next_deadline()].into_iter().flatten().min()
+    }
+
+    /// Handles one event at time `now_ms`.
+    pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
+        self.game_origin_ms.get_or_insert(now_ms);
+        let mut out = Vec::new();
+        match event {
+            Event::Tick => {}
+            Event::MoveEntered { text, source } => self.enter_move(now_ms, &text, source, &mut out),
+            Event::MovePlayed { mv, source } => self.play(now_ms, mv, source, &mut out),
+            Event::Command(cmd) => self.command(now_ms, cmd, &mut out),
+            Event::Board(ev) => {
+                let actions = self.board.on_event(now_ms, ev, &self.record, &self.pack, &mut out);
+                self.board_actions(now_ms, actions, &mut out);
+            }
+        }
+        // Timers run after every event, so a late tick still fires them.
+        let actions = self.board.on_tick(now_ms, &self.record, &self.pack, &mut out);
+        self.board_actions(now_ms, actions, &mut out);
+        self.check_clock(now_ms, &mut out);
+        out
+    }
+
+    fn board_actions(&mut self, now: u64, actions: Vec<board::BoardAction>, out: &mut Vec<Effect>) {
+        for action in actions {
+            match action {
+                board::BoardAction::Play(mv) => self.play(now, mv, Source::PegBoard, out),
+                board::BoardAction::TakebackRequested => self.command(now, Command::Takeback, out),
+            }
+        }
+    }
+
+    fn speak(&self, out: &mut Vec<Effect>, text: Utterance, priority: Priority) {
+        if !text.is_empty() {
+            out.push(Effect::Speak(Speech { text, lang: self.config.lang, priority }));
+        }
+    }
+
+    fn enter_move(&mut self, now: u64, text: &str, source: Source, out: &mut Vec<Effect>) {
+        let packs: Vec<&Pack> = self.input_packs.iter().collect();
+        match crate::chess::parse_move(self.record.position(), text, self.config.letters, &packs) {
+            Ok(mv) => self.play(now, mv, source, out),
+            Err(err) => {
+                let shown = Utterance::from(text);
+                let key = match err {
+                    MoveInputError::Unreadable(_) | MoveInputError::Ambiguous(_) => "unreadable_move",
+                    MoveInputError::Illegal(_) => "illegal_move",
+                };
+                self.speak(out, self.pack.phrase(key, &[("move", shown)]), Priority::Alert);
+                out.push(Effect::Sound(Earcon::Illegal));
+                out.push(Effect::Notice(Notice::Rejected { input: text.to_owned(), reason: err.to_string() }));
+            }
+        }
+    }
+
+    /// Plays a legal move: record, clock, announcement, board expectation.
+    fn play(&mut self, now: u64, mv: Move, source: Source, out: &mut Vec<Effect>) {
+        if let Some(end) = self.record.end() {
+            self.speak(out, announce::announce_result(&self.pack, &end), Priority::Alert);
+            out.push(Effect::Sound(Earcon::Illegal));
+            return;
+        }
+        let before = self.record.position().clone();
+        if !before.is_legal(mv) {
+            let shown = Utterance::from(mv.to_string().as_str());
+            self.speak(out, self.pack.phrase("illegal_move", &[("move", shown)]), Priority::Alert);
+            out.push(Effect::Sound(Earcon::Illegal));
+            return;
+        }
+        let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
+        let at_ms = now.saturating_sub(*self.game_origin_ms.get_or_insert(now));
+        let mover = before.turn();
+        let played = self.record.play(mv, Some(at_ms)).expect("checked legal and not over").clone();
+        // E.3: the clock switches only when a move is executed.
+        if self.clock.control().is_timed() {
+            if !self.clock.is_started() {
+                let _ = self.clock.start(now, mover);
+            }
+            if let Ok(press) = self.clock.press(now)
+                && let Some(ms) = press.remaining_ms
+            {
+                self.record.set_last_clock(ms);
+            }
+        }
+        self.pending = None;
+        self.speak(out, announcement.clone(), Priority::Move);
+        out.push(Effect::Sound(Earcon::MoveAccepted));
+        out.push(Effect::Notice(Notice::Move {
+            ply: self.record.moves().len(),
+            san: played.san.to_string(),
+            uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            announcement: announcement.written.clone(),
+            spoken: announcement.spoken.clone(),
+            source,
+        }));
+        out.push(Effect::SaveGame);
+        self.last_announcement = Some(announcement);
+        self.board.on_game_changed(now, &self.record, source);
+        self.after_end_check(now, out);
+    }
+
+    fn after_end_check(&mut self, now: u64, out: &mut Vec<Effect>) {
+        if let Some(end) = self.record.end() {
+            let _ = self.clock.pause(now);
+            let text = announce::announce_result(&self.pack, &end);
+            self.speak(out, text, Priority::Alert);
+            out.push(Effect::Notice(Notice::GameOver {
+                result: end.result_str().to_owned(),
+                reason: end.reason,
+            }));
+            out.push(Effect::SaveGame);
+        }
+    }
+
+    fn side(&self, color: Color) -> Utterance {
+        announce::side_word(&self.pack, color)
+    }
+
+    fn command(&mut self, now: u64, cmd: Command, out: &mut Vec<Effect>) {
+        match cmd {
+            Command::Repeat => match self.last_announcement.clone() {
+                Some(text) => self.speak(out, text, Priority::Move),
+                None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
+            },
+            Command::LastMove => match self.last_announcement.clone() {
+                Some(text) => self.speak(out, self.pack.phrase("last_move", &[("move", text)]), Priority::Answer),
+                None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
+            },
+            Command::ClockReading => {
+                let text = self.clock.reading(&self.pack, now, self.config.blind_side);
+                self.speak(out, text, Priority::Answer);
+            }
+            Command::MoveCount => {
+                let parts: Vec<Utterance> = [Color::White, Color::Black]
+                    .into_iter()
+                    .map(|c| {
+                        let n = self.record.moves_completed(c) as u32;
+                        Utterance::join_with(&[self.side(c), crate::clock::moves_words(&self.pack, n)], ": ")
+                    })
+                    .collect();
+                self.speak(out, Utterance::join_with(&parts, ". "), Priority::Answer);
+            }
+            Command::SideToMove => {
+                let text = announce::announce_to_move(&self.pack, self.record.turn());
+                self.speak(out, text, Priority::Answer);
+            }
+            Command::Takeback => match self.record.last_move() {
+                None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
+                Some(_) => {
+                    let last = self.last_move_words();
+                    self.pending = Some(Pending::Takeback);
+                    self.speak(out, self.pack.phrase("takeback_confirm", &[("move", last)]), Priority::Alert);
+                    out.push(Effect::Notice(Notice::ConfirmTakeback));
+                }
+            },
+            Command::Confirm => {
+                if self.pending.take() == Some(Pending::Takeback) {
+                    self.take_back(now, out);
+                }
+            }
+            Command::Cancel => self.pending = None,
+            Command::OfferDraw(color) => {
+                self.record.offer_draw(color);
+                self.speak(out, self.pack.phrase("draw_offer", &[("side", self.side(color))]), Priority::Move);
+                out.push(Effect::Notice(Notice::DrawOffer { side: color_name(color) }));
+                out.push(Effect::SaveGame);
+            }
+            Command::AcceptDraw(color) => {
+                if self.record.accept_draw(color) {
+                    self.after_end_check(now, out);
+                } else {
+                    self.speak(out, self.pack.say("no_draw_offer"), Priority::Answer);
+                }
+            }
+            Command::DeclineDraw(_) => self.speak(out, self.pack.say("draw_offer_declined"), Priority::Answer),
+            Command::Claim(claim, intended) => self.claim(now, claim, intended, out),
+            Command::Resign(color) => {
+                self.record.resign(color);
+                self.after_end_check(now, out);
+            }
+            Command::NewGame => {
+                let tags = self.record.tags.clone();
+                self.record = GameRecord::new();
+                self.record.tags = tags;
+                self.clock = Clock::new(self.config.time_control.clone()).with_low_time_thresholds(&self.config.low_time_ms);
+                self.game_origin_ms = Some(now);
+                self.last_announcement = None;
+                self.pending = None;
+                self.board.reset(&self.config, self.record.position());
+                self.speak(out, self.pack.say("new_game"), Priority::Answer);
+                out.push(Effect::Notice(Notice::NewGame));
+                out.push(Effect::SaveGame);
+            }
+            Command::StartClock => {
+                if !self.clock.is_started() && self.clock.control().is_timed() {
+                    let _ = self.clock.start(now, self.record.turn());
+                }
+            }
+            Command::PauseClock => {
+                let _ = self.clock.pause(now);
+            }
+            Command::ResumeClock => {
+                let _ = self.clock.resume(now);
+            }
+        }
+    }
+
+    fn last_move_words(&self) -> Utterance {
+        let n = self.record.moves().len();
+        match self.record.last_move() {
+            Some(m) => announce::announce_move(&self.pack, self.record.position_before(n - 1), m.mv, self.config.form),
+            None => Utterance::default(),
+        }
+    }
+
+    fn take_back(&mut self, now: u64, out: &mut Vec<Effect>) {
+        let words = self.last_move_words();
+        let taken = self.record.takeback(1);
+        if taken.is_empty() {
+            return;
+        }
+        if self.clock.presses() > 0 {
+            let _ = self.clock.unpress(now);
+        }
+        let n = self.record.moves().len();
+        self.last_announcement = self
+            .record
+            .last_move()
+            .map(|m| announce::announce_move(&self.pack, self.record.position_before(n - 1), m.mv, self.config.form));
+        self.speak(out, self.pack.phrase("takeback", &[("move", words)]), Priority::Move);
+        out.push(Effect::Notice(Notice::Takeback { san: taken[0].san.to_string() }));
+        out.push(Effect::SaveGame);
+        self.board.on_game_changed(now, &self.record, Source::Keyboard);
+    }
+
+    fn claim(&mut self, now: u64, claim: Claim, intended: Option<String>, out: &mut Vec<Effect>) {
+        let packs: Vec<&Pack> = self.input_packs.iter().collect();
+        let intended_move = match intended.as_deref().map(|t| {
+            crate::chess::parse_move(self.record.position(), t, self.config.letters, &packs)
+        }) {
+            None => None,
+            Some(Ok(mv)) => Some(mv),
+            Some(Err(err)) => {
+                let shown = Utterance::from(err.text());
+                self.speak(out, self.pack.phrase("illegal_move", &[("move", shown)]), Priority::Alert);
+                out.push(Effect::Sound(Earcon::Illegal));
+                return;
+            }
+        };
+        let verdict = self.record.claim(claim, intended_move);
+        let reason = self.pack.say(match claim {
+            Claim::ThreefoldRepetition => "end_threefold",
+            Claim::FiftyMoves => "end_fifty",
+        });
+        let key = if verdict.correct { "claim_correct" } else { "claim_wrong" };
+        self.speak(out, self.pack.phrase(key, &[("reason", reason)]), Priority::Alert);
+        out.push(Effect::Notice(Notice::Claim { claim, correct: verdict.correct }));
+        if verdict.correct {
+            self.after_end_check(now, out);
+        }
+    }
+
+    fn check_clock(&mut self, now: u64, out: &mut Vec<Effect>) {
+        if self.record.is_over() || !self.clock.control().is_timed() {
+            return;
+        }
+        for low in self.clock.low_time_crossed(now) {
+            out.push(Effect::Sound(Earcon::LowTime));
+            if self.config.speak_low_time {
+                let remaining = crate::clock::duration_words(&self.pack, low.threshold_ms);
+                let text = self.pack.phrase("low_time", &[("side", self.side(low.side)), ("remaining", remaining)]);
+                self.speak(out, text, Priority::Answer);
+            }
+        }
+        if let Some(flagged) = self.clock.flagged(now) {
+            self.record.flag_fall(flagged);
+            out.push(Effect::Sound(Earcon::FlagFall));
+            self.after_end_check(now, out);
+        }
+    }
+}
+
+fn color_name(color: Color) -> String {
+    match color {
+        Color::White => "white".into(),
+        Color::Black => "black".into(),
+    }
+}
+
+impl From<&str> for Utterance {
+    fn from(s: &str) -> Utterance {
+        Utterance { written: s.to_owned(), spoken: s.to_owned() }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -186,12 +186,12 @@ impl Pack {
             .parse()
             .map_err(|e: toml::de::Error| PackError { source: bundled_name.clone(), message: e.to_string() })?;
         let mut source = bundled_name;
-        if let Some(path) = dir.map(|d| d.join(format!("{}.toml", lang.code()))) {
-            if path.exists() {
-                let user = read_table(&path)?;
-                merge(&mut value, user);
-                source = format!("{} (over the bundled pack)", path.display());
-            }
+        if let Some(path) = dir.map(|d| d.join(format!("{}.toml", lang.code())))
+            && path.exists()
+        {
+            let user = read_table(&path)?;
+            merge(&mut value, user);
+            source = format!("{} (over the bundled pack)", path.display());
         }
         Self::from_table(value, &source)
     }

@@ -1,0 +1,51 @@
+//! Facts the session reports: for the GUI, logs, and `rochade track`'s
+//! one-JSON-object-per-line output.
+
+use serde::Serialize;
+
+use super::Source;
+use crate::chess::{Claim, EndReason};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Notice {
+    /// A move was executed and written on the scoresheet.
+    Move {
+        /// 1-based ply number.
+        ply: usize,
+        san: String,
+        uci: String,
+        /// Written form of the announcement.
+        announcement: String,
+        spoken: String,
+        source: Source,
+    },
+    /// A piece of the side to move left its hole (E.2.2).
+    Touched { square: String, piece: String },
+    /// Strict mode: a touched piece must be moved (Art. 4.3/4.4).
+    TouchMove { square: String, piece: String },
+    /// The peg-board differs from the game and matches no legal move.
+    Mismatch { missing: Vec<String>, extra: Vec<String> },
+    /// The peg-board matches the game again.
+    InSync,
+    /// A pawn reached the last rank; the piece is not known yet.
+    Promotion { square: String },
+    /// The board was put back to before the last move: confirm a takeback.
+    TakebackRequested,
+    /// The session waits for Confirm / Cancel of a takeback.
+    ConfirmTakeback,
+    /// A move was taken back.
+    Takeback { san: String },
+    /// The board link changed state: "connected", "lost", "restored".
+    Link { state: String, detail: String },
+    /// The board reported a fault or identified itself.
+    BoardInfo { text: String },
+    /// The board is turned round; squares are mirrored from now on.
+    BoardTurned,
+    DrawOffer { side: String },
+    Claim { claim: Claim, correct: bool },
+    GameOver { result: String, reason: EndReason },
+    NewGame,
+    /// Input that was not a legal move.
+    Rejected { input: String, reason: String },
+}

@@ -1,0 +1,181 @@
+//! Session core behaviour, driven with events and virtual time.
+
+use super::*;
+use crate::clock::TimeControl;
+
+fn session(config: SessionConfig) -> Session {
+    let pack = Pack::bundled(config.lang);
+    Session::with_pack(config, pack)
+}
+
+fn spoken(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Speak(s) => Some(s.text.written.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn enter(s: &mut Session, now: u64, text: &str) -> Vec<Effect> {
+    s.handle(now, Event::MoveEntered { text: text.into(), source: Source::Keyboard })
+}
+
+#[test]
+fn entered_move_is_announced_recorded_and_saved() {
+    let mut s = session(SessionConfig::default());
+    let fx = enter(&mut s, 0, "Nf3");
+    assert_eq!(spoken(&fx), ["Springer Felix drei"]);
+    assert!(fx.contains(&Effect::Sound(Earcon::MoveAccepted)));
+    assert!(fx.contains(&Effect::SaveGame));
+    let speech = fx.iter().find_map(|e| if let Effect::Speak(s) = e { Some(s.clone()) } else { None }).unwrap();
+    assert_eq!(speech.priority, Priority::Move);
+    assert_eq!(speech.text.spoken, "Springer Felix drei");
+    assert_eq!(s.record().moves().len(), 1);
+}
+
+#[test]
+fn illegal_and_unreadable_moves_are_alerts_and_change_nothing() {
+    let mut s = session(SessionConfig::default());
+    let fx = enter(&mut s, 0, "Nf4");
+    assert_eq!(spoken(&fx), ["Unzulaessiger Zug: Nf4"]);
+    assert!(fx.contains(&Effect::Sound(Earcon::Illegal)));
+    let fx = enter(&mut s, 0, "banana");
+    assert_eq!(spoken(&fx), ["Zug nicht verstanden: banana"]);
+    assert!(s.record().moves().is_empty());
+}
+
+#[test]
+fn repeat_speaks_the_same_announcement_again() {
+    let mut s = session(SessionConfig::default());
+    enter(&mut s, 0, "e4");
+    let fx = s.handle(10, Event::Command(Command::Repeat));
+    assert_eq!(spoken(&fx), ["Eva vier"]);
+    let fx = s.handle(20, Event::Command(Command::LastMove));
+    assert_eq!(spoken(&fx), ["Letzter Zug: Eva vier"]);
+}
+
+#[test]
+fn takeback_needs_confirmation() {
+    let mut s = session(SessionConfig::default());
+    enter(&mut s, 0, "e4");
+    enter(&mut s, 0, "e5");
+    let fx = s.handle(0, Event::Command(Command::Takeback));
+    assert_eq!(spoken(&fx), ["Zug Eva fuenf zuruecknehmen? Bitte bestaetigen"]);
+    assert_eq!(s.record().moves().len(), 2, "nothing taken back before confirmation");
+    s.handle(0, Event::Command(Command::Cancel));
+    assert!(spoken(&s.handle(0, Event::Command(Command::Confirm))).is_empty());
+    assert_eq!(s.record().moves().len(), 2);
+    s.handle(0, Event::Command(Command::Takeback));
+    let fx = s.handle(0, Event::Command(Command::Confirm));
+    assert_eq!(spoken(&fx), ["Zurueckgenommen: Eva fuenf"]);
+    assert_eq!(s.record().moves().len(), 1);
+    assert_eq!(spoken(&s.handle(0, Event::Command(Command::Repeat))), ["Eva vier"]);
+}
+
+#[test]
+fn mate_ends_the_game_and_further_moves_are_refused() {
+    let mut s = session(SessionConfig::default());
+    for m in ["f3", "e5", "g4"] {
+        enter(&mut s, 0, m);
+    }
+    let fx = enter(&mut s, 0, "Qh4#");
+    assert_eq!(spoken(&fx), ["Dame Hector vier Matt", "Partie beendet: Schwarz gewinnt, Schachmatt"]);
+    assert!(fx.iter().any(|e| matches!(e, Effect::Notice(Notice::GameOver { .. }))));
+    let fx = enter(&mut s, 0, "a3");
+    assert!(fx.contains(&Effect::Sound(Earcon::Illegal)));
+}
+
+#[test]
+fn clock_switches_on_moves_and_reads_in_words() {
+    let config = SessionConfig { time_control: "300+2".parse::<TimeControl>().unwrap(), ..SessionConfig::default() };
+    let mut s = session(config);
+    s.handle(0, Event::Command(Command::StartClock));
+    enter(&mut s, 10_000, "e4");
+    assert_eq!(s.record().moves()[0].clock_ms, Some(292_000));
+    let fx = s.handle(70_000, Event::Command(Command::ClockReading));
+    let text = &spoken(&fx)[0];
+    assert!(text.starts_with("Weiss: 4 Minuten 52 Sekunden uebrig"), "{text}");
+    assert!(text.contains("Schwarz: 4 Minuten uebrig, 1 Minute verbraucht"), "{text}");
+    assert!(!text.contains(':') || !text.contains("4:"), "never clock digits: {text}");
+}
+
+#[test]
+fn flag_fall_ends_the_game_at_the_deadline() {
+    let config = SessionConfig { time_control: "60".parse::<TimeControl>().unwrap(), ..SessionConfig::default() };
+    let mut s = session(config);
+    s.handle(0, Event::Command(Command::StartClock));
+    let deadline = s.next_deadline().unwrap();
+    // Low-time warning at 10 s first.
+    let fx = s.handle(deadline, Event::Tick);
+    assert!(fx.contains(&Effect::Sound(Earcon::LowTime)));
+    assert_eq!(s.next_deadline(), Some(60_000));
+    let fx = s.handle(59_999, Event::Tick);
+    assert!(!fx.contains(&Effect::Sound(Earcon::FlagFall)));
+    let fx = s.handle(60_000, Event::Tick);
+    assert!(fx.contains(&Effect::Sound(Earcon::FlagFall)));
+    assert_eq!(s.record().result_str(), "0-1");
+    assert_eq!(s.next_deadline(), None, "nothing runs after the game");
+}
+
+#[test]
+fn draw_offer_and_acceptance() {
+    let mut s = session(SessionConfig::default());
+    enter(&mut s, 0, "e4");
+    let fx = s.handle(0, Event::Command(Command::OfferDraw(Color::White)));
+    assert_eq!(spoken(&fx), ["Weiss bietet Remis an"]);
+    let fx = s.handle(0, Event::Command(Command::AcceptDraw(Color::Black)));
+    assert_eq!(spoken(&fx), ["Partie beendet: Remis, Remis vereinbart"]);
+    assert!(s.record().moves()[0].draw_offer);
+}
+
+#[test]
+fn wrong_claim_is_said_and_the_game_goes_on() {
+    let mut s = session(SessionConfig::default());
+    enter(&mut s, 0, "Nf3");
+    let fx = s.handle(0, Event::Command(Command::Claim(Claim::ThreefoldRepetition, None)));
+    assert_eq!(spoken(&fx), ["Reklamation unberechtigt: Dreimalige Stellungswiederholung"]);
+    assert!(!s.record().is_over());
+    for m in ["Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+        enter(&mut s, 0, m);
+    }
+    let fx = s.handle(0, Event::Command(Command::Claim(Claim::ThreefoldRepetition, Some("Ng8".into()))));
+    assert_eq!(spoken(&fx)[0], "Reklamation berechtigt: Dreimalige Stellungswiederholung");
+    assert_eq!(s.record().result_str(), "1/2-1/2");
+}
+
+#[test]
+fn languages_switch_at_once() {
+    let mut s = session(SessionConfig::default());
+    let config = SessionConfig { lang: Lang::Pt, ..s.config().clone() };
+    s.set_config(config);
+    let fx = enter(&mut s, 0, "Nf3");
+    assert_eq!(spoken(&fx), ["Cavalo Felix tres"]);
+    let fx = enter(&mut s, 0, "cavalo felix seis");
+    assert_eq!(spoken(&fx), ["Cavalo Felix seis"]);
+}
+
+#[test]
+fn side_to_move_and_move_count() {
+    let mut s = session(SessionConfig::default());
+    enter(&mut s, 0, "e4");
+    assert_eq!(spoken(&s.handle(0, Event::Command(Command::SideToMove))), ["Schwarz am Zug"]);
+    let text = &spoken(&s.handle(0, Event::Command(Command::MoveCount)))[0];
+    assert!(text.starts_with("Weiss: 1 Zug gespielt"), "{text}");
+}
+
+#[test]
+fn replay_is_deterministic() {
+    let run = || {
+        let config = SessionConfig { time_control: "180+2".parse::<TimeControl>().unwrap(), ..SessionConfig::default() };
+        let mut s = session(config);
+        let mut all = s.handle(0, Event::Command(Command::StartClock));
+        for (i, m) in ["e4", "c5", "Nf3", "d6"].iter().enumerate() {
+            all.extend(enter(&mut s, 1000 * (i as u64 + 1), m));
+        }
+        all.extend(s.handle(9000, Event::Command(Command::ClockReading)));
+        all
+    };
+    assert_eq!(run(), run());
+}
