@@ -1,1 +1,415 @@
-//! (being built)
+//! The board link: a thread that owns the serial port, decodes what the
+//! board sends, writes the board log, and reports to whoever drives the
+//! session over a channel. It notices a lost link (read error, unplugged
+//! device, no heartbeat for 3 s), keeps trying to reopen the port, and asks
+//! for a snapshot as soon as the board is back, so the session re-checks
+//! the board against the game. The game itself never depends on the link.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, ErrorKind, Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::board::{Decoder, DecoderStats, Format, HostCommand, log};
+use crate::session::board::BoardEvent;
+
+/// How to reach the board.
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    /// Device path (`/dev/ttyACM0`, a pseudo-terminal, `COM3`).
+    pub port: String,
+    pub baud: u32,
+    pub format: Format,
+    /// Silence after which the link counts as lost (formats with a heartbeat).
+    pub heartbeat_timeout_ms: u64,
+    /// How often to try reopening a port that went away.
+    pub reconnect_ms: u64,
+    /// Where to append the board log, if anywhere.
+    pub log: Option<PathBuf>,
+    /// Time zero for timestamps and the board log: share it with the session driver.
+    pub epoch: Instant,
+}
+
+impl LinkConfig {
+    pub fn new(port: impl Into<String>, format: Format) -> LinkConfig {
+        LinkConfig {
+            port: port.into(),
+            baud: format.default_baud(),
+            format,
+            heartbeat_timeout_ms: 3000,
+            reconnect_ms: 500,
+            log: None,
+            epoch: Instant::now(),
+        }
+    }
+}
+
+/// One report from the link, stamped with milliseconds since the epoch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardInput {
+    pub at_ms: u64,
+    pub event: BoardEvent,
+}
+
+/// What the GUI's diagnostics view shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkStatus {
+    pub port: String,
+    pub format: Option<Format>,
+    /// The port is open and the board is talking.
+    pub connected: bool,
+    /// Decoder counters over the life of the link (all connections).
+    pub stats: DecoderStats,
+    /// Times the link was lost.
+    pub losses: u64,
+    pub last_error: Option<String>,
+    /// The board's `I` line, if it sent one.
+    pub ident: Option<String>,
+}
+
+/// A running link. Dropping it stops the thread.
+pub struct Link {
+    stop: Arc<AtomicBool>,
+    commands: Sender<HostCommand>,
+    status: Arc<Mutex<LinkStatus>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// A port the system lists (pseudo-terminals are not listed: type their path).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortInfo {
+    pub name: String,
+    pub description: String,
+}
+
+/// Serial ports the system knows about.
+pub fn list_ports() -> Vec<PortInfo> {
+    let Ok(ports) = serialport::available_ports() else {
+        return Vec::new();
+    };
+    ports
+        .into_iter()
+        .map(|p| {
+            let description = match p.port_type {
+                serialport::SerialPortType::UsbPort(u) => {
+                    let name = [u.manufacturer, u.product]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    format!("USB {:04x}:{:04x} {name}", u.vid, u.pid)
+                        .trim()
+                        .to_owned()
+                }
+                serialport::SerialPortType::PciPort => "PCI".into(),
+                serialport::SerialPortType::BluetoothPort => "Bluetooth".into(),
+                serialport::SerialPortType::Unknown => String::new(),
+            };
+            PortInfo {
+                name: p.port_name,
+                description,
+            }
+        })
+        .collect()
+}
+
+impl Link {
+    /// Starts the link thread. Reports go to `tx`; the thread ends when the
+    /// link is dropped or stopped, or when `tx`'s receiver is gone.
+    pub fn spawn(cfg: LinkConfig, tx: Sender<BoardInput>) -> std::io::Result<Link> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (commands, command_rx) = mpsc::channel();
+        let status = Arc::new(Mutex::new(LinkStatus {
+            port: cfg.port.clone(),
+            format: Some(cfg.format),
+            ..LinkStatus::default()
+        }));
+        let log = match &cfg.log {
+            Some(path) => {
+                let file = OpenOptions::new().create(true).append(true).open(path)?;
+                let mut w = BufWriter::new(file);
+                writeln!(
+                    w,
+                    "# rochade board log format={} baud={} port={}",
+                    cfg.format, cfg.baud, cfg.port
+                )?;
+                w.flush()?;
+                Some(w)
+            }
+            None => None,
+        };
+        let worker = Worker {
+            cfg,
+            tx,
+            commands: command_rx,
+            stop: stop.clone(),
+            status: status.clone(),
+            log,
+            decoder_totals: DecoderStats::default(),
+        };
+        let thread = std::thread::Builder::new()
+            .name("board-link".into())
+            .spawn(move || worker.run())?;
+        Ok(Link {
+            stop,
+            commands,
+            status,
+            thread: Some(thread),
+        })
+    }
+
+    /// Sends a command to the board (queued if the link is down).
+    pub fn send(&self, cmd: HostCommand) {
+        let _ = self.commands.send(cmd);
+    }
+
+    pub fn status(&self) -> LinkStatus {
+        self.status.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Stops the thread and waits for it.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Read timeout: short, so a LiBoard frame fragment is dropped quickly and
+/// commands and stop requests are handled promptly.
+const READ_TIMEOUT: Duration = Duration::from_millis(20);
+
+struct Worker {
+    cfg: LinkConfig,
+    tx: Sender<BoardInput>,
+    commands: Receiver<HostCommand>,
+    stop: Arc<AtomicBool>,
+    status: Arc<Mutex<LinkStatus>>,
+    log: Option<BufWriter<File>>,
+    decoder_totals: DecoderStats,
+}
+
+enum Outcome {
+    Stop,
+    Lost(String),
+}
+
+impl Worker {
+    fn now(&self) -> u64 {
+        self.cfg.epoch.elapsed().as_millis() as u64
+    }
+
+    fn report(&self, event: BoardEvent) -> bool {
+        self.tx
+            .send(BoardInput {
+                at_ms: self.now(),
+                event,
+            })
+            .is_ok()
+    }
+
+    fn set_status(&self, f: impl FnOnce(&mut LinkStatus)) {
+        if let Ok(mut s) = self.status.lock() {
+            f(&mut s);
+        }
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn run(mut self) {
+        // Whether the session has been told the link is down (so each loss
+        // is reported once, and a first failed open is reported too).
+        let mut reported_lost = false;
+        while !self.stopping() {
+            match serialport::new(&self.cfg.port, self.cfg.baud)
+                .timeout(READ_TIMEOUT)
+                .open()
+            {
+                Ok(port) => match self.serve(port, &mut reported_lost) {
+                    Outcome::Stop => return,
+                    Outcome::Lost(reason) => {
+                        let was_up = !reported_lost;
+                        self.set_status(|s| {
+                            s.connected = false;
+                            s.losses += u64::from(was_up);
+                            s.last_error = Some(reason.clone());
+                        });
+                        if !reported_lost {
+                            reported_lost = true;
+                            if !self.report(BoardEvent::LinkLost { reason }) {
+                                return;
+                            }
+                        }
+                    }
+                },
+                Err(e) => {
+                    let reason = format!("cannot open {}: {e}", self.cfg.port);
+                    if !reported_lost {
+                        reported_lost = true;
+                        self.set_status(|s| s.last_error = Some(reason.clone()));
+                        if !self.report(BoardEvent::LinkLost { reason }) {
+                            return;
+                        }
+                    }
+                }
+            }
+            let until = Instant::now() + Duration::from_millis(self.cfg.reconnect_ms);
+            while Instant::now() < until && !self.stopping() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+
+    /// Talks to an open port until it fails or the link is stopped.
+    fn serve(
+        &mut self,
+        mut port: Box<dyn serialport::SerialPort>,
+        reported_lost: &mut bool,
+    ) -> Outcome {
+        let mut decoder = Decoder::new(self.cfg.format);
+        let mut buf = [0u8; 512];
+        let opened = self.now();
+        // The board counts as up once it has said something valid (a port
+        // can open while the board is silent); LiBoard only talks on change,
+        // so for it an open port is enough.
+        let mut up = false;
+        let mut last_valid = opened;
+        let mut last_poke = opened;
+        if !self.cfg.format.has_heartbeat() {
+            up = true;
+            *reported_lost = false;
+            self.set_status(|s| s.connected = true);
+            if !self.report(BoardEvent::LinkUp {
+                port: self.cfg.port.clone(),
+            }) {
+                return Outcome::Stop;
+            }
+        }
+        if let Err(e) = port.write_all(HostCommand::Snapshot.line()) {
+            return Outcome::Lost(format!("write failed: {e}"));
+        }
+        loop {
+            if self.stopping() {
+                return Outcome::Stop;
+            }
+            loop {
+                match self.commands.try_recv() {
+                    Ok(cmd) => {
+                        if let Err(e) = port.write_all(cmd.line()) {
+                            return Outcome::Lost(format!("write failed: {e}"));
+                        }
+                    }
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => break,
+                }
+            }
+            match port.read(&mut buf) {
+                Ok(0) => return Outcome::Lost("the device closed".into()),
+                Ok(n) => {
+                    let at = self.now();
+                    let mut messages = Vec::new();
+                    let log = &mut self.log;
+                    let force_hex = !self.cfg.format.is_line_based();
+                    decoder.push(&buf[..n], |frame| {
+                        if let Some(w) = log.as_mut() {
+                            let _ = w.write_all(
+                                log::format_entry(at, frame.bytes, force_hex).as_bytes(),
+                            );
+                        }
+                        if let Ok(m) = frame.result {
+                            messages.push(m);
+                        }
+                    });
+                    if let Some(w) = self.log.as_mut() {
+                        let _ = w.flush();
+                    }
+                    let totals = add(self.decoder_totals, decoder.stats());
+                    self.set_status(|s| s.stats = totals);
+                    if !messages.is_empty() {
+                        last_valid = at;
+                        if !up {
+                            up = true;
+                            *reported_lost = false;
+                            self.set_status(|s| s.connected = true);
+                            if !self.report(BoardEvent::LinkUp {
+                                port: self.cfg.port.clone(),
+                            }) {
+                                return Outcome::Stop;
+                            }
+                        }
+                    }
+                    for m in messages {
+                        if let crate::board::BoardMessage::Ident(text) = &m {
+                            let text = text.clone();
+                            self.set_status(|s| s.ident = Some(text));
+                        }
+                        if !self.report(BoardEvent::Message(m)) {
+                            return Outcome::Stop;
+                        }
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::WouldBlock => {
+                    decoder.idle();
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.decoder_totals = add(self.decoder_totals, decoder.stats());
+                    return Outcome::Lost(format!("read failed: {e}"));
+                }
+            }
+            let now = self.now();
+            if self.cfg.format.has_heartbeat()
+                && now.saturating_sub(last_valid) >= self.cfg.heartbeat_timeout_ms
+            {
+                if up {
+                    up = false;
+                    *reported_lost = true;
+                    let reason = format!("no heartbeat for {} ms", self.cfg.heartbeat_timeout_ms);
+                    self.set_status(|s| {
+                        s.connected = false;
+                        s.losses += 1;
+                        s.last_error = Some(reason.clone());
+                    });
+                    if !self.report(BoardEvent::LinkLost { reason }) {
+                        return Outcome::Stop;
+                    }
+                }
+                // Keep asking: a board that is back answers at once.
+                if now.saturating_sub(last_poke) >= self.cfg.reconnect_ms {
+                    last_poke = now;
+                    if let Err(e) = port.write_all(HostCommand::Snapshot.line()) {
+                        self.decoder_totals = add(self.decoder_totals, decoder.stats());
+                        return Outcome::Lost(format!("write failed: {e}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn add(a: DecoderStats, b: DecoderStats) -> DecoderStats {
+    DecoderStats {
+        frames: a.frames + b.frames,
+        messages: a.messages + b.messages,
+        bad_checksum: a.bad_checksum + b.bad_checksum,
+        too_long: a.too_long + b.too_long,
+        garbage: a.garbage + b.garbage,
+    }
+}
