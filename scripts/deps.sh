@@ -1,0 +1,48 @@
+# Shared by scripts/run and scripts/test: install what the project needs
+# from Debian (when missing) and from PyPI, then get out of the way.
+# Sourced, not run.
+
+# Packages needed to build: bindgen for speech-dispatcher needs libclang,
+# the tts crate links libspeechd, cpal links ALSA.
+ROCHADE_BUILD_PACKAGES=(libclang-dev libspeechd-dev libasound2-dev pkg-config)
+
+# Needed at run time for speech (the app also has a clip voice without it).
+ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng)
+
+# Needed by the tests: real pseudo-terminals (socat), real speech, a real X
+# server and key presses for the desktop test, and tools we did not write to
+# check our exports (liblouis, pgn-extract, xmllint).
+ROCHADE_TEST_PACKAGES=(socat xvfb xdotool imagemagick libgl1-mesa-dri libegl1 libxkbcommon-x11-0
+  liblouis-bin liblouis-data pgn-extract libxml2-utils sox alsa-utils python3-pip)
+
+rochade_missing_packages() {
+  local pkg missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  echo "${missing[@]}"
+}
+
+rochade_ensure_packages() {
+  local missing
+  missing=$(rochade_missing_packages "$@")
+  [ -z "$missing" ] && return 0
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "rochade: please install these packages with your package manager: $missing" >&2
+    return 1
+  fi
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "rochade: installing Debian packages: $missing" >&2
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >&2
+}
+
+rochade_ensure_python_module() {
+  local module=$1 package=$2
+  python3 -c "import $module" 2>/dev/null && return 0
+  echo "rochade: installing Python package $package" >&2
+  python3 -m pip install --quiet "$package" 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages "$package"
+}
