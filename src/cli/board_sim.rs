@@ -1,6 +1,180 @@
-//! `rochade board-sim` (being built).
+//! `rochade board-sim`: a simulated peg-board on a pseudo-terminal.
+//!
+//! Prints the device path on the first line of stdout, then reads commands
+//! from stdin (`lift e2`, `place e4`, `move e2e4`, `setup start`, `glitch e5`,
+//! `quit`, ...; `help` lists them) and sends snapshots on every change and
+//! heartbeats, and answers `?` and `I?`, exactly as a board would.
+
+use std::io::{BufRead, Read, Write};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serialport::{SerialPort, TTYPort};
+
+use super::{CliError, CliResult};
+use crate::board::Format;
+use crate::board::sim::{self, SimBoard, SimCommand, SimStep};
+
 #[derive(clap::Args, Debug)]
-pub struct Args {}
-pub fn run(_args: Args) -> super::CliResult {
-    Err(super::CliError::failure("board-sim is not available yet"))
+pub struct Args {
+    /// Wire format: peg (this app's protocol), liboard or sentio.
+    #[arg(long, default_value = "peg")]
+    pub format: Format,
+    /// Also create a symbolic link with this name pointing at the device
+    /// (replaced if it exists), like /dev/serial/by-id does for real boards.
+    #[arg(long)]
+    pub link: Option<PathBuf>,
+    /// Send `P` lines (piece identities) as a board with coded pegs would.
+    #[arg(long)]
+    pub pieces: bool,
+}
+
+pub fn run(args: Args) -> CliResult {
+    let (mut master, slave) = TTYPort::pair()
+        .map_err(|e| CliError::failure(format!("cannot create a pseudo-terminal: {e}")))?;
+    let path = slave
+        .name()
+        .ok_or_else(|| CliError::failure("the pseudo-terminal has no name"))?;
+    if let Some(link) = &args.link {
+        let _ = std::fs::remove_file(link);
+        std::os::unix::fs::symlink(&path, link)
+            .map_err(|e| CliError::failure(format!("cannot link {}: {e}", link.display())))?;
+    }
+    {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{path}")?;
+        stdout.flush()?;
+    }
+    // Writes time out rather than block when nobody reads the other side:
+    // a real board's bytes are lost then too.
+    master
+        .set_timeout(Duration::from_millis(50))
+        .map_err(|e| CliError::failure(e.to_string()))?;
+    let mut reader = master
+        .try_clone_native()
+        .map_err(|e| CliError::failure(e.to_string()))?;
+
+    let mut board = SimBoard::new(args.format);
+    if args.pieces {
+        board
+            .apply(&SimCommand::Pieces(true))
+            .map_err(CliError::failure)?;
+    }
+    // What the board last sent as its state: heartbeats and `?` repeat it
+    // (the model is already at the end of a `move` while its steps play out).
+    let last_sent = Arc::new(Mutex::new(board.snapshot()));
+    let board = Arc::new(Mutex::new(board));
+    let (wire, wire_rx) = mpsc::channel::<Vec<u8>>();
+
+    // Writer: the only thread writing to the master side.
+    std::thread::spawn(move || {
+        for bytes in wire_rx {
+            let _ = master.write_all(&bytes);
+        }
+    });
+
+    // Heartbeat.
+    if args.format.has_heartbeat() {
+        let last_sent = last_sent.clone();
+        let wire = wire.clone();
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_millis(sim::HEARTBEAT_MS));
+                let bytes = last_sent.lock().map(|b| b.clone()).unwrap_or_default();
+                if wire.send(bytes).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
+    // Host commands (`?`, `I?`).
+    {
+        let board = board.clone();
+        let last_sent = last_sent.clone();
+        let wire = wire.clone();
+        std::thread::spawn(move || {
+            let mut line = Vec::new();
+            let mut buf = [0u8; 64];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(n) => {
+                        for &b in &buf[..n] {
+                            if b == b'\n' {
+                                let reply = match crate::board::HostCommand::parse(&line) {
+                                    Some(crate::board::HostCommand::Snapshot) => {
+                                        last_sent.lock().ok().map(|b| b.clone())
+                                    }
+                                    _ => board.lock().ok().and_then(|bd| bd.answer(&line)),
+                                };
+                                if let Some(reply) = reply {
+                                    let _ = wire.send(reply);
+                                }
+                                line.clear();
+                            } else if line.len() < 64 {
+                                line.push(b);
+                            }
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                    Err(_) => std::thread::sleep(Duration::from_millis(50)),
+                }
+            }
+        });
+    }
+
+    // Send the start position at once, as a board does when powered up.
+    let _ = wire.send(last_sent.lock().map(|b| b.clone()).unwrap_or_default());
+
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let cmd = match sim::parse_command(&line) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{e}");
+                continue;
+            }
+        };
+        match cmd {
+            SimCommand::Quit => break,
+            SimCommand::Help => {
+                eprintln!("{}", sim::HELP);
+                continue;
+            }
+            _ => {}
+        }
+        let steps = board
+            .lock()
+            .map_err(|_| CliError::failure("simulator state poisoned"))?
+            .apply(&cmd);
+        let is_state = !matches!(cmd, SimCommand::Fault(_));
+        match steps {
+            Ok(steps) => {
+                for step in steps {
+                    match step {
+                        SimStep::Send(bytes) => {
+                            if is_state && let Ok(mut last) = last_sent.lock() {
+                                last.clone_from(&bytes);
+                            }
+                            let _ = wire.send(bytes);
+                        }
+                        SimStep::Pause(ms) => std::thread::sleep(Duration::from_millis(ms)),
+                    }
+                }
+            }
+            Err(e) => eprintln!("{e}"),
+        }
+    }
+    if let Some(link) = &args.link {
+        let _ = std::fs::remove_file(link);
+    }
+    // Let the writer drain before the process (and the master side) goes.
+    std::thread::sleep(Duration::from_millis(100));
+    drop(slave);
+    Ok(())
 }

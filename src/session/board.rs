@@ -1,16 +1,20 @@
 //! The peg-board side of the session: link state, and the move tracker's
 //! events turned into speech, sounds and moves.
 //!
-//! The tracker integration is owned by the peg-board work (issue 3); this
-//! file holds the interface the session core calls.
+//! The tracker ([`crate::board::Tracker`]) mirrors the game: moves it sees
+//! executed on the board go to the session as [`BoardAction::Play`]; moves
+//! entered elsewhere and takebacks reach it through
+//! [`BoardState::on_game_changed`] and a reconciliation with the game record
+//! before every event, so the tracker can never drift from the scoresheet.
 
-use shakmaty::{Chess, Move, Role};
+use shakmaty::{Chess, Move, Piece, Role};
 
-use super::{Effect, Notice, Priority, SessionConfig, Source, Speech};
-use crate::board::BoardMessage;
+use super::{Effect, Mode, Notice, Priority, SessionConfig, Source, Speech};
+use crate::board::tracker::{render_in_sync, render_mismatch};
+use crate::board::{BoardMessage, Tracker, TrackerConfig, TrackerEvent};
 use crate::chess::GameRecord;
 use crate::session::Earcon;
-use crate::words::Pack;
+use crate::words::{Pack, Token, Utterance};
 
 /// What the board link reports to the session.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +27,11 @@ pub enum BoardEvent {
     LinkLost { reason: String },
     /// The player chose the promotion piece (keyboard or menu).
     PromotionChoice(Role),
+    /// New tracker settings (settle window, promotion default, ...). The
+    /// strict flag follows the session mode unless set here.
+    Configure(TrackerConfig),
+    /// Speak the current mismatch guidance again (on request).
+    RepeatGuidance,
 }
 
 /// What the board part asks the session to do with the game.
@@ -39,8 +48,12 @@ pub enum BoardAction {
 pub enum LinkState {
     #[default]
     NotConnected,
-    Connected { port: String },
-    Lost { reason: String },
+    Connected {
+        port: String,
+    },
+    Lost {
+        reason: String,
+    },
 }
 
 /// The peg-board part of the session state.
@@ -51,42 +64,153 @@ pub struct BoardState {
     pub last_mask: Option<u64>,
     /// When the last message arrived (session time).
     pub last_message_ms: Option<u64>,
+    tracker: Tracker,
+    /// Record length when the tracker was last reset (a resumed game).
+    base: Option<usize>,
+    /// Tracker events produced outside an event with an output (e.g. while
+    /// following a takeback), delivered with the next tick.
+    queued: Vec<TrackerEvent>,
+}
+
+fn tracker_config(config: &SessionConfig, base: &TrackerConfig) -> TrackerConfig {
+    TrackerConfig {
+        strict: config.mode == Mode::Tournament,
+        ..base.clone()
+    }
+}
+
+fn piece_name(piece: Piece) -> String {
+    let role = match piece.role {
+        Role::King => "king",
+        Role::Queen => "queen",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Knight => "knight",
+        Role::Pawn => "pawn",
+    };
+    format!(
+        "{} {role}",
+        if piece.color.is_white() {
+            "white"
+        } else {
+            "black"
+        }
+    )
+}
+
+fn piece_on(pack: &Pack, piece: Piece, square: shakmaty::Square) -> Utterance {
+    pack.render(&[Token::Piece(piece.role), Token::Square(square)])
 }
 
 impl BoardState {
-    pub fn new(_config: &SessionConfig) -> BoardState {
-        BoardState { link: LinkState::NotConnected, last_mask: None, last_message_ms: None }
+    pub fn new(config: &SessionConfig) -> BoardState {
+        BoardState {
+            link: LinkState::NotConnected,
+            last_mask: None,
+            last_message_ms: None,
+            tracker: Tracker::new(
+                tracker_config(config, &TrackerConfig::default()),
+                Chess::default(),
+            ),
+            base: None,
+            queued: Vec::new(),
+        }
     }
 
-    pub fn configure(&mut self, _config: &SessionConfig) {}
+    /// The move tracker (orientation, pending promotion, current mismatch).
+    pub fn tracker(&self) -> &Tracker {
+        &self.tracker
+    }
 
-    pub fn reset(&mut self, _config: &SessionConfig, _start: &Chess) {}
+    pub fn configure(&mut self, config: &SessionConfig) {
+        let cfg = tracker_config(config, self.tracker.config());
+        self.tracker.set_config(cfg);
+    }
+
+    pub fn reset(&mut self, _config: &SessionConfig, start: &Chess) {
+        self.tracker.reset(start.clone());
+        self.base = None;
+        self.queued.clear();
+    }
 
     pub fn next_deadline(&self) -> Option<u64> {
-        None
+        self.tracker.next_deadline()
+    }
+
+    /// Brings the tracker in line with the record: moves entered elsewhere
+    /// are expected on the board, takebacks are followed, and a move the
+    /// session refused (game over) is withdrawn.
+    fn reconcile(&mut self, now: u64, record: &GameRecord) {
+        let recorded = record.moves().len();
+        let base = *self
+            .base
+            .get_or_insert(recorded.saturating_sub(self.tracker.moves().count()));
+        if recorded < base {
+            self.tracker.reset(record.position().clone());
+            self.base = Some(recorded);
+            return;
+        }
+        let want = recorded - base;
+        let mut guard = 0;
+        while self.tracker.moves().count() > want && guard < 1024 {
+            self.tracker.take_back(now, &mut self.queued);
+            guard += 1;
+        }
+        let have = self.tracker.moves().count();
+        let agree = record.moves()[base..base + have]
+            .iter()
+            .map(|m| m.mv)
+            .eq(self.tracker.moves());
+        if !agree {
+            self.tracker.reset(record.position().clone());
+            self.base = Some(recorded);
+            return;
+        }
+        for m in &record.moves()[base + have..] {
+            self.tracker.apply_external(now, m.mv, &mut self.queued);
+        }
     }
 
     pub fn on_event(
         &mut self,
         now: u64,
         event: BoardEvent,
-        _record: &GameRecord,
+        record: &GameRecord,
         pack: &Pack,
         out: &mut Vec<Effect>,
     ) -> Vec<BoardAction> {
         let say = |out: &mut Vec<Effect>, text, priority| {
-            out.push(Effect::Speak(Speech { text, lang: pack.lang, priority }));
+            out.push(Effect::Speak(Speech {
+                text,
+                lang: pack.lang,
+                priority,
+            }));
         };
+        self.reconcile(now, record);
+        let mut events = std::mem::take(&mut self.queued);
         match event {
             BoardEvent::Message(msg) => {
                 self.last_message_ms = Some(now);
                 match msg {
                     BoardMessage::Fault(text) => {
-                        say(out, pack.phrase("board_fault", &[("text", text.as_str().into())]), Priority::Alert);
+                        say(
+                            out,
+                            pack.phrase("board_fault", &[("text", text.as_str().into())]),
+                            Priority::Alert,
+                        );
                         out.push(Effect::Notice(Notice::BoardInfo { text }));
                     }
-                    BoardMessage::Ident(text) => out.push(Effect::Notice(Notice::BoardInfo { text })),
-                    other => self.last_mask = other.mask().or(self.last_mask),
+                    BoardMessage::Ident(text) => {
+                        out.push(Effect::Notice(Notice::BoardInfo { text }))
+                    }
+                    BoardMessage::Snapshot(mask) => {
+                        self.last_mask = Some(mask);
+                        self.tracker.on_snapshot(now, mask, &mut events);
+                    }
+                    BoardMessage::Pieces(pieces) => {
+                        self.last_mask = Some(crate::board::pieces_mask(&pieces));
+                        self.tracker.on_pieces(now, &pieces, &mut events);
+                    }
                 }
             }
             BoardEvent::LinkUp { port } => {
@@ -97,27 +221,137 @@ impl BoardState {
                     out.push(Effect::Sound(Earcon::LinkRestored));
                 }
                 let state = if was_lost { "restored" } else { "connected" };
-                out.push(Effect::Notice(Notice::Link { state: state.into(), detail: port }));
+                out.push(Effect::Notice(Notice::Link {
+                    state: state.into(),
+                    detail: port,
+                }));
                 out.push(Effect::BoardCommand(crate::board::HostCommand::Snapshot));
             }
             BoardEvent::LinkLost { reason } => {
                 if !matches!(self.link, LinkState::Lost { .. }) {
                     say(out, pack.say("link_lost"), Priority::Alert);
                     out.push(Effect::Sound(Earcon::LinkLost));
-                    out.push(Effect::Notice(Notice::Link { state: "lost".into(), detail: reason.clone() }));
+                    out.push(Effect::Notice(Notice::Link {
+                        state: "lost".into(),
+                        detail: reason.clone(),
+                    }));
                 }
                 self.link = LinkState::Lost { reason };
             }
-            BoardEvent::PromotionChoice(_) => {}
+            BoardEvent::PromotionChoice(role) => {
+                self.tracker.choose_promotion(role, &mut events);
+            }
+            BoardEvent::Configure(cfg) => self.tracker.set_config(cfg),
+            BoardEvent::RepeatGuidance => {
+                let text = match self.tracker.mismatch() {
+                    Some(m) => render_mismatch(pack, &m),
+                    None => render_in_sync(pack),
+                };
+                say(out, text, Priority::Answer);
+            }
         }
-        Vec::new()
+        self.translate(events, pack, out)
     }
 
-    pub fn on_tick(&mut self, _now: u64, _record: &GameRecord, _pack: &Pack, _out: &mut Vec<Effect>) -> Vec<BoardAction> {
-        Vec::new()
+    pub fn on_tick(
+        &mut self,
+        now: u64,
+        record: &GameRecord,
+        pack: &Pack,
+        out: &mut Vec<Effect>,
+    ) -> Vec<BoardAction> {
+        self.reconcile(now, record);
+        let mut events = std::mem::take(&mut self.queued);
+        self.tracker.on_tick(now, &mut events);
+        self.translate(events, pack, out)
     }
 
     /// The game changed by a move from elsewhere or a takeback: the board
     /// must now follow it.
-    pub fn on_game_changed(&mut self, _now: u64, _record: &GameRecord, _source: Source) {}
+    pub fn on_game_changed(&mut self, now: u64, record: &GameRecord, _source: Source) {
+        // A peg-board move is already in the tracker; anything else is
+        // taken over here (and checked again before every event).
+        self.reconcile(now, record);
+    }
+
+    fn translate(
+        &mut self,
+        events: Vec<TrackerEvent>,
+        pack: &Pack,
+        out: &mut Vec<Effect>,
+    ) -> Vec<BoardAction> {
+        let mut actions = Vec::new();
+        let speak = |out: &mut Vec<Effect>, text: Utterance, priority| {
+            out.push(Effect::Speak(Speech {
+                text,
+                lang: pack.lang,
+                priority,
+            }));
+        };
+        for event in events {
+            match event {
+                TrackerEvent::Touched { square, piece } => {
+                    speak(
+                        out,
+                        pack.phrase("touched", &[("piece", piece_on(pack, piece, square))]),
+                        Priority::Info,
+                    );
+                    out.push(Effect::Sound(Earcon::Touched));
+                    out.push(Effect::Notice(Notice::Touched {
+                        square: square.to_string(),
+                        piece: piece_name(piece),
+                    }));
+                }
+                TrackerEvent::Executed(mv) => actions.push(BoardAction::Play(mv)),
+                TrackerEvent::PromotionPending { to, .. } => {
+                    speak(
+                        out,
+                        pack.phrase("promotion_ask", &[("square", pack.square(to))]),
+                        Priority::Alert,
+                    );
+                    out.push(Effect::Notice(Notice::Promotion {
+                        square: to.to_string(),
+                    }));
+                }
+                TrackerEvent::TouchMove { square, piece } => {
+                    speak(
+                        out,
+                        pack.phrase("touch_move", &[("piece", piece_on(pack, piece, square))]),
+                        Priority::Alert,
+                    );
+                    out.push(Effect::Sound(Earcon::Illegal));
+                    out.push(Effect::Notice(Notice::TouchMove {
+                        square: square.to_string(),
+                        piece: piece_name(piece),
+                    }));
+                }
+                TrackerEvent::TakebackRequested(_) => {
+                    out.push(Effect::Notice(Notice::TakebackRequested));
+                    actions.push(BoardAction::TakebackRequested);
+                }
+                TrackerEvent::Mismatch(m) => {
+                    speak(out, render_mismatch(pack, &m), Priority::Move);
+                    out.push(Effect::Sound(Earcon::Mismatch));
+                    let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
+                    let extra = m
+                        .expected_empty
+                        .iter()
+                        .chain(&m.extra)
+                        .map(|sq| sq.to_string())
+                        .collect();
+                    out.push(Effect::Notice(Notice::Mismatch { missing, extra }));
+                }
+                TrackerEvent::InSync => {
+                    speak(out, render_in_sync(pack), Priority::Move);
+                    out.push(Effect::Sound(Earcon::InSync));
+                    out.push(Effect::Notice(Notice::InSync));
+                }
+                TrackerEvent::BoardTurned { .. } => {
+                    speak(out, pack.say("board_turned"), Priority::Move);
+                    out.push(Effect::Notice(Notice::BoardTurned));
+                }
+            }
+        }
+        actions
+    }
 }
