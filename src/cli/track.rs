@@ -1,6 +1,214 @@
-//! `rochade track` (being built).
+//! `rochade track`: follow a peg-board on a serial port, or replay a board
+//! log in virtual time, printing one JSON object per line for every event
+//! (`touched`, `move`, `mismatch`, `in_sync`, `promotion`,
+//! `takeback_requested`, `link`, ...). With `--pgn` the game is written as
+//! PGN after every move.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use shakmaty::Role;
+
+use super::{CliError, CliResult};
+use crate::board::{Decoder, Format, TrackerConfig, log};
+use crate::serial::{Link, LinkConfig};
+use crate::session::board::BoardEvent;
+use crate::session::{Effect, Event, Session, SessionConfig};
+use crate::words::Lang;
+
 #[derive(clap::Args, Debug)]
-pub struct Args {}
-pub fn run(_args: Args) -> super::CliResult {
-    Err(super::CliError::failure("track is not available yet"))
+pub struct Args {
+    /// Wire format: peg, liboard or sentio (a log's header names its format).
+    #[arg(long)]
+    pub format: Option<Format>,
+    /// Baud rate (default: the format's usual rate).
+    #[arg(long)]
+    pub baud: Option<u32>,
+    /// Language of the announcements.
+    #[arg(long, default_value = "de")]
+    pub lang: Lang,
+    /// Settle window in milliseconds: shorter states are sensor glitches.
+    #[arg(long)]
+    pub settle_ms: Option<u64>,
+    /// Default promotion piece when none is chosen in time.
+    #[arg(long, value_parser = parse_role)]
+    pub promote_to: Option<Role>,
+    /// Strict tournament rules (rook before king is touch-move).
+    #[arg(long)]
+    pub strict: bool,
+    /// Start position as FEN instead of the standard one.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Write the game as PGN to this file (after every move).
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Replay a board log instead of reading a port.
+    #[arg(long, conflicts_with = "port")]
+    pub log: Option<PathBuf>,
+    /// Record the board log of a live session to this file.
+    #[arg(long, requires = "port")]
+    pub board_log: Option<PathBuf>,
+    /// Serial port (a device path; pseudo-terminals work too).
+    #[arg(required_unless_present = "log")]
+    pub port: Option<String>,
+}
+
+fn parse_role(s: &str) -> Result<Role, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "q" | "queen" => Ok(Role::Queen),
+        "r" | "rook" => Ok(Role::Rook),
+        "b" | "bishop" => Ok(Role::Bishop),
+        "n" | "knight" => Ok(Role::Knight),
+        other => Err(format!(
+            "'{other}' is not a promotion piece (use q, r, b or n)"
+        )),
+    }
+}
+
+struct Driver {
+    session: Session,
+    pgn: Option<PathBuf>,
+    link: Option<Link>,
+}
+
+impl Driver {
+    fn handle(&mut self, now: u64, event: Event) -> CliResult {
+        let effects = self.session.handle(now, event);
+        let mut stdout = std::io::stdout().lock();
+        for effect in effects {
+            match effect {
+                Effect::Notice(notice) => {
+                    let line = serde_json::to_string(&notice)
+                        .map_err(|e| CliError::failure(e.to_string()))?;
+                    writeln!(stdout, "{line}")?;
+                }
+                Effect::SaveGame => {
+                    if let Some(path) = &self.pgn {
+                        std::fs::write(path, crate::export::pgn::write_pgn(self.session.record()))
+                            .map_err(|e| {
+                                CliError::failure(format!("cannot write {}: {e}", path.display()))
+                            })?;
+                    }
+                }
+                Effect::BoardCommand(cmd) => {
+                    if let Some(link) = &self.link {
+                        link.send(cmd);
+                    }
+                }
+                Effect::Speak(_) | Effect::Sound(_) => {}
+            }
+        }
+        stdout.flush()?;
+        Ok(())
+    }
+
+    /// Runs every deadline up to and including `until`.
+    fn run_until(&mut self, until: u64) -> CliResult {
+        // Each tick consumes a deadline; the bound guards against a stuck one.
+        for _ in 0..100_000 {
+            match self.session.next_deadline() {
+                Some(d) if d <= until => self.handle(d, Event::Tick)?,
+                _ => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn run(args: Args) -> CliResult {
+    let config = SessionConfig {
+        lang: args.lang,
+        ..SessionConfig::default()
+    };
+    let (mut session, pack_error) = Session::new(config);
+    if let Some(e) = pack_error {
+        eprintln!("rochade: {e}");
+    }
+    if let Some(fen) = &args.fen {
+        session.set_start_fen(fen).map_err(CliError::input)?;
+    }
+    let mut tracker = TrackerConfig {
+        strict: args.strict,
+        ..TrackerConfig::default()
+    };
+    if let Some(ms) = args.settle_ms {
+        tracker.settle_ms = ms;
+    }
+    if let Some(role) = args.promote_to {
+        tracker.promote_to = role;
+    }
+    let mut driver = Driver {
+        session,
+        pgn: args.pgn.clone(),
+        link: None,
+    };
+    driver.handle(0, Event::Board(BoardEvent::Configure(tracker)))?;
+
+    if let Some(path) = &args.log {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+        let header_format = text
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .flat_map(|l| l.split_whitespace())
+            .find_map(|w| w.strip_prefix("format=")?.parse::<Format>().ok());
+        let format = args.format.or(header_format).unwrap_or_default();
+        let entries = log::parse_log(&text).map_err(|e| CliError::input(e.to_string()))?;
+        let mut decoder = Decoder::new(format);
+        let mut last = 0;
+        for entry in entries {
+            driver.run_until(entry.ms)?;
+            for msg in decoder.push_collect(&format.frame_to_wire(&entry.bytes)) {
+                driver.handle(entry.ms, Event::Board(BoardEvent::Message(msg)))?;
+            }
+            last = entry.ms;
+        }
+        // Let pending timers (settle, promotion, extension) run out.
+        driver.run_until(last + 60_000)?;
+        let s = decoder.stats();
+        if s.dropped() > 0 {
+            eprintln!(
+                "rochade: {} line(s) dropped: {} bad checksum, {} too long, {} garbage",
+                s.dropped(),
+                s.bad_checksum,
+                s.too_long,
+                s.garbage
+            );
+        }
+        return Ok(());
+    }
+
+    let port = args
+        .port
+        .clone()
+        .ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
+    let format = args.format.unwrap_or_default();
+    let epoch = Instant::now();
+    let cfg = LinkConfig {
+        baud: args.baud.unwrap_or(format.default_baud()),
+        log: args.board_log.clone(),
+        epoch,
+        ..LinkConfig::new(port, format)
+    };
+    let (tx, rx) = mpsc::channel();
+    driver.link = Some(Link::spawn(cfg, tx).map_err(|e| CliError::failure(e.to_string()))?);
+    loop {
+        let now = epoch.elapsed().as_millis() as u64;
+        let wait = driver
+            .session
+            .next_deadline()
+            .map_or(500, |d| d.saturating_sub(now))
+            .min(500);
+        match rx.recv_timeout(Duration::from_millis(wait)) {
+            Ok(input) => driver.handle(input.at_ms, Event::Board(input.event))?,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(CliError::failure("the board link stopped"));
+            }
+        }
+        let now = epoch.elapsed().as_millis() as u64;
+        driver.run_until(now)?;
+    }
 }
