@@ -1,1 +1,268 @@
-//! (being built)
+//! Scoresheet exports (pure): Braille (Unicode, BRF, PEF), PGN and a
+//! printable text scoresheet. The GUI and `rochade export` both call
+//! [`render`] (or an [`Exporter`] that keeps its tables loaded).
+
+pub mod pgn;
+pub mod text;
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::Position;
+
+use crate::braille::{self, BrailleError, Layout, PefMeta, Scoresheet, TableError, Tables};
+use crate::chess::{GameRecord, Letters};
+use crate::words::Lang;
+
+pub use pgn::{PgnError, read_pgn, write_pgn};
+pub use text::text_scoresheet;
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Unicode Braille text (U+2800 block).
+    Unicode,
+    /// Braille Ready Format: North American Braille ASCII.
+    Brf,
+    /// Portable Embosser Format 1.0 (XML).
+    Pef,
+    Pgn,
+    /// Printable text scoresheet.
+    Text,
+}
+
+impl Format {
+    pub const ALL: [Format; 5] = [
+        Format::Unicode,
+        Format::Brf,
+        Format::Pef,
+        Format::Pgn,
+        Format::Text,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Format::Unicode => "unicode",
+            Format::Brf => "brf",
+            Format::Pef => "pef",
+            Format::Pgn => "pgn",
+            Format::Text => "text",
+        }
+    }
+
+    /// The usual file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Unicode => "txt",
+            Format::Brf => "brf",
+            Format::Pef => "pef",
+            Format::Pgn => "pgn",
+            Format::Text => "txt",
+        }
+    }
+
+    /// Whether the output is a Braille scoresheet.
+    pub fn is_braille(self) -> bool {
+        matches!(self, Format::Unicode | Format::Brf | Format::Pef)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.code().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown format '{s}' (use brf, pef, unicode, pgn or text)"))
+    }
+}
+
+/// The user's choices for an export.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Piece letters in Braille and in the text scoresheet.
+    pub letters: Letters,
+    /// Language of header words and of literary Braille.
+    pub lang: Lang,
+    /// Braille page size.
+    pub layout: Layout,
+}
+
+impl Default for ExportOptions {
+    fn default() -> ExportOptions {
+        ExportOptions {
+            letters: Letters::En,
+            lang: Lang::En,
+            layout: Layout::default(),
+        }
+    }
+}
+
+/// Why an export failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExportError {
+    Braille(BrailleError),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Braille(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+impl From<BrailleError> for ExportError {
+    fn from(e: BrailleError) -> ExportError {
+        ExportError::Braille(e)
+    }
+}
+
+impl From<TableError> for ExportError {
+    fn from(e: TableError) -> ExportError {
+        ExportError::Braille(BrailleError::Table(e))
+    }
+}
+
+/// Exports with tables loaded once (the user's corrected ones if present).
+#[derive(Clone, Debug)]
+pub struct Exporter {
+    pub options: ExportOptions,
+    pub tables: Tables,
+}
+
+impl Exporter {
+    /// Loads the tables (user override in `<config>/braille/`, else bundled).
+    pub fn new(options: ExportOptions) -> Result<Exporter, ExportError> {
+        Ok(Exporter {
+            options,
+            tables: Tables::load(options.letters, options.lang)?,
+        })
+    }
+
+    /// With the tables bundled into the binary (tests, benchmarks).
+    pub fn bundled(options: ExportOptions) -> Exporter {
+        Exporter {
+            options,
+            tables: Tables::bundled(options.letters, options.lang),
+        }
+    }
+
+    /// The Braille scoresheet as pages of cells.
+    pub fn scoresheet(&self, record: &GameRecord) -> Result<Scoresheet, ExportError> {
+        braille::scoresheet(
+            record,
+            &self.tables.chess,
+            &self.tables.literary,
+            self.options.layout,
+        )
+        .map_err(|e| ExportError::Braille(BrailleError::Layout(e)))
+    }
+
+    /// The game in one format, as the bytes of the file (UTF-8 for all but
+    /// BRF, which is ASCII).
+    pub fn render(&self, record: &GameRecord, format: Format) -> Result<Vec<u8>, ExportError> {
+        Ok(match format {
+            Format::Unicode => self.scoresheet(record)?.to_unicode().into_bytes(),
+            Format::Brf => self.scoresheet(record)?.to_brf(),
+            Format::Pef => {
+                let sheet = self.scoresheet(record)?;
+                sheet
+                    .to_pef(&pef_meta(record, self.options.lang, &sheet))
+                    .into_bytes()
+            }
+            Format::Pgn => write_pgn(record).into_bytes(),
+            Format::Text => {
+                text_scoresheet(record, self.options.letters, &self.tables.literary.labels)
+                    .into_bytes()
+            }
+        })
+    }
+}
+
+/// Exports a game in one format, loading the tables.
+pub fn render(
+    record: &GameRecord,
+    options: &ExportOptions,
+    format: Format,
+) -> Result<Vec<u8>, ExportError> {
+    Exporter::new(*options)?.render(record, format)
+}
+
+/// FNV-1a: a stable identifier from the content (no clock, no randomness,
+/// so the same game gives the same file).
+fn fnv1a(bytes: impl IntoIterator<Item = u8>, mut hash: u64) -> u64 {
+    for b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// PGN `YYYY.MM.DD` as `YYYY-MM-DD`, if fully known.
+fn iso_date(pgn_date: &str) -> Option<String> {
+    let parts: Vec<&str> = pgn_date.trim().split('.').collect();
+    let ok = parts.len() == 3
+        && [4, 2, 2]
+            .iter()
+            .zip(&parts)
+            .all(|(&n, p)| p.len() == n && p.bytes().all(|b| b.is_ascii_digit()));
+    ok.then(|| parts.join("-"))
+}
+
+fn pef_meta(record: &GameRecord, lang: Lang, sheet: &Scoresheet) -> PefMeta {
+    let mut hash = 0xcbf2_9ce4_8422_2325;
+    for page in &sheet.pages {
+        for line in page {
+            hash = fnv1a(line.iter().copied().chain([0xFF]), hash);
+        }
+    }
+    hash = fnv1a(
+        record.start_position().fullmoves().get().to_le_bytes(),
+        hash,
+    );
+    let t = &record.tags;
+    let mut title = format!("{} - {}", t.white.trim(), t.black.trim());
+    if t.event.trim() != "?" && !t.event.trim().is_empty() {
+        title.push_str(", ");
+        title.push_str(t.event.trim());
+    }
+    PefMeta {
+        identifier: format!("urn:rochade:scoresheet:{hash:016x}"),
+        title,
+        date: iso_date(&t.date),
+        language: match lang {
+            Lang::De => "de",
+            Lang::Pt => "pt-BR",
+            Lang::En => "en",
+        }
+        .to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_parse_and_name_themselves() {
+        for f in Format::ALL {
+            assert_eq!(f.code().parse::<Format>().unwrap(), f);
+        }
+        assert!("docx".parse::<Format>().unwrap_err().contains("brf"));
+    }
+
+    #[test]
+    fn dates_for_pef() {
+        assert_eq!(iso_date("2024.05.17").as_deref(), Some("2024-05-17"));
+        assert_eq!(iso_date("2024.??.??"), None);
+    }
+}

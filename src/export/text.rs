@@ -1,0 +1,100 @@
+//! A printable text scoresheet for the sighted side: header, then two
+//! columns (White, Black) with move numbers, in the chosen piece letters.
+
+use std::fmt::Write as _;
+
+use shakmaty::{Color, Position};
+
+use crate::braille::Labels;
+use crate::chess::{GameRecord, Letters};
+
+/// Marks a move that carried a draw offer (Appendix C).
+pub const DRAW_OFFER: &str = "(=)";
+
+fn known(value: &str) -> bool {
+    let v = value.trim();
+    !v.is_empty() && v.chars().any(|c| c != '?' && c != '.')
+}
+
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// The scoresheet as plain text (UTF-8, `\n` line ends).
+pub fn text_scoresheet(record: &GameRecord, letters: Letters, labels: &Labels) -> String {
+    let tags = &record.tags;
+    let mut out = String::with_capacity(256 + record.moves().len() * 16);
+    let mut fields: Vec<(&str, &str)> = Vec::new();
+    for (label, value) in [
+        (&labels.event, &tags.event),
+        (&labels.site, &tags.site),
+        (&labels.date, &tags.date),
+        (&labels.round, &tags.round),
+    ] {
+        if known(value) {
+            fields.push((label, value));
+        }
+    }
+    fields.push((&labels.white, &tags.white));
+    fields.push((&labels.black, &tags.black));
+    if let Some(tc) = tags.time_control.as_deref().filter(|tc| known(tc)) {
+        fields.push((&labels.time_control, tc));
+    }
+    fields.push((&labels.result, record.result_str()));
+    let label_width = fields.iter().map(|(l, _)| width(l)).max().unwrap_or(0) + 1;
+    for (label, value) in &fields {
+        let _ = writeln!(
+            out,
+            "{:<label_width$} {}",
+            format!("{label}:"),
+            value.trim()
+        );
+    }
+    out.push('\n');
+
+    // Rows of (number, white, black).
+    let mut rows: Vec<(u32, String, String)> = Vec::with_capacity(record.moves().len() / 2 + 1);
+    for (i, m) in record.moves().iter().enumerate() {
+        let pos = record.position_before(i);
+        let mut written = letters.localise_san(&m.san_string());
+        if m.draw_offer {
+            written.push(' ');
+            written.push_str(DRAW_OFFER);
+        }
+        if pos.turn() == Color::White {
+            rows.push((pos.fullmoves().get(), written, String::new()));
+        } else {
+            match rows.last_mut() {
+                Some(row) if row.0 == pos.fullmoves().get() && row.2.is_empty() => row.2 = written,
+                _ => rows.push((pos.fullmoves().get(), "...".to_owned(), written)),
+            }
+        }
+    }
+    let number_width = rows
+        .iter()
+        .map(|r| r.0.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(width(&labels.move_word));
+    let white_width = rows
+        .iter()
+        .map(|r| width(&r.1))
+        .max()
+        .unwrap_or(0)
+        .max(width(&labels.white))
+        + 2;
+    let _ = writeln!(
+        out,
+        "{:>number_width$}  {:<white_width$}{}",
+        labels.move_word, labels.white, labels.black
+    );
+    for (number, white, black) in &rows {
+        let line = format!("{number:>number_width$}  {white:<white_width$}{black}");
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(record.result_str());
+    out.push('\n');
+    out
+}
