@@ -211,8 +211,9 @@ mod tests {
 
     #[test]
     fn checksum_matches_nmea_rule() {
-        // XOR of "B FFFF00000000FFFF" computed by hand: B ^ ' ' ^ (F^F^F^F) ^ (0 x8) ^ (F^F^F^F).
-        let expected = b'B' ^ b' ' ^ (b'0' ^ b'0' ^ b'0' ^ b'0' ^ b'0' ^ b'0' ^ b'0' ^ b'0');
+        // XOR of "B FFFF00000000FFFF" by hand: the eight Fs and eight 0s
+        // cancel in pairs, leaving 'B' ^ ' ' = 0x42 ^ 0x20 = 0x62.
+        let expected = 0x62;
         assert_eq!(checksum(b"B FFFF00000000FFFF"), expected);
         assert_eq!(
             write_snapshot(0xFFFF_0000_0000_FFFF),

@@ -227,6 +227,9 @@ impl SimBoard {
                 steps.extend(self.lift(*from)?);
                 steps.push(SimStep::Pause(STEP_PAUSE_MS));
                 steps.extend(self.place(*to)?);
+                // A hand takes a moment to leave the board: the next command
+                // must not come within the settle window.
+                steps.push(SimStep::Pause(STEP_PAUSE_MS));
                 Ok(steps)
             }
             SimCommand::Setup(board) => {

@@ -447,11 +447,12 @@ impl Tracker {
         if self.orient(raw) != p.mask {
             return;
         }
-        if let Some(piece) = pieces[usize::from(p.mv.to())] {
-            if piece.color == self.pos.turn() && !matches!(piece.role, Role::Pawn | Role::King) {
-                self.promotion = None;
-                self.commit(with_promotion(p.mv, piece.role), out);
-            }
+        if let Some(piece) = pieces[usize::from(p.mv.to())]
+            && piece.color == self.pos.turn()
+            && !matches!(piece.role, Role::Pawn | Role::King)
+        {
+            self.promotion = None;
+            self.commit(with_promotion(p.mv, piece.role), out);
         }
     }
 
@@ -595,7 +596,14 @@ impl Tracker {
     }
 
     fn evaluate(&mut self, m: u64, at: u64, out: &mut Vec<TrackerEvent>) {
-        self.extension = None;
+        if let Some(p) = self.extension.take() {
+            // A rook move waiting for the king: anything that is not the
+            // king's half of that castling (or the rook going back) means
+            // the rook move stands, e.g. the opponent has started his move.
+            if (m ^ p.mask) & !self.castling_squares(p.mv) != 0 {
+                self.commit(p.mv, out);
+            }
+        }
         if self.promotion.is_some_and(|p| p.mask != m) {
             self.promotion = None;
         }
@@ -664,11 +672,12 @@ impl Tracker {
             return;
         }
 
-        if self.cfg.strict && !self.touch_move_reported {
-            if let Some(ev) = self.castling_after_rook(m) {
-                self.touch_move_reported = true;
-                out.push(ev);
-            }
+        if self.cfg.strict
+            && !self.touch_move_reported
+            && let Some(ev) = self.castling_after_rook(m)
+        {
+            self.touch_move_reported = true;
+            out.push(ev);
         }
 
         if self.plausible(m) {
@@ -726,6 +735,15 @@ impl Tracker {
             }
             _ => false,
         })
+    }
+
+    /// The squares of the castling a rook move may be the first half of.
+    fn castling_squares(&self, rook_move: Move) -> u64 {
+        let from = rook_move.from();
+        self.candidates
+            .iter()
+            .filter(|c| matches!(c.mv, Move::Castle { rook, .. } if Some(rook) == from))
+            .fold(0, |acc, c| acc | c.involved)
     }
 
     /// Strict mode: after a rook move to its castling square, the same

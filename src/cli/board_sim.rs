@@ -29,6 +29,10 @@ pub struct Args {
     /// Send `P` lines (piece identities) as a board with coded pegs would.
     #[arg(long)]
     pub pieces: bool,
+    /// Start with this position (`start`, `empty` or a FEN) instead of the
+    /// start position, e.g. a board plugged back in mid-game.
+    #[arg(long)]
+    pub setup: Option<String>,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -57,6 +61,10 @@ pub fn run(args: Args) -> CliResult {
         .map_err(|e| CliError::failure(e.to_string()))?;
 
     let mut board = SimBoard::new(args.format);
+    if let Some(setup) = &args.setup {
+        let cmd = sim::parse_command(&format!("setup {setup}")).map_err(CliError::input)?;
+        board.apply(&cmd).map_err(CliError::input)?;
+    }
     if args.pieces {
         board
             .apply(&SimCommand::Pieces(true))

@@ -1,0 +1,383 @@
+//! End to end through real pseudo-terminals: a board (the `board-sim`
+//! binary, or a test writer on the master side of a pty pair) on one side,
+//! the serial link thread and the move tracker on the other. Also
+//! `rochade track --log` on a recorded board log.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use rochade::board::{BoardMessage, Format, Tracker, TrackerConfig, TrackerEvent};
+use rochade::serial::{BoardInput, Link, LinkConfig};
+use rochade::session::board::BoardEvent;
+use serialport::{SerialPort, TTYPort};
+use shakmaty::san::San;
+use shakmaty::{Chess, Position};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rochade");
+
+/// The link's output fed into a tracker, in real time.
+struct Follower {
+    rx: Receiver<BoardInput>,
+    tracker: Tracker,
+    epoch: Instant,
+    sans: Vec<String>,
+    shadow: Chess,
+    link_events: Vec<String>,
+}
+
+impl Follower {
+    fn new(rx: Receiver<BoardInput>, epoch: Instant) -> Follower {
+        Follower {
+            rx,
+            tracker: Tracker::new(TrackerConfig::default(), Chess::default()),
+            epoch,
+            sans: Vec::new(),
+            shadow: Chess::default(),
+            link_events: Vec::new(),
+        }
+    }
+
+    fn events(&mut self, evs: Vec<TrackerEvent>) {
+        for e in evs {
+            if let TrackerEvent::Executed(m) = e {
+                self.sans.push(San::from_move(&self.shadow, m).to_string());
+                self.shadow.play_unchecked(m);
+            }
+        }
+    }
+
+    /// Runs until `done` holds or the timeout passes.
+    fn until(&mut self, timeout_ms: u64, done: impl Fn(&Follower) -> bool) -> bool {
+        let end = Instant::now() + Duration::from_millis(timeout_ms);
+        while Instant::now() < end {
+            if done(self) {
+                return true;
+            }
+            let now = self.epoch.elapsed().as_millis() as u64;
+            let wait = self
+                .tracker
+                .next_deadline()
+                .map_or(50, |d| d.saturating_sub(now).min(50));
+            match self.rx.recv_timeout(Duration::from_millis(wait.max(1))) {
+                Ok(input) => {
+                    let mut evs = Vec::new();
+                    match input.event {
+                        BoardEvent::Message(BoardMessage::Snapshot(m)) => {
+                            self.tracker.on_snapshot(input.at_ms, m, &mut evs)
+                        }
+                        BoardEvent::LinkUp { .. } => self.link_events.push("up".into()),
+                        BoardEvent::LinkLost { reason } => {
+                            self.link_events.push(format!("lost: {reason}"))
+                        }
+                        _ => {}
+                    }
+                    self.events(evs);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(e) => panic!("link channel: {e}"),
+            }
+            let now = self.epoch.elapsed().as_millis() as u64;
+            let evs = self.tracker.tick(now);
+            self.events(evs);
+        }
+        done(self)
+    }
+}
+
+struct Sim {
+    child: Child,
+    stdin: std::process::ChildStdin,
+}
+
+impl Sim {
+    fn start(link: &Path, extra: &[&str]) -> Sim {
+        let mut child = Command::new(BIN)
+            .arg("board-sim")
+            .arg("--link")
+            .arg(link)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("board-sim starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(
+            first.trim().starts_with("/dev/"),
+            "first line is the device: {first:?}"
+        );
+        let stdin = child.stdin.take().unwrap();
+        Sim { child, stdin }
+    }
+
+    fn say(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn quit(mut self) {
+        self.say("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+}
+
+#[test]
+fn board_sim_binary_to_tracker_with_unplug_and_replug() {
+    let dir = tempfile::tempdir().unwrap();
+    let link_path = dir.path().join("board");
+    let log_path = dir.path().join("board.log");
+    let mut sim = Sim::start(&link_path, &[]);
+    let epoch = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    let cfg = LinkConfig {
+        reconnect_ms: 100,
+        log: Some(log_path.clone()),
+        epoch,
+        ..LinkConfig::new(link_path.to_string_lossy(), Format::Peg)
+    };
+    let link = Link::spawn(cfg, tx).unwrap();
+    let mut f = Follower::new(rx, epoch);
+    assert!(
+        f.until(3000, |f| f.link_events == ["up"]),
+        "link up: {:?}",
+        f.link_events
+    );
+    for m in ["move e2e4", "move e7e5", "move g1f3"] {
+        sim.say(m);
+    }
+    assert!(f.until(5000, |f| f.sans.len() == 3), "{:?}", f.sans);
+
+    // Unplug: the simulator goes away mid-game.
+    sim.quit();
+    assert!(
+        f.until(3000, |f| f.link_events.len() == 2),
+        "{:?}",
+        f.link_events
+    );
+    assert!(f.link_events[1].starts_with("lost"), "{:?}", f.link_events);
+
+    // Replug: a board with the same position comes back under the same name;
+    // one move was made while it was away.
+    let mut sim = Sim::start(
+        &link_path,
+        &[
+            "--setup",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R",
+        ],
+    );
+    sim.say("move b8c6");
+    assert!(
+        f.until(5000, |f| f.sans.len() == 4),
+        "{:?} {:?}",
+        f.sans,
+        f.link_events
+    );
+    assert_eq!(f.link_events.last().map(String::as_str), Some("up"));
+    sim.say("move f1b5");
+    assert!(f.until(5000, |f| f.sans.len() == 5), "{:?}", f.sans);
+    assert_eq!(
+        f.sans,
+        ["e4", "e5", "Nf3", "Nc6", "Bb5"],
+        "nothing lost, nothing invented"
+    );
+    sim.quit();
+    let status = link.status();
+    assert!(status.losses >= 1);
+    assert_eq!(status.stats.dropped(), 0);
+    drop(link);
+
+    // The board log replays to the same game.
+    let out = Command::new(BIN)
+        .args(["track", "--log"])
+        .arg(&log_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sans = json_moves(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+}
+
+fn json_moves(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("{l}: {e}"))
+        })
+        .filter(|v| v["event"] == "move")
+        .map(|v| v["san"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A board on the master side of a pty pair, with a stable name (symlink).
+struct TestBoard {
+    master: TTYPort,
+    _slave: TTYPort,
+}
+
+impl TestBoard {
+    fn plug(link: &Path) -> TestBoard {
+        let (master, slave) = TTYPort::pair().unwrap();
+        let _ = std::fs::remove_file(link);
+        std::os::unix::fs::symlink(slave.name().unwrap(), link).unwrap();
+        TestBoard {
+            master,
+            _slave: slave,
+        }
+    }
+
+    fn send(&mut self, mask: u64) {
+        self.master
+            .write_all(rochade::board::protocol::write_snapshot(mask).as_bytes())
+            .unwrap();
+    }
+}
+
+#[test]
+fn test_writer_heartbeat_loss_unplug_replug_and_garbage() {
+    let dir = tempfile::tempdir().unwrap();
+    let link_path = dir.path().join("board");
+    let mut board = TestBoard::plug(&link_path);
+    let start = Chess::default().board().occupied().0;
+    board.send(start);
+    let epoch = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    let cfg = LinkConfig {
+        reconnect_ms: 100,
+        heartbeat_timeout_ms: 600,
+        epoch,
+        ..LinkConfig::new(link_path.to_string_lossy(), Format::Peg)
+    };
+    let link = Link::spawn(cfg, tx).unwrap();
+    let mut f = Follower::new(rx, epoch);
+    assert!(
+        f.until(2000, |f| f.link_events == ["up"]),
+        "{:?}",
+        f.link_events
+    );
+
+    // Garbage and bad checksums are dropped and counted, never acted on.
+    board
+        .master
+        .write_all(b"B FFFF00000000EFFF*00\n\xff\xfe\x00junk\nB 12*34\n")
+        .unwrap();
+    let e2 = 1u64 << 12;
+    let e4 = 1u64 << 28;
+    board.send(start & !e2);
+    std::thread::sleep(Duration::from_millis(200));
+    board.send(start & !e2 | e4);
+    assert!(f.until(2000, |f| f.sans.len() == 1), "{:?}", f.sans);
+    assert!(
+        link.status().stats.dropped() >= 3,
+        "{:?}",
+        link.status().stats
+    );
+
+    // Silence: no heartbeat for longer than the timeout.
+    assert!(
+        f.until(2000, |f| f.link_events.len() == 2),
+        "{:?}",
+        f.link_events
+    );
+    assert!(
+        f.link_events[1].contains("heartbeat"),
+        "{:?}",
+        f.link_events
+    );
+    board.send(start & !e2 | e4);
+    assert!(
+        f.until(2000, |f| f.link_events.len() == 3),
+        "{:?}",
+        f.link_events
+    );
+
+    // Unplug, move while away, replug.
+    drop(board);
+    assert!(
+        f.until(2000, |f| f.link_events.len() == 4),
+        "{:?}",
+        f.link_events
+    );
+    let mut board = TestBoard::plug(&link_path);
+    let e7 = 1u64 << 52;
+    let e5 = 1u64 << 36;
+    let after = (start & !e2 | e4) & !e7 | e5;
+    // The board answers the link's `?` (sent on reopening) with its state.
+    let mut buf = [0u8; 16];
+    let asked = Instant::now();
+    loop {
+        if let Ok(n) = board.master.read(&mut buf)
+            && buf[..n].contains(&b'?')
+        {
+            break;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(3),
+            "the link asks for a snapshot after reopening"
+        );
+    }
+    board.send(after);
+    assert!(
+        f.until(3000, |f| f.sans.len() == 2),
+        "{:?} {:?}",
+        f.sans,
+        f.link_events
+    );
+    assert_eq!(f.sans, ["e4", "e5"]);
+    assert_eq!(f.link_events.last().map(String::as_str), Some("up"));
+    drop(link);
+}
+
+#[test]
+fn track_replays_a_board_log_as_json_and_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/boardlogs/ruy_lopez.log"
+    );
+    let out = Command::new(BIN)
+        .args(["track", "--lang", "de", "--pgn"])
+        .arg(&pgn)
+        .args(["--log", log])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        json_moves(&stdout),
+        ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"]
+    );
+    let first_move: serde_json::Value =
+        serde_json::from_str(stdout.lines().find(|l| l.contains("\"move\"")).unwrap()).unwrap();
+    assert_eq!(first_move["uci"], "e2e4");
+    assert_eq!(first_move["announcement"], "Eva vier");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("\"touched\"") && l.contains("\"e2\""))
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1 bad checksum"),
+        "dropped lines are reported"
+    );
+    let pgn = std::fs::read_to_string(pgn).unwrap();
+    assert!(
+        pgn.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4"),
+        "{pgn}"
+    );
+}
