@@ -115,6 +115,18 @@ fn known(value: &str) -> bool {
     !v.is_empty() && v.chars().any(|c| c != '?' && c != '.')
 }
 
+/// The known part of a PGN date: `1858.??.??` is written `1858`.
+pub fn known_date(date: &str) -> &str {
+    let mut known = date.trim();
+    while let Some(rest) = known
+        .strip_suffix(".??")
+        .or_else(|| known.strip_suffix(".????"))
+    {
+        known = rest;
+    }
+    known
+}
+
 fn header_lines(
     tags: &Tags,
     result: &str,
@@ -124,11 +136,12 @@ fn header_lines(
 ) {
     let l = &table.labels;
     let mut fields: Vec<(&str, &str)> = Vec::new();
+    let date = known_date(&tags.date);
     for (label, value) in [
-        (&l.event, &tags.event),
-        (&l.site, &tags.site),
-        (&l.date, &tags.date),
-        (&l.round, &tags.round),
+        (l.event.as_str(), tags.event.as_str()),
+        (l.site.as_str(), tags.site.as_str()),
+        (l.date.as_str(), date),
+        (l.round.as_str(), tags.round.as_str()),
     ] {
         if known(value) {
             fields.push((label, value));
@@ -256,6 +269,14 @@ mod tests {
         wrap(&[vec![7; 30]], 12, &mut lines);
         assert!(lines.iter().all(|l| l.len() <= 12), "{lines:?}");
         assert_eq!(lines.iter().flatten().filter(|&&c| c == 7).count(), 30);
+    }
+
+    #[test]
+    fn partial_dates_keep_their_known_part() {
+        assert_eq!(known_date("1858.??.??"), "1858");
+        assert_eq!(known_date("1912.10.??"), "1912.10");
+        assert_eq!(known_date("2024.05.17"), "2024.05.17");
+        assert!(!known(known_date("????.??.??")));
     }
 
     #[test]

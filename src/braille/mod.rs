@@ -12,7 +12,7 @@ mod moves;
 mod output;
 pub mod tables;
 
-pub use layout::{Layout, LayoutError, MIN_COLS, MIN_ROWS, Scoresheet, scoresheet};
+pub use layout::{Layout, LayoutError, MIN_COLS, MIN_ROWS, Scoresheet, known_date, scoresheet};
 pub use moves::move_cells;
 pub use output::{PefMeta, brf_byte};
 pub use tables::{ChessCode, Labels, LiteraryTable, TableError};

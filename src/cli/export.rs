@@ -1,6 +1,79 @@
-//! `rochade export` (being built).
+//! `rochade export`: a game from a PGN file as Braille (BRF, PEF, Unicode),
+//! PGN or a printable text scoresheet.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{CliError, CliResult};
+use crate::braille::{Layout, MIN_COLS, MIN_ROWS};
+use crate::chess::Letters;
+use crate::export::{ExportOptions, Exporter, Format, read_pgn};
+use crate::words::Lang;
+
 #[derive(clap::Args, Debug)]
-pub struct Args {}
-pub fn run(_args: Args) -> super::CliResult {
-    Err(super::CliError::failure("export is not available yet"))
+pub struct Args {
+    /// Output format: brf, pef, unicode, pgn or text.
+    #[arg(long = "to", value_name = "FORMAT")]
+    pub to: Format,
+    /// Piece letters: en (UK Braille chess code K Q R B N), de (K D T L S) or pt (R D T B C).
+    #[arg(long, default_value = "en")]
+    pub letters: Letters,
+    /// Language of the header (words and literary Braille): de, pt or en.
+    #[arg(long, default_value = "en")]
+    pub lang: Lang,
+    /// Braille line width in cells.
+    #[arg(long, default_value_t = 40)]
+    pub cols: usize,
+    /// Braille page length in lines (the last carries the page number).
+    #[arg(long, default_value_t = 25)]
+    pub rows: usize,
+    /// Which game of the file, counting from 1.
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// The PGN file.
+    pub input: PathBuf,
+}
+
+pub fn run(args: Args) -> CliResult {
+    if args.game == 0 {
+        return Err(CliError::input("--game counts from 1"));
+    }
+    if args.cols < MIN_COLS || args.rows < MIN_ROWS {
+        return Err(CliError::input(format!(
+            "a Braille page needs at least {MIN_COLS} cells by {MIN_ROWS} lines (got --cols {} --rows {})",
+            args.cols, args.rows
+        )));
+    }
+    let bytes = std::fs::read(&args.input)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.input.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| CliError::input(format!("{}: not UTF-8 text ({e})", args.input.display())))?;
+    let record = read_pgn(&text, args.game - 1)
+        .map_err(|e| CliError::input(format!("{}: {e}", args.input.display())))?;
+    let options = ExportOptions {
+        letters: args.letters,
+        lang: args.lang,
+        layout: Layout {
+            cols: args.cols,
+            rows: args.rows,
+        },
+    };
+    // A broken user table is bad input too: the message names the file and key.
+    let exporter = Exporter::new(options).map_err(|e| CliError::input(e.to_string()))?;
+    let out = exporter
+        .render(&record, args.to)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &out)
+            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(&out)?;
+            stdout.flush()?;
+        }
+    }
+    Ok(())
 }

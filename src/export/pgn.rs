@@ -131,12 +131,14 @@ pub fn write_pgn(record: &GameRecord) -> String {
     for (i, m) in record.moves().iter().enumerate() {
         let pos = record.position_before(i);
         let number = pos.fullmoves().get();
+        // The move number stays on the line of its move.
         if pos.turn() == Color::White {
-            w.token(&format!("{number}."));
+            w.token(&format!("{number}. {}", m.san));
         } else if i == 0 || after_comment {
-            w.token(&format!("{number}..."));
+            w.token(&format!("{number}... {}", m.san));
+        } else {
+            w.token(&m.san_string());
         }
-        w.token(&m.san_string());
         let mut comment = Vec::new();
         if let Some(ms) = m.clock_ms {
             comment.push(format!("[%clk {}]", clk(ms)));

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Color, Position};
 
-use crate::braille::Labels;
+use crate::braille::{Labels, known_date};
 use crate::chess::{GameRecord, Letters};
 
 /// Marks a move that carried a draw offer (Appendix C).
@@ -25,11 +25,12 @@ pub fn text_scoresheet(record: &GameRecord, letters: Letters, labels: &Labels) -
     let tags = &record.tags;
     let mut out = String::with_capacity(256 + record.moves().len() * 16);
     let mut fields: Vec<(&str, &str)> = Vec::new();
+    let date = known_date(&tags.date);
     for (label, value) in [
-        (&labels.event, &tags.event),
-        (&labels.site, &tags.site),
-        (&labels.date, &tags.date),
-        (&labels.round, &tags.round),
+        (labels.event.as_str(), tags.event.as_str()),
+        (labels.site.as_str(), tags.site.as_str()),
+        (labels.date.as_str(), date),
+        (labels.round.as_str(), tags.round.as_str()),
     ] {
         if known(value) {
             fields.push((label, value));
