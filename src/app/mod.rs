@@ -1,1 +1,802 @@
-//! (being built)
+//! The desktop app (eframe/egui with AccessKit): one window with a large
+//! board, the scoresheet, both clocks, the spoken history (a live region)
+//! and the board connection, all driven by keys as well as the mouse.
+//!
+//! The app is a thin shell over [`crate::session::Session`]: keys, clicks,
+//! typed moves and peg-board messages become session events; the effects
+//! that come back are spoken ([`crate::speech`]), sounded, saved and shown.
+//! Browsing answers (a square, a rank, attackers) come from [`browse`].
+//! The window repaints only on input, session deadlines and clock seconds.
+
+pub mod browse;
+mod keys;
+mod panels;
+pub mod run;
+mod sim_panel;
+pub mod text;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Color, Position, Role, Square};
+
+use crate::chess::{Claim, GameRecord};
+use crate::config::Settings;
+use crate::session::{Command, Effect, Event, Mode, Notice, Priority, Session, Source, Speech};
+use crate::speech::SpeechHandle;
+use crate::words::Utterance;
+
+pub use keys::Action;
+pub use run::run;
+pub use sim_panel::SimPanel;
+pub use text::UiText;
+
+/// Where the app's milliseconds come from: the wall clock, or a counter a
+/// test advances by hand (so clocks and deadlines run in virtual time).
+#[derive(Clone, Debug)]
+pub enum TimeSource {
+    Real(Instant),
+    Manual(Arc<AtomicU64>),
+}
+
+impl TimeSource {
+    pub fn now_ms(&self) -> u64 {
+        match self {
+            TimeSource::Real(epoch) => epoch.elapsed().as_millis() as u64,
+            TimeSource::Manual(ms) => ms.load(Ordering::SeqCst),
+        }
+    }
+}
+
+pub use crate::config::Theme;
+
+/// Saves the scoresheet after every move (game safety). The shell passes
+/// one that writes the save file; tests pass one that records calls.
+pub type GameSaver = Box<dyn FnMut(&GameRecord) -> Result<(), String>>;
+
+/// Everything the app needs at start.
+pub struct AppOptions {
+    /// The settings (from `config::Settings::load`, or made up by a test).
+    pub settings: Settings,
+    /// Write settings changed in the dialog back to the config file.
+    pub persist_settings: bool,
+    pub speech: SpeechHandle,
+    pub time: TimeSource,
+    /// Show the simulated peg-board (first run without hardware).
+    pub simulated_board: bool,
+    /// An unfinished game to offer for resumption.
+    pub resume: Option<GameRecord>,
+    pub saver: Option<GameSaver>,
+    /// Earcons go here when set (the shell opens the audio device).
+    pub audio: Option<crate::audio::AudioOut>,
+    /// A note to show once (e.g. "settings file unreadable, defaults used").
+    pub startup_note: Option<String>,
+    /// Print the time of the first spoken word on stderr (start-up figure).
+    pub trace_startup: Option<Instant>,
+}
+
+impl AppOptions {
+    /// Default settings around a speech handle, in real time, nothing saved.
+    pub fn new(speech: SpeechHandle) -> AppOptions {
+        AppOptions {
+            settings: Settings::default(),
+            persist_settings: false,
+            speech,
+            time: TimeSource::Real(Instant::now()),
+            simulated_board: false,
+            resume: None,
+            saver: None,
+            audio: None,
+            startup_note: None,
+            trace_startup: None,
+        }
+    }
+}
+
+/// A question the app waits on (Enter/Y confirms, Escape/N cancels).
+#[derive(Clone, Debug)]
+pub enum Dialog {
+    Takeback,
+    Resign(Color),
+    NewGame,
+    Close,
+    Resume(Box<GameRecord>),
+}
+
+/// Which widget should take the keyboard next frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FocusTarget {
+    Board,
+    MoveInput,
+}
+
+/// How many spoken lines the history panel keeps.
+const HISTORY_SHOWN: usize = 8;
+
+/// The app state (egui demo-app style: state here, panels in [`panels`]).
+pub struct RochadeApp {
+    session: Session,
+    speech: SpeechHandle,
+    ui: UiText,
+    settings: Settings,
+    persist_settings: bool,
+    time: TimeSource,
+    applied_style: Option<(Theme, u32)>,
+    /// The square the keyboard cursor is on.
+    cursor: Square,
+    /// A piece picked up by click or Enter, waiting for its target square.
+    selected: Option<Square>,
+    move_text: String,
+    focus_request: Option<FocusTarget>,
+    /// The board had the keyboard in the last frame.
+    board_focused: bool,
+    /// What was said, newest last (written form, for the screen).
+    history: VecDeque<Utterance>,
+    dialog: Option<Dialog>,
+    /// The question the dialog shows (what was just spoken).
+    dialog_text: String,
+    show_help: bool,
+    show_settings: bool,
+    sim: Option<SimPanel>,
+    last_notice: Option<Notice>,
+    saver: Option<GameSaver>,
+    saves: u64,
+    save_error: Option<String>,
+    audio: Option<crate::audio::AudioOut>,
+    allow_close: bool,
+    note: Option<String>,
+    trace_startup: Option<Instant>,
+    settings_draft: Option<panels::SettingsDraft>,
+    link: Option<crate::serial::Link>,
+    board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
+}
+
+impl RochadeApp {
+    pub fn new(options: AppOptions) -> RochadeApp {
+        let (mut session, pack_error) = Session::new(options.settings.session_config());
+        options.settings.apply_tags(&mut session.record_mut().tags);
+        let note = options.startup_note.or(pack_error.map(|e| e.to_string()));
+        let mut app = RochadeApp {
+            session,
+            speech: options.speech,
+            ui: UiText::bundled(options.settings.interface_language),
+            settings: options.settings,
+            persist_settings: options.persist_settings,
+            time: options.time,
+            applied_style: None,
+            cursor: Square::E2,
+            selected: None,
+            move_text: String::new(),
+            focus_request: Some(FocusTarget::MoveInput),
+            board_focused: false,
+            history: VecDeque::new(),
+            dialog: None,
+            dialog_text: String::new(),
+            show_help: false,
+            show_settings: false,
+            sim: None,
+            last_notice: None,
+            saver: options.saver,
+            saves: 0,
+            save_error: None,
+            audio: options.audio,
+            allow_close: false,
+            note,
+            trace_startup: options.trace_startup,
+            settings_draft: None,
+            link: None,
+            board_rx: None,
+        };
+        if options.simulated_board {
+            app.toggle_sim_board();
+        }
+        match options.resume {
+            Some(record) if !record.moves().is_empty() && !record.is_over() => {
+                app.say_key("resume_offer", Priority::Alert);
+                app.open_dialog(Dialog::Resume(Box::new(record)));
+            }
+            _ => app.say_key("welcome", Priority::Answer),
+        }
+        app
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn ui_text(&self) -> &UiText {
+        &self.ui
+    }
+
+    /// The keyboard cursor on the board.
+    pub fn cursor(&self) -> Square {
+        self.cursor
+    }
+
+    pub fn dialog(&self) -> Option<&Dialog> {
+        self.dialog.as_ref()
+    }
+
+    /// What the app said, oldest first (the history panel shows the end).
+    pub fn spoken(&self) -> Vec<String> {
+        self.history.iter().map(|u| u.spoken.clone()).collect()
+    }
+
+    /// How many times the game was saved.
+    pub fn saves(&self) -> u64 {
+        self.saves
+    }
+
+    pub fn sim(&self) -> Option<&SimPanel> {
+        self.sim.as_ref()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The board is drawn from the blind player's side when he has Black.
+    pub fn flipped(&self) -> bool {
+        self.session.config().blind_side == Color::Black
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        self.time.now_ms()
+    }
+
+    /// A game that has moves and no result: closing or a new game asks first.
+    pub fn game_in_progress(&self) -> bool {
+        !self.session.record().moves().is_empty() && !self.session.record().is_over()
+    }
+
+    // ---- speech and effects ----
+
+    fn say(&mut self, text: Utterance, priority: Priority) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(start) = self.trace_startup.take() {
+            eprintln!(
+                "rochade: first spoken word after {} ms",
+                start.elapsed().as_millis()
+            );
+        }
+        let lang = self.session.config().lang;
+        self.speech.speak(Speech {
+            text: text.clone(),
+            lang,
+            priority,
+        });
+        self.history.push_back(text);
+        while self.history.len() > 50 {
+            self.history.pop_front();
+        }
+    }
+
+    /// Opens a question; its text is what was just said.
+    fn open_dialog(&mut self, dialog: Dialog) {
+        self.dialog_text = self
+            .history
+            .back()
+            .map(|u| u.written.clone())
+            .unwrap_or_default();
+        self.dialog = Some(dialog);
+    }
+
+    fn say_key(&mut self, key: &str, priority: Priority) {
+        let text = self.session.pack().say(key);
+        self.say(text, priority);
+    }
+
+    /// Sends one event to the session and carries out the effects.
+    pub fn dispatch(&mut self, event: Event) {
+        let now = self.now_ms();
+        let effects = self.session.handle(now, event);
+        self.apply_effects(effects);
+    }
+
+    fn apply_effects(&mut self, effects: Vec<Effect>) {
+        for effect in effects {
+            match effect {
+                Effect::Speak(speech) => self.say(speech.text, speech.priority),
+                Effect::Sound(earcon) => {
+                    if let Some(audio) = &self.audio
+                        && self.settings.earcons.enabled(earcon)
+                    {
+                        audio.play_earcon(earcon, &crate::audio::EarconSettings::default());
+                    }
+                }
+                Effect::Notice(notice) => self.on_notice(notice),
+                Effect::SaveGame => self.save_game(),
+                Effect::BoardCommand(cmd) => {
+                    if let Some(link) = &self.link {
+                        link.send(cmd);
+                    }
+                    if let Some(sim) = &mut self.sim {
+                        let messages = sim.answer(cmd);
+                        for m in messages {
+                            let now = self.time.now_ms();
+                            let fx = self.session.handle(
+                                now,
+                                Event::Board(crate::session::board::BoardEvent::Message(m)),
+                            );
+                            // Answers to a snapshot request do not ask again.
+                            self.apply_effects(
+                                fx.into_iter()
+                                    .filter(|e| !matches!(e, Effect::BoardCommand(_)))
+                                    .collect(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_notice(&mut self, notice: Notice) {
+        match &notice {
+            Notice::ConfirmTakeback => self.open_dialog(Dialog::Takeback),
+            Notice::Move { .. } | Notice::Takeback { .. } | Notice::NewGame => {
+                self.selected = None;
+                if let Some(Notice::Move { uci, .. }) = Some(&notice)
+                    && let Ok(sq) = uci.get(2..4).unwrap_or("").parse::<Square>()
+                {
+                    self.cursor = sq;
+                }
+            }
+            _ => {}
+        }
+        self.last_notice = Some(notice);
+    }
+
+    fn save_game(&mut self) {
+        self.saves += 1;
+        if let Some(saver) = &mut self.saver {
+            self.save_error = saver(self.session.record()).err();
+        }
+    }
+
+    // ---- commands ----
+
+    /// Carries out a command from a key, a menu or a button.
+    pub fn act(&mut self, action: Action) {
+        let turn = self.session.record().turn();
+        match action {
+            Action::Help => {
+                self.show_help = !self.show_help;
+                if self.show_help {
+                    self.say_key("help_opened", Priority::Answer);
+                }
+            }
+            Action::Repeat => self.command(Command::Repeat),
+            Action::LastMove => self.command(Command::LastMove),
+            Action::Clock => self.command(Command::ClockReading),
+            Action::MoveCount => self.command(Command::MoveCount),
+            Action::SideToMove => self.command(Command::SideToMove),
+            Action::Focus => {
+                let board_focused =
+                    self.board_focused || self.focus_request == Some(FocusTarget::Board);
+                self.focus(if board_focused {
+                    FocusTarget::MoveInput
+                } else {
+                    FocusTarget::Board
+                });
+            }
+            Action::FocusBoard => self.focus(FocusTarget::Board),
+            Action::FocusMoveInput => self.focus(FocusTarget::MoveInput),
+            Action::Settings => self.open_settings(),
+            Action::NextMode => {
+                let next = match self.session.config().mode {
+                    Mode::Tournament => Mode::Relay,
+                    Mode::Relay => Mode::Practice,
+                    Mode::Practice => Mode::Tournament,
+                };
+                self.set_mode(next);
+            }
+            Action::SimBoard => self.toggle_sim_board(),
+            Action::Takeback => self.command(Command::Takeback),
+            Action::OfferDraw => {
+                // FIDE 9.1.2.1: a player offers after making his move, so the
+                // offer is by the side that just moved.
+                let side = if self.session.record().moves().is_empty() {
+                    turn
+                } else {
+                    !turn
+                };
+                self.command(Command::OfferDraw(side));
+            }
+            Action::AcceptDraw => self.command(Command::AcceptDraw(turn)),
+            Action::DeclineDraw => self.command(Command::DeclineDraw(turn)),
+            Action::ClaimThreefold => self.claim(Claim::ThreefoldRepetition),
+            Action::ClaimFifty => self.claim(Claim::FiftyMoves),
+            Action::Resign => {
+                let side = crate::announce::side_word(self.session.pack(), turn);
+                let text = self
+                    .session
+                    .pack()
+                    .phrase("resign_confirm", &[("side", side)]);
+                self.say(text, Priority::Alert);
+                self.open_dialog(Dialog::Resign(turn));
+            }
+            Action::NewGame => {
+                if self.game_in_progress() {
+                    self.say_key("new_game_confirm", Priority::Alert);
+                    self.open_dialog(Dialog::NewGame);
+                } else {
+                    self.command(Command::NewGame);
+                }
+            }
+            Action::Export => self.export(),
+            Action::ClockToggle => {
+                let clock = self.session.clock();
+                if !clock.control().is_timed() {
+                    self.command(Command::ClockReading);
+                } else if !clock.is_started() {
+                    self.command(Command::StartClock);
+                    self.say_key("clock_running", Priority::Answer);
+                } else if clock.is_paused() {
+                    self.command(Command::ResumeClock);
+                    self.say_key("clock_running", Priority::Answer);
+                } else {
+                    self.command(Command::PauseClock);
+                    self.say_key("clock_paused", Priority::Answer);
+                }
+            }
+            Action::StopSpeech => self.speech.stop(),
+            Action::Confirm => self.answer_dialog(true),
+            Action::Cancel => self.answer_dialog(false),
+            Action::PlayTyped => self.play_typed(),
+        }
+    }
+
+    fn command(&mut self, cmd: Command) {
+        self.dispatch(Event::Command(cmd));
+    }
+
+    fn claim(&mut self, claim: Claim) {
+        let intended = Some(self.move_text.trim().to_owned()).filter(|t| !t.is_empty());
+        let had_intended = intended.is_some();
+        self.command(Command::Claim(claim, intended));
+        if had_intended {
+            self.move_text.clear();
+        }
+    }
+
+    fn play_typed(&mut self) {
+        let text = self.move_text.trim().to_owned();
+        if text.is_empty() {
+            return;
+        }
+        let before = self.session.record().moves().len();
+        self.dispatch(Event::MoveEntered {
+            text,
+            source: Source::Keyboard,
+        });
+        if self.session.record().moves().len() != before {
+            self.move_text.clear();
+        }
+    }
+
+    fn focus(&mut self, target: FocusTarget) {
+        self.focus_request = Some(target);
+        match target {
+            FocusTarget::Board => self.speak_square(self.cursor),
+            FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
+        }
+    }
+
+    pub fn set_mode(&mut self, mode: Mode) {
+        let mut config = self.session.config().clone();
+        if config.mode == mode {
+            return;
+        }
+        config.mode = mode;
+        self.session.set_config(config);
+        let name = self.session.pack().say(match mode {
+            Mode::Tournament => "mode_tournament",
+            Mode::Relay => "mode_relay",
+            Mode::Practice => "mode_practice",
+        });
+        let text = self
+            .session
+            .pack()
+            .phrase("mode_changed", &[("mode", name)]);
+        self.say(text, Priority::Answer);
+    }
+
+    fn toggle_sim_board(&mut self) {
+        if self.sim.take().is_some() {
+            return;
+        }
+        self.sim = Some(SimPanel::new());
+        self.dispatch(Event::Board(crate::session::board::BoardEvent::LinkUp {
+            port: SimPanel::PORT.into(),
+        }));
+    }
+
+    /// Lifts or places a peg on the simulated board (click or Enter there).
+    pub fn sim_press(&mut self, sq: Square) {
+        let Some(sim) = &mut self.sim else { return };
+        let messages = sim.press(sq);
+        for m in messages {
+            self.dispatch(Event::Board(crate::session::board::BoardEvent::Message(m)));
+        }
+    }
+
+    fn answer_dialog(&mut self, yes: bool) {
+        let Some(dialog) = self.dialog.take() else {
+            return;
+        };
+        match (dialog, yes) {
+            (Dialog::Takeback, true) => self.command(Command::Confirm),
+            (Dialog::Takeback, false) => {
+                self.command(Command::Cancel);
+                self.say_key("cancelled", Priority::Answer);
+            }
+            (Dialog::Resign(side), true) => self.command(Command::Resign(side)),
+            (Dialog::NewGame, true) => self.command(Command::NewGame),
+            (Dialog::Close, true) => self.allow_close = true,
+            (Dialog::Resume(record), true) => {
+                self.session.resume_game(*record);
+                self.cursor = Square::E2;
+                self.say_key("game_resumed", Priority::Answer);
+                let text = self.session.last_announcement().cloned();
+                if let Some(text) = text {
+                    let last = self.session.pack().phrase("last_move", &[("move", text)]);
+                    self.say(last, Priority::Answer);
+                } else {
+                    self.command(Command::LastMove);
+                }
+            }
+            (_, false) => self.say_key("cancelled", Priority::Answer),
+        }
+    }
+
+    fn export(&mut self) {
+        let options = crate::export::ExportOptions {
+            letters: self.session.config().letters,
+            lang: self.settings.interface_language,
+            ..crate::export::ExportOptions::default()
+        };
+        let result = run::export_game(self.session.record(), options);
+        let text = match result {
+            Ok(path) => {
+                let file = Utterance {
+                    written: path.display().to_string(),
+                    spoken: path
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                };
+                self.session.pack().phrase("exported", &[("file", file)])
+            }
+            Err(e) => self
+                .session
+                .pack()
+                .phrase("export_failed", &[("reason", e.as_str().into())]),
+        };
+        self.say(text, Priority::Answer);
+    }
+
+    fn open_settings(&mut self) {
+        self.show_settings = true;
+        self.settings_draft = Some(panels::SettingsDraft::from_app(self));
+    }
+
+    // ---- board browsing ----
+
+    pub fn speak_square(&mut self, sq: Square) {
+        let text = browse::square(
+            self.session.pack(),
+            self.session.record().position().board(),
+            sq,
+        );
+        self.say(text, Priority::Info);
+    }
+
+    /// Moves the cursor by a step in board coordinates (White's view).
+    fn move_cursor(&mut self, df: i32, dr: i32) {
+        let (df, dr) = if self.flipped() { (-df, -dr) } else { (df, dr) };
+        let f = (u32::from(self.cursor.file()) as i32 + df).clamp(0, 7) as u32;
+        let r = (u32::from(self.cursor.rank()) as i32 + dr).clamp(0, 7) as u32;
+        self.cursor = Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
+        self.speak_square(self.cursor);
+    }
+
+    /// Carries out a key pressed while the board has the keyboard.
+    pub fn board_key(&mut self, key: keys::BoardKey) {
+        let board = self.session.record().position().board().clone();
+        let pack = self.session.pack().clone();
+        let turn = self.session.record().turn();
+        match key {
+            keys::BoardKey::Step(df, dr) => self.move_cursor(df, dr),
+            keys::BoardKey::SayAgain => self.speak_square(self.cursor),
+            keys::BoardKey::Jump(role) => match browse::next_piece(&board, self.cursor, role) {
+                Some(sq) => {
+                    self.cursor = sq;
+                    self.speak_square(sq);
+                }
+                None => self.say(browse::not_found(&pack, role), Priority::Info),
+            },
+            keys::BoardKey::Rank(r) => self.say(browse::rank(&pack, &board, r), Priority::Info),
+            keys::BoardKey::File(f) => self.say(browse::file(&pack, &board, f), Priority::Info),
+            keys::BoardKey::Side(c) => {
+                self.say(browse::side_pieces(&pack, &board, c), Priority::Info)
+            }
+            keys::BoardKey::Attackers => self.say(
+                browse::attackers(&pack, &board, self.cursor, turn),
+                Priority::Info,
+            ),
+            keys::BoardKey::Defenders => self.say(
+                browse::defenders(&pack, &board, self.cursor, turn),
+                Priority::Info,
+            ),
+            keys::BoardKey::Pick => self.pick(self.cursor),
+        }
+    }
+
+    /// A click or Enter on a board square: pick up a piece of the side to
+    /// move, or play the picked piece to this square.
+    pub fn pick(&mut self, sq: Square) {
+        self.cursor = sq;
+        let pos = self.session.record().position().clone();
+        let own = pos.board().color_at(sq) == Some(pos.turn());
+        match self.selected {
+            Some(from) if from == sq => {
+                self.selected = None;
+                self.speak_square(sq);
+            }
+            Some(from) if !own => {
+                // Promotion by click: a queen, the usual choice; underpromotion
+                // is typed ("e8=N").
+                let mv = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.from() == Some(from) && m.to() == sq)
+                    .max_by_key(|m| m.promotion() == Some(Role::Queen));
+                match mv {
+                    Some(mv) => self.dispatch(Event::MovePlayed {
+                        mv,
+                        source: Source::Keyboard,
+                    }),
+                    None => {
+                        let text = format!("{from}{sq}");
+                        self.selected = None;
+                        self.dispatch(Event::MoveEntered {
+                            text,
+                            source: Source::Keyboard,
+                        });
+                    }
+                }
+            }
+            _ if own => {
+                self.selected = Some(sq);
+                self.speak_square(sq);
+            }
+            _ => self.speak_square(sq),
+        }
+    }
+
+    /// Called every frame: deadlines due now become a tick.
+    fn run_deadlines(&mut self) {
+        let now = self.now_ms();
+        if self.session.next_deadline().is_some_and(|d| d <= now) {
+            self.dispatch(Event::Tick);
+        }
+    }
+
+    /// How long the window may sleep: until the next session deadline or
+    /// the next change of the clock display, whichever is first.
+    pub fn repaint_delay(&self) -> Option<Duration> {
+        let now = self.now_ms();
+        let next = [
+            self.session.next_deadline(),
+            self.session.clock().next_display_change(now),
+        ]
+        .into_iter()
+        .flatten()
+        .min()?;
+        Some(Duration::from_millis(next.saturating_sub(now).max(1)))
+    }
+}
+
+impl eframe::App for RochadeApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.apply_style(&ctx);
+        self.poll_board();
+        self.run_deadlines();
+        self.handle_close_request(&ctx);
+        for action in keys::global_actions(
+            &ctx,
+            self.dialog.is_some(),
+            self.show_help || self.show_settings,
+        ) {
+            match action {
+                Action::Cancel if self.dialog.is_none() => {
+                    if self.show_settings {
+                        self.show_settings = false;
+                    } else if self.show_help {
+                        self.show_help = false;
+                    } else {
+                        self.act(Action::StopSpeech);
+                    }
+                }
+                other => self.act(other),
+            }
+        }
+        panels::top_bar(self, ui);
+        panels::side_panel(self, ui);
+        if self.sim.is_some() {
+            sim_panel::show(self, ui);
+        }
+        panels::central_board(self, ui);
+        panels::dialogs(self, &ctx);
+        if self.allow_close {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        if let Some(delay) = self.repaint_delay() {
+            ctx.request_repaint_after(delay);
+        }
+    }
+}
+
+impl RochadeApp {
+    fn apply_style(&mut self, ctx: &egui::Context) {
+        let key = (
+            self.settings.display.theme,
+            (self.settings.display.scale() * 100.0) as u32,
+        );
+        if self.applied_style == Some(key) {
+            return;
+        }
+        self.applied_style = Some(key);
+        let (mut visuals, text, background) = match self.settings.display.theme {
+            Theme::LightHighContrast => (
+                egui::Visuals::light(),
+                egui::Color32::BLACK,
+                egui::Color32::WHITE,
+            ),
+            Theme::DarkHighContrast => (
+                egui::Visuals::dark(),
+                egui::Color32::WHITE,
+                egui::Color32::BLACK,
+            ),
+            Theme::YellowOnBlack => (
+                egui::Visuals::dark(),
+                egui::Color32::YELLOW,
+                egui::Color32::BLACK,
+            ),
+        };
+        visuals.override_text_color = Some(text);
+        visuals.panel_fill = background;
+        visuals.window_fill = background;
+        visuals.window_stroke = egui::Stroke::new(2.0, text);
+        visuals.selection.stroke = egui::Stroke::new(3.0, text);
+        for w in [
+            &mut visuals.widgets.inactive,
+            &mut visuals.widgets.hovered,
+            &mut visuals.widgets.active,
+        ] {
+            w.bg_stroke = egui::Stroke::new(2.0, text);
+            w.fg_stroke = egui::Stroke::new(2.0, text);
+        }
+        ctx.set_visuals(visuals);
+        ctx.set_zoom_factor(self.settings.display.scale());
+    }
+
+    fn handle_close_request(&mut self, ctx: &egui::Context) {
+        if ctx.input(|i| i.viewport().close_requested())
+            && !self.allow_close
+            && self.game_in_progress()
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            if !matches!(self.dialog, Some(Dialog::Close)) {
+                self.say_key("close_confirm", Priority::Alert);
+                self.open_dialog(Dialog::Close);
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
 pub mod announce;
 pub mod board_sim;
@@ -95,8 +95,5 @@ pub fn main() -> i32 {
 }
 
 fn open_app() -> CliResult {
-    // The desktop app lands with its own issue; until then, show the commands.
-    Cli::command().print_help()?;
-    println!();
-    Ok(())
+    crate::app::run().map_err(CliError::failure)
 }

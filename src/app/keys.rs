@@ -1,0 +1,237 @@
+//! Key bindings. Global commands use F-keys and Ctrl combinations, so they
+//! never clash with typing in the move input; single letters, digits and
+//! arrows act only while the board has the keyboard. The F1 help and
+//! `docs/keyboard.md` list the same keys (texts in `assets/ui/*.toml`).
+
+use egui::{Key, Modifiers};
+use shakmaty::{Color, File, Rank, Role};
+
+/// A command the app carries out (from a key, a menu or a button).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Help,
+    Repeat,
+    LastMove,
+    Clock,
+    MoveCount,
+    SideToMove,
+    /// Switch the keyboard between the board and the move input.
+    Focus,
+    FocusBoard,
+    FocusMoveInput,
+    Settings,
+    NextMode,
+    SimBoard,
+    Takeback,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ClaimThreefold,
+    ClaimFifty,
+    Resign,
+    NewGame,
+    Export,
+    ClockToggle,
+    StopSpeech,
+    Confirm,
+    Cancel,
+    /// Play the move typed in the move input.
+    PlayTyped,
+}
+
+const NONE: Modifiers = Modifiers::NONE;
+const CTRL: Modifiers = Modifiers::COMMAND;
+const CTRL_SHIFT: Modifiers = Modifiers {
+    shift: true,
+    ..Modifiers::COMMAND
+};
+const CTRL_ALT: Modifiers = Modifiers {
+    alt: true,
+    ..Modifiers::COMMAND
+};
+
+/// The global bindings: (modifiers, key, action).
+pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
+    (NONE, Key::F1, Action::Help),
+    (NONE, Key::F2, Action::Repeat),
+    (NONE, Key::F3, Action::LastMove),
+    (NONE, Key::F4, Action::Clock),
+    (NONE, Key::F5, Action::MoveCount),
+    (NONE, Key::F6, Action::SideToMove),
+    (NONE, Key::F7, Action::Focus),
+    (NONE, Key::F8, Action::Settings),
+    (NONE, Key::F9, Action::NextMode),
+    (CTRL, Key::B, Action::SimBoard),
+    (CTRL, Key::T, Action::Takeback),
+    (CTRL_SHIFT, Key::D, Action::AcceptDraw),
+    (CTRL_ALT, Key::D, Action::DeclineDraw),
+    (CTRL, Key::D, Action::OfferDraw),
+    (CTRL, Key::Num3, Action::ClaimThreefold),
+    (CTRL, Key::Num5, Action::ClaimFifty),
+    (CTRL_SHIFT, Key::R, Action::Resign),
+    (CTRL, Key::N, Action::NewGame),
+    (CTRL, Key::E, Action::Export),
+    (CTRL, Key::P, Action::ClockToggle),
+];
+
+/// Exact modifier match (egui's `matches_logically` ignores extra Shift).
+fn same_mods(a: Modifiers, b: Modifiers) -> bool {
+    a.alt == b.alt && a.shift == b.shift && (a.command || a.ctrl) == (b.command || b.ctrl)
+}
+
+/// Takes the first press of `key` with exactly `mods` out of this frame's input.
+fn take(input: &mut egui::InputState, mods: Modifiers, key: Key) -> bool {
+    let mut found = false;
+    input.events.retain(|e| match e {
+        egui::Event::Key {
+            key: k,
+            pressed: true,
+            modifiers,
+            ..
+        } if !found && *k == key && same_mods(*modifiers, mods) => {
+            found = true;
+            false
+        }
+        _ => true,
+    });
+    found
+}
+
+/// The global actions pressed this frame, taken out of the input so no
+/// widget sees them. With a dialog open, Enter/Y and Escape/N answer it;
+/// with help or settings open, Escape closes them.
+pub fn global_actions(ctx: &egui::Context, dialog_open: bool, window_open: bool) -> Vec<Action> {
+    ctx.input_mut(|input| {
+        let mut out = Vec::new();
+        if dialog_open {
+            for key in [Key::Enter, Key::Y] {
+                while take(input, NONE, key) {
+                    out.push(Action::Confirm);
+                }
+            }
+            for key in [Key::Escape, Key::N] {
+                while take(input, NONE, key) {
+                    out.push(Action::Cancel);
+                }
+            }
+        } else if take(input, NONE, Key::Escape) {
+            let _ = window_open;
+            out.push(Action::Cancel);
+        }
+        for &(mods, key, action) in GLOBAL {
+            while take(input, mods, key) {
+                out.push(action);
+            }
+        }
+        out
+    })
+}
+
+/// A key pressed while the board has the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardKey {
+    /// Step (files, ranks) in White's view.
+    Step(i32, i32),
+    SayAgain,
+    Jump(Role),
+    Rank(Rank),
+    File(File),
+    Side(Color),
+    Attackers,
+    Defenders,
+    Pick,
+}
+
+const SHIFT: Modifiers = Modifiers::SHIFT;
+
+/// The board keys pressed this frame (taken out of the input).
+pub fn board_keys(ctx: &egui::Context) -> Vec<BoardKey> {
+    let mut bindings: Vec<(Modifiers, Key, BoardKey)> = vec![
+        (NONE, Key::ArrowUp, BoardKey::Step(0, 1)),
+        (NONE, Key::ArrowDown, BoardKey::Step(0, -1)),
+        (NONE, Key::ArrowLeft, BoardKey::Step(-1, 0)),
+        (NONE, Key::ArrowRight, BoardKey::Step(1, 0)),
+        (NONE, Key::Space, BoardKey::SayAgain),
+        (NONE, Key::Enter, BoardKey::Pick),
+        (NONE, Key::K, BoardKey::Jump(Role::King)),
+        (NONE, Key::Q, BoardKey::Jump(Role::Queen)),
+        (NONE, Key::R, BoardKey::Jump(Role::Rook)),
+        (NONE, Key::B, BoardKey::Jump(Role::Bishop)),
+        (NONE, Key::N, BoardKey::Jump(Role::Knight)),
+        (NONE, Key::P, BoardKey::Jump(Role::Pawn)),
+        (NONE, Key::W, BoardKey::Side(Color::White)),
+        (NONE, Key::S, BoardKey::Side(Color::Black)),
+        (NONE, Key::A, BoardKey::Attackers),
+        (NONE, Key::D, BoardKey::Defenders),
+    ];
+    let digits = [
+        Key::Num1,
+        Key::Num2,
+        Key::Num3,
+        Key::Num4,
+        Key::Num5,
+        Key::Num6,
+        Key::Num7,
+        Key::Num8,
+    ];
+    for (i, key) in digits.into_iter().enumerate() {
+        bindings.push((NONE, key, BoardKey::Rank(Rank::new(i as u32))));
+    }
+    let letters = [
+        Key::A,
+        Key::B,
+        Key::C,
+        Key::D,
+        Key::E,
+        Key::F,
+        Key::G,
+        Key::H,
+    ];
+    for (i, key) in letters.into_iter().enumerate() {
+        bindings.push((SHIFT, key, BoardKey::File(File::new(i as u32))));
+    }
+    ctx.input_mut(|input| {
+        // Keep the order the keys were pressed in.
+        let mut out = Vec::new();
+        input.events.retain(|e| {
+            if let egui::Event::Key {
+                key,
+                pressed: true,
+                modifiers,
+                ..
+            } = e
+                && let Some((_, _, action)) = bindings
+                    .iter()
+                    .find(|(m, k, _)| k == key && same_mods(*m, *modifiers))
+            {
+                out.push(*action);
+                return false;
+            }
+            true
+        });
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_global_binding_is_used_twice() {
+        for (i, (m, k, _)) in GLOBAL.iter().enumerate() {
+            for (m2, k2, _) in &GLOBAL[i + 1..] {
+                assert!(!(k == k2 && same_mods(*m, *m2)), "{k:?} bound twice");
+            }
+        }
+    }
+
+    #[test]
+    fn global_keys_need_a_function_key_or_ctrl() {
+        // Plain letters and digits belong to the move input.
+        for (m, k, _) in GLOBAL {
+            let function_key = format!("{k:?}").starts_with('F');
+            assert!(function_key || m.command, "{k:?} would clash with typing");
+        }
+    }
+}

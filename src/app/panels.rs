@@ -1,0 +1,809 @@
+//! The window's parts, each a small function over the app state: the top
+//! bar, the side panel (clocks, move input, announcements, scoresheet,
+//! connection), the board, the dialogs, the help and the settings.
+
+use egui::{Align2, Color32, FontId, Id, Key, RichText, Sense, Stroke, Ui, Vec2};
+use shakmaty::{Color, File, Piece, Position, Rank, Role, Square};
+
+use super::keys::{Action, board_keys};
+use super::{Dialog, FocusTarget, RochadeApp, Theme, UiText};
+use crate::chess::Letters;
+use crate::config::Settings;
+use crate::session::Mode;
+use crate::session::board::LinkState;
+use crate::words::Lang;
+
+pub const MOVE_INPUT_ID: &str = "move_input";
+pub const BOARD_ID: &str = "board";
+
+fn big(text: impl Into<String>, size: f32) -> RichText {
+    RichText::new(text.into()).size(size)
+}
+
+// ---------------------------------------------------------------- top bar
+
+pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
+    let t = app.ui.clone();
+    let mut actions = Vec::new();
+    egui::Panel::top("top_bar").show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.menu_button(t.get("game_menu"), |ui| {
+                for (key, action) in [
+                    ("new_game", Action::NewGame),
+                    ("takeback", Action::Takeback),
+                    ("offer_draw", Action::OfferDraw),
+                    ("accept_draw", Action::AcceptDraw),
+                    ("claim_threefold", Action::ClaimThreefold),
+                    ("claim_fifty", Action::ClaimFifty),
+                    ("resign", Action::Resign),
+                    ("clock_start_pause", Action::ClockToggle),
+                    ("export", Action::Export),
+                ] {
+                    if ui.button(t.get(key)).clicked() {
+                        actions.push(action);
+                        ui.close();
+                    }
+                }
+            });
+            if ui.button(t.get("settings")).clicked() {
+                actions.push(Action::Settings);
+            }
+            if ui.button(t.get("help")).clicked() {
+                actions.push(Action::Help);
+            }
+            if ui
+                .selectable_label(app.sim.is_some(), t.get("sim_show"))
+                .clicked()
+            {
+                actions.push(Action::SimBoard);
+            }
+            ui.separator();
+            let mode_label = ui.label(t.get("mode"));
+            let current = app.session.config().mode;
+            for (mode, key) in [
+                (Mode::Tournament, "mode_tournament"),
+                (Mode::Relay, "mode_relay"),
+                (Mode::Practice, "mode_practice"),
+            ] {
+                let r = ui.selectable_label(current == mode, t.get(key));
+                let r = r.labelled_by(mode_label.id).accessible_name(t.get(key));
+                if r.clicked() {
+                    app.set_mode(mode);
+                }
+            }
+        });
+    });
+    for a in actions {
+        app.act(a);
+    }
+}
+
+// ------------------------------------------------------------- side panel
+
+pub fn side_panel(app: &mut RochadeApp, ui: &mut Ui) {
+    let t = app.ui.clone();
+    let width = (ui.available_width() * 0.38).max(280.0);
+    egui::Panel::right("side_panel")
+        .resizable(true)
+        .default_size(width)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    clocks(app, ui, &t);
+                    ui.separator();
+                    move_input(app, ui, &t);
+                    ui.separator();
+                    announcements(app, ui, &t);
+                    ui.separator();
+                    scoresheet(app, ui, &t);
+                    ui.separator();
+                    connection(app, ui, &t);
+                    if let Some(note) = &app.note {
+                        ui.separator();
+                        ui.label(RichText::new(note).color(Color32::from_rgb(255, 160, 160)));
+                    }
+                    if let Some(e) = &app.save_error {
+                        ui.label(RichText::new(e).color(Color32::from_rgb(255, 160, 160)));
+                    }
+                });
+        });
+}
+
+fn side_name(t: &UiText, c: Color) -> String {
+    t.get(match c {
+        Color::White => "white",
+        Color::Black => "black",
+    })
+}
+
+fn clocks(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
+    let now = app.now_ms();
+    let clock = app.session.clock();
+    let turn = app.session.record().turn();
+    ui.heading(t.get("clocks"));
+    for side in [Color::White, Color::Black] {
+        let shown = match clock.remaining(side, now) {
+            Some(ms) => crate::clock::display(ms),
+            None => crate::clock::display(clock.used(side, now)),
+        };
+        let mut text = big(format!("{}  {shown}", side_name(t, side)), 30.0).monospace();
+        if side == turn && !app.session.record().is_over() {
+            text = text.strong().underline();
+        }
+        ui.label(text);
+    }
+    let status = if app.session.record().is_over() {
+        format!("{}: {}", t.get("result"), app.session.record().result_str())
+    } else if !clock.control().is_timed() {
+        format!(
+            "{} {} ({})",
+            side_name(t, turn),
+            t.get("to_move"),
+            t.get("untimed")
+        )
+    } else if clock.is_paused() {
+        format!(
+            "{} {} ({})",
+            side_name(t, turn),
+            t.get("to_move"),
+            t.get("paused")
+        )
+    } else {
+        format!("{} {}", side_name(t, turn), t.get("to_move"))
+    };
+    ui.label(big(status, 20.0).strong());
+}
+
+fn move_input(app: &mut RochadeApp, ui: &mut Ui, t: &UiText) {
+    let mut play = false;
+    ui.horizontal(|ui| {
+        let label = ui.label(big(t.get("move_input"), 22.0));
+        let edit = egui::TextEdit::singleline(&mut app.move_text)
+            .id(Id::unique(MOVE_INPUT_ID))
+            .hint_text(t.get("move_input_hint"))
+            .font(FontId::proportional(24.0))
+            .desired_width(ui.available_width() - 90.0);
+        let response = ui.add(edit).labelled_by(label.id);
+        if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+            play = true;
+            response.request_focus();
+        }
+        if app.focus_request == Some(FocusTarget::MoveInput) {
+            response.request_focus();
+            app.focus_request = None;
+        }
+        if ui.button(big(t.get("play"), 22.0)).clicked() {
+            play = true;
+        }
+    });
+    if play {
+        app.act(Action::PlayTyped);
+    }
+}
+
+fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
+    ui.heading(t.get("announcements"));
+    let last = app
+        .history
+        .back()
+        .map(|u| u.written.clone())
+        .unwrap_or_default();
+    ui.label(RichText::new(t.get("last_announcement")).small());
+    // The live region: a screen reader or Braille display reads each new
+    // announcement without the focus moving here.
+    let response = ui.label(big(last, 24.0).strong());
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_live(egui::accesskit::Live::Polite);
+        node.set_live_atomic();
+    });
+    ui.label(RichText::new(t.get("history")).small());
+    for u in app.history.iter().rev().skip(1).take(super::HISTORY_SHOWN) {
+        ui.label(&u.written);
+    }
+}
+
+/// "1. e4 e5" rows, in the chosen piece letters, "(=)" after a move that
+/// came with a draw offer.
+pub fn scoresheet_rows(record: &crate::chess::GameRecord, letters: Letters) -> Vec<String> {
+    let moves = record.moves();
+    let black_first = record.start_position().turn() == Color::Black;
+    let mut rows = Vec::new();
+    let mut i = 0;
+    while i < moves.len() {
+        let number = record.fullmove_number_of(i);
+        let cell = |m: &crate::chess::RecordedMove| {
+            let san = letters.localise_san(&m.san_string());
+            if m.draw_offer {
+                format!("{san} (=)")
+            } else {
+                san
+            }
+        };
+        if i == 0 && black_first {
+            rows.push(format!("{number}. ... {}", cell(&moves[0])));
+            i += 1;
+            continue;
+        }
+        let white = cell(&moves[i]);
+        let black = moves.get(i + 1).map(cell).unwrap_or_default();
+        rows.push(format!("{number}. {white} {black}").trim_end().to_owned());
+        i += 2;
+    }
+    if let Some(end) = record.end() {
+        rows.push(end.result_str().to_owned());
+    }
+    rows
+}
+
+fn scoresheet(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
+    ui.heading(t.get("scoresheet"));
+    let tags = &app.session.record().tags;
+    ui.label(format!("{} - {}", tags.white, tags.black));
+    let rows = scoresheet_rows(app.session.record(), app.session.config().letters);
+    if rows.is_empty() {
+        ui.label(t.get("no_moves"));
+    }
+    for row in rows {
+        ui.label(big(row, 20.0).monospace());
+    }
+}
+
+fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
+    ui.heading(t.get("connection"));
+    let board = app.session.board_state();
+    let (state, port) = match &board.link {
+        LinkState::NotConnected => (
+            t.get("not_connected"),
+            app.settings.board.port.clone().unwrap_or_default(),
+        ),
+        LinkState::Connected { port } => (t.get("connected"), port.clone()),
+        LinkState::Lost { reason } => (format!("{} ({reason})", t.get("lost")), String::new()),
+    };
+    let port = if port == super::SimPanel::PORT {
+        t.get("simulated")
+    } else {
+        port
+    };
+    ui.label(format!("{state}  {}: {port}", t.get("port")));
+    let link = app.link.as_ref().map(|l| l.status());
+    let format = app
+        .sim
+        .as_ref()
+        .map(|s| s.format())
+        .or(link.as_ref().and_then(|l| l.format))
+        .unwrap_or(app.settings.board.format);
+    ui.label(format!("{}: {}", t.get("format"), format.code()));
+    let heard = match board.last_message_ms {
+        Some(ms) => crate::clock::display(ms),
+        None => t.get("never"),
+    };
+    ui.label(format!("{}: {heard}", t.get("last_heartbeat")));
+    let dropped = app
+        .sim
+        .as_ref()
+        .map(|s| s.lines_dropped())
+        .or(link.map(|l| l.stats.dropped()))
+        .unwrap_or(0);
+    ui.label(format!("{}: {dropped}", t.get("dropped")));
+}
+
+// ------------------------------------------------------------------ board
+
+/// What a board widget shows.
+pub struct BoardView<'a> {
+    pub id_salt: &'static str,
+    pub label: &'a str,
+    /// The focused square's contents, for AccessKit.
+    pub value: &'a str,
+    pub size: f32,
+    pub pieces: &'a [Option<Piece>; 64],
+    pub cursor: Square,
+    pub selected: Option<Square>,
+    /// Squares to mark (the peg-board differs here).
+    pub differs: u64,
+    pub flipped: bool,
+    pub theme: Theme,
+    pub letters: Letters,
+}
+
+pub struct BoardOut {
+    pub clicked: Option<Square>,
+    pub focused: bool,
+    pub response: egui::Response,
+}
+
+fn piece_letter(letters: Letters, role: Role) -> char {
+    letters.letter(role).unwrap_or(match letters {
+        Letters::De => 'B',
+        Letters::En | Letters::Pt => 'P',
+    })
+}
+
+/// Colours: (light square, dark square, cursor, mark, coordinates).
+fn board_colours(theme: Theme) -> (Color32, Color32, Color32, Color32, Color32) {
+    match theme {
+        Theme::DarkHighContrast => (
+            Color32::from_gray(200),
+            Color32::from_gray(90),
+            Color32::from_rgb(255, 230, 0),
+            Color32::from_rgb(255, 0, 200),
+            Color32::WHITE,
+        ),
+        Theme::LightHighContrast => (
+            Color32::from_gray(235),
+            Color32::from_gray(120),
+            Color32::from_rgb(0, 90, 255),
+            Color32::from_rgb(220, 0, 0),
+            Color32::BLACK,
+        ),
+        Theme::YellowOnBlack => (
+            Color32::from_rgb(170, 160, 60),
+            Color32::from_rgb(70, 60, 20),
+            Color32::from_rgb(0, 220, 255),
+            Color32::from_rgb(255, 0, 200),
+            Color32::YELLOW,
+        ),
+    }
+}
+
+/// Draws a board that takes clicks and, when it has the keyboard, keeps
+/// the arrow keys for itself.
+pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(view.size), Sense::hover());
+    let id = ui.make_persistent_id(view.id_salt);
+    let response = ui.interact(rect, id, Sense::click());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Grid, true, view.label));
+    let value = view.value.to_owned();
+    ui.ctx()
+        .accesskit_node_builder(id, |node| node.set_value(value));
+    if response.clicked() {
+        response.request_focus();
+    }
+    let focused = response.has_focus();
+    if focused {
+        ui.memory_mut(|m| {
+            m.set_focus_lock_filter(
+                id,
+                egui::EventFilter {
+                    horizontal_arrows: true,
+                    vertical_arrows: true,
+                    tab: false,
+                    escape: false,
+                },
+            )
+        });
+    }
+    let (light, dark, cursor_colour, mark, coords) = board_colours(view.theme);
+    let margin = view.size / 14.0;
+    let sq_size = (view.size - margin) / 8.0;
+    let origin = rect.min + Vec2::new(margin, 0.0);
+    let painter = ui.painter_at(rect);
+    let square_rect = |sq: Square| {
+        let (f, r) = (u32::from(sq.file()) as f32, u32::from(sq.rank()) as f32);
+        let (col, row) = if view.flipped {
+            (7.0 - f, r)
+        } else {
+            (f, 7.0 - r)
+        };
+        egui::Rect::from_min_size(
+            origin + Vec2::new(col * sq_size, row * sq_size),
+            Vec2::splat(sq_size),
+        )
+    };
+    for sq in Square::ALL {
+        let r = square_rect(sq);
+        let is_light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
+        painter.rect_filled(r, 0.0, if is_light { light } else { dark });
+        if let Some(p) = view.pieces[usize::from(sq)] {
+            let (fill, ink) = match p.color {
+                Color::White => (Color32::WHITE, Color32::BLACK),
+                Color::Black => (Color32::BLACK, Color32::WHITE),
+            };
+            painter.circle(r.center(), sq_size * 0.4, fill, Stroke::new(2.0, ink));
+            painter.text(
+                r.center(),
+                Align2::CENTER_CENTER,
+                piece_letter(view.letters, p.role),
+                FontId::proportional(sq_size * 0.5),
+                ink,
+            );
+        }
+        if view.differs & (1u64 << u32::from(sq)) != 0 {
+            painter.rect_stroke(
+                r.shrink(sq_size * 0.08),
+                0.0,
+                Stroke::new(sq_size * 0.08, mark),
+                egui::StrokeKind::Inside,
+            );
+            painter.text(
+                r.right_top(),
+                Align2::RIGHT_TOP,
+                "!",
+                FontId::proportional(sq_size * 0.35),
+                mark,
+            );
+        }
+        if Some(sq) == view.selected {
+            painter.rect_stroke(
+                r,
+                0.0,
+                Stroke::new(sq_size * 0.06, mark),
+                egui::StrokeKind::Inside,
+            );
+        }
+    }
+    let cursor_width = if focused {
+        sq_size * 0.1
+    } else {
+        sq_size * 0.05
+    };
+    painter.rect_stroke(
+        square_rect(view.cursor),
+        0.0,
+        Stroke::new(cursor_width, cursor_colour),
+        egui::StrokeKind::Inside,
+    );
+    let font = FontId::proportional((margin * 0.7).max(10.0));
+    for i in 0..8u32 {
+        let file = File::new(i);
+        let rank = Rank::new(i);
+        let fr = square_rect(Square::from_coords(file, Rank::First));
+        painter.text(
+            egui::pos2(fr.center().x, origin.y + 8.0 * sq_size + margin * 0.5),
+            Align2::CENTER_CENTER,
+            file.char(),
+            font.clone(),
+            coords,
+        );
+        let rr = square_rect(Square::from_coords(File::A, rank));
+        painter.text(
+            egui::pos2(rect.min.x + margin * 0.5, rr.center().y),
+            Align2::CENTER_CENTER,
+            rank.char(),
+            font.clone(),
+            coords,
+        );
+    }
+    let clicked = if response.clicked() {
+        response.interact_pointer_pos().and_then(|pos| {
+            Square::ALL
+                .into_iter()
+                .find(|&sq| square_rect(sq).contains(pos))
+        })
+    } else {
+        None
+    };
+    BoardOut {
+        clicked,
+        focused,
+        response,
+    }
+}
+
+/// The squares where the last peg-board report differs from the game.
+fn differing_squares(app: &RochadeApp) -> u64 {
+    let Some(mask) = app.session.board_state().last_mask else {
+        return 0;
+    };
+    let occupied = u64::from(app.session.record().position().board().occupied());
+    mask ^ occupied
+}
+
+pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
+    let t = app.ui.clone();
+    egui::CentralPanel::default().show(ui, |ui| {
+        let size = ui.available_width().min(ui.available_height()).max(160.0);
+        let board = app.session.record().position().board().clone();
+        let mut pieces = [None; 64];
+        for sq in Square::ALL {
+            pieces[usize::from(sq)] = board.piece_at(sq);
+        }
+        let value = super::browse::square(app.session.pack(), &board, app.cursor).spoken;
+        let out = board_widget(
+            ui,
+            BoardView {
+                id_salt: BOARD_ID,
+                label: &t.get("board"),
+                value: &value,
+                size,
+                pieces: &pieces,
+                cursor: app.cursor,
+                selected: app.selected,
+                differs: differing_squares(app),
+                flipped: app.flipped(),
+                theme: app.settings.display.theme,
+                letters: app.session.config().letters,
+            },
+        );
+        let out_response = out.response.on_hover_text(t.get("board_hint"));
+        if app.focus_request == Some(FocusTarget::Board) {
+            out_response.request_focus();
+            app.focus_request = None;
+        }
+        app.board_focused = out.focused;
+        if let Some(sq) = out.clicked {
+            app.pick(sq);
+        }
+        if out.focused {
+            for key in board_keys(ui.ctx()) {
+                app.board_key(key);
+            }
+        }
+    });
+}
+
+// ---------------------------------------------------------------- dialogs
+
+pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
+    let t = app.ui.clone();
+    if let Some(dialog) = app.dialog.clone() {
+        let title = match &dialog {
+            Dialog::Resume(_) => t.get("resume_title"),
+            _ => t.get("confirm_title"),
+        };
+        let question = app.dialog_text.clone();
+        let (yes, no) = match &dialog {
+            Dialog::Resume(_) => (t.get("resume"), t.get("discard")),
+            _ => (t.get("yes"), t.get("no")),
+        };
+        let mut answer = None;
+        egui::Modal::new(Id::unique("confirm_dialog")).show(ctx, |ui| {
+            ui.heading(big(title, 26.0));
+            ui.label(big(question, 22.0));
+            ui.horizontal(|ui| {
+                if ui.button(big(yes, 22.0)).clicked() {
+                    answer = Some(true);
+                }
+                if ui.button(big(no, 22.0)).clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        match answer {
+            Some(true) => app.act(Action::Confirm),
+            Some(false) => app.act(Action::Cancel),
+            None => {}
+        }
+    }
+    if app.show_help {
+        let mut open = true;
+        let mut close = false;
+        egui::Window::new(t.get("help_title"))
+            .open(&mut open)
+            .vscroll(true)
+            .default_width(600.0)
+            .show(ctx, |ui| {
+                for (_, line) in t.help() {
+                    ui.label(big(line, 18.0));
+                }
+                if ui.button(t.get("close")).clicked() {
+                    close = true;
+                }
+            });
+        if !open || close {
+            app.show_help = false;
+        }
+    }
+    if app.show_settings {
+        settings_window(app, ctx, &t);
+    }
+}
+
+// --------------------------------------------------------------- settings
+
+/// The settings being edited; applied and saved only on Save.
+pub struct SettingsDraft {
+    pub settings: Settings,
+    pub port: String,
+    pub error: Option<String>,
+}
+
+impl SettingsDraft {
+    pub fn from_app(app: &RochadeApp) -> SettingsDraft {
+        let settings = app.settings.clone();
+        let port = settings.board.port.clone().unwrap_or_default();
+        SettingsDraft {
+            settings,
+            port,
+            error: None,
+        }
+    }
+}
+
+fn text_row(ui: &mut Ui, label: String, value: &mut String) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.text_edit_singleline(value).labelled_by(l.id);
+    });
+}
+
+fn lang_row(ui: &mut Ui, id: &str, label: String, value: &mut Lang) {
+    ui.horizontal(|ui| {
+        let l = ui.label(&label);
+        egui::ComboBox::from_id_salt(id)
+            .selected_text(match value {
+                Lang::De => "Deutsch",
+                Lang::Pt => "Português (Brasil)",
+                Lang::En => "English",
+            })
+            .show_ui(ui, |ui| {
+                ui.selectable_value(value, Lang::Pt, "Português (Brasil)");
+                ui.selectable_value(value, Lang::En, "English");
+                ui.selectable_value(value, Lang::De, "Deutsch");
+            })
+            .response
+            .labelled_by(l.id);
+    });
+}
+
+fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
+    let Some(draft) = app.settings_draft.as_mut() else {
+        app.show_settings = false;
+        return;
+    };
+    let mut save = false;
+    let mut cancel = false;
+    egui::Window::new(t.get("settings"))
+        .vscroll(true)
+        .default_width(560.0)
+        .show(ctx, |ui| {
+            let s = &mut draft.settings;
+            lang_row(
+                ui,
+                "ui_lang",
+                t.get("interface_language"),
+                &mut s.interface_language,
+            );
+            lang_row(
+                ui,
+                "speech_lang",
+                t.get("speech_language"),
+                &mut s.speech.language,
+            );
+            let mut long = s.speech.form == crate::announce::AnnounceForm::Long;
+            if ui.checkbox(&mut long, t.get("long_form")).changed() {
+                s.speech.form = if long {
+                    crate::announce::AnnounceForm::Long
+                } else {
+                    crate::announce::AnnounceForm::Short
+                };
+            }
+            ui.horizontal(|ui| {
+                let l = ui.label(t.get("piece_letters"));
+                egui::ComboBox::from_id_salt("letters")
+                    .selected_text(s.game.letters.code())
+                    .show_ui(ui, |ui| {
+                        for letters in Letters::ALL {
+                            ui.selectable_value(&mut s.game.letters, letters, letters.code());
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+            });
+            ui.horizontal(|ui| {
+                let l = ui.label(t.get("speech_rate"));
+                ui.add(egui::Slider::new(&mut s.speech.rate, 0.0..=1.0))
+                    .labelled_by(l.id);
+            });
+            ui.horizontal(|ui| {
+                let l = ui.label(t.get("speech_volume"));
+                ui.add(egui::Slider::new(&mut s.speech.volume, 0.0..=1.0))
+                    .labelled_by(l.id);
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                let l = ui.label(t.get("blind_side"));
+                let mut black = s.game.blind_side.color() == Color::Black;
+                ui.selectable_value(&mut black, false, t.get("white"))
+                    .labelled_by(l.id)
+                    .accessible_name(t.get("white"));
+                ui.selectable_value(&mut black, true, t.get("black"))
+                    .labelled_by(l.id)
+                    .accessible_name(t.get("black"));
+                s.game.blind_side = crate::config::Side::from_color(if black {
+                    Color::Black
+                } else {
+                    Color::White
+                });
+            });
+            text_row(ui, t.get("time_control"), &mut s.game.time_control);
+            text_row(ui, t.get("white_name"), &mut s.game.white);
+            text_row(ui, t.get("black_name"), &mut s.game.black);
+            text_row(ui, t.get("event"), &mut s.game.event);
+            text_row(ui, t.get("round"), &mut s.game.round);
+            text_row(ui, t.get("board_number"), &mut s.game.board_number);
+            ui.separator();
+            text_row(ui, t.get("port"), &mut draft.port);
+            ui.horizontal(|ui| {
+                let l = ui.label(t.get("format"));
+                egui::ComboBox::from_id_salt("board_format")
+                    .selected_text(s.board.format.code())
+                    .show_ui(ui, |ui| {
+                        for f in crate::board::Format::ALL {
+                            ui.selectable_value(&mut s.board.format, f, f.code());
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                let l = ui.label(t.get("theme"));
+                for (theme, key) in [
+                    (Theme::DarkHighContrast, "theme_high_contrast"),
+                    (Theme::LightHighContrast, "theme_light"),
+                    (Theme::YellowOnBlack, "theme_dark"),
+                ] {
+                    ui.selectable_value(&mut s.display.theme, theme, t.get(key))
+                        .labelled_by(l.id)
+                        .accessible_name(t.get(key));
+                }
+            });
+            ui.horizontal(|ui| {
+                let l = ui.label(t.get("scale"));
+                ui.add(egui::Slider::new(
+                    &mut s.display.scale,
+                    crate::config::MIN_SCALE..=crate::config::MAX_SCALE,
+                ))
+                .labelled_by(l.id);
+            });
+            if let Some(e) = &draft.error {
+                ui.colored_label(Color32::from_rgb(255, 140, 140), e);
+            }
+            ui.horizontal(|ui| {
+                if ui.button(big(t.get("save"), 20.0)).clicked() {
+                    save = true;
+                }
+                if ui.button(big(t.get("cancel"), 20.0)).clicked() {
+                    cancel = true;
+                }
+            });
+        });
+    if save {
+        let port = draft.port.trim().to_owned();
+        draft.settings.board.port = (!port.is_empty()).then_some(port);
+        if let Err(e) = draft
+            .settings
+            .game
+            .time_control
+            .parse::<crate::clock::TimeControl>()
+        {
+            draft.error = Some(format!("{}: {e}", t.get("time_control")));
+            return;
+        }
+        let settings = draft.settings.clone();
+        app.apply_settings(settings);
+        app.show_settings = false;
+        app.settings_draft = None;
+    } else if cancel {
+        app.show_settings = false;
+        app.settings_draft = None;
+    }
+}
+
+impl RochadeApp {
+    /// Applies edited settings: language and speech at once, the time
+    /// control from the next game; saves them when the app persists.
+    pub fn apply_settings(&mut self, settings: Settings) {
+        self.ui = UiText::bundled(settings.interface_language);
+        self.session.set_config(settings.session_config());
+        settings.apply_tags(&mut self.session.record_mut().tags);
+        self.speech.set_settings(settings.speech_config().settings);
+        self.settings = settings;
+        self.applied_style = None;
+        if self.persist_settings
+            && let Err(e) = self.settings.save()
+        {
+            self.note = Some(format!("{}: {e}", self.ui.get("settings_error")));
+        }
+    }
+
+    pub fn position(&self) -> &shakmaty::Chess {
+        self.session.record().position()
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.session.record().position().turn()
+    }
+}

@@ -1,0 +1,191 @@
+//! Starting the desktop app: settings, speech, sound, saved game, board
+//! link, and the eframe window. Everything here is shell; the app state is
+//! in [`super::RochadeApp`].
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use super::{AppOptions, RochadeApp, TimeSource};
+use crate::chess::GameRecord;
+use crate::config::Settings;
+use crate::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
+
+/// `ROCHADE_SPEECH=silent|recording|system|clips|auto` overrides the
+/// speech backend of the settings (tests, measurements under Xvfb).
+pub fn speech_config_from_env(settings: &Settings) -> SpeechConfig {
+    let mut config = settings.speech_config();
+    if let Ok(value) = std::env::var("ROCHADE_SPEECH") {
+        config.backend = match value.trim().to_ascii_lowercase().as_str() {
+            "recording" => BackendChoice::Recording(RecordingLog::new()),
+            other => other.parse().unwrap_or(config.backend),
+        };
+    }
+    config
+}
+
+/// Writes the game as PGN, Braille (BRF) and a text scoresheet into
+/// `<data folder>/exports/`; returns the PGN's path.
+pub fn export_game(
+    record: &GameRecord,
+    options: crate::export::ExportOptions,
+) -> Result<PathBuf, String> {
+    let dir = crate::paths::data_dir()
+        .ok_or("no data folder")?
+        .join("exports");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let stem = format!(
+        "{}-{}-{}",
+        crate::savegame::UtcTime::now().compact(),
+        file_safe(&record.tags.white),
+        file_safe(&record.tags.black)
+    );
+    let exporter = crate::export::Exporter::new(options).map_err(|e| e.to_string())?;
+    let mut first = None;
+    for format in [
+        crate::export::Format::Pgn,
+        crate::export::Format::Brf,
+        crate::export::Format::Text,
+    ] {
+        let bytes = exporter.render(record, format).map_err(|e| e.to_string())?;
+        let path = dir.join(format!("{stem}.{}", format.extension()));
+        crate::config::write_atomically(&path, &bytes)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        first.get_or_insert(path);
+    }
+    first.ok_or_else(|| "nothing written".into())
+}
+
+fn file_safe(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .collect();
+    if s.trim_matches('_').is_empty() {
+        "game".into()
+    } else {
+        s
+    }
+}
+
+/// Opens the window and runs until it closes.
+pub fn run() -> Result<(), String> {
+    let trace_startup =
+        (std::env::var("ROCHADE_TRACE_STARTUP").as_deref() == Ok("1")).then(Instant::now);
+    let loaded = Settings::load();
+    let settings = loaded.settings;
+    let mut notes: Vec<String> = loaded.warning.into_iter().collect();
+
+    let speech = match SpeechService::spawn(speech_config_from_env(&settings)) {
+        Ok(h) => h,
+        Err(e) => {
+            notes.push(format!("speech: {e}"));
+            SpeechService::spawn(SpeechConfig {
+                backend: BackendChoice::Silent,
+                ..SpeechConfig::default()
+            })
+            .map_err(|e| e.to_string())?
+        }
+    };
+    let audio = match crate::audio::AudioOut::open() {
+        Ok(a) => Some(a),
+        Err(e) => {
+            notes.push(format!("sound: {e}"));
+            None
+        }
+    };
+    let resume = match crate::savegame::unfinished_game() {
+        Ok(game) => game,
+        Err(e) => {
+            notes.push(e);
+            None
+        }
+    };
+    let epoch = Instant::now();
+    let port = settings.board.port.clone();
+    let link_config = port.as_ref().map(|p| {
+        let mut cfg = crate::serial::LinkConfig::new(p.clone(), settings.board.format);
+        cfg.baud = settings.board.baud();
+        cfg.epoch = epoch;
+        cfg
+    });
+    let options = AppOptions {
+        // First run without hardware: offer the simulated board.
+        simulated_board: port.is_none(),
+        persist_settings: true,
+        speech,
+        time: TimeSource::Real(epoch),
+        resume,
+        saver: Some(Box::new(|record: &GameRecord| {
+            crate::savegame::save_current(record)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })),
+        audio,
+        startup_note: (!notes.is_empty()).then(|| notes.join("; ")),
+        trace_startup,
+        settings,
+    };
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Rochade")
+            .with_app_id("rochade")
+            .with_inner_size([1280.0, 860.0])
+            .with_min_inner_size([640.0, 480.0]),
+        ..eframe::NativeOptions::default()
+    };
+    eframe::run_native(
+        "Rochade",
+        native,
+        Box::new(move |cc| {
+            let mut app = RochadeApp::new(options);
+            if let Some(cfg) = link_config {
+                app.connect_board(cfg, cc.egui_ctx.clone());
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| e.to_string())
+}
+
+impl RochadeApp {
+    /// Starts the serial link thread; its reports wake the window.
+    pub fn connect_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
+        let (link_tx, link_rx) = mpsc::channel::<crate::serial::BoardInput>();
+        let (app_tx, app_rx) = mpsc::channel();
+        match crate::serial::Link::spawn(cfg, link_tx) {
+            Ok(link) => {
+                let forward =
+                    std::thread::Builder::new()
+                        .name("board-wake".into())
+                        .spawn(move || {
+                            while let Ok(input) = link_rx.recv() {
+                                if app_tx.send(input).is_err() {
+                                    break;
+                                }
+                                ctx.request_repaint();
+                            }
+                        });
+                if let Err(e) = forward {
+                    self.note = Some(e.to_string());
+                }
+                self.link = Some(link);
+                self.board_rx = Some(app_rx);
+            }
+            Err(e) => self.note = Some(format!("{}: {e}", self.ui.get("connection"))),
+        }
+    }
+
+    /// Hands what the link reported since the last frame to the session.
+    pub(super) fn poll_board(&mut self) {
+        let Some(rx) = &self.board_rx else { return };
+        let inputs: Vec<_> = rx.try_iter().collect();
+        for input in inputs {
+            // The link stamps with the same epoch as the app's time source.
+            let effects = self
+                .session
+                .handle(input.at_ms, crate::session::Event::Board(input.event));
+            self.apply_effects(effects);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The simulated peg-board inside the app, for trying the whole flow
+//! without hardware: click a peg to lift it, click an empty hole to put it
+//! down (or walk it with arrow keys and press Enter). Its wire bytes go
+//! through the real decoder, so the session sees exactly what a board sends.
+
+use shakmaty::Square;
+
+use super::RochadeApp;
+use crate::board::sim::{SimBoard, SimCommand, SimStep};
+use crate::board::{BoardMessage, Decoder, Format, HostCommand};
+
+/// The simulated board and its decoder.
+pub struct SimPanel {
+    board: SimBoard,
+    decoder: Decoder,
+    pub cursor: Square,
+    /// The last thing the simulator refused ("e4 is occupied").
+    pub error: Option<String>,
+}
+
+impl Default for SimPanel {
+    fn default() -> Self {
+        SimPanel::new()
+    }
+}
+
+impl SimPanel {
+    /// The name the link status shows.
+    pub const PORT: &'static str = "simulated";
+
+    pub fn new() -> SimPanel {
+        SimPanel {
+            board: SimBoard::new(Format::Peg),
+            decoder: Decoder::new(Format::Peg),
+            cursor: Square::E2,
+            error: None,
+        }
+    }
+
+    pub fn board(&self) -> &SimBoard {
+        &self.board
+    }
+
+    pub fn format(&self) -> Format {
+        self.board.format()
+    }
+
+    pub fn lines_dropped(&self) -> u64 {
+        self.decoder.stats().dropped()
+    }
+
+    fn decode(&mut self, steps: Vec<SimStep>) -> Vec<BoardMessage> {
+        let mut out = Vec::new();
+        for step in steps {
+            // Pauses only matter in real time; each click is its own step.
+            if let SimStep::Send(bytes) = step {
+                out.extend(self.decoder.push_collect(&bytes));
+            }
+        }
+        out
+    }
+
+    /// Lift the peg on `sq`, or put the peg in the hand into `sq`.
+    pub fn press(&mut self, sq: Square) -> Vec<BoardMessage> {
+        self.cursor = sq;
+        let occupied = self.board.pieces()[usize::from(sq)].is_some();
+        let cmd = if occupied && self.board.hand().is_empty() {
+            SimCommand::Lift(sq)
+        } else if occupied {
+            // A capture: the captured peg comes out; the hand keeps the mover.
+            SimCommand::Lift(sq)
+        } else {
+            SimCommand::Place(sq)
+        };
+        match self.board.apply(&cmd) {
+            Ok(steps) => {
+                self.error = None;
+                self.decode(steps)
+            }
+            Err(e) => {
+                self.error = Some(e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The board's answer to a host command (a snapshot request).
+    pub fn answer(&mut self, cmd: HostCommand) -> Vec<BoardMessage> {
+        match self.board.answer(cmd.line()) {
+            Some(bytes) => self.decode(vec![SimStep::Send(bytes)]),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// The simulated board, in a panel at the bottom of the window.
+pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
+    let title = app.ui.get("sim_board");
+    let hint = app.ui.get("sim_board_hint");
+    let hand_label = app.ui.get("sim_hand");
+    let flipped = app.flipped();
+    let theme = app.settings.display.theme;
+    let mut pressed = None;
+    egui::Panel::bottom("sim_board_panel")
+        .resizable(true)
+        .default_size(220.0)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.heading(&title);
+                ui.label(&hint);
+            });
+            let Some(sim) = app.sim.as_mut() else { return };
+            let hand: Vec<String> = sim
+                .board
+                .hand()
+                .iter()
+                .map(|p| p.char().to_string())
+                .collect();
+            ui.label(format!(
+                "{hand_label}: {}",
+                if hand.is_empty() {
+                    "-".into()
+                } else {
+                    hand.join(" ")
+                }
+            ));
+            if let Some(e) = &sim.error {
+                ui.colored_label(egui::Color32::from_rgb(255, 120, 120), e);
+            }
+            let size = ui.available_height().min(ui.available_width()).max(120.0);
+            let pieces = *sim.board.pieces();
+            let out = super::panels::board_widget(
+                ui,
+                super::panels::BoardView {
+                    id_salt: "sim_board",
+                    label: &title,
+                    value: &format!("{}", sim.cursor),
+                    size,
+                    pieces: &pieces,
+                    cursor: sim.cursor,
+                    selected: None,
+                    differs: 0,
+                    flipped,
+                    theme,
+                    letters: crate::chess::Letters::En,
+                },
+            );
+            if let Some(sq) = out.clicked {
+                pressed = Some(sq);
+            }
+            if out.focused {
+                for key in super::keys::board_keys(ui.ctx()) {
+                    match key {
+                        super::keys::BoardKey::Step(df, dr) => {
+                            let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
+                            let f = (u32::from(sim.cursor.file()) as i32 + df).clamp(0, 7) as u32;
+                            let r = (u32::from(sim.cursor.rank()) as i32 + dr).clamp(0, 7) as u32;
+                            sim.cursor =
+                                Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
+                        }
+                        super::keys::BoardKey::Pick | super::keys::BoardKey::SayAgain => {
+                            pressed = Some(sim.cursor)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        });
+    if let Some(sq) = pressed {
+        app.sim_press(sq);
+    }
+}

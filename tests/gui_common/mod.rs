@@ -1,0 +1,119 @@
+//! Shared set-up for the `gui_*` tests: the real app state in an
+//! `egui_kittest` harness (accessibility check on), the recording speech
+//! backend, and a clock the test advances by hand.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use rochade::app::{AppOptions, RochadeApp, TimeSource};
+use rochade::config::Settings;
+use rochade::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
+use rochade::words::Lang;
+
+pub struct Gui {
+    pub harness: Harness<'static, RochadeApp>,
+    pub log: RecordingLog,
+    pub clock: Arc<AtomicU64>,
+}
+
+/// Settings a test starts from: English interface, the given announcement
+/// language, nothing written to disk.
+pub fn settings(speech_lang: Lang) -> Settings {
+    let mut s = Settings::default();
+    s.interface_language = Lang::En;
+    s.speech.language = speech_lang;
+    s
+}
+
+pub fn start(settings: Settings) -> Gui {
+    start_with(settings, |_| {})
+}
+
+pub fn start_with(settings: Settings, adjust: impl FnOnce(&mut AppOptions)) -> Gui {
+    let log = RecordingLog::new();
+    let speech = SpeechService::spawn(SpeechConfig {
+        backend: BackendChoice::Recording(log.clone()),
+        lang: settings.speech.language,
+        ..SpeechConfig::default()
+    })
+    .expect("recording speech backend");
+    let clock = Arc::new(AtomicU64::new(0));
+    let mut options = AppOptions::new(speech);
+    options.settings = settings;
+    options.time = TimeSource::Manual(clock.clone());
+    adjust(&mut options);
+    let harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .with_accessibility_check(true)
+        .build_eframe(move |_cc| RochadeApp::new(options));
+    let mut gui = Gui {
+        harness,
+        log,
+        clock,
+    };
+    gui.harness.run();
+    gui
+}
+
+impl Gui {
+    pub fn app(&self) -> &RochadeApp {
+        self.harness.state()
+    }
+
+    /// Types a move into the move input and presses Enter.
+    pub fn type_move(&mut self, text: &str) {
+        let input = self.harness.get_by_role_and_label(Role::TextInput, "Move");
+        input.focus();
+        self.harness.run();
+        let input = self.harness.get_by_role_and_label(Role::TextInput, "Move");
+        input.type_text(text);
+        self.harness.run();
+        self.harness.key_press(egui::Key::Enter);
+        self.harness.run();
+    }
+
+    pub fn press(&mut self, key: egui::Key) {
+        self.harness.key_press(key);
+        self.harness.run();
+    }
+
+    pub fn press_with(&mut self, modifiers: egui::Modifiers, key: egui::Key) {
+        self.harness.key_press_modifiers(modifiers, key);
+        self.harness.run();
+    }
+
+    pub fn advance(&mut self, ms: u64) {
+        self.clock.fetch_add(ms, Ordering::SeqCst);
+        self.harness.run();
+    }
+
+    /// Everything the speech backend said so far, once it has caught up
+    /// with what the app asked for.
+    pub fn spoken(&self) -> Vec<String> {
+        let wanted = self.app().spoken().last().cloned();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let said = self.log.spoken();
+            if wanted.is_none() || said.last() == wanted.as_ref() || Instant::now() > deadline {
+                return said;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The last thing spoken.
+    pub fn last_spoken(&self) -> String {
+        self.spoken().last().cloned().unwrap_or_default()
+    }
+
+    /// Whether a label with exactly this text is on screen.
+    pub fn shows(&self, text: &str) -> bool {
+        self.harness.query_by_label(text).is_some()
+    }
+}

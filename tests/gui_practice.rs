@@ -1,0 +1,258 @@
+//! Practice mode through the real app: typed moves, the scoresheet, the
+//! live region, board browsing by keyboard, and the spoken answers of the
+//! command keys (recording speech backend, accessibility check on).
+
+mod gui_common;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::{NodeT, Queryable};
+use gui_common::{settings, start};
+use rochade::words::Lang;
+
+const CTRL: Modifiers = Modifiers::COMMAND;
+
+#[test]
+fn typed_moves_are_announced_written_and_saved() {
+    let mut gui = start(settings(Lang::De));
+    assert_eq!(gui.last_spoken(), "Rochade bereit. F1 für Hilfe");
+    gui.type_move("Nf3");
+    assert_eq!(gui.last_spoken(), "Springer Felix drei");
+    assert!(gui.shows("1. Nf3"), "scoresheet row");
+    // The last announcement is on screen, in the live region.
+    let live = gui.harness.get_by_label("Springer Felix drei");
+    assert_eq!(
+        live.accesskit_node().data().live(),
+        Some(egui::accesskit::Live::Polite)
+    );
+    gui.type_move("springer felix sechs");
+    assert_eq!(gui.last_spoken(), "Springer Felix sechs");
+    assert!(gui.shows("1. Nf3 Nf6"));
+    gui.type_move("g2g3");
+    assert!(gui.shows("2. g3"));
+    assert_eq!(gui.app().saves(), 3, "saved after every move");
+    // The move input is cleared after a legal move, kept after a bad one.
+    gui.type_move("Ke7");
+    assert_eq!(gui.last_spoken(), "Unzulässiger Zug: Ke7");
+    assert_eq!(gui.app().session().record().moves().len(), 3);
+    let input = gui.harness.get_by_role_and_label(Role::TextInput, "Move");
+    assert_eq!(input.value().as_deref(), Some("Ke7"));
+}
+
+#[test]
+fn command_keys_speak_their_answers() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    gui.type_move("e5");
+    gui.press(Key::F2);
+    assert_eq!(gui.last_spoken(), "Eva five");
+    gui.press(Key::F3);
+    assert_eq!(gui.last_spoken(), "Last move: Eva five");
+    gui.press(Key::F5);
+    assert_eq!(
+        gui.last_spoken(),
+        "White: 1 move played. Black: 1 move played"
+    );
+    gui.press(Key::F6);
+    assert_eq!(gui.last_spoken(), "White to move");
+    gui.press(Key::F4);
+    assert!(
+        gui.last_spoken().starts_with("White: "),
+        "{}",
+        gui.last_spoken()
+    );
+    gui.press(Key::F9);
+    assert_eq!(gui.last_spoken(), "Mode: tournament");
+    assert_eq!(
+        gui.app().session().config().mode,
+        rochade::session::Mode::Tournament
+    );
+    gui.press(Key::F1);
+    assert_eq!(gui.last_spoken(), "Help. Escape closes it");
+    assert!(gui.shows("F2: repeat the last announcement"));
+    gui.press(Key::Escape);
+    assert!(
+        !gui.shows("F2: repeat the last announcement"),
+        "Escape closes the help"
+    );
+}
+
+#[test]
+fn takeback_asks_first_and_enter_confirms() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    gui.type_move("e5");
+    gui.press_with(CTRL, Key::T);
+    assert_eq!(gui.last_spoken(), "Take back Eva five? Please confirm");
+    assert!(gui.shows("Please confirm"), "a dialog asks");
+    assert_eq!(gui.app().session().record().moves().len(), 2);
+    // Escape cancels; nothing is taken back.
+    gui.press(Key::Escape);
+    assert_eq!(gui.last_spoken(), "Cancelled");
+    assert_eq!(gui.app().session().record().moves().len(), 2);
+    gui.press_with(CTRL, Key::T);
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Taken back: Eva five");
+    assert_eq!(gui.app().session().record().moves().len(), 1);
+    assert!(gui.shows("1. e4"));
+    // The confirm button works with the mouse as well.
+    gui.press_with(CTRL, Key::T);
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Yes")
+        .click();
+    gui.harness.run();
+    assert_eq!(gui.last_spoken(), "Taken back: Eva four");
+    assert!(gui.shows("No moves yet"));
+}
+
+#[test]
+fn draw_offer_is_marked_and_accepting_ends_the_game() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    gui.press_with(CTRL, Key::D);
+    assert_eq!(gui.last_spoken(), "White offers a draw");
+    assert!(
+        gui.shows("1. e4 (=)"),
+        "draw offer marked on the scoresheet"
+    );
+    gui.press_with(
+        Modifiers {
+            shift: true,
+            ..CTRL
+        },
+        Key::D,
+    );
+    assert!(
+        gui.last_spoken().starts_with("Game over: Draw"),
+        "{}",
+        gui.last_spoken()
+    );
+    assert!(gui.shows("1/2-1/2"));
+}
+
+#[test]
+fn resign_and_new_game_ask_for_confirmation() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("f3");
+    gui.press_with(
+        Modifiers {
+            shift: true,
+            ..CTRL
+        },
+        Key::R,
+    );
+    assert_eq!(gui.last_spoken(), "Black resigns? Please confirm");
+    gui.press(Key::N);
+    assert!(!gui.app().session().record().is_over());
+    gui.press_with(CTRL, Key::N);
+    assert_eq!(gui.last_spoken(), "Start a new game? Please confirm");
+    gui.press(Key::Y);
+    assert_eq!(gui.last_spoken(), "New game");
+    assert!(gui.app().session().record().moves().is_empty());
+    gui.type_move("d4");
+    gui.press_with(
+        Modifiers {
+            shift: true,
+            ..CTRL
+        },
+        Key::R,
+    );
+    gui.press(Key::Enter);
+    assert!(
+        gui.last_spoken().starts_with("Game over: White wins"),
+        "{}",
+        gui.last_spoken()
+    );
+    assert!(gui.shows("1-0"));
+}
+
+#[test]
+fn the_board_is_walked_and_read_by_keyboard() {
+    let mut gui = start(settings(Lang::En));
+    gui.press(Key::F7);
+    assert_eq!(gui.last_spoken(), "Eva two: white Pawn");
+    let board = gui.harness.get_by_role_and_label(Role::Grid, "Board");
+    assert!(board.is_focused());
+    assert_eq!(board.value().as_deref(), Some("Eva two: white Pawn"));
+    gui.press(Key::ArrowUp);
+    gui.press(Key::ArrowUp);
+    assert_eq!(gui.last_spoken(), "Eva four: empty");
+    let board = gui.harness.get_by_role_and_label(Role::Grid, "Board");
+    assert_eq!(
+        board.value().as_deref(),
+        Some("Eva four: empty"),
+        "AccessKit sees the focused square"
+    );
+    gui.press(Key::N);
+    assert_eq!(gui.last_spoken(), "Bella eight: black Knight");
+    gui.press(Key::N);
+    assert_eq!(gui.last_spoken(), "Gustav eight: black Knight");
+    gui.press(Key::Num1);
+    assert!(
+        gui.last_spoken()
+            .starts_with("Rank one: Anna one white Rook, Bella one white Knight")
+    );
+    gui.press_with(Modifiers::SHIFT, Key::E);
+    assert_eq!(
+        gui.last_spoken(),
+        "File Eva: Eva one white King, Eva two white Pawn, Eva seven black Pawn, Eva eight black King"
+    );
+    gui.press(Key::S);
+    assert!(
+        gui.last_spoken()
+            .starts_with("Black: King Eva eight, Queen David eight")
+    );
+    // Attackers and defenders of f3 (empty): White to move asks.
+    gui.press(Key::K);
+    assert_eq!(gui.last_spoken(), "Eva one: white King");
+    gui.press(Key::ArrowUp);
+    gui.press(Key::ArrowUp);
+    gui.press(Key::ArrowRight);
+    assert_eq!(gui.last_spoken(), "Felix three: empty");
+    gui.press(Key::D);
+    assert_eq!(
+        gui.last_spoken(),
+        "Felix three defended by: Gustav one white Knight, Eva two white Pawn, Gustav two white Pawn"
+    );
+    gui.press(Key::A);
+    assert_eq!(gui.last_spoken(), "Felix three: no attackers");
+    // Enter picks the knight up and plays it: the move goes to the session.
+    gui.press(Key::ArrowRight);
+    gui.press(Key::ArrowDown);
+    gui.press(Key::ArrowDown);
+    assert_eq!(gui.last_spoken(), "Gustav one: white Knight");
+    gui.press(Key::Enter);
+    gui.press(Key::ArrowUp);
+    gui.press(Key::ArrowUp);
+    gui.press(Key::ArrowLeft);
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Knight Felix three");
+    assert!(gui.shows("1. Nf3"));
+    // Typing letters into the move input does not jump around the board.
+    gui.press(Key::F7);
+    assert_eq!(gui.last_spoken(), "Move input");
+    gui.type_move("d5");
+    assert!(gui.shows("1. Nf3 d5"));
+}
+
+#[test]
+fn the_window_sleeps_without_a_running_clock() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    assert_eq!(
+        gui.app().repaint_delay(),
+        None,
+        "untimed: no timer repaint at all"
+    );
+    let mut timed = settings(Lang::En);
+    timed.game.time_control = "300".into();
+    let mut gui = start(timed);
+    gui.type_move("e4");
+    gui.advance(250);
+    let delay = gui.app().repaint_delay().expect("a running clock repaints");
+    assert_eq!(
+        delay.as_millis(),
+        751,
+        "repaints when the displayed second changes"
+    );
+}
