@@ -1,11 +1,168 @@
-//! `rochade say` and `rochade voices` (being built).
+//! `rochade say` and `rochade voices`.
+
+use std::time::Duration;
+
+use super::{CliError, CliResult};
+use crate::audio::{AudioOut, EarconSettings, earcon_duration_ms};
+use crate::session::Earcon;
+use crate::speech::{BackendChoice, SpeechBackend, SystemSpeech, clips, speak_all_blocking};
+use crate::words::{Lang, Pack, Utterance};
+
 #[derive(clap::Args, Debug)]
-pub struct SayArgs {}
+pub struct SayArgs {
+    /// Language of the text: de, pt or en.
+    #[arg(long, default_value = "de")]
+    pub lang: Lang,
+    /// auto (system speech if it has a voice for the language, else the
+    /// clip voice), system, clips or silent.
+    #[arg(long, default_value = "auto")]
+    pub backend: BackendChoice,
+    /// A system voice name (see `rochade voices`) instead of the automatic choice.
+    #[arg(long)]
+    pub voice: Option<String>,
+    /// Play earcons (touched, move-accepted, illegal, mismatch, in-sync,
+    /// link-lost, link-restored, low-time, flag-fall) before any text.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    pub earcon: Vec<String>,
+    /// Print the clip voice's vocabulary for --lang (clip name, tab, spoken
+    /// word) and exit; scripts/make-voice-clips uses it.
+    #[arg(long, hide = true)]
+    pub list_vocabulary: bool,
+    /// What to say.
+    pub text: Vec<String>,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct VoicesArgs {}
-pub fn run_say(_args: SayArgs) -> super::CliResult {
-    Err(super::CliError::failure("say is not available yet"))
+
+fn parse_earcon(name: &str) -> Result<Earcon, CliError> {
+    let key: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    Earcon::ALL
+        .into_iter()
+        .find(|e| format!("{e:?}").to_ascii_lowercase() == key)
+        .ok_or_else(|| CliError::input(format!("unknown earcon '{name}'")))
 }
-pub fn run_voices(_args: VoicesArgs) -> super::CliResult {
-    Err(super::CliError::failure("voices is not available yet"))
+
+pub fn run_say(args: SayArgs) -> CliResult {
+    if args.list_vocabulary {
+        let pack = Pack::load(args.lang).map_err(|e| CliError::input(e.to_string()))?;
+        for (name, spoken) in clips::vocabulary(&pack) {
+            println!("{name}\t{spoken}");
+        }
+        return Ok(());
+    }
+    let earcons = args
+        .earcon
+        .iter()
+        .map(|n| parse_earcon(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    if earcons.is_empty() && args.text.is_empty() {
+        return Err(CliError::input(
+            "nothing to say: give a TEXT or --earcon NAME",
+        ));
+    }
+    if !earcons.is_empty() {
+        let out = AudioOut::open().map_err(|e| CliError::failure(e.to_string()))?;
+        let settings = EarconSettings::default();
+        for e in earcons {
+            out.play_earcon(e, &settings);
+            let ms = earcon_duration_ms(e) as u64;
+            if !out.wait_idle(Duration::from_millis(ms + 5000)) {
+                return Err(CliError::failure(
+                    "the audio output did not play the earcon",
+                ));
+            }
+            // A pause so consecutive earcons stay apart.
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+    if args.text.is_empty() {
+        return Ok(());
+    }
+    let text = args.text.join(" ");
+    let utterance = Utterance {
+        written: text.clone(),
+        spoken: text,
+    };
+    if let Some(voice) = &args.voice {
+        let mut settings = crate::speech::VoiceSettings::default();
+        settings.voices.insert(args.lang, voice.clone());
+        return say_with_settings(args.lang, utterance, args.backend, settings);
+    }
+    speak_all_blocking(args.lang, &[utterance], args.backend).map_err(CliError::failure)
+}
+
+fn say_with_settings(
+    lang: Lang,
+    text: Utterance,
+    backend: BackendChoice,
+    settings: crate::speech::VoiceSettings,
+) -> CliResult {
+    use crate::session::{Priority, Speech};
+    use crate::speech::{SpeechConfig, SpeechService};
+    let handle = SpeechService::spawn(SpeechConfig {
+        backend,
+        lang,
+        settings,
+    })
+    .map_err(|e| CliError::failure(e.to_string()))?;
+    eprintln!("rochade: speaking with {}", handle.backend_name());
+    for note in handle.backend_notes() {
+        eprintln!("rochade: {note}");
+    }
+    handle.speak(Speech {
+        text,
+        lang,
+        priority: Priority::Move,
+    });
+    let done = handle.wait_idle(Duration::from_secs(60));
+    let skipped = handle.take_skipped_words();
+    if !skipped.is_empty() {
+        eprintln!("rochade: no voice clip for: {}", skipped.join(", "));
+    }
+    let errors = handle.take_errors();
+    if !errors.is_empty() {
+        return Err(CliError::failure(errors.join("; ")));
+    }
+    if !done {
+        return Err(CliError::failure("speech did not finish within 60 s"));
+    }
+    Ok(())
+}
+
+pub fn run_voices(_args: VoicesArgs) -> CliResult {
+    println!("System voices:");
+    let (tx, _rx) = std::sync::mpsc::channel();
+    match SystemSpeech::new(crate::speech::Finished::from_sender(tx)) {
+        Ok(mut system) => {
+            println!("  engine: {}", system.name());
+            for lang in Lang::ALL {
+                match system.voice_for(lang) {
+                    Some((v, _)) => {
+                        println!("  {lang}: {} ({}) would be chosen", v.name, v.language)
+                    }
+                    None => println!("  {lang}: no voice (the clip voice is used)"),
+                }
+            }
+            for v in system.voices() {
+                println!("  {}\t{}", v.language, v.name);
+            }
+        }
+        Err(e) => println!("  none: {e}"),
+    }
+    println!("Clip voices:");
+    for lang in Lang::ALL {
+        let pack = Pack::load(lang).map_err(|e| CliError::input(e.to_string()))?;
+        let mut store = clips::ClipStore::for_lang(lang);
+        let (have, total) = store.coverage(&pack);
+        let user = clips::user_clip_dir(lang)
+            .map(|d| d.display().to_string())
+            .unwrap_or_default();
+        println!("  {lang}: {have} of {total} words have a clip (your recordings: {user})");
+    }
+    Ok(())
 }

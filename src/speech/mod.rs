@@ -1,1 +1,28 @@
-//! (being built)
+//! Speech: the app speaks for itself, with or without a screen reader.
+//!
+//! * [`queue`] is the pure scheduler (priorities, interruption, repeat,
+//!   history), tested with the recording backend;
+//! * [`voice`] chooses a system voice for a language (pure);
+//! * [`backend`] defines [`SpeechBackend`] and the recording and silent
+//!   backends; [`system`] is system speech through `tts`; [`clips`] is the
+//!   clip voice (recorded words played through `cpal`);
+//! * [`service`] runs a backend on its own thread behind a cloneable
+//!   [`SpeechHandle`].
+
+pub mod backend;
+mod bundled_clips;
+pub mod clips;
+pub mod queue;
+pub mod service;
+pub mod system;
+pub mod voice;
+
+pub use backend::{
+    Finished, Recorded, RecordingBackend, RecordingLog, Silence, SpeechBackend, SpeechError,
+    VoiceSettings,
+};
+pub use clips::{ClipStore, ClipVoice, save_user_clip, user_clip_dir, vocabulary};
+pub use queue::{Command, HistoryEntry, Outcome, SpeechQueue, UtteranceKey};
+pub use service::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, speak_all_blocking};
+pub use system::SystemSpeech;
+pub use voice::{VoiceInfo, VoiceMatch, choose_voice};

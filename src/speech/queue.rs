@@ -1,0 +1,501 @@
+//! The speech scheduler: a pure state machine that decides what the speech
+//! backend says next. No threads, no clocks, no I/O: the speech thread feeds
+//! it events (a new item, "the backend finished utterance N", "repeat",
+//! "stop") and carries out the commands it returns.
+//!
+//! The rules, in the words of the product brief:
+//! * a higher priority interrupts lower-priority speech still playing (a long
+//!   clock reading must not delay the opponent's move);
+//! * equal or lower priorities wait their turn, highest priority first and in
+//!   arrival order within a priority;
+//! * moves and alerts are never dropped: one cut off by an alert is spoken
+//!   again, whole, after it; only `Info` and `Answer` speech is cut off for
+//!   good when something more urgent arrives;
+//! * the same text twice in a row is spoken twice (no de-duplication);
+//! * "repeat" says the last announcement again; a short history is kept.
+
+use std::collections::VecDeque;
+
+use crate::session::{Priority, Speech};
+
+/// Identifies one utterance handed to the backend, so a late "finished"
+/// for speech that was already interrupted cannot end the next one.
+pub type UtteranceKey = u64;
+
+/// What the speech thread must tell the backend to do, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Cut off the utterance that is playing now.
+    Interrupt,
+    /// Start saying this; report `finished(key)` when it ends.
+    Speak { key: UtteranceKey, speech: Speech },
+}
+
+/// How an utterance in the history ended (or that it is still playing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Playing,
+    Spoken,
+    /// Cut off by more urgent speech; moves and alerts are said again later.
+    Interrupted,
+    /// Cut off by the user's "stop".
+    Stopped,
+}
+
+/// One line of the "what was said" list shown to the assistant and to
+/// low-vision players.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HistoryEntry {
+    pub key: UtteranceKey,
+    pub speech: Speech,
+    pub outcome: Outcome,
+}
+
+/// How many utterances the history keeps.
+pub const HISTORY_LEN: usize = 50;
+
+/// The scheduler's state.
+#[derive(Clone, Debug, Default)]
+pub struct SpeechQueue {
+    current: Option<(UtteranceKey, Speech)>,
+    /// Waiting items, highest priority first, arrival order within one.
+    pending: VecDeque<Speech>,
+    /// The last item that started playing, for "repeat".
+    last: Option<Speech>,
+    history: VecDeque<HistoryEntry>,
+    next_key: UtteranceKey,
+}
+
+impl SpeechQueue {
+    pub fn new() -> SpeechQueue {
+        SpeechQueue::default()
+    }
+
+    /// A new item to say.
+    pub fn push(&mut self, speech: Speech) -> Vec<Command> {
+        let mut out = Vec::new();
+        match self.current.take() {
+            None => {
+                self.enqueue(speech);
+                self.start_next(&mut out);
+            }
+            Some((key, playing)) if speech.priority > playing.priority => {
+                out.push(Command::Interrupt);
+                self.set_outcome(key, Outcome::Interrupted);
+                // Lower-priority chatter still waiting is stale now.
+                self.pending.retain(|p| {
+                    keeps_after_interruption(p.priority) || p.priority >= speech.priority
+                });
+                if keeps_after_interruption(playing.priority) {
+                    // Said again, whole, right after what interrupted it.
+                    self.enqueue_front_of_priority(playing);
+                }
+                self.enqueue(speech);
+                self.start_next(&mut out);
+            }
+            Some(current) => {
+                self.current = Some(current);
+                self.enqueue(speech);
+            }
+        }
+        out
+    }
+
+    /// The backend reports that utterance `key` ended. Stale keys (speech
+    /// that was already interrupted) are ignored.
+    pub fn finished(&mut self, key: UtteranceKey) -> Vec<Command> {
+        let mut out = Vec::new();
+        if self.current.as_ref().is_some_and(|(k, _)| *k == key) {
+            self.current = None;
+            self.set_outcome(key, Outcome::Spoken);
+            self.start_next(&mut out);
+        }
+        out
+    }
+
+    /// Says the last announcement again, at its own priority.
+    pub fn repeat(&mut self) -> Vec<Command> {
+        match self.last.clone() {
+            Some(last) => self.push(last),
+            None => Vec::new(),
+        }
+    }
+
+    /// The user asked for silence: cut off what plays and forget what waits.
+    pub fn stop(&mut self) -> Vec<Command> {
+        self.pending.clear();
+        match self.current.take() {
+            Some((key, _)) => {
+                self.set_outcome(key, Outcome::Stopped);
+                vec![Command::Interrupt]
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// The utterance playing now, if any.
+    pub fn current(&self) -> Option<&Speech> {
+        self.current.as_ref().map(|(_, s)| s)
+    }
+
+    pub fn pending(&self) -> impl Iterator<Item = &Speech> {
+        self.pending.iter()
+    }
+
+    pub fn is_idle(&self) -> bool {
+        self.current.is_none() && self.pending.is_empty()
+    }
+
+    /// The last item that started playing (what "repeat" says).
+    pub fn last(&self) -> Option<&Speech> {
+        self.last.as_ref()
+    }
+
+    /// Oldest first, at most [`HISTORY_LEN`] entries.
+    pub fn history(&self) -> impl Iterator<Item = &HistoryEntry> {
+        self.history.iter()
+    }
+
+    fn enqueue(&mut self, speech: Speech) {
+        // After the last item of equal or higher priority: FIFO within a
+        // priority, more urgent first overall.
+        let at = self
+            .pending
+            .iter()
+            .position(|p| p.priority < speech.priority)
+            .unwrap_or(self.pending.len());
+        self.pending.insert(at, speech);
+    }
+
+    fn enqueue_front_of_priority(&mut self, speech: Speech) {
+        let at = self
+            .pending
+            .iter()
+            .position(|p| p.priority <= speech.priority)
+            .unwrap_or(self.pending.len());
+        self.pending.insert(at, speech);
+    }
+
+    fn start_next(&mut self, out: &mut Vec<Command>) {
+        debug_assert!(self.current.is_none());
+        if let Some(speech) = self.pending.pop_front() {
+            let key = self.next_key;
+            self.next_key += 1;
+            self.last = Some(speech.clone());
+            self.history.push_back(HistoryEntry {
+                key,
+                speech: speech.clone(),
+                outcome: Outcome::Playing,
+            });
+            while self.history.len() > HISTORY_LEN {
+                self.history.pop_front();
+            }
+            self.current = Some((key, speech.clone()));
+            out.push(Command::Speak { key, speech });
+        }
+    }
+
+    fn set_outcome(&mut self, key: UtteranceKey, outcome: Outcome) {
+        if let Some(entry) = self.history.iter_mut().rev().find(|e| e.key == key) {
+            entry.outcome = outcome;
+        }
+    }
+}
+
+/// Moves and alerts survive an interruption; clock readings and browsing
+/// answers are cut off for good (the player can ask again).
+fn keeps_after_interruption(priority: Priority) -> bool {
+    priority >= Priority::Move
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::{Lang, Utterance};
+
+    fn item(text: &str, priority: Priority) -> Speech {
+        Speech {
+            text: Utterance {
+                written: text.into(),
+                spoken: text.into(),
+            },
+            lang: Lang::De,
+            priority,
+        }
+    }
+
+    /// Drives the queue like the speech thread does, with a recording of
+    /// every backend call, and lets a test end the playing utterance.
+    #[derive(Default)]
+    struct Harness {
+        queue: SpeechQueue,
+        said: Vec<(String, Priority)>,
+        interrupts: usize,
+        playing: Option<UtteranceKey>,
+    }
+
+    impl Harness {
+        fn apply(&mut self, commands: Vec<Command>) {
+            for c in commands {
+                match c {
+                    Command::Interrupt => {
+                        assert!(
+                            self.playing.take().is_some(),
+                            "interrupt with nothing playing"
+                        );
+                        self.interrupts += 1;
+                    }
+                    Command::Speak { key, speech } => {
+                        assert!(
+                            self.playing.is_none(),
+                            "speak while another utterance plays"
+                        );
+                        self.playing = Some(key);
+                        self.said.push((speech.text.spoken, speech.priority));
+                    }
+                }
+            }
+        }
+        fn push(&mut self, text: &str, p: Priority) {
+            let c = self.queue.push(item(text, p));
+            self.apply(c);
+        }
+        fn finish(&mut self) {
+            let key = self.playing.take().expect("something is playing");
+            let c = self.queue.finished(key);
+            self.apply(c);
+        }
+        fn drain(&mut self) {
+            while self.playing.is_some() {
+                self.finish();
+            }
+        }
+        fn texts(&self) -> Vec<&str> {
+            self.said.iter().map(|(t, _)| t.as_str()).collect()
+        }
+    }
+
+    #[test]
+    fn idle_queue_speaks_at_once() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        assert_eq!(h.texts(), ["Eva vier"]);
+        h.finish();
+        assert!(h.queue.is_idle());
+    }
+
+    #[test]
+    fn a_move_interrupts_a_clock_reading_and_the_reading_is_not_resumed() {
+        let mut h = Harness::default();
+        h.push("Weiss: 1 Stunde 29 Minuten uebrig", Priority::Answer);
+        h.push("Springer Felix drei", Priority::Move);
+        assert_eq!(h.interrupts, 1);
+        assert_eq!(
+            h.texts(),
+            ["Weiss: 1 Stunde 29 Minuten uebrig", "Springer Felix drei"]
+        );
+        h.drain();
+        assert_eq!(
+            h.said.len(),
+            2,
+            "the cut-off clock reading is not spoken again"
+        );
+        let outcomes: Vec<_> = h.queue.history().map(|e| e.outcome).collect();
+        assert_eq!(outcomes, [Outcome::Interrupted, Outcome::Spoken]);
+    }
+
+    #[test]
+    fn an_alert_interrupts_a_move_and_the_move_is_said_again_after_it() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        h.push("Dame David acht", Priority::Move);
+        h.push("Unzulaessiger Zug", Priority::Alert);
+        h.drain();
+        assert_eq!(h.interrupts, 1);
+        assert_eq!(
+            h.texts(),
+            [
+                "Eva vier",
+                "Unzulaessiger Zug",
+                "Eva vier",
+                "Dame David acht"
+            ]
+        );
+    }
+
+    #[test]
+    fn equal_or_lower_priority_waits_its_turn() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        h.push("Eva fuenf", Priority::Move);
+        h.push("Anna eins: leer", Priority::Info);
+        assert_eq!(h.interrupts, 0);
+        assert_eq!(h.texts(), ["Eva vier"]);
+        h.drain();
+        assert_eq!(h.texts(), ["Eva vier", "Eva fuenf", "Anna eins: leer"]);
+    }
+
+    #[test]
+    fn waiting_chatter_is_dropped_when_something_more_urgent_arrives_but_moves_are_kept() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        h.push("Anna eins: leer", Priority::Info);
+        h.push("Weiss: 5 Minuten", Priority::Answer);
+        h.push("Dame David acht", Priority::Move);
+        h.push("Verbindung zum Brett verloren", Priority::Alert);
+        h.drain();
+        assert_eq!(
+            h.texts(),
+            [
+                "Eva vier",
+                "Verbindung zum Brett verloren",
+                "Eva vier",
+                "Dame David acht"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_more_urgent_item_cuts_off_the_less_urgent_one() {
+        let mut h = Harness::default();
+        h.push("Anna eins: leer", Priority::Info);
+        h.push("Bella eins: Springer", Priority::Info);
+        h.push("Weiss: 5 Minuten", Priority::Answer);
+        h.push("Eva vier", Priority::Move);
+        h.drain();
+        assert_eq!(h.interrupts, 2);
+        assert_eq!(
+            h.texts(),
+            ["Anna eins: leer", "Weiss: 5 Minuten", "Eva vier"]
+        );
+    }
+
+    #[test]
+    fn the_same_text_twice_in_a_row_is_spoken_twice() {
+        let mut h = Harness::default();
+        h.push("Springer schlaegt Eva fuenf", Priority::Move);
+        h.push("Springer schlaegt Eva fuenf", Priority::Move);
+        h.drain();
+        assert_eq!(
+            h.texts(),
+            ["Springer schlaegt Eva fuenf", "Springer schlaegt Eva fuenf"]
+        );
+        // And again after the queue went idle.
+        h.push("Springer schlaegt Eva fuenf", Priority::Move);
+        h.drain();
+        assert_eq!(h.said.len(), 3);
+    }
+
+    #[test]
+    fn repeat_says_the_last_announcement_again() {
+        let mut h = Harness::default();
+        assert!(h.queue.repeat().is_empty(), "nothing to repeat yet");
+        h.push("Eva vier", Priority::Move);
+        h.drain();
+        let c = h.queue.repeat();
+        h.apply(c);
+        h.drain();
+        let c = h.queue.repeat();
+        h.apply(c);
+        h.drain();
+        assert_eq!(h.texts(), ["Eva vier", "Eva vier", "Eva vier"]);
+        assert_eq!(h.said[1].1, Priority::Move);
+    }
+
+    #[test]
+    fn stop_silences_and_forgets_what_waits() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        h.push("Eva fuenf", Priority::Move);
+        let c = h.queue.stop();
+        h.apply(c);
+        assert_eq!(h.interrupts, 1);
+        assert!(h.queue.is_idle());
+        assert_eq!(h.queue.history().last().unwrap().outcome, Outcome::Stopped);
+        // Repeat still knows the last announcement.
+        let c = h.queue.repeat();
+        h.apply(c);
+        assert_eq!(h.texts(), ["Eva vier", "Eva vier"]);
+    }
+
+    #[test]
+    fn a_late_finished_for_interrupted_speech_does_not_end_the_next_one() {
+        let mut q = SpeechQueue::new();
+        let first = q.push(item("Weiss: 5 Minuten", Priority::Answer));
+        let Command::Speak { key: old, .. } = first[0].clone() else {
+            panic!()
+        };
+        let c = q.push(item("Eva vier", Priority::Move));
+        assert_eq!(c[0], Command::Interrupt);
+        assert!(q.finished(old).is_empty());
+        assert_eq!(q.current().unwrap().text.spoken, "Eva vier");
+    }
+
+    #[test]
+    fn hundreds_of_items_keep_their_order_and_none_is_lost() {
+        let mut h = Harness::default();
+        for i in 0..500 {
+            h.push(&format!("move {i}"), Priority::Move);
+            // The backend finishes now and then while moves keep coming.
+            if i % 7 == 0 {
+                h.finish();
+            }
+        }
+        h.drain();
+        let expected: Vec<String> = (0..500).map(|i| format!("move {i}")).collect();
+        assert_eq!(h.texts(), expected);
+    }
+
+    #[test]
+    fn under_load_alerts_jump_ahead_and_every_move_is_still_spoken_once_in_order() {
+        let mut h = Harness::default();
+        for i in 0..300 {
+            h.push(&format!("move {i}"), Priority::Move);
+            if i % 50 == 25 {
+                h.push(&format!("alert {i}"), Priority::Alert);
+            }
+            if i % 3 == 0 {
+                h.finish();
+            }
+        }
+        h.drain();
+        // Moves that were cut off by an alert are said again, so strip the
+        // cut-off copies: the last occurrence order must be 0..300.
+        let moves: Vec<&str> = h
+            .texts()
+            .into_iter()
+            .filter(|t| t.starts_with("move"))
+            .collect();
+        let mut seen = Vec::new();
+        for m in &moves {
+            if seen.last() != Some(m) {
+                seen.push(*m);
+            }
+        }
+        let expected: Vec<String> = (0..300).map(|i| format!("move {i}")).collect();
+        assert_eq!(seen, expected);
+        let alerts = h
+            .texts()
+            .into_iter()
+            .filter(|t| t.starts_with("alert"))
+            .count();
+        assert_eq!(alerts, 6);
+        // Each alert was spoken before the moves queued ahead of it.
+        let pos = |t: &str| h.texts().iter().position(|x| *x == t).unwrap();
+        assert!(pos("alert 25") < pos("move 24"));
+    }
+
+    #[test]
+    fn history_is_bounded_and_oldest_first() {
+        let mut h = Harness::default();
+        for i in 0..(HISTORY_LEN + 10) {
+            h.push(&format!("item {i}"), Priority::Move);
+            h.finish();
+        }
+        let hist: Vec<_> = h.queue.history().collect();
+        assert_eq!(hist.len(), HISTORY_LEN);
+        assert_eq!(hist[0].speech.text.spoken, "item 10");
+        assert!(hist.iter().all(|e| e.outcome == Outcome::Spoken));
+    }
+}

@@ -1,0 +1,545 @@
+//! The speech thread: owns the backend (system speech is not `Send`), runs
+//! the [`SpeechQueue`] and carries out its commands. Everything else talks
+//! to it through a [`SpeechHandle`].
+
+use std::sync::{Arc, Condvar, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use super::backend::{
+    Finished, Msg, RecordingBackend, RecordingLog, Silence, SpeechBackend, SpeechError,
+    VoiceSettings,
+};
+use super::clips::{ClipVoice, has_clips};
+use super::queue::{Command, HistoryEntry, SpeechQueue};
+use super::system::SystemSpeech;
+use super::voice::VoiceInfo;
+use crate::session::{Priority, Speech};
+use crate::words::{Lang, Utterance};
+
+/// Which backend to speak with.
+#[derive(Clone, Debug, Default)]
+pub enum BackendChoice {
+    /// System speech when it has a voice for the language, otherwise the
+    /// clip voice, otherwise silence (with a message saying so).
+    #[default]
+    Auto,
+    System,
+    Clips,
+    Silent,
+    /// Records calls instead of speaking (tests, benchmarks).
+    Recording(RecordingLog),
+}
+
+impl std::str::FromStr for BackendChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<BackendChoice, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(BackendChoice::Auto),
+            "system" => Ok(BackendChoice::System),
+            "clips" | "clip" => Ok(BackendChoice::Clips),
+            "silent" | "silence" | "none" => Ok(BackendChoice::Silent),
+            other => Err(format!(
+                "unknown speech backend '{other}' (use auto, system, clips or silent)"
+            )),
+        }
+    }
+}
+
+/// How to start the speech service.
+#[derive(Clone, Debug, Default)]
+pub struct SpeechConfig {
+    pub backend: BackendChoice,
+    /// The language spoken most (decides `Auto`).
+    pub lang: Lang,
+    pub settings: VoiceSettings,
+}
+
+#[derive(Default)]
+struct Status {
+    /// Requests sent by handles / handled by the thread; equal and an idle
+    /// queue mean nothing is left to say.
+    submitted: u64,
+    handled: u64,
+    queue_idle: bool,
+    history: Vec<HistoryEntry>,
+    backend_name: String,
+    notes: Vec<String>,
+    voices: Vec<VoiceInfo>,
+    skipped_words: Vec<String>,
+    errors: Vec<String>,
+}
+
+struct Shared {
+    status: Mutex<Status>,
+    changed: Condvar,
+}
+
+struct Guard {
+    tx: mpsc::Sender<Msg>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.tx.send(Msg::Shutdown);
+        if let Some(t) = self.thread.lock().ok().and_then(|mut g| g.take()) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The way into the speech thread. Clone it freely (GUI, session driver);
+/// the thread stops when the last clone is dropped.
+#[derive(Clone)]
+pub struct SpeechHandle {
+    tx: mpsc::Sender<Msg>,
+    shared: Arc<Shared>,
+    _guard: Arc<Guard>,
+}
+
+impl std::fmt::Debug for SpeechHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SpeechHandle({})", self.backend_name())
+    }
+}
+
+/// Starts speech threads.
+pub struct SpeechService;
+
+impl SpeechService {
+    /// Starts the speech thread with the configured backend. Fails only
+    /// when an explicitly chosen backend cannot start (`Auto` falls back).
+    pub fn spawn(config: SpeechConfig) -> Result<SpeechHandle, SpeechError> {
+        let (tx, rx) = mpsc::channel();
+        let shared = Arc::new(Shared {
+            status: Mutex::new(Status {
+                queue_idle: true,
+                ..Status::default()
+            }),
+            changed: Condvar::new(),
+        });
+        let (ready_tx, ready_rx) = mpsc::channel();
+        let finished = Finished(tx.clone());
+        let thread_shared = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("rochade-speech".into())
+            .spawn(move || {
+                let (mut backend, notes) = match make_backend(&config, finished) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                if let Err(e) = backend.apply_settings(&config.settings) {
+                    thread_shared
+                        .status
+                        .lock()
+                        .unwrap()
+                        .errors
+                        .push(e.to_string());
+                }
+                {
+                    let mut s = thread_shared.status.lock().unwrap();
+                    s.backend_name = backend.name();
+                    s.notes = notes;
+                    s.voices = backend.voices();
+                }
+                let _ = ready_tx.send(Ok(()));
+                run(backend.as_mut(), &rx, &thread_shared);
+            })
+            .map_err(|e| SpeechError::new(format!("cannot start the speech thread: {e}")))?;
+        match ready_rx.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                let _ = thread.join();
+                return Err(e);
+            }
+            Err(_) => return Err(SpeechError::new("the speech thread stopped while starting")),
+        }
+        let guard = Arc::new(Guard {
+            tx: tx.clone(),
+            thread: Mutex::new(Some(thread)),
+        });
+        Ok(SpeechHandle {
+            tx,
+            shared,
+            _guard: guard,
+        })
+    }
+}
+
+fn make_backend(
+    config: &SpeechConfig,
+    finished: Finished,
+) -> Result<(Box<dyn SpeechBackend>, Vec<String>), SpeechError> {
+    let lang = config.lang;
+    Ok(match &config.backend {
+        BackendChoice::System => (Box::new(SystemSpeech::new(finished)?), Vec::new()),
+        BackendChoice::Clips => (Box::new(ClipVoice::open(finished)?), Vec::new()),
+        BackendChoice::Silent => (Box::new(Silence::new(finished)), Vec::new()),
+        BackendChoice::Recording(log) => (
+            Box::new(RecordingBackend::new(log.clone(), finished)),
+            Vec::new(),
+        ),
+        BackendChoice::Auto => {
+            let mut notes = Vec::new();
+            let mut fallback_system = None;
+            match SystemSpeech::new(finished.clone()) {
+                Ok(mut system) => {
+                    system.apply_settings(&config.settings)?;
+                    match system.voice_for(lang) {
+                        Some((v, _)) => {
+                            notes.push(format!(
+                                "system voice for {lang}: {} ({})",
+                                v.name, v.language
+                            ));
+                            return Ok((Box::new(system), notes));
+                        }
+                        None => {
+                            notes.push(format!("the system speech has no voice for {lang}"));
+                            fallback_system = Some(system);
+                        }
+                    }
+                }
+                Err(e) => notes.push(e.to_string()),
+            }
+            if has_clips(lang) {
+                match ClipVoice::open(finished.clone()) {
+                    Ok(clips) => {
+                        notes.push(format!("using the clip voice for {lang}"));
+                        return Ok((Box::new(clips), notes));
+                    }
+                    Err(e) => notes.push(e.to_string()),
+                }
+            } else {
+                notes.push(format!("no voice clips for {lang}"));
+            }
+            match fallback_system {
+                Some(system) => {
+                    notes.push(format!("speaking {lang} with the system's default voice"));
+                    (Box::new(system), notes)
+                }
+                None => {
+                    notes.push("no way to speak: staying silent".into());
+                    (Box::new(Silence::new(finished)), notes)
+                }
+            }
+        }
+    })
+}
+
+fn run(backend: &mut dyn SpeechBackend, rx: &mpsc::Receiver<Msg>, shared: &Shared) {
+    let mut queue = SpeechQueue::new();
+    loop {
+        let msg = if queue.current().is_some() {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(m) => m,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    backend.poll();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match rx.recv() {
+                Ok(m) => m,
+                Err(_) => break,
+            }
+        };
+        let mut counted = true;
+        let commands = match msg {
+            Msg::Speak(speech, _sent) => queue.push(speech),
+            Msg::Repeat => queue.repeat(),
+            Msg::Stop => queue.stop(),
+            Msg::Finished(key) => {
+                counted = false;
+                queue.finished(key)
+            }
+            Msg::Settings(settings) => {
+                if let Err(e) = backend.apply_settings(&settings) {
+                    shared.status.lock().unwrap().errors.push(e.to_string());
+                }
+                Vec::new()
+            }
+            Msg::Shutdown => {
+                let _ = backend.stop();
+                break;
+            }
+        };
+        let mut skipped = Vec::new();
+        let mut errors = Vec::new();
+        execute(backend, &mut queue, commands, &mut skipped, &mut errors);
+        let mut s = shared.status.lock().unwrap();
+        if counted {
+            s.handled += 1;
+        }
+        s.queue_idle = queue.is_idle();
+        s.history = queue.history().cloned().collect();
+        s.skipped_words.extend(skipped);
+        s.errors.extend(errors);
+        drop(s);
+        shared.changed.notify_all();
+    }
+    let mut s = shared.status.lock().unwrap();
+    s.queue_idle = true;
+    s.handled = s.submitted;
+    drop(s);
+    shared.changed.notify_all();
+}
+
+fn execute(
+    backend: &mut dyn SpeechBackend,
+    queue: &mut SpeechQueue,
+    commands: Vec<Command>,
+    skipped: &mut Vec<String>,
+    errors: &mut Vec<String>,
+) {
+    let mut work = std::collections::VecDeque::from(commands);
+    while let Some(c) = work.pop_front() {
+        match c {
+            Command::Interrupt => {
+                if let Err(e) = backend.stop() {
+                    errors.push(e.to_string());
+                }
+            }
+            Command::Speak { key, speech } => match backend.speak(key, &speech) {
+                Ok(missing) => skipped.extend(missing),
+                Err(e) => {
+                    // The backend will never report this one finished:
+                    // count it as done so the queue moves on.
+                    errors.push(e.to_string());
+                    work.extend(queue.finished(key));
+                }
+            },
+        }
+    }
+}
+
+impl SpeechHandle {
+    /// Queues speech; returns at once.
+    pub fn speak(&self, speech: Speech) {
+        self.send(Msg::Speak(speech, Instant::now()));
+    }
+
+    /// Convenience for the command line and tests.
+    pub fn say(&self, text: &str, lang: Lang, priority: Priority) {
+        let text = Utterance {
+            written: text.to_owned(),
+            spoken: text.to_owned(),
+        };
+        self.speak(Speech {
+            text,
+            lang,
+            priority,
+        });
+    }
+
+    /// Says the last announcement again.
+    pub fn repeat(&self) {
+        self.send(Msg::Repeat);
+    }
+
+    /// Silence now; forgets what was waiting.
+    pub fn stop(&self) {
+        self.send(Msg::Stop);
+    }
+
+    pub fn set_settings(&self, settings: VoiceSettings) {
+        let _ = self.tx.send(Msg::Settings(settings));
+    }
+
+    /// What was said, oldest first (at most [`super::queue::HISTORY_LEN`]).
+    pub fn history(&self) -> Vec<HistoryEntry> {
+        self.status().history.clone()
+    }
+
+    /// "system speech (speech-dispatcher)", "clip voice", "silence", ...
+    pub fn backend_name(&self) -> String {
+        self.status().backend_name.clone()
+    }
+
+    /// How the backend was chosen ("system voice for de: German (de)").
+    pub fn backend_notes(&self) -> Vec<String> {
+        self.status().notes.clone()
+    }
+
+    /// The system voices the backend offers.
+    pub fn voices(&self) -> Vec<VoiceInfo> {
+        self.status().voices.clone()
+    }
+
+    /// Words the clip voice had no clip for, since the last call.
+    pub fn take_skipped_words(&self) -> Vec<String> {
+        std::mem::take(&mut self.status().skipped_words)
+    }
+
+    /// Backend errors since the last call.
+    pub fn take_errors(&self) -> Vec<String> {
+        std::mem::take(&mut self.status().errors)
+    }
+
+    /// Waits until everything queued has been said; false on timeout.
+    pub fn wait_idle(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut s = self.status();
+        while !(s.queue_idle && s.handled >= s.submitted) {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            s = self
+                .shared
+                .changed
+                .wait_timeout(s, deadline - now)
+                .unwrap()
+                .0;
+        }
+        true
+    }
+
+    fn send(&self, msg: Msg) {
+        self.status().submitted += 1;
+        if self.tx.send(msg).is_err() {
+            // The thread is gone; do not leave waiters hanging.
+            self.status().handled += 1;
+        }
+    }
+
+    fn status(&self) -> std::sync::MutexGuard<'_, Status> {
+        self.shared.status.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Speaks `texts` in order and returns when all were said: for
+/// `rochade announce --speak` and `rochade say`. Prints on stderr which
+/// backend speaks and any words the clip voice could not say.
+pub fn speak_all_blocking(
+    lang: Lang,
+    texts: &[Utterance],
+    backend: BackendChoice,
+) -> Result<(), String> {
+    let handle = SpeechService::spawn(SpeechConfig {
+        backend,
+        lang,
+        settings: VoiceSettings::default(),
+    })
+    .map_err(|e| e.to_string())?;
+    eprintln!("rochade: speaking with {}", handle.backend_name());
+    for note in handle.backend_notes() {
+        eprintln!("rochade: {note}");
+    }
+    for text in texts {
+        handle.speak(Speech {
+            text: text.clone(),
+            lang,
+            priority: Priority::Move,
+        });
+    }
+    let budget = Duration::from_secs(30 + 15 * texts.len() as u64);
+    let done = handle.wait_idle(budget);
+    let skipped = handle.take_skipped_words();
+    if !skipped.is_empty() {
+        eprintln!("rochade: no voice clip for: {}", skipped.join(", "));
+    }
+    let errors = handle.take_errors();
+    if !errors.is_empty() {
+        return Err(errors.join("; "));
+    }
+    if !done {
+        return Err(format!(
+            "speech did not finish within {} s",
+            budget.as_secs()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::speech::backend::Recorded;
+
+    fn start(log: &RecordingLog) -> SpeechHandle {
+        SpeechService::spawn(SpeechConfig {
+            backend: BackendChoice::Recording(log.clone()),
+            ..SpeechConfig::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn the_service_speaks_in_order_with_priorities_and_keeps_history() {
+        let log = RecordingLog::new();
+        let h = start(&log);
+        assert_eq!(h.backend_name(), "recording (test)");
+        h.say("Eva vier", Lang::De, Priority::Move);
+        h.say("Eva vier", Lang::De, Priority::Move);
+        h.say("Weiss: 5 Minuten", Lang::De, Priority::Answer);
+        assert!(h.wait_idle(Duration::from_secs(5)));
+        assert_eq!(
+            log.calls(),
+            [
+                Recorded::Speak {
+                    text: "Eva vier".into(),
+                    lang: Lang::De,
+                    priority: Priority::Move
+                },
+                Recorded::Speak {
+                    text: "Eva vier".into(),
+                    lang: Lang::De,
+                    priority: Priority::Move
+                },
+                Recorded::Speak {
+                    text: "Weiss: 5 Minuten".into(),
+                    lang: Lang::De,
+                    priority: Priority::Answer
+                },
+            ]
+        );
+        h.repeat();
+        assert!(h.wait_idle(Duration::from_secs(5)));
+        assert_eq!(log.spoken().last().unwrap(), "Weiss: 5 Minuten");
+        assert_eq!(h.history().len(), 4);
+    }
+
+    #[test]
+    fn an_alert_interrupts_held_speech_through_the_service() {
+        let log = RecordingLog::holding();
+        let h = start(&log);
+        h.say("Weiss: 1 Stunde 29 Minuten", Lang::De, Priority::Answer);
+        assert!(log.wait_for_calls(1, Duration::from_secs(5)));
+        h.say("Verbindung zum Brett verloren", Lang::De, Priority::Alert);
+        assert!(log.wait_for_calls(3, Duration::from_secs(5)));
+        assert_eq!(log.calls()[1], Recorded::Stop);
+        assert_eq!(log.spoken()[1], "Verbindung zum Brett verloren");
+        assert!(
+            !h.wait_idle(Duration::from_millis(50)),
+            "the alert is still playing"
+        );
+        log.finish_current();
+        assert!(h.wait_idle(Duration::from_secs(5)));
+        h.stop();
+        assert!(h.wait_idle(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn hundreds_of_moves_through_the_thread_arrive_in_order() {
+        let log = RecordingLog::new();
+        let h = start(&log);
+        for i in 0..400 {
+            h.say(&format!("Zug {i}"), Lang::De, Priority::Move);
+        }
+        assert!(h.wait_idle(Duration::from_secs(20)));
+        let expected: Vec<String> = (0..400).map(|i| format!("Zug {i}")).collect();
+        assert_eq!(log.spoken(), expected);
+    }
+
+    #[test]
+    fn backend_choice_parses() {
+        assert!(matches!("system".parse(), Ok(BackendChoice::System)));
+        assert!(matches!("clips".parse(), Ok(BackendChoice::Clips)));
+        assert!(matches!("silent".parse(), Ok(BackendChoice::Silent)));
+        assert!("loud".parse::<BackendChoice>().is_err());
+    }
+}
