@@ -244,8 +244,15 @@ const GENERATED_TAGS: [&str; 5] = [
     "DrawOfferPending",
 ];
 
+/// A PGN tag value: backslash and quote escaped, line breaks and other
+/// control characters (not allowed in a tag) as spaces.
 fn escape_tag(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 fn side_code(color: Color) -> &'static str {
@@ -768,6 +775,17 @@ mod tests {
         );
         assert!(text.trim_end().ends_with("Nc6 *"), "{text}");
         assert!(text.lines().all(|l| l.len() < 80));
+    }
+
+    #[test]
+    fn line_breaks_in_names_cannot_break_the_file() {
+        let mut g = GameRecord::new();
+        g.tags.white = "Ana\n[Result \"1-0\"]".into();
+        play(&mut g, "e4");
+        let back = round_trip(&g);
+        assert_eq!(back.tags.white, "Ana [Result \"1-0\"]");
+        assert_eq!(back.result_str(), "*");
+        assert_eq!(back.moves().len(), 1);
     }
 
     #[test]
