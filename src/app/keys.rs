@@ -37,6 +37,10 @@ pub enum Action {
     Cancel,
     /// Play the move typed in the move input.
     PlayTyped,
+    /// Say again what differs between the peg-board and the game.
+    BoardGuidance,
+    /// The piece a pawn promotes to on the peg-board.
+    Promote(Role),
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -72,6 +76,11 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::N, Action::NewGame),
     (CTRL, Key::E, Action::Export),
     (CTRL, Key::P, Action::ClockToggle),
+    (CTRL, Key::G, Action::BoardGuidance),
+    (ALT, Key::Q, Action::Promote(Role::Queen)),
+    (ALT, Key::R, Action::Promote(Role::Rook)),
+    (ALT, Key::B, Action::Promote(Role::Bishop)),
+    (ALT, Key::N, Action::Promote(Role::Knight)),
 ];
 
 /// Exact modifier match (egui's `matches_logically` ignores extra Shift).
@@ -143,6 +152,7 @@ pub enum BoardKey {
 }
 
 const SHIFT: Modifiers = Modifiers::SHIFT;
+const ALT: Modifiers = Modifiers::ALT;
 
 /// The board keys pressed this frame (taken out of the input).
 pub fn board_keys(ctx: &egui::Context) -> Vec<BoardKey> {
@@ -231,7 +241,10 @@ mod tests {
         // Plain letters and digits belong to the move input.
         for (m, k, _) in GLOBAL {
             let function_key = format!("{k:?}").starts_with('F');
-            assert!(function_key || m.command, "{k:?} would clash with typing");
+            assert!(
+                function_key || m.command || m.alt,
+                "{k:?} would clash with typing"
+            );
         }
     }
 }

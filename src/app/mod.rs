@@ -24,6 +24,7 @@ use shakmaty::{Color, Position, Role, Square};
 
 use crate::chess::{Claim, GameRecord};
 use crate::config::Settings;
+use crate::session::board::BoardEvent;
 use crate::session::{Command, Effect, Event, Mode, Notice, Priority, Session, Source, Speech};
 use crate::speech::SpeechHandle;
 use crate::words::Utterance;
@@ -189,6 +190,8 @@ impl RochadeApp {
             link: None,
             board_rx: None,
         };
+        let tracker = app.settings.tracker_config();
+        app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
         if options.simulated_board {
             app.toggle_sim_board();
         }
@@ -318,10 +321,9 @@ impl RochadeApp {
                         let messages = sim.answer(cmd);
                         for m in messages {
                             let now = self.time.now_ms();
-                            let fx = self.session.handle(
-                                now,
-                                Event::Board(crate::session::board::BoardEvent::Message(m)),
-                            );
+                            let fx = self
+                                .session
+                                .handle(now, Event::Board(BoardEvent::Message(m)));
                             // Answers to a snapshot request do not ask again.
                             self.apply_effects(
                                 fx.into_iter()
@@ -448,6 +450,8 @@ impl RochadeApp {
             Action::Confirm => self.answer_dialog(true),
             Action::Cancel => self.answer_dialog(false),
             Action::PlayTyped => self.play_typed(),
+            Action::BoardGuidance => self.dispatch(Event::Board(BoardEvent::RepeatGuidance)),
+            Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
         }
     }
 
@@ -511,7 +515,7 @@ impl RochadeApp {
             return;
         }
         self.sim = Some(SimPanel::new());
-        self.dispatch(Event::Board(crate::session::board::BoardEvent::LinkUp {
+        self.dispatch(Event::Board(BoardEvent::LinkUp {
             port: SimPanel::PORT.into(),
         }));
     }
@@ -521,7 +525,7 @@ impl RochadeApp {
         let Some(sim) = &mut self.sim else { return };
         let messages = sim.press(sq);
         for m in messages {
-            self.dispatch(Event::Board(crate::session::board::BoardEvent::Message(m)));
+            self.dispatch(Event::Board(BoardEvent::Message(m)));
         }
     }
 

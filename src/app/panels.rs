@@ -265,7 +265,7 @@ fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     } else {
         port
     };
-    ui.label(format!("{state}  {}: {port}", t.get("port")));
+    ui.label(format!("{state}, {}: {port}", t.get("port")));
     let link = app.link.as_ref().map(|l| l.status());
     let format = app
         .sim
@@ -783,11 +783,24 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
 }
 
 impl RochadeApp {
+    /// The squares (bit i = square i) where the peg-board's last report
+    /// differs from the game; the board view marks them.
+    pub fn board_differs(&self) -> u64 {
+        let Some(mask) = self.session.board_state().last_mask else {
+            return 0;
+        };
+        mask ^ u64::from(self.session.record().position().board().occupied())
+    }
+
     /// Applies edited settings: language and speech at once, the time
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
         self.ui = UiText::bundled(settings.interface_language);
         self.session.set_config(settings.session_config());
+        let tracker = settings.tracker_config();
+        self.dispatch(crate::session::Event::Board(
+            crate::session::board::BoardEvent::Configure(tracker),
+        ));
         settings.apply_tags(&mut self.session.record_mut().tags);
         self.speech.set_settings(settings.speech_config().settings);
         self.settings = settings;

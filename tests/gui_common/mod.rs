@@ -112,6 +112,14 @@ impl Gui {
         self.spoken().last().cloned().unwrap_or_default()
     }
 
+    /// Whether a label containing this text is on screen.
+    pub fn shows_part(&self, text: &str) -> bool {
+        self.harness
+            .query_all_by_label_contains(text)
+            .next()
+            .is_some()
+    }
+
     /// Whether a label with exactly this text is on screen.
     pub fn shows(&self, text: &str) -> bool {
         self.harness.query_by_label(text).is_some()

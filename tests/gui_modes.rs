@@ -1,0 +1,203 @@
+//! Tournament and assistant-relay modes through the real app: the blind
+//! player's moves come from the simulated peg-board inside the app (its
+//! bytes through the real decoder and tracker), the assistant types the
+//! rest, the clock follows E.3, and every answer is checked as spoken.
+
+mod gui_common;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use gui_common::{Gui, settings, start, start_with};
+use rochade::session::Mode;
+use rochade::words::Lang;
+
+/// Walks the simulated board's cursor to `to` and presses Enter there
+/// (lift or place a peg).
+fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
+    let grid = gui
+        .harness
+        .get_by_role_and_label(Role::Grid, "Simulated peg-board");
+    grid.focus();
+    gui.harness.run();
+    let from = gui.app().sim().expect("simulated board shown").cursor;
+    let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
+    let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
+    let (h, v) = (
+        if df > 0 {
+            Key::ArrowRight
+        } else {
+            Key::ArrowLeft
+        },
+        if dr > 0 { Key::ArrowUp } else { Key::ArrowDown },
+    );
+    for _ in 0..df.abs() {
+        gui.press(h);
+    }
+    for _ in 0..dr.abs() {
+        gui.press(v);
+    }
+    gui.press(Key::Enter);
+}
+
+fn peg_move(gui: &mut Gui, from: shakmaty::Square, to: shakmaty::Square) {
+    sim_press(gui, from);
+    gui.advance(300);
+    sim_press(gui, to);
+    // Past the tracker's settle window: the move counts as executed.
+    gui.advance(300);
+}
+
+#[test]
+fn tournament_blind_moves_on_the_pegboard_assistant_types_the_reply() {
+    let mut s = settings(Lang::En);
+    s.game.mode = Mode::Tournament;
+    s.game.time_control = "5400+30".into();
+    let mut gui = start_with(s, |o| o.simulated_board = true);
+    assert!(
+        gui.shows("connected, Port: simulated board"),
+        "link status shows the simulator"
+    );
+
+    // The blind player (White) lifts e2: a touch report (E.2.2), then e4.
+    sim_press(&mut gui, shakmaty::Square::E2);
+    gui.advance(300);
+    assert_eq!(gui.last_spoken(), "Pawn Eva two touched");
+    sim_press(&mut gui, shakmaty::Square::E4);
+    gui.advance(300);
+    assert_eq!(gui.last_spoken(), "Eva four");
+    assert!(gui.shows("1. e4"));
+    // E.3: the clock started with the executed move; Black's time runs.
+    gui.advance(4000);
+    assert!(gui.shows_part("Black  1:29:5"), "Black's clock runs");
+    assert!(gui.shows("White  1:30:30"), "White got the increment");
+
+    // The assistant types the sighted player's reply; it is announced and
+    // then expected on the peg-board, which still shows e7 occupied.
+    gui.type_move("c5");
+    assert_eq!(gui.last_spoken(), "Cesar five");
+    assert!(gui.shows("1. e4 c5"));
+    // The clock is spoken only on request (E.9d): nothing said about it.
+    assert!(!gui.spoken().iter().any(|t| t.contains("left")));
+    gui.press(Key::F4);
+    assert!(
+        gui.last_spoken().starts_with("White: "),
+        "{}",
+        gui.last_spoken()
+    );
+    // His peg-board differs from the game on c7 and c5 until he copies
+    // the move: the board view marks both squares.
+    let c7_c5 = (1u64 << 50) | (1u64 << 34);
+    assert_eq!(gui.app().board_differs(), c7_c5);
+    // He copies it wrongly (c7-c6): after the mismatch time the app
+    // guides him (E.7).
+    peg_move(&mut gui, shakmaty::Square::C7, shakmaty::Square::C6);
+    gui.advance(2500);
+    let guidance = gui.last_spoken();
+    assert!(
+        guidance.contains("Cesar"),
+        "guidance names the squares: {guidance}"
+    );
+    // He corrects it; the app confirms his board matches.
+    peg_move(&mut gui, shakmaty::Square::C6, shakmaty::Square::C5);
+    assert_eq!(gui.last_spoken(), "Board matches");
+    assert_eq!(gui.app().board_differs(), 0);
+    assert_eq!(
+        gui.app().session().record().moves().len(),
+        2,
+        "copying is not a move"
+    );
+
+    // His next move from the peg-board.
+    peg_move(&mut gui, shakmaty::Square::G1, shakmaty::Square::F3);
+    assert_eq!(gui.last_spoken(), "Knight Felix three");
+    assert!(gui.shows("2. Nf3"));
+    assert_eq!(gui.app().saves(), 3);
+}
+
+#[test]
+fn relay_the_assistant_enters_both_sides_and_the_clock_runs() {
+    let mut s = settings(Lang::De);
+    s.game.mode = Mode::Relay;
+    s.game.time_control = "300".into();
+    s.game.letters = rochade::chess::Letters::De;
+    let mut gui = start(s);
+    gui.type_move("e4");
+    assert_eq!(gui.last_spoken(), "Eva vier");
+    gui.advance(3000);
+    assert!(gui.shows("Black  4:57"));
+    assert!(gui.shows("White  5:00"));
+    gui.type_move("sc6");
+    assert_eq!(gui.last_spoken(), "Springer Cesar sechs");
+    gui.advance(7000);
+    assert!(gui.shows("White  4:53"));
+    gui.press(Key::F4);
+    assert_eq!(
+        gui.last_spoken(),
+        "Weiß: 4 Minuten 53 Sekunden übrig, 7 Sekunden verbraucht, 1 Zug gespielt. \
+         Schwarz: 4 Minuten 57 Sekunden übrig, 3 Sekunden verbraucht, 1 Zug gespielt"
+    );
+    // Pausing the clock (e.g. for an arbiter) stops both sides.
+    gui.press_with(Modifiers::COMMAND, Key::P);
+    assert_eq!(gui.last_spoken(), "Uhr angehalten");
+    gui.advance(60_000);
+    assert!(gui.shows("White  4:53"));
+    gui.press_with(Modifiers::COMMAND, Key::P);
+    assert_eq!(gui.last_spoken(), "Uhr läuft");
+    // Switching the mode mid-game is announced and kept.
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Practice")
+        .click();
+    gui.harness.run();
+    assert_eq!(gui.last_spoken(), "Modus: Training");
+    assert_eq!(gui.app().session().config().mode, Mode::Practice);
+}
+
+#[test]
+fn an_unfinished_game_is_offered_and_resumed() {
+    let mut record = rochade::chess::GameRecord::new();
+    for san in ["e4", "e5", "Nf3"] {
+        let pos = record.position().clone();
+        let mv = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        record.play(mv, None).unwrap();
+    }
+    let mut gui = start_with(settings(Lang::En), |o| o.resume = Some(record));
+    assert_eq!(
+        gui.last_spoken(),
+        "An unfinished game was found. Resume it? Please confirm"
+    );
+    assert!(gui.shows("Unfinished game"));
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Resume")
+        .click();
+    gui.harness.run();
+    assert!(gui.spoken().contains(&"Game resumed".to_owned()));
+    assert!(gui.shows("2. Nf3"));
+    gui.type_move("Nc6");
+    assert!(gui.shows("2. Nf3 Nc6"));
+}
+
+#[test]
+fn closing_mid_game_asks_first() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    gui.harness.event(egui::Event::WindowFocused(true));
+    gui.harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    gui.harness.run();
+    assert_eq!(
+        gui.last_spoken(),
+        "The game is not finished. Close anyway? Please confirm"
+    );
+    gui.press(Key::Escape);
+    assert_eq!(gui.last_spoken(), "Cancelled");
+}
