@@ -256,3 +256,59 @@ fn the_window_sleeps_without_a_running_clock() {
         "repaints when the displayed second changes"
     );
 }
+
+#[test]
+fn settings_dialog_changes_apply_at_once() {
+    let mut gui = start(settings(Lang::De));
+    gui.press(Key::F8);
+    assert!(
+        gui.shows("Long announcements"),
+        "the settings window opened"
+    );
+    gui.harness
+        .get_by_role_and_label(Role::CheckBox, "Long announcements")
+        .click();
+    gui.harness.run();
+    let white = gui
+        .harness
+        .get_by_role_and_label(Role::TextInput, "White player");
+    white.focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, "White player")
+        .type_text("Ana Souza");
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    assert!(!gui.shows("Long announcements"), "the dialog closed");
+    assert_eq!(
+        gui.app().settings().speech.form,
+        rochade::announce::AnnounceForm::Long
+    );
+    assert_eq!(gui.app().session().record().tags.white, "Ana Souza");
+    assert!(gui.shows("Ana Souza - ?"));
+    gui.type_move("Nf3");
+    assert_eq!(gui.last_spoken(), "Springer Gustav eins Felix drei");
+    // A bad time control is refused with a message; nothing is applied.
+    gui.press(Key::F8);
+    let tc = gui
+        .harness
+        .get_by_role_and_label(Role::TextInput, "Time control (PGN, e.g. 5400+30)");
+    tc.focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, "Time control (PGN, e.g. 5400+30)")
+        .type_text("banana");
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click_accesskit();
+    gui.harness.run();
+    assert!(
+        gui.shows_part("Time control (PGN, e.g. 5400+30): "),
+        "error shown"
+    );
+    assert_eq!(gui.app().settings().game.time_control, "-");
+}

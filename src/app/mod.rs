@@ -283,7 +283,7 @@ impl RochadeApp {
         self.dialog_text = self
             .history
             .back()
-            .map(|u| u.written.clone())
+            .map(|u| u.spoken.clone())
             .unwrap_or_default();
         self.dialog = Some(dialog);
     }

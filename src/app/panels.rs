@@ -187,7 +187,7 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     let last = app
         .history
         .back()
-        .map(|u| u.written.clone())
+        .map(|u| u.spoken.clone())
         .unwrap_or_default();
     ui.label(RichText::new(t.get("last_announcement")).small());
     // The live region: a screen reader or Braille display reads each new
@@ -199,7 +199,7 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     });
     ui.label(RichText::new(t.get("history")).small());
     for u in app.history.iter().rev().skip(1).take(super::HISTORY_SHOWN) {
-        ui.label(&u.written);
+        ui.label(&u.spoken);
     }
 }
 
@@ -645,112 +645,9 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
     let mut save = false;
     let mut cancel = false;
     egui::Window::new(t.get("settings"))
-        .vscroll(true)
         .default_width(560.0)
         .show(ctx, |ui| {
-            let s = &mut draft.settings;
-            lang_row(
-                ui,
-                "ui_lang",
-                t.get("interface_language"),
-                &mut s.interface_language,
-            );
-            lang_row(
-                ui,
-                "speech_lang",
-                t.get("speech_language"),
-                &mut s.speech.language,
-            );
-            let mut long = s.speech.form == crate::announce::AnnounceForm::Long;
-            if ui.checkbox(&mut long, t.get("long_form")).changed() {
-                s.speech.form = if long {
-                    crate::announce::AnnounceForm::Long
-                } else {
-                    crate::announce::AnnounceForm::Short
-                };
-            }
-            ui.horizontal(|ui| {
-                let l = ui.label(t.get("piece_letters"));
-                egui::ComboBox::from_id_salt("letters")
-                    .selected_text(s.game.letters.code())
-                    .show_ui(ui, |ui| {
-                        for letters in Letters::ALL {
-                            ui.selectable_value(&mut s.game.letters, letters, letters.code());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-            });
-            ui.horizontal(|ui| {
-                let l = ui.label(t.get("speech_rate"));
-                ui.add(egui::Slider::new(&mut s.speech.rate, 0.0..=1.0))
-                    .labelled_by(l.id);
-            });
-            ui.horizontal(|ui| {
-                let l = ui.label(t.get("speech_volume"));
-                ui.add(egui::Slider::new(&mut s.speech.volume, 0.0..=1.0))
-                    .labelled_by(l.id);
-            });
-            ui.separator();
-            ui.horizontal(|ui| {
-                let l = ui.label(t.get("blind_side"));
-                let mut black = s.game.blind_side.color() == Color::Black;
-                ui.selectable_value(&mut black, false, t.get("white"))
-                    .labelled_by(l.id)
-                    .accessible_name(t.get("white"));
-                ui.selectable_value(&mut black, true, t.get("black"))
-                    .labelled_by(l.id)
-                    .accessible_name(t.get("black"));
-                s.game.blind_side = crate::config::Side::from_color(if black {
-                    Color::Black
-                } else {
-                    Color::White
-                });
-            });
-            text_row(ui, t.get("time_control"), &mut s.game.time_control);
-            text_row(ui, t.get("white_name"), &mut s.game.white);
-            text_row(ui, t.get("black_name"), &mut s.game.black);
-            text_row(ui, t.get("event"), &mut s.game.event);
-            text_row(ui, t.get("round"), &mut s.game.round);
-            text_row(ui, t.get("board_number"), &mut s.game.board_number);
-            ui.separator();
-            text_row(ui, t.get("port"), &mut draft.port);
-            ui.horizontal(|ui| {
-                let l = ui.label(t.get("format"));
-                egui::ComboBox::from_id_salt("board_format")
-                    .selected_text(s.board.format.code())
-                    .show_ui(ui, |ui| {
-                        for f in crate::board::Format::ALL {
-                            ui.selectable_value(&mut s.board.format, f, f.code());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-            });
-            ui.separator();
-            ui.horizontal(|ui| {
-                let l = ui.label(t.get("theme"));
-                for (theme, key) in [
-                    (Theme::DarkHighContrast, "theme_high_contrast"),
-                    (Theme::LightHighContrast, "theme_light"),
-                    (Theme::YellowOnBlack, "theme_dark"),
-                ] {
-                    ui.selectable_value(&mut s.display.theme, theme, t.get(key))
-                        .labelled_by(l.id)
-                        .accessible_name(t.get(key));
-                }
-            });
-            ui.horizontal(|ui| {
-                let l = ui.label(t.get("scale"));
-                ui.add(egui::Slider::new(
-                    &mut s.display.scale,
-                    crate::config::MIN_SCALE..=crate::config::MAX_SCALE,
-                ))
-                .labelled_by(l.id);
-            });
-            if let Some(e) = &draft.error {
-                ui.colored_label(Color32::from_rgb(255, 140, 140), e);
-            }
+            // Save and Cancel stay in view above the scrolling fields.
             ui.horizontal(|ui| {
                 if ui.button(big(t.get("save"), 20.0)).clicked() {
                     save = true;
@@ -758,6 +655,112 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                 if ui.button(big(t.get("cancel"), 20.0)).clicked() {
                     cancel = true;
                 }
+            });
+            if let Some(e) = &draft.error {
+                ui.colored_label(Color32::from_rgb(255, 140, 140), e);
+            }
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                let s = &mut draft.settings;
+                lang_row(
+                    ui,
+                    "ui_lang",
+                    t.get("interface_language"),
+                    &mut s.interface_language,
+                );
+                lang_row(
+                    ui,
+                    "speech_lang",
+                    t.get("speech_language"),
+                    &mut s.speech.language,
+                );
+                let mut long = s.speech.form == crate::announce::AnnounceForm::Long;
+                if ui.checkbox(&mut long, t.get("long_form")).changed() {
+                    s.speech.form = if long {
+                        crate::announce::AnnounceForm::Long
+                    } else {
+                        crate::announce::AnnounceForm::Short
+                    };
+                }
+                ui.horizontal(|ui| {
+                    let l = ui.label(t.get("piece_letters"));
+                    egui::ComboBox::from_id_salt("letters")
+                        .selected_text(s.game.letters.code())
+                        .show_ui(ui, |ui| {
+                            for letters in Letters::ALL {
+                                ui.selectable_value(&mut s.game.letters, letters, letters.code());
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                });
+                ui.horizontal(|ui| {
+                    let l = ui.label(t.get("speech_rate"));
+                    ui.add(egui::Slider::new(&mut s.speech.rate, 0.0..=1.0))
+                        .labelled_by(l.id);
+                });
+                ui.horizontal(|ui| {
+                    let l = ui.label(t.get("speech_volume"));
+                    ui.add(egui::Slider::new(&mut s.speech.volume, 0.0..=1.0))
+                        .labelled_by(l.id);
+                });
+                ui.separator();
+                ui.horizontal(|ui| {
+                    let l = ui.label(t.get("blind_side"));
+                    let mut black = s.game.blind_side.color() == Color::Black;
+                    ui.selectable_value(&mut black, false, t.get("white"))
+                        .labelled_by(l.id)
+                        .accessible_name(t.get("white"));
+                    ui.selectable_value(&mut black, true, t.get("black"))
+                        .labelled_by(l.id)
+                        .accessible_name(t.get("black"));
+                    s.game.blind_side = crate::config::Side::from_color(if black {
+                        Color::Black
+                    } else {
+                        Color::White
+                    });
+                });
+                text_row(ui, t.get("time_control"), &mut s.game.time_control);
+                text_row(ui, t.get("white_name"), &mut s.game.white);
+                text_row(ui, t.get("black_name"), &mut s.game.black);
+                text_row(ui, t.get("event"), &mut s.game.event);
+                text_row(ui, t.get("round"), &mut s.game.round);
+                text_row(ui, t.get("board_number"), &mut s.game.board_number);
+                ui.separator();
+                text_row(ui, t.get("port"), &mut draft.port);
+                ui.horizontal(|ui| {
+                    let l = ui.label(t.get("format"));
+                    egui::ComboBox::from_id_salt("board_format")
+                        .selected_text(s.board.format.code())
+                        .show_ui(ui, |ui| {
+                            for f in crate::board::Format::ALL {
+                                ui.selectable_value(&mut s.board.format, f, f.code());
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                });
+                ui.separator();
+                ui.horizontal(|ui| {
+                    let l = ui.label(t.get("theme"));
+                    for (theme, key) in [
+                        (Theme::DarkHighContrast, "theme_high_contrast"),
+                        (Theme::LightHighContrast, "theme_light"),
+                        (Theme::YellowOnBlack, "theme_dark"),
+                    ] {
+                        ui.selectable_value(&mut s.display.theme, theme, t.get(key))
+                            .labelled_by(l.id)
+                            .accessible_name(t.get(key));
+                    }
+                });
+                ui.horizontal(|ui| {
+                    let l = ui.label(t.get("scale"));
+                    ui.add(egui::Slider::new(
+                        &mut s.display.scale,
+                        crate::config::MIN_SCALE..=crate::config::MAX_SCALE,
+                    ))
+                    .labelled_by(l.id);
+                });
             });
         });
     if save {

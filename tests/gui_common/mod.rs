@@ -25,8 +25,10 @@ pub struct Gui {
 /// Settings a test starts from: English interface, the given announcement
 /// language, nothing written to disk.
 pub fn settings(speech_lang: Lang) -> Settings {
-    let mut s = Settings::default();
-    s.interface_language = Lang::En;
+    let mut s = Settings {
+        interface_language: Lang::En,
+        ..Settings::default()
+    };
     s.speech.language = speech_lang;
     s
 }
@@ -122,6 +124,6 @@ impl Gui {
 
     /// Whether a label with exactly this text is on screen.
     pub fn shows(&self, text: &str) -> bool {
-        self.harness.query_by_label(text).is_some()
+        self.harness.query_all_by_label(text).next().is_some()
     }
 }
