@@ -157,9 +157,11 @@ fn request_close(display: &str, window: u32) {
         protocols,
         [delete, x11rb::CURRENT_TIME, 0, 0, 0],
     );
+    // check(): a round trip, so the server has delivered it when we go on.
     conn.send_event(false, window, EventMask::NO_EVENT, event)
-        .expect("send WM_DELETE_WINDOW");
-    conn.flush().expect("flush");
+        .expect("send WM_DELETE_WINDOW")
+        .check()
+        .expect("WM_DELETE_WINDOW delivered");
 }
 
 fn read_to_string(path: &Path) -> String {
