@@ -43,7 +43,13 @@ pub fn move_tokens(pos: &Chess, mv: Move, form: AnnounceForm) -> Vec<Token> {
                 CastlingSide::QueenSide => "castle_long",
             }));
         }
-        Move::Normal { role, from, capture, to, promotion } => {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
             let captures = capture.is_some();
             match form {
                 AnnounceForm::Short => {
@@ -149,8 +155,12 @@ pub fn piece_with_colour(pack: &Pack, piece: shakmaty::Piece) -> Utterance {
 /// "Weiss gewinnt" / "Remis".
 pub fn announce_result(pack: &Pack, end: &crate::chess::GameEnd) -> Utterance {
     let result = match end.outcome {
-        shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::White } => pack.say("result_white_wins"),
-        shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::Black } => pack.say("result_black_wins"),
+        shakmaty::KnownOutcome::Decisive {
+            winner: shakmaty::Color::White,
+        } => pack.say("result_white_wins"),
+        shakmaty::KnownOutcome::Decisive {
+            winner: shakmaty::Color::Black,
+        } => pack.say("result_black_wins"),
         shakmaty::KnownOutcome::Draw => pack.say("result_draw"),
     };
     let side = end.side.map(|s| side_word(pack, s)).unwrap_or_default();
@@ -162,11 +172,14 @@ pub fn announce_result(pack: &Pack, end: &crate::chess::GameEnd) -> Utterance {
 mod tests {
     use super::*;
     use crate::words::Lang;
-    use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
     }
 
     fn say(lang: Lang, form: AnnounceForm, fen: &str, san: &str) -> Utterance {
@@ -186,29 +199,99 @@ mod tests {
     fn german_short_form_table() {
         assert_eq!(de(START, "e4"), "Eva vier");
         assert_eq!(de(START, "Nf3"), "Springer Felix drei");
-        assert_eq!(de("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "exd5"), "Eva schlaegt David fuenf");
+        assert_eq!(
+            de(
+                "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "exd5"
+            ),
+            "Eva schlaegt David fuenf"
+        );
         let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
         assert_eq!(de(castle, "O-O"), "Kurze Rochade");
         assert_eq!(de(castle, "O-O-O"), "Lange Rochade");
-        assert_eq!(de("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "Qh5"), "Dame Hector fuenf");
-        assert_eq!(de("rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", "Qh5+"), "Dame Hector fuenf Matt");
-        assert_eq!(de("rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "Qh5+"), "Dame Hector fuenf Schach");
-        assert_eq!(de("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "Qxf7#"), "Dame schlaegt Felix sieben Matt");
-        assert_eq!(de("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8=Q"), "Eva acht Dame");
-        assert_eq!(de("4r3/3P2k1/8/8/8/8/8/4K3 w - - 0 1", "dxe8=N+"), "David schlaegt Eva acht Springer Schach");
-        assert_eq!(de("4r2k/3P4/8/8/8/8/8/4K3 w - - 0 1", "dxe8=N"), "David schlaegt Eva acht Springer");
-        assert_eq!(de("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", "exd6"), "Eva schlaegt David sechs en passant");
-        assert_eq!(de("rnbqkb1r/ppp2ppp/5n2/3pp3/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 3", "Nbd7"), "Springer Bella David sieben");
-        assert_eq!(de("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "Rh2"), "Turm Hector zwei");
-        assert_eq!(de("7k/8/8/8/8/4R3/8/K3R3 w - - 0 1", "R1e2"), "Turm eins Eva zwei");
-        assert_eq!(de("8/8/1k6/8/4Q2Q/8/8/K6Q w - - 0 1", "Qh4e1"), "Dame Hector vier Eva eins");
+        assert_eq!(
+            de(
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "Qh5"
+            ),
+            "Dame Hector fuenf"
+        );
+        assert_eq!(
+            de(
+                "rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+                "Qh5+"
+            ),
+            "Dame Hector fuenf Matt"
+        );
+        assert_eq!(
+            de(
+                "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "Qh5+"
+            ),
+            "Dame Hector fuenf Schach"
+        );
+        assert_eq!(
+            de(
+                "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+                "Qxf7#"
+            ),
+            "Dame schlaegt Felix sieben Matt"
+        );
+        assert_eq!(
+            de("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8=Q"),
+            "Eva acht Dame"
+        );
+        assert_eq!(
+            de("4r3/3P2k1/8/8/8/8/8/4K3 w - - 0 1", "dxe8=N+"),
+            "David schlaegt Eva acht Springer Schach"
+        );
+        assert_eq!(
+            de("4r2k/3P4/8/8/8/8/8/4K3 w - - 0 1", "dxe8=N"),
+            "David schlaegt Eva acht Springer"
+        );
+        assert_eq!(
+            de(
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+                "exd6"
+            ),
+            "Eva schlaegt David sechs en passant"
+        );
+        assert_eq!(
+            de(
+                "rnbqkb1r/ppp2ppp/5n2/3pp3/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 3",
+                "Nbd7"
+            ),
+            "Springer Bella David sieben"
+        );
+        assert_eq!(
+            de("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "Rh2"),
+            "Turm Hector zwei"
+        );
+        assert_eq!(
+            de("7k/8/8/8/8/4R3/8/K3R3 w - - 0 1", "R1e2"),
+            "Turm eins Eva zwei"
+        );
+        assert_eq!(
+            de("8/8/1k6/8/4Q2Q/8/8/K6Q w - - 0 1", "Qh4e1"),
+            "Dame Hector vier Eva eins"
+        );
     }
 
     #[test]
     fn spoken_form_has_umlauts() {
-        let u = say(Lang::De, AnnounceForm::Short, "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "Qh5+");
+        let u = say(
+            Lang::De,
+            AnnounceForm::Short,
+            "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "Qh5+",
+        );
         assert_eq!(u.spoken, "Dame Hector fünf Schach");
-        let u = say(Lang::De, AnnounceForm::Short, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "exd5");
+        let u = say(
+            Lang::De,
+            AnnounceForm::Short,
+            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "exd5",
+        );
         assert_eq!(u.spoken, "Eva schlägt David fünf");
     }
 
@@ -218,12 +301,21 @@ mod tests {
         assert_eq!(long(START, "Nf3"), "Springer Gustav eins Felix drei");
         assert_eq!(long(START, "e4"), "Bauer Eva zwei Eva vier");
         assert_eq!(
-            long("rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2", "Nxe5"),
+            long(
+                "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2",
+                "Nxe5"
+            ),
             "Springer Felix drei schlaegt Eva fuenf"
         );
-        assert_eq!(long("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O"), "Kurze Rochade");
         assert_eq!(
-            long("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", "exd6"),
+            long("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O"),
+            "Kurze Rochade"
+        );
+        assert_eq!(
+            long(
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+                "exd6"
+            ),
             "Bauer Eva fuenf schlaegt David sechs en passant"
         );
     }
@@ -233,21 +325,52 @@ mod tests {
         let pt = |fen: &str, san: &str| say(Lang::Pt, AnnounceForm::Short, fen, san);
         assert_eq!(pt(START, "Nf3").written, "Cavalo Felix tres");
         assert_eq!(pt(START, "Nf3").spoken, "Cavalo Felix três");
-        assert_eq!(pt("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "exd5").written, "Eva captura David cinco");
-        assert_eq!(pt("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O-O").written, "Roque grande");
+        assert_eq!(
+            pt(
+                "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "exd5"
+            )
+            .written,
+            "Eva captura David cinco"
+        );
+        assert_eq!(
+            pt("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O-O").written,
+            "Roque grande"
+        );
         let en = |fen: &str, san: &str| say(Lang::En, AnnounceForm::Short, fen, san).written;
         assert_eq!(en(START, "Nf3"), "Knight Felix three");
-        assert_eq!(en("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "Qxf7#"), "Queen takes Felix seven mate");
-        assert_eq!(en("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8=R"), "Eva eight Rook");
+        assert_eq!(
+            en(
+                "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+                "Qxf7#"
+            ),
+            "Queen takes Felix seven mate"
+        );
+        assert_eq!(
+            en("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8=R"),
+            "Eva eight Rook"
+        );
     }
 
     #[test]
     fn touched_and_side_phrases() {
         let de = Pack::bundled(Lang::De);
-        assert_eq!(announce_touched(&de, Role::Knight, shakmaty::Square::G1).written, "Springer Gustav eins beruehrt");
-        assert_eq!(announce_to_move(&de, shakmaty::Color::White).spoken, "Weiß am Zug");
-        assert_eq!(announce_to_move(&de, shakmaty::Color::Black).written, "Schwarz am Zug");
-        let piece = shakmaty::Piece { color: shakmaty::Color::White, role: Role::Pawn };
+        assert_eq!(
+            announce_touched(&de, Role::Knight, shakmaty::Square::G1).written,
+            "Springer Gustav eins beruehrt"
+        );
+        assert_eq!(
+            announce_to_move(&de, shakmaty::Color::White).spoken,
+            "Weiß am Zug"
+        );
+        assert_eq!(
+            announce_to_move(&de, shakmaty::Color::Black).written,
+            "Schwarz am Zug"
+        );
+        let piece = shakmaty::Piece {
+            color: shakmaty::Color::White,
+            role: Role::Pawn,
+        };
         assert_eq!(piece_with_colour(&de, piece).written, "weisser Bauer");
     }
 
@@ -256,7 +379,10 @@ mod tests {
         let de = Pack::bundled(Lang::De);
         let mut g = crate::chess::GameRecord::new();
         g.resign(shakmaty::Color::Black);
-        assert_eq!(announce_result(&de, &g.end().unwrap()).written, "Partie beendet: Weiss gewinnt, Aufgabe");
+        assert_eq!(
+            announce_result(&de, &g.end().unwrap()).written,
+            "Partie beendet: Weiss gewinnt, Aufgabe"
+        );
         let mut g = crate::chess::GameRecord::new();
         g.flag_fall(shakmaty::Color::White);
         assert_eq!(

@@ -26,7 +26,9 @@ pub enum MoveInputError {
 impl MoveInputError {
     pub fn text(&self) -> &str {
         match self {
-            MoveInputError::Unreadable(t) | MoveInputError::Illegal(t) | MoveInputError::Ambiguous(t) => t,
+            MoveInputError::Unreadable(t)
+            | MoveInputError::Illegal(t)
+            | MoveInputError::Ambiguous(t) => t,
         }
     }
 }
@@ -45,7 +47,12 @@ impl std::error::Error for MoveInputError {}
 
 /// Parses a typed move in the position. `packs` supply the words accepted
 /// in phonetic input (pass every pack the user might speak).
-pub fn parse_move(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Result<Move, MoveInputError> {
+pub fn parse_move(
+    pos: &Chess,
+    text: &str,
+    letters: Letters,
+    packs: &[&Pack],
+) -> Result<Move, MoveInputError> {
     let trimmed = text.trim().trim_end_matches(['!', '?']);
     if trimmed.is_empty() {
         return Err(MoveInputError::Unreadable(text.to_owned()));
@@ -76,7 +83,11 @@ fn parse_coordinates(pos: &Chess, text: &str) -> Option<Result<Move, ()>> {
 
 /// SAN exactly as typed, in English or the chosen letters; then with the
 /// first letter upper-cased ("nf3" -> "Nf3") when that is the only reading.
-fn parse_san_any_case(pos: &Chess, text: &str, letters: Letters) -> Option<Result<Move, MoveInputError>> {
+fn parse_san_any_case(
+    pos: &Chess,
+    text: &str,
+    letters: Letters,
+) -> Option<Result<Move, MoveInputError>> {
     let text = text.replace('0', "O");
     let mut readings: Vec<String> = vec![text.clone(), letters.to_english_san(&text)];
     let mut chars = text.chars();
@@ -89,7 +100,10 @@ fn parse_san_any_case(pos: &Chess, text: &str, letters: Letters) -> Option<Resul
     // Promotion piece in lower case: "e8=q".
     readings.extend(readings.clone().into_iter().filter_map(|r| {
         let (head, tail) = r.split_once('=')?;
-        Some(format!("{head}={}", letters.to_english_san(&tail.to_ascii_uppercase())))
+        Some(format!(
+            "{head}={}",
+            letters.to_english_san(&tail.to_ascii_uppercase())
+        ))
     }));
     let mut found: Vec<Move> = Vec::new();
     let mut parsed_any = false;
@@ -158,8 +172,14 @@ fn vocabulary(packs: &[&Pack]) -> Vec<(String, Part)> {
             add(pack.piece(role), Part::Piece(role));
         }
         add(&pack.term("captures"), Part::Captures);
-        add(&pack.term("castle_short"), Part::Castle(CastlingSide::KingSide));
-        add(&pack.term("castle_long"), Part::Castle(CastlingSide::QueenSide));
+        add(
+            &pack.term("castle_short"),
+            Part::Castle(CastlingSide::KingSide),
+        );
+        add(
+            &pack.term("castle_long"),
+            Part::Castle(CastlingSide::QueenSide),
+        );
         for key in ["check", "mate", "en_passant"] {
             add(&pack.term(key), Part::Filler);
         }
@@ -197,7 +217,11 @@ fn classify(words: &[String], letters: Letters, vocab: &[(String, Part)]) -> Res
                     // A single letter: a piece letter first (in the chosen or
                     // English letters), otherwise a file.
                     let upper = w.to_ascii_uppercase().chars().next().unwrap_or(' ');
-                    if let Some(role) = letters.role(upper).or_else(|| Letters::En.role(upper)).filter(|_| parts.is_empty()) {
+                    if let Some(role) = letters
+                        .role(upper)
+                        .or_else(|| Letters::En.role(upper))
+                        .filter(|_| parts.is_empty())
+                    {
                         Part::Piece(role)
                     } else if matches!(b[0], b'a'..=b'h') {
                         Part::File(File::new(u32::from(b[0] - b'a')))
@@ -215,13 +239,24 @@ fn classify(words: &[String], letters: Letters, vocab: &[(String, Part)]) -> Res
     Ok(parts)
 }
 
-fn parse_words(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Result<Move, MoveInputError> {
+fn parse_words(
+    pos: &Chess,
+    text: &str,
+    letters: Letters,
+    packs: &[&Pack],
+) -> Result<Move, MoveInputError> {
     let unreadable = || MoveInputError::Unreadable(text.to_owned());
-    let words: Vec<String> = normalise(text).split_whitespace().map(str::to_owned).collect();
+    let words: Vec<String> = normalise(text)
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
     let parts = classify(&words, letters, &vocabulary(packs)).map_err(|()| unreadable())?;
     let legal = pos.legal_moves();
 
-    if let Some(side) = parts.iter().find_map(|p| match p { Part::Castle(s) => Some(*s), _ => None }) {
+    if let Some(side) = parts.iter().find_map(|p| match p {
+        Part::Castle(s) => Some(*s),
+        _ => None,
+    }) {
         return legal
             .iter()
             .find(|m| m.castling_side() == Some(side))
@@ -249,18 +284,39 @@ fn parse_words(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Re
         }
         k += 1;
     }
-    let Some(&to) = squares.last() else { return Err(unreadable()) };
+    let Some(&to) = squares.last() else {
+        return Err(unreadable());
+    };
     let from = (squares.len() >= 2).then(|| squares[squares.len() - 2]);
     // The first piece word is the mover, unless it comes after the
     // destination (then it is the promotion piece).
-    let role = if pieces.len() >= 2 { Some(pieces[0]) } else { None }
-        .or_else(|| pieces.first().copied().filter(|_| !promotion_words_only(&parts)));
-    let promotion = if pieces.len() >= 2 { Some(pieces[1]) } else { pieces.first().copied().filter(|_| promotion_words_only(&parts)) };
+    let role = if pieces.len() >= 2 {
+        Some(pieces[0])
+    } else {
+        None
+    }
+    .or_else(|| {
+        pieces
+            .first()
+            .copied()
+            .filter(|_| !promotion_words_only(&parts))
+    });
+    let promotion = if pieces.len() >= 2 {
+        Some(pieces[1])
+    } else {
+        pieces
+            .first()
+            .copied()
+            .filter(|_| promotion_words_only(&parts))
+    };
 
     let candidates: Vec<Move> = legal
         .iter()
         .filter(|m| m.to() == to)
-        .filter(|m| role.is_none_or(|r| m.role() == r) && (role.is_some() || m.role() == Role::Pawn || pieces.is_empty() && from.is_some()))
+        .filter(|m| {
+            role.is_none_or(|r| m.role() == r)
+                && (role.is_some() || m.role() == Role::Pawn || pieces.is_empty() && from.is_some())
+        })
         .filter(|m| from.is_none_or(|f| m.from() == Some(f)))
         .filter(|m| lone_file.is_none_or(|f| m.from().is_some_and(|s| s.file() == f)))
         .filter(|m| lone_rank.is_none_or(|r| m.from().is_some_and(|s| s.rank() == r)))
@@ -276,7 +332,10 @@ fn parse_words(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Re
         [m] => Ok(*m),
         many if many.iter().all(|m| m.promotion().is_some()) => {
             // "e8" alone on the last rank: queen unless said otherwise.
-            Ok(*many.iter().find(|m| m.promotion() == Some(Role::Queen)).expect("queen promotion"))
+            Ok(*many
+                .iter()
+                .find(|m| m.promotion() == Some(Role::Queen))
+                .expect("queen promotion"))
         }
         _ => Err(MoveInputError::Ambiguous(text.to_owned())),
     }
@@ -285,7 +344,9 @@ fn parse_words(pos: &Chess, text: &str, letters: Letters, packs: &[&Pack]) -> Re
 /// True when the only piece word comes after a square: "eva acht dame".
 fn promotion_words_only(parts: &[Part]) -> bool {
     let first_piece = parts.iter().position(|p| matches!(p, Part::Piece(_)));
-    let first_square = parts.iter().position(|p| matches!(p, Part::Square(_) | Part::File(_)));
+    let first_square = parts
+        .iter()
+        .position(|p| matches!(p, Part::Square(_) | Part::File(_)));
     matches!((first_piece, first_square), (Some(p), Some(s)) if p > s)
 }
 
@@ -300,12 +361,17 @@ mod tests {
 
     fn parse(fen: Option<&str>, text: &str) -> Result<String, MoveInputError> {
         let pos: Chess = match fen {
-            Some(f) => f.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap(),
+            Some(f) => f
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap(),
             None => Chess::default(),
         };
         let owned = packs();
         let refs: Vec<&Pack> = owned.iter().collect();
-        parse_move(&pos, text, Letters::De, &refs).map(|m| shakmaty::san::San::from_move(&pos, m).to_string())
+        parse_move(&pos, text, Letters::De, &refs)
+            .map(|m| shakmaty::san::San::from_move(&pos, m).to_string())
     }
 
     #[test]
@@ -321,8 +387,14 @@ mod tests {
     #[test]
     fn reads_coordinates() {
         assert_eq!(parse(None, "g1f3").unwrap(), "Nf3");
-        assert_eq!(parse(Some("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"), "e7e8n").unwrap(), "e8=N");
-        assert!(matches!(parse(None, "e2e5"), Err(MoveInputError::Illegal(_))));
+        assert_eq!(
+            parse(Some("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"), "e7e8n").unwrap(),
+            "e8=N"
+        );
+        assert!(matches!(
+            parse(None, "e2e5"),
+            Err(MoveInputError::Illegal(_))
+        ));
     }
 
     #[test]
@@ -334,7 +406,10 @@ mod tests {
         assert_eq!(parse(None, "bauer eva zwei eva vier").unwrap(), "e4");
         assert_eq!(parse(None, "cavalo felix tres").unwrap(), "Nf3");
         assert_eq!(parse(None, "knight felix three").unwrap(), "Nf3");
-        assert_eq!(parse(None, "springer gustav eins felix drei").unwrap(), "Nf3");
+        assert_eq!(
+            parse(None, "springer gustav eins felix drei").unwrap(),
+            "Nf3"
+        );
     }
 
     #[test]
@@ -344,21 +419,42 @@ mod tests {
         assert_eq!(parse(Some(castle), "Lange Rochade").unwrap(), "O-O-O");
         assert_eq!(parse(Some(castle), "0-0").unwrap(), "O-O");
         let cap = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
-        assert_eq!(parse(Some(cap), "eva schlaegt david fuenf").unwrap(), "exd5");
+        assert_eq!(
+            parse(Some(cap), "eva schlaegt david fuenf").unwrap(),
+            "exd5"
+        );
         assert_eq!(parse(Some(cap), "Eva schlägt David fünf").unwrap(), "exd5");
         let promo = "3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1";
-        assert_eq!(parse(Some(promo), "eva schlaegt david acht springer").unwrap(), "exd8=N");
+        assert_eq!(
+            parse(Some(promo), "eva schlaegt david acht springer").unwrap(),
+            "exd8=N"
+        );
         assert_eq!(parse(Some(promo), "eva acht turm").unwrap(), "e8=R");
         assert_eq!(parse(Some(promo), "eva acht").unwrap(), "e8=Q");
     }
 
     #[test]
     fn errors_say_what_went_wrong() {
-        assert!(matches!(parse(None, "hello world"), Err(MoveInputError::Unreadable(_))));
-        assert!(matches!(parse(None, "Nf4"), Err(MoveInputError::Illegal(_))));
-        assert!(matches!(parse(None, ""), Err(MoveInputError::Unreadable(_))));
+        assert!(matches!(
+            parse(None, "hello world"),
+            Err(MoveInputError::Unreadable(_))
+        ));
+        assert!(matches!(
+            parse(None, "Nf4"),
+            Err(MoveInputError::Illegal(_))
+        ));
+        assert!(matches!(
+            parse(None, ""),
+            Err(MoveInputError::Unreadable(_))
+        ));
         let two_knights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
-        assert!(matches!(parse(Some(two_knights), "springer david zwei"), Err(MoveInputError::Ambiguous(_))));
-        assert_eq!(parse(Some(two_knights), "springer bella david zwei").unwrap(), "Nbd2");
+        assert!(matches!(
+            parse(Some(two_knights), "springer david zwei"),
+            Err(MoveInputError::Ambiguous(_))
+        ));
+        assert_eq!(
+            parse(Some(two_knights), "springer bella david zwei").unwrap(),
+            "Nbd2"
+        );
     }
 }

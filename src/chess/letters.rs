@@ -50,9 +50,15 @@ impl Letters {
 
     /// The piece an upper-case letter names in these letters.
     pub fn role(self, letter: char) -> Option<Role> {
-        [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-            .into_iter()
-            .find(|&role| self.letter(role) == Some(letter))
+        [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+        ]
+        .into_iter()
+        .find(|&role| self.letter(role) == Some(letter))
     }
 
     /// Rewrites English SAN ("Nxf7+", "e8=Q", "O-O") into these letters.
@@ -66,9 +72,10 @@ impl Letters {
         san.chars()
             .map(|c| match c {
                 'O' => 'O',
-                c if c.is_ascii_uppercase() => {
-                    Letters::En.role(c).and_then(|role| self.letter(role)).unwrap_or(c)
-                }
+                c if c.is_ascii_uppercase() => Letters::En
+                    .role(c)
+                    .and_then(|role| self.letter(role))
+                    .unwrap_or(c),
                 c => c,
             })
             .collect()
@@ -82,7 +89,9 @@ impl Letters {
         san.chars()
             .map(|c| match c {
                 'O' => 'O',
-                c if c.is_ascii_uppercase() => self.role(c).map(|role| role.upper_char()).unwrap_or(c),
+                c if c.is_ascii_uppercase() => {
+                    self.role(c).map(|role| role.upper_char()).unwrap_or(c)
+                }
                 c => c,
             })
             .collect()
@@ -102,7 +111,9 @@ impl FromStr for Letters {
             "en" | "uk" | "english" => Ok(Letters::En),
             "de" | "german" => Ok(Letters::De),
             "pt" | "pt-br" | "portuguese" => Ok(Letters::Pt),
-            other => Err(format!("unknown piece letters '{other}' (use en, de or pt)")),
+            other => Err(format!(
+                "unknown piece letters '{other}' (use en, de or pt)"
+            )),
         }
     }
 }
@@ -127,7 +138,11 @@ mod tests {
     fn round_trips_through_english() {
         for letters in Letters::ALL {
             for san in ["Nbd7", "R1e2", "Qh4e1", "exd8=N+", "O-O", "Kxh2", "Bxc6#"] {
-                assert_eq!(letters.to_english_san(&letters.localise_san(san)), san, "{letters}");
+                assert_eq!(
+                    letters.to_english_san(&letters.localise_san(san)),
+                    san,
+                    "{letters}"
+                );
             }
         }
     }

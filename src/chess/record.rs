@@ -116,8 +116,12 @@ impl GameEnd {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result_str(&self) -> &'static str {
         match self.outcome {
-            KnownOutcome::Decisive { winner: Color::White } => "1-0",
-            KnownOutcome::Decisive { winner: Color::Black } => "0-1",
+            KnownOutcome::Decisive {
+                winner: Color::White,
+            } => "1-0",
+            KnownOutcome::Decisive {
+                winner: Color::Black,
+            } => "0-1",
             KnownOutcome::Draw => "1/2-1/2",
         }
     }
@@ -201,9 +205,13 @@ impl GameRecord {
 
     /// A game from a FEN. The error says what is wrong with it.
     pub fn from_fen(fen: &str) -> Result<GameRecord, String> {
-        let parsed: Fen = fen.trim().parse().map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-        let pos: Chess =
-            parsed.into_position(CastlingMode::Standard).map_err(|e| format!("impossible position '{fen}': {e}"))?;
+        let parsed: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+        let pos: Chess = parsed
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| format!("impossible position '{fen}': {e}"))?;
         Ok(GameRecord::from_position(pos))
     }
 
@@ -215,7 +223,8 @@ impl GameRecord {
     /// `SetUp`/`FEN` tags).
     pub fn start_fen(&self) -> Option<String> {
         let start = self.start_position();
-        (start != &Chess::default()).then(|| Fen::from_position(start, EnPassantMode::Legal).to_string())
+        (start != &Chess::default())
+            .then(|| Fen::from_position(start, EnPassantMode::Legal).to_string())
     }
 
     /// The current position.
@@ -268,7 +277,11 @@ impl GameRecord {
     pub fn moves_completed(&self, color: Color) -> usize {
         let start_turn = self.start_position().turn();
         let n = self.moves.len();
-        if color == start_turn { n.div_ceil(2) } else { n / 2 }
+        if color == start_turn {
+            n.div_ceil(2)
+        } else {
+            n / 2
+        }
     }
 
     /// Plays a legal move and writes it down. Automatic ends (mate,
@@ -287,7 +300,13 @@ impl GameRecord {
         let draw_offer = self.pending_offer.take() == Some(mover);
         self.hashes.push(hash(&after));
         self.positions.push(after);
-        self.moves.push(RecordedMove { mv, san, at_ms, clock_ms: None, draw_offer });
+        self.moves.push(RecordedMove {
+            mv,
+            san,
+            at_ms,
+            clock_ms: None,
+            draw_offer,
+        });
         self.end = self.automatic_end();
         Ok(self.moves.last().expect("just pushed"))
     }
@@ -304,15 +323,28 @@ impl GameRecord {
         // Only positions since the last irreversible move can repeat; the
         // halfmove clock tells how far back that is.
         let window = self.position().halfmoves() as usize + 1;
-        self.hashes.iter().rev().take(window).filter(|&&h| h == current).count()
+        self.hashes
+            .iter()
+            .rev()
+            .take(window)
+            .filter(|&&h| h == current)
+            .count()
     }
 
     fn automatic_end(&self) -> Option<GameEnd> {
         let pos = self.position();
-        let draw = |reason| Some(GameEnd { outcome: KnownOutcome::Draw, reason, side: None });
+        let draw = |reason| {
+            Some(GameEnd {
+                outcome: KnownOutcome::Draw,
+                reason,
+                side: None,
+            })
+        };
         if pos.is_checkmate() {
             return Some(GameEnd {
-                outcome: KnownOutcome::Decisive { winner: !pos.turn() },
+                outcome: KnownOutcome::Decisive {
+                    winner: !pos.turn(),
+                },
                 reason: EndReason::Checkmate,
                 side: Some(pos.turn()),
             });
@@ -365,14 +397,22 @@ impl GameRecord {
             return false;
         }
         self.pending_offer = None;
-        self.end = Some(GameEnd { outcome: KnownOutcome::Draw, reason: EndReason::AgreedDraw, side: None });
+        self.end = Some(GameEnd {
+            outcome: KnownOutcome::Draw,
+            reason: EndReason::AgreedDraw,
+            side: None,
+        });
         true
     }
 
     /// Ends the game by agreement (the arbiter's or assistant's entry).
     pub fn agree_draw(&mut self) {
         if self.end.is_none() {
-            self.end = Some(GameEnd { outcome: KnownOutcome::Draw, reason: EndReason::AgreedDraw, side: None });
+            self.end = Some(GameEnd {
+                outcome: KnownOutcome::Draw,
+                reason: EndReason::AgreedDraw,
+                side: None,
+            });
         }
     }
 
@@ -394,9 +434,17 @@ impl GameRecord {
         }
         let opponent_cannot_mate = self.position().has_insufficient_material(!color);
         self.end = Some(if opponent_cannot_mate {
-            GameEnd { outcome: KnownOutcome::Draw, reason: EndReason::FlagFallOpponentCannotMate, side: Some(color) }
+            GameEnd {
+                outcome: KnownOutcome::Draw,
+                reason: EndReason::FlagFallOpponentCannotMate,
+                side: Some(color),
+            }
         } else {
-            GameEnd { outcome: KnownOutcome::Decisive { winner: !color }, reason: EndReason::FlagFall, side: Some(color) }
+            GameEnd {
+                outcome: KnownOutcome::Decisive { winner: !color },
+                reason: EndReason::FlagFall,
+                side: Some(color),
+            }
         });
     }
 
@@ -416,13 +464,23 @@ impl GameRecord {
                 self.hashes.push(hash(&after));
                 self.positions.push(after);
                 let draw_offer = self.pending_offer.take() == Some(mover);
-                self.moves.push(RecordedMove { mv, san, at_ms: None, clock_ms: None, draw_offer });
+                self.moves.push(RecordedMove {
+                    mv,
+                    san,
+                    at_ms: None,
+                    clock_ms: None,
+                    draw_offer,
+                });
             }
             let reason = match claim {
                 Claim::ThreefoldRepetition => EndReason::ThreefoldRepetition,
                 Claim::FiftyMoves => EndReason::FiftyMoves,
             };
-            self.end = Some(GameEnd { outcome: KnownOutcome::Draw, reason, side: None });
+            self.end = Some(GameEnd {
+                outcome: KnownOutcome::Draw,
+                reason,
+                side: None,
+            });
         }
         ClaimVerdict { claim, correct }
     }
@@ -460,7 +518,11 @@ impl GameRecord {
         self.positions.truncate(keep + 1);
         self.hashes.truncate(keep + 1);
         self.pending_offer = None;
-        self.end = if n > 0 { self.automatic_end() } else { self.end };
+        self.end = if n > 0 {
+            self.automatic_end()
+        } else {
+            self.end
+        };
         taken
     }
 
@@ -484,13 +546,20 @@ mod tests {
 
     fn play_sans(game: &mut GameRecord, sans: &str) {
         for san in sans.split_whitespace() {
-            let mv = san.parse::<San>().unwrap().to_move(game.position()).unwrap();
+            let mv = san
+                .parse::<San>()
+                .unwrap()
+                .to_move(game.position())
+                .unwrap();
             game.play(mv, None).unwrap_or_else(|e| panic!("{san}: {e}"));
         }
     }
 
     fn mv(game: &GameRecord, san: &str) -> Move {
-        san.parse::<San>().unwrap().to_move(game.position()).unwrap()
+        san.parse::<San>()
+            .unwrap()
+            .to_move(game.position())
+            .unwrap()
     }
 
     #[test]
@@ -518,7 +587,12 @@ mod tests {
         // White bishop on c1 (dark), black bishop takes on e3 (dark): K+B v K+B, same colour.
         let mut g = GameRecord::from_fen("4k3/8/8/8/8/4N3/8/2B1K1b1 b - - 0 1").unwrap();
         play_sans(&mut g, "Bxe3");
-        assert_eq!(g.end().unwrap().reason, EndReason::DeadPosition, "{}", g.fen());
+        assert_eq!(
+            g.end().unwrap().reason,
+            EndReason::DeadPosition,
+            "{}",
+            g.fen()
+        );
     }
 
     #[test]
@@ -578,7 +652,10 @@ mod tests {
     #[test]
     fn fifty_move_claim() {
         let mut g = GameRecord::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
-        assert!(!g.claim(Claim::FiftyMoves, None).correct, "99 half-moves is not enough");
+        assert!(
+            !g.claim(Claim::FiftyMoves, None).correct,
+            "99 half-moves is not enough"
+        );
         let intended = mv(&g, "Ra2");
         assert!(g.claim(Claim::FiftyMoves, Some(intended)).correct);
         assert_eq!(g.end().unwrap().reason, EndReason::FiftyMoves);
@@ -610,7 +687,10 @@ mod tests {
         let mut g = GameRecord::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
         g.flag_fall(Color::White);
         assert_eq!(g.result_str(), "1/2-1/2", "a lone king cannot mate");
-        assert_eq!(g.end().unwrap().reason, EndReason::FlagFallOpponentCannotMate);
+        assert_eq!(
+            g.end().unwrap().reason,
+            EndReason::FlagFallOpponentCannotMate
+        );
     }
 
     #[test]
@@ -623,7 +703,10 @@ mod tests {
         g.offer_draw(Color::White);
         assert!(g.last_move().unwrap().draw_offer);
         assert_eq!(g.open_draw_offer(), Some(Color::White));
-        assert!(!g.accept_draw(Color::White), "cannot accept one's own offer");
+        assert!(
+            !g.accept_draw(Color::White),
+            "cannot accept one's own offer"
+        );
         assert!(g.accept_draw(Color::Black));
         assert_eq!(g.end().unwrap().reason, EndReason::AgreedDraw);
     }
@@ -649,8 +732,14 @@ mod tests {
         assert!(g.end().is_none());
         assert_eq!(g.moves().len(), 6);
         let taken = g.takeback(2);
-        assert_eq!(taken.iter().map(|m| m.san_string()).collect::<Vec<_>>(), ["Qh5", "Nf6"]);
-        assert_eq!(g.fen(), "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3");
+        assert_eq!(
+            taken.iter().map(|m| m.san_string()).collect::<Vec<_>>(),
+            ["Qh5", "Nf6"]
+        );
+        assert_eq!(
+            g.fen(),
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3"
+        );
         play_sans(&mut g, "Qf3");
         assert_eq!(g.moves().len(), 5);
         assert!(g.takeback(10).len() == 5 && g.moves().is_empty());
@@ -669,7 +758,14 @@ mod tests {
     fn fen_start_is_reported_only_when_not_standard() {
         assert_eq!(GameRecord::new().start_fen(), None);
         let g = GameRecord::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
-        assert_eq!(g.start_fen().as_deref(), Some("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
-        assert!(GameRecord::from_fen("not a fen").unwrap_err().contains("bad FEN"));
+        assert_eq!(
+            g.start_fen().as_deref(),
+            Some("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+        );
+        assert!(
+            GameRecord::from_fen("not a fen")
+                .unwrap_err()
+                .contains("bad FEN")
+        );
     }
 }

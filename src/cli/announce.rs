@@ -41,7 +41,11 @@ pub fn run(args: Args) -> CliResult {
         Some(fen) => GameRecord::from_fen(fen).map_err(CliError::input)?,
         None => GameRecord::new(),
     };
-    let form = if args.spoken { Form::Spoken } else { Form::Written };
+    let form = if args.spoken {
+        Form::Spoken
+    } else {
+        Form::Written
+    };
     let mut stdout = std::io::stdout().lock();
     let mut said: Vec<Utterance> = Vec::new();
     let all_packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
@@ -50,11 +54,18 @@ pub fn run(args: Args) -> CliResult {
     for token in movetext_tokens(&input) {
         let pos = record.position().clone();
         let number = pos.fullmoves().get();
-        let side = if pos.turn() == Color::White { "White" } else { "Black" };
+        let side = if pos.turn() == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
         let mv = match parse_move(&pos, &token.text, args.letters, &packs) {
             Ok(mv) => mv,
             Err(e) => {
-                failure = Some(CliError::input(format!("line {}, move {number} ({side}): {e}", token.line)));
+                failure = Some(CliError::input(format!(
+                    "line {}, move {number} ({side}): {e}",
+                    token.line
+                )));
                 break;
             }
         };
@@ -62,13 +73,17 @@ pub fn run(args: Args) -> CliResult {
         writeln!(stdout, "{}", words.get(form))?;
         stdout.flush()?;
         if let Err(e) = record.play(mv, None) {
-            failure = Some(CliError::input(format!("line {}, move {number} ({side}): {e}", token.line)));
+            failure = Some(CliError::input(format!(
+                "line {}, move {number} ({side}): {e}",
+                token.line
+            )));
             break;
         }
         said.push(words);
     }
     if args.speak && !said.is_empty() {
-        crate::speech::speak_all_blocking(args.lang, &said, crate::speech::BackendChoice::Auto).map_err(CliError::failure)?;
+        crate::speech::speak_all_blocking(args.lang, &said, crate::speech::BackendChoice::Auto)
+            .map_err(CliError::failure)?;
     }
     failure.map_or(Ok(()), Err)
 }
@@ -77,13 +92,17 @@ fn read_input(path: Option<&std::path::Path>) -> Result<String, CliError> {
     match path {
         None => read_stdin(),
         Some(p) if p.as_os_str() == "-" => read_stdin(),
-        Some(p) => std::fs::read_to_string(p).map_err(|e| CliError::input(format!("cannot read {}: {e}", p.display()))),
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| CliError::input(format!("cannot read {}: {e}", p.display()))),
     }
 }
 
 fn read_stdin() -> Result<String, CliError> {
     let mut s = String::new();
-    std::io::stdin().lock().read_to_string(&mut s).map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
+    std::io::stdin()
+        .lock()
+        .read_to_string(&mut s)
+        .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
     Ok(s)
 }
 
@@ -109,7 +128,10 @@ pub fn movetext_tokens(input: &str) -> Vec<MoveToken> {
         let mut word = String::new();
         let flush = |word: &mut String, tokens: &mut Vec<MoveToken>| {
             if let Some(text) = move_word(word) {
-                tokens.push(MoveToken { text, line: index + 1 });
+                tokens.push(MoveToken {
+                    text,
+                    line: index + 1,
+                });
             }
             word.clear();
         };
@@ -141,14 +163,20 @@ pub fn movetext_tokens(input: &str) -> Vec<MoveToken> {
 
 /// The move in a word, without a leading move number ("12.Nf3", "3...e5").
 fn move_word(word: &str) -> Option<String> {
-    let w = word.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
-    let w = if w.len() < word.len() && word.starts_with(|c: char| c.is_ascii_digit()) && !word.contains('.') {
+    let w = word
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches('.');
+    let w = if w.len() < word.len()
+        && word.starts_with(|c: char| c.is_ascii_digit())
+        && !word.contains('.')
+    {
         // "1-0" and other digit-led words that are not move numbers.
         word
     } else {
         w
     };
-    if w.is_empty() || w.starts_with('$') || matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½") {
+    if w.is_empty() || w.starts_with('$') || matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½")
+    {
         return None;
     }
     Some(w.to_owned())

@@ -51,11 +51,17 @@ pub struct CliError {
 
 impl CliError {
     pub fn input(message: impl Into<String>) -> CliError {
-        CliError { code: 2, message: message.into() }
+        CliError {
+            code: 2,
+            message: message.into(),
+        }
     }
 
     pub fn failure(message: impl Into<String>) -> CliError {
-        CliError { code: 1, message: message.into() }
+        CliError {
+            code: 1,
+            message: message.into(),
+        }
     }
 }
 

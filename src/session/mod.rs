@@ -125,9 +125,15 @@ pub enum Event {
     /// Time passes (the driver sends one at [`Session::next_deadline`]).
     Tick,
     /// A move as typed: SAN, coordinates or announcement words.
-    MoveEntered { text: String, source: Source },
+    MoveEntered {
+        text: String,
+        source: Source,
+    },
     /// A move chosen directly (clicked on the board, read from an e-board).
-    MovePlayed { mv: Move, source: Source },
+    MovePlayed {
+        mv: Move,
+        source: Source,
+    },
     Command(Command),
     /// The peg-board link said something (see [`board`]).
     Board(board::BoardEvent),
@@ -183,7 +189,8 @@ impl Session {
     pub fn with_pack(config: SessionConfig, pack: Pack) -> Session {
         let mut input_packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
         input_packs.push(pack.clone());
-        let clock = Clock::new(config.time_control.clone()).with_low_time_thresholds(&config.low_time_ms);
+        let clock =
+            Clock::new(config.time_control.clone()).with_low_time_thresholds(&config.low_time_ms);
         let board = board::BoardState::new(&config);
         Session {
             config,
@@ -257,7 +264,10 @@ impl Session {
     /// When the driver must send the next [`Event::Tick`] (flag fall, low
     /// time warning, tracker settle/extension/mismatch timers).
     pub fn next_deadline(&self) -> Option<u64> {
-        [self.clock.next_deadline(), self.board.next_deadline()].into_iter().flatten().min()
+        [self.clock.next_deadline(), self.board.next_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Handles one event at time `now_ms`.
@@ -270,12 +280,16 @@ impl Session {
             Event::MovePlayed { mv, source } => self.play(now_ms, mv, source, &mut out),
             Event::Command(cmd) => self.command(now_ms, cmd, &mut out),
             Event::Board(ev) => {
-                let actions = self.board.on_event(now_ms, ev, &self.record, &self.pack, &mut out);
+                let actions = self
+                    .board
+                    .on_event(now_ms, ev, &self.record, &self.pack, &mut out);
                 self.board_actions(now_ms, actions, &mut out);
             }
         }
         // Timers run after every event, so a late tick still fires them.
-        let actions = self.board.on_tick(now_ms, &self.record, &self.pack, &mut out);
+        let actions = self
+            .board
+            .on_tick(now_ms, &self.record, &self.pack, &mut out);
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
         out
@@ -292,7 +306,11 @@ impl Session {
 
     fn speak(&self, out: &mut Vec<Effect>, text: Utterance, priority: Priority) {
         if !text.is_empty() {
-            out.push(Effect::Speak(Speech { text, lang: self.config.lang, priority }));
+            out.push(Effect::Speak(Speech {
+                text,
+                lang: self.config.lang,
+                priority,
+            }));
         }
     }
 
@@ -303,12 +321,21 @@ impl Session {
             Err(err) => {
                 let shown = Utterance::from(text);
                 let key = match err {
-                    MoveInputError::Unreadable(_) | MoveInputError::Ambiguous(_) => "unreadable_move",
+                    MoveInputError::Unreadable(_) | MoveInputError::Ambiguous(_) => {
+                        "unreadable_move"
+                    }
                     MoveInputError::Illegal(_) => "illegal_move",
                 };
-                self.speak(out, self.pack.phrase(key, &[("move", shown)]), Priority::Alert);
+                self.speak(
+                    out,
+                    self.pack.phrase(key, &[("move", shown)]),
+                    Priority::Alert,
+                );
                 out.push(Effect::Sound(Earcon::Illegal));
-                out.push(Effect::Notice(Notice::Rejected { input: text.to_owned(), reason: err.to_string() }));
+                out.push(Effect::Notice(Notice::Rejected {
+                    input: text.to_owned(),
+                    reason: err.to_string(),
+                }));
             }
         }
     }
@@ -316,21 +343,33 @@ impl Session {
     /// Plays a legal move: record, clock, announcement, board expectation.
     fn play(&mut self, now: u64, mv: Move, source: Source, out: &mut Vec<Effect>) {
         if let Some(end) = self.record.end() {
-            self.speak(out, announce::announce_result(&self.pack, &end), Priority::Alert);
+            self.speak(
+                out,
+                announce::announce_result(&self.pack, &end),
+                Priority::Alert,
+            );
             out.push(Effect::Sound(Earcon::Illegal));
             return;
         }
         let before = self.record.position().clone();
         if !before.is_legal(mv) {
             let shown = Utterance::from(mv.to_string().as_str());
-            self.speak(out, self.pack.phrase("illegal_move", &[("move", shown)]), Priority::Alert);
+            self.speak(
+                out,
+                self.pack.phrase("illegal_move", &[("move", shown)]),
+                Priority::Alert,
+            );
             out.push(Effect::Sound(Earcon::Illegal));
             return;
         }
         let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
         let at_ms = now.saturating_sub(*self.game_origin_ms.get_or_insert(now));
         let mover = before.turn();
-        let played = self.record.play(mv, Some(at_ms)).expect("checked legal and not over").clone();
+        let played = self
+            .record
+            .play(mv, Some(at_ms))
+            .expect("checked legal and not over")
+            .clone();
         // E.3: the clock switches only when a move is executed.
         if self.clock.control().is_timed() {
             if !self.clock.is_started() {
@@ -383,7 +422,11 @@ impl Session {
                 None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
             },
             Command::LastMove => match self.last_announcement.clone() {
-                Some(text) => self.speak(out, self.pack.phrase("last_move", &[("move", text)]), Priority::Answer),
+                Some(text) => self.speak(
+                    out,
+                    self.pack.phrase("last_move", &[("move", text)]),
+                    Priority::Answer,
+                ),
                 None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
             },
             Command::ClockReading => {
@@ -395,7 +438,10 @@ impl Session {
                     .into_iter()
                     .map(|c| {
                         let n = self.record.moves_completed(c) as u32;
-                        Utterance::join_with(&[self.side(c), crate::clock::moves_words(&self.pack, n)], ": ")
+                        Utterance::join_with(
+                            &[self.side(c), crate::clock::moves_words(&self.pack, n)],
+                            ": ",
+                        )
                     })
                     .collect();
                 self.speak(out, Utterance::join_with(&parts, ". "), Priority::Answer);
@@ -409,7 +455,11 @@ impl Session {
                 Some(_) => {
                     let last = self.last_move_words();
                     self.pending = Some(Pending::Takeback);
-                    self.speak(out, self.pack.phrase("takeback_confirm", &[("move", last)]), Priority::Alert);
+                    self.speak(
+                        out,
+                        self.pack.phrase("takeback_confirm", &[("move", last)]),
+                        Priority::Alert,
+                    );
                     out.push(Effect::Notice(Notice::ConfirmTakeback));
                 }
             },
@@ -421,8 +471,15 @@ impl Session {
             Command::Cancel => self.pending = None,
             Command::OfferDraw(color) => {
                 self.record.offer_draw(color);
-                self.speak(out, self.pack.phrase("draw_offer", &[("side", self.side(color))]), Priority::Move);
-                out.push(Effect::Notice(Notice::DrawOffer { side: color_name(color) }));
+                self.speak(
+                    out,
+                    self.pack
+                        .phrase("draw_offer", &[("side", self.side(color))]),
+                    Priority::Move,
+                );
+                out.push(Effect::Notice(Notice::DrawOffer {
+                    side: color_name(color),
+                }));
                 out.push(Effect::SaveGame);
             }
             Command::AcceptDraw(color) => {
@@ -432,7 +489,9 @@ impl Session {
                     self.speak(out, self.pack.say("no_draw_offer"), Priority::Answer);
                 }
             }
-            Command::DeclineDraw(_) => self.speak(out, self.pack.say("draw_offer_declined"), Priority::Answer),
+            Command::DeclineDraw(_) => {
+                self.speak(out, self.pack.say("draw_offer_declined"), Priority::Answer)
+            }
             Command::Claim(claim, intended) => self.claim(now, claim, intended, out),
             Command::Resign(color) => {
                 self.record.resign(color);
@@ -442,7 +501,8 @@ impl Session {
                 let tags = self.record.tags.clone();
                 self.record = GameRecord::new();
                 self.record.tags = tags;
-                self.clock = Clock::new(self.config.time_control.clone()).with_low_time_thresholds(&self.config.low_time_ms);
+                self.clock = Clock::new(self.config.time_control.clone())
+                    .with_low_time_thresholds(&self.config.low_time_ms);
                 self.game_origin_ms = Some(now);
                 self.last_announcement = None;
                 self.pending = None;
@@ -468,7 +528,12 @@ impl Session {
     fn last_move_words(&self) -> Utterance {
         let n = self.record.moves().len();
         match self.record.last_move() {
-            Some(m) => announce::announce_move(&self.pack, self.record.position_before(n - 1), m.mv, self.config.form),
+            Some(m) => announce::announce_move(
+                &self.pack,
+                self.record.position_before(n - 1),
+                m.mv,
+                self.config.form,
+            ),
             None => Utterance::default(),
         }
     }
@@ -483,14 +548,25 @@ impl Session {
             let _ = self.clock.unpress(now);
         }
         let n = self.record.moves().len();
-        self.last_announcement = self
-            .record
-            .last_move()
-            .map(|m| announce::announce_move(&self.pack, self.record.position_before(n - 1), m.mv, self.config.form));
-        self.speak(out, self.pack.phrase("takeback", &[("move", words)]), Priority::Move);
-        out.push(Effect::Notice(Notice::Takeback { san: taken[0].san.to_string() }));
+        self.last_announcement = self.record.last_move().map(|m| {
+            announce::announce_move(
+                &self.pack,
+                self.record.position_before(n - 1),
+                m.mv,
+                self.config.form,
+            )
+        });
+        self.speak(
+            out,
+            self.pack.phrase("takeback", &[("move", words)]),
+            Priority::Move,
+        );
+        out.push(Effect::Notice(Notice::Takeback {
+            san: taken[0].san.to_string(),
+        }));
         out.push(Effect::SaveGame);
-        self.board.on_game_changed(now, &self.record, Source::Keyboard);
+        self.board
+            .on_game_changed(now, &self.record, Source::Keyboard);
     }
 
     fn claim(&mut self, now: u64, claim: Claim, intended: Option<String>, out: &mut Vec<Effect>) {
@@ -502,7 +578,11 @@ impl Session {
             Some(Ok(mv)) => Some(mv),
             Some(Err(err)) => {
                 let shown = Utterance::from(err.text());
-                self.speak(out, self.pack.phrase("illegal_move", &[("move", shown)]), Priority::Alert);
+                self.speak(
+                    out,
+                    self.pack.phrase("illegal_move", &[("move", shown)]),
+                    Priority::Alert,
+                );
                 out.push(Effect::Sound(Earcon::Illegal));
                 return;
             }
@@ -512,9 +592,20 @@ impl Session {
             Claim::ThreefoldRepetition => "end_threefold",
             Claim::FiftyMoves => "end_fifty",
         });
-        let key = if verdict.correct { "claim_correct" } else { "claim_wrong" };
-        self.speak(out, self.pack.phrase(key, &[("reason", reason)]), Priority::Alert);
-        out.push(Effect::Notice(Notice::Claim { claim, correct: verdict.correct }));
+        let key = if verdict.correct {
+            "claim_correct"
+        } else {
+            "claim_wrong"
+        };
+        self.speak(
+            out,
+            self.pack.phrase(key, &[("reason", reason)]),
+            Priority::Alert,
+        );
+        out.push(Effect::Notice(Notice::Claim {
+            claim,
+            correct: verdict.correct,
+        }));
         if verdict.correct {
             self.after_end_check(now, out);
         }
@@ -528,7 +619,10 @@ impl Session {
             out.push(Effect::Sound(Earcon::LowTime));
             if self.config.speak_low_time {
                 let remaining = crate::clock::duration_words(&self.pack, low.threshold_ms);
-                let text = self.pack.phrase("low_time", &[("side", self.side(low.side)), ("remaining", remaining)]);
+                let text = self.pack.phrase(
+                    "low_time",
+                    &[("side", self.side(low.side)), ("remaining", remaining)],
+                );
                 self.speak(out, text, Priority::Answer);
             }
         }
@@ -549,7 +643,10 @@ fn color_name(color: Color) -> String {
 
 impl From<&str> for Utterance {
     fn from(s: &str) -> Utterance {
-        Utterance { written: s.to_owned(), spoken: s.to_owned() }
+        Utterance {
+            written: s.to_owned(),
+            spoken: s.to_owned(),
+        }
     }
 }
 

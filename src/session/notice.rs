@@ -21,31 +21,60 @@ pub enum Notice {
         source: Source,
     },
     /// A piece of the side to move left its hole (E.2.2).
-    Touched { square: String, piece: String },
+    Touched {
+        square: String,
+        piece: String,
+    },
     /// Strict mode: a touched piece must be moved (Art. 4.3/4.4).
-    TouchMove { square: String, piece: String },
+    TouchMove {
+        square: String,
+        piece: String,
+    },
     /// The peg-board differs from the game and matches no legal move.
-    Mismatch { missing: Vec<String>, extra: Vec<String> },
+    Mismatch {
+        missing: Vec<String>,
+        extra: Vec<String>,
+    },
     /// The peg-board matches the game again.
     InSync,
     /// A pawn reached the last rank; the piece is not known yet.
-    Promotion { square: String },
+    Promotion {
+        square: String,
+    },
     /// The board was put back to before the last move: confirm a takeback.
     TakebackRequested,
     /// The session waits for Confirm / Cancel of a takeback.
     ConfirmTakeback,
     /// A move was taken back.
-    Takeback { san: String },
+    Takeback {
+        san: String,
+    },
     /// The board link changed state: "connected", "lost", "restored".
-    Link { state: String, detail: String },
+    Link {
+        state: String,
+        detail: String,
+    },
     /// The board reported a fault or identified itself.
-    BoardInfo { text: String },
+    BoardInfo {
+        text: String,
+    },
     /// The board is turned round; squares are mirrored from now on.
     BoardTurned,
-    DrawOffer { side: String },
-    Claim { claim: Claim, correct: bool },
-    GameOver { result: String, reason: EndReason },
+    DrawOffer {
+        side: String,
+    },
+    Claim {
+        claim: Claim,
+        correct: bool,
+    },
+    GameOver {
+        result: String,
+        reason: EndReason,
+    },
     NewGame,
     /// Input that was not a legal move.
-    Rejected { input: String, reason: String },
+    Rejected {
+        input: String,
+        reason: String,
+    },
 }

@@ -19,7 +19,13 @@ fn spoken(effects: &[Effect]) -> Vec<String> {
 }
 
 fn enter(s: &mut Session, now: u64, text: &str) -> Vec<Effect> {
-    s.handle(now, Event::MoveEntered { text: text.into(), source: Source::Keyboard })
+    s.handle(
+        now,
+        Event::MoveEntered {
+            text: text.into(),
+            source: Source::Keyboard,
+        },
+    )
 }
 
 #[test]
@@ -29,7 +35,16 @@ fn entered_move_is_announced_recorded_and_saved() {
     assert_eq!(spoken(&fx), ["Springer Felix drei"]);
     assert!(fx.contains(&Effect::Sound(Earcon::MoveAccepted)));
     assert!(fx.contains(&Effect::SaveGame));
-    let speech = fx.iter().find_map(|e| if let Effect::Speak(s) = e { Some(s.clone()) } else { None }).unwrap();
+    let speech = fx
+        .iter()
+        .find_map(|e| {
+            if let Effect::Speak(s) = e {
+                Some(s.clone())
+            } else {
+                None
+            }
+        })
+        .unwrap();
     assert_eq!(speech.priority, Priority::Move);
     assert_eq!(speech.text.spoken, "Springer Felix drei");
     assert_eq!(s.record().moves().len(), 1);
@@ -62,8 +77,15 @@ fn takeback_needs_confirmation() {
     enter(&mut s, 0, "e4");
     enter(&mut s, 0, "e5");
     let fx = s.handle(0, Event::Command(Command::Takeback));
-    assert_eq!(spoken(&fx), ["Zug Eva fuenf zuruecknehmen? Bitte bestaetigen"]);
-    assert_eq!(s.record().moves().len(), 2, "nothing taken back before confirmation");
+    assert_eq!(
+        spoken(&fx),
+        ["Zug Eva fuenf zuruecknehmen? Bitte bestaetigen"]
+    );
+    assert_eq!(
+        s.record().moves().len(),
+        2,
+        "nothing taken back before confirmation"
+    );
     s.handle(0, Event::Command(Command::Cancel));
     assert!(spoken(&s.handle(0, Event::Command(Command::Confirm))).is_empty());
     assert_eq!(s.record().moves().len(), 2);
@@ -71,7 +93,10 @@ fn takeback_needs_confirmation() {
     let fx = s.handle(0, Event::Command(Command::Confirm));
     assert_eq!(spoken(&fx), ["Zurueckgenommen: Eva fuenf"]);
     assert_eq!(s.record().moves().len(), 1);
-    assert_eq!(spoken(&s.handle(0, Event::Command(Command::Repeat))), ["Eva vier"]);
+    assert_eq!(
+        spoken(&s.handle(0, Event::Command(Command::Repeat))),
+        ["Eva vier"]
+    );
 }
 
 #[test]
@@ -81,29 +106,53 @@ fn mate_ends_the_game_and_further_moves_are_refused() {
         enter(&mut s, 0, m);
     }
     let fx = enter(&mut s, 0, "Qh4#");
-    assert_eq!(spoken(&fx), ["Dame Hector vier Matt", "Partie beendet: Schwarz gewinnt, Schachmatt"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Notice(Notice::GameOver { .. }))));
+    assert_eq!(
+        spoken(&fx),
+        [
+            "Dame Hector vier Matt",
+            "Partie beendet: Schwarz gewinnt, Schachmatt"
+        ]
+    );
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Notice(Notice::GameOver { .. })))
+    );
     let fx = enter(&mut s, 0, "a3");
     assert!(fx.contains(&Effect::Sound(Earcon::Illegal)));
 }
 
 #[test]
 fn clock_switches_on_moves_and_reads_in_words() {
-    let config = SessionConfig { time_control: "300+2".parse::<TimeControl>().unwrap(), ..SessionConfig::default() };
+    let config = SessionConfig {
+        time_control: "300+2".parse::<TimeControl>().unwrap(),
+        ..SessionConfig::default()
+    };
     let mut s = session(config);
     s.handle(0, Event::Command(Command::StartClock));
     enter(&mut s, 10_000, "e4");
     assert_eq!(s.record().moves()[0].clock_ms, Some(292_000));
     let fx = s.handle(70_000, Event::Command(Command::ClockReading));
     let text = &spoken(&fx)[0];
-    assert!(text.starts_with("Weiss: 4 Minuten 52 Sekunden uebrig"), "{text}");
-    assert!(text.contains("Schwarz: 4 Minuten uebrig, 1 Minute verbraucht"), "{text}");
-    assert!(!text.contains(':') || !text.contains("4:"), "never clock digits: {text}");
+    assert!(
+        text.starts_with("Weiss: 4 Minuten 52 Sekunden uebrig"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Schwarz: 4 Minuten uebrig, 1 Minute verbraucht"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(':') || !text.contains("4:"),
+        "never clock digits: {text}"
+    );
 }
 
 #[test]
 fn flag_fall_ends_the_game_at_the_deadline() {
-    let config = SessionConfig { time_control: "60".parse::<TimeControl>().unwrap(), ..SessionConfig::default() };
+    let config = SessionConfig {
+        time_control: "60".parse::<TimeControl>().unwrap(),
+        ..SessionConfig::default()
+    };
     let mut s = session(config);
     s.handle(0, Event::Command(Command::StartClock));
     let deadline = s.next_deadline().unwrap();
@@ -134,21 +183,39 @@ fn draw_offer_and_acceptance() {
 fn wrong_claim_is_said_and_the_game_goes_on() {
     let mut s = session(SessionConfig::default());
     enter(&mut s, 0, "Nf3");
-    let fx = s.handle(0, Event::Command(Command::Claim(Claim::ThreefoldRepetition, None)));
-    assert_eq!(spoken(&fx), ["Reklamation unberechtigt: Dreimalige Stellungswiederholung"]);
+    let fx = s.handle(
+        0,
+        Event::Command(Command::Claim(Claim::ThreefoldRepetition, None)),
+    );
+    assert_eq!(
+        spoken(&fx),
+        ["Reklamation unberechtigt: Dreimalige Stellungswiederholung"]
+    );
     assert!(!s.record().is_over());
     for m in ["Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
         enter(&mut s, 0, m);
     }
-    let fx = s.handle(0, Event::Command(Command::Claim(Claim::ThreefoldRepetition, Some("Ng8".into()))));
-    assert_eq!(spoken(&fx)[0], "Reklamation berechtigt: Dreimalige Stellungswiederholung");
+    let fx = s.handle(
+        0,
+        Event::Command(Command::Claim(
+            Claim::ThreefoldRepetition,
+            Some("Ng8".into()),
+        )),
+    );
+    assert_eq!(
+        spoken(&fx)[0],
+        "Reklamation berechtigt: Dreimalige Stellungswiederholung"
+    );
     assert_eq!(s.record().result_str(), "1/2-1/2");
 }
 
 #[test]
 fn languages_switch_at_once() {
     let mut s = session(SessionConfig::default());
-    let config = SessionConfig { lang: Lang::Pt, ..s.config().clone() };
+    let config = SessionConfig {
+        lang: Lang::Pt,
+        ..s.config().clone()
+    };
     s.set_config(config);
     let fx = enter(&mut s, 0, "Nf3");
     assert_eq!(spoken(&fx), ["Cavalo Felix tres"]);
@@ -160,7 +227,10 @@ fn languages_switch_at_once() {
 fn side_to_move_and_move_count() {
     let mut s = session(SessionConfig::default());
     enter(&mut s, 0, "e4");
-    assert_eq!(spoken(&s.handle(0, Event::Command(Command::SideToMove))), ["Schwarz am Zug"]);
+    assert_eq!(
+        spoken(&s.handle(0, Event::Command(Command::SideToMove))),
+        ["Schwarz am Zug"]
+    );
     let text = &spoken(&s.handle(0, Event::Command(Command::MoveCount)))[0];
     assert!(text.starts_with("Weiss: 1 Zug gespielt"), "{text}");
 }
@@ -168,7 +238,10 @@ fn side_to_move_and_move_count() {
 #[test]
 fn replay_is_deterministic() {
     let run = || {
-        let config = SessionConfig { time_control: "180+2".parse::<TimeControl>().unwrap(), ..SessionConfig::default() };
+        let config = SessionConfig {
+            time_control: "180+2".parse::<TimeControl>().unwrap(),
+            ..SessionConfig::default()
+        };
         let mut s = session(config);
         let mut all = s.handle(0, Event::Command(Command::StartClock));
         for (i, m) in ["e4", "c5", "Nf3", "d6"].iter().enumerate() {

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{File, Rank, Role};
 
 /// A language the app can speak and write moves in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// German phonetics, as FIDE Appendix E suggests: the default.
@@ -72,7 +74,10 @@ pub struct Word {
 
 impl Word {
     pub fn same(text: &str) -> Word {
-        Word { written: text.to_owned(), spoken: text.to_owned() }
+        Word {
+            written: text.to_owned(),
+            spoken: text.to_owned(),
+        }
     }
 
     pub fn get(&self, form: super::Form) -> &str {
@@ -91,7 +96,10 @@ impl<'de> Deserialize<'de> for Word {
         #[serde(untagged)]
         enum Raw {
             Same(String),
-            Forms { written: String, spoken: Option<String> },
+            Forms {
+                written: String,
+                spoken: Option<String>,
+            },
         }
         Ok(match Raw::deserialize(d)? {
             Raw::Same(s) => Word::same(&s),
@@ -149,8 +157,14 @@ impl std::error::Error for PackError {}
 
 /// Keys every pack must define, so a missing word is an error at load time
 /// rather than a silent gap in a spoken announcement.
-pub const REQUIRED_TERMS: &[&str] =
-    &["captures", "check", "mate", "en_passant", "castle_short", "castle_long"];
+pub const REQUIRED_TERMS: &[&str] = &[
+    "captures",
+    "check",
+    "mate",
+    "en_passant",
+    "castle_short",
+    "castle_long",
+];
 
 const ROLE_KEYS: [(Role, &str); 6] = [
     (Role::Pawn, "pawn"),
@@ -169,22 +183,33 @@ impl Pack {
     /// The bundled pack merged with the user's override from
     /// `<config>/speech/<lang>.toml`, if present.
     pub fn load(lang: Lang) -> Result<Pack, PackError> {
-        Self::load_with_override_dir(lang, crate::paths::config_dir().map(|d| d.join("speech")).as_deref())
+        Self::load_with_override_dir(
+            lang,
+            crate::paths::config_dir()
+                .map(|d| d.join("speech"))
+                .as_deref(),
+        )
     }
 
     /// The pack compiled into the binary, without user overrides.
     pub fn bundled(lang: Lang) -> Pack {
-        Self::from_toml_str(lang.bundled_source(), &format!("assets/speech/{}.toml", lang.code()))
-            .expect("bundled language packs are checked by tests")
+        Self::from_toml_str(
+            lang.bundled_source(),
+            &format!("assets/speech/{}.toml", lang.code()),
+        )
+        .expect("bundled language packs are checked by tests")
     }
 
     /// The bundled pack merged with `<dir>/<lang>.toml` when that file exists.
     pub fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
         let bundled_name = format!("assets/speech/{}.toml", lang.code());
-        let mut value: toml::Table = lang
-            .bundled_source()
-            .parse()
-            .map_err(|e: toml::de::Error| PackError { source: bundled_name.clone(), message: e.to_string() })?;
+        let mut value: toml::Table =
+            lang.bundled_source()
+                .parse()
+                .map_err(|e: toml::de::Error| PackError {
+                    source: bundled_name.clone(),
+                    message: e.to_string(),
+                })?;
         let mut source = bundled_name;
         if let Some(path) = dir.map(|d| d.join(format!("{}.toml", lang.code())))
             && path.exists()
@@ -198,16 +223,25 @@ impl Pack {
 
     /// Parses a complete pack from TOML text.
     pub fn from_toml_str(text: &str, source: &str) -> Result<Pack, PackError> {
-        let table: toml::Table =
-            text.parse().map_err(|e: toml::de::Error| PackError { source: source.into(), message: e.to_string() })?;
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| PackError {
+            source: source.into(),
+            message: e.to_string(),
+        })?;
         Self::from_table(table, source)
     }
 
     fn from_table(table: toml::Table, source: &str) -> Result<Pack, PackError> {
-        let err = |message: String| PackError { source: source.into(), message };
-        let raw: PackFile = toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| err(e.to_string()))?;
+        let err = |message: String| PackError {
+            source: source.into(),
+            message,
+        };
+        let raw: PackFile = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| err(e.to_string()))?;
         let take = |map: &BTreeMap<String, Word>, key: &str, what: &str| {
-            map.get(key).cloned().ok_or_else(|| err(format!("missing {what} '{key}'")))
+            map.get(key)
+                .cloned()
+                .ok_or_else(|| err(format!("missing {what} '{key}'")))
         };
         let mut files = Vec::with_capacity(8);
         let mut ranks = Vec::with_capacity(8);
@@ -249,7 +283,10 @@ impl Pack {
     /// A single term ("captures", "check", ...). Unknown keys render as the
     /// key itself in brackets so a gap is audible and visible, never silent.
     pub fn term(&self, key: &str) -> Word {
-        self.terms.get(key).cloned().unwrap_or_else(|| Word::same(&format!("[{key}]")))
+        self.terms
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| Word::same(&format!("[{key}]")))
     }
 
     /// A phrase template with `{name}` placeholders, if the pack has it.
@@ -269,7 +306,12 @@ impl Pack {
 
     /// Every word of the pack, for the clip voice's vocabulary and for checks.
     pub fn all_words(&self) -> Vec<&Word> {
-        let mut v: Vec<&Word> = self.files.iter().chain(&self.ranks).chain(&self.pieces).collect();
+        let mut v: Vec<&Word> = self
+            .files
+            .iter()
+            .chain(&self.ranks)
+            .chain(&self.pieces)
+            .collect();
         v.extend(self.terms.values());
         v.extend(self.phrases.values());
         v
@@ -277,9 +319,13 @@ impl Pack {
 }
 
 fn read_table(path: &Path) -> Result<toml::Table, PackError> {
-    let err = |message: String| PackError { source: path.display().to_string(), message };
+    let err = |message: String| PackError {
+        source: path.display().to_string(),
+        message,
+    };
     let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-    text.parse().map_err(|e: toml::de::Error| err(e.to_string()))
+    text.parse()
+        .map_err(|e: toml::de::Error| err(e.to_string()))
 }
 
 /// Deep-merges `over` into `base`: tables merge key by key, anything else
@@ -314,9 +360,17 @@ mod tests {
             let de_keys: Vec<_> = de.phrase_keys().collect();
             assert_eq!(keys, de_keys, "pack {lang} has different phrases than de");
             let terms: Vec<_> = pack.term_keys().collect();
-            assert_eq!(terms, de.term_keys().collect::<Vec<_>>(), "pack {lang} has different terms than de");
+            assert_eq!(
+                terms,
+                de.term_keys().collect::<Vec<_>>(),
+                "pack {lang} has different terms than de"
+            );
             for w in pack.all_words() {
-                assert!(w.written.is_ascii(), "{lang}: written form '{}' is not ASCII", w.written);
+                assert!(
+                    w.written.is_ascii(),
+                    "{lang}: written form '{}' is not ASCII",
+                    w.written
+                );
                 assert!(!w.spoken.trim().is_empty());
             }
         }

@@ -50,23 +50,42 @@ impl Utterance {
     /// Joins with a space, skipping empty parts.
     pub fn join(parts: &[Utterance]) -> Utterance {
         let pick = |f: fn(&Utterance) -> &str| {
-            parts.iter().map(f).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+            parts
+                .iter()
+                .map(f)
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
         };
-        Utterance { written: pick(|u| &u.written), spoken: pick(|u| &u.spoken) }
+        Utterance {
+            written: pick(|u| &u.written),
+            spoken: pick(|u| &u.spoken),
+        }
     }
 
     /// Joins with a separator (", " between list items, ". " between sentences).
     pub fn join_with(parts: &[Utterance], sep: &str) -> Utterance {
         let pick = |f: fn(&Utterance) -> &str| {
-            parts.iter().map(f).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(sep)
+            parts
+                .iter()
+                .map(f)
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(sep)
         };
-        Utterance { written: pick(|u| &u.written), spoken: pick(|u| &u.spoken) }
+        Utterance {
+            written: pick(|u| &u.written),
+            spoken: pick(|u| &u.spoken),
+        }
     }
 }
 
 impl From<&Word> for Utterance {
     fn from(w: &Word) -> Utterance {
-        Utterance { written: w.written.clone(), spoken: w.spoken.clone() }
+        Utterance {
+            written: w.written.clone(),
+            spoken: w.spoken.clone(),
+        }
     }
 }
 
@@ -81,11 +100,19 @@ impl Pack {
         match token {
             Token::File(f) => self.file(*f).into(),
             Token::Rank(r) => self.rank(*r).into(),
-            Token::Square(sq) => Utterance::join(&[self.file(sq.file()).into(), self.rank(sq.rank()).into()]),
+            Token::Square(sq) => {
+                Utterance::join(&[self.file(sq.file()).into(), self.rank(sq.rank()).into()])
+            }
             Token::Piece(role) => self.piece(*role).into(),
             Token::Term(key) => (&self.term(key)).into(),
-            Token::Number(n) => Utterance { written: n.to_string(), spoken: n.to_string() },
-            Token::Text(t) => Utterance { written: t.clone(), spoken: t.clone() },
+            Token::Number(n) => Utterance {
+                written: n.to_string(),
+                spoken: n.to_string(),
+            },
+            Token::Text(t) => Utterance {
+                written: t.clone(),
+                spoken: t.clone(),
+            },
         }
     }
 
@@ -98,7 +125,10 @@ impl Pack {
     /// rendered as `[key]` plus its arguments, so nothing is lost silently.
     pub fn phrase(&self, key: &str, args: &[(&str, Utterance)]) -> Utterance {
         let Some(template) = self.phrase_template(key) else {
-            let mut parts = vec![Utterance { written: format!("[{key}]"), spoken: key.replace('_', " ") }];
+            let mut parts = vec![Utterance {
+                written: format!("[{key}]"),
+                spoken: key.replace('_', " "),
+            }];
             parts.extend(args.iter().map(|(_, u)| u.clone()));
             return Utterance::join(&parts);
         };
@@ -110,7 +140,10 @@ impl Pack {
             // Collapse doubled spaces left by empty arguments.
             out.split_whitespace().collect::<Vec<_>>().join(" ")
         };
-        Utterance { written: fill(&template.written, Form::Written), spoken: fill(&template.spoken, Form::Spoken) }
+        Utterance {
+            written: fill(&template.written, Form::Written),
+            spoken: fill(&template.spoken, Form::Spoken),
+        }
     }
 
     /// A phrase without arguments.
@@ -144,7 +177,16 @@ mod tests {
     #[test]
     fn missing_phrase_is_audible() {
         let de = Pack::bundled(Lang::De);
-        let u = de.phrase("no_such_phrase", &[("x", Utterance { written: "a".into(), spoken: "a".into() })]);
+        let u = de.phrase(
+            "no_such_phrase",
+            &[(
+                "x",
+                Utterance {
+                    written: "a".into(),
+                    spoken: "a".into(),
+                },
+            )],
+        );
         assert_eq!(u.written, "[no_such_phrase] a");
     }
 }
