@@ -775,6 +775,10 @@ impl RochadeApp {
             ),
         };
         visuals.override_text_color = Some(text);
+        // A steady cursor: blinking costs a repaint twice a second (most of
+        // the idle CPU while a clock runs) and distracts low-vision users
+        // (WCAG 2.2.2).
+        visuals.text_cursor.blink = false;
         visuals.panel_fill = background;
         visuals.window_fill = background;
         visuals.window_stroke = egui::Stroke::new(2.0, text);
