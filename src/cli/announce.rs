@@ -195,7 +195,7 @@ mod tests {
         let pgn = "[Event \"x\"]\n[White \"A\"]\n\n1. e4 {best by test} e5 2.Nf3 (2. f4 exf4) Nc6 $1 3. Bb5 a6 ; Ruy\n4. O-O 1-0\n";
         assert_eq!(texts(pgn), ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"]);
         let t = movetext_tokens(pgn);
-        assert_eq!(t[6].line, 4);
+        assert_eq!(t[6].line, 5);
     }
 
     #[test]
