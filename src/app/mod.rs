@@ -543,7 +543,7 @@ impl RochadeApp {
             (Dialog::NewGame, true) => self.command(Command::NewGame),
             (Dialog::Close, true) => self.allow_close = true,
             (Dialog::Resume(record), true) => {
-                self.session.resume_game(*record);
+                self.session.resume_game(self.now_ms(), *record);
                 self.cursor = Square::E2;
                 self.say_key("game_resumed", Priority::Answer);
                 let text = self.session.last_announcement().cloned();
