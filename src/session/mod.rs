@@ -212,11 +212,16 @@ impl Session {
     /// paused until [`Command::ResumeClock`] (the arbiter restarts it, E.2.8).
     /// The time the app was closed is charged to nobody.
     pub fn resume_game(&mut self, now_ms: u64, record: GameRecord) {
-        let last_at = record.moves().iter().rev().find_map(|m| m.at_ms).unwrap_or(0);
+        let last_at = record
+            .moves()
+            .iter()
+            .rev()
+            .find_map(|m| m.at_ms)
+            .unwrap_or(0);
         let origin = now_ms.saturating_sub(last_at);
         self.game_origin_ms = Some(origin);
-        let mut clock =
-            Clock::new(self.config.time_control.clone()).with_low_time_thresholds(&self.config.low_time_ms);
+        let mut clock = Clock::new(self.config.time_control.clone())
+            .with_low_time_thresholds(&self.config.low_time_ms);
         if clock.control().is_timed() && record.moves().iter().all(|m| m.at_ms.is_some()) {
             let start_turn = record.start_position().turn();
             if clock.start(origin, start_turn).is_ok() {
@@ -232,10 +237,14 @@ impl Session {
         self.record = record;
         self.pending = None;
         let n = self.record.moves().len();
-        self.last_announcement = self
-            .record
-            .last_move()
-            .map(|m| announce::announce_move(&self.pack, self.record.position_before(n - 1), m.mv, self.config.form));
+        self.last_announcement = self.record.last_move().map(|m| {
+            announce::announce_move(
+                &self.pack,
+                self.record.position_before(n - 1),
+                m.mv,
+                self.config.form,
+            )
+        });
         self.board.reset(&self.config, self.record.position());
     }
 

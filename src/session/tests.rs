@@ -255,7 +255,10 @@ fn replay_is_deterministic() {
 
 #[test]
 fn resumed_game_gets_its_clock_and_last_move_back() {
-    let config = SessionConfig { time_control: "300+2".parse::<TimeControl>().unwrap(), ..SessionConfig::default() };
+    let config = SessionConfig {
+        time_control: "300+2".parse::<TimeControl>().unwrap(),
+        ..SessionConfig::default()
+    };
     let mut s = session(config.clone());
     s.handle(0, Event::Command(Command::StartClock));
     enter(&mut s, 10_000, "e4");
@@ -267,13 +270,32 @@ fn resumed_game_gets_its_clock_and_last_move_back() {
     // The app restarts an hour later.
     let mut resumed = session(config);
     resumed.resume_game(3_600_000, saved);
-    assert_eq!(resumed.clock().remaining(Color::White, 3_600_000), white_before);
-    assert_eq!(resumed.clock().remaining(Color::Black, 3_600_000), black_before);
-    assert!(resumed.clock().is_paused(), "the arbiter restarts the clock");
-    assert_eq!(spoken(&resumed.handle(3_600_000, Event::Command(Command::Repeat))), ["Eva fuenf"]);
+    assert_eq!(
+        resumed.clock().remaining(Color::White, 3_600_000),
+        white_before
+    );
+    assert_eq!(
+        resumed.clock().remaining(Color::Black, 3_600_000),
+        black_before
+    );
+    assert!(
+        resumed.clock().is_paused(),
+        "the arbiter restarts the clock"
+    );
+    assert_eq!(
+        spoken(&resumed.handle(3_600_000, Event::Command(Command::Repeat))),
+        ["Eva fuenf"]
+    );
     resumed.handle(3_600_000, Event::Command(Command::ResumeClock));
     let fx = enter(&mut resumed, 3_605_000, "Nf3");
     assert_eq!(spoken(&fx), ["Springer Felix drei"]);
-    assert_eq!(resumed.record().moves()[2].clock_ms, Some(white_before.unwrap() - 5_000 + 2_000));
-    assert_eq!(resumed.record().moves()[2].at_ms, Some(30_000), "game time goes on where it stopped");
+    assert_eq!(
+        resumed.record().moves()[2].clock_ms,
+        Some(white_before.unwrap() - 5_000 + 2_000)
+    );
+    assert_eq!(
+        resumed.record().moves()[2].at_ms,
+        Some(30_000),
+        "game time goes on where it stopped"
+    );
 }
