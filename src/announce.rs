@@ -141,14 +141,7 @@ pub fn piece_with_colour(pack: &Pack, piece: shakmaty::Piece) -> Utterance {
         shakmaty::Color::White => "white",
         shakmaty::Color::Black => "black",
     };
-    let role = match piece.role {
-        Role::King => "king",
-        Role::Queen => "queen",
-        Role::Rook => "rook",
-        Role::Bishop => "bishop",
-        Role::Knight => "knight",
-        Role::Pawn => "pawn",
-    };
+    let role = crate::words::role_key(piece.role);
     (&pack.term(&format!("{colour}_{role}"))).into()
 }
 

@@ -80,14 +80,7 @@ fn tracker_config(config: &SessionConfig, base: &TrackerConfig) -> TrackerConfig
 }
 
 fn piece_name(piece: Piece) -> String {
-    let role = match piece.role {
-        Role::King => "king",
-        Role::Queen => "queen",
-        Role::Rook => "rook",
-        Role::Bishop => "bishop",
-        Role::Knight => "knight",
-        Role::Pawn => "pawn",
-    };
+    let role = crate::words::role_key(piece.role);
     format!(
         "{} {role}",
         if piece.color.is_white() {

@@ -236,15 +236,7 @@ impl Session {
         self.clock = clock;
         self.record = record;
         self.pending = None;
-        let n = self.record.moves().len();
-        self.last_announcement = self.record.last_move().map(|m| {
-            announce::announce_move(
-                &self.pack,
-                self.record.position_before(n - 1),
-                m.mv,
-                self.config.form,
-            )
-        });
+        self.last_announcement = self.last_move_words();
         self.board.reset(&self.config, self.record.position());
     }
 
@@ -487,10 +479,9 @@ impl Session {
                 let text = announce::announce_to_move(&self.pack, self.record.turn());
                 self.speak(out, text, Priority::Answer);
             }
-            Command::Takeback => match self.record.last_move() {
+            Command::Takeback => match self.last_move_words() {
                 None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
-                Some(_) => {
-                    let last = self.last_move_words();
+                Some(last) => {
                     self.pending = Some(Pending::Takeback);
                     self.speak(
                         out,
@@ -562,21 +553,20 @@ impl Session {
         }
     }
 
-    fn last_move_words(&self) -> Utterance {
-        let n = self.record.moves().len();
-        match self.record.last_move() {
-            Some(m) => announce::announce_move(
-                &self.pack,
-                self.record.position_before(n - 1),
-                m.mv,
-                self.config.form,
-            ),
-            None => Utterance::default(),
-        }
+    /// The announcement of the last move on the scoresheet, if any.
+    fn last_move_words(&self) -> Option<Utterance> {
+        let m = self.record.last_move()?;
+        let before = self.record.position_before(self.record.moves().len() - 1);
+        Some(announce::announce_move(
+            &self.pack,
+            before,
+            m.mv,
+            self.config.form,
+        ))
     }
 
     fn take_back(&mut self, now: u64, out: &mut Vec<Effect>) {
-        let words = self.last_move_words();
+        let words = self.last_move_words().unwrap_or_default();
         let taken = self.record.takeback(1);
         if taken.is_empty() {
             return;
@@ -584,15 +574,7 @@ impl Session {
         if self.clock.presses() > 0 {
             let _ = self.clock.unpress(now);
         }
-        let n = self.record.moves().len();
-        self.last_announcement = self.record.last_move().map(|m| {
-            announce::announce_move(
-                &self.pack,
-                self.record.position_before(n - 1),
-                m.mv,
-                self.config.form,
-            )
-        });
+        self.last_announcement = self.last_move_words();
         self.speak(
             out,
             self.pack.phrase("takeback", &[("move", words)]),

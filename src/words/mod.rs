@@ -10,5 +10,5 @@
 mod pack;
 mod render;
 
-pub use pack::{Lang, Pack, PackError, Word, user_pack_path};
+pub use pack::{Lang, Pack, PackError, Word, role_key, user_pack_path};
 pub use render::{Form, Token, Utterance};

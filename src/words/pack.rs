@@ -175,6 +175,12 @@ const ROLE_KEYS: [(Role, &str); 6] = [
     (Role::King, "king"),
 ];
 
+/// The pack key of a piece: "king", "queen", ... (also the stem of the
+/// coloured piece terms "white_king", "black_pawn").
+pub fn role_key(role: Role) -> &'static str {
+    ROLE_KEYS[role_index(role)].1
+}
+
 fn role_index(role: Role) -> usize {
     usize::from(role) - 1
 }
