@@ -168,16 +168,14 @@ impl ClipStore {
     }
 
     fn load(&self, name: &str) -> Option<Clip> {
-        if let Some(path) = self
+        let user = self
             .user_dir
             .as_ref()
-            .map(|d| d.join(format!("{name}.wav")))
-        {
-            if path.exists() {
-                match Clip::read_wav(&path) {
-                    Ok(c) => return Some(c),
-                    Err(e) => eprintln!("rochade: ignoring unreadable clip {e}"),
-                }
+            .map(|d| d.join(format!("{name}.wav")));
+        if let Some(path) = user.filter(|p| p.exists()) {
+            match Clip::read_wav(&path) {
+                Ok(c) => return Some(c),
+                Err(e) => eprintln!("rochade: ignoring unreadable clip {e}"),
             }
         }
         super::bundled_clips::bundled_clip(self.lang, name)

@@ -222,11 +222,12 @@ impl SpeechBackend for SystemSpeech {
 
     fn poll(&mut self) {
         let grace = std::time::Duration::from_millis(500);
-        if let Some((key, started)) = self.polled {
-            if started.elapsed() > grace && !self.is_speaking() {
-                self.polled = None;
-                self.finished.finished(key);
-            }
+        if let Some((key, started)) = self.polled
+            && started.elapsed() > grace
+            && !self.is_speaking()
+        {
+            self.polled = None;
+            self.finished.finished(key);
         }
     }
 }

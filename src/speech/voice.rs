@@ -61,13 +61,13 @@ pub fn choose_voice<'a>(
     preferred_tag: &str,
     override_name: Option<&str>,
 ) -> Option<(&'a VoiceInfo, VoiceMatch)> {
-    if let Some(wanted) = override_name.map(str::trim).filter(|w| !w.is_empty()) {
-        if let Some(v) = voices
+    let wanted = override_name.map(str::trim).filter(|w| !w.is_empty());
+    if let Some(v) = wanted.and_then(|wanted| {
+        voices
             .iter()
             .find(|v| v.name.eq_ignore_ascii_case(wanted) || v.id.eq_ignore_ascii_case(wanted))
-        {
-            return Some((v, VoiceMatch::Override));
-        }
+    }) {
+        return Some((v, VoiceMatch::Override));
     }
     let primary = lang.code();
     let is_variant = |v: &VoiceInfo| v.name.contains('+') || v.id.contains('+');
