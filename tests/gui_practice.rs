@@ -312,3 +312,34 @@ fn settings_dialog_changes_apply_at_once() {
     );
     assert_eq!(gui.app().settings().game.time_control, "-");
 }
+
+#[test]
+fn settings_dialog_sets_sounds_voice_and_board_timing() {
+    let mut gui = start(settings(Lang::De));
+    gui.press(Key::F8);
+    // Earcons can be switched off one by one.
+    gui.harness
+        .get_by_role_and_label(Role::CheckBox, "Touched")
+        .click();
+    gui.harness.run();
+    let voice = gui
+        .harness
+        .get_by_role_and_label(Role::TextInput, "Voice (empty: automatic)");
+    voice.focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, "Voice (empty: automatic)")
+        .type_text("german");
+    gui.harness.run();
+    // The clip-voice recorder offers the announcement language's words.
+    assert!(gui.shows("Record your own word for the clip voice"));
+    assert!(gui.harness.query_by_role_and_label(Role::Button, "Record").is_some());
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    let s = gui.app().settings();
+    assert!(!s.earcons.enabled(rochade::session::Earcon::Touched));
+    assert!(s.earcons.enabled(rochade::session::Earcon::MoveAccepted));
+    assert_eq!(s.speech.voice.as_deref(), Some("german"));
+}

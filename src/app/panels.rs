@@ -596,18 +596,146 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
 pub struct SettingsDraft {
     pub settings: Settings,
     pub port: String,
+    /// The voice name being typed; empty means "choose automatically".
+    pub voice: String,
     pub error: Option<String>,
+    /// Recording one's own word for the clip voice.
+    pub clip: ClipRecording,
+}
+
+/// The "record your own word" part of the settings: which word, and the
+/// microphone while it records.
+#[derive(Default)]
+pub struct ClipRecording {
+    pub word: String,
+    pub recorder: Option<crate::audio::MicRecorder>,
+    pub status: Option<String>,
 }
 
 impl SettingsDraft {
     pub fn from_app(app: &RochadeApp) -> SettingsDraft {
         let settings = app.settings.clone();
         let port = settings.board.port.clone().unwrap_or_default();
+        let voice = settings.speech.voice.clone().unwrap_or_default();
         SettingsDraft {
             settings,
             port,
+            voice,
             error: None,
+            clip: ClipRecording::default(),
         }
+    }
+}
+
+fn number_row(ui: &mut Ui, label: String, value: &mut u64, range: std::ops::RangeInclusive<u64>) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(egui::DragValue::new(value).range(range))
+            .labelled_by(l.id);
+    });
+}
+
+/// Speech backend, voice and earcons.
+fn speech_rows(ui: &mut Ui, t: &UiText, s: &mut Settings, voice: &mut String) {
+    ui.horizontal(|ui| {
+        let l = ui.label(t.get("speech_backend"));
+        egui::ComboBox::from_id_salt("speech_backend")
+            .selected_text(t.get(&format!("backend_{}", s.speech.backend.code())))
+            .show_ui(ui, |ui| {
+                for b in crate::config::SpeechBackend::ALL {
+                    ui.selectable_value(
+                        &mut s.speech.backend,
+                        b,
+                        t.get(&format!("backend_{}", b.code())),
+                    );
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    text_row(ui, t.get("voice_name"), voice);
+    ui.label(t.get("earcons"));
+    ui.horizontal_wrapped(|ui| {
+        for earcon in crate::session::Earcon::ALL {
+            let key = format!("earcon_{}", earcon_key(earcon));
+            let mut on = s.earcons.enabled(earcon);
+            if ui.checkbox(&mut on, t.get(&key)).changed() {
+                s.earcons.set(earcon, on);
+            }
+        }
+    });
+}
+
+fn earcon_key(earcon: crate::session::Earcon) -> &'static str {
+    use crate::session::Earcon::*;
+    match earcon {
+        Touched => "touched",
+        MoveAccepted => "move_accepted",
+        Illegal => "illegal",
+        Mismatch => "mismatch",
+        InSync => "in_sync",
+        LinkLost => "link_lost",
+        LinkRestored => "link_restored",
+        LowTime => "low_time",
+        FlagFall => "flag_fall",
+    }
+}
+
+/// Record one word of the announcement language with the microphone; it
+/// replaces that word in the clip voice (docs/speech.md).
+fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
+    ui.label(t.get("record_word_heading"));
+    let pack = crate::words::Pack::load(lang).unwrap_or_else(|_| crate::words::Pack::bundled(lang));
+    let words = crate::speech::vocabulary(&pack);
+    if clip.word.is_empty()
+        && let Some((name, _)) = words.first()
+    {
+        clip.word = name.clone();
+    }
+    ui.horizontal(|ui| {
+        let l = ui.label(t.get("record_word"));
+        let shown = words
+            .iter()
+            .find(|(name, _)| *name == clip.word)
+            .map_or(clip.word.clone(), |(_, spoken)| spoken.clone());
+        egui::ComboBox::from_id_salt("record_word")
+            .selected_text(shown)
+            .height(400.0)
+            .show_ui(ui, |ui| {
+                for (name, spoken) in &words {
+                    ui.selectable_value(&mut clip.word, name.clone(), spoken);
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        let recording = clip.recorder.is_some();
+        let label = if recording {
+            t.get("record_stop")
+        } else {
+            t.get("record_start")
+        };
+        if ui.button(label).clicked() {
+            if let Some(recorder) = clip.recorder.take() {
+                let take = recorder.stop();
+                clip.status = Some(
+                    match crate::speech::save_user_clip(lang, &clip.word, &take) {
+                        Ok(path) => format!("{} {}", t.get("record_saved"), path.display()),
+                        Err(e) => format!("{}: {e}", t.get("record_failed")),
+                    },
+                );
+            } else {
+                match crate::audio::start_recording() {
+                    Ok(r) => {
+                        clip.recorder = Some(r);
+                        clip.status = Some(t.get("record_running"));
+                    }
+                    Err(e) => clip.status = Some(format!("{}: {e}", t.get("record_failed"))),
+                }
+            }
+        }
+    });
+    if let Some(status) = &clip.status {
+        ui.label(status);
     }
 }
 
@@ -704,6 +832,8 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                     ui.add(egui::Slider::new(&mut s.speech.volume, 0.0..=1.0))
                         .labelled_by(l.id);
                 });
+                speech_rows(ui, t, s, &mut draft.voice);
+                clip_rows(ui, t, s.speech.language, &mut draft.clip);
                 ui.separator();
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("blind_side"));
@@ -740,6 +870,16 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         .response
                         .labelled_by(l.id);
                 });
+                let mut baud = u64::from(s.board.baud());
+                number_row(ui, t.get("baud"), &mut baud, 1200..=1_000_000);
+                s.board.baud = Some(baud as u32);
+                number_row(ui, t.get("settle_ms"), &mut s.board.settle_ms, 0..=1000);
+                number_row(
+                    ui,
+                    t.get("mismatch_ms"),
+                    &mut s.board.mismatch_ms,
+                    0..=60_000,
+                );
                 ui.separator();
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("theme"));
@@ -766,6 +906,8 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
     if save {
         let port = draft.port.trim().to_owned();
         draft.settings.board.port = (!port.is_empty()).then_some(port);
+        let voice = draft.voice.trim().to_owned();
+        draft.settings.speech.voice = (!voice.is_empty()).then_some(voice);
         if let Err(e) = draft
             .settings
             .game
