@@ -333,7 +333,11 @@ fn settings_dialog_sets_sounds_voice_and_board_timing() {
     gui.harness.run();
     // The clip-voice recorder offers the announcement language's words.
     assert!(gui.shows("Record your own word for the clip voice"));
-    assert!(gui.harness.query_by_role_and_label(Role::Button, "Record").is_some());
+    assert!(
+        gui.harness
+            .query_by_role_and_label(Role::Button, "Record")
+            .is_some()
+    );
     gui.harness
         .get_by_role_and_label(Role::Button, "Save")
         .click();
