@@ -620,28 +620,14 @@ impl Clock {
         if self.flag.is_some() || !self.control.is_timed() {
             return None;
         }
-        let State::Running {
-            side,
-            since,
-            delay_left,
-        } = self.state
-        else {
-            return None;
-        };
+        let (side, since, delay_left) = self.running_segment()?;
         Some(since + delay_left + self.sides.get(side).remaining_ms)
     }
 
     /// The next moment the running side reaches a low-time threshold not yet
     /// reported (possibly already past: then it is due).
     pub fn low_time_deadline(&self) -> Option<u64> {
-        let State::Running {
-            side,
-            since,
-            delay_left,
-        } = self.state
-        else {
-            return None;
-        };
+        let (side, since, delay_left) = self.running_segment()?;
         let state = self.sides.get(side);
         self.thresholds_ms
             .iter()
@@ -724,15 +710,21 @@ impl Clock {
 
     /// The running segment at `now`: (side, elapsed, charged), where charged
     /// is elapsed minus the delay.
+    /// The running side, when its segment started, and the delay it had
+    /// then; `None` unless a side runs.
+    fn running_segment(&self) -> Option<(Color, u64, u64)> {
+        match self.state {
+            State::Running {
+                side,
+                since,
+                delay_left,
+            } => Some((side, since, delay_left)),
+            _ => None,
+        }
+    }
+
     fn segment(&self, now: u64) -> Option<(Color, u64, u64)> {
-        let State::Running {
-            side,
-            since,
-            delay_left,
-        } = self.state
-        else {
-            return None;
-        };
+        let (side, since, delay_left) = self.running_segment()?;
         let elapsed = now.saturating_sub(since);
         Some((side, elapsed, elapsed.saturating_sub(delay_left)))
     }

@@ -8,19 +8,9 @@ use rochade::board::log::{format_entry, parse_entry, parse_log};
 use rochade::board::{BoardMessage, Decoder, Format, Tracker, TrackerConfig, protocol};
 use shakmaty::Chess;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 #[test]
 fn random_bytes_never_panic_any_decoder() {

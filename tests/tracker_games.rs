@@ -7,26 +7,9 @@ use rochade::board::{Tracker, TrackerConfig, TrackerEvent};
 use shakmaty::san::San;
 use shakmaty::{CastlingSide, Chess, Move, Position, Role, Square};
 
-/// A tiny deterministic PRNG (xorshift64*), so every run is the same.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    fn between(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn bit(sq: Square) -> u64 {
     1 << u32::from(sq)
