@@ -610,6 +610,9 @@ pub struct ClipRecording {
     pub word: String,
     pub recorder: Option<crate::audio::MicRecorder>,
     pub status: Option<String>,
+    /// The words of the language last shown (file name, spoken form), read
+    /// once per language rather than on every frame.
+    words: Option<(Lang, Vec<(String, String)>)>,
 }
 
 impl SettingsDraft {
@@ -685,8 +688,14 @@ fn earcon_key(earcon: crate::session::Earcon) -> &'static str {
 /// replaces that word in the clip voice (docs/speech.md).
 fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     ui.label(t.get("record_word_heading"));
-    let pack = crate::words::Pack::load(lang).unwrap_or_else(|_| crate::words::Pack::bundled(lang));
-    let words = crate::speech::vocabulary(&pack);
+    if clip.words.as_ref().is_none_or(|(l, _)| *l != lang) {
+        let pack =
+            crate::words::Pack::load(lang).unwrap_or_else(|_| crate::words::Pack::bundled(lang));
+        clip.words = Some((lang, crate::speech::vocabulary(&pack)));
+        clip.word.clear();
+    }
+    // Taken out for the frame (the widgets below borrow `clip`), put back at the end.
+    let (_, words) = clip.words.take().expect("filled above");
     if clip.word.is_empty()
         && let Some((name, _)) = words.first()
     {
@@ -737,6 +746,7 @@ fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     if let Some(status) = &clip.status {
         ui.label(status);
     }
+    clip.words = Some((lang, words));
 }
 
 fn text_row(ui: &mut Ui, label: String, value: &mut String) {
