@@ -119,6 +119,15 @@ pub trait SpeechBackend {
     /// Called by the speech thread about every 50 ms while an utterance
     /// plays, for engines that cannot report the end by themselves.
     fn poll(&mut self) {}
+
+    /// True when `speak` is over by the time it returns (nothing plays).
+    /// The speech thread then counts the utterance finished at once and the
+    /// backend sends no `Finished`: that message could reach the thread
+    /// after newer speech and make a finished move look interrupted (and
+    /// so be said again).
+    fn finishes_in_speak(&self) -> bool {
+        false
+    }
 }
 
 /// One call a [`RecordingBackend`] received.
@@ -261,10 +270,11 @@ impl SpeechBackend for RecordingBackend {
             lang: speech.lang,
             priority: speech.priority,
         });
-        if !self.log.hold {
-            self.finished.finished(key);
-        }
         Ok(Vec::new())
+    }
+
+    fn finishes_in_speak(&self) -> bool {
+        !self.log.hold
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {
@@ -290,13 +300,17 @@ impl SpeechBackend for RecordingBackend {
 }
 
 /// Says nothing: for players who only want earcons, or a Braille display.
-pub struct Silence {
-    finished: Finished,
-}
+pub struct Silence;
 
 impl Silence {
-    pub fn new(finished: Finished) -> Silence {
-        Silence { finished }
+    pub fn new() -> Silence {
+        Silence
+    }
+}
+
+impl Default for Silence {
+    fn default() -> Silence {
+        Silence::new()
     }
 }
 
@@ -305,9 +319,12 @@ impl SpeechBackend for Silence {
         "silence".into()
     }
 
-    fn speak(&mut self, key: UtteranceKey, _speech: &Speech) -> Result<Vec<String>, SpeechError> {
-        self.finished.finished(key);
+    fn speak(&mut self, _key: UtteranceKey, _speech: &Speech) -> Result<Vec<String>, SpeechError> {
         Ok(Vec::new())
+    }
+
+    fn finishes_in_speak(&self) -> bool {
+        true
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {

@@ -177,7 +177,7 @@ fn make_backend(
     Ok(match &config.backend {
         BackendChoice::System => (Box::new(SystemSpeech::new(finished)?), Vec::new()),
         BackendChoice::Clips => (Box::new(ClipVoice::open(finished)?), Vec::new()),
-        BackendChoice::Silent => (Box::new(Silence::new(finished)), Vec::new()),
+        BackendChoice::Silent => (Box::new(Silence::new()), Vec::new()),
         BackendChoice::Recording(log) => (
             Box::new(RecordingBackend::new(log.clone(), finished)),
             Vec::new(),
@@ -222,7 +222,7 @@ fn make_backend(
                 }
                 None => {
                     notes.push("no way to speak: staying silent".into());
-                    (Box::new(Silence::new(finished)), notes)
+                    (Box::new(Silence::new()), notes)
                 }
             }
         }
@@ -304,7 +304,12 @@ fn execute(
                 }
             }
             Command::Speak { key, speech } => match backend.speak(key, &speech) {
-                Ok(missing) => skipped.extend(missing),
+                Ok(missing) => {
+                    skipped.extend(missing);
+                    if backend.finishes_in_speak() {
+                        work.extend(queue.finished(key));
+                    }
+                }
                 Err(e) => {
                     // The backend will never report this one finished:
                     // count it as done so the queue moves on.
@@ -501,6 +506,25 @@ mod tests {
         assert!(h.wait_idle(Duration::from_secs(5)));
         assert_eq!(log.spoken().last().unwrap(), "Weiss: 5 Minuten");
         assert_eq!(h.history().len(), 4);
+    }
+
+    #[test]
+    fn speech_that_ends_at_once_is_never_taken_for_interrupted() {
+        // A move and an alert sent back to back: with a backend that has
+        // nothing to play, the move is over before the alert is looked at,
+        // so the alert must not cut it off and have it said again.
+        let log = RecordingLog::new();
+        let h = start(&log);
+        let mut expected = Vec::new();
+        for i in 0..200 {
+            let (mv, alert) = (format!("Eva vier {i}"), format!("Bitte bestaetigen {i}"));
+            h.say(&mv, Lang::De, Priority::Move);
+            h.say(&alert, Lang::De, Priority::Alert);
+            expected.extend([mv, alert]);
+        }
+        assert!(h.wait_idle(Duration::from_secs(5)));
+        assert_eq!(log.spoken(), expected);
+        assert!(!log.calls().contains(&Recorded::Stop));
     }
 
     #[test]
