@@ -11,6 +11,7 @@
 pub mod browse;
 mod keys;
 mod panels;
+mod piece_disc;
 pub mod run;
 mod sim_panel;
 pub mod text;
@@ -76,6 +77,9 @@ pub struct AppOptions {
     pub startup_note: Option<String>,
     /// Print the time of the first spoken word on stderr (start-up figure).
     pub trace_startup: Option<Instant>,
+    /// Print a line on stderr for every frame drawn (idle figure: proves
+    /// the window repaints only on events and clock seconds).
+    pub trace_frames: Option<Instant>,
 }
 
 impl AppOptions {
@@ -92,6 +96,7 @@ impl AppOptions {
             audio: None,
             startup_note: None,
             trace_startup: None,
+            trace_frames: None,
         }
     }
 }
@@ -149,6 +154,7 @@ pub struct RochadeApp {
     allow_close: bool,
     note: Option<String>,
     trace_startup: Option<Instant>,
+    trace_frames: Option<Instant>,
     settings_draft: Option<panels::SettingsDraft>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
@@ -186,6 +192,7 @@ impl RochadeApp {
             allow_close: false,
             note,
             trace_startup: options.trace_startup,
+            trace_frames: options.trace_frames,
             settings_draft: None,
             link: None,
             board_rx: None,
@@ -707,7 +714,16 @@ impl RochadeApp {
 }
 
 impl eframe::App for RochadeApp {
+    /// The theme's background: the panels paint none of their own (see
+    /// [`panels::panel_frame`]).
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        if let Some(start) = self.trace_frames {
+            eprintln!("rochade: frame at {} ms", start.elapsed().as_millis());
+        }
         let ctx = ui.ctx().clone();
         self.apply_style(&ctx);
         self.poll_board();

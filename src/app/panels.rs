@@ -2,6 +2,7 @@
 //! bar, the side panel (clocks, move input, announcements, scoresheet,
 //! connection), the board, the dialogs, the help and the settings.
 
+use egui::emath::GuiRounding;
 use egui::{Align2, Color32, FontId, Id, Key, RichText, Sense, Stroke, Ui, Vec2};
 use shakmaty::{Color, File, Piece, Position, Rank, Role, Square};
 
@@ -16,6 +17,14 @@ use crate::words::Lang;
 pub const MOVE_INPUT_ID: &str = "move_input";
 pub const BOARD_ID: &str = "board";
 
+/// The frame of every panel: egui's, but without a fill. The window is
+/// cleared to the theme's background anyway
+/// ([`eframe::App::clear_color`]), and without a GPU painting the whole
+/// window a second time is a large part of each repaint.
+pub fn panel_frame(frame: egui::Frame) -> egui::Frame {
+    frame.fill(Color32::TRANSPARENT)
+}
+
 fn big(text: impl Into<String>, size: f32) -> RichText {
     RichText::new(text.into()).size(size)
 }
@@ -25,54 +34,56 @@ fn big(text: impl Into<String>, size: f32) -> RichText {
 pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     let mut actions = Vec::new();
-    egui::Panel::top("top_bar").show(ui, |ui| {
-        ui.horizontal_wrapped(|ui| {
-            ui.menu_button(t.get("game_menu"), |ui| {
-                for (key, action) in [
-                    ("new_game", Action::NewGame),
-                    ("takeback", Action::Takeback),
-                    ("offer_draw", Action::OfferDraw),
-                    ("accept_draw", Action::AcceptDraw),
-                    ("claim_threefold", Action::ClaimThreefold),
-                    ("claim_fifty", Action::ClaimFifty),
-                    ("resign", Action::Resign),
-                    ("clock_start_pause", Action::ClockToggle),
-                    ("export", Action::Export),
+    egui::Panel::top("top_bar")
+        .frame(panel_frame(egui::Frame::side_top_panel(ui.style())))
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.menu_button(t.get("game_menu"), |ui| {
+                    for (key, action) in [
+                        ("new_game", Action::NewGame),
+                        ("takeback", Action::Takeback),
+                        ("offer_draw", Action::OfferDraw),
+                        ("accept_draw", Action::AcceptDraw),
+                        ("claim_threefold", Action::ClaimThreefold),
+                        ("claim_fifty", Action::ClaimFifty),
+                        ("resign", Action::Resign),
+                        ("clock_start_pause", Action::ClockToggle),
+                        ("export", Action::Export),
+                    ] {
+                        if ui.button(t.get(key)).clicked() {
+                            actions.push(action);
+                            ui.close();
+                        }
+                    }
+                });
+                if ui.button(t.get("settings")).clicked() {
+                    actions.push(Action::Settings);
+                }
+                if ui.button(t.get("help")).clicked() {
+                    actions.push(Action::Help);
+                }
+                if ui
+                    .selectable_label(app.sim.is_some(), t.get("sim_show"))
+                    .clicked()
+                {
+                    actions.push(Action::SimBoard);
+                }
+                ui.separator();
+                let mode_label = ui.label(t.get("mode"));
+                let current = app.session.config().mode;
+                for (mode, key) in [
+                    (Mode::Tournament, "mode_tournament"),
+                    (Mode::Relay, "mode_relay"),
+                    (Mode::Practice, "mode_practice"),
                 ] {
-                    if ui.button(t.get(key)).clicked() {
-                        actions.push(action);
-                        ui.close();
+                    let r = ui.selectable_label(current == mode, t.get(key));
+                    let r = r.labelled_by(mode_label.id).accessible_name(t.get(key));
+                    if r.clicked() {
+                        app.set_mode(mode);
                     }
                 }
             });
-            if ui.button(t.get("settings")).clicked() {
-                actions.push(Action::Settings);
-            }
-            if ui.button(t.get("help")).clicked() {
-                actions.push(Action::Help);
-            }
-            if ui
-                .selectable_label(app.sim.is_some(), t.get("sim_show"))
-                .clicked()
-            {
-                actions.push(Action::SimBoard);
-            }
-            ui.separator();
-            let mode_label = ui.label(t.get("mode"));
-            let current = app.session.config().mode;
-            for (mode, key) in [
-                (Mode::Tournament, "mode_tournament"),
-                (Mode::Relay, "mode_relay"),
-                (Mode::Practice, "mode_practice"),
-            ] {
-                let r = ui.selectable_label(current == mode, t.get(key));
-                let r = r.labelled_by(mode_label.id).accessible_name(t.get(key));
-                if r.clicked() {
-                    app.set_mode(mode);
-                }
-            }
         });
-    });
     for a in actions {
         app.act(a);
     }
@@ -84,6 +95,7 @@ pub fn side_panel(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     let width = (ui.available_width() * 0.38).max(280.0);
     egui::Panel::right("side_panel")
+        .frame(panel_frame(egui::Frame::side_top_panel(ui.style())))
         .resizable(true)
         .default_size(width)
         .show(ui, |ui| {
@@ -391,16 +403,34 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
             Vec2::splat(sq_size),
         )
     };
+    // The 64 squares as one plain mesh, each snapped to whole pixels: a
+    // filled rect gets an anti-aliasing strip on every edge, which shows
+    // nothing on pixel-aligned squares but costs a software renderer (no
+    // GPU) real time on every repaint, and a running clock repaints every
+    // second.
+    let ppp = ui.ctx().pixels_per_point();
+    let mut squares = egui::Mesh::default();
+    for sq in Square::ALL {
+        let is_light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
+        squares.add_colored_rect(
+            square_rect(sq).round_to_pixels(ppp),
+            if is_light { light } else { dark },
+        );
+    }
+    painter.add(squares);
+    let disc = |sq: Square| {
+        egui::Rect::from_center_size(square_rect(sq).center(), Vec2::splat(sq_size * 0.8))
+    };
+    painter.add(super::piece_disc::discs(
+        ui.ctx(),
+        Square::ALL
+            .into_iter()
+            .filter_map(|sq| view.pieces[usize::from(sq)].map(|p| (disc(sq), p.color))),
+    ));
     for sq in Square::ALL {
         let r = square_rect(sq);
-        let is_light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
-        painter.rect_filled(r, 0.0, if is_light { light } else { dark });
         if let Some(p) = view.pieces[usize::from(sq)] {
-            let (fill, ink) = match p.color {
-                Color::White => (Color32::WHITE, Color32::BLACK),
-                Color::Black => (Color32::BLACK, Color32::WHITE),
-            };
-            painter.circle(r.center(), sq_size * 0.4, fill, Stroke::new(2.0, ink));
+            let ink = super::piece_disc::colours(p.color).1;
             painter.text(
                 r.center(),
                 Align2::CENTER_CENTER,
@@ -492,45 +522,47 @@ fn differing_squares(app: &RochadeApp) -> u64 {
 
 pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
-    egui::CentralPanel::default().show(ui, |ui| {
-        let size = ui.available_width().min(ui.available_height()).max(160.0);
-        let board = app.session.record().position().board().clone();
-        let mut pieces = [None; 64];
-        for sq in Square::ALL {
-            pieces[usize::from(sq)] = board.piece_at(sq);
-        }
-        let value = super::browse::square(app.session.pack(), &board, app.cursor).spoken;
-        let out = board_widget(
-            ui,
-            BoardView {
-                id_salt: BOARD_ID,
-                label: &t.get("board"),
-                value: &value,
-                size,
-                pieces: &pieces,
-                cursor: app.cursor,
-                selected: app.selected,
-                differs: differing_squares(app),
-                flipped: app.flipped(),
-                theme: app.settings.display.theme,
-                letters: app.session.config().letters,
-            },
-        );
-        let out_response = out.response.on_hover_text(t.get("board_hint"));
-        if app.focus_request == Some(FocusTarget::Board) {
-            out_response.request_focus();
-            app.focus_request = None;
-        }
-        app.board_focused = out.focused;
-        if let Some(sq) = out.clicked {
-            app.pick(sq);
-        }
-        if out.focused {
-            for key in board_keys(ui.ctx()) {
-                app.board_key(key);
+    egui::CentralPanel::default()
+        .frame(panel_frame(egui::Frame::central_panel(ui.style())))
+        .show(ui, |ui| {
+            let size = ui.available_width().min(ui.available_height()).max(160.0);
+            let board = app.session.record().position().board().clone();
+            let mut pieces = [None; 64];
+            for sq in Square::ALL {
+                pieces[usize::from(sq)] = board.piece_at(sq);
             }
-        }
-    });
+            let value = super::browse::square(app.session.pack(), &board, app.cursor).spoken;
+            let out = board_widget(
+                ui,
+                BoardView {
+                    id_salt: BOARD_ID,
+                    label: &t.get("board"),
+                    value: &value,
+                    size,
+                    pieces: &pieces,
+                    cursor: app.cursor,
+                    selected: app.selected,
+                    differs: differing_squares(app),
+                    flipped: app.flipped(),
+                    theme: app.settings.display.theme,
+                    letters: app.session.config().letters,
+                },
+            );
+            let out_response = out.response.on_hover_text(t.get("board_hint"));
+            if app.focus_request == Some(FocusTarget::Board) {
+                out_response.request_focus();
+                app.focus_request = None;
+            }
+            app.board_focused = out.focused;
+            if let Some(sq) = out.clicked {
+                app.pick(sq);
+            }
+            if out.focused {
+                for key in board_keys(ui.ctx()) {
+                    app.board_key(key);
+                }
+            }
+        });
 }
 
 // ---------------------------------------------------------------- dialogs

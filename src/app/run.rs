@@ -70,8 +70,9 @@ fn file_safe(name: &str) -> String {
 
 /// Opens the window and runs until it closes.
 pub fn run() -> Result<(), String> {
-    let trace_startup =
-        (std::env::var("ROCHADE_TRACE_STARTUP").as_deref() == Ok("1")).then(Instant::now);
+    let trace = |name: &str| (std::env::var(name).as_deref() == Ok("1")).then(Instant::now);
+    let trace_startup = trace("ROCHADE_TRACE_STARTUP");
+    let trace_frames = trace("ROCHADE_TRACE_FRAMES");
     let loaded = Settings::load();
     let settings = loaded.settings;
     let mut notes: Vec<String> = loaded.warning.into_iter().collect();
@@ -124,6 +125,7 @@ pub fn run() -> Result<(), String> {
         audio,
         startup_note: (!notes.is_empty()).then(|| notes.join("; ")),
         trace_startup,
+        trace_frames,
         settings,
     };
     let native = eframe::NativeOptions {
@@ -132,6 +134,11 @@ pub fn run() -> Result<(), String> {
             .with_app_id("rochade")
             .with_inner_size([1280.0, 860.0])
             .with_min_inner_size([640.0, 480.0]),
+        // Dithering adds noise to every pixel against colour banding in
+        // gradients. The app has no gradients, only flat high-contrast
+        // colours, where the noise is visible speckle; and it is shader
+        // work on every repaint.
+        dithering: false,
         ..eframe::NativeOptions::default()
     };
     eframe::run_native(

@@ -102,6 +102,9 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
     let theme = app.settings.display.theme;
     let mut pressed = None;
     egui::Panel::bottom("sim_board_panel")
+        .frame(super::panels::panel_frame(egui::Frame::side_top_panel(
+            ui.style(),
+        )))
         .resizable(true)
         .default_size(220.0)
         .show(ui, |ui| {
