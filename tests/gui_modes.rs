@@ -40,6 +40,30 @@ fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
     gui.press(Key::Enter);
 }
 
+/// Clicks a square of a board with the mouse: real pointer events at the
+/// square's centre, worked out from the board widget's rectangle (rank
+/// numbers take the left fourteenth, file letters the bottom one).
+fn click_square(gui: &mut Gui, board: &str, sq: shakmaty::Square) {
+    let rect = gui.harness.get_by_role_and_label(Role::Grid, board).rect();
+    let margin = rect.width() / 14.0;
+    let side = (rect.width() - margin) / 8.0;
+    let (file, rank) = (u32::from(sq.file()) as f32, u32::from(sq.rank()) as f32);
+    let pos = egui::pos2(
+        rect.min.x + margin + (file + 0.5) * side,
+        rect.min.y + (7.5 - rank) * side,
+    );
+    gui.harness.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        gui.harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::default(),
+        });
+    }
+    gui.harness.run();
+}
+
 fn peg_move(gui: &mut Gui, from: shakmaty::Square, to: shakmaty::Square) {
     sim_press(gui, from);
     gui.advance(300);
@@ -113,6 +137,47 @@ fn tournament_blind_moves_on_the_pegboard_assistant_types_the_reply() {
     assert_eq!(gui.last_spoken(), "Knight Felix three");
     assert!(gui.shows("2. Nf3"));
     assert_eq!(gui.app().saves(), 3);
+}
+
+#[test]
+fn the_mouse_moves_pegs_on_the_simulated_board_and_pieces_on_the_board() {
+    use shakmaty::Square;
+    let mut s = settings(Lang::En);
+    s.game.mode = Mode::Tournament;
+    let mut gui = start_with(s, |o| o.simulated_board = true);
+    const PEGS: &str = "Simulated peg-board";
+
+    // The blind player lifts e2 and puts it on e4: two clicks.
+    click_square(&mut gui, PEGS, Square::E2);
+    gui.advance(300);
+    assert_eq!(gui.last_spoken(), "Pawn Eva two touched");
+    assert!(
+        gui.shows_part("In the hand: P"),
+        "the lifted peg is in the hand"
+    );
+    click_square(&mut gui, PEGS, Square::E4);
+    gui.advance(300);
+    assert_eq!(gui.last_spoken(), "Eva four");
+    assert!(gui.shows("1. e4"));
+
+    // The assistant clicks the sighted player's reply on the main board:
+    // the piece, then where it goes.
+    click_square(&mut gui, "Board", Square::C7);
+    assert_eq!(gui.last_spoken(), "Cesar seven: black Pawn");
+    click_square(&mut gui, "Board", Square::C5);
+    assert_eq!(gui.last_spoken(), "Cesar five");
+    assert!(gui.shows("1. e4 c5"));
+    let c7_c5 = (1u64 << 50) | (1u64 << 34);
+    assert_eq!(gui.app().board_differs(), c7_c5);
+
+    // The blind player copies it on his board with the mouse.
+    click_square(&mut gui, PEGS, Square::C7);
+    gui.advance(300);
+    click_square(&mut gui, PEGS, Square::C5);
+    gui.advance(300);
+    assert_eq!(gui.last_spoken(), "Board matches");
+    assert_eq!(gui.app().board_differs(), 0);
+    assert_eq!(gui.app().session().record().moves().len(), 2);
 }
 
 #[test]
