@@ -101,7 +101,8 @@ pub trait SpeechBackend {
 
     /// Starts saying `speech.text.spoken` in `speech.lang`, cutting nothing off (the scheduler sends `stop`
     /// first when it wants to interrupt). The backend must call
-    /// `finished.finished(key)` when the utterance ends or is stopped.
+    /// `finished.finished(key)` when the utterance ends or is stopped,
+    /// unless [`SpeechBackend::finishes_in_speak`] says it ended already.
     /// Returns the words it could not say (the clip voice skips words it
     /// has no clip for), for reporting.
     fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Vec<String>, SpeechError>;
@@ -301,18 +302,6 @@ impl SpeechBackend for RecordingBackend {
 
 /// Says nothing: for players who only want earcons, or a Braille display.
 pub struct Silence;
-
-impl Silence {
-    pub fn new() -> Silence {
-        Silence
-    }
-}
-
-impl Default for Silence {
-    fn default() -> Silence {
-        Silence::new()
-    }
-}
 
 impl SpeechBackend for Silence {
     fn name(&self) -> String {

@@ -177,7 +177,7 @@ fn make_backend(
     Ok(match &config.backend {
         BackendChoice::System => (Box::new(SystemSpeech::new(finished)?), Vec::new()),
         BackendChoice::Clips => (Box::new(ClipVoice::open(finished)?), Vec::new()),
-        BackendChoice::Silent => (Box::new(Silence::new()), Vec::new()),
+        BackendChoice::Silent => (Box::new(Silence), Vec::new()),
         BackendChoice::Recording(log) => (
             Box::new(RecordingBackend::new(log.clone(), finished)),
             Vec::new(),
@@ -222,7 +222,7 @@ fn make_backend(
                 }
                 None => {
                     notes.push("no way to speak: staying silent".into());
-                    (Box::new(Silence::new()), notes)
+                    (Box::new(Silence), notes)
                 }
             }
         }
