@@ -100,12 +100,10 @@ pub trait SpeechBackend {
     fn name(&self) -> String;
 
     /// Starts saying `speech.text.spoken` in `speech.lang`, cutting nothing off (the scheduler sends `stop`
-    /// first when it wants to interrupt). The backend must call
-    /// `finished.finished(key)` when the utterance ends or is stopped,
-    /// unless [`SpeechBackend::finishes_in_speak`] says it ended already.
-    /// Returns the words it could not say (the clip voice skips words it
-    /// has no clip for), for reporting.
-    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Vec<String>, SpeechError>;
+    /// first when it wants to interrupt). Unless the result says the
+    /// utterance is over already, the backend must call
+    /// `finished.finished(key)` when it ends or is stopped.
+    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Spoken, SpeechError>;
 
     /// Cuts off whatever plays.
     fn stop(&mut self) -> Result<(), SpeechError>;
@@ -120,14 +118,37 @@ pub trait SpeechBackend {
     /// Called by the speech thread about every 50 ms while an utterance
     /// plays, for engines that cannot report the end by themselves.
     fn poll(&mut self) {}
+}
 
-    /// True when `speak` is over by the time it returns (nothing plays).
-    /// The speech thread then counts the utterance finished at once and the
-    /// backend sends no `Finished`: that message could reach the thread
-    /// after newer speech and make a finished move look interrupted (and
-    /// so be said again).
-    fn finishes_in_speak(&self) -> bool {
-        false
+/// What [`SpeechBackend::speak`] did.
+#[derive(Debug, Default)]
+pub struct Spoken {
+    /// Words it could not say (the clip voice skips words it has no clip
+    /// for), for reporting.
+    pub skipped: Vec<String>,
+    /// The utterance was over by the time `speak` returned (nothing to
+    /// play): the speech thread counts it finished at once and no
+    /// `Finished` follows. Sent as a message instead, it could reach the
+    /// thread after newer speech and make a finished move look
+    /// interrupted, and so be said again.
+    pub over: bool,
+}
+
+impl Spoken {
+    /// Playing; `Finished` follows.
+    pub fn playing(skipped: Vec<String>) -> Spoken {
+        Spoken {
+            skipped,
+            over: false,
+        }
+    }
+
+    /// Over already.
+    pub fn over(skipped: Vec<String>) -> Spoken {
+        Spoken {
+            skipped,
+            over: true,
+        }
     }
 }
 
@@ -262,7 +283,7 @@ impl SpeechBackend for RecordingBackend {
         "recording (test)".into()
     }
 
-    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Vec<String>, SpeechError> {
+    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Spoken, SpeechError> {
         if self.log.hold {
             self.log.inner.0.lock().unwrap().held = Some(key);
         }
@@ -271,11 +292,11 @@ impl SpeechBackend for RecordingBackend {
             lang: speech.lang,
             priority: speech.priority,
         });
-        Ok(Vec::new())
-    }
-
-    fn finishes_in_speak(&self) -> bool {
-        !self.log.hold
+        Ok(if self.log.hold {
+            Spoken::playing(Vec::new())
+        } else {
+            Spoken::over(Vec::new())
+        })
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {
@@ -308,12 +329,8 @@ impl SpeechBackend for Silence {
         "silence".into()
     }
 
-    fn speak(&mut self, _key: UtteranceKey, _speech: &Speech) -> Result<Vec<String>, SpeechError> {
-        Ok(Vec::new())
-    }
-
-    fn finishes_in_speak(&self) -> bool {
-        true
+    fn speak(&mut self, _key: UtteranceKey, _speech: &Speech) -> Result<Spoken, SpeechError> {
+        Ok(Spoken::over(Vec::new()))
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-use super::backend::{Finished, SpeechBackend, SpeechError, VoiceSettings};
+use super::backend::{Finished, SpeechBackend, SpeechError, Spoken, VoiceSettings};
 use super::queue::UtteranceKey;
 use super::voice::VoiceInfo;
 use crate::audio::{AudioOut, Clip};
@@ -258,7 +258,7 @@ impl SpeechBackend for ClipVoice {
         "clip voice".into()
     }
 
-    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Vec<String>, SpeechError> {
+    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Spoken, SpeechError> {
         let rate = self.out.sample_rate();
         let store = self
             .stores
@@ -266,8 +266,7 @@ impl SpeechBackend for ClipVoice {
             .or_insert_with(|| ClipStore::for_lang(speech.lang));
         let (mut samples, missing) = store.render(&speech.text.spoken, rate);
         if samples.is_empty() {
-            self.finished.finished(key);
-            return Ok(missing);
+            return Ok(Spoken::over(missing));
         }
         if self.volume < 1.0 {
             samples.iter_mut().for_each(|s| *s *= self.volume);
@@ -275,7 +274,7 @@ impl SpeechBackend for ClipVoice {
         let finished = self.finished.clone();
         self.out
             .play_speech(samples, Some(Box::new(move || finished.finished(key))));
-        Ok(missing)
+        Ok(Spoken::playing(missing))
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {

@@ -19,7 +19,7 @@ pub mod voice;
 
 pub use backend::{
     Finished, Recorded, RecordingBackend, RecordingLog, Silence, SpeechBackend, SpeechError,
-    VoiceSettings,
+    Spoken, VoiceSettings,
 };
 pub use clips::{ClipStore, ClipVoice, save_user_clip, user_clip_dir, vocabulary};
 pub use queue::{Command, HistoryEntry, Outcome, SpeechQueue, UtteranceKey};

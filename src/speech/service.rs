@@ -304,9 +304,9 @@ fn execute(
                 }
             }
             Command::Speak { key, speech } => match backend.speak(key, &speech) {
-                Ok(missing) => {
-                    skipped.extend(missing);
-                    if backend.finishes_in_speak() {
+                Ok(spoken) => {
+                    skipped.extend(spoken.skipped);
+                    if spoken.over {
                         work.extend(queue.finished(key));
                     }
                 }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
-use super::backend::{Finished, SpeechBackend, SpeechError, VoiceSettings};
+use super::backend::{Finished, SpeechBackend, SpeechError, Spoken, VoiceSettings};
 use super::queue::UtteranceKey;
 use super::voice::{VoiceInfo, VoiceMatch, choose_voice};
 use crate::session::Speech;
@@ -142,7 +142,7 @@ impl SpeechBackend for SystemSpeech {
         format!("system speech ({engine})")
     }
 
-    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Vec<String>, SpeechError> {
+    fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Spoken, SpeechError> {
         self.select_voice(speech.lang)?;
         let id = self
             .tts
@@ -153,14 +153,13 @@ impl SpeechBackend for SystemSpeech {
                 let id = format!("{id:?}");
                 let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
                 if p.ended_early.remove(&id) {
-                    self.finished.finished(key);
-                } else {
-                    p.live.insert(id, key);
+                    return Ok(Spoken::over(Vec::new()));
                 }
+                p.live.insert(id, key);
             }
             _ => self.polled = Some((key, std::time::Instant::now())),
         }
-        Ok(Vec::new())
+        Ok(Spoken::playing(Vec::new()))
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {
