@@ -8,7 +8,8 @@
 //!   [`board`] (peg-board protocol and the move tracker), [`braille`] and
 //!   [`export`] (scoresheets), and [`session`], which ties them together:
 //!   one [`session::Event`] in, a list of [`session::Effect`]s out;
-//! * shell: [`serial`] (board link thread), [`speech`] and [`audio`]
+//! * shell: [`serial`] (board link thread), [`louis`] (liblouis, Braille
+//!   tables from disk), [`speech`] and [`audio`]
 //!   (speech and sound threads), [`app`] (the egui desktop app) and [`cli`].
 
 pub mod announce;
@@ -21,6 +22,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod export;
+pub mod louis;
 pub mod paths;
 pub mod savegame;
 pub mod serial;
