@@ -7,11 +7,11 @@ use egui::{Align2, Color32, FontId, Id, Key, RichText, Sense, Stroke, Ui, Vec2};
 use shakmaty::{Color, File, Piece, Position, Rank, Role, Square};
 
 use super::keys::{Action, board_keys};
-use super::{Dialog, FocusTarget, RochadeApp, Theme, UiText};
+use super::{FocusTarget, Modal, RochadeApp, Theme, UiText};
 use crate::chess::Letters;
 use crate::config::Settings;
-use crate::session::Mode;
 use crate::session::board::LinkState;
+use crate::session::{Mode, Question};
 use crate::words::Lang;
 
 pub const MOVE_INPUT_ID: &str = "move_input";
@@ -569,15 +569,18 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
 
 pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
     let t = app.ui.clone();
-    if let Some(dialog) = app.dialog.clone() {
-        let title = match &dialog {
-            Dialog::Resume(_) => t.get("resume_title"),
-            _ => t.get("confirm_title"),
+    if let Some(pending) = app.session.pending() {
+        let resume = matches!(pending.question, Question::Resume(_));
+        let title = if resume {
+            t.get("resume_title")
+        } else {
+            t.get("confirm_title")
         };
-        let question = app.dialog_text.clone();
-        let (yes, no) = match &dialog {
-            Dialog::Resume(_) => (t.get("resume"), t.get("discard")),
-            _ => (t.get("yes"), t.get("no")),
+        let question = pending.text.spoken.clone();
+        let (yes, no) = if resume {
+            (t.get("resume"), t.get("discard"))
+        } else {
+            (t.get("yes"), t.get("no"))
         };
         let mut answer = None;
         egui::Modal::new(Id::unique("confirm_dialog")).show(ctx, |ui| {
@@ -598,7 +601,7 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
             None => {}
         }
     }
-    if app.show_help {
+    if matches!(app.modal, Some(Modal::Help)) {
         let mut open = true;
         let mut close = false;
         egui::Window::new(t.get("help_title"))
@@ -614,10 +617,10 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
                 }
             });
         if !open || close {
-            app.show_help = false;
+            app.modal = None;
         }
     }
-    if app.show_settings {
+    if matches!(app.modal, Some(Modal::Settings(_))) {
         settings_window(app, ctx, &t);
     }
 }
@@ -808,8 +811,7 @@ fn lang_row(ui: &mut Ui, id: &str, label: String, value: &mut Lang) {
 }
 
 fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
-    let Some(draft) = app.settings_draft.as_mut() else {
-        app.show_settings = false;
+    let Some(Modal::Settings(draft)) = app.modal.as_mut() else {
         return;
     };
     let mut save = false;
@@ -960,12 +962,10 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
             return;
         }
         let settings = draft.settings.clone();
+        app.modal = None;
         app.apply_settings(settings);
-        app.show_settings = false;
-        app.settings_draft = None;
     } else if cancel {
-        app.show_settings = false;
-        app.settings_draft = None;
+        app.modal = None;
     }
 }
 
