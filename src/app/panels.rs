@@ -218,30 +218,25 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
 /// "1. e4 e5" rows, in the chosen piece letters, "(=)" after a move that
 /// came with a draw offer.
 pub fn scoresheet_rows(record: &crate::chess::GameRecord, letters: Letters) -> Vec<String> {
-    let moves = record.moves();
-    let black_first = record.start_position().turn() == Color::Black;
-    let mut rows = Vec::new();
-    let mut i = 0;
-    while i < moves.len() {
-        let number = record.fullmove_number_of(i);
-        let cell = |m: &crate::chess::RecordedMove| {
-            let san = letters.localise_san(&m.san_string());
-            if m.draw_offer {
-                format!("{san} (=)")
-            } else {
-                san
-            }
-        };
-        if i == 0 && black_first {
-            rows.push(format!("{number}. ... {}", cell(&moves[0])));
-            i += 1;
-            continue;
+    let cell = |m: &crate::chess::RecordedMove| {
+        let san = letters.localise_san(&m.san_string());
+        if m.draw_offer {
+            format!("{san} (=)")
+        } else {
+            san
         }
-        let white = cell(&moves[i]);
-        let black = moves.get(i + 1).map(cell).unwrap_or_default();
-        rows.push(format!("{number}. {white} {black}").trim_end().to_owned());
-        i += 2;
-    }
+    };
+    let mut rows: Vec<String> = record
+        .rows()
+        .into_iter()
+        .map(|row| {
+            let white = row.white.map_or_else(|| "...".to_owned(), cell);
+            let black = row.black.map(cell).unwrap_or_default();
+            format!("{}. {white} {black}", row.number)
+                .trim_end()
+                .to_owned()
+        })
+        .collect();
     if let Some(end) = record.end() {
         rows.push(end.result_str().to_owned());
     }

@@ -397,7 +397,10 @@ fn chosen_squares_play_the_legal_move_and_promote_to_the_configured_piece() {
         Effect::Notice(Notice::Move { mv, .. }) => Some(*mv),
         _ => None,
     });
-    assert_eq!(played.and_then(|m| m.promotion()), Some(shakmaty::Role::Knight));
+    assert_eq!(
+        played.and_then(|m| m.promotion()),
+        Some(shakmaty::Role::Knight)
+    );
     let json = serde_json::to_value(
         fx.iter()
             .find_map(|e| match e {
