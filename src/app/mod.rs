@@ -30,7 +30,7 @@ use crate::session::{
     Command, Effect, Event, Mode, Notice, Priority, Question, QuestionKind, Session, Source, Speech,
 };
 use crate::speech::SpeechHandle;
-use crate::words::Utterance;
+use crate::words::{Pack, Utterance};
 
 pub use keys::Action;
 pub use run::run;
@@ -70,6 +70,9 @@ pub struct AppOptions {
     pub time: TimeSource,
     /// Show the simulated peg-board (first run without hardware).
     pub simulated_board: bool,
+    /// The folder of the user's speech packs (`<config>/speech`); `None`:
+    /// the bundled packs only (tests).
+    pub pack_dir: Option<std::path::PathBuf>,
     /// An unfinished game to offer for resumption.
     pub resume: Option<GameRecord>,
     pub saver: Option<GameSaver>,
@@ -93,6 +96,7 @@ impl AppOptions {
             speech,
             time: TimeSource::Real(Instant::now()),
             simulated_board: false,
+            pack_dir: None,
             resume: None,
             saver: None,
             audio: None,
@@ -128,6 +132,7 @@ pub struct RochadeApp {
     ui: UiText,
     settings: Settings,
     persist_settings: bool,
+    pack_dir: Option<std::path::PathBuf>,
     time: TimeSource,
     applied_style: Option<(Theme, u32)>,
     /// The square the keyboard cursor is on.
@@ -157,7 +162,9 @@ pub struct RochadeApp {
 
 impl RochadeApp {
     pub fn new(options: AppOptions) -> RochadeApp {
-        let (mut session, pack_error) = Session::new(options.settings.session_config());
+        let config = options.settings.session_config();
+        let (pack, pack_error) = Pack::load_or_bundled(config.lang, options.pack_dir.as_deref());
+        let mut session = Session::with_pack(config, pack);
         options.settings.apply_tags(&mut session.record_mut().tags);
         let note = options.startup_note.or(pack_error.map(|e| e.to_string()));
         let mut app = RochadeApp {
@@ -166,6 +173,7 @@ impl RochadeApp {
             ui: UiText::bundled(options.settings.interface_language),
             settings: options.settings,
             persist_settings: options.persist_settings,
+            pack_dir: options.pack_dir,
             time: options.time,
             applied_style: None,
             cursor: Square::E2,

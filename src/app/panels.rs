@@ -643,6 +643,8 @@ pub struct ClipRecording {
     /// The words of the language last shown (file name, spoken form), read
     /// once per language rather than on every frame.
     words: Option<(Lang, Vec<(String, String)>)>,
+    /// The folder of the user's speech packs (see [`super::AppOptions`]).
+    pack_dir: Option<std::path::PathBuf>,
 }
 
 impl SettingsDraft {
@@ -655,7 +657,10 @@ impl SettingsDraft {
             port,
             voice,
             error: None,
-            clip: ClipRecording::default(),
+            clip: ClipRecording {
+                pack_dir: app.pack_dir.clone(),
+                ..ClipRecording::default()
+            },
         }
     }
 }
@@ -719,8 +724,7 @@ fn earcon_key(earcon: crate::session::Earcon) -> &'static str {
 fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     ui.label(t.get("record_word_heading"));
     if clip.words.as_ref().is_none_or(|(l, _)| *l != lang) {
-        let pack =
-            crate::words::Pack::load(lang).unwrap_or_else(|_| crate::words::Pack::bundled(lang));
+        let (pack, _) = crate::words::Pack::load_or_bundled(lang, clip.pack_dir.as_deref());
         clip.words = Some((lang, crate::speech::vocabulary(&pack)));
         clip.word.clear();
     }
@@ -978,7 +982,11 @@ impl RochadeApp {
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
         self.ui = UiText::bundled(settings.interface_language);
-        self.session.set_config(settings.session_config());
+        let config = settings.session_config();
+        let (pack, pack_error) =
+            crate::words::Pack::load_or_bundled(config.lang, self.pack_dir.as_deref());
+        self.session.set_config(config);
+        self.session.set_pack(pack);
         let tracker = settings.tracker_config();
         self.dispatch(crate::session::Event::Board(
             crate::session::board::BoardEvent::Configure(tracker),
@@ -987,6 +995,9 @@ impl RochadeApp {
         self.speech.set_settings(settings.speech_config().settings);
         self.settings = settings;
         self.applied_style = None;
+        if let Some(e) = pack_error {
+            self.note = Some(e.to_string());
+        }
         if self.persist_settings
             && let Err(e) = self.settings.save()
         {

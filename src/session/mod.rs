@@ -195,18 +195,8 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session with the language pack loaded for `config.lang` (user
-    /// overrides included; a broken user pack falls back to the bundled one
-    /// and the error is returned alongside for the shell to report).
-    pub fn new(config: SessionConfig) -> (Session, Option<crate::words::PackError>) {
-        let (pack, error) = match Pack::load(config.lang) {
-            Ok(p) => (p, None),
-            Err(e) => (Pack::bundled(config.lang), Some(e)),
-        };
-        (Session::with_pack(config, pack), error)
-    }
-
-    /// A session with an explicit pack (tests, custom packs).
+    /// A session speaking `pack` (the shell loads it, user overrides
+    /// included: [`Pack::load_or_bundled`]).
     pub fn with_pack(config: SessionConfig, pack: Pack) -> Session {
         let mut input_packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
         input_packs.push(pack.clone());
@@ -273,17 +263,23 @@ impl Session {
         &self.config
     }
 
-    /// Applies new settings. Language changes take effect at once; the
-    /// time control applies from the next game.
+    /// Applies new settings. Language changes take effect at once (with
+    /// the bundled pack until the shell passes the user's with
+    /// [`Session::set_pack`]); the time control applies from the next game.
     pub fn set_config(&mut self, config: SessionConfig) {
-        if config.lang != self.config.lang {
-            let pack = Pack::load(config.lang).unwrap_or_else(|_| Pack::bundled(config.lang));
-            self.input_packs.pop();
-            self.input_packs.push(pack.clone());
-            self.pack = pack;
+        if config.lang != self.pack.lang {
+            self.set_pack(Pack::bundled(config.lang));
         }
         self.board.configure(&config);
         self.config = config;
+    }
+
+    /// Speaks and reads moves with this pack from now on (a user's pack
+    /// the shell loaded; its language should be `config().lang`).
+    pub fn set_pack(&mut self, pack: Pack) {
+        self.input_packs.pop();
+        self.input_packs.push(pack.clone());
+        self.pack = pack;
     }
 
     pub fn pack(&self) -> &Pack {
