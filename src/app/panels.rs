@@ -992,7 +992,7 @@ impl RochadeApp {
             crate::session::board::BoardEvent::Configure(tracker),
         ));
         settings.apply_tags(&mut self.session.record_mut().tags);
-        self.speech.set_settings(settings.speech_config().settings);
+        self.speech.reconfigure(settings.speech_config());
         self.settings = settings;
         self.applied_style = None;
         if let Some(e) = pack_error {
