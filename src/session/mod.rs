@@ -252,7 +252,7 @@ impl Session {
     }
 
     /// Starts from a FEN instead of the standard position.
-    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), String> {
+    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), crate::chess::FenError> {
         let record = GameRecord::from_fen(fen)?;
         self.record = record;
         self.board.reset(&self.config, self.record.position());
