@@ -144,10 +144,20 @@ impl BoardState {
             return;
         }
         let want = recorded - base;
-        let mut guard = 0;
-        while self.tracker.moves().count() > want && guard < 1024 {
-            self.tracker.take_back(now, &mut self.queued);
-            guard += 1;
+        while self.tracker.moves().count() > want {
+            let count = self.tracker.moves().count();
+            let mut events = Vec::new();
+            self.tracker.take_back(now, &mut events);
+            if self.tracker.moves().count() >= count {
+                // The board still shows a move the session refused (the
+                // game is over): the tracker saw it again at once. Drop it
+                // and follow the record; the board is compared afresh when
+                // the player puts the piece back.
+                self.tracker.reset(record.position().clone());
+                self.base = Some(recorded);
+                return;
+            }
+            self.queued.extend(events);
         }
         let have = self.tracker.moves().count();
         let agree = record.moves()[base..base + have]
@@ -348,3 +358,7 @@ impl BoardState {
         actions
     }
 }
+
+#[cfg(test)]
+#[path = "board_tests.rs"]
+mod tests;
