@@ -333,7 +333,7 @@ impl BoardState {
                     actions.push(BoardAction::TakebackRequested);
                 }
                 TrackerEvent::Mismatch(m) => {
-                    speak(out, render_mismatch(pack, &m), Priority::Move);
+                    speak(out, render_mismatch(pack, &m), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::Mismatch));
                     let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
                     let extra = m
@@ -345,12 +345,12 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::Mismatch { missing, extra }));
                 }
                 TrackerEvent::InSync => {
-                    speak(out, render_in_sync(pack), Priority::Move);
+                    speak(out, render_in_sync(pack), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::InSync));
                     out.push(Effect::Notice(Notice::InSync));
                 }
                 TrackerEvent::BoardTurned { .. } => {
-                    speak(out, pack.say("board_turned"), Priority::Move);
+                    speak(out, pack.say("board_turned"), Priority::Guidance);
                     out.push(Effect::Notice(Notice::BoardTurned));
                 }
             }

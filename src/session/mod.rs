@@ -21,7 +21,7 @@ use crate::chess::{Claim, GameRecord, Letters, MoveInputError};
 use crate::clock::{Clock, TimeControl};
 use crate::words::{Lang, Pack, Utterance};
 
-pub use effect::{Earcon, Priority, Speech};
+pub use effect::{Earcon, Priority, Speech, SpeechClass};
 pub use notice::Notice;
 pub use question::{Pending, Question, QuestionKind};
 
