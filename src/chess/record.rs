@@ -54,6 +54,16 @@ pub struct RecordedMove {
     pub draw_offer: bool,
 }
 
+/// One line of the scoresheet: the move number with White's and Black's
+/// move. White's is missing in the first row of a game that starts with
+/// Black to move, Black's in the last row while Black has not moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoresheetRow<'a> {
+    pub number: u32,
+    pub white: Option<&'a RecordedMove>,
+    pub black: Option<&'a RecordedMove>,
+}
+
 impl RecordedMove {
     pub fn san_string(&self) -> String {
         self.san.to_string()
@@ -271,6 +281,31 @@ impl GameRecord {
     /// scoresheet).
     pub fn fullmove_number_of(&self, index: usize) -> u32 {
         self.positions[index].fullmoves().get()
+    }
+
+    /// The moves paired into scoresheet rows ("1. e4 e5").
+    pub fn rows(&self) -> Vec<ScoresheetRow<'_>> {
+        let mut rows: Vec<ScoresheetRow<'_>> = Vec::with_capacity(self.moves.len() / 2 + 1);
+        for (m, pos) in self.moves.iter().zip(&self.positions) {
+            let number = pos.fullmoves().get();
+            if pos.turn() == Color::White {
+                rows.push(ScoresheetRow {
+                    number,
+                    white: Some(m),
+                    black: None,
+                });
+                continue;
+            }
+            match rows.last_mut() {
+                Some(row) if row.number == number && row.black.is_none() => row.black = Some(m),
+                _ => rows.push(ScoresheetRow {
+                    number,
+                    white: None,
+                    black: Some(m),
+                }),
+            }
+        }
+        rows
     }
 
     /// Moves completed by a side.
@@ -553,6 +588,38 @@ mod tests {
                 .unwrap();
             game.play(mv, None).unwrap_or_else(|e| panic!("{san}: {e}"));
         }
+    }
+
+    #[test]
+    fn rows_pair_white_and_black_and_start_with_black_when_black_is_to_move() {
+        let cells = |game: &GameRecord| -> Vec<(u32, Option<String>, Option<String>)> {
+            game.rows()
+                .iter()
+                .map(|r| {
+                    (
+                        r.number,
+                        r.white.map(|m| m.san_string()),
+                        r.black.map(|m| m.san_string()),
+                    )
+                })
+                .collect()
+        };
+        let mut game = GameRecord::new();
+        play_sans(&mut game, "e4 e5 Nf3");
+        assert_eq!(
+            cells(&game),
+            [
+                (1, Some("e4".into()), Some("e5".into())),
+                (2, Some("Nf3".into()), None)
+            ]
+        );
+        let mut game =
+            GameRecord::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7").expect("legal position");
+        play_sans(&mut game, "Kd7 e4");
+        assert_eq!(
+            cells(&game),
+            [(7, None, Some("Kd7".into())), (8, Some("e4".into()), None)]
+        );
     }
 
     fn mv(game: &GameRecord, san: &str) -> Move {

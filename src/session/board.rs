@@ -160,10 +160,20 @@ impl BoardState {
             return;
         }
         let want = recorded - base;
-        let mut guard = 0;
-        while self.tracker.moves().count() > want && guard < 1024 {
-            self.tracker.take_back(now, &mut self.queued);
-            guard += 1;
+        while self.tracker.moves().count() > want {
+            let count = self.tracker.moves().count();
+            let mut events = Vec::new();
+            self.tracker.take_back(now, &mut events);
+            if self.tracker.moves().count() >= count {
+                // The board still shows a move the session refused (the
+                // game is over): the tracker saw it again at once. Drop it
+                // and follow the record; the board is compared afresh when
+                // the player puts the piece back.
+                self.tracker.reset(record.position().clone());
+                self.base = Some(recorded);
+                return;
+            }
+            self.queued.extend(events);
         }
         let have = self.tracker.moves().count();
         let agree = record.moves()[base..base + have]
@@ -342,7 +352,7 @@ impl BoardState {
                     actions.push(BoardAction::TakebackRequested);
                 }
                 TrackerEvent::Mismatch(m) => {
-                    speak(out, render_mismatch(pack, &m), Priority::Move);
+                    speak(out, render_mismatch(pack, &m), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::Mismatch));
                     let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
                     let extra = m
@@ -354,12 +364,12 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::Mismatch { missing, extra }));
                 }
                 TrackerEvent::InSync => {
-                    speak(out, render_in_sync(pack), Priority::Move);
+                    speak(out, render_in_sync(pack), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::InSync));
                     out.push(Effect::Notice(Notice::InSync));
                 }
                 TrackerEvent::BoardTurned { .. } => {
-                    speak(out, pack.say("board_turned"), Priority::Move);
+                    speak(out, pack.say("board_turned"), Priority::Guidance);
                     out.push(Effect::Notice(Notice::BoardTurned));
                 }
                 TrackerEvent::PromotionCorrected { new, .. } => {
@@ -391,3 +401,7 @@ impl BoardState {
         actions
     }
 }
+
+#[cfg(test)]
+#[path = "board_tests.rs"]
+mod tests;
