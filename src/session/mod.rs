@@ -509,7 +509,7 @@ impl Session {
         out.push(Effect::Notice(Notice::Move {
             ply: self.record.moves().len(),
             san: played.san.to_string(),
-            uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            mv,
             announcement: announcement.written.clone(),
             spoken: announcement.spoken.clone(),
             source: Source::PegBoard,
