@@ -506,15 +506,6 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
     }
 }
 
-/// The squares where the last peg-board report differs from the game.
-fn differing_squares(app: &RochadeApp) -> u64 {
-    let Some(mask) = app.session.board_state().last_mask else {
-        return 0;
-    };
-    let occupied = u64::from(app.session.record().position().board().occupied());
-    mask ^ occupied
-}
-
 pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     egui::CentralPanel::default()
@@ -537,7 +528,7 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
                     pieces: &pieces,
                     cursor: app.cursor,
                     selected: app.selected,
-                    differs: differing_squares(app),
+                    differs: app.board_differs(),
                     flipped: app.flipped(),
                     theme: app.settings.display.theme,
                     letters: app.session.config().letters,
@@ -971,11 +962,10 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
 impl RochadeApp {
     /// The squares (bit i = square i) where the peg-board's last report
     /// differs from the game; the board view marks them.
+    /// Game coordinates: correct on a turned board.
     pub fn board_differs(&self) -> u64 {
-        let Some(mask) = self.session.board_state().last_mask else {
-            return 0;
-        };
-        mask ^ u64::from(self.session.record().position().board().occupied())
+        let game = self.session.record().position();
+        self.session.board_state().difference(game).0
     }
 
     /// Applies edited settings: language and speech at once, the time

@@ -68,7 +68,7 @@ impl Table {
 
     /// A peg lifted from one square and put on another.
     fn peg_move(&mut self, from: Square, to: Square) {
-        let mask = self.session.board_state().last_mask.expect("a snapshot");
+        let mask = self.session.board_state().last_mask.expect("a snapshot").0;
         self.board(mask & !bit(from));
         self.board(mask & !bit(from) | bit(to));
     }

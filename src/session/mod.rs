@@ -252,7 +252,7 @@ impl Session {
     }
 
     /// Starts from a FEN instead of the standard position.
-    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), String> {
+    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), crate::chess::FenError> {
         let record = GameRecord::from_fen(fen)?;
         self.record = record;
         self.board.reset(&self.config, self.record.position());
@@ -349,6 +349,7 @@ impl Session {
             match action {
                 board::BoardAction::Play(mv) => self.play(now, mv, Source::PegBoard, out),
                 board::BoardAction::TakebackRequested => self.command(now, Command::Takeback, out),
+                board::BoardAction::CorrectPromotion(mv) => self.correct_promotion(now, mv, out),
             }
         }
     }
@@ -475,6 +476,48 @@ impl Session {
         out.push(Effect::SaveGame);
         self.last_announcement = Some(announcement);
         self.board.on_game_changed(now, &self.record, source);
+        self.after_end_check(now, out);
+    }
+
+    /// The peg-board player corrected the promotion piece of his last move
+    /// before the opponent's move was executed (Art. 3.7e): the record's
+    /// last move is replaced (same time and clock reading, the clock is not
+    /// pressed again) and the corrected move is announced.
+    fn correct_promotion(&mut self, now: u64, mv: Move, out: &mut Vec<Effect>) {
+        let Some(last) = self.record.moves().last().cloned() else {
+            return;
+        };
+        if !last.mv.is_promotion() || last.mv.from() != mv.from() || last.mv.to() != mv.to() {
+            return;
+        }
+        self.record.takeback(1);
+        let before = self.record.position().clone();
+        let mv = if before.is_legal(mv) { mv } else { last.mv };
+        let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
+        let played = self
+            .record
+            .play(mv, last.at_ms)
+            .expect("a promotion legal here a moment ago")
+            .clone();
+        if let Some(ms) = last.clock_ms {
+            self.record.set_last_clock(ms);
+        }
+        let text = self
+            .pack
+            .phrase("promotion_corrected", &[("move", announcement.clone())]);
+        self.speak(out, text, Priority::Move);
+        out.push(Effect::Notice(Notice::Move {
+            ply: self.record.moves().len(),
+            san: played.san.to_string(),
+            mv,
+            announcement: announcement.written.clone(),
+            spoken: announcement.spoken.clone(),
+            source: Source::PegBoard,
+        }));
+        out.push(Effect::SaveGame);
+        self.last_announcement = Some(announcement);
+        self.board
+            .on_game_changed(now, &self.record, Source::PegBoard);
         self.after_end_check(now, out);
     }
 

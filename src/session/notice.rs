@@ -69,6 +69,17 @@ pub enum Notice {
     },
     /// The board is turned round; squares are mirrored from now on.
     BoardTurned,
+    /// The board showed a position these moves reach (a missed snapshot);
+    /// the tracker took them over, each also as a `move`.
+    Resynchronised {
+        moves: Vec<String>,
+    },
+    /// The board shows a move's result, but `square` was never seen empty
+    /// (a stuck sensor?): the move was not executed.
+    SensorSuspect {
+        square: String,
+        uci: String,
+    },
     DrawOffer {
         side: String,
     },
