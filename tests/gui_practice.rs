@@ -19,12 +19,12 @@ fn typed_moves_are_announced_written_and_saved() {
     gui.type_move("Nf3");
     assert_eq!(gui.last_spoken(), "Springer Felix drei");
     assert!(gui.shows("1. Nf3"), "scoresheet row");
-    // The last announcement is on screen, in the live region.
+    // The last announcement is on screen, in the live region (not on
+    // AT-SPI: there the focused widget's description carries it, see
+    // `app::a11y`).
     let live = gui.harness.get_by_label("Springer Felix drei");
-    assert_eq!(
-        live.accesskit_node().data().live(),
-        Some(egui::accesskit::Live::Polite)
-    );
+    let expected = (!cfg!(target_os = "linux")).then_some(egui::accesskit::Live::Polite);
+    assert_eq!(live.accesskit_node().data().live(), expected);
     gui.type_move("springer felix sechs");
     assert_eq!(gui.last_spoken(), "Springer Felix sechs");
     assert!(gui.shows("1. Nf3 Nf6"));

@@ -8,6 +8,7 @@
 //! Browsing answers (a square, a rank, attackers) come from [`browse`].
 //! The window repaints only on input, session deadlines and clock seconds.
 
+mod a11y;
 pub mod browse;
 mod keys;
 mod panels;
@@ -140,6 +141,8 @@ pub struct RochadeApp {
     board_focused: bool,
     /// What was said, newest last (written form, for the screen).
     history: VecDeque<Utterance>,
+    /// Said since the last frame, for the screen reader ([`a11y`]).
+    a11y_pending: a11y::Pending,
     dialog: Option<Dialog>,
     /// The question the dialog shows (what was just spoken).
     dialog_text: String,
@@ -179,6 +182,7 @@ impl RochadeApp {
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
             history: VecDeque::new(),
+            a11y_pending: a11y::Pending::default(),
             dialog: None,
             dialog_text: String::new(),
             show_help: false,
@@ -279,6 +283,7 @@ impl RochadeApp {
             lang,
             priority,
         });
+        self.a11y_pending.push(&text.spoken);
         self.history.push_back(text);
         while self.history.len() > 50 {
             self.history.pop_front();
@@ -754,6 +759,7 @@ impl eframe::App for RochadeApp {
         }
         panels::central_board(self, ui);
         panels::dialogs(self, &ctx);
+        a11y::deliver(&ctx, &mut self.a11y_pending);
         if self.allow_close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }

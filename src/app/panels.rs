@@ -202,13 +202,16 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .map(|u| u.spoken.clone())
         .unwrap_or_default();
     ui.label(RichText::new(t.get("last_announcement")).small());
-    // The live region: a screen reader or Braille display reads each new
-    // announcement without the focus moving here.
+    // The live region (not on AT-SPI, see `a11y`): a screen reader or
+    // Braille display reads each new announcement without the focus moving
+    // here.
     let response = ui.label(big(last, 24.0).strong());
-    ui.ctx().accesskit_node_builder(response.id, |node| {
-        node.set_live(egui::accesskit::Live::Polite);
-        node.set_live_atomic();
-    });
+    if super::a11y::LIVE_REGION {
+        ui.ctx().accesskit_node_builder(response.id, |node| {
+            node.set_live(egui::accesskit::Live::Polite);
+            node.set_live_atomic();
+        });
+    }
     ui.label(RichText::new(t.get("history")).small());
     for u in app.history.iter().rev().skip(1).take(super::HISTORY_SHOWN) {
         ui.label(&u.spoken);
