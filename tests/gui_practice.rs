@@ -172,8 +172,17 @@ fn the_board_is_walked_and_read_by_keyboard() {
     gui.press(Key::F7);
     assert_eq!(gui.last_spoken(), "Eva two: white Pawn");
     let board = gui.harness.get_by_role_and_label(Role::Grid, "Board");
-    assert!(board.is_focused());
     assert_eq!(board.value().as_deref(), Some("Eva two: white Pawn"));
+    // The keyboard is on the cursor's cell, one of 64 named cells.
+    let cell = gui
+        .harness
+        .get_by_role_and_label(rochade::app::CELL_ROLE, "Eva two: white Pawn");
+    assert!(cell.is_focused(), "the focus is on the square's cell");
+    let cells = gui
+        .harness
+        .query_all_by_role(rochade::app::CELL_ROLE)
+        .count();
+    assert!(cells >= 64, "a cell per square, found {cells}");
     gui.press(Key::ArrowUp);
     gui.press(Key::ArrowUp);
     assert_eq!(gui.last_spoken(), "Eva four: empty");
@@ -182,6 +191,12 @@ fn the_board_is_walked_and_read_by_keyboard() {
         board.value().as_deref(),
         Some("Eva four: empty"),
         "AccessKit sees the focused square"
+    );
+    assert!(
+        gui.harness
+            .get_by_role_and_label(rochade::app::CELL_ROLE, "Eva four: empty")
+            .is_focused(),
+        "the focus moved with the cursor"
     );
     gui.press(Key::N);
     assert_eq!(gui.last_spoken(), "Bella eight: black Knight");

@@ -18,6 +18,16 @@ use egui::{Context, Id};
 /// Whether the announcement label is a live region on this platform.
 pub const LIVE_REGION: bool = !cfg!(target_os = "linux");
 
+/// The role of a board square's cell. AccessKit gives AT-SPI grids no
+/// `Table` interface, and without it Orca 43 brailles a table cell as
+/// nothing; a list item it speaks and brailles by name. UI Automation and
+/// macOS get real grid cells (with row and column index).
+pub const CELL_ROLE: egui::accesskit::Role = if cfg!(target_os = "linux") {
+    egui::accesskit::Role::ListItem
+} else {
+    egui::accesskit::Role::GridCell
+};
+
 /// Announcements said since the last frame, waiting to be handed to the
 /// accessibility tree.
 #[derive(Default, Debug)]
@@ -28,6 +38,12 @@ impl Pending {
         if !text.trim().is_empty() {
             self.0.push(text.trim().to_owned());
         }
+    }
+
+    /// Forgets the last announcement: the screen reader presents the same
+    /// words anyway (the focus moves to a board cell that says them).
+    pub fn drop_last(&mut self) {
+        self.0.pop();
     }
 
     /// What the next frame hands over: all pending words in one message

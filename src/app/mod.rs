@@ -31,6 +31,7 @@ use crate::session::{Command, Effect, Event, Mode, Notice, Priority, Session, So
 use crate::speech::SpeechHandle;
 use crate::words::Utterance;
 
+pub use a11y::CELL_ROLE;
 pub use keys::Action;
 pub use run::run;
 pub use sim_panel::SimPanel;
@@ -617,8 +618,13 @@ impl RochadeApp {
         let (df, dr) = if self.flipped() { (-df, -dr) } else { (df, dr) };
         let f = (u32::from(self.cursor.file()) as i32 + df).clamp(0, 7) as u32;
         let r = (u32::from(self.cursor.rank()) as i32 + dr).clamp(0, 7) as u32;
+        let before = self.cursor;
         self.cursor = Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
         self.speak_square(self.cursor);
+        if self.cursor != before {
+            // The focus moves to the square's cell: the screen reader says it.
+            self.a11y_pending.drop_last();
+        }
     }
 
     /// Carries out a key pressed while the board has the keyboard.
@@ -631,8 +637,12 @@ impl RochadeApp {
             keys::BoardKey::SayAgain => self.speak_square(self.cursor),
             keys::BoardKey::Jump(role) => match browse::next_piece(&board, self.cursor, role) {
                 Some(sq) => {
+                    let moved = self.cursor != sq;
                     self.cursor = sq;
                     self.speak_square(sq);
+                    if moved {
+                        self.a11y_pending.drop_last();
+                    }
                 }
                 None => self.say(browse::not_found(&pack, role), Priority::Info),
             },
