@@ -24,7 +24,7 @@ use crate::board::{Format, TrackerConfig};
 use crate::chess::{Letters, Tags};
 use crate::clock::TimeControl;
 use crate::session::{Earcon, Mode, SessionConfig};
-use crate::speech::{BackendChoice, SpeechConfig, VoiceSettings};
+use crate::speech::{BackendChoice, SpeechConfig, SpeechMode, VoiceSettings};
 use crate::words::Lang;
 
 /// The settings file's name inside the config folder.
@@ -56,6 +56,9 @@ pub struct SpeechSettings {
     /// Short ("Springer f3") or long ("Springer g1 f3") form.
     pub form: AnnounceForm,
     pub backend: SpeechBackend,
+    /// Who speaks: the app's voice, the screen reader, or both. Applies at
+    /// once.
+    pub mode: SpeechMode,
     /// A system voice name; none picks the best voice for the language.
     pub voice: Option<String>,
     /// 0.0 ..= 1.0, 0.5 is the engine's normal rate.
@@ -77,6 +80,7 @@ impl Default for SpeechSettings {
             language: Lang::De,
             form: AnnounceForm::Short,
             backend: SpeechBackend::Auto,
+            mode: SpeechMode::SelfVoicing,
             voice: None,
             rate: voice.rate,
             volume: voice.volume,
@@ -593,6 +597,7 @@ impl Settings {
             backend: self.speech.backend.choice(),
             lang: self.speech.language,
             settings: voice,
+            mode: self.speech.mode,
         }
     }
 

@@ -1,8 +1,8 @@
-//! Loading and merging language packs.
+//! Language packs: parsing and merging (pure; reading the user's files is
+//! in [`super::load`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -186,17 +186,6 @@ fn role_index(role: Role) -> usize {
 }
 
 impl Pack {
-    /// The bundled pack merged with the user's override from
-    /// `<config>/speech/<lang>.toml`, if present.
-    pub fn load(lang: Lang) -> Result<Pack, PackError> {
-        Self::load_with_override_dir(
-            lang,
-            crate::paths::config_dir()
-                .map(|d| d.join("speech"))
-                .as_deref(),
-        )
-    }
-
     /// The pack compiled into the binary, without user overrides.
     pub fn bundled(lang: Lang) -> Pack {
         Self::from_toml_str(
@@ -206,8 +195,9 @@ impl Pack {
         .expect("bundled language packs are checked by tests")
     }
 
-    /// The bundled pack merged with `<dir>/<lang>.toml` when that file exists.
-    pub fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
+    /// The bundled pack with a user's override (TOML text, named `source`
+    /// in errors) merged over it, key by key.
+    pub fn with_override(lang: Lang, text: &str, source: &str) -> Result<Pack, PackError> {
         let bundled_name = format!("assets/speech/{}.toml", lang.code());
         let mut value: toml::Table =
             lang.bundled_source()
@@ -216,15 +206,12 @@ impl Pack {
                     source: bundled_name.clone(),
                     message: e.to_string(),
                 })?;
-        let mut source = bundled_name;
-        if let Some(path) = dir.map(|d| d.join(format!("{}.toml", lang.code())))
-            && path.exists()
-        {
-            let user = read_table(&path)?;
-            merge(&mut value, user);
-            source = format!("{} (over the bundled pack)", path.display());
-        }
-        Self::from_table(value, &source)
+        let user: toml::Table = text.parse().map_err(|e: toml::de::Error| PackError {
+            source: source.into(),
+            message: e.to_string(),
+        })?;
+        merge(&mut value, user);
+        Self::from_table(value, &format!("{source} (over the bundled pack)"))
     }
 
     /// Parses a complete pack from TOML text.
@@ -324,16 +311,6 @@ impl Pack {
     }
 }
 
-fn read_table(path: &Path) -> Result<toml::Table, PackError> {
-    let err = |message: String| PackError {
-        source: path.display().to_string(),
-        message,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-    text.parse()
-        .map_err(|e: toml::de::Error| err(e.to_string()))
-}
-
 /// Deep-merges `over` into `base`: tables merge key by key, anything else
 /// replaces.
 fn merge(base: &mut toml::Table, over: toml::Table) {
@@ -345,11 +322,6 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
             }
         }
     }
-}
-
-/// Where user packs live, for messages and docs.
-pub fn user_pack_path(lang: Lang) -> Option<PathBuf> {
-    crate::paths::config_dir().map(|d| d.join("speech").join(format!("{}.toml", lang.code())))
 }
 
 #[cfg(test)]
@@ -391,23 +363,6 @@ mod tests {
         assert_eq!(de.rank(Rank::Fifth).spoken, "fünf");
         assert_eq!(de.piece(Role::King).spoken, "König");
         assert_eq!(de.piece(Role::Bishop).written, "Laeufer");
-    }
-
-    #[test]
-    fn user_override_replaces_single_words_and_keeps_the_rest() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("de.toml"), "[files]\nc = \"Caesar\"\n").unwrap();
-        let pack = Pack::load_with_override_dir(Lang::De, Some(dir.path())).unwrap();
-        assert_eq!(pack.file(File::C).written, "Caesar");
-        assert_eq!(pack.file(File::D).written, "David");
-    }
-
-    #[test]
-    fn broken_user_pack_names_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("pt.toml"), "[files\n").unwrap();
-        let err = Pack::load_with_override_dir(Lang::Pt, Some(dir.path())).unwrap_err();
-        assert!(err.to_string().contains("pt.toml"), "{err}");
     }
 
     #[test]
