@@ -11,7 +11,6 @@
 //! is `#[serde(default)]`, so a file from an older version with fewer keys
 //! loads without a word.
 
-use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -93,8 +92,21 @@ impl Default for SpeechSettings {
 
 /// Which speech backend to use (the stored form of
 /// [`crate::speech::BackendChoice`], without the test-only recorder).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::Display,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum SpeechBackend {
     /// System speech if it has a voice for the language, else the clips.
     #[default]
@@ -117,12 +129,7 @@ impl SpeechBackend {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            SpeechBackend::Auto => "auto",
-            SpeechBackend::System => "system",
-            SpeechBackend::Clips => "clips",
-            SpeechBackend::Silent => "silent",
-        }
+        self.into()
     }
 
     pub fn choice(self) -> BackendChoice {
@@ -132,12 +139,6 @@ impl SpeechBackend {
             SpeechBackend::Clips => BackendChoice::Clips,
             SpeechBackend::Silent => BackendChoice::Silent,
         }
-    }
-}
-
-impl fmt::Display for SpeechBackend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
     }
 }
 
@@ -382,8 +383,11 @@ pub const MIN_SCALE: f32 = 0.5;
 pub const MAX_SCALE: f32 = 4.0;
 
 /// Colour themes; all have high contrast.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Theme {
     /// White text on black.
     #[default]
@@ -402,11 +406,7 @@ impl Theme {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            Theme::DarkHighContrast => "dark_high_contrast",
-            Theme::LightHighContrast => "light_high_contrast",
-            Theme::YellowOnBlack => "yellow_on_black",
-        }
+        self.into()
     }
 }
 
