@@ -11,20 +11,9 @@ use crate::words::{Pack, Token, Utterance};
 /// Short form: piece + destination (pawns by the square alone),
 /// disambiguation as in SAN; the UK Braille Chess Association's way and the
 /// default. Long form: piece + from + to, pawns named ("Bauer").
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::Display,
-    strum::EnumString,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString)]
 #[strum(
     serialize_all = "lowercase",
     ascii_case_insensitive,

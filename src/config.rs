@@ -92,20 +92,9 @@ impl Default for SpeechSettings {
 
 /// Which speech backend to use (the stored form of
 /// [`crate::speech::BackendChoice`], without the test-only recorder).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::Display,
-    strum::IntoStaticStr,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::IntoStaticStr)]
 #[strum(serialize_all = "lowercase")]
 pub enum SpeechBackend {
     /// System speech if it has a voice for the language, else the clips.
@@ -383,10 +372,9 @@ pub const MIN_SCALE: f32 = 0.5;
 pub const MAX_SCALE: f32 = 4.0;
 
 /// Colour themes; all have high contrast.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
 pub enum Theme {
     /// White text on black.

@@ -6,20 +6,10 @@ use super::{BoardMessage, liboard, sentio};
 
 /// The wire format of a board.
 #[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    strum::Display,
-    strum::EnumString,
-    strum::IntoStaticStr,
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
 #[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_format)]
 pub enum Format {
     /// Peg-board protocol v1 (this app's open protocol), 115200 baud.

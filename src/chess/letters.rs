@@ -5,21 +5,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Role;
 
 /// Which letters name the pieces in SAN.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::Display,
-    strum::EnumString,
-    strum::IntoStaticStr,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
 #[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_letters)]
 pub enum Letters {
     /// K Q R B N.

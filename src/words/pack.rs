@@ -9,22 +9,10 @@ use shakmaty::{File, Rank, Role};
 
 /// A language the app can speak and write moves in.
 #[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    strum::Display,
-    strum::EnumString,
-    strum::IntoStaticStr,
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
 #[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_lang)]
 pub enum Lang {
     /// German phonetics, as FIDE Appendix E suggests: the default.
