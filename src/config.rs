@@ -11,7 +11,6 @@
 //! is `#[serde(default)]`, so a file from an older version with fewer keys
 //! loads without a word.
 
-use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -95,6 +94,8 @@ impl Default for SpeechSettings {
 /// [`crate::speech::BackendChoice`], without the test-only recorder).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum SpeechBackend {
     /// System speech if it has a voice for the language, else the clips.
     #[default]
@@ -117,12 +118,7 @@ impl SpeechBackend {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            SpeechBackend::Auto => "auto",
-            SpeechBackend::System => "system",
-            SpeechBackend::Clips => "clips",
-            SpeechBackend::Silent => "silent",
-        }
+        self.into()
     }
 
     pub fn choice(self) -> BackendChoice {
@@ -132,12 +128,6 @@ impl SpeechBackend {
             SpeechBackend::Clips => BackendChoice::Clips,
             SpeechBackend::Silent => BackendChoice::Silent,
         }
-    }
-}
-
-impl fmt::Display for SpeechBackend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
     }
 }
 
@@ -384,6 +374,8 @@ pub const MAX_SCALE: f32 = 4.0;
 /// Colour themes; all have high contrast.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Theme {
     /// White text on black.
     #[default]
@@ -402,11 +394,7 @@ impl Theme {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            Theme::DarkHighContrast => "dark_high_contrast",
-            Theme::LightHighContrast => "light_high_contrast",
-            Theme::YellowOnBlack => "yellow_on_black",
-        }
+        self.into()
     }
 }
 

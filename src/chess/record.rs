@@ -1,7 +1,5 @@
 //! The game record: what a scoresheet holds, plus how the game ended.
 
-use std::fmt;
-
 use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
@@ -153,22 +151,29 @@ pub struct ClaimVerdict {
 }
 
 /// Why a move could not be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
+    #[error("illegal move")]
     Illegal,
+    #[error("the game is over ({})", .0.result_str())]
     GameOver(GameEnd),
 }
 
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::Illegal => f.write_str("illegal move"),
-            PlayError::GameOver(end) => write!(f, "the game is over ({})", end.result_str()),
-        }
-    }
+/// Why a FEN does not give a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    #[error("bad FEN '{fen}': {reason}")]
+    Unreadable { fen: String, reason: String },
+    #[error("impossible position '{fen}': {reason}")]
+    Impossible { fen: String, reason: String },
 }
 
-impl std::error::Error for PlayError {}
+/// For the callers that report errors as text.
+impl From<FenError> for String {
+    fn from(e: FenError) -> String {
+        e.to_string()
+    }
+}
 
 /// The scoresheet of one game. Positions are kept for every ply so that
 /// repetition checks and takebacks are exact and cheap.
@@ -214,14 +219,21 @@ impl GameRecord {
     }
 
     /// A game from a FEN. The error says what is wrong with it.
-    pub fn from_fen(fen: &str) -> Result<GameRecord, String> {
+    pub fn from_fen(fen: &str) -> Result<GameRecord, FenError> {
         let parsed: Fen = fen
             .trim()
             .parse()
-            .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-        let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| format!("impossible position '{fen}': {e}"))?;
+            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Unreadable {
+                fen: fen.to_owned(),
+                reason: e.to_string(),
+            })?;
+        let pos: Chess =
+            parsed
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| FenError::Impossible {
+                    fen: fen.to_owned(),
+                    reason: e.to_string(),
+                })?;
         Ok(GameRecord::from_position(pos))
     }
 
@@ -832,6 +844,7 @@ mod tests {
         assert!(
             GameRecord::from_fen("not a fen")
                 .unwrap_err()
+                .to_string()
                 .contains("bad FEN")
         );
     }

@@ -108,15 +108,8 @@ fn notices(effects: &[Effect]) -> Vec<&Notice> {
         .collect()
 }
 
-fn said(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Speak(s) => Some(s.text.written.clone()),
-            _ => None,
-        })
-        .collect()
-}
+/// What was said (written form).
+use crate::session::tests::spoken as said;
 
 fn has(effects: &[Effect], wanted: &Notice) -> bool {
     notices(effects).contains(&wanted)

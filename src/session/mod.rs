@@ -252,7 +252,7 @@ impl Session {
     }
 
     /// Starts from a FEN instead of the standard position.
-    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), String> {
+    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), crate::chess::FenError> {
         let record = GameRecord::from_fen(fen)?;
         self.record = record;
         self.board.reset(&self.config, self.record.position());
@@ -465,10 +465,23 @@ impl Session {
         }
         self.speak(out, announcement.clone(), Priority::Move);
         out.push(Effect::Sound(Earcon::MoveAccepted));
+        self.recorded(now, &played, announcement, source, out);
+    }
+
+    /// After a move went on the scoresheet: the notice, the save, the
+    /// board's expectation and the end of the game.
+    fn recorded(
+        &mut self,
+        now: u64,
+        played: &crate::chess::RecordedMove,
+        announcement: Utterance,
+        source: Source,
+        out: &mut Vec<Effect>,
+    ) {
         out.push(Effect::Notice(Notice::Move {
             ply: self.record.moves().len(),
             san: played.san.to_string(),
-            mv,
+            mv: played.mv,
             announcement: announcement.written.clone(),
             spoken: announcement.spoken.clone(),
             source,
@@ -506,19 +519,7 @@ impl Session {
             .pack
             .phrase("promotion_corrected", &[("move", announcement.clone())]);
         self.speak(out, text, Priority::Move);
-        out.push(Effect::Notice(Notice::Move {
-            ply: self.record.moves().len(),
-            san: played.san.to_string(),
-            mv,
-            announcement: announcement.written.clone(),
-            spoken: announcement.spoken.clone(),
-            source: Source::PegBoard,
-        }));
-        out.push(Effect::SaveGame);
-        self.last_announcement = Some(announcement);
-        self.board
-            .on_game_changed(now, &self.record, Source::PegBoard);
-        self.after_end_check(now, out);
+        self.recorded(now, &played, announcement, Source::PegBoard, out);
     }
 
     fn after_end_check(&mut self, now: u64, out: &mut Vec<Effect>) {

@@ -8,7 +8,7 @@ fn session(config: SessionConfig) -> Session {
     Session::with_pack(config, pack)
 }
 
-fn spoken(effects: &[Effect]) -> Vec<String> {
+pub(super) fn spoken(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {

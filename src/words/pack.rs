@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{File, Rank, Role};
@@ -13,14 +12,41 @@ use shakmaty::{File, Rank, Role};
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
+#[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_lang)]
 pub enum Lang {
     /// German phonetics, as FIDE Appendix E suggests: the default.
     #[default]
+    #[strum(
+        to_string = "de",
+        serialize = "de-de",
+        serialize = "german",
+        serialize = "deutsch"
+    )]
     De,
     /// Brazilian Portuguese.
+    #[strum(
+        to_string = "pt",
+        serialize = "pt-br",
+        serialize = "portuguese",
+        serialize = "portugues"
+    )]
     Pt,
     /// English.
+    #[strum(
+        to_string = "en",
+        serialize = "en-gb",
+        serialize = "en-us",
+        serialize = "english"
+    )]
     En,
+}
+
+fn unknown_lang(s: &str) -> String {
+    format!(
+        "unknown language '{}' (use de, pt or en)",
+        s.to_ascii_lowercase()
+    )
 }
 
 impl Lang {
@@ -28,11 +54,7 @@ impl Lang {
 
     /// The pack file's stem and the code used on the command line.
     pub fn code(self) -> &'static str {
-        match self {
-            Lang::De => "de",
-            Lang::Pt => "pt",
-            Lang::En => "en",
-        }
+        self.into()
     }
 
     /// The pack bundled into the binary (the file under `assets/speech/`).
@@ -41,24 +63,6 @@ impl Lang {
             Lang::De => include_str!("../../assets/speech/de.toml"),
             Lang::Pt => include_str!("../../assets/speech/pt.toml"),
             Lang::En => include_str!("../../assets/speech/en.toml"),
-        }
-    }
-}
-
-impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Lang {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Lang, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "de" | "de-de" | "german" | "deutsch" => Ok(Lang::De),
-            "pt" | "pt-br" | "portuguese" | "portugues" => Ok(Lang::Pt),
-            "en" | "en-gb" | "en-us" | "english" => Ok(Lang::En),
-            other => Err(format!("unknown language '{other}' (use de, pt or en)")),
         }
     }
 }
@@ -363,6 +367,39 @@ mod tests {
         assert_eq!(de.rank(Rank::Fifth).spoken, "fünf");
         assert_eq!(de.piece(Role::King).spoken, "König");
         assert_eq!(de.piece(Role::Bishop).written, "Laeufer");
+    }
+
+    #[test]
+    fn language_codes_read_every_spelling_and_say_what_is_wrong() {
+        for lang in Lang::ALL {
+            assert_eq!(lang.to_string().parse::<Lang>(), Ok(lang));
+            assert_eq!(lang.to_string(), lang.code());
+        }
+        assert_eq!("Deutsch".parse::<Lang>(), Ok(Lang::De));
+        assert_eq!("PT-BR".parse::<Lang>(), Ok(Lang::Pt));
+        assert_eq!("en-us".parse::<Lang>(), Ok(Lang::En));
+        assert_eq!(
+            "FR".parse::<Lang>(),
+            Err("unknown language 'fr' (use de, pt or en)".to_owned())
+        );
+        assert_eq!(
+            "uk".parse::<crate::chess::Letters>(),
+            Ok(crate::chess::Letters::En)
+        );
+        assert_eq!(
+            "Tabutronic".parse::<crate::board::Format>(),
+            Ok(crate::board::Format::Sentio)
+        );
+        assert_eq!(crate::board::Format::LiBoard.code(), "liboard");
+        assert_eq!(
+            crate::config::Theme::YellowOnBlack.code(),
+            "yellow_on_black"
+        );
+        assert_eq!(crate::config::SpeechBackend::Clips.to_string(), "clips");
+        assert_eq!(
+            "LONG".parse::<crate::announce::AnnounceForm>(),
+            Ok(crate::announce::AnnounceForm::Long)
+        );
     }
 
     #[test]
