@@ -6,9 +6,6 @@
 pub mod pgn;
 pub mod text;
 
-use std::fmt;
-use std::str::FromStr;
-
 use shakmaty::Position;
 
 use std::sync::Arc;
@@ -24,7 +21,15 @@ pub use pgn::{PgnError, read_pgn, write_pgn};
 pub use text::text_scoresheet;
 
 /// An output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display, strum::EnumString, strum::IntoStaticStr,
+)]
+#[strum(
+    serialize_all = "lowercase",
+    ascii_case_insensitive,
+    parse_err_ty = String,
+    parse_err_fn = unknown_format
+)]
 pub enum Format {
     /// Unicode Braille text (U+2800 block).
     Unicode,
@@ -47,13 +52,7 @@ impl Format {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            Format::Unicode => "unicode",
-            Format::Brf => "brf",
-            Format::Pef => "pef",
-            Format::Pgn => "pgn",
-            Format::Text => "text",
-        }
+        self.into()
     }
 
     /// The usual file name extension.
@@ -73,20 +72,8 @@ impl Format {
     }
 }
 
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.code().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown format '{s}' (use brf, pef, unicode, pgn or text)"))
-    }
+fn unknown_format(s: &str) -> String {
+    format!("unknown format '{s}' (use brf, pef, unicode, pgn or text)")
 }
 
 /// Literary Braille without (the default) or with contractions.
@@ -142,22 +129,13 @@ impl ExportOptions {
 }
 
 /// Why an export failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
+    #[error(transparent)]
     Table(TableError),
+    #[error(transparent)]
     Layout(LayoutError),
 }
-
-impl fmt::Display for ExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExportError::Table(e) => e.fmt(f),
-            ExportError::Layout(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ExportError {}
 
 impl From<TableError> for ExportError {
     fn from(e: TableError) -> ExportError {
@@ -179,8 +157,8 @@ pub struct Exporter {
     pub literary: Arc<dyn Translator>,
 }
 
-impl fmt::Debug for Exporter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl std::fmt::Debug for Exporter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Exporter")
             .field("options", &self.options)
             .field("language", &self.literary.language())
