@@ -7,11 +7,11 @@ use egui::{Align2, Color32, FontId, Id, Key, RichText, Sense, Stroke, Ui, Vec2};
 use shakmaty::{Color, File, Piece, Position, Rank, Role, Square};
 
 use super::keys::{Action, board_keys};
-use super::{Dialog, FocusTarget, RochadeApp, Theme, UiText};
+use super::{FocusTarget, Modal, RochadeApp, Theme, UiText};
 use crate::chess::Letters;
 use crate::config::Settings;
-use crate::session::Mode;
 use crate::session::board::LinkState;
+use crate::session::{Mode, Question};
 use crate::words::Lang;
 
 pub const MOVE_INPUT_ID: &str = "move_input";
@@ -202,13 +202,16 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .map(|u| u.spoken.clone())
         .unwrap_or_default();
     ui.label(RichText::new(t.get("last_announcement")).small());
-    // The live region: a screen reader or Braille display reads each new
-    // announcement without the focus moving here.
+    // The live region (not on AT-SPI, see `a11y`): a screen reader or
+    // Braille display reads each new announcement without the focus moving
+    // here.
     let response = ui.label(big(last, 24.0).strong());
-    ui.ctx().accesskit_node_builder(response.id, |node| {
-        node.set_live(egui::accesskit::Live::Polite);
-        node.set_live_atomic();
-    });
+    if super::a11y::LIVE_REGION {
+        ui.ctx().accesskit_node_builder(response.id, |node| {
+            node.set_live(egui::accesskit::Live::Polite);
+            node.set_live_atomic();
+        });
+    }
     ui.label(RichText::new(t.get("history")).small());
     for u in app.history.iter().rev().skip(1).take(super::HISTORY_SHOWN) {
         ui.label(&u.spoken);
@@ -218,30 +221,25 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
 /// "1. e4 e5" rows, in the chosen piece letters, "(=)" after a move that
 /// came with a draw offer.
 pub fn scoresheet_rows(record: &crate::chess::GameRecord, letters: Letters) -> Vec<String> {
-    let moves = record.moves();
-    let black_first = record.start_position().turn() == Color::Black;
-    let mut rows = Vec::new();
-    let mut i = 0;
-    while i < moves.len() {
-        let number = record.fullmove_number_of(i);
-        let cell = |m: &crate::chess::RecordedMove| {
-            let san = letters.localise_san(&m.san_string());
-            if m.draw_offer {
-                format!("{san} (=)")
-            } else {
-                san
-            }
-        };
-        if i == 0 && black_first {
-            rows.push(format!("{number}. ... {}", cell(&moves[0])));
-            i += 1;
-            continue;
+    let cell = |m: &crate::chess::RecordedMove| {
+        let san = letters.localise_san(&m.san_string());
+        if m.draw_offer {
+            format!("{san} (=)")
+        } else {
+            san
         }
-        let white = cell(&moves[i]);
-        let black = moves.get(i + 1).map(cell).unwrap_or_default();
-        rows.push(format!("{number}. {white} {black}").trim_end().to_owned());
-        i += 2;
-    }
+    };
+    let mut rows: Vec<String> = record
+        .rows()
+        .into_iter()
+        .map(|row| {
+            let white = row.white.map_or_else(|| "...".to_owned(), cell);
+            let black = row.black.map(cell).unwrap_or_default();
+            format!("{}. {white} {black}", row.number)
+                .trim_end()
+                .to_owned()
+        })
+        .collect();
     if let Some(end) = record.end() {
         rows.push(end.result_str().to_owned());
     }
@@ -317,12 +315,65 @@ pub struct BoardView<'a> {
     pub flipped: bool,
     pub theme: Theme,
     pub letters: Letters,
+    /// Each square's accessible name ("Eva vier: weißer Bauer"), by square
+    /// index; the grid exposes one cell per square (see [`board_cells`]).
+    pub cell_names: &'a [String; 64],
 }
 
 pub struct BoardOut {
     pub clicked: Option<Square>,
     pub focused: bool,
     pub response: egui::Response,
+    /// The cursor's cell: the board's keyboard focus lives here.
+    pub cell: egui::Response,
+}
+
+/// The id of a board's cell for one square.
+fn cell_id(board: Id, sq: Square) -> Id {
+    board.with(("cell", u32::from(sq)))
+}
+
+/// The 64 cells of a board grid for screen readers, rank 8 to 1 (as a
+/// sighted player reads the board) and file a to h, each named by square
+/// and content. Only the cursor's cell takes the keyboard (a roving focus:
+/// Tab enters the board once, arrows move the focus cell by cell and the
+/// screen reader speaks and brailles each cell it lands on); the picked-up
+/// piece's square is selected.
+fn board_cells(
+    ui: &mut Ui,
+    board: Id,
+    view: &BoardView<'_>,
+    square_rect: impl Fn(Square) -> egui::Rect,
+) -> egui::Response {
+    let mut cursor_cell = None;
+    ui.scope_builder(egui::UiBuilder::new().accessibility_parent(board), |ui| {
+        for rank in (0..8u32).rev() {
+            for file in 0..8u32 {
+                let sq = Square::from_coords(File::new(file), Rank::new(rank));
+                let id = cell_id(board, sq);
+                let sense = if sq == view.cursor {
+                    Sense::FOCUSABLE
+                } else {
+                    Sense::hover()
+                };
+                let r = ui.interact(square_rect(sq), id, sense);
+                let name = view.cell_names[usize::from(sq)].clone();
+                r.widget_info(|| egui::WidgetInfo::labeled(super::a11y::CELL_ROLE, true, &name));
+                let selected = view.selected == Some(sq);
+                ui.ctx().accesskit_node_builder(id, |node| {
+                    node.set_row_index(7 - rank as usize);
+                    node.set_column_index(file as usize);
+                    if selected {
+                        node.set_selected(true);
+                    }
+                });
+                if sq == view.cursor {
+                    cursor_cell = Some(r);
+                }
+            }
+        }
+    });
+    cursor_cell.expect("the cursor is on the board")
 }
 
 fn piece_letter(letters: Letters, role: Role) -> char {
@@ -364,33 +415,18 @@ fn board_colours(theme: Theme) -> (Color32, Color32, Color32, Color32, Color32) 
 pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(view.size), Sense::hover());
     let id = ui.make_persistent_id(view.id_salt);
-    let response = ui.interact(rect, id, Sense::click());
+    // Clicks only: the keyboard focus lives on the cursor's cell.
+    let response = ui.interact(rect, id, Sense::CLICK);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Grid, true, view.label));
     let value = view.value.to_owned();
-    ui.ctx()
-        .accesskit_node_builder(id, |node| node.set_value(value));
-    if response.clicked() {
-        response.request_focus();
-    }
-    let focused = response.has_focus();
-    if focused {
-        ui.memory_mut(|m| {
-            m.set_focus_lock_filter(
-                id,
-                egui::EventFilter {
-                    horizontal_arrows: true,
-                    vertical_arrows: true,
-                    tab: false,
-                    escape: false,
-                },
-            )
-        });
-    }
-    let (light, dark, cursor_colour, mark, coords) = board_colours(view.theme);
+    ui.ctx().accesskit_node_builder(id, |node| {
+        node.set_value(value);
+        node.set_row_count(8);
+        node.set_column_count(8);
+    });
     let margin = view.size / 14.0;
     let sq_size = (view.size - margin) / 8.0;
     let origin = rect.min + Vec2::new(margin, 0.0);
-    let painter = ui.painter_at(rect);
     let square_rect = |sq: Square| {
         let (f, r) = (u32::from(sq.file()) as f32, u32::from(sq.rank()) as f32);
         let (col, row) = if view.flipped {
@@ -403,6 +439,37 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
             Vec2::splat(sq_size),
         )
     };
+    // A cell the cursor left hands the keyboard to the cursor's cell
+    // (before the cells are built: the left one no longer takes focus).
+    let cursor_id = cell_id(id, view.cursor);
+    let on_other_cell = ui.memory(|m| {
+        m.focused().is_some_and(|f| {
+            f != cursor_id && Square::ALL.into_iter().any(|sq| cell_id(id, sq) == f)
+        })
+    });
+    if on_other_cell {
+        ui.memory_mut(|m| m.request_focus(cursor_id));
+    }
+    let cell = board_cells(ui, id, &view, square_rect);
+    if response.clicked() {
+        cell.request_focus();
+    }
+    let focused = cell.has_focus();
+    if focused {
+        ui.memory_mut(|m| {
+            m.set_focus_lock_filter(
+                cell.id,
+                egui::EventFilter {
+                    horizontal_arrows: true,
+                    vertical_arrows: true,
+                    tab: false,
+                    escape: false,
+                },
+            )
+        });
+    }
+    let (light, dark, cursor_colour, mark, coords) = board_colours(view.theme);
+    let painter = ui.painter_at(rect);
     // The 64 squares as one plain mesh, each snapped to whole pixels: a
     // filled rect gets an anti-aliasing strip on every edge, which shows
     // nothing on pixel-aligned squares but costs a software renderer (no
@@ -508,16 +575,8 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
         clicked,
         focused,
         response,
+        cell,
     }
-}
-
-/// The squares where the last peg-board report differs from the game.
-fn differing_squares(app: &RochadeApp) -> u64 {
-    let Some(mask) = app.session.board_state().last_mask else {
-        return 0;
-    };
-    let occupied = u64::from(app.session.record().position().board().occupied());
-    mask ^ occupied
 }
 
 pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
@@ -532,6 +591,9 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
                 pieces[usize::from(sq)] = board.piece_at(sq);
             }
             let value = super::browse::square(app.session.pack(), &board, app.cursor).spoken;
+            let cell_names: [String; 64] = std::array::from_fn(|i| {
+                super::browse::square(app.session.pack(), &board, Square::ALL[i]).spoken
+            });
             let out = board_widget(
                 ui,
                 BoardView {
@@ -542,15 +604,16 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
                     pieces: &pieces,
                     cursor: app.cursor,
                     selected: app.selected,
-                    differs: differing_squares(app),
+                    differs: app.board_differs(),
                     flipped: app.flipped(),
                     theme: app.settings.display.theme,
                     letters: app.session.config().letters,
+                    cell_names: &cell_names,
                 },
             );
-            let out_response = out.response.on_hover_text(t.get("board_hint"));
+            out.response.clone().on_hover_text(t.get("board_hint"));
             if app.focus_request == Some(FocusTarget::Board) {
-                out_response.request_focus();
+                out.cell.request_focus();
                 app.focus_request = None;
             }
             app.board_focused = out.focused;
@@ -569,15 +632,18 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
 
 pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
     let t = app.ui.clone();
-    if let Some(dialog) = app.dialog.clone() {
-        let title = match &dialog {
-            Dialog::Resume(_) => t.get("resume_title"),
-            _ => t.get("confirm_title"),
+    if let Some(pending) = app.session.pending() {
+        let resume = matches!(pending.question, Question::Resume(_));
+        let title = if resume {
+            t.get("resume_title")
+        } else {
+            t.get("confirm_title")
         };
-        let question = app.dialog_text.clone();
-        let (yes, no) = match &dialog {
-            Dialog::Resume(_) => (t.get("resume"), t.get("discard")),
-            _ => (t.get("yes"), t.get("no")),
+        let question = pending.text.spoken.clone();
+        let (yes, no) = if resume {
+            (t.get("resume"), t.get("discard"))
+        } else {
+            (t.get("yes"), t.get("no"))
         };
         let mut answer = None;
         egui::Modal::new(Id::unique("confirm_dialog")).show(ctx, |ui| {
@@ -598,7 +664,7 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
             None => {}
         }
     }
-    if app.show_help {
+    if matches!(app.modal, Some(Modal::Help)) {
         let mut open = true;
         let mut close = false;
         egui::Window::new(t.get("help_title"))
@@ -614,10 +680,10 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
                 }
             });
         if !open || close {
-            app.show_help = false;
+            app.modal = None;
         }
     }
-    if app.show_settings {
+    if matches!(app.modal, Some(Modal::Settings(_))) {
         settings_window(app, ctx, &t);
     }
 }
@@ -645,6 +711,8 @@ pub struct ClipRecording {
     /// The words of the language last shown (file name, spoken form), read
     /// once per language rather than on every frame.
     words: Option<(Lang, Vec<(String, String)>)>,
+    /// The folder of the user's speech packs (see [`super::AppOptions`]).
+    pack_dir: Option<std::path::PathBuf>,
 }
 
 impl SettingsDraft {
@@ -657,7 +725,10 @@ impl SettingsDraft {
             port,
             voice,
             error: None,
-            clip: ClipRecording::default(),
+            clip: ClipRecording {
+                pack_dir: app.pack_dir.clone(),
+                ..ClipRecording::default()
+            },
         }
     }
 }
@@ -721,8 +792,7 @@ fn earcon_key(earcon: crate::session::Earcon) -> &'static str {
 fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     ui.label(t.get("record_word_heading"));
     if clip.words.as_ref().is_none_or(|(l, _)| *l != lang) {
-        let pack =
-            crate::words::Pack::load(lang).unwrap_or_else(|_| crate::words::Pack::bundled(lang));
+        let (pack, _) = crate::words::Pack::load_or_bundled(lang, clip.pack_dir.as_deref());
         clip.words = Some((lang, crate::speech::vocabulary(&pack)));
         clip.word.clear();
     }
@@ -808,8 +878,7 @@ fn lang_row(ui: &mut Ui, id: &str, label: String, value: &mut Lang) {
 }
 
 fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
-    let Some(draft) = app.settings_draft.as_mut() else {
-        app.show_settings = false;
+    let Some(Modal::Settings(draft)) = app.modal.as_mut() else {
         return;
     };
     let mut save = false;
@@ -960,38 +1029,42 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
             return;
         }
         let settings = draft.settings.clone();
+        app.modal = None;
         app.apply_settings(settings);
-        app.show_settings = false;
-        app.settings_draft = None;
     } else if cancel {
-        app.show_settings = false;
-        app.settings_draft = None;
+        app.modal = None;
     }
 }
 
 impl RochadeApp {
     /// The squares (bit i = square i) where the peg-board's last report
     /// differs from the game; the board view marks them.
+    /// Game coordinates: correct on a turned board.
     pub fn board_differs(&self) -> u64 {
-        let Some(mask) = self.session.board_state().last_mask else {
-            return 0;
-        };
-        mask ^ u64::from(self.session.record().position().board().occupied())
+        let game = self.session.record().position();
+        self.session.board_state().difference(game).0
     }
 
     /// Applies edited settings: language and speech at once, the time
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
         self.ui = UiText::bundled(settings.interface_language);
-        self.session.set_config(settings.session_config());
+        let config = settings.session_config();
+        let (pack, pack_error) =
+            crate::words::Pack::load_or_bundled(config.lang, self.pack_dir.as_deref());
+        self.session.set_config(config);
+        self.session.set_pack(pack);
         let tracker = settings.tracker_config();
         self.dispatch(crate::session::Event::Board(
             crate::session::board::BoardEvent::Configure(tracker),
         ));
         settings.apply_tags(&mut self.session.record_mut().tags);
-        self.speech.set_settings(settings.speech_config().settings);
+        self.speech.reconfigure(settings.speech_config());
         self.settings = settings;
         self.applied_style = None;
+        if let Some(e) = pack_error {
+            self.note = Some(e.to_string());
+        }
         if self.persist_settings
             && let Err(e) = self.settings.save()
         {
