@@ -26,6 +26,7 @@ pub mod config;
 pub mod export;
 pub mod louis;
 pub mod paths;
+pub mod pgn;
 pub mod savegame;
 pub mod serial;
 pub mod session;

@@ -31,7 +31,6 @@ const CORE: &[&str] = &[
     "src/words/render.rs",
     "src/braille",
     "src/export/mod.rs",
-    "src/export/pgn.rs",
     "src/export/text.rs",
     "src/speech/queue.rs",
 ];

@@ -3,7 +3,6 @@
 //! [`Exporter`] in the shell ([`crate::louis::exporter`] loads the tables
 //! and liblouis) and call [`Exporter::render`], which is pure.
 
-pub mod pgn;
 pub mod text;
 
 use shakmaty::Position;
@@ -17,7 +16,7 @@ use crate::braille::{
 use crate::chess::{GameRecord, Letters};
 use crate::words::Lang;
 
-pub use pgn::{PgnError, read_pgn, write_pgn};
+pub use crate::pgn::{PgnError, read_pgn, write_pgn};
 pub use text::text_scoresheet;
 
 /// An output format.
