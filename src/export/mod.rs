@@ -2,7 +2,6 @@
 //! printable text scoresheet. The GUI and `rochade export` both call
 //! [`render`] (or an [`Exporter`] that keeps its tables loaded).
 
-pub mod pgn;
 pub mod text;
 
 use shakmaty::Position;
@@ -11,7 +10,7 @@ use crate::braille::{self, BrailleError, Layout, PefMeta, Scoresheet, TableError
 use crate::chess::{GameRecord, Letters};
 use crate::words::Lang;
 
-pub use pgn::{PgnError, read_pgn, write_pgn};
+pub use crate::pgn::{PgnError, read_pgn, write_pgn};
 pub use text::text_scoresheet;
 
 /// An output format.
