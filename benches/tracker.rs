@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
+use rochade::board::tracker::BoardMask;
 use rochade::board::{BoardMessage, Format, Tracker, TrackerConfig, TrackerEvent, protocol};
 use rochade::serial::{Link, LinkConfig};
 use rochade::session::board::BoardEvent;
@@ -88,7 +89,7 @@ fn run_stream(stream: &[(u64, u64)], events: &mut Vec<TrackerEvent>) -> usize {
     let mut moves = 0;
     for &(now, mask) in stream {
         events.clear();
-        t.on_snapshot(now, black_box(mask), events);
+        t.on_snapshot(now, BoardMask(black_box(mask)), events);
         moves += events
             .iter()
             .filter(|e| matches!(e, TrackerEvent::Executed(_)))
@@ -163,7 +164,7 @@ fn end_to_end() {
                 event: BoardEvent::Message(BoardMessage::Snapshot(m)),
             }) = rx.recv_timeout(Duration::from_millis(wait))
             {
-                tracker.on_snapshot(at_ms, m, events);
+                tracker.on_snapshot(at_ms, BoardMask(m), events);
             }
             tracker.on_tick(epoch.elapsed().as_millis() as u64, events);
             if events

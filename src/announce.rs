@@ -2,8 +2,6 @@
 //! before it become a list of [`Token`]s, which a language pack turns into
 //! words ("Springer Felix drei", "Eva schlaegt David fuenf", "Kurze Rochade").
 
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 use shakmaty::san::{San, Suffix};
 use shakmaty::{CastlingSide, Chess, Move, Position, Role};
@@ -15,21 +13,24 @@ use crate::words::{Pack, Token, Utterance};
 /// default. Long form: piece + from + to, pawns named ("Bauer").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString)]
+#[strum(
+    serialize_all = "lowercase",
+    ascii_case_insensitive,
+    parse_err_ty = String,
+    parse_err_fn = unknown_form
+)]
 pub enum AnnounceForm {
     #[default]
     Short,
     Long,
 }
 
-impl FromStr for AnnounceForm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<AnnounceForm, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "short" => Ok(AnnounceForm::Short),
-            "long" => Ok(AnnounceForm::Long),
-            other => Err(format!("unknown form '{other}' (use short or long)")),
-        }
-    }
+fn unknown_form(s: &str) -> String {
+    format!(
+        "unknown form '{}' (use short or long)",
+        s.to_ascii_lowercase()
+    )
 }
 
 /// The tokens announcing `mv`, which must be legal in `pos`.

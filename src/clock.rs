@@ -111,7 +111,8 @@ impl TimeControl {
 }
 
 /// A time control that could not be read; names the offending part.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("time control '{input}': {reason} in '{part}'")]
 pub struct TimeControlError {
     /// The whole text that was parsed.
     pub input: String,
@@ -120,18 +121,6 @@ pub struct TimeControlError {
     /// What is wrong with it.
     pub reason: String,
 }
-
-impl fmt::Display for TimeControlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "time control '{}': {} in '{}'",
-            self.input, self.reason, self.part
-        )
-    }
-}
-
-impl std::error::Error for TimeControlError {}
 
 impl FromStr for TimeControl {
     type Err = TimeControlError;
@@ -262,33 +251,24 @@ impl fmt::Display for TimeControl {
 }
 
 /// Why a clock operation was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClockError {
     /// `press`/`pause` before `start`.
+    #[error("the clock has not been started")]
     NotStarted,
     /// `start` on a clock that already runs or ran.
+    #[error("the clock has already been started")]
     AlreadyStarted,
     /// `pause` while paused.
+    #[error("the clock is already paused")]
     AlreadyPaused,
     /// `resume` while not paused.
+    #[error("the clock is not paused")]
     NotPaused,
     /// `unpress` with no press to undo.
+    #[error("no move to take back on the clock")]
     NothingToUndo,
 }
-
-impl fmt::Display for ClockError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ClockError::NotStarted => "the clock has not been started",
-            ClockError::AlreadyStarted => "the clock has already been started",
-            ClockError::AlreadyPaused => "the clock is already paused",
-            ClockError::NotPaused => "the clock is not paused",
-            ClockError::NothingToUndo => "no move to take back on the clock",
-        })
-    }
-}
-
-impl std::error::Error for ClockError {}
 
 /// What a press did, for the scoresheet (`[%clk]`) and the session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,6 @@
 //! is `#[serde(default)]`, so a file from an older version with fewer keys
 //! loads without a word.
 
-use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -24,7 +23,7 @@ use crate::board::{Format, TrackerConfig};
 use crate::chess::{Letters, Tags};
 use crate::clock::TimeControl;
 use crate::session::{Earcon, Mode, SessionConfig};
-use crate::speech::{BackendChoice, SpeechConfig, VoiceSettings};
+use crate::speech::{BackendChoice, SpeechConfig, SpeechMode, VoiceSettings};
 use crate::words::Lang;
 
 /// The settings file's name inside the config folder.
@@ -56,6 +55,9 @@ pub struct SpeechSettings {
     /// Short ("Springer f3") or long ("Springer g1 f3") form.
     pub form: AnnounceForm,
     pub backend: SpeechBackend,
+    /// Who speaks: the app's voice, the screen reader, or both. Applies at
+    /// once.
+    pub mode: SpeechMode,
     /// A system voice name; none picks the best voice for the language.
     pub voice: Option<String>,
     /// 0.0 ..= 1.0, 0.5 is the engine's normal rate.
@@ -77,6 +79,7 @@ impl Default for SpeechSettings {
             language: Lang::De,
             form: AnnounceForm::Short,
             backend: SpeechBackend::Auto,
+            mode: SpeechMode::SelfVoicing,
             voice: None,
             rate: voice.rate,
             volume: voice.volume,
@@ -91,6 +94,8 @@ impl Default for SpeechSettings {
 /// [`crate::speech::BackendChoice`], without the test-only recorder).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum SpeechBackend {
     /// System speech if it has a voice for the language, else the clips.
     #[default]
@@ -113,12 +118,7 @@ impl SpeechBackend {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            SpeechBackend::Auto => "auto",
-            SpeechBackend::System => "system",
-            SpeechBackend::Clips => "clips",
-            SpeechBackend::Silent => "silent",
-        }
+        self.into()
     }
 
     pub fn choice(self) -> BackendChoice {
@@ -128,12 +128,6 @@ impl SpeechBackend {
             SpeechBackend::Clips => BackendChoice::Clips,
             SpeechBackend::Silent => BackendChoice::Silent,
         }
-    }
-}
-
-impl fmt::Display for SpeechBackend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
     }
 }
 
@@ -380,6 +374,8 @@ pub const MAX_SCALE: f32 = 4.0;
 /// Colour themes; all have high contrast.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Theme {
     /// White text on black.
     #[default]
@@ -398,11 +394,7 @@ impl Theme {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            Theme::DarkHighContrast => "dark_high_contrast",
-            Theme::LightHighContrast => "light_high_contrast",
-            Theme::YellowOnBlack => "yellow_on_black",
-        }
+        self.into()
     }
 }
 
@@ -593,6 +585,7 @@ impl Settings {
             backend: self.speech.backend.choice(),
             lang: self.speech.language,
             settings: voice,
+            mode: self.speech.mode,
         }
     }
 

@@ -7,7 +7,9 @@
 //!   packs), [`announce`] (FIDE Appendix E announcements), [`clock`],
 //!   [`board`] (peg-board protocol and the move tracker), [`braille`] and
 //!   [`export`] (scoresheets), and [`session`], which ties them together:
-//!   one [`session::Event`] in, a list of [`session::Effect`]s out;
+//!   one [`session::Event`] in, a list of [`session::Effect`]s out
+//!   (`tests/core_purity.rs` fails on any file, environment, clock or
+//!   thread API in these modules; the shell loads packs and tables);
 //! * shell: [`serial`] (board link thread), [`speech`] and [`audio`]
 //!   (speech and sound threads), [`app`] (the egui desktop app) and [`cli`].
 

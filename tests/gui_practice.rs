@@ -7,7 +7,7 @@ mod gui_common;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
-use gui_common::{settings, start};
+use gui_common::{settings, start, start_with};
 use rochade::words::Lang;
 
 const CTRL: Modifiers = Modifiers::COMMAND;
@@ -346,4 +346,18 @@ fn settings_dialog_sets_sounds_voice_and_board_timing() {
     assert!(!s.earcons.enabled(rochade::session::Earcon::Touched));
     assert!(s.earcons.enabled(rochade::session::Earcon::MoveAccepted));
     assert_eq!(s.speech.voice.as_deref(), Some("german"));
+}
+
+#[test]
+fn the_users_speech_pack_comes_from_the_folder_the_shell_names() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("en.toml"), "[files]\ne = \"Echo\"\n").unwrap();
+    let path = dir.path().to_path_buf();
+    let mut gui = start_with(settings(Lang::En), |o| o.pack_dir = Some(path));
+    gui.type_move("e4");
+    assert_eq!(gui.last_spoken(), "Echo four");
+    // Without a folder (every other test) only the bundled words are used.
+    let mut plain = start(settings(Lang::En));
+    plain.type_move("e4");
+    assert_eq!(plain.last_spoken(), "Eva four");
 }

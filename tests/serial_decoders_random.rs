@@ -34,7 +34,7 @@ fn random_bytes_never_panic_any_decoder() {
             for m in decoder.push_collect(&data) {
                 now += rng.next() % 300;
                 if let Some(mask) = m.mask() {
-                    tracker.on_snapshot(now, mask, &mut events);
+                    tracker.on_snapshot(now, rochade::board::BoardMask(mask), &mut events);
                 }
                 if let BoardMessage::Pieces(p) = &m {
                     tracker.on_pieces(now, p, &mut events);

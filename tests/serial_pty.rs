@@ -65,9 +65,11 @@ impl Follower {
                 Ok(input) => {
                     let mut evs = Vec::new();
                     match input.event {
-                        BoardEvent::Message(BoardMessage::Snapshot(m)) => {
-                            self.tracker.on_snapshot(input.at_ms, m, &mut evs)
-                        }
+                        BoardEvent::Message(BoardMessage::Snapshot(m)) => self.tracker.on_snapshot(
+                            input.at_ms,
+                            rochade::board::BoardMask(m),
+                            &mut evs,
+                        ),
                         BoardEvent::LinkUp { .. } => self.link_events.push("up".into()),
                         BoardEvent::LinkLost { reason } => {
                             self.link_events.push(format!("lost: {reason}"))

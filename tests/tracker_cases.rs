@@ -2,7 +2,7 @@
 //! FIDE Appendix E.2 and of the issue (captures, castling, en passant,
 //! promotion, glitches, lift-and-return, takeback, mismatch, turned board).
 
-use rochade::board::tracker::{render_in_sync, render_mismatch};
+use rochade::board::tracker::{BoardMask, render_in_sync, render_mismatch};
 use rochade::board::{Tracker, TrackerConfig, TrackerEvent};
 use rochade::words::{Lang, Pack};
 use shakmaty::fen::Fen;
@@ -70,7 +70,7 @@ impl Hand {
 
     fn send(&mut self) {
         self.tracker
-            .on_snapshot(self.now, self.mask, &mut self.events);
+            .on_snapshot(self.now, BoardMask(self.mask), &mut self.events);
     }
 
     fn lift(&mut self, sq: Square) {
@@ -332,18 +332,39 @@ fn castling_rook_first_in_lenient_mode_waits_for_the_king() {
 }
 
 #[test]
-fn castling_rook_first_in_strict_mode_is_touch_move() {
+fn castling_rook_first_in_strict_mode_is_recorded_and_reported_as_touch_move() {
     let cfg = TrackerConfig {
         strict: true,
         ..TrackerConfig::default()
     };
     let mut h = Hand::new(cfg, Some(CASTLE_FEN));
     h.mv(H1, F1);
-    assert_eq!(
-        h.moves(),
-        vec!["Rf1"],
-        "strict: the rook move is executed at once"
+    assert!(h.moves().is_empty(), "the rook waits for the king");
+    h.mv(E1, G1);
+    assert_eq!(h.moves(), vec!["O-O"], "castling is recorded as played");
+    assert!(
+        h.rest.contains(&TrackerEvent::TouchMove {
+            square: F1,
+            piece: Piece {
+                color: Color::White,
+                role: Role::Rook
+            }
+        }),
+        "{:?}",
+        h.rest
     );
+}
+
+#[test]
+fn castling_after_a_committed_rook_move_in_strict_mode_is_touch_move() {
+    let cfg = TrackerConfig {
+        strict: true,
+        ..TrackerConfig::default()
+    };
+    let mut h = Hand::new(cfg, Some(CASTLE_FEN));
+    h.mv(H1, F1);
+    h.wait(h.tracker.config().extension_ms);
+    assert_eq!(h.moves(), vec!["Rf1"], "no king within the window");
     h.mv(E1, G1);
     let moves = h.moves();
     assert!(moves.is_empty(), "{moves:?}");
@@ -594,15 +615,18 @@ fn a_move_entered_elsewhere_is_expected_on_the_board() {
 }
 
 #[test]
-fn turned_board_is_detected_from_the_first_lift() {
+fn turned_board_is_detected_from_the_first_move_not_a_lift() {
     let mut h = Hand::default();
     // The board is turned: White's e2 pawn sits in the hole the wiring calls d7.
     h.lift(D7);
     let ev = h.take();
-    assert_eq!(ev[0], TrackerEvent::BoardTurned { flipped: true });
-    assert_eq!(touched(&ev), vec![E2]);
+    assert!(ev.is_empty(), "a lift decides nothing: {ev:?}");
     h.place(D5); // = e4 on the turned board
     assert_eq!(h.moves(), vec!["e4"]);
+    assert!(
+        h.rest
+            .contains(&TrackerEvent::BoardTurned { flipped: true })
+    );
     assert!(h.tracker.flipped());
     h.mv(E2, E4); // raw e2 is d7 for the game, raw e4 is d5
     assert_eq!(h.moves(), vec!["d5"]);
@@ -621,7 +645,7 @@ fn turned_board_detected_from_a_p_line() {
     let mut t = Tracker::new(TrackerConfig::default(), Chess::default());
     let start = Chess::default().board().occupied().0;
     let mut ev = Vec::new();
-    t.on_snapshot(0, start, &mut ev);
+    t.on_snapshot(0, BoardMask(start), &mut ev);
     let e4 = "e4"
         .parse::<San>()
         .unwrap()
@@ -629,8 +653,8 @@ fn turned_board_detected_from_a_p_line() {
         .unwrap();
     t.apply_external(100, e4, &mut ev);
     let rot = |sq: Square| bit(sq.rotate_180());
-    t.on_snapshot(500, start & !rot(E2), &mut ev);
-    t.on_snapshot(900, (start & !rot(E2)) | rot(E4), &mut ev);
+    t.on_snapshot(500, BoardMask(start & !rot(E2)), &mut ev);
+    t.on_snapshot(900, BoardMask((start & !rot(E2)) | rot(E4)), &mut ev);
     t.on_tick(2000, &mut ev);
     assert_eq!(
         ev,
@@ -638,5 +662,240 @@ fn turned_board_detected_from_a_p_line() {
             TrackerEvent::BoardTurned { flipped: true },
             TrackerEvent::InSync
         ]
+    );
+}
+
+#[test]
+fn lift_and_return_of_an_opponent_piece_before_move_one_changes_nothing() {
+    let mut h = Hand::default();
+    h.lift(E7);
+    h.place(E7);
+    h.lift(G8);
+    h.place(G8);
+    assert!(h.take().is_empty());
+    h.mv(E2, E4);
+    assert_eq!(h.moves(), vec!["e4"]);
+    assert!(!h.tracker.flipped(), "{:?}", h.rest);
+    h.mv(E7, E5);
+    assert_eq!(h.moves(), vec!["e5"]);
+}
+
+/// White promotes on b8; Black's rook on a8 can capture the new piece.
+const PROMO_REPLY_FEN: &str = "r6k/1P6/8/8/8/8/6p1/4K3 w - - 0 1";
+
+#[test]
+fn promotion_answered_at_once_by_the_opponent_takes_the_default() {
+    let mut h = Hand::new(TrackerConfig::default(), Some(PROMO_REPLY_FEN));
+    h.mv(B7, B8);
+    assert!(h.moves().is_empty());
+    assert!(
+        h.rest
+            .contains(&TrackerEvent::PromotionPending { from: B7, to: B8 })
+    );
+    h.mv(H8, G7);
+    assert_eq!(h.moves(), vec!["b8=Q", "Kg7"]);
+}
+
+#[test]
+fn promotion_answered_by_capturing_the_new_piece() {
+    for new_piece_first in [true, false] {
+        let mut h = Hand::new(TrackerConfig::default(), Some(PROMO_REPLY_FEN));
+        h.mv(B7, B8);
+        if new_piece_first {
+            h.lift(B8);
+            h.lift(A8);
+        } else {
+            h.lift(A8);
+            h.lift(B8);
+        }
+        h.place(B8);
+        assert_eq!(
+            h.moves(),
+            vec!["b8=Q", "Rxb8"],
+            "new piece first: {new_piece_first}"
+        );
+    }
+}
+
+#[test]
+fn promotion_corrected_before_the_opponent_moves() {
+    let mut h = Hand::new(TrackerConfig::default(), Some(PROMO_REPLY_FEN));
+    h.mv(B7, B8);
+    h.lift(H8); // the opponent starts: the default queen stands
+    assert_eq!(h.moves(), vec!["b8=Q"]);
+    let mut ev = Vec::new();
+    assert!(h.tracker.choose_promotion(Role::Knight, &mut ev));
+    let corrected = ev.iter().find_map(|e| match e {
+        TrackerEvent::PromotionCorrected { old, new } => Some((*old, *new)),
+        _ => None,
+    });
+    let (old, new) = corrected.expect("a correction event");
+    assert_eq!(old.promotion(), Some(Role::Queen));
+    assert_eq!(new.promotion(), Some(Role::Knight));
+    assert_eq!(h.tracker.moves().last(), Some(new));
+    h.place(H7);
+    let last = h.take();
+    assert!(
+        last.iter().any(|e| matches!(e, TrackerEvent::Executed(_))),
+        "{last:?}"
+    );
+    let mut ev = Vec::new();
+    assert!(
+        !h.tracker.choose_promotion(Role::Rook, &mut ev),
+        "no correction after the opponent's move"
+    );
+}
+
+fn strict() -> TrackerConfig {
+    TrackerConfig {
+        strict: true,
+        ..TrackerConfig::default()
+    }
+}
+
+#[test]
+fn strict_touched_piece_put_back_then_another_moved_is_touch_move() {
+    let mut h = Hand::new(strict(), None);
+    h.lift(G1);
+    h.place(G1);
+    h.mv(E2, E4);
+    assert_eq!(h.moves(), vec!["e4"], "the move is recorded as played");
+    assert_eq!(
+        h.rest
+            .iter()
+            .filter(|e| matches!(e, TrackerEvent::TouchMove { .. }))
+            .collect::<Vec<_>>(),
+        vec![&TrackerEvent::TouchMove {
+            square: G1,
+            piece: Piece {
+                color: Color::White,
+                role: Role::Knight
+            }
+        }]
+    );
+    // Lenient in practice mode.
+    let mut h = Hand::default();
+    h.lift(G1);
+    h.place(G1);
+    h.mv(E2, E4);
+    assert_eq!(h.moves(), vec!["e4"]);
+    assert!(
+        !h.rest
+            .iter()
+            .any(|e| matches!(e, TrackerEvent::TouchMove { .. })),
+        "{:?}",
+        h.rest
+    );
+}
+
+#[test]
+fn strict_moving_the_touched_piece_is_no_touch_move() {
+    let mut h = Hand::new(strict(), None);
+    h.lift(G1);
+    h.place(G1);
+    h.mv(G1, F3);
+    assert_eq!(h.moves(), vec!["Nf3"]);
+    assert!(
+        !h.rest
+            .iter()
+            .any(|e| matches!(e, TrackerEvent::TouchMove { .. })),
+        "{:?}",
+        h.rest
+    );
+}
+
+#[test]
+fn lost_line_during_a_capture_is_resynchronised_from_the_reply() {
+    // 1. e4 d5, then exd5 with the snapshot showing both pieces off lost.
+    let mut h = Hand::default();
+    h.mv(E2, E4);
+    h.mv(D7, D5);
+    assert_eq!(h.moves(), vec!["e4", "d5"]);
+    h.lift(D5); // the captured pawn off first
+    // Lifting e4 and placing it on d5 within one lost frame: the tracker
+    // only sees the final state.
+    h.mask &= !bit(E4);
+    h.place(D5);
+    assert!(
+        h.moves().is_empty(),
+        "no evidence yet: the hand may hold e4"
+    );
+    h.mv(G8, F6); // Black replies: only exd5 Nf6 explains the board
+    assert_eq!(h.moves(), vec!["exd5", "Nf6"]);
+    assert!(
+        h.rest
+            .iter()
+            .any(|e| matches!(e, TrackerEvent::Resynchronised { moves } if moves.len() == 2)),
+        "{:?}",
+        h.rest
+    );
+}
+
+#[test]
+fn stuck_sensor_makes_no_false_move() {
+    // e4's sensor always reads occupied, from the first snapshot on.
+    let mut t = Tracker::new(TrackerConfig::default(), Chess::default());
+    let start = Chess::default().board().occupied().0;
+    let mut ev = Vec::new();
+    t.on_snapshot(0, BoardMask(start | bit(E4)), &mut ev);
+    t.on_tick(500, &mut ev);
+    t.on_snapshot(1000, BoardMask((start | bit(E4)) & !bit(E2)), &mut ev);
+    t.on_tick(1500, &mut ev);
+    assert!(
+        !ev.iter().any(|e| matches!(e, TrackerEvent::Executed(_))),
+        "the pawn is still in the hand: {ev:?}"
+    );
+    assert!(
+        ev.contains(&TrackerEvent::SensorSuspect {
+            mv: "e4"
+                .parse::<San>()
+                .unwrap()
+                .to_move(&Chess::default())
+                .unwrap(),
+            square: E4
+        }),
+        "{ev:?}"
+    );
+    assert_eq!(t.moves().count(), 0);
+}
+
+#[test]
+fn a_board_turned_round_mid_game_is_recovered() {
+    let mut h = Hand::default();
+    h.mv(E2, E4);
+    h.mv(E7, E5);
+    assert_eq!(h.moves(), vec!["e4", "e5"]);
+    // The board is turned round on the table.
+    h.mask = h.mask.reverse_bits();
+    h.send();
+    h.wait(PAUSE);
+    assert!(
+        h.take()
+            .contains(&TrackerEvent::BoardTurned { flipped: true })
+    );
+    h.mv(G1.rotate_180(), F3.rotate_180());
+    assert_eq!(h.moves(), vec!["Nf3"]);
+}
+
+#[test]
+fn an_ambiguous_missed_capture_is_not_guessed() {
+    // The knight on d4 can take on c6 or e6; the snapshots of the capture
+    // are lost, then Black replies: two explanations, so nothing is played
+    // and the board is reported as differing.
+    let mut h = Hand::new(
+        TrackerConfig::default(),
+        Some("4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1"),
+    );
+    h.mask &= !bit(D4);
+    h.send();
+    h.wait(PAUSE);
+    h.mv(E8, D7);
+    assert!(h.moves().is_empty(), "{:?}", h.rest);
+    h.wait(3000);
+    assert!(
+        h.take()
+            .iter()
+            .any(|e| matches!(e, TrackerEvent::Mismatch(_))),
+        "guidance instead of a guess"
     );
 }

@@ -57,8 +57,11 @@ struct Player {
 impl Player {
     fn send(&mut self) {
         self.snapshots += 1;
-        self.tracker
-            .on_snapshot(self.now, self.mask, &mut self.events);
+        self.tracker.on_snapshot(
+            self.now,
+            rochade::board::BoardMask(self.mask),
+            &mut self.events,
+        );
     }
 
     fn advance(&mut self, ms: u64) {

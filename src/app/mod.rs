@@ -21,14 +21,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Color, Position, Role, Square};
+use shakmaty::{Color, Position, Square};
 
 use crate::chess::{Claim, GameRecord};
 use crate::config::Settings;
 use crate::session::board::BoardEvent;
-use crate::session::{Command, Effect, Event, Mode, Notice, Priority, Session, Source, Speech};
+use crate::session::{
+    Command, Effect, Event, Mode, Notice, Priority, Question, QuestionKind, Session, Source, Speech,
+};
 use crate::speech::SpeechHandle;
-use crate::words::Utterance;
+use crate::words::{Pack, Utterance};
 
 pub use keys::Action;
 pub use run::run;
@@ -68,6 +70,9 @@ pub struct AppOptions {
     pub time: TimeSource,
     /// Show the simulated peg-board (first run without hardware).
     pub simulated_board: bool,
+    /// The folder of the user's speech packs (`<config>/speech`); `None`:
+    /// the bundled packs only (tests).
+    pub pack_dir: Option<std::path::PathBuf>,
     /// An unfinished game to offer for resumption.
     pub resume: Option<GameRecord>,
     pub saver: Option<GameSaver>,
@@ -91,6 +96,7 @@ impl AppOptions {
             speech,
             time: TimeSource::Real(Instant::now()),
             simulated_board: false,
+            pack_dir: None,
             resume: None,
             saver: None,
             audio: None,
@@ -101,14 +107,12 @@ impl AppOptions {
     }
 }
 
-/// A question the app waits on (Enter/Y confirms, Escape/N cancels).
-#[derive(Clone, Debug)]
-pub enum Dialog {
-    Takeback,
-    Resign(Color),
-    NewGame,
-    Close,
-    Resume(Box<GameRecord>),
+/// The window over the main one, at most one at a time. A question the
+/// session asks ([`Session::pending`]) is drawn above it.
+pub enum Modal {
+    Help,
+    /// The settings being edited (applied only on Save).
+    Settings(Box<panels::SettingsDraft>),
 }
 
 /// Which widget should take the keyboard next frame.
@@ -128,6 +132,7 @@ pub struct RochadeApp {
     ui: UiText,
     settings: Settings,
     persist_settings: bool,
+    pack_dir: Option<std::path::PathBuf>,
     time: TimeSource,
     applied_style: Option<(Theme, u32)>,
     /// The square the keyboard cursor is on.
@@ -140,11 +145,7 @@ pub struct RochadeApp {
     board_focused: bool,
     /// What was said, newest last (written form, for the screen).
     history: VecDeque<Utterance>,
-    dialog: Option<Dialog>,
-    /// The question the dialog shows (what was just spoken).
-    dialog_text: String,
-    show_help: bool,
-    show_settings: bool,
+    modal: Option<Modal>,
     sim: Option<SimPanel>,
     last_notice: Option<Notice>,
     saver: Option<GameSaver>,
@@ -155,14 +156,15 @@ pub struct RochadeApp {
     note: Option<String>,
     trace_startup: Option<Instant>,
     trace_frames: Option<Instant>,
-    settings_draft: Option<panels::SettingsDraft>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
 }
 
 impl RochadeApp {
     pub fn new(options: AppOptions) -> RochadeApp {
-        let (mut session, pack_error) = Session::new(options.settings.session_config());
+        let config = options.settings.session_config();
+        let (pack, pack_error) = Pack::load_or_bundled(config.lang, options.pack_dir.as_deref());
+        let mut session = Session::with_pack(config, pack);
         options.settings.apply_tags(&mut session.record_mut().tags);
         let note = options.startup_note.or(pack_error.map(|e| e.to_string()));
         let mut app = RochadeApp {
@@ -171,6 +173,7 @@ impl RochadeApp {
             ui: UiText::bundled(options.settings.interface_language),
             settings: options.settings,
             persist_settings: options.persist_settings,
+            pack_dir: options.pack_dir,
             time: options.time,
             applied_style: None,
             cursor: Square::E2,
@@ -179,10 +182,7 @@ impl RochadeApp {
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
             history: VecDeque::new(),
-            dialog: None,
-            dialog_text: String::new(),
-            show_help: false,
-            show_settings: false,
+            modal: None,
             sim: None,
             last_notice: None,
             saver: options.saver,
@@ -193,7 +193,6 @@ impl RochadeApp {
             note,
             trace_startup: options.trace_startup,
             trace_frames: options.trace_frames,
-            settings_draft: None,
             link: None,
             board_rx: None,
         };
@@ -202,13 +201,14 @@ impl RochadeApp {
         if options.simulated_board {
             app.toggle_sim_board();
         }
-        match options.resume {
-            Some(record) if !record.moves().is_empty() && !record.is_over() => {
-                app.say_key("resume_offer", Priority::Alert);
-                app.open_dialog(Dialog::Resume(Box::new(record)));
-            }
-            _ => app.say_key("welcome", Priority::Answer),
+        let offer = options
+            .resume
+            .map(|record| app.session.offer_resume(record))
+            .unwrap_or_default();
+        if offer.is_empty() {
+            app.say_key("welcome", Priority::Answer);
         }
+        app.apply_effects(offer);
         app
     }
 
@@ -225,8 +225,13 @@ impl RochadeApp {
         self.cursor
     }
 
-    pub fn dialog(&self) -> Option<&Dialog> {
-        self.dialog.as_ref()
+    /// The question waiting for an answer (shown as a dialog).
+    pub fn question(&self) -> Option<&Question> {
+        self.session.pending().map(|p| &p.question)
+    }
+
+    pub fn modal(&self) -> Option<&Modal> {
+        self.modal.as_ref()
     }
 
     /// What the app said, oldest first (the history panel shows the end).
@@ -258,7 +263,7 @@ impl RochadeApp {
 
     /// A game that has moves and no result: closing or a new game asks first.
     pub fn game_in_progress(&self) -> bool {
-        !self.session.record().moves().is_empty() && !self.session.record().is_over()
+        self.session.game_in_progress()
     }
 
     // ---- speech and effects ----
@@ -283,16 +288,6 @@ impl RochadeApp {
         while self.history.len() > 50 {
             self.history.pop_front();
         }
-    }
-
-    /// Opens a question; its text is what was just said.
-    fn open_dialog(&mut self, dialog: Dialog) {
-        self.dialog_text = self
-            .history
-            .back()
-            .map(|u| u.spoken.clone())
-            .unwrap_or_default();
-        self.dialog = Some(dialog);
     }
 
     fn say_key(&mut self, key: &str, priority: Priority) {
@@ -346,15 +341,19 @@ impl RochadeApp {
 
     fn on_notice(&mut self, notice: Notice) {
         match &notice {
-            Notice::ConfirmTakeback => self.open_dialog(Dialog::Takeback),
-            Notice::Move { .. } | Notice::Takeback { .. } | Notice::NewGame => {
+            Notice::Move { mv, .. } => {
                 self.selected = None;
-                if let Some(Notice::Move { uci, .. }) = Some(&notice)
-                    && let Ok(sq) = uci.get(2..4).unwrap_or("").parse::<Square>()
-                {
-                    self.cursor = sq;
-                }
+                self.cursor = mv.to();
             }
+            Notice::Takeback { .. } | Notice::NewGame => self.selected = None,
+            Notice::Answered {
+                question,
+                confirmed: true,
+            } => match question {
+                QuestionKind::Close => self.allow_close = true,
+                QuestionKind::Resume => self.cursor = Square::E2,
+                _ => {}
+            },
             _ => {}
         }
         self.last_notice = Some(notice);
@@ -371,11 +370,12 @@ impl RochadeApp {
 
     /// Carries out a command from a key, a menu or a button.
     pub fn act(&mut self, action: Action) {
-        let turn = self.session.record().turn();
         match action {
             Action::Help => {
-                self.show_help = !self.show_help;
-                if self.show_help {
+                if matches!(self.modal, Some(Modal::Help)) {
+                    self.modal = None;
+                } else {
+                    self.modal = Some(Modal::Help);
                     self.say_key("help_opened", Priority::Answer);
                 }
             }
@@ -406,56 +406,18 @@ impl RochadeApp {
             }
             Action::SimBoard => self.toggle_sim_board(),
             Action::Takeback => self.command(Command::Takeback),
-            Action::OfferDraw => {
-                // FIDE 9.1.2.1: a player offers after making his move, so the
-                // offer is by the side that just moved.
-                let side = if self.session.record().moves().is_empty() {
-                    turn
-                } else {
-                    !turn
-                };
-                self.command(Command::OfferDraw(side));
-            }
-            Action::AcceptDraw => self.command(Command::AcceptDraw(turn)),
-            Action::DeclineDraw => self.command(Command::DeclineDraw(turn)),
+            Action::OfferDraw => self.command(Command::OfferDrawAfterMove),
+            Action::AcceptDraw => self.command(Command::AcceptDrawToMove),
+            Action::DeclineDraw => self.command(Command::DeclineDrawToMove),
             Action::ClaimThreefold => self.claim(Claim::ThreefoldRepetition),
             Action::ClaimFifty => self.claim(Claim::FiftyMoves),
-            Action::Resign => {
-                let side = crate::announce::side_word(self.session.pack(), turn);
-                let text = self
-                    .session
-                    .pack()
-                    .phrase("resign_confirm", &[("side", side)]);
-                self.say(text, Priority::Alert);
-                self.open_dialog(Dialog::Resign(turn));
-            }
-            Action::NewGame => {
-                if self.game_in_progress() {
-                    self.say_key("new_game_confirm", Priority::Alert);
-                    self.open_dialog(Dialog::NewGame);
-                } else {
-                    self.command(Command::NewGame);
-                }
-            }
+            Action::Resign => self.command(Command::AskResign),
+            Action::NewGame => self.command(Command::AskNewGame),
             Action::Export => self.export(),
-            Action::ClockToggle => {
-                let clock = self.session.clock();
-                if !clock.control().is_timed() {
-                    self.command(Command::ClockReading);
-                } else if !clock.is_started() {
-                    self.command(Command::StartClock);
-                    self.say_key("clock_running", Priority::Answer);
-                } else if clock.is_paused() {
-                    self.command(Command::ResumeClock);
-                    self.say_key("clock_running", Priority::Answer);
-                } else {
-                    self.command(Command::PauseClock);
-                    self.say_key("clock_paused", Priority::Answer);
-                }
-            }
+            Action::ClockToggle => self.command(Command::ToggleClock),
             Action::StopSpeech => self.speech.stop(),
-            Action::Confirm => self.answer_dialog(true),
-            Action::Cancel => self.answer_dialog(false),
+            Action::Confirm => self.command(Command::Confirm),
+            Action::Cancel => self.command(Command::Cancel),
             Action::PlayTyped => self.play_typed(),
             Action::BoardGuidance => self.dispatch(Event::Board(BoardEvent::RepeatGuidance)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
@@ -536,35 +498,6 @@ impl RochadeApp {
         }
     }
 
-    fn answer_dialog(&mut self, yes: bool) {
-        let Some(dialog) = self.dialog.take() else {
-            return;
-        };
-        match (dialog, yes) {
-            (Dialog::Takeback, true) => self.command(Command::Confirm),
-            (Dialog::Takeback, false) => {
-                self.command(Command::Cancel);
-                self.say_key("cancelled", Priority::Answer);
-            }
-            (Dialog::Resign(side), true) => self.command(Command::Resign(side)),
-            (Dialog::NewGame, true) => self.command(Command::NewGame),
-            (Dialog::Close, true) => self.allow_close = true,
-            (Dialog::Resume(record), true) => {
-                self.session.resume_game(self.now_ms(), *record);
-                self.cursor = Square::E2;
-                self.say_key("game_resumed", Priority::Answer);
-                let text = self.session.last_announcement().cloned();
-                if let Some(text) = text {
-                    let last = self.session.pack().phrase("last_move", &[("move", text)]);
-                    self.say(last, Priority::Answer);
-                } else {
-                    self.command(Command::LastMove);
-                }
-            }
-            (_, false) => self.say_key("cancelled", Priority::Answer),
-        }
-    }
-
     fn export(&mut self) {
         let options = crate::export::ExportOptions {
             letters: self.session.config().letters,
@@ -592,8 +525,9 @@ impl RochadeApp {
     }
 
     fn open_settings(&mut self) {
-        self.show_settings = true;
-        self.settings_draft = Some(panels::SettingsDraft::from_app(self));
+        self.modal = Some(Modal::Settings(Box::new(panels::SettingsDraft::from_app(
+            self,
+        ))));
     }
 
     // ---- board browsing ----
@@ -652,7 +586,7 @@ impl RochadeApp {
     /// move, or play the picked piece to this square.
     pub fn pick(&mut self, sq: Square) {
         self.cursor = sq;
-        let pos = self.session.record().position().clone();
+        let pos = self.session.record().position();
         let own = pos.board().color_at(sq) == Some(pos.turn());
         match self.selected {
             Some(from) if from == sq => {
@@ -660,27 +594,14 @@ impl RochadeApp {
                 self.speak_square(sq);
             }
             Some(from) if !own => {
-                // Promotion by click: a queen, the usual choice; underpromotion
-                // is typed ("e8=N").
-                let mv = pos
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|m| m.from() == Some(from) && m.to() == sq)
-                    .max_by_key(|m| m.promotion() == Some(Role::Queen));
-                match mv {
-                    Some(mv) => self.dispatch(Event::MovePlayed {
-                        mv,
-                        source: Source::Keyboard,
-                    }),
-                    None => {
-                        let text = format!("{from}{sq}");
-                        self.selected = None;
-                        self.dispatch(Event::MoveEntered {
-                            text,
-                            source: Source::Keyboard,
-                        });
-                    }
-                }
+                // A promotion takes the promotion piece from the settings;
+                // underpromotion is typed ("e8=N").
+                self.selected = None;
+                self.dispatch(Event::SquaresChosen {
+                    from,
+                    to: sq,
+                    source: Source::Keyboard,
+                });
             }
             _ if own => {
                 self.selected = Some(sq);
@@ -729,18 +650,11 @@ impl eframe::App for RochadeApp {
         self.poll_board();
         self.run_deadlines();
         self.handle_close_request(&ctx);
-        for action in keys::global_actions(
-            &ctx,
-            self.dialog.is_some(),
-            self.show_help || self.show_settings,
-        ) {
+        let asking = self.session.pending().is_some();
+        for action in keys::global_actions(&ctx, asking, self.modal.is_some()) {
             match action {
-                Action::Cancel if self.dialog.is_none() => {
-                    if self.show_settings {
-                        self.show_settings = false;
-                    } else if self.show_help {
-                        self.show_help = false;
-                    } else {
+                Action::Cancel if !asking => {
+                    if self.modal.take().is_none() {
                         self.act(Action::StopSpeech);
                     }
                 }
@@ -817,10 +731,7 @@ impl RochadeApp {
             && self.game_in_progress()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            if !matches!(self.dialog, Some(Dialog::Close)) {
-                self.say_key("close_confirm", Priority::Alert);
-                self.open_dialog(Dialog::Close);
-            }
+            self.command(Command::AskClose);
         }
     }
 }

@@ -7,11 +7,11 @@ use egui::{Align2, Color32, FontId, Id, Key, RichText, Sense, Stroke, Ui, Vec2};
 use shakmaty::{Color, File, Piece, Position, Rank, Role, Square};
 
 use super::keys::{Action, board_keys};
-use super::{Dialog, FocusTarget, RochadeApp, Theme, UiText};
+use super::{FocusTarget, Modal, RochadeApp, Theme, UiText};
 use crate::chess::Letters;
 use crate::config::Settings;
-use crate::session::Mode;
 use crate::session::board::LinkState;
+use crate::session::{Mode, Question};
 use crate::words::Lang;
 
 pub const MOVE_INPUT_ID: &str = "move_input";
@@ -218,30 +218,25 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
 /// "1. e4 e5" rows, in the chosen piece letters, "(=)" after a move that
 /// came with a draw offer.
 pub fn scoresheet_rows(record: &crate::chess::GameRecord, letters: Letters) -> Vec<String> {
-    let moves = record.moves();
-    let black_first = record.start_position().turn() == Color::Black;
-    let mut rows = Vec::new();
-    let mut i = 0;
-    while i < moves.len() {
-        let number = record.fullmove_number_of(i);
-        let cell = |m: &crate::chess::RecordedMove| {
-            let san = letters.localise_san(&m.san_string());
-            if m.draw_offer {
-                format!("{san} (=)")
-            } else {
-                san
-            }
-        };
-        if i == 0 && black_first {
-            rows.push(format!("{number}. ... {}", cell(&moves[0])));
-            i += 1;
-            continue;
+    let cell = |m: &crate::chess::RecordedMove| {
+        let san = letters.localise_san(&m.san_string());
+        if m.draw_offer {
+            format!("{san} (=)")
+        } else {
+            san
         }
-        let white = cell(&moves[i]);
-        let black = moves.get(i + 1).map(cell).unwrap_or_default();
-        rows.push(format!("{number}. {white} {black}").trim_end().to_owned());
-        i += 2;
-    }
+    };
+    let mut rows: Vec<String> = record
+        .rows()
+        .into_iter()
+        .map(|row| {
+            let white = row.white.map_or_else(|| "...".to_owned(), cell);
+            let black = row.black.map(cell).unwrap_or_default();
+            format!("{}. {white} {black}", row.number)
+                .trim_end()
+                .to_owned()
+        })
+        .collect();
     if let Some(end) = record.end() {
         rows.push(end.result_str().to_owned());
     }
@@ -511,15 +506,6 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
     }
 }
 
-/// The squares where the last peg-board report differs from the game.
-fn differing_squares(app: &RochadeApp) -> u64 {
-    let Some(mask) = app.session.board_state().last_mask else {
-        return 0;
-    };
-    let occupied = u64::from(app.session.record().position().board().occupied());
-    mask ^ occupied
-}
-
 pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     egui::CentralPanel::default()
@@ -542,7 +528,7 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
                     pieces: &pieces,
                     cursor: app.cursor,
                     selected: app.selected,
-                    differs: differing_squares(app),
+                    differs: app.board_differs(),
                     flipped: app.flipped(),
                     theme: app.settings.display.theme,
                     letters: app.session.config().letters,
@@ -569,15 +555,18 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
 
 pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
     let t = app.ui.clone();
-    if let Some(dialog) = app.dialog.clone() {
-        let title = match &dialog {
-            Dialog::Resume(_) => t.get("resume_title"),
-            _ => t.get("confirm_title"),
+    if let Some(pending) = app.session.pending() {
+        let resume = matches!(pending.question, Question::Resume(_));
+        let title = if resume {
+            t.get("resume_title")
+        } else {
+            t.get("confirm_title")
         };
-        let question = app.dialog_text.clone();
-        let (yes, no) = match &dialog {
-            Dialog::Resume(_) => (t.get("resume"), t.get("discard")),
-            _ => (t.get("yes"), t.get("no")),
+        let question = pending.text.spoken.clone();
+        let (yes, no) = if resume {
+            (t.get("resume"), t.get("discard"))
+        } else {
+            (t.get("yes"), t.get("no"))
         };
         let mut answer = None;
         egui::Modal::new(Id::unique("confirm_dialog")).show(ctx, |ui| {
@@ -598,7 +587,7 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
             None => {}
         }
     }
-    if app.show_help {
+    if matches!(app.modal, Some(Modal::Help)) {
         let mut open = true;
         let mut close = false;
         egui::Window::new(t.get("help_title"))
@@ -614,10 +603,10 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
                 }
             });
         if !open || close {
-            app.show_help = false;
+            app.modal = None;
         }
     }
-    if app.show_settings {
+    if matches!(app.modal, Some(Modal::Settings(_))) {
         settings_window(app, ctx, &t);
     }
 }
@@ -645,6 +634,8 @@ pub struct ClipRecording {
     /// The words of the language last shown (file name, spoken form), read
     /// once per language rather than on every frame.
     words: Option<(Lang, Vec<(String, String)>)>,
+    /// The folder of the user's speech packs (see [`super::AppOptions`]).
+    pack_dir: Option<std::path::PathBuf>,
 }
 
 impl SettingsDraft {
@@ -657,7 +648,10 @@ impl SettingsDraft {
             port,
             voice,
             error: None,
-            clip: ClipRecording::default(),
+            clip: ClipRecording {
+                pack_dir: app.pack_dir.clone(),
+                ..ClipRecording::default()
+            },
         }
     }
 }
@@ -721,8 +715,7 @@ fn earcon_key(earcon: crate::session::Earcon) -> &'static str {
 fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     ui.label(t.get("record_word_heading"));
     if clip.words.as_ref().is_none_or(|(l, _)| *l != lang) {
-        let pack =
-            crate::words::Pack::load(lang).unwrap_or_else(|_| crate::words::Pack::bundled(lang));
+        let (pack, _) = crate::words::Pack::load_or_bundled(lang, clip.pack_dir.as_deref());
         clip.words = Some((lang, crate::speech::vocabulary(&pack)));
         clip.word.clear();
     }
@@ -808,8 +801,7 @@ fn lang_row(ui: &mut Ui, id: &str, label: String, value: &mut Lang) {
 }
 
 fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
-    let Some(draft) = app.settings_draft.as_mut() else {
-        app.show_settings = false;
+    let Some(Modal::Settings(draft)) = app.modal.as_mut() else {
         return;
     };
     let mut save = false;
@@ -960,38 +952,42 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
             return;
         }
         let settings = draft.settings.clone();
+        app.modal = None;
         app.apply_settings(settings);
-        app.show_settings = false;
-        app.settings_draft = None;
     } else if cancel {
-        app.show_settings = false;
-        app.settings_draft = None;
+        app.modal = None;
     }
 }
 
 impl RochadeApp {
     /// The squares (bit i = square i) where the peg-board's last report
     /// differs from the game; the board view marks them.
+    /// Game coordinates: correct on a turned board.
     pub fn board_differs(&self) -> u64 {
-        let Some(mask) = self.session.board_state().last_mask else {
-            return 0;
-        };
-        mask ^ u64::from(self.session.record().position().board().occupied())
+        let game = self.session.record().position();
+        self.session.board_state().difference(game).0
     }
 
     /// Applies edited settings: language and speech at once, the time
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
         self.ui = UiText::bundled(settings.interface_language);
-        self.session.set_config(settings.session_config());
+        let config = settings.session_config();
+        let (pack, pack_error) =
+            crate::words::Pack::load_or_bundled(config.lang, self.pack_dir.as_deref());
+        self.session.set_config(config);
+        self.session.set_pack(pack);
         let tracker = settings.tracker_config();
         self.dispatch(crate::session::Event::Board(
             crate::session::board::BoardEvent::Configure(tracker),
         ));
         settings.apply_tags(&mut self.session.record_mut().tags);
-        self.speech.set_settings(settings.speech_config().settings);
+        self.speech.reconfigure(settings.speech_config());
         self.settings = settings;
         self.applied_style = None;
+        if let Some(e) = pack_error {
+            self.note = Some(e.to_string());
+        }
         if self.persist_settings
             && let Err(e) = self.settings.save()
         {

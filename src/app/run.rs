@@ -114,6 +114,7 @@ pub fn run() -> Result<(), String> {
         // First run without hardware: offer the simulated board.
         simulated_board: port.is_none(),
         persist_settings: true,
+        pack_dir: crate::words::user_pack_dir(),
         speech,
         time: TimeSource::Real(epoch),
         resume,

@@ -40,30 +40,16 @@ impl UiText {
     }
 
     pub fn parse(lang: Lang, text: &str) -> Result<UiText, String> {
-        // `toml::Table` keeps keys sorted unless `preserve_order` is on, so
-        // the help order is read from the raw text.
+        // `toml::Table` keeps the file's order (the `preserve_order` feature).
         let file: UiFile = toml::from_str(text).map_err(|e| e.to_string())?;
-        let mut help = Vec::new();
-        let mut in_help = false;
-        for line in text.lines() {
-            let line = line.trim();
-            if line.starts_with('[') {
-                in_help = line == "[help]";
-                continue;
-            }
-            if !in_help || line.starts_with('#') {
-                continue;
-            }
-            if let Some((key, _)) = line.split_once('=') {
-                let key = key.trim();
-                if let Some(toml::Value::String(v)) = file.help.get(key) {
-                    help.push((key.to_owned(), v.clone()));
-                }
-            }
-        }
-        if help.len() != file.help.len() {
-            return Err("every [help] entry must be a one-line string".into());
-        }
+        let help = file
+            .help
+            .into_iter()
+            .map(|(key, value)| match value {
+                toml::Value::String(v) => Ok((key, v)),
+                _ => Err(format!("[help] {key}: must be a string")),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
         Ok(UiText {
             lang,
             labels: file.labels,
@@ -107,6 +93,23 @@ mod tests {
             assert_eq!(ids(&t), ids(&en), "{lang}: help lines");
             assert!(t.help().iter().all(|(_, v)| !v.trim().is_empty()));
         }
+    }
+
+    #[test]
+    fn help_lines_keep_the_order_of_the_file() {
+        let t = UiText::parse(
+            Lang::En,
+            "[labels]\n[help]\nzeta = \"Z first\"\nalpha = \"A second\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            t.help(),
+            [
+                ("zeta".to_owned(), "Z first".to_owned()),
+                ("alpha".to_owned(), "A second".to_owned())
+            ]
+        );
+        assert!(UiText::parse(Lang::En, "[labels]\n[help]\nx = 1\n").is_err());
     }
 
     #[test]

@@ -17,10 +17,9 @@ pub use earcon::{
 pub use player::{AudioOut, DoneCallback, EarconSettings};
 pub use record::{MicRecorder, record_for, start_recording};
 
-use std::fmt;
-
 /// A sound device or file problem, in words for the user.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct AudioError(pub String);
 
 impl AudioError {
@@ -28,11 +27,3 @@ impl AudioError {
         AudioError(message.into())
     }
 }
-
-impl fmt::Display for AudioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for AudioError {}

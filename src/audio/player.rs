@@ -2,6 +2,12 @@
 //! not `Send` on every platform) and mixes two kinds of sound: a speech
 //! lane, played one buffer after another and stoppable (the clip voice),
 //! and effects (earcons), mixed over it as they come.
+//!
+//! The stream runs only while there is something to play: the thread
+//! sleeps on a channel, opens the stream when a sound is queued, and closes
+//! it once the mixer has been idle for [`LINGER`]. Idle, the app costs no
+//! CPU and writes nothing, whatever the device (an ALSA `file` or `null`
+//! device has no clock and would otherwise be fed as fast as the CPU can).
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::mpsc;
@@ -28,6 +34,7 @@ struct Mixer {
     speech: VecDeque<Sound>,
     effects: Vec<Sound>,
     gain: f32,
+    stream_open: bool,
 }
 
 impl Mixer {
@@ -57,6 +64,79 @@ impl Mixer {
     fn is_idle(&self) -> bool {
         self.speech.iter().all(|s| s.pos >= s.samples.len()) && self.effects.is_empty()
     }
+
+    /// Ends speech that has played through (before the stream closes, so
+    /// no "done" is left waiting for a callback that will not come).
+    fn finish_played(&mut self) {
+        while self
+            .speech
+            .front()
+            .is_some_and(|s| s.pos >= s.samples.len())
+        {
+            let mut done = self.speech.pop_front().expect("front exists");
+            if let Some(cb) = done.done.take() {
+                cb();
+            }
+        }
+    }
+}
+
+/// The audio thread's life: asleep until a sound is queued, then the
+/// stream is open until the mixer has been idle for [`LINGER`].
+fn run_on_demand(shared: &Arc<Shared>, wake: &mpsc::Receiver<Wake>) {
+    let lock = || shared.mixer.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        match wake.recv() {
+            Ok(Wake::Play) => {}
+            Ok(Wake::Shutdown) | Err(_) => return,
+        }
+        if lock().is_idle() {
+            lock().finish_played();
+            continue;
+        }
+        let stream = match open_stream(shared.clone(), true) {
+            Ok((stream, ..)) => stream,
+            Err(e) => {
+                eprintln!("rochade: {e}");
+                // Nothing can play: end what waits so nobody hangs.
+                let mut m = lock();
+                m.effects.clear();
+                for s in &mut m.speech {
+                    s.pos = s.samples.len();
+                }
+                m.finish_played();
+                drop(m);
+                shared.idle.notify_all();
+                continue;
+            }
+        };
+        lock().stream_open = true;
+        let mut idle_since: Option<Instant> = None;
+        let shutdown = loop {
+            match wake.recv_timeout(Duration::from_millis(100)) {
+                Ok(Wake::Play) => idle_since = None,
+                Ok(Wake::Shutdown) | Err(mpsc::RecvTimeoutError::Disconnected) => break true,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if lock().is_idle() {
+                let since = *idle_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= LINGER {
+                    break false;
+                }
+            } else {
+                idle_since = None;
+            }
+        };
+        drop(stream);
+        let mut m = lock();
+        m.stream_open = false;
+        m.finish_played();
+        drop(m);
+        shared.idle.notify_all();
+        if shutdown {
+            return;
+        }
+    }
 }
 
 struct Shared {
@@ -64,18 +144,28 @@ struct Shared {
     idle: Condvar,
 }
 
+/// How long the stream stays open after the last sound ended, so that a
+/// burst of sounds (a move, its earcon, the next word) does not reopen it.
+pub const LINGER: Duration = Duration::from_millis(1500);
+
+enum Wake {
+    /// Something was queued: open the stream if it is closed.
+    Play,
+    Shutdown,
+}
+
 struct Inner {
     shared: Arc<Shared>,
     rate: u32,
     channels: u16,
     device: String,
-    shutdown: Mutex<Option<mpsc::Sender<()>>>,
+    wake: Mutex<mpsc::Sender<Wake>>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        if let Some(tx) = self.shutdown.lock().map(|mut g| g.take()).ok().flatten() {
-            let _ = tx.send(());
+        if let Ok(tx) = self.wake.lock() {
+            let _ = tx.send(Wake::Shutdown);
         }
     }
 }
@@ -134,16 +224,16 @@ impl AudioOut {
             idle: Condvar::new(),
         });
         let (ready_tx, ready_rx) = mpsc::channel();
-        let (shutdown_tx, shutdown_rx) = mpsc::channel::<()>();
+        let (wake_tx, wake_rx) = mpsc::channel::<Wake>();
         let thread_shared = shared.clone();
         std::thread::Builder::new()
             .name("rochade-audio-out".into())
-            .spawn(move || match open_stream(thread_shared) {
+            .spawn(move || match open_stream(thread_shared.clone(), false) {
                 Ok((stream, rate, channels, device)) => {
-                    let _ = ready_tx.send(Ok((rate, channels, device)));
-                    // Keep the stream alive until the last AudioOut is dropped.
-                    let _ = shutdown_rx.recv();
+                    // Opened once to learn the format; closed until needed.
                     drop(stream);
+                    let _ = ready_tx.send(Ok((rate, channels, device)));
+                    run_on_demand(&thread_shared, &wake_rx);
                 }
                 Err(e) => {
                     let _ = ready_tx.send(Err(e));
@@ -159,7 +249,7 @@ impl AudioOut {
                 rate,
                 channels,
                 device,
-                shutdown: Mutex::new(Some(shutdown_tx)),
+                wake: Mutex::new(wake_tx),
             }),
         })
     }
@@ -191,6 +281,7 @@ impl AudioOut {
             pos: 0,
             done,
         });
+        self.wake();
     }
 
     /// Plays a clip on the speech lane, resampled to the device rate.
@@ -220,6 +311,39 @@ impl AudioOut {
             pos: 0,
             done: None,
         });
+        self.wake();
+    }
+
+    /// Whether the output stream is open now (it closes when idle).
+    pub fn stream_open(&self) -> bool {
+        self.mixer().stream_open
+    }
+
+    /// Waits until the output stream has closed after playing; false on
+    /// timeout.
+    pub fn wait_closed(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut m = self.mixer();
+        while m.stream_open || !m.is_idle() {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            m = self
+                .inner
+                .shared
+                .idle
+                .wait_timeout(m, deadline - now)
+                .unwrap()
+                .0;
+        }
+        true
+    }
+
+    fn wake(&self) {
+        if let Ok(tx) = self.inner.wake.lock() {
+            let _ = tx.send(Wake::Play);
+        }
     }
 
     /// Plays an earcon unless the settings switch it off.
@@ -266,7 +390,31 @@ impl AudioOut {
 
 type Opened = (cpal::Stream, u32, u16, String);
 
-fn open_stream(shared: Arc<Shared>) -> Result<Opened, AudioError> {
+/// Keeps a device without a clock (ALSA `file` over `null`) at real time:
+/// such a device asks for samples as fast as the CPU can make them. A real
+/// device never runs more than its buffer (well under [`Pace::AHEAD`])
+/// ahead of the wall clock, so this never waits there.
+#[derive(Default)]
+struct Pace {
+    start: Option<Instant>,
+    frames: u64,
+}
+
+impl Pace {
+    const AHEAD: Duration = Duration::from_millis(400);
+
+    fn delivered(&mut self, frames: u64, rate: f64) {
+        let start = *self.start.get_or_insert_with(Instant::now);
+        self.frames += frames;
+        let played = Duration::from_secs_f64(self.frames as f64 / rate);
+        let ahead = played.saturating_sub(start.elapsed());
+        if ahead > Pace::AHEAD {
+            std::thread::sleep(ahead - Pace::AHEAD / 2);
+        }
+    }
+}
+
+fn open_stream(shared: Arc<Shared>, play: bool) -> Result<Opened, AudioError> {
     let host = cpal::default_host();
     let device = host
         .default_output_device()
@@ -294,9 +442,11 @@ fn open_stream(shared: Arc<Shared>) -> Result<Opened, AudioError> {
         }
     }
     .map_err(|e| AudioError::new(format!("audio output {name}: {e}")))?;
-    stream
-        .play()
-        .map_err(|e| AudioError::new(format!("audio output {name}: {e}")))?;
+    if play {
+        stream
+            .play()
+            .map_err(|e| AudioError::new(format!("audio output {name}: {e}")))?;
+    }
     Ok((stream, config.sample_rate, config.channels, name))
 }
 
@@ -309,6 +459,8 @@ where
     T: SizedSample + FromSample<f32>,
 {
     let channels = config.channels.max(1) as usize;
+    let rate = config.sample_rate.max(1) as f64;
+    let mut pace = Pace::default();
     device.build_output_stream(
         *config,
         move |data: &mut [T], _: &cpal::OutputCallbackInfo| {
@@ -320,6 +472,8 @@ where
             if m.is_idle() {
                 shared.idle.notify_all();
             }
+            drop(m);
+            pace.delivered((data.len() / channels) as u64, rate);
         },
         |e| eprintln!("rochade: audio output: {e}"),
         None,

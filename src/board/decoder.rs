@@ -1,9 +1,6 @@
 //! Bytes from the wire, in any chunking, to [`BoardMessage`]s, with counters
 //! of everything dropped. Never panics, never passes on a bad line.
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::protocol::{self, DropReason};
 use super::{BoardMessage, liboard, sentio};
 
@@ -12,25 +9,33 @@ use super::{BoardMessage, liboard, sentio};
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
+#[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_format)]
 pub enum Format {
     /// Peg-board protocol v1 (this app's open protocol), 115200 baud.
     #[default]
+    #[strum(to_string = "peg", serialize = "pegboard")]
     Peg,
     /// LiBoard: 8 raw bytes, 9600 baud.
+    #[strum(to_string = "liboard")]
     LiBoard,
     /// Tabutronic Sentio occupancy lines, 38400 baud.
+    #[strum(to_string = "sentio", serialize = "tabutronic")]
     Sentio,
+}
+
+fn unknown_format(s: &str) -> String {
+    format!(
+        "unknown board format '{}' (use peg, liboard or sentio)",
+        s.to_ascii_lowercase()
+    )
 }
 
 impl Format {
     pub const ALL: [Format; 3] = [Format::Peg, Format::LiBoard, Format::Sentio];
 
     pub fn code(self) -> &'static str {
-        match self {
-            Format::Peg => "peg",
-            Format::LiBoard => "liboard",
-            Format::Sentio => "sentio",
-        }
+        self.into()
     }
 
     /// The baud rate the format's boards use out of the box.
@@ -69,26 +74,6 @@ impl Format {
             out.push(b'\n');
         }
         out
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "peg" | "pegboard" => Ok(Format::Peg),
-            "liboard" => Ok(Format::LiBoard),
-            "sentio" | "tabutronic" => Ok(Format::Sentio),
-            other => Err(format!(
-                "unknown board format '{other}' (use peg, liboard or sentio)"
-            )),
-        }
     }
 }
 

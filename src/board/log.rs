@@ -37,16 +37,11 @@ pub fn format_entry(ms: u64, frame: &[u8], force_hex: bool) -> String {
 }
 
 /// Why a log line could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board log line {line}: {message}")]
 pub struct LogError {
     pub line: usize,
     pub message: String,
-}
-
-impl std::fmt::Display for LogError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "board log line {}: {}", self.line, self.message)
-    }
 }
 
 /// Parses one line (without LF). Blank lines and lines starting with `#`

@@ -22,7 +22,7 @@ pub mod tracker;
 
 pub use decoder::{Decoder, DecoderStats, Format, Frame};
 pub use protocol::{DropReason, HostCommand};
-pub use tracker::{Mismatch, Tracker, TrackerConfig, TrackerEvent};
+pub use tracker::{BoardMask, Mismatch, Orientation, Tracker, TrackerConfig, TrackerEvent};
 
 /// What a board said, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]

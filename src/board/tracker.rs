@@ -7,29 +7,102 @@
 //! * a piece of the side to move leaving its hole is **touched** (E.2.2);
 //! * a state equal to the result of a legal move **executes** it (E.2.3),
 //!   at once, or after an extension window for a rook move that may be the
-//!   first half of castling;
+//!   first half of castling; every square the move fills must have been
+//!   seen empty since the last move, so a stuck sensor never makes a move
+//!   ([`TrackerEvent::SensorSuspect`] says so instead);
 //! * a capture leaves the same occupancy for every target of the capturing
 //!   piece, so it is recognised from the history of the attempt: the target
 //!   must have been empty while the capturing piece was out of its hole,
 //!   and then refilled. Lifting an opponent's piece and putting it back, then
 //!   holding one's own piece, is not a capture;
 //! * a promotion cannot be seen: the tracker reports it pending and takes
-//!   the piece from a `P` line, an explicit choice, or the default after a
-//!   time;
+//!   the piece from a `P` line or an explicit choice; when the board moves
+//!   on first (the opponent starts his move) or after a time, the default
+//!   piece is played. Until the opponent's move is executed the choice can
+//!   still be corrected ([`TrackerEvent::PromotionCorrected`]);
 //! * the board back at the position before the last move is a takeback
-//!   request (E.6); anything else that matches neither the game, a legal
-//!   move nor a move in progress for longer than the mismatch time is a
-//!   mismatch, with the squares that differ;
+//!   request (E.6);
+//! * a board that shows the position two plies on (a move the tracker
+//!   missed, e.g. a lost serial line during a capture, then the reply), or
+//!   the game turned round, is taken over when exactly one explanation
+//!   exists ([`TrackerEvent::Resynchronised`], [`TrackerEvent::BoardTurned`]);
+//!   anything else that matches neither the game, a legal move nor a move in
+//!   progress for longer than the mismatch time is a mismatch, with the
+//!   squares that differ. No move is ever dropped or invented;
 //! * at the start position, which looks the same turned round, the first
-//!   lifted piece tells whether the board is turned: only one orientation
-//!   makes it a piece of the side to move (or a `P` line with identities
-//!   settles it at once).
+//!   executed move that only one orientation explains decides whether the
+//!   board is turned (or a `P` line with identities, or a setting); a lift
+//!   never does;
+//! * strict mode: a piece of the side to move lifted and put back before
+//!   another piece moves, and castling begun with the rook, are reported as
+//!   touch-move (Art. 4.3, 4.4); the move is still recorded.
+//!
+//! Masks are typed: [`BoardMask`] is what the sensors report (board
+//! coordinates); a [`Bitboard`] is always in game coordinates, obtained
+//! through [`Orientation::to_game`].
 //!
 //! Time is passed in as milliseconds; the tracker never reads a clock.
 
-use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
+use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::words::{Pack, Token, Utterance};
+
+/// Occupancy as the board's sensors report it, in **board** coordinates
+/// (bit i = hole i as the board is wired). Only [`Orientation::to_game`]
+/// turns it into game squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BoardMask(pub u64);
+
+/// How the board lies relative to the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Orientation {
+    /// a1 is the hole the wiring calls a1.
+    #[default]
+    Straight,
+    /// The board is turned round: hole a1 is game square h8.
+    Turned,
+}
+
+impl Orientation {
+    pub fn from_flipped(flipped: bool) -> Orientation {
+        if flipped {
+            Orientation::Turned
+        } else {
+            Orientation::Straight
+        }
+    }
+
+    pub fn is_turned(self) -> bool {
+        self == Orientation::Turned
+    }
+
+    /// The other orientation.
+    pub fn other(self) -> Orientation {
+        Orientation::from_flipped(!self.is_turned())
+    }
+
+    /// The game squares a sensor report covers.
+    pub fn to_game(self, mask: BoardMask) -> Bitboard {
+        match self {
+            Orientation::Straight => Bitboard(mask.0),
+            Orientation::Turned => Bitboard(mask.0).rotate_180(),
+        }
+    }
+
+    /// The holes that hold game squares.
+    pub fn to_board(self, squares: Bitboard) -> BoardMask {
+        match self {
+            Orientation::Straight => BoardMask(squares.0),
+            Orientation::Turned => BoardMask(squares.rotate_180().0),
+        }
+    }
+}
+
+/// Where the board's report differs from the game, in game coordinates:
+/// the one function the app, the session and the tracker use.
+pub fn board_difference(report: BoardMask, orientation: Orientation, game: &Chess) -> Bitboard {
+    orientation.to_game(report) ^ game.board().occupied()
+}
 
 /// Tunables. The defaults follow the issue: settle at most 100 ms,
 /// mismatch guidance after 2 s, queen after 4 s.
@@ -46,8 +119,9 @@ pub struct TrackerConfig {
     pub promotion_ms: u64,
     /// The default promotion piece.
     pub promote_to: Role,
-    /// Strict tournament mode: rook before king is touch-move (Art. 4.4),
-    /// so a rook move is never held back for castling.
+    /// Strict tournament mode: a touched piece put back and another moved,
+    /// and castling begun with the rook, are reported as touch-move
+    /// (Art. 4.3, 4.4); the move is still recorded.
     pub strict: bool,
 }
 
@@ -90,8 +164,12 @@ pub enum TrackerEvent {
     Executed(Move),
     /// A pawn reached the last rank; the piece is not yet known.
     PromotionPending { from: Square, to: Square },
-    /// Strict mode: the rook was moved before the king (Art. 4.4 b), so
-    /// castling is not allowed; the rook move stands.
+    /// The player corrected the promotion piece of the last move before
+    /// the opponent's move was executed: the tracker now has `new`.
+    PromotionCorrected { old: Move, new: Move },
+    /// Strict mode: a piece of the side to move was touched (lifted) and
+    /// put back before another piece moved (Art. 4.3), or castling was begun
+    /// with the rook (Art. 4.4 b). The move stands; the arbiter decides.
     TouchMove { square: Square, piece: Piece },
     /// The board is back at the position before this move (E.6); the
     /// session asks the player to confirm and then calls
@@ -102,26 +180,82 @@ pub enum TrackerEvent {
     /// The board matches the game again after a mismatch, or after the
     /// player carried out a move entered elsewhere.
     InSync,
-    /// The board was found turned round at the start; snapshots are now
-    /// read rotated by 180 degrees.
+    /// The board is turned round (decided by the first move only one
+    /// orientation explains, a `P` line, or a later board that only the
+    /// turned reading explains); snapshots are now read rotated by 180
+    /// degrees.
     BoardTurned { flipped: bool },
+    /// The board showed the position these moves reach, and nothing else
+    /// explains it (a missed snapshot): they follow as
+    /// [`TrackerEvent::Executed`].
+    Resynchronised { moves: Vec<Move> },
+    /// The board shows the result of `mv`, but a square it fills was never
+    /// seen empty (a stuck sensor?): the move is not executed.
+    SensorSuspect { mv: Move, square: Square },
 }
 
-/// A legal move with the occupancy it leaves and the squares it touches.
+/// A legal move with the occupancy it leaves and the squares it touches
+/// (game coordinates).
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     mv: Move,
-    after: u64,
-    involved: u64,
+    after: Bitboard,
+    involved: Bitboard,
+    /// Squares the move fills that were empty before.
+    filled: Bitboard,
     /// A normal capture: the same `after` for every target of the piece.
     capture: bool,
 }
 
+/// A move seen on the board that waits before it is executed.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     mv: Move,
-    mask: u64,
+    mask: Bitboard,
     deadline: u64,
+}
+
+/// What the tracker waits for.
+#[derive(Clone, Copy, Debug, Default)]
+enum Phase {
+    /// Following the board.
+    #[default]
+    Following,
+    /// A move entered elsewhere that the board has not shown yet.
+    AwaitingBoard,
+    /// A rook move that may be the first half of castling waits for the king.
+    Castling(Pending),
+    /// A pawn on the last rank waits for the piece.
+    Promotion(Pending),
+}
+
+/// What the tracker has said about a board that differs from the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Guidance {
+    #[default]
+    Quiet,
+    /// Unexplained since this time; guidance at the mismatch time.
+    MismatchSince(u64),
+    /// Mismatch guidance given; `InSync` follows when the board agrees.
+    MismatchAnnounced,
+    /// The takeback request for this board was reported.
+    TakebackAsked,
+}
+
+/// The orientation and whether it is settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OrientationState {
+    /// Still to be decided by the first move only one orientation explains.
+    Undecided(Orientation),
+    Decided(Orientation),
+}
+
+impl OrientationState {
+    fn get(self) -> Orientation {
+        match self {
+            OrientationState::Undecided(o) | OrientationState::Decided(o) => o,
+        }
+    }
 }
 
 const SEEN: usize = 16;
@@ -133,81 +267,62 @@ pub struct Tracker {
     pos: Chess,
     /// Position before each move and the move, for takebacks.
     history: Vec<(Chess, Move)>,
-    game_occ: u64,
-    prev_occ: Option<u64>,
+    game_occ: Bitboard,
+    prev_occ: Option<Bitboard>,
     candidates: Vec<Candidate>,
-    flipped: bool,
-    orientation_locked: bool,
-    /// Last snapshot as received (board coordinates) and since when.
-    raw: Option<(u64, u64)>,
-    /// Last settled snapshot (board coordinates).
-    settled: Option<u64>,
+    orientation: OrientationState,
+    /// Last snapshot as received and since when.
+    raw: Option<(BoardMask, u64)>,
+    /// Last settled snapshot.
+    settled: Option<BoardMask>,
+    /// Holes seen empty in a settled state since the last move.
+    seen_empty: BoardMask,
     /// Settled states (game coordinates) since the board last matched the game.
-    seen: [u64; SEEN],
+    seen: [Bitboard; SEEN],
     seen_len: usize,
-    touched: u64,
-    extension: Option<Pending>,
-    promotion: Option<Pending>,
-    mismatch_since: Option<u64>,
-    mismatch_announced: bool,
-    takeback_reported: bool,
+    /// Own pieces lifted in this attempt (game coordinates).
+    touched: Bitboard,
+    /// Own pieces lifted and put back since the last move (touch-move).
+    put_back: Bitboard,
     touch_move_reported: bool,
-    /// A move entered elsewhere that the board has not shown yet.
-    awaiting_external: bool,
+    suspect_reported: bool,
+    phase: Phase,
+    guidance: Guidance,
+    /// The last move, a promotion executed on the board, whose piece can
+    /// still be corrected (until the next move).
+    correctable: Option<Move>,
     last_pieces: Option<[Option<Piece>; 64]>,
 }
 
-fn bit(sq: Square) -> u64 {
-    1u64 << u32::from(sq)
-}
-
-fn squares(mut mask: u64) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let i = mask.trailing_zeros();
-        mask &= mask - 1;
-        Some(Square::new(i))
-    })
-}
-
-fn candidate(mv: Move, occ: u64, turn: Color) -> Candidate {
-    match mv {
-        Move::Normal {
-            from, to, capture, ..
-        } => Candidate {
-            mv,
-            after: (occ & !bit(from)) | bit(to),
-            involved: bit(from) | bit(to),
-            capture: capture.is_some(),
-        },
-        Move::EnPassant { from, to } => {
-            let taken = bit(Square::from_coords(to.file(), from.rank()));
-            Candidate {
-                mv,
-                after: (occ & !bit(from) & !taken) | bit(to),
-                involved: bit(from) | bit(to) | taken,
-                capture: false,
-            }
-        }
+fn candidate(mv: Move, occ: Bitboard, turn: Color) -> Candidate {
+    let (from, to) = match mv {
+        Move::Normal { from, to, .. } => (Bitboard::from(from), Bitboard::from(to)),
+        Move::EnPassant { from, to } => (
+            Bitboard::from(from) | Square::from_coords(to.file(), from.rank()),
+            Bitboard::from(to),
+        ),
         Move::Castle { king, rook } => {
             let side = CastlingSide::from_king_side(rook > king);
-            let (k2, r2) = (bit(side.king_to(turn)), bit(side.rook_to(turn)));
-            let from = bit(king) | bit(rook);
-            Candidate {
-                mv,
-                after: (occ & !from) | k2 | r2,
-                involved: from | k2 | r2,
-                capture: false,
-            }
+            (
+                Bitboard::from(king) | rook,
+                Bitboard::from(side.king_to(turn)) | side.rook_to(turn),
+            )
         }
-        Move::Put { to, .. } => Candidate {
+        Move::Put { to, .. } => (Bitboard::EMPTY, Bitboard::from(to)),
+    };
+    let after = occ.without(from).with(to);
+    Candidate {
+        mv,
+        after,
+        involved: from | to,
+        filled: after & !occ,
+        capture: matches!(
             mv,
-            after: occ | bit(to),
-            involved: bit(to),
-            capture: false,
-        },
+            Move::Normal {
+                capture: Some(_),
+                ..
+            }
+        ),
     }
 }
 
@@ -217,23 +332,22 @@ impl Tracker {
             cfg,
             pos,
             history: Vec::new(),
-            game_occ: 0,
+            game_occ: Bitboard::EMPTY,
             prev_occ: None,
             candidates: Vec::with_capacity(256),
-            flipped: false,
-            orientation_locked: false,
+            orientation: OrientationState::Undecided(Orientation::Straight),
             raw: None,
             settled: None,
-            seen: [0; SEEN],
+            seen_empty: BoardMask(0),
+            seen: [Bitboard::EMPTY; SEEN],
             seen_len: 0,
-            touched: 0,
-            extension: None,
-            promotion: None,
-            mismatch_since: None,
-            mismatch_announced: false,
-            takeback_reported: false,
+            touched: Bitboard::EMPTY,
+            put_back: Bitboard::EMPTY,
             touch_move_reported: false,
-            awaiting_external: false,
+            suspect_reported: false,
+            phase: Phase::Following,
+            guidance: Guidance::Quiet,
+            correctable: None,
             last_pieces: None,
         };
         t.refresh();
@@ -258,26 +372,40 @@ impl Tracker {
         self.history.iter().map(|(_, m)| *m)
     }
 
+    /// How the board lies (as far as known).
+    pub fn orientation(&self) -> Orientation {
+        self.orientation.get()
+    }
+
     /// Whether snapshots are read rotated by 180 degrees.
     pub fn flipped(&self) -> bool {
-        self.flipped
+        self.orientation().is_turned()
     }
 
     /// Sets the orientation by hand (and stops detecting it).
     pub fn set_flipped(&mut self, flipped: bool) {
-        self.flipped = flipped;
-        self.orientation_locked = true;
+        self.orientation = OrientationState::Decided(Orientation::from_flipped(flipped));
         self.clear_attempt();
     }
 
     /// Whether a move entered elsewhere still has to be carried out on the board.
     pub fn awaiting_board(&self) -> bool {
-        self.awaiting_external
+        matches!(self.phase, Phase::AwaitingBoard)
     }
 
     /// The pending promotion, if a pawn stands on the last rank unresolved.
     pub fn promotion_pending(&self) -> Option<(Square, Square)> {
-        self.promotion.and_then(|p| Some((p.mv.from()?, p.mv.to())))
+        match self.phase {
+            Phase::Promotion(p) => Some((p.mv.from()?, p.mv.to())),
+            _ => None,
+        }
+    }
+
+    /// Where the last settled report differs from the game (game
+    /// coordinates); empty before the first report.
+    pub fn difference(&self) -> Bitboard {
+        self.settled
+            .map_or(Bitboard::EMPTY, |s| self.orient(s) ^ self.game_occ)
     }
 
     /// Starts over with a new game position (a new game, or a position
@@ -285,16 +413,18 @@ impl Tracker {
     pub fn reset(&mut self, pos: Chess) {
         self.pos = pos;
         self.history.clear();
-        self.orientation_locked = false;
-        self.awaiting_external = false;
-        self.mismatch_announced = false;
+        self.orientation = OrientationState::Undecided(self.orientation.get());
+        self.phase = Phase::Following;
+        self.guidance = Guidance::Quiet;
+        self.correctable = None;
+        self.put_back = Bitboard::EMPTY;
         self.refresh();
         self.clear_attempt();
     }
 
     fn refresh(&mut self) {
-        self.game_occ = self.pos.board().occupied().0;
-        self.prev_occ = self.history.last().map(|(p, _)| p.board().occupied().0);
+        self.game_occ = self.pos.board().occupied();
+        self.prev_occ = self.history.last().map(|(p, _)| p.board().occupied());
         self.candidates.clear();
         let turn = self.pos.turn();
         for mv in self.pos.legal_moves() {
@@ -302,22 +432,23 @@ impl Tracker {
         }
     }
 
+    /// Forgets the current attempt at a move (a wait for the king or the
+    /// promotion piece included; a wait for the board is kept).
     fn clear_attempt(&mut self) {
         self.seen_len = 0;
-        self.touched = 0;
-        self.extension = None;
-        self.promotion = None;
-        self.mismatch_since = None;
-        self.takeback_reported = false;
+        self.touched = Bitboard::EMPTY;
+        if matches!(self.phase, Phase::Castling(_) | Phase::Promotion(_)) {
+            self.phase = Phase::Following;
+        }
+        if self.guidance != Guidance::MismatchAnnounced {
+            self.guidance = Guidance::Quiet;
+        }
         self.touch_move_reported = false;
+        self.suspect_reported = false;
     }
 
-    fn orient(&self, mask: u64) -> u64 {
-        if self.flipped {
-            mask.reverse_bits()
-        } else {
-            mask
-        }
+    fn orient(&self, mask: BoardMask) -> Bitboard {
+        self.orientation.get().to_game(mask)
     }
 
     /// When [`Tracker::on_tick`] must next be called, if anything waits.
@@ -326,14 +457,15 @@ impl Tracker {
         if self.settled != Some(raw) {
             return Some(since + self.cfg.settle_ms);
         }
-        [
-            self.extension.map(|p| p.deadline),
-            self.promotion.map(|p| p.deadline),
-            self.mismatch_since.map(|s| s + self.cfg.mismatch_ms),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        let phase = match self.phase {
+            Phase::Castling(p) | Phase::Promotion(p) => Some(p.deadline),
+            _ => None,
+        };
+        let guidance = match self.guidance {
+            Guidance::MismatchSince(s) => Some(s + self.cfg.mismatch_ms),
+            _ => None,
+        };
+        phase.into_iter().chain(guidance).min()
     }
 
     /// Acts on every deadline up to `now`.
@@ -349,30 +481,35 @@ impl Tracker {
             let Some((raw, since)) = self.raw else { return };
             if self.settled != Some(raw) {
                 self.settle(raw, since + self.cfg.settle_ms, out);
-            } else if let Some(p) = self.extension.filter(|p| p.deadline <= now) {
-                self.extension = None;
-                self.commit(p.mv, out);
-            } else if let Some(p) = self.promotion.filter(|p| p.deadline <= now) {
-                self.promotion = None;
-                let mv = with_promotion(p.mv, self.cfg.promote_to);
-                self.commit(mv, out);
-            } else if let Some(since) = self
-                .mismatch_since
-                .filter(|s| s + self.cfg.mismatch_ms <= now)
-            {
-                let _ = since;
-                self.mismatch_since = None;
-                self.mismatch_announced = true;
-                let m = self.orient(raw);
-                out.push(TrackerEvent::Mismatch(self.diff(m)));
-            } else {
-                return;
+                continue;
+            }
+            match self.phase {
+                Phase::Castling(p) if p.deadline <= now => {
+                    self.phase = Phase::Following;
+                    self.commit(p.mv, out);
+                    continue;
+                }
+                Phase::Promotion(p) if p.deadline <= now => {
+                    self.phase = Phase::Following;
+                    let mv = with_promotion(p.mv, self.cfg.promote_to);
+                    self.commit(mv, out);
+                    continue;
+                }
+                _ => {}
+            }
+            match self.guidance {
+                Guidance::MismatchSince(s) if s + self.cfg.mismatch_ms <= now => {
+                    self.guidance = Guidance::MismatchAnnounced;
+                    let m = self.orient(raw);
+                    out.push(TrackerEvent::Mismatch(self.diff(m)));
+                }
+                _ => return,
             }
         }
     }
 
-    /// A snapshot arrived at `now` (board coordinates, as the board sent it).
-    pub fn on_snapshot(&mut self, now: u64, mask: u64, out: &mut Vec<TrackerEvent>) {
+    /// A snapshot arrived at `now`, as the board sent it.
+    pub fn on_snapshot(&mut self, now: u64, mask: BoardMask, out: &mut Vec<TrackerEvent>) {
         self.on_tick(now, out);
         match self.raw {
             Some((raw, _)) if raw == mask => {}
@@ -384,7 +521,7 @@ impl Tracker {
     }
 
     /// Convenience: [`Tracker::on_snapshot`] returning the events.
-    pub fn feed(&mut self, now: u64, mask: u64) -> Vec<TrackerEvent> {
+    pub fn feed(&mut self, now: u64, mask: BoardMask) -> Vec<TrackerEvent> {
         let mut out = Vec::new();
         self.on_snapshot(now, mask, &mut out);
         out
@@ -406,41 +543,43 @@ impl Tracker {
         pieces: &[Option<Piece>; 64],
         out: &mut Vec<TrackerEvent>,
     ) {
-        if !self.orientation_locked && self.history.is_empty() {
+        if let OrientationState::Undecided(o) = self.orientation
+            && self.history.is_empty()
+        {
             let board = self.pos.board();
-            let score = |rotated: bool| {
-                (0..64u32)
-                    .filter(|&i| {
-                        let sq = Square::new(i);
-                        let idx = if rotated { 63 - i as usize } else { i as usize };
-                        board.piece_at(sq) == pieces[idx]
+            let score = |o: Orientation| {
+                Square::ALL
+                    .into_iter()
+                    .filter(|&sq| {
+                        let hole = o.to_board(Bitboard::from(sq)).0.trailing_zeros() as usize;
+                        board.piece_at(sq) == pieces[hole]
                     })
                     .count()
             };
-            let (straight, turned) = (score(self.flipped), score(!self.flipped));
+            let (straight, turned) = (score(o), score(o.other()));
             if turned > straight {
-                self.flipped = !self.flipped;
+                self.orientation = OrientationState::Undecided(o.other());
                 self.clear_attempt();
                 self.settled = None;
                 out.push(TrackerEvent::BoardTurned {
-                    flipped: self.flipped,
+                    flipped: self.flipped(),
                 });
             }
             if turned != straight {
-                self.orientation_locked = true;
+                self.orientation = OrientationState::Decided(self.orientation.get());
             }
         }
         let mut oriented = *pieces;
-        if self.flipped {
+        if self.flipped() {
             oriented.reverse();
         }
         self.last_pieces = Some(oriented);
-        self.on_snapshot(now, super::pieces_mask(pieces), out);
+        self.on_snapshot(now, BoardMask(super::pieces_mask(pieces)), out);
         self.answer_promotion_from_pieces(out);
     }
 
     fn answer_promotion_from_pieces(&mut self, out: &mut Vec<TrackerEvent>) {
-        let (Some(p), Some(pieces)) = (self.promotion, self.last_pieces) else {
+        let (Phase::Promotion(p), Some(pieces)) = (self.phase, self.last_pieces) else {
             return;
         };
         let Some((raw, _)) = self.raw else { return };
@@ -451,23 +590,41 @@ impl Tracker {
             && piece.color == self.pos.turn()
             && !matches!(piece.role, Role::Pawn | Role::King)
         {
-            self.promotion = None;
+            self.phase = Phase::Following;
             self.commit(with_promotion(p.mv, piece.role), out);
         }
     }
 
-    /// The player (or the session on his behalf) chose the promotion piece.
+    /// The player (or the session on his behalf) chose the promotion
+    /// piece: for a pending promotion, or as a correction of the last move
+    /// while the opponent's move is not executed yet.
     pub fn choose_promotion(&mut self, role: Role, out: &mut Vec<TrackerEvent>) -> bool {
         if matches!(role, Role::Pawn | Role::King) {
             return false;
         }
-        match self.promotion.take() {
-            Some(p) => {
-                self.commit(with_promotion(p.mv, role), out);
-                true
-            }
-            None => false,
+        if let Phase::Promotion(p) = self.phase {
+            self.phase = Phase::Following;
+            self.commit(with_promotion(p.mv, role), out);
+            return true;
         }
+        let Some(old) = self.correctable else {
+            return false;
+        };
+        if old.promotion() == Some(role) {
+            return true;
+        }
+        let Some((before, _)) = self.history.pop() else {
+            return false;
+        };
+        let new = with_promotion(old, role);
+        let mut pos = before.clone();
+        pos.play_unchecked(new);
+        self.history.push((before, new));
+        self.pos = pos;
+        self.refresh();
+        self.correctable = Some(new);
+        out.push(TrackerEvent::PromotionCorrected { old, new });
+        true
     }
 
     /// A move entered elsewhere (the sighted player's move typed by the
@@ -476,9 +633,11 @@ impl Tracker {
     pub fn apply_external(&mut self, now: u64, mv: Move, out: &mut Vec<TrackerEvent>) {
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
+        self.correctable = None;
+        self.put_back = Bitboard::EMPTY;
         self.refresh();
         self.clear_attempt();
-        self.awaiting_external = true;
+        self.phase = Phase::AwaitingBoard;
         if let Some(s) = self.settled {
             let m = self.orient(s);
             self.evaluate(m, now, out);
@@ -489,9 +648,11 @@ impl Tracker {
     pub fn take_back(&mut self, now: u64, out: &mut Vec<TrackerEvent>) -> Option<Move> {
         let (pos, mv) = self.history.pop()?;
         self.pos = pos;
+        self.correctable = None;
+        self.put_back = Bitboard::EMPTY;
         self.refresh();
         self.clear_attempt();
-        self.awaiting_external = false;
+        self.phase = Phase::Following;
         if let Some(s) = self.settled {
             let m = self.orient(s);
             self.evaluate(m, now, out);
@@ -506,70 +667,94 @@ impl Tracker {
         (m != self.game_occ).then(|| self.diff(m))
     }
 
-    fn diff(&self, m: u64) -> Mismatch {
+    fn diff(&self, m: Bitboard) -> Mismatch {
         let board = self.pos.board();
-        let vacated = self.prev_occ.map_or(0, |p| p & !self.game_occ);
+        let vacated = self
+            .prev_occ
+            .map_or(Bitboard::EMPTY, |p| p & !self.game_occ);
         let extra = m & !self.game_occ;
         Mismatch {
-            missing: squares(self.game_occ & !m)
+            missing: (self.game_occ & !m)
+                .into_iter()
                 .filter_map(|sq| Some((sq, board.piece_at(sq)?)))
                 .collect(),
-            expected_empty: squares(extra & vacated).collect(),
-            extra: squares(extra & !vacated).collect(),
+            expected_empty: (extra & vacated).into_iter().collect(),
+            extra: (extra & !vacated).into_iter().collect(),
         }
     }
 
-    fn settle(&mut self, raw: u64, at: u64, out: &mut Vec<TrackerEvent>) {
+    fn settle(&mut self, raw: BoardMask, at: u64, out: &mut Vec<TrackerEvent>) {
         self.settled = Some(raw);
-        if self.detecting_orientation() {
-            let straight = self.orient(raw);
-            let turned = self.orient(raw.reverse_bits());
-            // Decisive when exactly one orientation makes sense (a lifted
-            // piece belongs to the side to move in only one of them).
-            match (self.plausible(straight), self.plausible(turned)) {
-                (true, false) => self.orientation_locked = true,
-                (false, true) => {
-                    self.flipped = !self.flipped;
-                    self.orientation_locked = true;
-                    self.clear_attempt();
-                    out.push(TrackerEvent::BoardTurned {
-                        flipped: self.flipped,
-                    });
-                }
-                _ => {}
+        self.seen_empty.0 |= !raw.0;
+        if let OrientationState::Undecided(o) = self.orientation
+            && self.symmetric_reference()
+        {
+            // Decided only by a board that one orientation explains as an
+            // executed move and the other does not; a lift decides nothing.
+            let here = self.explains(o.to_game(raw), o);
+            let there = self.explains(o.other().to_game(raw), o.other());
+            if here && !there {
+                self.orientation = OrientationState::Decided(o);
+            } else if there && !here {
+                self.orientation = OrientationState::Decided(o.other());
+                self.clear_attempt();
+                out.push(TrackerEvent::BoardTurned {
+                    flipped: self.flipped(),
+                });
             }
         }
         let m = self.orient(raw);
         self.evaluate(m, at, out);
     }
 
-    /// Orientation is detected while the board should still show a
-    /// position that looks the same turned round (the standard start), and
-    /// only until the board has matched a position that does not.
-    fn detecting_orientation(&self) -> bool {
-        if self.orientation_locked {
-            return false;
-        }
-        let reference = match (self.history.len(), self.awaiting_external) {
+    /// Whether the board should still show a position that looks the same
+    /// turned round (the standard start, before or just after the first
+    /// move entered elsewhere).
+    fn symmetric_reference(&self) -> bool {
+        let reference = match (self.history.len(), self.phase) {
             (0, _) => self.game_occ,
-            (1, true) => self.prev_occ.unwrap_or(0),
+            (1, Phase::AwaitingBoard) => self.prev_occ.unwrap_or_default(),
             _ => return false,
         };
-        reference.reverse_bits() == reference
+        reference.rotate_180() == reference
     }
 
-    /// Whether a state makes sense in this orientation: the game, a legal
-    /// move's result, a move in progress, or a move entered elsewhere being
-    /// carried out.
-    fn plausible(&self, m: u64) -> bool {
+    /// Whether a board (read in `o`) shows an executed move: a legal
+    /// move's result, or a move entered elsewhere carried out.
+    fn explains(&self, m: Bitboard, o: Orientation) -> bool {
+        if m == self.game_occ {
+            return self.awaiting_board() && self.game_occ.rotate_180() != self.game_occ;
+        }
+        let seen_empty = o.to_game(self.seen_empty);
+        self.candidates
+            .iter()
+            .any(|c| !c.capture && c.after == m && c.filled.is_subset(seen_empty))
+    }
+
+    /// Whether a state makes sense: the game, a legal move's result, a move
+    /// in progress, or a move entered elsewhere being carried out. While
+    /// the orientation is undecided, in either orientation.
+    fn plausible(&self, m: Bitboard) -> bool {
+        if self.plausible_as_read(m) {
+            return true;
+        }
+        match (self.orientation, self.settled) {
+            (OrientationState::Undecided(o), Some(raw)) if self.symmetric_reference() => {
+                self.plausible_as_read(o.other().to_game(raw))
+            }
+            _ => false,
+        }
+    }
+
+    fn plausible_as_read(&self, m: Bitboard) -> bool {
         if m == self.game_occ || Some(m) == self.prev_occ {
             return true;
         }
-        if self.awaiting_external
+        if self.awaiting_board()
             && let Some((_, last)) = self.history.last()
         {
-            let c = candidate(*last, self.prev_occ.unwrap_or(0), !self.pos.turn());
-            if (m ^ self.game_occ) & !c.involved == 0 {
+            let c = candidate(*last, self.prev_occ.unwrap_or_default(), !self.pos.turn());
+            if ((m ^ self.game_occ) & !c.involved).is_empty() {
                 return true;
             }
         }
@@ -577,16 +762,18 @@ impl Tracker {
     }
 
     /// Only own pieces lifted, or every difference is part of one legal move.
-    fn in_progress(&self, m: u64) -> bool {
+    fn in_progress(&self, m: Bitboard) -> bool {
         let diff = m ^ self.game_occ;
-        let own = self.pos.board().by_color(self.pos.turn()).0;
-        if diff & !(own & !m) == 0 {
+        let own = self.pos.board().by_color(self.pos.turn());
+        if (diff & !(own & !m)).is_empty() {
             return true;
         }
-        self.candidates.iter().any(|c| diff & !c.involved == 0)
+        self.candidates
+            .iter()
+            .any(|c| (diff & !c.involved).is_empty())
     }
 
-    fn push_seen(&mut self, m: u64) {
+    fn push_seen(&mut self, m: Bitboard) {
         if self.seen_len == SEEN {
             self.seen.copy_within(1.., 0);
             self.seen_len -= 1;
@@ -595,62 +782,94 @@ impl Tracker {
         self.seen_len += 1;
     }
 
-    fn evaluate(&mut self, m: u64, at: u64, out: &mut Vec<TrackerEvent>) {
-        if let Some(p) = self.extension.take() {
+    fn evaluate(&mut self, m: Bitboard, at: u64, out: &mut Vec<TrackerEvent>) {
+        let mut rook_first = None;
+        if let Phase::Castling(p) = self.phase {
             // A rook move waiting for the king: anything that is not the
             // king's half of that castling (or the rook going back) means
             // the rook move stands, e.g. the opponent has started his move.
-            if (m ^ p.mask) & !self.castling_squares(p.mv) != 0 {
+            if !((m ^ p.mask) & !self.castling_squares(p.mv)).is_empty() {
+                self.phase = Phase::Following;
                 self.commit(p.mv, out);
+            } else {
+                rook_first = Some(p.mv);
             }
         }
-        if self.promotion.is_some_and(|p| p.mask != m) {
-            self.promotion = None;
+        if let Phase::Promotion(p) = self.phase
+            && p.mask != m
+        {
+            self.phase = Phase::Following;
+            let to = Bitboard::from(p.mv.to());
+            let back = m == self.game_occ;
+            // The promoted piece lifted again (to exchange the pawn for the
+            // piece) keeps the question open; the pawn back where it came
+            // from withdraws the move; any other change means the opponent
+            // has started his move: the default piece stands.
+            if (m ^ p.mask) == to {
+                self.phase = Phase::Promotion(p);
+                return;
+            }
+            if !back {
+                self.commit(with_promotion(p.mv, self.cfg.promote_to), out);
+            }
         }
-        if Some(m) != self.prev_occ {
-            self.takeback_reported = false;
+        if Some(m) != self.prev_occ && self.guidance == Guidance::TakebackAsked {
+            self.guidance = Guidance::Quiet;
         }
 
         if m == self.game_occ {
-            if self.awaiting_external || self.mismatch_announced {
+            if self.awaiting_board() || self.guidance == Guidance::MismatchAnnounced {
                 out.push(TrackerEvent::InSync);
             }
-            self.awaiting_external = false;
-            self.mismatch_announced = false;
-            if self.game_occ.reverse_bits() != self.game_occ {
-                self.orientation_locked = true;
+            self.phase = Phase::Following;
+            self.guidance = Guidance::Quiet;
+            self.put_back |= self.touched;
+            if self.game_occ.rotate_180() != self.game_occ
+                && let OrientationState::Undecided(o) = self.orientation
+            {
+                self.orientation = OrientationState::Decided(o);
             }
             self.clear_attempt();
             return;
         }
         self.push_seen(m);
 
-        if !self.awaiting_external {
-            let own = self.pos.board().by_color(self.pos.turn()).0;
-            for sq in squares(self.game_occ & own & !m & !self.touched) {
-                self.touched |= bit(sq);
+        if !self.awaiting_board() {
+            let own = self.pos.board().by_color(self.pos.turn());
+            for sq in self.game_occ & own & !m & !self.touched {
+                self.touched.add(sq);
                 if let Some(piece) = self.pos.board().piece_at(sq) {
                     out.push(TrackerEvent::Touched { square: sq, piece });
                 }
             }
         }
 
-        if let Some(mv) = self.matching_move(m) {
-            self.mismatch_since = None;
+        if let Some(mv) = self.matching_move(m, out) {
+            self.clear_guidance();
+            if let (Some(rook), Move::Castle { .. }) = (rook_first, mv)
+                && self.cfg.strict
+            {
+                self.touch_move_reported = true;
+                out.push(TrackerEvent::TouchMove {
+                    square: rook.to(),
+                    piece: Piece {
+                        color: self.pos.turn(),
+                        role: Role::Rook,
+                    },
+                });
+            }
             if mv.is_promotion() {
-                if self.promotion.is_none() {
-                    self.promotion = Some(Pending {
-                        mv,
-                        mask: m,
-                        deadline: at + self.cfg.promotion_ms,
-                    });
-                    if let Some(from) = mv.from() {
-                        out.push(TrackerEvent::PromotionPending { from, to: mv.to() });
-                    }
-                    self.answer_promotion_from_pieces(out);
+                self.phase = Phase::Promotion(Pending {
+                    mv,
+                    mask: m,
+                    deadline: at + self.cfg.promotion_ms,
+                });
+                if let Some(from) = mv.from() {
+                    out.push(TrackerEvent::PromotionPending { from, to: mv.to() });
                 }
+                self.answer_promotion_from_pieces(out);
             } else if self.extendable(mv) {
-                self.extension = Some(Pending {
+                self.phase = Phase::Castling(Pending {
                     mv,
                     mask: m,
                     deadline: at + self.cfg.extension_ms,
@@ -662,12 +881,13 @@ impl Tracker {
         }
 
         if Some(m) == self.prev_occ {
-            self.mismatch_since = None;
-            if !self.awaiting_external && !self.takeback_reported {
-                self.takeback_reported = true;
+            if !self.awaiting_board() && self.guidance != Guidance::TakebackAsked {
+                self.guidance = Guidance::TakebackAsked;
                 if let Some((_, last)) = self.history.last() {
                     out.push(TrackerEvent::TakebackRequested(*last));
                 }
+            } else {
+                self.clear_guidance();
             }
             return;
         }
@@ -681,44 +901,72 @@ impl Tracker {
         }
 
         if self.plausible(m) {
-            self.mismatch_since = None;
-        } else {
-            self.mismatch_since = Some(at);
+            self.clear_guidance();
+        } else if self.recover(m, out) {
+            // The board is explained again; nothing to guide.
+        } else if !matches!(
+            self.guidance,
+            Guidance::MismatchSince(_) | Guidance::MismatchAnnounced
+        ) {
+            self.guidance = Guidance::MismatchSince(at);
+        } else if let Guidance::MismatchSince(_) = self.guidance {
+            self.guidance = Guidance::MismatchSince(at);
         }
     }
 
-    /// The legal move whose result the board shows, if any.
-    fn matching_move(&self, m: u64) -> Option<Move> {
+    /// A state that needs no guidance (the announced mismatch stays until
+    /// the board agrees again).
+    fn clear_guidance(&mut self) {
+        if matches!(self.guidance, Guidance::MismatchSince(_)) {
+            self.guidance = Guidance::Quiet;
+        }
+    }
+
+    /// The legal move whose result the board shows, if any. A move that
+    /// fills a square never seen empty since the last move is reported
+    /// ([`TrackerEvent::SensorSuspect`]) and not returned.
+    fn matching_move(&mut self, m: Bitboard, out: &mut Vec<TrackerEvent>) -> Option<Move> {
         let mut best: Option<(usize, Move)> = None;
+        let seen_empty = self.orient(self.seen_empty);
+        let mut suspect = None;
         for c in self.candidates.iter().filter(|c| c.after == m) {
             if !c.capture {
-                return Some(c.mv);
+                if c.filled.is_subset(seen_empty) {
+                    return Some(c.mv);
+                }
+                suspect = suspect.or(Some((c.mv, (c.filled & !seen_empty).first())));
+                continue;
             }
             // A capture needs evidence: an earlier state with both the
             // capturing piece's square and the target empty.
-            let (Some(from), to) = (c.mv.from(), c.mv.to()) else {
-                continue;
-            };
-            let both = bit(from) | bit(to);
-            let age = self.seen[..self.seen_len]
-                .iter()
-                .rev()
-                .position(|s| s & both == 0);
-            if let Some(age) = age
+            if let Some(age) = self.capture_evidence(c.mv)
                 && best.is_none_or(|(a, _)| age < a)
             {
                 best = Some((age, c.mv));
             }
         }
+        if best.is_none()
+            && let Some((mv, Some(square))) = suspect
+            && !self.suspect_reported
+        {
+            self.suspect_reported = true;
+            out.push(TrackerEvent::SensorSuspect { mv, square });
+        }
         best.map(|(_, mv)| mv)
+    }
+
+    /// How many settled states ago both squares of a capture were empty.
+    fn capture_evidence(&self, mv: Move) -> Option<usize> {
+        let both = Bitboard::from(mv.from()?) | mv.to();
+        self.seen[..self.seen_len]
+            .iter()
+            .rev()
+            .position(|s| !s.intersects(both))
     }
 
     /// A rook move onto the square where castling would put it, while that
     /// castling is legal: the king may follow.
     fn extendable(&self, mv: Move) -> bool {
-        if self.cfg.strict {
-            return false;
-        }
         let Move::Normal {
             role: Role::Rook,
             from,
@@ -738,17 +986,17 @@ impl Tracker {
     }
 
     /// The squares of the castling a rook move may be the first half of.
-    fn castling_squares(&self, rook_move: Move) -> u64 {
+    fn castling_squares(&self, rook_move: Move) -> Bitboard {
         let from = rook_move.from();
         self.candidates
             .iter()
             .filter(|c| matches!(c.mv, Move::Castle { rook, .. } if Some(rook) == from))
-            .fold(0, |acc, c| acc | c.involved)
+            .fold(Bitboard::EMPTY, |acc, c| acc | c.involved)
     }
 
     /// Strict mode: after a rook move to its castling square, the same
     /// player completed castling with the king.
-    fn castling_after_rook(&self, m: u64) -> Option<TrackerEvent> {
+    fn castling_after_rook(&self, m: Bitboard) -> Option<TrackerEvent> {
         let (before, last) = self.history.last()?;
         let Move::Normal {
             role: Role::Rook,
@@ -759,7 +1007,7 @@ impl Tracker {
         else {
             return None;
         };
-        let occ = before.board().occupied().0;
+        let occ = before.board().occupied();
         let turn = before.turn();
         before.legal_moves().into_iter().find_map(|mv| match mv {
             Move::Castle { rook, .. } if rook == from && candidate(mv, occ, turn).after == m => {
@@ -775,16 +1023,109 @@ impl Tracker {
         })
     }
 
+    /// A board no single move explains: the game turned round, or the
+    /// position two plies on with exactly one explanation. Takes it over
+    /// and says so.
+    fn recover(&mut self, m: Bitboard, out: &mut Vec<TrackerEvent>) -> bool {
+        if self.awaiting_board() {
+            return false;
+        }
+        let Some(raw) = self.settled else {
+            return false;
+        };
+        let other = self.orientation.get().other();
+        if other.to_game(raw) == self.game_occ {
+            self.orientation = OrientationState::Decided(other);
+            self.clear_attempt();
+            out.push(TrackerEvent::BoardTurned {
+                flipped: self.flipped(),
+            });
+            self.evaluate(self.game_occ, 0, out);
+            return true;
+        }
+        let Some([first, second]) = self.two_plies(m) else {
+            return false;
+        };
+        out.push(TrackerEvent::Resynchronised {
+            moves: vec![first, second],
+        });
+        self.commit(first, out);
+        self.commit(second, out);
+        true
+    }
+
+    /// The one pair of moves whose result the board shows. The first may
+    /// be a capture whose evidence was lost (a missed snapshot), if its
+    /// target is the only one seen empty; the second needs the usual
+    /// evidence. Promotions take the default piece.
+    fn two_plies(&self, m: Bitboard) -> Option<[Move; 2]> {
+        let diff = m ^ self.game_occ;
+        let seen_empty_since = self.seen[..self.seen_len]
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, s| acc | (self.game_occ & !*s));
+        let mut found: Option<[Move; 2]> = None;
+        let turn = self.pos.turn();
+        for c1 in &self.candidates {
+            if c1.mv.promotion().is_some_and(|r| r != self.cfg.promote_to) {
+                continue;
+            }
+            // The second move must account for what the first leaves.
+            let rest = (c1.after ^ m) & !c1.involved;
+            if rest.count() > 3 {
+                continue;
+            }
+            if c1.capture && !seen_empty_since.contains(c1.mv.to()) {
+                continue;
+            }
+            let mut pos = self.pos.clone();
+            pos.play_unchecked(c1.mv);
+            for mv2 in pos.legal_moves() {
+                if mv2.promotion().is_some_and(|r| r != self.cfg.promote_to) {
+                    continue;
+                }
+                let c2 = candidate(mv2, c1.after, !turn);
+                if c2.after != m || (c2.capture && self.capture_evidence(mv2).is_none()) {
+                    continue;
+                }
+                if found.is_some_and(|f| f != [c1.mv, mv2]) {
+                    return None;
+                }
+                found = Some([c1.mv, mv2]);
+            }
+        }
+        let _ = diff;
+        found
+    }
+
     fn commit(&mut self, mv: Move, out: &mut Vec<TrackerEvent>) {
+        if self.cfg.strict && !self.touch_move_reported {
+            // Art. 4.3: a piece of the side to move touched, put back, and
+            // another piece moved.
+            let c = candidate(mv, self.game_occ, self.pos.turn());
+            let m = self.settled.map_or(c.after, |s| self.orient(s));
+            if let Some(square) = ((self.touched | self.put_back) & m & !c.involved).first()
+                && let Some(piece) = self.pos.board().piece_at(square)
+            {
+                self.touch_move_reported = true;
+                out.push(TrackerEvent::TouchMove { square, piece });
+            }
+        }
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
+        self.put_back = Bitboard::EMPTY;
+        self.correctable = mv.is_promotion().then_some(mv);
         self.refresh();
         self.clear_attempt();
-        self.orientation_locked = true;
-        self.awaiting_external = false;
+        if let OrientationState::Undecided(o) = self.orientation {
+            self.orientation = OrientationState::Decided(o);
+        }
+        self.phase = Phase::Following;
+        if let Some(s) = self.settled {
+            self.seen_empty = BoardMask(!s.0);
+        }
         out.push(TrackerEvent::Executed(mv));
-        if self.mismatch_announced {
-            self.mismatch_announced = false;
+        if self.guidance == Guidance::MismatchAnnounced {
+            self.guidance = Guidance::Quiet;
             out.push(TrackerEvent::InSync);
         }
     }

@@ -3,8 +3,6 @@
 //! the announcement words themselves ("springer felix drei", "s f3",
 //! "bauer eva zwei eva vier", "kurze rochade").
 
-use std::fmt;
-
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
@@ -13,13 +11,16 @@ use super::Letters;
 use crate::words::Pack;
 
 /// Why typed text is not a move here.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveInputError {
     /// Nothing that reads as a move.
+    #[error("'{0}' is not a move")]
     Unreadable(String),
     /// Reads as a move, but it is not legal in this position.
+    #[error("'{0}' is not legal here")]
     Illegal(String),
     /// Several legal moves fit; the text says which squares would help.
+    #[error("'{0}' fits more than one move")]
     Ambiguous(String),
 }
 
@@ -32,18 +33,6 @@ impl MoveInputError {
         }
     }
 }
-
-impl fmt::Display for MoveInputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveInputError::Unreadable(t) => write!(f, "'{t}' is not a move"),
-            MoveInputError::Illegal(t) => write!(f, "'{t}' is not legal here"),
-            MoveInputError::Ambiguous(t) => write!(f, "'{t}' fits more than one move"),
-        }
-    }
-}
-
-impl std::error::Error for MoveInputError {}
 
 /// Parses a typed move in the position. `packs` supply the words accepted
 /// in phonetic input (pass every pack the user might speak).

@@ -1,34 +1,39 @@
 //! Piece letters per language for algebraic notation (Appendix C allows the
 //! player's own language's letters).
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 use shakmaty::Role;
 
 /// Which letters name the pieces in SAN.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
+#[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_letters)]
 pub enum Letters {
     /// K Q R B N.
     #[default]
+    #[strum(to_string = "en", serialize = "uk", serialize = "english")]
     En,
     /// K D T L S (Koenig, Dame, Turm, Laeufer, Springer).
+    #[strum(to_string = "de", serialize = "german")]
     De,
     /// R D T B C (Rei, Dama, Torre, Bispo, Cavalo).
+    #[strum(to_string = "pt", serialize = "pt-br", serialize = "portuguese")]
     Pt,
+}
+
+fn unknown_letters(s: &str) -> String {
+    format!(
+        "unknown piece letters '{}' (use en, de or pt)",
+        s.to_ascii_lowercase()
+    )
 }
 
 impl Letters {
     pub const ALL: [Letters; 3] = [Letters::En, Letters::De, Letters::Pt];
 
     pub fn code(self) -> &'static str {
-        match self {
-            Letters::En => "en",
-            Letters::De => "de",
-            Letters::Pt => "pt",
-        }
+        self.into()
     }
 
     /// The letter for a piece; pawns have none in SAN.
@@ -95,26 +100,6 @@ impl Letters {
                 c => c,
             })
             .collect()
-    }
-}
-
-impl fmt::Display for Letters {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Letters {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Letters, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "en" | "uk" | "english" => Ok(Letters::En),
-            "de" | "german" => Ok(Letters::De),
-            "pt" | "pt-br" | "portuguese" => Ok(Letters::Pt),
-            other => Err(format!(
-                "unknown piece letters '{other}' (use en, de or pt)"
-            )),
-        }
     }
 }
 

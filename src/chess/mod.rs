@@ -8,6 +8,7 @@ mod record;
 pub use input::{MoveInputError, parse_move};
 pub use letters::Letters;
 pub use record::{
-    Claim, ClaimVerdict, EndReason, GameEnd, GameRecord, PlayError, RecordedMove, Tags,
+    Claim, ClaimVerdict, EndReason, FenError, GameEnd, GameRecord, PlayError, RecordedMove,
+    ScoresheetRow, Tags,
 };
 pub use shakmaty::{Chess, Color, KnownOutcome, Move, Position, Role, Square};

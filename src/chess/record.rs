@@ -1,7 +1,5 @@
 //! The game record: what a scoresheet holds, plus how the game ended.
 
-use std::fmt;
-
 use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
@@ -52,6 +50,16 @@ pub struct RecordedMove {
     pub clock_ms: Option<u64>,
     /// The mover offered a draw with this move: "(=)" in Appendix C.
     pub draw_offer: bool,
+}
+
+/// One line of the scoresheet: the move number with White's and Black's
+/// move. White's is missing in the first row of a game that starts with
+/// Black to move, Black's in the last row while Black has not moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoresheetRow<'a> {
+    pub number: u32,
+    pub white: Option<&'a RecordedMove>,
+    pub black: Option<&'a RecordedMove>,
 }
 
 impl RecordedMove {
@@ -143,22 +151,29 @@ pub struct ClaimVerdict {
 }
 
 /// Why a move could not be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
+    #[error("illegal move")]
     Illegal,
+    #[error("the game is over ({})", .0.result_str())]
     GameOver(GameEnd),
 }
 
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::Illegal => f.write_str("illegal move"),
-            PlayError::GameOver(end) => write!(f, "the game is over ({})", end.result_str()),
-        }
-    }
+/// Why a FEN does not give a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    #[error("bad FEN '{fen}': {reason}")]
+    Unreadable { fen: String, reason: String },
+    #[error("impossible position '{fen}': {reason}")]
+    Impossible { fen: String, reason: String },
 }
 
-impl std::error::Error for PlayError {}
+/// For the callers that report errors as text.
+impl From<FenError> for String {
+    fn from(e: FenError) -> String {
+        e.to_string()
+    }
+}
 
 /// The scoresheet of one game. Positions are kept for every ply so that
 /// repetition checks and takebacks are exact and cheap.
@@ -204,14 +219,21 @@ impl GameRecord {
     }
 
     /// A game from a FEN. The error says what is wrong with it.
-    pub fn from_fen(fen: &str) -> Result<GameRecord, String> {
+    pub fn from_fen(fen: &str) -> Result<GameRecord, FenError> {
         let parsed: Fen = fen
             .trim()
             .parse()
-            .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-        let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| format!("impossible position '{fen}': {e}"))?;
+            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Unreadable {
+                fen: fen.to_owned(),
+                reason: e.to_string(),
+            })?;
+        let pos: Chess =
+            parsed
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| FenError::Impossible {
+                    fen: fen.to_owned(),
+                    reason: e.to_string(),
+                })?;
         Ok(GameRecord::from_position(pos))
     }
 
@@ -271,6 +293,31 @@ impl GameRecord {
     /// scoresheet).
     pub fn fullmove_number_of(&self, index: usize) -> u32 {
         self.positions[index].fullmoves().get()
+    }
+
+    /// The moves paired into scoresheet rows ("1. e4 e5").
+    pub fn rows(&self) -> Vec<ScoresheetRow<'_>> {
+        let mut rows: Vec<ScoresheetRow<'_>> = Vec::with_capacity(self.moves.len() / 2 + 1);
+        for (m, pos) in self.moves.iter().zip(&self.positions) {
+            let number = pos.fullmoves().get();
+            if pos.turn() == Color::White {
+                rows.push(ScoresheetRow {
+                    number,
+                    white: Some(m),
+                    black: None,
+                });
+                continue;
+            }
+            match rows.last_mut() {
+                Some(row) if row.number == number && row.black.is_none() => row.black = Some(m),
+                _ => rows.push(ScoresheetRow {
+                    number,
+                    white: None,
+                    black: Some(m),
+                }),
+            }
+        }
+        rows
     }
 
     /// Moves completed by a side.
@@ -555,6 +602,38 @@ mod tests {
         }
     }
 
+    #[test]
+    fn rows_pair_white_and_black_and_start_with_black_when_black_is_to_move() {
+        let cells = |game: &GameRecord| -> Vec<(u32, Option<String>, Option<String>)> {
+            game.rows()
+                .iter()
+                .map(|r| {
+                    (
+                        r.number,
+                        r.white.map(|m| m.san_string()),
+                        r.black.map(|m| m.san_string()),
+                    )
+                })
+                .collect()
+        };
+        let mut game = GameRecord::new();
+        play_sans(&mut game, "e4 e5 Nf3");
+        assert_eq!(
+            cells(&game),
+            [
+                (1, Some("e4".into()), Some("e5".into())),
+                (2, Some("Nf3".into()), None)
+            ]
+        );
+        let mut game =
+            GameRecord::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7").expect("legal position");
+        play_sans(&mut game, "Kd7 e4");
+        assert_eq!(
+            cells(&game),
+            [(7, None, Some("Kd7".into())), (8, Some("e4".into()), None)]
+        );
+    }
+
     fn mv(game: &GameRecord, san: &str) -> Move {
         san.parse::<San>()
             .unwrap()
@@ -765,6 +844,7 @@ mod tests {
         assert!(
             GameRecord::from_fen("not a fen")
                 .unwrap_err()
+                .to_string()
                 .contains("bad FEN")
         );
     }

@@ -50,17 +50,19 @@ pub struct CliError {
 }
 
 impl CliError {
-    pub fn input(message: impl Into<String>) -> CliError {
+    /// Bad input (exit code 2); any error or text.
+    pub fn input(message: impl ToString) -> CliError {
         CliError {
             code: 2,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 
-    pub fn failure(message: impl Into<String>) -> CliError {
+    /// Something failed (exit code 1); any error or text.
+    pub fn failure(message: impl ToString) -> CliError {
         CliError {
             code: 1,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }

@@ -108,6 +108,7 @@ fn say_with_settings(
         backend,
         lang,
         settings,
+        mode: crate::speech::SpeechMode::SelfVoicing,
     })
     .map_err(|e| CliError::failure(e.to_string()))?;
     eprintln!("rochade: speaking with {}", handle.backend_name());

@@ -122,7 +122,9 @@ pub fn run(args: Args) -> CliResult {
         lang: args.lang,
         ..SessionConfig::default()
     };
-    let (mut session, pack_error) = Session::new(config);
+    let (pack, pack_error) =
+        crate::words::Pack::load_or_bundled(config.lang, crate::words::user_pack_dir().as_deref());
+    let mut session = Session::with_pack(config, pack);
     if let Some(e) = pack_error {
         eprintln!("rochade: {e}");
     }

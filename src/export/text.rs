@@ -3,8 +3,6 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::{Color, Position};
-
 use crate::braille::{Labels, known_date};
 use crate::chess::{GameRecord, Letters};
 
@@ -54,23 +52,22 @@ pub fn text_scoresheet(record: &GameRecord, letters: Letters, labels: &Labels) -
     out.push('\n');
 
     // Rows of (number, white, black).
-    let mut rows: Vec<(u32, String, String)> = Vec::with_capacity(record.moves().len() / 2 + 1);
-    for (i, m) in record.moves().iter().enumerate() {
-        let pos = record.position_before(i);
+    let cell = |m: &crate::chess::RecordedMove| {
         let mut written = letters.localise_san(&m.san_string());
         if m.draw_offer {
             written.push(' ');
             written.push_str(DRAW_OFFER);
         }
-        if pos.turn() == Color::White {
-            rows.push((pos.fullmoves().get(), written, String::new()));
-        } else {
-            match rows.last_mut() {
-                Some(row) if row.0 == pos.fullmoves().get() && row.2.is_empty() => row.2 = written,
-                _ => rows.push((pos.fullmoves().get(), "...".to_owned(), written)),
-            }
-        }
-    }
+        written
+    };
+    let rows: Vec<(u32, String, String)> = record
+        .rows()
+        .into_iter()
+        .map(|row| {
+            let white = row.white.map_or_else(|| "...".to_owned(), cell);
+            (row.number, white, row.black.map(cell).unwrap_or_default())
+        })
+        .collect();
     let number_width = rows
         .iter()
         .map(|r| r.0.to_string().len())

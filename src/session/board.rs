@@ -10,7 +10,7 @@
 use shakmaty::{Chess, Move, Piece, Role};
 
 use super::{Effect, Mode, Notice, Priority, SessionConfig, Source, Speech};
-use crate::board::tracker::{render_in_sync, render_mismatch};
+use crate::board::tracker::{BoardMask, board_difference, render_in_sync, render_mismatch};
 use crate::board::{BoardMessage, Tracker, TrackerConfig, TrackerEvent};
 use crate::chess::GameRecord;
 use crate::session::Earcon;
@@ -41,6 +41,9 @@ pub enum BoardAction {
     Play(Move),
     /// The board went back to the position before the last move (E.6).
     TakebackRequested,
+    /// The player corrected the promotion piece of his last move before
+    /// the opponent's move was executed: the record's last move becomes this.
+    CorrectPromotion(Move),
 }
 
 /// Link state as the GUI shows it.
@@ -60,8 +63,9 @@ pub enum LinkState {
 #[derive(Clone, Debug)]
 pub struct BoardState {
     pub link: LinkState,
-    /// The last occupancy the board reported.
-    pub last_mask: Option<u64>,
+    /// The last occupancy the board reported (board coordinates: see
+    /// [`BoardState::difference`] for game squares).
+    pub last_mask: Option<BoardMask>,
     /// When the last message arrived (session time).
     pub last_message_ms: Option<u64>,
     tracker: Tracker,
@@ -70,6 +74,8 @@ pub struct BoardState {
     /// Tracker events produced outside an event with an output (e.g. while
     /// following a takeback), delivered with the next tick.
     queued: Vec<TrackerEvent>,
+    /// Whether touched pieces are spoken (the setting).
+    announce_touched: bool,
 }
 
 fn tracker_config(config: &SessionConfig, base: &TrackerConfig) -> TrackerConfig {
@@ -107,6 +113,7 @@ impl BoardState {
             ),
             base: None,
             queued: Vec::new(),
+            announce_touched: config.announce_touched,
         }
     }
 
@@ -115,9 +122,18 @@ impl BoardState {
         &self.tracker
     }
 
+    /// The game squares where the board's last report differs from `game`,
+    /// read in the tracker's orientation (empty before any report).
+    pub fn difference(&self, game: &Chess) -> shakmaty::Bitboard {
+        self.last_mask.map_or(shakmaty::Bitboard::EMPTY, |m| {
+            board_difference(m, self.tracker.orientation(), game)
+        })
+    }
+
     pub fn configure(&mut self, config: &SessionConfig) {
         let cfg = tracker_config(config, self.tracker.config());
         self.tracker.set_config(cfg);
+        self.announce_touched = config.announce_touched;
     }
 
     pub fn reset(&mut self, _config: &SessionConfig, start: &Chess) {
@@ -144,10 +160,20 @@ impl BoardState {
             return;
         }
         let want = recorded - base;
-        let mut guard = 0;
-        while self.tracker.moves().count() > want && guard < 1024 {
-            self.tracker.take_back(now, &mut self.queued);
-            guard += 1;
+        while self.tracker.moves().count() > want {
+            let count = self.tracker.moves().count();
+            let mut events = Vec::new();
+            self.tracker.take_back(now, &mut events);
+            if self.tracker.moves().count() >= count {
+                // The board still shows a move the session refused (the
+                // game is over): the tracker saw it again at once. Drop it
+                // and follow the record; the board is compared afresh when
+                // the player puts the piece back.
+                self.tracker.reset(record.position().clone());
+                self.base = Some(recorded);
+                return;
+            }
+            self.queued.extend(events);
         }
         let have = self.tracker.moves().count();
         let agree = record.moves()[base..base + have]
@@ -197,11 +223,11 @@ impl BoardState {
                         out.push(Effect::Notice(Notice::BoardInfo { text }))
                     }
                     BoardMessage::Snapshot(mask) => {
-                        self.last_mask = Some(mask);
-                        self.tracker.on_snapshot(now, mask, &mut events);
+                        self.last_mask = Some(BoardMask(mask));
+                        self.tracker.on_snapshot(now, BoardMask(mask), &mut events);
                     }
                     BoardMessage::Pieces(pieces) => {
-                        self.last_mask = Some(crate::board::pieces_mask(&pieces));
+                        self.last_mask = Some(BoardMask(crate::board::pieces_mask(&pieces)));
                         self.tracker.on_pieces(now, &pieces, &mut events);
                     }
                 }
@@ -273,6 +299,7 @@ impl BoardState {
         pack: &Pack,
         out: &mut Vec<Effect>,
     ) -> Vec<BoardAction> {
+        let announce_touched = self.announce_touched;
         let mut actions = Vec::new();
         let speak = |out: &mut Vec<Effect>, text: Utterance, priority| {
             out.push(Effect::Speak(Speech {
@@ -284,11 +311,13 @@ impl BoardState {
         for event in events {
             match event {
                 TrackerEvent::Touched { square, piece } => {
-                    speak(
-                        out,
-                        pack.phrase("touched", &[("piece", piece_on(pack, piece, square))]),
-                        Priority::Info,
-                    );
+                    if announce_touched {
+                        speak(
+                            out,
+                            pack.phrase("touched", &[("piece", piece_on(pack, piece, square))]),
+                            Priority::Info,
+                        );
+                    }
                     out.push(Effect::Sound(Earcon::Touched));
                     out.push(Effect::Notice(Notice::Touched {
                         square: square.to_string(),
@@ -323,7 +352,7 @@ impl BoardState {
                     actions.push(BoardAction::TakebackRequested);
                 }
                 TrackerEvent::Mismatch(m) => {
-                    speak(out, render_mismatch(pack, &m), Priority::Move);
+                    speak(out, render_mismatch(pack, &m), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::Mismatch));
                     let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
                     let extra = m
@@ -335,16 +364,44 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::Mismatch { missing, extra }));
                 }
                 TrackerEvent::InSync => {
-                    speak(out, render_in_sync(pack), Priority::Move);
+                    speak(out, render_in_sync(pack), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::InSync));
                     out.push(Effect::Notice(Notice::InSync));
                 }
                 TrackerEvent::BoardTurned { .. } => {
-                    speak(out, pack.say("board_turned"), Priority::Move);
+                    speak(out, pack.say("board_turned"), Priority::Guidance);
                     out.push(Effect::Notice(Notice::BoardTurned));
+                }
+                TrackerEvent::PromotionCorrected { new, .. } => {
+                    actions.push(BoardAction::CorrectPromotion(new));
+                }
+                TrackerEvent::Resynchronised { moves } => {
+                    let uci: Vec<String> = moves
+                        .iter()
+                        .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                        .collect();
+                    let text = pack.phrase(
+                        "board_resynced",
+                        &[("moves", uci.join(", ").as_str().into())],
+                    );
+                    out.push(Effect::Notice(Notice::Resynchronised { moves: uci }));
+                    speak(out, text, Priority::Move);
+                }
+                TrackerEvent::SensorSuspect { mv, square } => {
+                    let text = pack.phrase("sensor_suspect", &[("square", pack.square(square))]);
+                    out.push(Effect::Notice(Notice::SensorSuspect {
+                        square: square.to_string(),
+                        uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                    }));
+                    speak(out, text, Priority::Alert);
+                    out.push(Effect::Sound(Earcon::Mismatch));
                 }
             }
         }
         actions
     }
 }
+
+#[cfg(test)]
+#[path = "board_tests.rs"]
+mod tests;

@@ -11,17 +11,19 @@
 pub mod board;
 mod effect;
 mod notice;
+mod question;
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Color, Move, Position, Square};
 
 use crate::announce::{self, AnnounceForm};
 use crate::chess::{Claim, GameRecord, Letters, MoveInputError};
 use crate::clock::{Clock, TimeControl};
 use crate::words::{Lang, Pack, Utterance};
 
-pub use effect::{Earcon, Priority, Speech};
+pub use effect::{Earcon, Priority, Speech, SpeechClass};
 pub use notice::Notice;
+pub use question::{Pending, Question, QuestionKind};
 
 /// How the two players' moves reach the app (chosen at the start of a game).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -98,12 +100,26 @@ pub enum Command {
     SideToMove,
     /// Ask to take back the last move; needs [`Command::Confirm`].
     Takeback,
-    /// Confirms the pending question (takeback).
+    /// Confirms the pending question ([`Session::pending`]).
     Confirm,
     /// Cancels the pending question.
     Cancel,
+    /// The side to move resigns; needs [`Command::Confirm`].
+    AskResign,
+    /// A new game; needs [`Command::Confirm`] while a game is in progress.
+    AskNewGame,
+    /// The shell wants to close; needs [`Command::Confirm`] while a game is
+    /// in progress. Answered by [`Notice::Answered`] for [`QuestionKind::Close`].
+    AskClose,
     /// A side offers a draw.
     OfferDraw(Color),
+    /// The side that just moved offers a draw (FIDE 9.1.2.1: an offer comes
+    /// after one's own move); before the first move, White.
+    OfferDrawAfterMove,
+    /// The side to move accepts the standing draw offer.
+    AcceptDrawToMove,
+    /// The side to move declines the standing draw offer.
+    DeclineDrawToMove,
     /// A side accepts the standing draw offer.
     AcceptDraw(Color),
     /// A side declines the standing draw offer.
@@ -117,6 +133,9 @@ pub enum Command {
     StartClock,
     PauseClock,
     ResumeClock,
+    /// One clock key: start, pause or resume, saying which; untimed, the
+    /// clock reading.
+    ToggleClock,
 }
 
 /// Something that happened in the world.
@@ -132,6 +151,14 @@ pub enum Event {
     /// A move chosen directly (clicked on the board, read from an e-board).
     MovePlayed {
         mv: Move,
+        source: Source,
+    },
+    /// A piece picked on one square and put on another (clicks or the
+    /// keyboard on the board view). A promotion takes the tracker's
+    /// promotion piece; no legal move is reported like typed input.
+    SquaresChosen {
+        from: Square,
+        to: Square,
         source: Source,
     },
     Command(Command),
@@ -152,12 +179,6 @@ pub enum Effect {
     BoardCommand(crate::board::HostCommand),
 }
 
-/// A question waiting for [`Command::Confirm`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Pending {
-    Takeback,
-}
-
 /// The session state. See the module documentation.
 pub struct Session {
     config: SessionConfig,
@@ -174,18 +195,8 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session with the language pack loaded for `config.lang` (user
-    /// overrides included; a broken user pack falls back to the bundled one
-    /// and the error is returned alongside for the shell to report).
-    pub fn new(config: SessionConfig) -> (Session, Option<crate::words::PackError>) {
-        let (pack, error) = match Pack::load(config.lang) {
-            Ok(p) => (p, None),
-            Err(e) => (Pack::bundled(config.lang), Some(e)),
-        };
-        (Session::with_pack(config, pack), error)
-    }
-
-    /// A session with an explicit pack (tests, custom packs).
+    /// A session speaking `pack` (the shell loads it, user overrides
+    /// included: [`Pack::load_or_bundled`]).
     pub fn with_pack(config: SessionConfig, pack: Pack) -> Session {
         let mut input_packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
         input_packs.push(pack.clone());
@@ -241,7 +252,7 @@ impl Session {
     }
 
     /// Starts from a FEN instead of the standard position.
-    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), String> {
+    pub fn set_start_fen(&mut self, fen: &str) -> Result<(), crate::chess::FenError> {
         let record = GameRecord::from_fen(fen)?;
         self.record = record;
         self.board.reset(&self.config, self.record.position());
@@ -252,17 +263,23 @@ impl Session {
         &self.config
     }
 
-    /// Applies new settings. Language changes take effect at once; the
-    /// time control applies from the next game.
+    /// Applies new settings. Language changes take effect at once (with
+    /// the bundled pack until the shell passes the user's with
+    /// [`Session::set_pack`]); the time control applies from the next game.
     pub fn set_config(&mut self, config: SessionConfig) {
-        if config.lang != self.config.lang {
-            let pack = Pack::load(config.lang).unwrap_or_else(|_| Pack::bundled(config.lang));
-            self.input_packs.pop();
-            self.input_packs.push(pack.clone());
-            self.pack = pack;
+        if config.lang != self.pack.lang {
+            self.set_pack(Pack::bundled(config.lang));
         }
         self.board.configure(&config);
         self.config = config;
+    }
+
+    /// Speaks and reads moves with this pack from now on (a user's pack
+    /// the shell loaded; its language should be `config().lang`).
+    pub fn set_pack(&mut self, pack: Pack) {
+        self.input_packs.pop();
+        self.input_packs.push(pack.clone());
+        self.pack = pack;
     }
 
     pub fn pack(&self) -> &Pack {
@@ -307,6 +324,9 @@ impl Session {
             Event::Tick => {}
             Event::MoveEntered { text, source } => self.enter_move(now_ms, &text, source, &mut out),
             Event::MovePlayed { mv, source } => self.play(now_ms, mv, source, &mut out),
+            Event::SquaresChosen { from, to, source } => {
+                self.choose_squares(now_ms, from, to, source, &mut out)
+            }
             Event::Command(cmd) => self.command(now_ms, cmd, &mut out),
             Event::Board(ev) => {
                 let actions = self
@@ -329,6 +349,7 @@ impl Session {
             match action {
                 board::BoardAction::Play(mv) => self.play(now, mv, Source::PegBoard, out),
                 board::BoardAction::TakebackRequested => self.command(now, Command::Takeback, out),
+                board::BoardAction::CorrectPromotion(mv) => self.correct_promotion(now, mv, out),
             }
         }
     }
@@ -366,6 +387,30 @@ impl Session {
                     reason: err.to_string(),
                 }));
             }
+        }
+    }
+
+    /// The legal move from one square to another; a promotion to the
+    /// tracker's promotion piece.
+    fn choose_squares(
+        &mut self,
+        now: u64,
+        from: Square,
+        to: Square,
+        source: Source,
+        out: &mut Vec<Effect>,
+    ) {
+        let promote_to = self.board.tracker().config().promote_to;
+        let mv = self
+            .record
+            .position()
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from() == Some(from) && m.to() == to)
+            .max_by_key(|m| m.promotion() == Some(promote_to));
+        match mv {
+            Some(mv) => self.play(now, mv, source, out),
+            None => self.enter_move(now, &format!("{from}{to}"), source, out),
         }
     }
 
@@ -410,13 +455,33 @@ impl Session {
                 self.record.set_last_clock(ms);
             }
         }
-        self.pending = None;
+        // A move makes a takeback question moot.
+        if self
+            .pending
+            .as_ref()
+            .is_some_and(|p| matches!(p.question, Question::Takeback))
+        {
+            self.pending = None;
+        }
         self.speak(out, announcement.clone(), Priority::Move);
         out.push(Effect::Sound(Earcon::MoveAccepted));
+        self.recorded(now, &played, announcement, source, out);
+    }
+
+    /// After a move went on the scoresheet: the notice, the save, the
+    /// board's expectation and the end of the game.
+    fn recorded(
+        &mut self,
+        now: u64,
+        played: &crate::chess::RecordedMove,
+        announcement: Utterance,
+        source: Source,
+        out: &mut Vec<Effect>,
+    ) {
         out.push(Effect::Notice(Notice::Move {
             ply: self.record.moves().len(),
             san: played.san.to_string(),
-            uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            mv: played.mv,
             announcement: announcement.written.clone(),
             spoken: announcement.spoken.clone(),
             source,
@@ -425,6 +490,36 @@ impl Session {
         self.last_announcement = Some(announcement);
         self.board.on_game_changed(now, &self.record, source);
         self.after_end_check(now, out);
+    }
+
+    /// The peg-board player corrected the promotion piece of his last move
+    /// before the opponent's move was executed (Art. 3.7e): the record's
+    /// last move is replaced (same time and clock reading, the clock is not
+    /// pressed again) and the corrected move is announced.
+    fn correct_promotion(&mut self, now: u64, mv: Move, out: &mut Vec<Effect>) {
+        let Some(last) = self.record.moves().last().cloned() else {
+            return;
+        };
+        if !last.mv.is_promotion() || last.mv.from() != mv.from() || last.mv.to() != mv.to() {
+            return;
+        }
+        self.record.takeback(1);
+        let before = self.record.position().clone();
+        let mv = if before.is_legal(mv) { mv } else { last.mv };
+        let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
+        let played = self
+            .record
+            .play(mv, last.at_ms)
+            .expect("a promotion legal here a moment ago")
+            .clone();
+        if let Some(ms) = last.clock_ms {
+            self.record.set_last_clock(ms);
+        }
+        let text = self
+            .pack
+            .phrase("promotion_corrected", &[("move", announcement.clone())]);
+        self.speak(out, text, Priority::Move);
+        self.recorded(now, &played, announcement, Source::PegBoard, out);
     }
 
     fn after_end_check(&mut self, now: u64, out: &mut Vec<Effect>) {
@@ -482,21 +577,30 @@ impl Session {
             Command::Takeback => match self.last_move_words() {
                 None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
                 Some(last) => {
-                    self.pending = Some(Pending::Takeback);
-                    self.speak(
-                        out,
-                        self.pack.phrase("takeback_confirm", &[("move", last)]),
-                        Priority::Alert,
-                    );
-                    out.push(Effect::Notice(Notice::ConfirmTakeback));
+                    let text = self.pack.phrase("takeback_confirm", &[("move", last)]);
+                    self.ask(Question::Takeback, text, out);
                 }
             },
-            Command::Confirm => {
-                if self.pending.take() == Some(Pending::Takeback) {
-                    self.take_back(now, out);
-                }
+            Command::Confirm => self.answer(now, true, out),
+            Command::Cancel => self.answer(now, false, out),
+            Command::AskResign => self.ask_resign(out),
+            Command::AskNewGame => self.ask_new_game(now, out),
+            Command::AskClose => self.ask_close(out),
+            Command::OfferDrawAfterMove => {
+                let turn = self.record.turn();
+                let side = if self.record.moves().is_empty() {
+                    turn
+                } else {
+                    !turn
+                };
+                self.command(now, Command::OfferDraw(side), out);
             }
-            Command::Cancel => self.pending = None,
+            Command::AcceptDrawToMove => {
+                self.command(now, Command::AcceptDraw(self.record.turn()), out)
+            }
+            Command::DeclineDrawToMove => {
+                self.command(now, Command::DeclineDraw(self.record.turn()), out)
+            }
             Command::OfferDraw(color) => {
                 self.record.offer_draw(color);
                 self.speak(
@@ -550,6 +654,23 @@ impl Session {
             Command::ResumeClock => {
                 let _ = self.clock.resume(now);
             }
+            Command::ToggleClock => self.toggle_clock(now, out),
+        }
+    }
+
+    fn toggle_clock(&mut self, now: u64, out: &mut Vec<Effect>) {
+        let (cmd, key) = if !self.clock.control().is_timed() {
+            (Command::ClockReading, None)
+        } else if !self.clock.is_started() {
+            (Command::StartClock, Some("clock_running"))
+        } else if self.clock.is_paused() {
+            (Command::ResumeClock, Some("clock_running"))
+        } else {
+            (Command::PauseClock, Some("clock_paused"))
+        };
+        self.command(now, cmd, out);
+        if let Some(key) = key {
+            self.speak(out, self.pack.say(key), Priority::Answer);
         }
     }
 

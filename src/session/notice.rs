@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::Source;
+use super::{QuestionKind, Source};
 use crate::chess::{Claim, EndReason};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -14,7 +14,9 @@ pub enum Notice {
         /// 1-based ply number.
         ply: usize,
         san: String,
-        uci: String,
+        /// Written as its UCI string ("e2e4") in logs and JSON.
+        #[serde(rename = "uci", serialize_with = "uci")]
+        mv: shakmaty::Move,
         /// Written form of the announcement.
         announcement: String,
         spoken: String,
@@ -43,8 +45,15 @@ pub enum Notice {
     },
     /// The board was put back to before the last move: confirm a takeback.
     TakebackRequested,
-    /// The session waits for Confirm / Cancel of a takeback.
-    ConfirmTakeback,
+    /// The session asks a question and waits for Confirm / Cancel.
+    Asked {
+        question: QuestionKind,
+    },
+    /// The pending question was confirmed or cancelled.
+    Answered {
+        question: QuestionKind,
+        confirmed: bool,
+    },
     /// A move was taken back.
     Takeback {
         san: String,
@@ -60,6 +69,17 @@ pub enum Notice {
     },
     /// The board is turned round; squares are mirrored from now on.
     BoardTurned,
+    /// The board showed a position these moves reach (a missed snapshot);
+    /// the tracker took them over, each also as a `move`.
+    Resynchronised {
+        moves: Vec<String>,
+    },
+    /// The board shows a move's result, but `square` was never seen empty
+    /// (a stuck sensor?): the move was not executed.
+    SensorSuspect {
+        square: String,
+        uci: String,
+    },
     DrawOffer {
         side: String,
     },
@@ -77,4 +97,8 @@ pub enum Notice {
         input: String,
         reason: String,
     },
+}
+
+fn uci<S: serde::Serializer>(mv: &shakmaty::Move, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&mv.to_uci(shakmaty::CastlingMode::Standard))
 }

@@ -8,7 +8,7 @@ fn session(config: SessionConfig) -> Session {
     Session::with_pack(config, pack)
 }
 
-fn spoken(effects: &[Effect]) -> Vec<String> {
+pub(super) fn spoken(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -298,4 +298,149 @@ fn resumed_game_gets_its_clock_and_last_move_back() {
         Some(30_000),
         "game time goes on where it stopped"
     );
+}
+
+fn command(s: &mut Session, cmd: Command) -> Vec<Effect> {
+    s.handle(0, Event::Command(cmd))
+}
+
+fn answered(effects: &[Effect]) -> Option<(QuestionKind, bool)> {
+    effects.iter().find_map(|e| match e {
+        Effect::Notice(Notice::Answered {
+            question,
+            confirmed,
+        }) => Some((*question, *confirmed)),
+        _ => None,
+    })
+}
+
+#[test]
+fn resignation_new_game_and_closing_ask_through_one_pending_question() {
+    let mut s = session(SessionConfig::default());
+    // Nothing in progress: a new game and closing need no question.
+    assert!(answered(&command(&mut s, Command::AskClose)) == Some((QuestionKind::Close, true)));
+    command(&mut s, Command::AskNewGame);
+    assert!(s.pending().is_none());
+    enter(&mut s, 0, "f3");
+    let fx = command(&mut s, Command::AskResign);
+    assert_eq!(spoken(&fx), ["Schwarz gibt auf? Bitte bestaetigen"]);
+    assert!(matches!(
+        s.pending().map(|p| &p.question),
+        Some(Question::Resign(Color::Black))
+    ));
+    let fx = command(&mut s, Command::Cancel);
+    assert_eq!(spoken(&fx), ["Abgebrochen"]);
+    assert!(!s.record().is_over() && s.pending().is_none());
+    command(&mut s, Command::AskClose);
+    assert_eq!(s.pending().unwrap().question.kind(), QuestionKind::Close);
+    // Asking again while the question stands says nothing more.
+    assert!(spoken(&command(&mut s, Command::AskClose)).is_empty());
+    let fx = command(&mut s, Command::Confirm);
+    assert_eq!(answered(&fx), Some((QuestionKind::Close, true)));
+    command(&mut s, Command::AskNewGame);
+    let fx = command(&mut s, Command::Confirm);
+    assert_eq!(spoken(&fx), ["Neue Partie"]);
+    assert!(s.record().moves().is_empty());
+    enter(&mut s, 0, "d4");
+    command(&mut s, Command::AskResign);
+    command(&mut s, Command::Confirm);
+    assert_eq!(s.record().end().unwrap().result_str(), "1-0");
+}
+
+#[test]
+fn a_saved_game_is_offered_and_resumed_on_confirmation() {
+    let mut s = session(SessionConfig::default());
+    let mut saved = GameRecord::new();
+    for san in ["e4", "e5"] {
+        let mv = crate::chess::parse_move(saved.position(), san, Letters::En, &[]).unwrap();
+        saved.play(mv, None).unwrap();
+    }
+    let fx = s.offer_resume(saved.clone());
+    assert_eq!(spoken(&fx).len(), 1, "{fx:?}");
+    assert!(s.record().moves().is_empty(), "nothing resumed before yes");
+    let fx = command(&mut s, Command::Confirm);
+    assert_eq!(
+        spoken(&fx),
+        ["Partie fortgesetzt", "Letzter Zug: Eva fuenf"]
+    );
+    assert_eq!(s.record().moves().len(), 2);
+    // A finished or empty game is not offered.
+    assert!(s.offer_resume(GameRecord::new()).is_empty());
+}
+
+#[test]
+fn chosen_squares_play_the_legal_move_and_promote_to_the_configured_piece() {
+    let mut s = session(SessionConfig::default());
+    s.set_start_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
+    let choose = |s: &mut Session, from, to| {
+        s.handle(
+            0,
+            Event::SquaresChosen {
+                from,
+                to,
+                source: Source::Keyboard,
+            },
+        )
+    };
+    let fx = choose(&mut s, Square::A1, Square::C3);
+    assert!(fx.contains(&Effect::Sound(Earcon::Illegal)));
+    assert!(s.record().moves().is_empty());
+    s.handle(
+        0,
+        Event::Board(board::BoardEvent::Configure(crate::board::TrackerConfig {
+            promote_to: shakmaty::Role::Knight,
+            ..crate::board::TrackerConfig::default()
+        })),
+    );
+    let fx = choose(&mut s, Square::A7, Square::A8);
+    let played = fx.iter().find_map(|e| match e {
+        Effect::Notice(Notice::Move { mv, .. }) => Some(*mv),
+        _ => None,
+    });
+    assert_eq!(
+        played.and_then(|m| m.promotion()),
+        Some(shakmaty::Role::Knight)
+    );
+    let json = serde_json::to_value(
+        fx.iter()
+            .find_map(|e| match e {
+                Effect::Notice(n @ Notice::Move { .. }) => Some(n.clone()),
+                _ => None,
+            })
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["uci"], "a7a8n", "the move is written as UCI in logs");
+}
+
+#[test]
+fn draw_offer_sides_and_the_clock_key_follow_the_rules() {
+    let mut s = session(SessionConfig {
+        time_control: "5+0".parse().unwrap(),
+        ..SessionConfig::default()
+    });
+    enter(&mut s, 0, "e4");
+    let fx = command(&mut s, Command::OfferDrawAfterMove);
+    assert!(fx.contains(&Effect::Notice(Notice::DrawOffer {
+        side: "white".into()
+    })));
+    command(&mut s, Command::AcceptDrawToMove);
+    assert_eq!(s.record().end().unwrap().result_str(), "1/2-1/2");
+
+    let mut s = session(SessionConfig {
+        time_control: "5+0".parse().unwrap(),
+        ..SessionConfig::default()
+    });
+    assert_eq!(
+        spoken(&command(&mut s, Command::ToggleClock)),
+        [s.pack().say("clock_running").written]
+    );
+    assert!(s.clock().is_started() && !s.clock().is_paused());
+    assert_eq!(
+        spoken(&command(&mut s, Command::ToggleClock)),
+        [s.pack().say("clock_paused").written]
+    );
+    assert!(s.clock().is_paused());
+    command(&mut s, Command::ToggleClock);
+    assert!(!s.clock().is_paused());
 }

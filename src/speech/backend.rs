@@ -73,6 +73,8 @@ pub enum Msg {
     Stop,
     Finished(UtteranceKey),
     Settings(VoiceSettings),
+    /// New backend choice, language, voice settings or mode, at once.
+    Reconfigure(super::service::SpeechConfig),
     Shutdown,
 }
 

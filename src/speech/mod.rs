@@ -12,6 +12,7 @@
 pub mod backend;
 mod bundled_clips;
 pub mod clips;
+pub mod mode;
 pub mod queue;
 pub mod service;
 pub mod system;
@@ -22,6 +23,7 @@ pub use backend::{
     Spoken, VoiceSettings,
 };
 pub use clips::{ClipStore, ClipVoice, save_user_clip, user_clip_dir, vocabulary};
+pub use mode::SpeechMode;
 pub use queue::{Command, HistoryEntry, Outcome, SpeechQueue, UtteranceKey};
 pub use service::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, speak_all_blocking};
 pub use system::SystemSpeech;

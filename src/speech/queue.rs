@@ -3,20 +3,25 @@
 //! it events (a new item, "the backend finished utterance N", "repeat",
 //! "stop") and carries out the commands it returns.
 //!
-//! The rules, in the words of the product brief:
-//! * a higher priority interrupts lower-priority speech still playing (a long
-//!   clock reading must not delay the opponent's move);
-//! * equal or lower priorities wait their turn, highest priority first and in
-//!   arrival order within a priority;
-//! * moves and alerts are never dropped: one cut off by an alert is spoken
-//!   again, whole, after it; only `Info` and `Answer` speech is cut off for
-//!   good when something more urgent arrives;
+//! Speech falls into three classes ([`SpeechClass`]), scheduled as screen
+//! readers do it:
+//! * *moves and alerts* come first: they interrupt anything of a lower class
+//!   (a long clock reading must not delay the opponent's move) and are never
+//!   dropped: one cut off by an alert is spoken again, whole, after it;
+//! * *answers to the user's own keys* (browsing, F-keys): the newest answer
+//!   replaces any older answer still waiting or speaking; an answer never
+//!   cuts off a move (only "stop" does);
+//! * *guidance and status* (board differences): lowest; only the newest is
+//!   kept (a newer board state or "the board matches" replaces it), it never
+//!   waits in front of anything else, a move makes it stale (dropped), an
+//!   answer only pauses it (said again after the answer);
+//! * within a class, items of equal priority wait their turn in arrival order;
 //! * the same text twice in a row is spoken twice (no de-duplication);
 //! * "repeat" says the last announcement again; a short history is kept.
 
 use std::collections::VecDeque;
 
-use crate::session::{Priority, Speech};
+use crate::session::{Priority, Speech, SpeechClass};
 
 /// Identifies one utterance handed to the backend, so a late "finished"
 /// for speech that was already interrupted cannot end the next one.
@@ -75,20 +80,39 @@ impl SpeechQueue {
     /// A new item to say.
     pub fn push(&mut self, speech: Speech) -> Vec<Command> {
         let mut out = Vec::new();
+        let class = speech.priority.class();
+        if class != SpeechClass::Urgent {
+            // The newest answer replaces older answers still waiting; the
+            // newest guidance replaces older guidance (one sentence about
+            // the board as it is now).
+            self.pending.retain(|p| p.priority.class() != class);
+        } else {
+            // A move or alert changes what the board guidance is about.
+            self.pending
+                .retain(|p| p.priority.class() != SpeechClass::Guidance);
+        }
         match self.current.take() {
             None => {
                 self.enqueue(speech);
                 self.start_next(&mut out);
             }
-            Some((key, playing)) if speech.priority > playing.priority => {
+            Some((key, playing)) if cuts_off(&speech, &playing) => {
                 out.push(Command::Interrupt);
                 self.set_outcome(key, Outcome::Interrupted);
-                // Lower-priority chatter still waiting is stale now.
+                // Lower-priority speech still waiting is stale now (moves
+                // and alerts are never dropped).
                 self.pending.retain(|p| {
                     keeps_after_interruption(p.priority) || p.priority >= speech.priority
                 });
-                if keeps_after_interruption(playing.priority) {
+                let resumes = match playing.priority.class() {
                     // Said again, whole, right after what interrupted it.
+                    SpeechClass::Urgent => true,
+                    // An answer does not change the board: the guidance is
+                    // still true and follows the answer. A move makes it stale.
+                    SpeechClass::Guidance => class == SpeechClass::Answer,
+                    SpeechClass::Answer => false,
+                };
+                if resumes {
                     self.enqueue_front_of_priority(playing);
                 }
                 self.enqueue(speech);
@@ -206,7 +230,18 @@ impl SpeechQueue {
 /// Moves and alerts survive an interruption; clock readings and browsing
 /// answers are cut off for good (the player can ask again).
 fn keeps_after_interruption(priority: Priority) -> bool {
-    priority >= Priority::Move
+    priority.class() == SpeechClass::Urgent
+}
+
+/// Whether `new` cuts off `playing`: moves and alerts cut off anything less
+/// urgent (an alert cuts off a move); an answer cuts off an older answer and
+/// guidance, never a move; newer guidance cuts off older guidance.
+fn cuts_off(new: &Speech, playing: &Speech) -> bool {
+    let (class, playing_class) = (new.priority.class(), playing.priority.class());
+    match class {
+        SpeechClass::Urgent => new.priority > playing.priority,
+        _ => class >= playing_class,
+    }
 }
 
 #[cfg(test)]
@@ -252,6 +287,16 @@ mod tests {
                             "speak while another utterance plays"
                         );
                         self.playing = Some(key);
+                        if speech.priority.class() != SpeechClass::Urgent {
+                            assert!(
+                                !self
+                                    .queue
+                                    .pending()
+                                    .any(|p| p.priority.class() == SpeechClass::Urgent),
+                                "{} started while a move waited",
+                                speech.text.spoken
+                            );
+                        }
                         self.said.push((speech.text.spoken, speech.priority));
                     }
                 }
@@ -357,18 +402,163 @@ mod tests {
     }
 
     #[test]
-    fn each_more_urgent_item_cuts_off_the_less_urgent_one() {
+    fn each_newer_answer_cuts_off_the_older_and_a_move_cuts_off_the_answer() {
         let mut h = Harness::default();
         h.push("Anna eins: leer", Priority::Info);
         h.push("Bella eins: Springer", Priority::Info);
         h.push("Weiss: 5 Minuten", Priority::Answer);
         h.push("Eva vier", Priority::Move);
         h.drain();
-        assert_eq!(h.interrupts, 2);
+        assert_eq!(h.interrupts, 3);
         assert_eq!(
             h.texts(),
-            ["Anna eins: leer", "Weiss: 5 Minuten", "Eva vier"]
+            [
+                "Anna eins: leer",
+                "Bella eins: Springer",
+                "Weiss: 5 Minuten",
+                "Eva vier"
+            ]
         );
+        let outcomes: Vec<_> = h.queue.history().map(|e| e.outcome).collect();
+        assert_eq!(
+            outcomes,
+            [
+                Outcome::Interrupted,
+                Outcome::Interrupted,
+                Outcome::Interrupted,
+                Outcome::Spoken
+            ]
+        );
+    }
+
+    #[test]
+    fn five_quick_arrow_keys_while_a_move_speaks_leave_only_the_newest_answer() {
+        let mut h = Harness::default();
+        h.push("Kurze Rochade", Priority::Move);
+        for sq in [
+            "Anna eins",
+            "Bella eins",
+            "Cesar eins",
+            "David eins",
+            "Eva eins",
+        ] {
+            h.push(sq, Priority::Info);
+        }
+        assert_eq!(h.interrupts, 0, "an answer never cuts off a move");
+        h.drain();
+        assert_eq!(h.texts(), ["Kurze Rochade", "Eva eins"]);
+    }
+
+    #[test]
+    fn an_answer_waits_behind_moves_and_replaces_an_older_waiting_answer() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        h.push("Weiss: 5 Minuten", Priority::Answer);
+        h.push("Eva fuenf", Priority::Move);
+        h.push("2 Zuege gespielt", Priority::Answer);
+        h.drain();
+        assert_eq!(h.texts(), ["Eva vier", "Eva fuenf", "2 Zuege gespielt"]);
+    }
+
+    #[test]
+    fn stop_cuts_off_a_move_on_the_users_request() {
+        let mut h = Harness::default();
+        h.push("Springer Cesar sechs", Priority::Move);
+        let c = h.queue.stop();
+        h.apply(c);
+        assert_eq!(h.interrupts, 1);
+        assert!(h.queue.is_idle());
+    }
+
+    #[test]
+    fn guidance_never_waits_in_front_of_a_move_or_an_answer() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        h.push("Eva zwei: Figur zu viel", Priority::Guidance);
+        h.push("Weiss: 5 Minuten", Priority::Answer);
+        h.push("Eva fuenf", Priority::Move);
+        // The second move made the waiting guidance stale.
+        h.drain();
+        assert_eq!(h.texts(), ["Eva vier", "Eva fuenf", "Weiss: 5 Minuten"]);
+    }
+
+    #[test]
+    fn guidance_is_coalesced_to_the_newest_state() {
+        let mut h = Harness::default();
+        h.push("Eva vier", Priority::Move);
+        h.push("Eva zwei: Figur zu viel", Priority::Guidance);
+        h.push("Eva vier fehlt", Priority::Guidance);
+        h.push("Brett stimmt", Priority::Guidance);
+        h.drain();
+        assert_eq!(h.texts(), ["Eva vier", "Brett stimmt"]);
+    }
+
+    #[test]
+    fn newer_guidance_cuts_off_older_guidance_that_is_speaking() {
+        let mut h = Harness::default();
+        h.push("Eva zwei: Figur zu viel", Priority::Guidance);
+        h.push("Brett stimmt", Priority::Guidance);
+        assert_eq!(h.interrupts, 1);
+        h.drain();
+        assert_eq!(h.texts(), ["Eva zwei: Figur zu viel", "Brett stimmt"]);
+    }
+
+    #[test]
+    fn a_move_cuts_off_guidance_for_good() {
+        let mut h = Harness::default();
+        h.push("Bauer Eva vier fehlt", Priority::Guidance);
+        h.push("Kurze Rochade", Priority::Move);
+        assert_eq!(h.interrupts, 1);
+        assert_eq!(h.texts(), ["Bauer Eva vier fehlt", "Kurze Rochade"]);
+        h.drain();
+        assert_eq!(h.said.len(), 2, "stale guidance is not said again");
+    }
+
+    #[test]
+    fn an_answer_pauses_guidance_which_follows_it_again() {
+        let mut h = Harness::default();
+        h.push("Bauer Eva vier fehlt", Priority::Guidance);
+        h.push("Anna eins: Turm", Priority::Info);
+        h.drain();
+        assert_eq!(
+            h.texts(),
+            [
+                "Bauer Eva vier fehlt",
+                "Anna eins: Turm",
+                "Bauer Eva vier fehlt"
+            ]
+        );
+    }
+
+    #[test]
+    fn no_move_is_ever_dropped_among_answers_and_guidance() {
+        let mut h = Harness::default();
+        let mut moves = Vec::new();
+        for i in 0..300 {
+            match i % 5 {
+                0 | 3 => {
+                    let m = format!("move {i}");
+                    h.push(&m, Priority::Move);
+                    moves.push(m);
+                }
+                1 => h.push(&format!("guidance {i}"), Priority::Guidance),
+                2 => h.push(&format!("answer {i}"), Priority::Info),
+                _ => h.push(&format!("alert {i}"), Priority::Alert),
+            }
+            if i % 4 == 0 {
+                h.finish();
+            }
+        }
+        h.drain();
+        let mut seen: Vec<&str> = Vec::new();
+        for t in h.texts().into_iter().filter(|t| t.starts_with("move")) {
+            if seen.last() != Some(&t) {
+                seen.push(t);
+            }
+        }
+        assert_eq!(seen, moves);
+        // The harness checks that nothing less urgent started while a
+        // move waited.
     }
 
     #[test]

@@ -10,6 +10,7 @@ use super::backend::{
     VoiceSettings,
 };
 use super::clips::{ClipVoice, has_clips};
+use super::mode::SpeechMode;
 use super::queue::{Command, HistoryEntry, SpeechQueue};
 use super::system::SystemSpeech;
 use super::voice::VoiceInfo;
@@ -52,6 +53,9 @@ pub struct SpeechConfig {
     /// The language spoken most (decides `Auto`).
     pub lang: Lang,
     pub settings: VoiceSettings,
+    /// Who speaks: in [`SpeechMode::ScreenReader`] the backend stays
+    /// silent (the queue, history and "repeat" still work).
+    pub mode: SpeechMode,
 }
 
 #[derive(Default)]
@@ -63,6 +67,7 @@ struct Status {
     queue_idle: bool,
     history: Vec<HistoryEntry>,
     backend_name: String,
+    mode: SpeechMode,
     notes: Vec<String>,
     voices: Vec<VoiceInfo>,
     skipped_words: Vec<String>,
@@ -120,6 +125,7 @@ impl SpeechService {
         });
         let (ready_tx, ready_rx) = mpsc::channel();
         let finished = Finished(tx.clone());
+        let rebuild = finished.clone();
         let thread_shared = shared.clone();
         let thread = std::thread::Builder::new()
             .name("rochade-speech".into())
@@ -142,11 +148,12 @@ impl SpeechService {
                 {
                     let mut s = thread_shared.status.lock().unwrap();
                     s.backend_name = backend.name();
+                    s.mode = config.mode;
                     s.notes = notes;
                     s.voices = backend.voices();
                 }
                 let _ = ready_tx.send(Ok(()));
-                run(backend.as_mut(), &rx, &thread_shared);
+                run(backend, config, rebuild, &rx, &thread_shared);
             })
             .map_err(|e| SpeechError::new(format!("cannot start the speech thread: {e}")))?;
         match ready_rx.recv() {
@@ -229,7 +236,28 @@ fn make_backend(
     })
 }
 
-fn run(backend: &mut dyn SpeechBackend, rx: &mpsc::Receiver<Msg>, shared: &Shared) {
+/// Whether two configurations need different backends.
+fn same_backend(a: &SpeechConfig, b: &SpeechConfig) -> bool {
+    use BackendChoice as B;
+    let kind = |c: &BackendChoice| match c {
+        B::Auto => 0,
+        B::System => 1,
+        B::Clips => 2,
+        B::Silent => 3,
+        B::Recording(_) => 4,
+    };
+    kind(&a.backend) == kind(&b.backend)
+        // `Auto` chooses by language.
+        && (!matches!(a.backend, B::Auto) || a.lang == b.lang)
+}
+
+fn run(
+    mut backend: Box<dyn SpeechBackend>,
+    mut config: SpeechConfig,
+    finished: Finished,
+    rx: &mpsc::Receiver<Msg>,
+    shared: &Shared,
+) {
     let mut queue = SpeechQueue::new();
     loop {
         let msg = if queue.current().is_some() {
@@ -248,6 +276,7 @@ fn run(backend: &mut dyn SpeechBackend, rx: &mpsc::Receiver<Msg>, shared: &Share
             }
         };
         let mut counted = true;
+        let mut errors = Vec::new();
         let commands = match msg {
             Msg::Speak(speech, _sent) => queue.push(speech),
             Msg::Repeat => queue.repeat(),
@@ -258,8 +287,46 @@ fn run(backend: &mut dyn SpeechBackend, rx: &mpsc::Receiver<Msg>, shared: &Share
             }
             Msg::Settings(settings) => {
                 if let Err(e) = backend.apply_settings(&settings) {
-                    shared.status.lock().unwrap().errors.push(e.to_string());
+                    errors.push(e.to_string());
                 }
+                config.settings = settings;
+                Vec::new()
+            }
+            Msg::Reconfigure(mut new) => {
+                // The recorder (tests, benchmarks) is never swapped for a
+                // real voice by the stored settings, which cannot name it.
+                if let BackendChoice::Recording(log) = &config.backend {
+                    new.backend = BackendChoice::Recording(log.clone());
+                }
+                // Whatever plays now was meant for the old voice or mode.
+                let commands = queue.stop();
+                let mut skipped = Vec::new();
+                execute(
+                    backend.as_mut(),
+                    config.mode,
+                    &mut queue,
+                    commands,
+                    &mut skipped,
+                    &mut errors,
+                );
+                if !same_backend(&config, &new) {
+                    let _ = backend.stop();
+                    match make_backend(&new, finished.clone()) {
+                        Ok((b, notes)) => {
+                            backend = b;
+                            let mut s = shared.status.lock().unwrap();
+                            s.backend_name = backend.name();
+                            s.notes = notes;
+                            s.voices = backend.voices();
+                        }
+                        Err(e) => errors.push(e.to_string()),
+                    }
+                }
+                if let Err(e) = backend.apply_settings(&new.settings) {
+                    errors.push(e.to_string());
+                }
+                shared.status.lock().unwrap().mode = new.mode;
+                config = new;
                 Vec::new()
             }
             Msg::Shutdown => {
@@ -268,8 +335,14 @@ fn run(backend: &mut dyn SpeechBackend, rx: &mpsc::Receiver<Msg>, shared: &Share
             }
         };
         let mut skipped = Vec::new();
-        let mut errors = Vec::new();
-        execute(backend, &mut queue, commands, &mut skipped, &mut errors);
+        execute(
+            backend.as_mut(),
+            config.mode,
+            &mut queue,
+            commands,
+            &mut skipped,
+            &mut errors,
+        );
         let mut s = shared.status.lock().unwrap();
         if counted {
             s.handled += 1;
@@ -290,6 +363,7 @@ fn run(backend: &mut dyn SpeechBackend, rx: &mpsc::Receiver<Msg>, shared: &Share
 
 fn execute(
     backend: &mut dyn SpeechBackend,
+    mode: SpeechMode,
     queue: &mut SpeechQueue,
     commands: Vec<Command>,
     skipped: &mut Vec<String>,
@@ -303,6 +377,8 @@ fn execute(
                     errors.push(e.to_string());
                 }
             }
+            // The screen reader speaks instead: the utterance is over at once.
+            Command::Speak { key, .. } if !mode.app_voice() => work.extend(queue.finished(key)),
             Command::Speak { key, speech } => match backend.speak(key, &speech) {
                 Ok(spoken) => {
                     skipped.extend(spoken.skipped);
@@ -352,6 +428,18 @@ impl SpeechHandle {
 
     pub fn set_settings(&self, settings: VoiceSettings) {
         let _ = self.tx.send(Msg::Settings(settings));
+    }
+
+    /// Applies a new configuration at once: backend, language, voice,
+    /// rate and speech mode. What is playing stops; a different backend
+    /// is started only when the choice changed.
+    pub fn reconfigure(&self, config: SpeechConfig) {
+        self.send(Msg::Reconfigure(config));
+    }
+
+    /// The speech mode in force (see [`SpeechMode`]).
+    pub fn mode(&self) -> SpeechMode {
+        self.status().mode
     }
 
     /// What was said, oldest first (at most [`super::queue::HISTORY_LEN`]).
@@ -428,6 +516,7 @@ pub fn speak_all_blocking(
         backend,
         lang,
         settings: VoiceSettings::default(),
+        mode: SpeechMode::SelfVoicing,
     })
     .map_err(|e| e.to_string())?;
     eprintln!("rochade: speaking with {}", handle.backend_name());
@@ -557,6 +646,35 @@ mod tests {
         assert!(h.wait_idle(Duration::from_secs(20)));
         let expected: Vec<String> = (0..400).map(|i| format!("Zug {i}")).collect();
         assert_eq!(log.spoken(), expected);
+    }
+
+    #[test]
+    fn screen_reader_mode_silences_the_app_voice_at_once_and_back() {
+        let log = RecordingLog::holding();
+        let h = start(&log);
+        h.say("Weiss: 5 Minuten", Lang::De, Priority::Answer);
+        assert!(log.wait_for_calls(1, Duration::from_secs(5)));
+        let config = |mode| SpeechConfig {
+            backend: BackendChoice::Silent,
+            mode,
+            ..SpeechConfig::default()
+        };
+        h.reconfigure(config(SpeechMode::ScreenReader));
+        h.say("Eva vier", Lang::De, Priority::Move);
+        assert!(h.wait_idle(Duration::from_secs(5)));
+        assert_eq!(h.mode(), SpeechMode::ScreenReader);
+        // The playing answer was cut off; the move never reached the voice
+        // but is in the history (and "repeat" knows it).
+        assert_eq!(log.spoken(), ["Weiss: 5 Minuten"]);
+        assert_eq!(log.calls()[1], Recorded::Stop);
+        assert_eq!(h.history().last().unwrap().speech.text.spoken, "Eva vier");
+        assert_eq!(h.backend_name(), "recording (test)", "the recorder stays");
+        h.reconfigure(config(SpeechMode::SelfVoicing));
+        h.say("Dame David acht", Lang::De, Priority::Move);
+        assert!(log.wait_for_calls(3, Duration::from_secs(5)));
+        assert_eq!(log.spoken().last().unwrap(), "Dame David acht");
+        log.finish_current();
+        assert!(h.wait_idle(Duration::from_secs(5)));
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //! (`<config>/speech/<lang>.toml`) is merged over the bundled pack, key by
 //! key, so it only needs the words it changes.
 
+mod load;
 mod pack;
 mod render;
 
-pub use pack::{Lang, Pack, PackError, Word, role_key, user_pack_path};
+pub use load::{user_pack_dir, user_pack_path};
+pub use pack::{Lang, Pack, PackError, Word, role_key};
 pub use render::{Form, Token, Utterance};

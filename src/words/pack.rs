@@ -1,9 +1,8 @@
-//! Loading and merging language packs.
+//! Language packs: parsing and merging (pure; reading the user's files is
+//! in [`super::load`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{File, Rank, Role};
@@ -13,14 +12,41 @@ use shakmaty::{File, Rank, Role};
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
+#[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_lang)]
 pub enum Lang {
     /// German phonetics, as FIDE Appendix E suggests: the default.
     #[default]
+    #[strum(
+        to_string = "de",
+        serialize = "de-de",
+        serialize = "german",
+        serialize = "deutsch"
+    )]
     De,
     /// Brazilian Portuguese.
+    #[strum(
+        to_string = "pt",
+        serialize = "pt-br",
+        serialize = "portuguese",
+        serialize = "portugues"
+    )]
     Pt,
     /// English.
+    #[strum(
+        to_string = "en",
+        serialize = "en-gb",
+        serialize = "en-us",
+        serialize = "english"
+    )]
     En,
+}
+
+fn unknown_lang(s: &str) -> String {
+    format!(
+        "unknown language '{}' (use de, pt or en)",
+        s.to_ascii_lowercase()
+    )
 }
 
 impl Lang {
@@ -28,11 +54,7 @@ impl Lang {
 
     /// The pack file's stem and the code used on the command line.
     pub fn code(self) -> &'static str {
-        match self {
-            Lang::De => "de",
-            Lang::Pt => "pt",
-            Lang::En => "en",
-        }
+        self.into()
     }
 
     /// The pack bundled into the binary (the file under `assets/speech/`).
@@ -41,24 +63,6 @@ impl Lang {
             Lang::De => include_str!("../../assets/speech/de.toml"),
             Lang::Pt => include_str!("../../assets/speech/pt.toml"),
             Lang::En => include_str!("../../assets/speech/en.toml"),
-        }
-    }
-}
-
-impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Lang {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Lang, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "de" | "de-de" | "german" | "deutsch" => Ok(Lang::De),
-            "pt" | "pt-br" | "portuguese" | "portugues" => Ok(Lang::Pt),
-            "en" | "en-gb" | "en-us" | "english" => Ok(Lang::En),
-            other => Err(format!("unknown language '{other}' (use de, pt or en)")),
         }
     }
 }
@@ -186,17 +190,6 @@ fn role_index(role: Role) -> usize {
 }
 
 impl Pack {
-    /// The bundled pack merged with the user's override from
-    /// `<config>/speech/<lang>.toml`, if present.
-    pub fn load(lang: Lang) -> Result<Pack, PackError> {
-        Self::load_with_override_dir(
-            lang,
-            crate::paths::config_dir()
-                .map(|d| d.join("speech"))
-                .as_deref(),
-        )
-    }
-
     /// The pack compiled into the binary, without user overrides.
     pub fn bundled(lang: Lang) -> Pack {
         Self::from_toml_str(
@@ -206,8 +199,9 @@ impl Pack {
         .expect("bundled language packs are checked by tests")
     }
 
-    /// The bundled pack merged with `<dir>/<lang>.toml` when that file exists.
-    pub fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
+    /// The bundled pack with a user's override (TOML text, named `source`
+    /// in errors) merged over it, key by key.
+    pub fn with_override(lang: Lang, text: &str, source: &str) -> Result<Pack, PackError> {
         let bundled_name = format!("assets/speech/{}.toml", lang.code());
         let mut value: toml::Table =
             lang.bundled_source()
@@ -216,15 +210,12 @@ impl Pack {
                     source: bundled_name.clone(),
                     message: e.to_string(),
                 })?;
-        let mut source = bundled_name;
-        if let Some(path) = dir.map(|d| d.join(format!("{}.toml", lang.code())))
-            && path.exists()
-        {
-            let user = read_table(&path)?;
-            merge(&mut value, user);
-            source = format!("{} (over the bundled pack)", path.display());
-        }
-        Self::from_table(value, &source)
+        let user: toml::Table = text.parse().map_err(|e: toml::de::Error| PackError {
+            source: source.into(),
+            message: e.to_string(),
+        })?;
+        merge(&mut value, user);
+        Self::from_table(value, &format!("{source} (over the bundled pack)"))
     }
 
     /// Parses a complete pack from TOML text.
@@ -324,16 +315,6 @@ impl Pack {
     }
 }
 
-fn read_table(path: &Path) -> Result<toml::Table, PackError> {
-    let err = |message: String| PackError {
-        source: path.display().to_string(),
-        message,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-    text.parse()
-        .map_err(|e: toml::de::Error| err(e.to_string()))
-}
-
 /// Deep-merges `over` into `base`: tables merge key by key, anything else
 /// replaces.
 fn merge(base: &mut toml::Table, over: toml::Table) {
@@ -345,11 +326,6 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
             }
         }
     }
-}
-
-/// Where user packs live, for messages and docs.
-pub fn user_pack_path(lang: Lang) -> Option<PathBuf> {
-    crate::paths::config_dir().map(|d| d.join("speech").join(format!("{}.toml", lang.code())))
 }
 
 #[cfg(test)]
@@ -394,20 +370,36 @@ mod tests {
     }
 
     #[test]
-    fn user_override_replaces_single_words_and_keeps_the_rest() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("de.toml"), "[files]\nc = \"Caesar\"\n").unwrap();
-        let pack = Pack::load_with_override_dir(Lang::De, Some(dir.path())).unwrap();
-        assert_eq!(pack.file(File::C).written, "Caesar");
-        assert_eq!(pack.file(File::D).written, "David");
-    }
-
-    #[test]
-    fn broken_user_pack_names_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("pt.toml"), "[files\n").unwrap();
-        let err = Pack::load_with_override_dir(Lang::Pt, Some(dir.path())).unwrap_err();
-        assert!(err.to_string().contains("pt.toml"), "{err}");
+    fn language_codes_read_every_spelling_and_say_what_is_wrong() {
+        for lang in Lang::ALL {
+            assert_eq!(lang.to_string().parse::<Lang>(), Ok(lang));
+            assert_eq!(lang.to_string(), lang.code());
+        }
+        assert_eq!("Deutsch".parse::<Lang>(), Ok(Lang::De));
+        assert_eq!("PT-BR".parse::<Lang>(), Ok(Lang::Pt));
+        assert_eq!("en-us".parse::<Lang>(), Ok(Lang::En));
+        assert_eq!(
+            "FR".parse::<Lang>(),
+            Err("unknown language 'fr' (use de, pt or en)".to_owned())
+        );
+        assert_eq!(
+            "uk".parse::<crate::chess::Letters>(),
+            Ok(crate::chess::Letters::En)
+        );
+        assert_eq!(
+            "Tabutronic".parse::<crate::board::Format>(),
+            Ok(crate::board::Format::Sentio)
+        );
+        assert_eq!(crate::board::Format::LiBoard.code(), "liboard");
+        assert_eq!(
+            crate::config::Theme::YellowOnBlack.code(),
+            "yellow_on_black"
+        );
+        assert_eq!(crate::config::SpeechBackend::Clips.to_string(), "clips");
+        assert_eq!(
+            "LONG".parse::<crate::announce::AnnounceForm>(),
+            Ok(crate::announce::AnnounceForm::Long)
+        );
     }
 
     #[test]

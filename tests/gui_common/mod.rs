@@ -6,21 +6,27 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use rochade::app::{AppOptions, RochadeApp, TimeSource};
 use rochade::config::Settings;
-use rochade::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
+use rochade::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechHandle, SpeechService};
 use rochade::words::Lang;
 
 pub struct Gui {
     pub harness: Harness<'static, RochadeApp>,
     pub log: RecordingLog,
     pub clock: Arc<AtomicU64>,
+    /// The app's speech thread, to wait until it has said everything.
+    pub speech: SpeechHandle,
 }
+
+/// How long the speech thread may take to catch up (real time: the
+/// recording backend answers at once, so this is only reached on a hang).
+const SPEECH_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Settings a test starts from: English interface, the given announcement
 /// language, nothing written to disk.
@@ -46,7 +52,7 @@ pub fn start_with(settings: Settings, adjust: impl FnOnce(&mut AppOptions)) -> G
     })
     .expect("recording speech backend");
     let clock = Arc::new(AtomicU64::new(0));
-    let mut options = AppOptions::new(speech);
+    let mut options = AppOptions::new(speech.clone());
     options.settings = settings;
     options.time = TimeSource::Manual(clock.clone());
     adjust(&mut options);
@@ -58,6 +64,7 @@ pub fn start_with(settings: Settings, adjust: impl FnOnce(&mut AppOptions)) -> G
         harness,
         log,
         clock,
+        speech,
     };
     gui.harness.run();
     gui
@@ -95,18 +102,18 @@ impl Gui {
         self.harness.run();
     }
 
-    /// Everything the speech backend said so far, once it has caught up
-    /// with what the app asked for.
+    /// Everything the speech backend said so far, once the speech thread
+    /// is idle (it has handled all the app asked for). A thread that does
+    /// not get there fails the test.
     pub fn spoken(&self) -> Vec<String> {
-        let wanted = self.app().spoken().last().cloned();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            let said = self.log.spoken();
-            if wanted.is_none() || said.last() == wanted.as_ref() || Instant::now() > deadline {
-                return said;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        assert!(
+            self.speech.wait_idle(SPEECH_TIMEOUT),
+            "waited {SPEECH_TIMEOUT:?} for the speech thread to say everything the app asked for \
+             (the app said {:?}; the backend has said {:?})",
+            self.app().spoken(),
+            self.log.spoken()
+        );
+        self.log.spoken()
     }
 
     /// The last thing spoken.

@@ -1,0 +1,78 @@
+//! Reading the user's language packs from the config folder (the shell's
+//! part of [`super`]; the session only ever receives a finished [`Pack`]).
+
+use std::path::{Path, PathBuf};
+
+use super::{Lang, Pack, PackError};
+
+impl Pack {
+    /// The bundled pack merged with the user's override from
+    /// `<config>/speech/<lang>.toml`, if present.
+    pub fn load(lang: Lang) -> Result<Pack, PackError> {
+        Self::load_with_override_dir(lang, user_pack_dir().as_deref())
+    }
+
+    /// The bundled pack merged with `<dir>/<lang>.toml` when that file exists.
+    pub fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
+        match dir.map(|d| d.join(format!("{}.toml", lang.code()))) {
+            Some(path) if path.exists() => {
+                let source = path.display().to_string();
+                let text = std::fs::read_to_string(&path).map_err(|e| PackError {
+                    source: source.clone(),
+                    message: e.to_string(),
+                })?;
+                Pack::with_override(lang, &text, &source)
+            }
+            _ => Ok(Pack::bundled(lang)),
+        }
+    }
+
+    /// As [`Pack::load_with_override_dir`]; a broken user pack falls back
+    /// to the bundled one and its error comes alongside, for the shell to
+    /// report.
+    pub fn load_or_bundled(lang: Lang, dir: Option<&Path>) -> (Pack, Option<PackError>) {
+        match Pack::load_with_override_dir(lang, dir) {
+            Ok(pack) => (pack, None),
+            Err(e) => (Pack::bundled(lang), Some(e)),
+        }
+    }
+}
+
+/// The folder of the user's packs: `<config>/speech`.
+pub fn user_pack_dir() -> Option<PathBuf> {
+    crate::paths::config_dir().map(|d| d.join("speech"))
+}
+
+/// Where user packs live, for messages and docs.
+pub fn user_pack_path(lang: Lang) -> Option<PathBuf> {
+    user_pack_dir().map(|d| d.join(format!("{}.toml", lang.code())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::File;
+
+    #[test]
+    fn user_override_replaces_single_words_and_keeps_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("de.toml"), "[files]\nc = \"Caesar\"\n").unwrap();
+        let pack = Pack::load_with_override_dir(Lang::De, Some(dir.path())).unwrap();
+        assert_eq!(pack.file(File::C).written, "Caesar");
+        assert_eq!(pack.file(File::D).written, "David");
+    }
+
+    #[test]
+    fn broken_user_pack_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("pt.toml"), "[files\n").unwrap();
+        let err = Pack::load_with_override_dir(Lang::Pt, Some(dir.path())).unwrap_err();
+        assert!(err.to_string().contains("pt.toml"), "{err}");
+        let (pack, error) = Pack::load_or_bundled(Lang::Pt, Some(dir.path()));
+        assert!(error.is_some());
+        assert_eq!(
+            pack.file(File::A).written,
+            Pack::bundled(Lang::Pt).file(File::A).written
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! The functional core does no I/O: no module of it reads a file, an
+//! environment variable or a clock, sleeps, starts a thread or prints.
+//! Time reaches it as a number in every event; words, tables and settings
+//! reach it as data the shell loaded.
+//!
+//! The proof reads the core's source files (not their `#[cfg(test)]`
+//! parts) and fails naming every file and line that uses an API of the
+//! world. A crate boundary would let the compiler prove it; this test
+//! stands in until the core is split into its own crate.
+
+use std::path::Path;
+
+/// The core: game rules and record, announcements, clock, the peg-board
+/// protocol decoders and move tracker, the session, the words' rendering,
+/// the Braille layout, the export formatters and the speech queue.
+const CORE: &[&str] = &[
+    "src/announce.rs",
+    "src/chess",
+    "src/clock.rs",
+    "src/board/decoder.rs",
+    "src/board/liboard.rs",
+    "src/board/log.rs",
+    "src/board/mod.rs",
+    "src/board/protocol.rs",
+    "src/board/sentio.rs",
+    "src/board/sim.rs",
+    "src/board/tracker.rs",
+    "src/session",
+    "src/words/mod.rs",
+    "src/words/pack.rs",
+    "src/words/render.rs",
+    "src/braille/layout.rs",
+    "src/braille/literary.rs",
+    "src/braille/moves.rs",
+    "src/braille/output.rs",
+    "src/export/pgn.rs",
+    "src/export/text.rs",
+    "src/speech/queue.rs",
+];
+
+/// Files inside a core folder that are tests, not core.
+const NOT_CORE: &[&str] = &["src/session/tests.rs"];
+
+/// What the world looks like in source: files, environment, clocks,
+/// sleeping, threads, processes, sockets, the terminal, the platform's
+/// folders, and this crate's own loaders that read them.
+const FORBIDDEN: &[&str] = &[
+    "std::fs",
+    "fs::",
+    "File::open",
+    "File::create",
+    "OpenOptions",
+    "read_to_string(",
+    "std::env",
+    "env::var",
+    "env!(\"HOME",
+    "Instant",
+    "SystemTime",
+    "UNIX_EPOCH",
+    "thread::sleep",
+    "std::thread",
+    "thread::spawn",
+    "std::process",
+    "std::net",
+    "io::stdin",
+    "io::stdout",
+    "io::stderr",
+    "println!",
+    "eprintln!",
+    "print!(",
+    "eprint!(",
+    "dbg!(",
+    "directories::",
+    "paths::",
+    "Pack::load",
+    "::now()",
+    "rand::",
+];
+
+fn rust_files(path: &Path, out: &mut Vec<std::path::PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<_> = std::fs::read_dir(path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .map(|e| e.expect("directory entry").path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            rust_files(&entry, out);
+        }
+    } else if path.extension().is_some_and(|e| e == "rs") {
+        out.push(path.to_path_buf());
+    }
+}
+
+/// The uses of a forbidden API in one file's text, as (line number, API,
+/// line). Comments and everything from the first `#[cfg(test)]` on (the
+/// unit tests) do not count.
+fn violations(text: &str) -> Vec<(usize, &'static str, String)> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("").trim();
+        if code.starts_with("#[cfg(test)]") {
+            break;
+        }
+        for api in FORBIDDEN {
+            if code.contains(api) {
+                found.push((i + 1, *api, line.trim().to_owned()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_of_the_core_reads_a_file_the_environment_or_a_clock() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for entry in CORE {
+        let path = root.join(entry);
+        assert!(
+            path.exists(),
+            "core module {entry} is listed here but does not exist: update CORE"
+        );
+        rust_files(&path, &mut files);
+    }
+    files.retain(|f| !NOT_CORE.iter().any(|n| f.ends_with(n)));
+    assert!(files.len() >= CORE.len(), "read {} files", files.len());
+    let mut report = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (line, api, code) in violations(&text) {
+            let shown = file.strip_prefix(root).unwrap_or(file).display();
+            report.push(format!("{shown}:{line}: uses `{api}`: {code}"));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "the core must do no I/O (pass data and time in from the shell):\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_finds_what_it_forbids() {
+    let text = "use std::fs;\nlet t = Instant::now(); // a clock\n// std::env::var in a comment\nlet d = crate::paths::config_dir();\n#[cfg(test)]\nmod tests { use std::fs; }\n";
+    let found: Vec<(usize, &str)> = violations(text).iter().map(|v| (v.0, v.1)).collect();
+    assert_eq!(
+        found,
+        [
+            (1, "std::fs"),
+            (2, "Instant"),
+            (2, "::now()"),
+            (4, "paths::")
+        ]
+    );
+}
