@@ -80,7 +80,13 @@ mod tests {
         let best: UciMove = "e2e4".parse().unwrap();
         let mut rng = Rng::new(7);
         for _ in 0..20 {
-            let m = choose_move(&Chess::default(), &lines, Some(&best), Choice::best(), &mut rng);
+            let m = choose_move(
+                &Chess::default(),
+                &lines,
+                Some(&best),
+                Choice::best(),
+                &mut rng,
+            );
             assert_eq!(m, Some(best.clone()));
         }
     }

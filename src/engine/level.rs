@@ -85,7 +85,10 @@ impl Level {
         let weak = self.0 <= 4;
         let limit = self.target_elo();
         if options.has_check("UCI_LimitStrength") {
-            plan.set("UCI_LimitStrength", (limit.is_some() && options.spin("UCI_Elo").is_some()).to_string());
+            plan.set(
+                "UCI_LimitStrength",
+                (limit.is_some() && options.spin("UCI_Elo").is_some()).to_string(),
+            );
         }
         if let Some(elo) = limit {
             if let Some(range) = options.spin("UCI_Elo") {
@@ -215,7 +218,10 @@ option name UCI_Elo type spin default 1350 min 1350 max 2850";
         let options = EngineOptions::from_uci_reply(SF15);
         let plan = Level::new(1).unwrap().plan(&options);
         assert!(plan.options.contains(&("Skill Level".into(), "0".into())));
-        assert!(plan.options.contains(&("UCI_LimitStrength".into(), "false".into())));
+        assert!(
+            plan.options
+                .contains(&("UCI_LimitStrength".into(), "false".into()))
+        );
         assert!(!plan.options.iter().any(|(n, _)| n == "UCI_Elo"));
         assert_eq!(plan.depth, Some(1));
         assert!(plan.choice.random_move_percent > 0);

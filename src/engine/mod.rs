@@ -103,7 +103,12 @@ pub struct EngineAnswer {
 pub enum EngineEvent {
     Answer(EngineAnswer),
     /// The engine is missing, crashed or hung; `id` is the request lost.
-    Failed { id: Option<u64>, message: String },
+    Failed {
+        id: Option<u64>,
+        message: String,
+    },
     /// The engine (re)started and answered `uciok`/`readyok`.
-    Ready { name: String },
+    Ready {
+        name: String,
+    },
 }

@@ -208,14 +208,17 @@ impl Engine {
             fen: Some(fen),
             moves: moves.to_vec(),
         })?;
-        let search_control = (plan.depth.is_some() || plan.nodes.is_some()).then(|| UciSearchControl {
-            search_moves: Vec::new(),
-            mate: None,
-            depth: plan.depth,
-            nodes: plan.nodes,
-        });
+        let search_control =
+            (plan.depth.is_some() || plan.nodes.is_some()).then(|| UciSearchControl {
+                search_moves: Vec::new(),
+                mate: None,
+                depth: plan.depth,
+                nodes: plan.nodes,
+            });
         self.send(&UciMessage::Go {
-            time_control: Some(UciTimeControl::MoveTime(Duration::from_millis(plan.movetime_ms))),
+            time_control: Some(UciTimeControl::MoveTime(Duration::from_millis(
+                plan.movetime_ms,
+            ))),
             search_control,
         })?;
         let mut by_pv: BTreeMap<u16, Line> = BTreeMap::new();

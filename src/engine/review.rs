@@ -58,7 +58,12 @@ pub fn find_mistakes(record: &GameRecord, evals: &[Line], side: Color, max: usiz
 }
 
 /// "Rückblick. Zug 12: ..., besser ...".
-pub fn review_words(pack: &Pack, record: &GameRecord, mistakes: &[Mistake], form: AnnounceForm) -> Utterance {
+pub fn review_words(
+    pack: &Pack,
+    record: &GameRecord,
+    mistakes: &[Mistake],
+    form: AnnounceForm,
+) -> Utterance {
     if mistakes.is_empty() {
         return pack.say("review_clean");
     }

@@ -51,7 +51,11 @@ pub fn material_gain(pos: &Chess, pv: &[UciMove]) -> Option<(Color, Role)> {
     if change == 0 {
         return None;
     }
-    let winner = if change > 0 { Color::White } else { Color::Black };
+    let winner = if change > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
     let loser_before = material(pos, !winner);
     let loser_after = material(&end, !winner);
     let winner_before = material(pos, winner);
