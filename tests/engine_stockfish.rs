@@ -7,7 +7,7 @@ use rochade::engine::driver::{Driver, Time};
 use rochade::engine::{DEFAULT_ENGINE_PATH, EngineOptions, EngineService, Level};
 use rochade::session::{Command, Effect, Event, Notice, Opponent, Session, SessionConfig, Source};
 use rochade::words::{Lang, Pack};
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 fn stockfish() -> PathBuf {
     let path = PathBuf::from(DEFAULT_ENGINE_PATH);

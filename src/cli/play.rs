@@ -108,11 +108,9 @@ impl Out {
                             writeln!(stdout, "{announcement}")?;
                         }
                     }
-                    Notice::GameOver { result, reason } => {
-                        if self.json {
-                            let line = json!({"event": "end", "result": result, "reason": reason});
-                            writeln!(stdout, "{line}")?;
-                        }
+                    Notice::GameOver { result, reason } if self.json => {
+                        let line = json!({"event": "end", "result": result, "reason": reason});
+                        writeln!(stdout, "{line}")?;
                     }
                     Notice::Rejected { input, reason } if self.json => {
                         let line = json!({"event": "error", "input": input, "reason": reason});

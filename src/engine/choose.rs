@@ -54,7 +54,7 @@ pub fn choose_move(
         .filter(|m| m.to_move(pos).is_ok())
         .collect();
     if choice.window_cp > 0 && !candidates.is_empty() {
-        return Some(candidates[rng.below(candidates.len() as u64) as usize].clone());
+        return Some(*candidates[rng.below(candidates.len() as u64) as usize]);
     }
     best.filter(|m| m.to_move(pos).is_ok())
         .or(candidates.first().copied())
@@ -87,7 +87,7 @@ mod tests {
                 Choice::best(),
                 &mut rng,
             );
-            assert_eq!(m, Some(best.clone()));
+            assert_eq!(m, Some(best));
         }
     }
 

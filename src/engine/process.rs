@@ -317,11 +317,11 @@ fn answer(engine: &mut Engine, req: &EngineRequest) -> Result<EngineAnswer, Engi
         }
         Ask::Review => {
             let plan = Level::analysis(engine.options(), 300, Some(10));
-            for n in 0..positions.len() {
+            for (n, position) in positions.iter().enumerate() {
                 let (mut lines, best) = engine.search(&req.fen, &req.moves[..n], &plan)?;
                 let line = if lines.is_empty() {
                     // Mate or stalemate on the board: no line to report.
-                    let score = if positions[n].is_checkmate() {
+                    let score = if position.is_checkmate() {
                         Score::Mate(0)
                     } else {
                         Score::Cp(0)
