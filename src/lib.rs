@@ -25,6 +25,7 @@ pub mod config;
 pub mod engine;
 pub mod export;
 pub mod paths;
+pub mod pgn;
 pub mod savegame;
 pub mod serial;
 pub mod session;

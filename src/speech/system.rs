@@ -21,6 +21,8 @@ struct Pending {
     live: HashMap<EngineId, UtteranceKey>,
     /// Ends reported before `speak` returned the engine id.
     ended_early: HashSet<EngineId>,
+    /// Our speech-dispatcher connection is playing something.
+    spd_speaking: bool,
 }
 
 pub struct SystemSpeech {
@@ -38,6 +40,32 @@ pub struct SystemSpeech {
     /// The chosen voice per language, with how it matched.
     chosen: BTreeMap<Lang, Option<(VoiceInfo, VoiceMatch)>>,
     voices: Vec<tts::Voice>,
+    /// On Linux, a speech-dispatcher connection of our own that says each
+    /// utterance at its class's priority ([`spd_priority`]); `tts` can
+    /// only say everything as "important".
+    #[cfg(target_os = "linux")]
+    spd: Option<speech_dispatcher::Connection>,
+}
+
+/// The speech-dispatcher priority of each class: never higher than needed.
+/// A screen reader (Orca) speaks at "message".
+/// * alerts (flag fall, illegal move, link lost) are "important": they cut
+///   through anything, also a screen reader's speech;
+/// * moves are "message", as a screen reader's own speech: never dropped,
+///   they cancel "text" and "notification" speech, and wait only for
+///   speech of the same level already playing;
+/// * answers to keys and guidance are "text": they interrupt nobody and
+///   give way to any "message" or "important" speech (which cancels them;
+///   the app's queue then moves on). "notification" would be dropped
+///   silently whenever anything else speaks.
+#[cfg(target_os = "linux")]
+pub fn spd_priority(priority: crate::session::Priority) -> speech_dispatcher::Priority {
+    use crate::session::Priority as P;
+    match priority {
+        P::Alert => speech_dispatcher::Priority::Important,
+        P::Move => speech_dispatcher::Priority::Message,
+        P::Answer | P::Info | P::Guidance => speech_dispatcher::Priority::Text,
+    }
 }
 
 impl SystemSpeech {
@@ -70,6 +98,10 @@ impl SystemSpeech {
                     .on_utterance_stop(Some(Box::new(on_end(pending.clone(), finished.clone()))))
                     .is_ok();
         }
+        #[cfg(target_os = "linux")]
+        let spd = open_spd(&pending, &finished);
+        #[cfg(target_os = "linux")]
+        let callbacks = callbacks || spd.is_some();
         Ok(SystemSpeech {
             tts,
             finished,
@@ -80,6 +112,8 @@ impl SystemSpeech {
             current: None,
             chosen: BTreeMap::new(),
             voices,
+            #[cfg(target_os = "linux")]
+            spd,
         })
     }
 
@@ -117,6 +151,16 @@ impl SystemSpeech {
         {
             return Ok(());
         }
+        #[cfg(target_os = "linux")]
+        if let Some(spd) = &self.spd {
+            let voice = speech_dispatcher::Voice {
+                name: info.id.clone(),
+                language: info.language.clone(),
+                variant: None,
+            };
+            spd.set_synthesis_voice(&voice)
+                .map_err(|e| SpeechError::new(format!("cannot select voice {}: {e}", info.name)))?;
+        }
         let voice = self.voices.iter().find(|v| v.id() == info.id).cloned();
         if let Some(voice) = voice {
             self.tts
@@ -144,6 +188,19 @@ impl SpeechBackend for SystemSpeech {
 
     fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Spoken, SpeechError> {
         self.select_voice(speech.lang)?;
+        #[cfg(target_os = "linux")]
+        if let Some(spd) = &self.spd {
+            let id = spd
+                .say(spd_priority(speech.priority), speech.text.spoken.as_str())
+                .ok_or_else(|| SpeechError::new("speech-dispatcher refused the text"))?;
+            let id = spd_id(id);
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            if p.ended_early.remove(&id) {
+                return Ok(Spoken::over(Vec::new()));
+            }
+            p.live.insert(id, key);
+            return Ok(Spoken::playing(Vec::new()));
+        }
         let id = self
             .tts
             .speak(speech.text.spoken.as_str(), false)
@@ -163,6 +220,11 @@ impl SpeechBackend for SystemSpeech {
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {
+        #[cfg(target_os = "linux")]
+        if let Some(spd) = &self.spd {
+            spd.cancel()
+                .map_err(|e| SpeechError::new(format!("speech-dispatcher: {e}")))?;
+        }
         self.tts
             .stop()
             .map_err(|e| SpeechError::new(format!("system speech: {e}")))?;
@@ -173,6 +235,14 @@ impl SpeechBackend for SystemSpeech {
     }
 
     fn is_speaking(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        if self.spd.is_some() {
+            return self
+                .pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .spd_speaking;
+        }
         self.tts.is_speaking().unwrap_or(false)
     }
 
@@ -211,6 +281,17 @@ impl SpeechBackend for SystemSpeech {
                 + (t.max_volume() - t.min_volume()) * settings.volume.clamp(0.0, 1.0);
             t.set_volume(v).map_err(|e| err("volume", e))?;
         }
+        #[cfg(target_os = "linux")]
+        if let Some(spd) = &self.spd {
+            // speech-dispatcher's own scale: -100 ..= 100, 0 normal.
+            let scale = |v: f32| VoiceSettings::scale(v, -100.0, 0.0, 100.0).round() as i32;
+            let spd_err = |e| SpeechError::new(format!("speech-dispatcher: {e}"));
+            spd.set_voice_rate(scale(settings.rate)).map_err(spd_err)?;
+            spd.set_voice_pitch(scale(settings.pitch))
+                .map_err(spd_err)?;
+            let volume = (-100.0 + 200.0 * settings.volume.clamp(0.0, 1.0)).round() as i32;
+            spd.set_volume(volume).map_err(spd_err)?;
+        }
         if settings.voices != self.settings.voices {
             self.chosen.clear();
             self.current = None;
@@ -227,6 +308,64 @@ impl SpeechBackend for SystemSpeech {
         {
             self.polled = None;
             self.finished.finished(key);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn spd_id(msg_id: u64) -> EngineId {
+    format!("spd:{msg_id}")
+}
+
+/// Opens our own speech-dispatcher connection with end and cancel
+/// callbacks; `None` (and `tts` speaks) when it cannot be opened.
+#[cfg(target_os = "linux")]
+fn open_spd(
+    pending: &Arc<Mutex<Pending>>,
+    finished: &Finished,
+) -> Option<speech_dispatcher::Connection> {
+    let conn = speech_dispatcher::Connection::open(
+        "rochade",
+        "rochade",
+        "rochade",
+        speech_dispatcher::Mode::Threaded,
+    )
+    .ok()?;
+    let on_end = |pending: Arc<Mutex<Pending>>, finished: Finished| {
+        move |msg_id: usize, _client: usize| {
+            let id = spd_id(msg_id as u64);
+            let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+            p.spd_speaking = false;
+            match p.live.remove(&id) {
+                Some(key) => finished.finished(key),
+                None => {
+                    p.ended_early.insert(id);
+                }
+            }
+        }
+    };
+    let begun = pending.clone();
+    conn.on_begin(Some(Box::new(move |_msg_id: usize, _client: usize| {
+        begun.lock().unwrap_or_else(|e| e.into_inner()).spd_speaking = true;
+    })));
+    conn.on_end(Some(Box::new(on_end(pending.clone(), finished.clone()))));
+    conn.on_cancel(Some(Box::new(on_end(pending.clone(), finished.clone()))));
+    Some(conn)
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use crate::session::Priority;
+    use speech_dispatcher::Priority as Spd;
+
+    #[test]
+    fn only_alerts_use_speech_dispatchers_top_priority() {
+        let p = |x| spd_priority(x) as u32;
+        assert_eq!(p(Priority::Alert), Spd::Important as u32);
+        assert_eq!(p(Priority::Move), Spd::Message as u32);
+        for low in [Priority::Answer, Priority::Info, Priority::Guidance] {
+            assert_eq!(p(low), Spd::Text as u32);
         }
     }
 }

@@ -1,0 +1,183 @@
+//! How announcements reach a screen reader and its Braille display.
+//!
+//! Every screen reader presents what happens to the object that has the
+//! focus. Orca 43 (Debian 12) has no listener for AccessKit's live-region
+//! `object:announcement` and ignores name changes of labels, but it speaks
+//! and brailles a change of the focused object's description
+//! (`object:property-change:accessible-description`, `presentMessage`).
+//! So on AT-SPI each announcement is set, for one frame, as the
+//! description of the focused widget (or of the window when nothing has
+//! the keyboard) and then taken away again: the next focus change does not
+//! repeat an old announcement, and the same words said twice are presented
+//! twice. The live region stays for UI Automation (NVDA, JAWS, Narrator)
+//! and macOS; on AT-SPI it is off, so a newer Orca that listens to
+//! `object:announcement` does not hear each move twice.
+
+use egui::{Context, Id};
+
+/// Whether the announcement label is a live region on this platform.
+pub const LIVE_REGION: bool = !cfg!(target_os = "linux");
+
+/// The role of a board square's cell. AccessKit gives AT-SPI grids no
+/// `Table` interface, and without it Orca 43 brailles a table cell as
+/// nothing; a list item it speaks and brailles by name. UI Automation and
+/// macOS get real grid cells (with row and column index).
+pub const CELL_ROLE: egui::accesskit::Role = if cfg!(target_os = "linux") {
+    egui::accesskit::Role::ListItem
+} else {
+    egui::accesskit::Role::GridCell
+};
+
+/// Announcements said since the last frame, waiting to be handed to the
+/// accessibility tree.
+#[derive(Default, Debug)]
+pub struct Pending(Vec<String>);
+
+impl Pending {
+    pub fn push(&mut self, text: &str) {
+        if !text.trim().is_empty() {
+            self.0.push(text.trim().to_owned());
+        }
+    }
+
+    /// Forgets the last announcement: the screen reader presents the same
+    /// words anyway (the focus moves to a board cell that says them).
+    pub fn drop_last(&mut self) {
+        self.0.pop();
+    }
+
+    /// What the next frame hands over: all pending words in one message
+    /// (a move and "Schach" said together arrive together).
+    pub fn take(&mut self) -> Option<String> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let text = self.0.join(" ");
+        self.0.clear();
+        Some(text)
+    }
+}
+
+/// Call at the end of a frame, after every widget is built: sets the
+/// pending announcement as the focused widget's description on AT-SPI and
+/// asks for another frame, which builds the node without it.
+pub fn deliver(ctx: &Context, pending: &mut Pending) {
+    let Some(text) = pending.take() else {
+        return;
+    };
+    if LIVE_REGION {
+        return;
+    }
+    let target = ctx
+        .memory(|m| m.focused())
+        .filter(|id| ctx.has_accesskit_node(*id))
+        .unwrap_or_else(egui::accesskit_root_id);
+    describe(ctx, target, text);
+    ctx.request_repaint();
+}
+
+/// A heading a screen reader announces as one (level 2: the window title
+/// is the top).
+pub fn heading(ui: &mut egui::Ui, text: impl Into<egui::RichText>) -> egui::Response {
+    let r = ui.heading(text);
+    ui.ctx().accesskit_node_builder(r.id, |node| {
+        node.set_role(egui::accesskit::Role::Heading);
+        node.set_level(2);
+    });
+    r
+}
+
+/// Text a screen-reader user can Tab to and have read (clocks, side to
+/// move, connection status): a label that takes the keyboard focus.
+pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
+    ui.add(egui::Label::new(text).sense(egui::Sense::FOCUSABLE))
+}
+
+/// Rows a screen reader reads line by line (the scoresheet): one list item
+/// per row, a roving focus (Tab enters on the newest row, Up and Down move
+/// the focus row by row, Tab leaves).
+pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
+    if rows.is_empty() {
+        return;
+    }
+    let row_id = |i: usize| Id::unique((salt, "row", i));
+    let focused = ui
+        .memory(|m| m.focused())
+        .and_then(|f| (0..rows.len()).find(|&i| row_id(i) == f));
+    let mut target = focused.unwrap_or(rows.len() - 1);
+    if focused.is_some() {
+        let (up, down) = ui.input_mut(|i| {
+            (
+                i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+            )
+        });
+        if up {
+            target = target.saturating_sub(1);
+        }
+        if down {
+            target = (target + 1).min(rows.len() - 1);
+        }
+        if Some(target) != focused {
+            ui.memory_mut(|m| m.request_focus(row_id(target)));
+        }
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let sense = if i == target {
+            egui::Sense::FOCUSABLE
+        } else {
+            egui::Sense::hover()
+        };
+        let galley = row.clone().into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        );
+        let (rect, _) = ui.allocate_exact_size(galley.size(), egui::Sense::hover());
+        let r = ui.interact(rect, row_id(i), sense);
+        let colour = ui.visuals().text_color();
+        if r.has_focus() {
+            ui.painter().rect_stroke(
+                rect.expand(2.0),
+                0.0,
+                ui.visuals().selection.stroke,
+                egui::StrokeKind::Outside,
+            );
+        }
+        ui.painter().galley(rect.min, galley, colour);
+        let name = row.text().to_owned();
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::ListItem, true, &name));
+        if r.has_focus() {
+            ui.memory_mut(|m| {
+                m.set_focus_lock_filter(
+                    r.id,
+                    egui::EventFilter {
+                        vertical_arrows: true,
+                        ..Default::default()
+                    },
+                )
+            });
+        }
+    }
+}
+
+fn describe(ctx: &Context, id: Id, text: String) {
+    ctx.accesskit_node_builder(id, |node| node.set_description(text));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pending_words_arrive_together_once() {
+        let mut p = Pending::default();
+        assert_eq!(p.take(), None);
+        p.push("Eva zwei Eva vier");
+        p.push("  ");
+        p.push("Schach");
+        assert_eq!(p.take().as_deref(), Some("Eva zwei Eva vier Schach"));
+        assert_eq!(p.take(), None);
+    }
+}
