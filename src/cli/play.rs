@@ -142,7 +142,7 @@ impl Out {
                 }
                 Effect::SaveGame => {
                     if let Some(path) = &self.pgn {
-                        std::fs::write(path, crate::export::pgn::write_pgn(session.record()))
+                        std::fs::write(path, crate::pgn::write_pgn(session.record()))
                             .map_err(|e| {
                                 CliError::failure(format!("cannot write {}: {e}", path.display()))
                             })?;
