@@ -142,10 +142,9 @@ impl Out {
                 }
                 Effect::SaveGame => {
                     if let Some(path) = &self.pgn {
-                        std::fs::write(path, crate::pgn::write_pgn(session.record()))
-                            .map_err(|e| {
-                                CliError::failure(format!("cannot write {}: {e}", path.display()))
-                            })?;
+                        std::fs::write(path, crate::pgn::write_pgn(session.record())).map_err(
+                            |e| CliError::failure(format!("cannot write {}: {e}", path.display())),
+                        )?;
                     }
                 }
                 _ => {}
