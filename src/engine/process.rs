@@ -166,7 +166,19 @@ impl Engine {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
-                    if let Ok(msg) = line.parse::<UciMessage>()
+                    // `bestmove (none)` (mate or stalemate on the board) is
+                    // not UCI the parser knows: read it as the null move.
+                    let parsed = line.parse::<UciMessage>().or_else(|e| {
+                        if line.split_whitespace().next() == Some("bestmove") {
+                            Ok(UciMessage::BestMove {
+                                best_move: UciMove::Null,
+                                ponder: None,
+                            })
+                        } else {
+                            Err(e)
+                        }
+                    });
+                    if let Ok(msg) = parsed
                         && done(msg)
                     {
                         return Ok(());

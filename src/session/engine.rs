@@ -55,6 +55,13 @@ impl Session {
         self.engine.opponent
     }
 
+    /// The game changed under the engine (takeback, new game, loaded
+    /// game): an answer still on its way is stale and a held move dropped.
+    pub(super) fn engine_forget(&mut self) {
+        self.engine.asked = None;
+        self.engine.held = None;
+    }
+
     /// The engine is thinking (a move or an answer is awaited).
     pub fn engine_busy(&self) -> bool {
         self.engine.asked.is_some() || self.engine.held.is_some()

@@ -269,6 +269,7 @@ impl Session {
         self.pending = None;
         self.last_announcement = self.last_move_words();
         self.board.reset(&self.config, &self.record);
+        self.engine_forget();
     }
 
     /// Starts from a FEN instead of the standard position.
@@ -665,6 +666,7 @@ impl Session {
                 self.last_announcement = None;
                 self.pending = None;
                 self.board.reset(&self.config, &self.record);
+                self.engine_forget();
                 self.speak(out, self.pack.say("new_game"), Priority::Answer);
                 out.push(Effect::Notice(Notice::NewGame));
                 out.push(Effect::SaveGame);
@@ -733,6 +735,7 @@ impl Session {
         if taken.is_empty() {
             return;
         }
+        self.engine_forget();
         for _ in 0..taken.len() {
             if self.clock.presses() > 0 {
                 let _ = self.clock.unpress(now);
