@@ -24,6 +24,7 @@ pub mod clock;
 pub mod config;
 pub mod export;
 pub mod paths;
+pub mod pgn;
 pub mod savegame;
 pub mod serial;
 pub mod session;

@@ -463,3 +463,72 @@ fn header_text_agrees_with_liblouis() {
         }
     }
 }
+
+/// The save file (with its extras: millisecond clocks, `[%at]`, a pending
+/// draw offer, the date filled in) is read by python-chess and pgn-extract
+/// to the same game, and by our import.
+#[test]
+fn save_file_is_read_by_python_chess_and_pgn_extract() {
+    use rochade::savegame::{GameStore, Saved};
+    use shakmaty::san::San;
+    let dir = tempfile::tempdir().unwrap();
+    let store = GameStore::new(dir.path().join("data"));
+    let mut g = GameRecord::new();
+    g.tags.white = "Müller, Jörg".into();
+    g.tags.black = "Silva, Zé".into();
+    g.tags.time_control = Some("5400+30".into());
+    for (i, san) in ["e4", "c5", "Nf3", "d6"].into_iter().enumerate() {
+        let mv = san.parse::<San>().unwrap().to_move(g.position()).unwrap();
+        g.play(mv, Some(1_000 + i as u64 * 7_250)).unwrap();
+        g.set_last_clock(5_400_000 - i as u64 * 1_250);
+    }
+    g.offer_draw(shakmaty::Color::White);
+    let saved = store.save_current(&g).unwrap();
+    assert_eq!(saved, Saved::InProgress(store.current_path()));
+    let file = store.current_path();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("[%at 0:00:08.250]"), "{text}");
+    assert!(text.contains("[DrawOfferPending \"white\"]"), "{text}");
+
+    let script = dir.path().join("read.py");
+    std::fs::write(&script, PYTHON_READ_PGN).unwrap();
+    let out = run(
+        "python3",
+        &[script.to_str().unwrap(), file.to_str().unwrap()],
+        "python3 and `pip install chess`",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let date = json["headers"]["Date"].as_str().unwrap().to_owned();
+    // A real calendar date (today's), not "????.??.??".
+    assert!(rochade::pgn::parse_pgn_date(&date).is_some(), "{date}");
+    assert_eq!(json["headers"]["White"].as_str(), Some("Müller, Jörg"));
+    assert_eq!(json["headers"]["Black"].as_str(), Some("Silva, Zé"));
+    let moves: Vec<String> = serde_json::from_value(json["moves"].clone()).unwrap();
+    assert_eq!(moves, uci_moves(&g));
+    let clocks: Vec<Option<u64>> = serde_json::from_value(json["clocks"].clone()).unwrap();
+    assert_eq!(clocks[3], Some(5_396_250));
+
+    let out = run(
+        pgn_extract(),
+        &["-s", "-Wuci", "--nocomments", file.to_str().unwrap()],
+        "Debian package pgn-extract",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.trim().is_empty(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("e2e4 c7c5 g1f3 d7d6 *"), "{stdout}");
+    assert!(stdout.contains(&format!("[Date \"{date}\"]")), "{stdout}");
+
+    // The import reads the save file too, and the save reader keeps it all.
+    let imported = read_pgn(&text, 0).unwrap();
+    assert_eq!(uci_moves(&imported), uci_moves(&g));
+    assert_eq!(imported.tags.date, date);
+    let resumed = rochade::savegame::from_pgn(&text).unwrap();
+    assert_eq!(resumed.moves(), g.moves());
+    assert_eq!(resumed.open_draw_offer(), Some(shakmaty::Color::White));
+}

@@ -7,7 +7,7 @@ mod gui_common;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use gui_common::{Gui, settings, start, start_with};
 use rochade::session::Mode;
 use rochade::words::Lang;
@@ -15,12 +15,21 @@ use rochade::words::Lang;
 /// Walks the simulated board's cursor to `to` and presses Enter there
 /// (lift or place a peg).
 fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
+    // The keyboard lives on the cursor's cell (one of the grid's 64).
+    let from = gui.app().sim().expect("simulated board shown").cursor;
     let grid = gui
         .harness
         .get_by_role_and_label(Role::Grid, "Simulated peg-board");
-    grid.focus();
+    let cell = grid
+        .get_all_by_role(rochade::app::CELL_ROLE)
+        .find(|n| {
+            n.accesskit_node()
+                .data()
+                .supports_action(egui::accesskit::Action::Focus)
+        })
+        .expect("the cursor's cell takes the focus");
+    cell.focus();
     gui.harness.run();
-    let from = gui.app().sim().expect("simulated board shown").cursor;
     let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
     let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
     let (h, v) = (

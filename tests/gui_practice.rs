@@ -19,12 +19,12 @@ fn typed_moves_are_announced_written_and_saved() {
     gui.type_move("Nf3");
     assert_eq!(gui.last_spoken(), "Springer Felix drei");
     assert!(gui.shows("1. Nf3"), "scoresheet row");
-    // The last announcement is on screen, in the live region.
+    // The last announcement is on screen, in the live region (not on
+    // AT-SPI: there the focused widget's description carries it, see
+    // `app::a11y`).
     let live = gui.harness.get_by_label("Springer Felix drei");
-    assert_eq!(
-        live.accesskit_node().data().live(),
-        Some(egui::accesskit::Live::Polite)
-    );
+    let expected = (!cfg!(target_os = "linux")).then_some(egui::accesskit::Live::Polite);
+    assert_eq!(live.accesskit_node().data().live(), expected);
     gui.type_move("springer felix sechs");
     assert_eq!(gui.last_spoken(), "Springer Felix sechs");
     assert!(gui.shows("1. Nf3 Nf6"));
@@ -172,8 +172,17 @@ fn the_board_is_walked_and_read_by_keyboard() {
     gui.press(Key::F7);
     assert_eq!(gui.last_spoken(), "Eva two: white Pawn");
     let board = gui.harness.get_by_role_and_label(Role::Grid, "Board");
-    assert!(board.is_focused());
     assert_eq!(board.value().as_deref(), Some("Eva two: white Pawn"));
+    // The keyboard is on the cursor's cell, one of 64 named cells.
+    let cell = gui
+        .harness
+        .get_by_role_and_label(rochade::app::CELL_ROLE, "Eva two: white Pawn");
+    assert!(cell.is_focused(), "the focus is on the square's cell");
+    let cells = gui
+        .harness
+        .query_all_by_role(rochade::app::CELL_ROLE)
+        .count();
+    assert!(cells >= 64, "a cell per square, found {cells}");
     gui.press(Key::ArrowUp);
     gui.press(Key::ArrowUp);
     assert_eq!(gui.last_spoken(), "Eva four: empty");
@@ -182,6 +191,12 @@ fn the_board_is_walked_and_read_by_keyboard() {
         board.value().as_deref(),
         Some("Eva four: empty"),
         "AccessKit sees the focused square"
+    );
+    assert!(
+        gui.harness
+            .get_by_role_and_label(rochade::app::CELL_ROLE, "Eva four: empty")
+            .is_focused(),
+        "the focus moved with the cursor"
     );
     gui.press(Key::N);
     assert_eq!(gui.last_spoken(), "Bella eight: black Knight");

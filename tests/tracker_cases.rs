@@ -825,7 +825,7 @@ fn lost_line_during_a_capture_is_resynchronised_from_the_reply() {
     assert!(
         h.rest
             .iter()
-            .any(|e| matches!(e, TrackerEvent::Resynchronised { moves } if moves.len() == 2)),
+            .any(|e| matches!(e, TrackerEvent::Resynchronised { moves } if moves.len() == 1)),
         "{:?}",
         h.rest
     );

@@ -1,9 +1,23 @@
-//! Full games turned into snapshot streams as a person would produce them
-//! (capture and castling orders, hesitations, pieces lifted and put back,
-//! sensor glitches, varying speed), fed to the tracker: every game must be
-//! reconstructed exactly, with no false move, mismatch or takeback.
+//! Full games turned into snapshot streams as a person would produce them,
+//! fed to the tracker: every game must be reconstructed exactly, in
+//! practice (lenient) and tournament (strict) mode, with no false move and
+//! only the events each case explains.
+//!
+//! The person at the board (the generator) varies: capture and castling
+//! orders (rook first too), en passant in both orders, hesitations (an own
+//! piece lifted and put back: touch-move in strict mode), opponent's pieces
+//! lifted and returned before move 1, a board turned round, sensor bounce
+//! and glitches, promotions chosen, left to the default, answered at once
+//! by the opponent (also by capturing the new piece) or corrected after the
+//! opponent started, and a lost serial line during a capture (the one
+//! snapshot with both pieces off), which the tracker must resynchronise
+//! from the reply.
+//!
+//! Games: a few classics under `tests/data/games/`, and Stockfish self-play
+//! in `tests/data/selfplay.pgn` (made by `scripts/gen-selfplay-games`, fixed
+//! seeds, committed so CI needs no engine).
 
-use rochade::board::{Tracker, TrackerConfig, TrackerEvent};
+use rochade::board::{BoardMask, Tracker, TrackerConfig, TrackerEvent};
 use shakmaty::san::San;
 use shakmaty::{CastlingSide, Chess, Move, Position, Role, Square};
 
@@ -44,24 +58,79 @@ fn read_game(text: &str) -> Vec<Move> {
     moves
 }
 
+/// Every game of a PGN file with several games.
+fn read_games(text: &str) -> Vec<Vec<Move>> {
+    text.split("\n[Event ")
+        .filter(|g| g.trim().len() > 10)
+        .map(|g| read_game(&format!("[Event {}", g.trim_start_matches("[Event "))))
+        .collect()
+}
+
+/// How often each case came up (summed over all replays).
+#[derive(Debug, Default)]
+struct Cases {
+    games: u64,
+    replays: u64,
+    moves: u64,
+    snapshots: u64,
+    promotions_default_after_time: u64,
+    promotions_chosen: u64,
+    promotions_answered_at_once: u64,
+    promotions_corrected: u64,
+    new_piece_captured_at_once: u64,
+    castling_rook_first: u64,
+    castling_king_first: u64,
+    en_passant_captured_first: u64,
+    en_passant_pawn_first: u64,
+    lost_lines_resynchronised: u64,
+    hesitations: u64,
+    touch_moves_reported: u64,
+    opponent_lift_before_move_one: u64,
+    turned_boards: u64,
+    bounces: u64,
+}
+
+/// What the player does about a promotion he just made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Choice {
+    /// Names the piece at once.
+    Now,
+    /// Waits for the default.
+    Wait,
+    /// Says nothing; the opponent answers at once (the default stands).
+    Nothing,
+    /// Names the piece after the opponent started his move.
+    Correct(Role),
+}
+
 /// A simulated person at the peg-board.
 struct Player {
     tracker: Tracker,
+    /// Game coordinates; sent rotated when the board is turned.
     mask: u64,
+    turned: bool,
     now: u64,
     rng: Rng,
     events: Vec<TrackerEvent>,
-    snapshots: u64,
+    /// No heartbeat while a lost line's state lasts.
+    mute: bool,
+    /// A promotion correction to make after the next move's first lift.
+    correction: Option<Role>,
+    /// The next capture loses the line with both pieces off.
+    lose_next: bool,
+    cases: Cases,
 }
 
 impl Player {
     fn send(&mut self) {
-        self.snapshots += 1;
-        self.tracker.on_snapshot(
-            self.now,
-            rochade::board::BoardMask(self.mask),
-            &mut self.events,
-        );
+        self.cases.snapshots += 1;
+        let mask = if self.turned {
+            self.mask.reverse_bits()
+        } else {
+            self.mask
+        };
+        self.tracker
+            .on_snapshot(self.now, BoardMask(mask), &mut self.events);
     }
 
     fn advance(&mut self, ms: u64) {
@@ -72,7 +141,7 @@ impl Player {
         }
         self.now = end;
         // A heartbeat now and then, as a real board sends.
-        if self.rng.chance(30) {
+        if !self.mute && self.rng.chance(30) {
             self.send();
         }
     }
@@ -101,18 +170,63 @@ impl Player {
     }
 
     fn toggle(&mut self, sq: Square) {
+        if self.rng.chance(10) {
+            // Sensor bounce: the contact chatters for a few milliseconds.
+            self.cases.bounces += 1;
+            for _ in 0..self.rng.between(1, 3) {
+                self.mask ^= bit(sq);
+                self.send();
+                let ms = self.rng.between(1, 5);
+                self.advance(ms);
+                self.mask ^= bit(sq);
+                self.send();
+                let ms = self.rng.between(1, 5);
+                self.advance(ms);
+            }
+        }
         self.mask ^= bit(sq);
         self.send();
+        if let Some(role) = self.correction.take() {
+            // The player corrects his promotion piece as the opponent starts.
+            assert!(
+                self.tracker.choose_promotion(role, &mut self.events),
+                "promotion not correctable"
+            );
+            self.cases.promotions_corrected += 1;
+        }
         self.pause();
     }
 
-    /// Carries out one move the way a person might.
-    fn play(&mut self, pos: &Chess, mv: Move) {
+    /// A state the board reports in a line that is lost: the tracker never
+    /// sees it (no heartbeat while it lasts).
+    fn toggle_lost(&mut self, sq: Square) {
+        self.mask ^= bit(sq);
+        self.mute = true;
+        let ms = self.rng.between(100, 600);
+        self.advance(ms);
+        self.mute = false;
+    }
+
+    /// Carries out one move the way a person might. `careful`: no
+    /// hesitation; for a capture, the snapshot with both pieces off is
+    /// lost (when `lose_line`). Returns whether a touch-move must be
+    /// reported in strict mode, and the promotion choice.
+    fn play(&mut self, pos: &Chess, mv: Move, careful: bool, is_last: bool) -> (bool, Choice) {
         let own = pos.board().by_color(pos.turn());
+        let mut touch_move = false;
+        let lose_line = careful && self.lose_next;
+        self.lose_next = false;
         // Hesitation: lift another own piece and put it back.
-        if self.rng.chance(15) {
+        if !careful && self.rng.chance(15) {
             let pieces: Vec<Square> = own.into_iter().collect();
             let sq = pieces[self.rng.below(pieces.len() as u64) as usize];
+            self.cases.hesitations += 1;
+            let involved = match mv {
+                Move::Castle { king, rook } => sq == king || sq == rook,
+                Move::EnPassant { from, .. } => sq == from,
+                _ => Some(sq) == mv.from(),
+            };
+            touch_move = !involved;
             self.toggle(sq);
             self.toggle(sq);
         }
@@ -121,7 +235,10 @@ impl Player {
                 from, to, capture, ..
             } => {
                 if capture.is_some() {
-                    if self.rng.chance(50) {
+                    if lose_line {
+                        self.toggle(to); // captured piece off first
+                        self.toggle_lost(from);
+                    } else if self.rng.chance(50) {
                         self.toggle(to); // captured piece off first
                         self.toggle(from);
                     } else {
@@ -137,10 +254,12 @@ impl Player {
             Move::EnPassant { from, to } => {
                 let taken = Square::from_coords(to.file(), from.rank());
                 if self.rng.chance(50) {
+                    self.cases.en_passant_captured_first += 1;
                     self.toggle(taken);
                     self.toggle(from);
                     self.toggle(to);
                 } else {
+                    self.cases.en_passant_pawn_first += 1;
                     self.toggle(from);
                     self.toggle(to);
                     self.toggle(taken);
@@ -150,11 +269,14 @@ impl Player {
                 let side = CastlingSide::from_king_side(rook > king);
                 let (k2, r2) = (side.king_to(pos.turn()), side.rook_to(pos.turn()));
                 if self.rng.chance(50) {
+                    self.cases.castling_king_first += 1;
                     self.toggle(king);
                     self.toggle(k2);
                     self.toggle(rook);
                     self.toggle(r2);
                 } else {
+                    self.cases.castling_rook_first += 1;
+                    touch_move = true;
                     self.toggle(rook);
                     self.toggle(r2);
                     self.toggle(king);
@@ -163,90 +285,323 @@ impl Player {
             }
             Move::Put { .. } => unreachable!(),
         }
+        let mut choice = Choice::Now;
         if let Some(role) = mv.promotion() {
-            // The player names the piece, or waits for the default queen.
-            if role == Role::Queen && self.rng.chance(50) {
-                self.advance(self.tracker.config().promotion_ms);
-            } else {
-                assert!(
-                    self.tracker.choose_promotion(role, &mut self.events),
-                    "promotion not pending for {mv}"
-                );
+            let default = self.tracker.config().promote_to;
+            choice = match (role == default, is_last, self.rng.below(3)) {
+                (true, _, 0) => Choice::Wait,
+                (true, false, 1) => Choice::Nothing,
+                (true, _, _) => Choice::Now,
+                (false, false, 0) => Choice::Correct(role),
+                (false, _, _) => Choice::Now,
+            };
+            match choice {
+                Choice::Wait => {
+                    self.cases.promotions_default_after_time += 1;
+                    self.advance(self.tracker.config().promotion_ms);
+                }
+                Choice::Now => {
+                    self.cases.promotions_chosen += 1;
+                    assert!(
+                        self.tracker.choose_promotion(role, &mut self.events),
+                        "promotion not pending for {mv}"
+                    );
+                }
+                Choice::Nothing => self.cases.promotions_answered_at_once += 1,
+                Choice::Correct(role) => self.correction = Some(role),
             }
         }
         // Castling with the rook first waits for the extension window only
         // if the king never came; settle everything before the next move.
         self.advance(self.tracker.config().settle_ms + 1);
+        (touch_move, choice)
     }
 }
 
-fn replay(name: &str, moves: &[Move], seed: u64) -> u64 {
+fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, cases: &mut Cases) {
     let start = Chess::default();
+    let cfg = TrackerConfig {
+        strict,
+        ..TrackerConfig::default()
+    };
     let mut player = Player {
-        tracker: Tracker::new(TrackerConfig::default(), start.clone()),
+        tracker: Tracker::new(cfg, start.clone()),
         mask: start.board().occupied().0,
+        turned: false,
         now: 0,
         rng: Rng(seed | 1),
         events: Vec::new(),
-        snapshots: 0,
+        mute: false,
+        correction: None,
+        lose_next: false,
+        cases: Cases::default(),
     };
+    player.turned = player.rng.chance(25);
+    player.cases.turned_boards += u64::from(player.turned);
     player.send();
     player.advance(500);
+    // Before move 1: an opponent's piece lifted and put back.
+    if player.rng.chance(30) {
+        player.cases.opponent_lift_before_move_one += 1;
+        let black: Vec<Square> = start.board().black().into_iter().collect();
+        let sq = black[player.rng.below(black.len() as u64) as usize];
+        player.toggle(sq);
+        player.toggle(sq);
+    }
     let mut pos = start;
     let mut executed: Vec<Move> = Vec::new();
+    let mut turned_reported = false;
+    let mut lost_before = false;
+    let mut previous_choice = Choice::Now;
+    let (mut expected_touch_moves, mut reported_touch_moves) = (0, 0);
     for (i, &mv) in moves.iter().enumerate() {
-        player.play(&pos, mv);
+        let is_last = i + 1 == moves.len();
+        // A lost line during a capture, if a reply follows that is no
+        // castling (the reply resynchronises the board).
+        let lose_line = matches!(
+            mv,
+            Move::Normal {
+                capture: Some(_),
+                promotion: None,
+                ..
+            }
+        ) && !is_last
+            && !lost_before
+            && previous_choice == Choice::Now
+            && !matches!(moves[i + 1], Move::Castle { .. })
+            && moves[i + 1].promotion().is_none()
+            && player.rng.chance(10);
+        if previous_choice == Choice::Nothing && mv.to() == moves[i - 1].to() {
+            player.cases.new_piece_captured_at_once += 1;
+        }
+        // No hesitation right after a lost line: the opponent lifting and
+        // returning a piece the capturer could have taken is, in occupancy,
+        // exactly that capture with nothing lost (a known limit: the
+        // tracker takes the capture it has complete evidence for).
+        player.lose_next = lose_line;
+        let (touch_move, choice) = player.play(&pos, mv, lose_line || lost_before, is_last);
         pos.play_unchecked(mv);
+        let mut touch_moves = 0;
+        let mut resynced = false;
+        if std::env::var("DEBUG_TRACKER").is_ok_and(|v| v == format!("{name}/{seed}/{strict}")) {
+            eprintln!("move {} {mv} lose {lose_line}: {:?}", i + 1, player.events);
+        }
         for e in player.events.drain(..) {
             match e {
                 // A rook move that may be castling is executed once the
                 // extension window passes or the opponent starts his move.
                 TrackerEvent::Executed(m) => executed.push(m),
                 TrackerEvent::Touched { .. } | TrackerEvent::PromotionPending { .. } => {}
-                other => panic!("{name} seed {seed}: unexpected {other:?} at move {}", i + 1),
+                TrackerEvent::PromotionCorrected { old, new } => {
+                    assert_eq!(executed.pop(), Some(old), "{name} seed {seed}: correction");
+                    executed.push(new);
+                }
+                TrackerEvent::TouchMove { .. } if strict => touch_moves += 1,
+                TrackerEvent::BoardTurned { flipped: true }
+                    if player.turned && !turned_reported =>
+                {
+                    turned_reported = true;
+                }
+                TrackerEvent::Resynchronised { .. } if lost_before => resynced = true,
+                // After a lost line the board differs until the reply.
+                TrackerEvent::Mismatch(_) | TrackerEvent::InSync if lost_before => {}
+                other => panic!(
+                    "{name} seed {seed} strict {strict}: unexpected {other:?} at move {} ({mv})",
+                    i + 1
+                ),
             }
         }
+        if strict {
+            // A move executed later (a promotion left open, a rook move
+            // that may be castling) reports its touch-move then.
+            let before = expected_touch_moves;
+            expected_touch_moves += u64::from(touch_move);
+            reported_touch_moves += touch_moves;
+            assert!(
+                (before..=expected_touch_moves).contains(&reported_touch_moves),
+                "{name} seed {seed}: {reported_touch_moves} touch-moves reported, \
+                 {expected_touch_moves} expected up to move {} ({mv})",
+                i + 1
+            );
+            player.cases.touch_moves_reported += touch_moves;
+        }
+        if lost_before {
+            // The player thinks about his next move: the hand is empty.
+            player.advance(player.tracker.config().mismatch_ms + 100);
+            for e in player.events.drain(..) {
+                match e {
+                    TrackerEvent::Executed(m) => executed.push(m),
+                    TrackerEvent::Resynchronised { .. } => resynced = true,
+                    TrackerEvent::Touched { .. } | TrackerEvent::PromotionPending { .. } => {}
+                    TrackerEvent::TouchMove { .. } if strict => {}
+                    other => panic!("{name} seed {seed}: after a resynchronisation {other:?}"),
+                }
+            }
+            assert!(
+                resynced,
+                "{name} seed {seed}: resynchronised at move {}",
+                i + 1
+            );
+            player.cases.lost_lines_resynchronised += 1;
+        }
+        lost_before = lose_line;
+        previous_choice = choice;
         assert!(
             moves.starts_with(&executed) && executed.len() + 1 > i,
-            "{name} seed {seed}: after move {} ({mv}) executed {executed:?}",
-            i + 1
+            "{name} seed {seed} strict {strict}: after move {} ({mv}) executed {} moves",
+            i + 1,
+            executed.len()
         );
     }
     player.advance(10_000);
-    executed.extend(player.events.drain(..).map(|e| match e {
-        TrackerEvent::Executed(m) => m,
-        other => panic!("{name} seed {seed}: after the game {other:?}"),
-    }));
+    for e in player.events.drain(..) {
+        match e {
+            TrackerEvent::Executed(m) => executed.push(m),
+            TrackerEvent::TouchMove { .. } if strict => reported_touch_moves += 1,
+            other => panic!("{name} seed {seed}: after the game {other:?}"),
+        }
+    }
+    assert_eq!(
+        reported_touch_moves, expected_touch_moves,
+        "{name} seed {seed}: touch-moves"
+    );
     assert_eq!(
         executed, moves,
-        "{name} seed {seed}: the whole game, nothing more"
+        "{name} seed {seed} strict {strict}: the whole game, nothing more"
     );
     assert_eq!(player.tracker.position(), &pos);
-    player.snapshots
+    assert_eq!(player.tracker.flipped(), player.turned);
+    let c = &player.cases;
+    cases.replays += 1;
+    cases.moves += moves.len() as u64;
+    cases.snapshots += c.snapshots;
+    macro_rules! add {
+        ($($f:ident),*) => { $(cases.$f += c.$f;)* };
+    }
+    add!(
+        promotions_default_after_time,
+        promotions_chosen,
+        promotions_answered_at_once,
+        promotions_corrected,
+        new_piece_captured_at_once,
+        castling_rook_first,
+        castling_king_first,
+        en_passant_captured_first,
+        en_passant_pawn_first,
+        lost_lines_resynchronised,
+        hesitations,
+        touch_moves_reported,
+        opponent_lift_before_move_one,
+        turned_boards,
+        bounces
+    );
 }
 
-#[test]
-fn real_games_are_reconstructed_exactly() {
+fn replay_all(games: &[(String, Vec<Move>)], seeds: u64, strict: bool) -> Cases {
+    let mut cases = Cases::default();
+    for (name, moves) in games {
+        for seed in 1..=seeds {
+            let seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ moves.len() as u64;
+            replay(name, moves, seed, strict, &mut cases);
+        }
+        cases.games += 1;
+    }
+    println!("strict {strict}: {cases:#?}");
+    cases
+}
+
+fn classic_games() -> Vec<(String, Vec<Move>)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games");
-    let mut games = 0;
-    let mut total_snapshots = 0;
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
         .collect();
     entries.sort();
-    for path in entries {
-        if path.extension().is_none_or(|e| e != "pgn") {
-            continue;
-        }
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let moves = read_game(&std::fs::read_to_string(&path).unwrap());
-        assert!(moves.len() > 10, "{name}");
-        for seed in 1..=40u64 {
-            total_snapshots += replay(&name, &moves, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        }
-        games += 1;
+    entries
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let moves = read_game(&std::fs::read_to_string(&path).unwrap());
+            assert!(moves.len() > 10, "{name}");
+            (name, moves)
+        })
+        .collect()
+}
+
+fn selfplay_games() -> Vec<(String, Vec<Move>)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/selfplay.pgn");
+    let text = std::fs::read_to_string(path).expect("tests/data/selfplay.pgn");
+    read_games(&text)
+        .into_iter()
+        .enumerate()
+        .map(|(i, moves)| (format!("selfplay game {}", i + 1), moves))
+        .collect()
+}
+
+fn check_every_case(cases: &Cases, strict: bool) {
+    for (name, n) in [
+        (
+            "promotion left to the default",
+            cases.promotions_default_after_time,
+        ),
+        ("promotion chosen", cases.promotions_chosen),
+        (
+            "promotion answered at once",
+            cases.promotions_answered_at_once,
+        ),
+        ("promotion corrected", cases.promotions_corrected),
+        (
+            "new piece captured at once",
+            cases.new_piece_captured_at_once,
+        ),
+        ("castling rook first", cases.castling_rook_first),
+        ("castling king first", cases.castling_king_first),
+        (
+            "en passant captured pawn first",
+            cases.en_passant_captured_first,
+        ),
+        ("en passant pawn first", cases.en_passant_pawn_first),
+        ("lost line resynchronised", cases.lost_lines_resynchronised),
+        ("hesitation", cases.hesitations),
+        (
+            "opponent's lift before move 1",
+            cases.opponent_lift_before_move_one,
+        ),
+        ("turned board", cases.turned_boards),
+        ("sensor bounce", cases.bounces),
+    ] {
+        assert!(n > 0, "strict {strict}: the case {name} never came up");
     }
-    assert!(games >= 4, "expected the games under tests/data/games");
-    assert!(total_snapshots > 10_000);
+    if strict {
+        assert!(cases.touch_moves_reported > 0);
+    }
+}
+
+#[test]
+fn classic_games_are_reconstructed_exactly() {
+    let games = classic_games();
+    assert!(
+        games.len() >= 4,
+        "expected the games under tests/data/games"
+    );
+    for strict in [false, true] {
+        let cases = replay_all(&games, 40, strict);
+        assert!(cases.snapshots > 10_000);
+    }
+}
+
+#[test]
+fn selfplay_games_are_reconstructed_exactly_in_practice_mode() {
+    let games = selfplay_games();
+    assert!(games.len() >= 300, "{} games", games.len());
+    let cases = replay_all(&games, 3, false);
+    check_every_case(&cases, false);
+}
+
+#[test]
+fn selfplay_games_are_reconstructed_exactly_in_strict_mode() {
+    let games = selfplay_games();
+    let cases = replay_all(&games, 3, true);
+    check_every_case(&cases, true);
 }

@@ -8,6 +8,7 @@
 //! Browsing answers (a square, a rank, attackers) come from [`browse`].
 //! The window repaints only on input, session deadlines and clock seconds.
 
+mod a11y;
 pub mod browse;
 mod keys;
 mod panels;
@@ -32,6 +33,7 @@ use crate::session::{
 use crate::speech::SpeechHandle;
 use crate::words::{Pack, Utterance};
 
+pub use a11y::CELL_ROLE;
 pub use keys::Action;
 pub use run::run;
 pub use sim_panel::SimPanel;
@@ -145,6 +147,8 @@ pub struct RochadeApp {
     board_focused: bool,
     /// What was said, newest last (written form, for the screen).
     history: VecDeque<Utterance>,
+    /// Said since the last frame, for the screen reader ([`a11y`]).
+    a11y_pending: a11y::Pending,
     modal: Option<Modal>,
     sim: Option<SimPanel>,
     last_notice: Option<Notice>,
@@ -182,6 +186,7 @@ impl RochadeApp {
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
             history: VecDeque::new(),
+            a11y_pending: a11y::Pending::default(),
             modal: None,
             sim: None,
             last_notice: None,
@@ -284,6 +289,7 @@ impl RochadeApp {
             lang,
             priority,
         });
+        self.a11y_pending.push(&text.spoken);
         self.history.push_back(text);
         while self.history.len() > 50 {
             self.history.pop_front();
@@ -546,8 +552,13 @@ impl RochadeApp {
         let (df, dr) = if self.flipped() { (-df, -dr) } else { (df, dr) };
         let f = (u32::from(self.cursor.file()) as i32 + df).clamp(0, 7) as u32;
         let r = (u32::from(self.cursor.rank()) as i32 + dr).clamp(0, 7) as u32;
+        let before = self.cursor;
         self.cursor = Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
         self.speak_square(self.cursor);
+        if self.cursor != before {
+            // The focus moves to the square's cell: the screen reader says it.
+            self.a11y_pending.drop_last();
+        }
     }
 
     /// Carries out a key pressed while the board has the keyboard.
@@ -560,8 +571,12 @@ impl RochadeApp {
             keys::BoardKey::SayAgain => self.speak_square(self.cursor),
             keys::BoardKey::Jump(role) => match browse::next_piece(&board, self.cursor, role) {
                 Some(sq) => {
+                    let moved = self.cursor != sq;
                     self.cursor = sq;
                     self.speak_square(sq);
+                    if moved {
+                        self.a11y_pending.drop_last();
+                    }
                 }
                 None => self.say(browse::not_found(&pack, role), Priority::Info),
             },
@@ -668,6 +683,7 @@ impl eframe::App for RochadeApp {
         }
         panels::central_board(self, ui);
         panels::dialogs(self, &ctx);
+        a11y::deliver(&ctx, &mut self.a11y_pending);
         if self.allow_close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }

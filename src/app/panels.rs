@@ -202,13 +202,16 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .map(|u| u.spoken.clone())
         .unwrap_or_default();
     ui.label(RichText::new(t.get("last_announcement")).small());
-    // The live region: a screen reader or Braille display reads each new
-    // announcement without the focus moving here.
+    // The live region (not on AT-SPI, see `a11y`): a screen reader or
+    // Braille display reads each new announcement without the focus moving
+    // here.
     let response = ui.label(big(last, 24.0).strong());
-    ui.ctx().accesskit_node_builder(response.id, |node| {
-        node.set_live(egui::accesskit::Live::Polite);
-        node.set_live_atomic();
-    });
+    if super::a11y::LIVE_REGION {
+        ui.ctx().accesskit_node_builder(response.id, |node| {
+            node.set_live(egui::accesskit::Live::Polite);
+            node.set_live_atomic();
+        });
+    }
     ui.label(RichText::new(t.get("history")).small());
     for u in app.history.iter().rev().skip(1).take(super::HISTORY_SHOWN) {
         ui.label(&u.spoken);
@@ -312,12 +315,65 @@ pub struct BoardView<'a> {
     pub flipped: bool,
     pub theme: Theme,
     pub letters: Letters,
+    /// Each square's accessible name ("Eva vier: weißer Bauer"), by square
+    /// index; the grid exposes one cell per square (see [`board_cells`]).
+    pub cell_names: &'a [String; 64],
 }
 
 pub struct BoardOut {
     pub clicked: Option<Square>,
     pub focused: bool,
     pub response: egui::Response,
+    /// The cursor's cell: the board's keyboard focus lives here.
+    pub cell: egui::Response,
+}
+
+/// The id of a board's cell for one square.
+fn cell_id(board: Id, sq: Square) -> Id {
+    board.with(("cell", u32::from(sq)))
+}
+
+/// The 64 cells of a board grid for screen readers, rank 8 to 1 (as a
+/// sighted player reads the board) and file a to h, each named by square
+/// and content. Only the cursor's cell takes the keyboard (a roving focus:
+/// Tab enters the board once, arrows move the focus cell by cell and the
+/// screen reader speaks and brailles each cell it lands on); the picked-up
+/// piece's square is selected.
+fn board_cells(
+    ui: &mut Ui,
+    board: Id,
+    view: &BoardView<'_>,
+    square_rect: impl Fn(Square) -> egui::Rect,
+) -> egui::Response {
+    let mut cursor_cell = None;
+    ui.scope_builder(egui::UiBuilder::new().accessibility_parent(board), |ui| {
+        for rank in (0..8u32).rev() {
+            for file in 0..8u32 {
+                let sq = Square::from_coords(File::new(file), Rank::new(rank));
+                let id = cell_id(board, sq);
+                let sense = if sq == view.cursor {
+                    Sense::FOCUSABLE
+                } else {
+                    Sense::hover()
+                };
+                let r = ui.interact(square_rect(sq), id, sense);
+                let name = view.cell_names[usize::from(sq)].clone();
+                r.widget_info(|| egui::WidgetInfo::labeled(super::a11y::CELL_ROLE, true, &name));
+                let selected = view.selected == Some(sq);
+                ui.ctx().accesskit_node_builder(id, |node| {
+                    node.set_row_index(7 - rank as usize);
+                    node.set_column_index(file as usize);
+                    if selected {
+                        node.set_selected(true);
+                    }
+                });
+                if sq == view.cursor {
+                    cursor_cell = Some(r);
+                }
+            }
+        }
+    });
+    cursor_cell.expect("the cursor is on the board")
 }
 
 fn piece_letter(letters: Letters, role: Role) -> char {
@@ -359,33 +415,18 @@ fn board_colours(theme: Theme) -> (Color32, Color32, Color32, Color32, Color32) 
 pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(view.size), Sense::hover());
     let id = ui.make_persistent_id(view.id_salt);
-    let response = ui.interact(rect, id, Sense::click());
+    // Clicks only: the keyboard focus lives on the cursor's cell.
+    let response = ui.interact(rect, id, Sense::CLICK);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Grid, true, view.label));
     let value = view.value.to_owned();
-    ui.ctx()
-        .accesskit_node_builder(id, |node| node.set_value(value));
-    if response.clicked() {
-        response.request_focus();
-    }
-    let focused = response.has_focus();
-    if focused {
-        ui.memory_mut(|m| {
-            m.set_focus_lock_filter(
-                id,
-                egui::EventFilter {
-                    horizontal_arrows: true,
-                    vertical_arrows: true,
-                    tab: false,
-                    escape: false,
-                },
-            )
-        });
-    }
-    let (light, dark, cursor_colour, mark, coords) = board_colours(view.theme);
+    ui.ctx().accesskit_node_builder(id, |node| {
+        node.set_value(value);
+        node.set_row_count(8);
+        node.set_column_count(8);
+    });
     let margin = view.size / 14.0;
     let sq_size = (view.size - margin) / 8.0;
     let origin = rect.min + Vec2::new(margin, 0.0);
-    let painter = ui.painter_at(rect);
     let square_rect = |sq: Square| {
         let (f, r) = (u32::from(sq.file()) as f32, u32::from(sq.rank()) as f32);
         let (col, row) = if view.flipped {
@@ -398,6 +439,37 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
             Vec2::splat(sq_size),
         )
     };
+    // A cell the cursor left hands the keyboard to the cursor's cell
+    // (before the cells are built: the left one no longer takes focus).
+    let cursor_id = cell_id(id, view.cursor);
+    let on_other_cell = ui.memory(|m| {
+        m.focused().is_some_and(|f| {
+            f != cursor_id && Square::ALL.into_iter().any(|sq| cell_id(id, sq) == f)
+        })
+    });
+    if on_other_cell {
+        ui.memory_mut(|m| m.request_focus(cursor_id));
+    }
+    let cell = board_cells(ui, id, &view, square_rect);
+    if response.clicked() {
+        cell.request_focus();
+    }
+    let focused = cell.has_focus();
+    if focused {
+        ui.memory_mut(|m| {
+            m.set_focus_lock_filter(
+                cell.id,
+                egui::EventFilter {
+                    horizontal_arrows: true,
+                    vertical_arrows: true,
+                    tab: false,
+                    escape: false,
+                },
+            )
+        });
+    }
+    let (light, dark, cursor_colour, mark, coords) = board_colours(view.theme);
+    let painter = ui.painter_at(rect);
     // The 64 squares as one plain mesh, each snapped to whole pixels: a
     // filled rect gets an anti-aliasing strip on every edge, which shows
     // nothing on pixel-aligned squares but costs a software renderer (no
@@ -503,6 +575,7 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
         clicked,
         focused,
         response,
+        cell,
     }
 }
 
@@ -518,6 +591,9 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
                 pieces[usize::from(sq)] = board.piece_at(sq);
             }
             let value = super::browse::square(app.session.pack(), &board, app.cursor).spoken;
+            let cell_names: [String; 64] = std::array::from_fn(|i| {
+                super::browse::square(app.session.pack(), &board, Square::ALL[i]).spoken
+            });
             let out = board_widget(
                 ui,
                 BoardView {
@@ -532,11 +608,12 @@ pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
                     flipped: app.flipped(),
                     theme: app.settings.display.theme,
                     letters: app.session.config().letters,
+                    cell_names: &cell_names,
                 },
             );
-            let out_response = out.response.on_hover_text(t.get("board_hint"));
+            out.response.clone().on_hover_text(t.get("board_hint"));
             if app.focus_request == Some(FocusTarget::Board) {
-                out_response.request_focus();
+                out.cell.request_focus();
                 app.focus_request = None;
             }
             app.board_focused = out.focused;

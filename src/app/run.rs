@@ -36,7 +36,7 @@ pub fn export_game(
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let stem = format!(
         "{}-{}-{}",
-        crate::savegame::UtcTime::now().compact(),
+        crate::pgn::compact_stamp(jiff::Timestamp::now()),
         file_safe(&record.tags.white),
         file_safe(&record.tags.black)
     );

@@ -101,6 +101,7 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
     let flipped = app.flipped();
     let theme = app.settings.display.theme;
     let mut pressed = None;
+    let pack = app.session.pack().clone();
     egui::Panel::bottom("sim_board_panel")
         .frame(super::panels::panel_frame(egui::Frame::side_top_panel(
             ui.style(),
@@ -132,6 +133,13 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
             }
             let size = ui.available_height().min(ui.available_width()).max(120.0);
             let pieces = *sim.board.pieces();
+            let cell_names: [String; 64] = std::array::from_fn(|i| {
+                let mut board = shakmaty::Board::empty();
+                if let Some(p) = pieces[i] {
+                    board.set_piece_at(shakmaty::Square::ALL[i], p);
+                }
+                super::browse::square(&pack, &board, shakmaty::Square::ALL[i]).spoken
+            });
             let out = super::panels::board_widget(
                 ui,
                 super::panels::BoardView {
@@ -146,6 +154,7 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
                     flipped,
                     theme,
                     letters: crate::chess::Letters::En,
+                    cell_names: &cell_names,
                 },
             );
             if let Some(sq) = out.clicked {

@@ -185,9 +185,9 @@ pub enum TrackerEvent {
     /// turned reading explains); snapshots are now read rotated by 180
     /// degrees.
     BoardTurned { flipped: bool },
-    /// The board showed the position these moves reach, and nothing else
-    /// explains it (a missed snapshot): they follow as
-    /// [`TrackerEvent::Executed`].
+    /// The board showed the position these moves and a reply reach, and
+    /// nothing else explains it (a missed snapshot): the moves follow as
+    /// [`TrackerEvent::Executed`], then the reply as usual.
     Resynchronised { moves: Vec<Move> },
     /// The board shows the result of `mv`, but a square it fills was never
     /// seen empty (a stuck sensor?): the move is not executed.
@@ -227,6 +227,9 @@ enum Phase {
     Castling(Pending),
     /// A pawn on the last rank waits for the piece.
     Promotion(Pending),
+    /// The board shows the position two plies on, but a hand may still be
+    /// moving a piece: if it stays so, the missed move `mv` is taken over.
+    Resync(Pending),
 }
 
 /// What the tracker has said about a board that differs from the game.
@@ -282,8 +285,10 @@ pub struct Tracker {
     seen_len: usize,
     /// Own pieces lifted in this attempt (game coordinates).
     touched: Bitboard,
-    /// Own pieces lifted and put back since the last move (touch-move).
-    put_back: Bitboard,
+    /// Holes of the game's pieces seen empty since the last move (board
+    /// coordinates, so a board found turned later reads them right):
+    /// touch-move in strict mode.
+    lifted: BoardMask,
     touch_move_reported: bool,
     suspect_reported: bool,
     phase: Phase,
@@ -342,7 +347,7 @@ impl Tracker {
             seen: [Bitboard::EMPTY; SEEN],
             seen_len: 0,
             touched: Bitboard::EMPTY,
-            put_back: Bitboard::EMPTY,
+            lifted: BoardMask(0),
             touch_move_reported: false,
             suspect_reported: false,
             phase: Phase::Following,
@@ -417,7 +422,7 @@ impl Tracker {
         self.phase = Phase::Following;
         self.guidance = Guidance::Quiet;
         self.correctable = None;
-        self.put_back = Bitboard::EMPTY;
+        self.lifted = BoardMask(0);
         self.refresh();
         self.clear_attempt();
     }
@@ -437,7 +442,10 @@ impl Tracker {
     fn clear_attempt(&mut self) {
         self.seen_len = 0;
         self.touched = Bitboard::EMPTY;
-        if matches!(self.phase, Phase::Castling(_) | Phase::Promotion(_)) {
+        if matches!(
+            self.phase,
+            Phase::Castling(_) | Phase::Promotion(_) | Phase::Resync(_)
+        ) {
             self.phase = Phase::Following;
         }
         if self.guidance != Guidance::MismatchAnnounced {
@@ -458,7 +466,7 @@ impl Tracker {
             return Some(since + self.cfg.settle_ms);
         }
         let phase = match self.phase {
-            Phase::Castling(p) | Phase::Promotion(p) => Some(p.deadline),
+            Phase::Castling(p) | Phase::Promotion(p) | Phase::Resync(p) => Some(p.deadline),
             _ => None,
         };
         let guidance = match self.guidance {
@@ -493,6 +501,14 @@ impl Tracker {
                     self.phase = Phase::Following;
                     let mv = with_promotion(p.mv, self.cfg.promote_to);
                     self.commit(mv, out);
+                    continue;
+                }
+                Phase::Resync(p) if p.deadline <= now => {
+                    self.phase = Phase::Following;
+                    let m = self.orient(raw);
+                    if m == p.mask {
+                        self.recover(m, now, out);
+                    }
                     continue;
                 }
                 _ => {}
@@ -634,7 +650,7 @@ impl Tracker {
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
         self.correctable = None;
-        self.put_back = Bitboard::EMPTY;
+        self.lifted = BoardMask(0);
         self.refresh();
         self.clear_attempt();
         self.phase = Phase::AwaitingBoard;
@@ -649,7 +665,7 @@ impl Tracker {
         let (pos, mv) = self.history.pop()?;
         self.pos = pos;
         self.correctable = None;
-        self.put_back = Bitboard::EMPTY;
+        self.lifted = BoardMask(0);
         self.refresh();
         self.clear_attempt();
         self.phase = Phase::Following;
@@ -686,6 +702,7 @@ impl Tracker {
     fn settle(&mut self, raw: BoardMask, at: u64, out: &mut Vec<TrackerEvent>) {
         self.settled = Some(raw);
         self.seen_empty.0 |= !raw.0;
+        self.lifted.0 |= self.orientation.get().to_board(self.game_occ).0 & !raw.0;
         if let OrientationState::Undecided(o) = self.orientation
             && self.symmetric_reference()
         {
@@ -813,6 +830,11 @@ impl Tracker {
                 self.commit(with_promotion(p.mv, self.cfg.promote_to), out);
             }
         }
+        if let Phase::Resync(p) = self.phase
+            && p.mask != m
+        {
+            self.phase = Phase::Following;
+        }
         if Some(m) != self.prev_occ && self.guidance == Guidance::TakebackAsked {
             self.guidance = Guidance::Quiet;
         }
@@ -823,7 +845,6 @@ impl Tracker {
             }
             self.phase = Phase::Following;
             self.guidance = Guidance::Quiet;
-            self.put_back |= self.touched;
             if self.game_occ.rotate_180() != self.game_occ
                 && let OrientationState::Undecided(o) = self.orientation
             {
@@ -902,7 +923,20 @@ impl Tracker {
 
         if self.plausible(m) {
             self.clear_guidance();
-        } else if self.recover(m, out) {
+            // Also the position two plies on? Then it is taken over once
+            // the hand is empty (the board stays so).
+            let opponent = self.pos.board().by_color(!self.pos.turn());
+            if !self.awaiting_board()
+                && (self.game_occ & opponent & !m).any()
+                && let Some([mv, _]) = self.two_plies(m)
+            {
+                self.phase = Phase::Resync(Pending {
+                    mv,
+                    mask: m,
+                    deadline: at + self.cfg.mismatch_ms,
+                });
+            }
+        } else if self.recover(m, at, out) {
             // The board is explained again; nothing to guide.
         } else if !matches!(
             self.guidance,
@@ -1026,7 +1060,7 @@ impl Tracker {
     /// A board no single move explains: the game turned round, or the
     /// position two plies on with exactly one explanation. Takes it over
     /// and says so.
-    fn recover(&mut self, m: Bitboard, out: &mut Vec<TrackerEvent>) -> bool {
+    fn recover(&mut self, m: Bitboard, at: u64, out: &mut Vec<TrackerEvent>) -> bool {
         if self.awaiting_board() {
             return false;
         }
@@ -1040,17 +1074,23 @@ impl Tracker {
             out.push(TrackerEvent::BoardTurned {
                 flipped: self.flipped(),
             });
-            self.evaluate(self.game_occ, 0, out);
+            self.evaluate(self.game_occ, at, out);
             return true;
         }
-        let Some([first, second]) = self.two_plies(m) else {
+        let Some([first, _]) = self.two_plies(m) else {
             return false;
         };
-        out.push(TrackerEvent::Resynchronised {
-            moves: vec![first, second],
-        });
+        // The missed move is played; the reply is then an ordinary move on
+        // the board (a rook move may still be castling, a promotion waits
+        // for its piece), with the evidence seen so far.
+        out.push(TrackerEvent::Resynchronised { moves: vec![first] });
+        let (seen, seen_len, seen_empty) = (self.seen, self.seen_len, self.seen_empty);
+        // What was lifted since belongs to the reply: no touch-move for it.
+        self.touched = Bitboard::EMPTY;
+        self.lifted = BoardMask(0);
         self.commit(first, out);
-        self.commit(second, out);
+        (self.seen, self.seen_len, self.seen_empty) = (seen, seen_len, seen_empty);
+        self.evaluate(m, at, out);
         true
     }
 
@@ -1059,12 +1099,12 @@ impl Tracker {
     /// target is the only one seen empty; the second needs the usual
     /// evidence. Promotions take the default piece.
     fn two_plies(&self, m: Bitboard) -> Option<[Move; 2]> {
-        let diff = m ^ self.game_occ;
         let seen_empty_since = self.seen[..self.seen_len]
             .iter()
             .fold(Bitboard::EMPTY, |acc, s| acc | (self.game_occ & !*s));
         let mut found: Option<[Move; 2]> = None;
         let turn = self.pos.turn();
+        let earlier = &self.seen[..self.seen_len.saturating_sub(1)];
         for c1 in &self.candidates {
             if c1.mv.promotion().is_some_and(|r| r != self.cfg.promote_to) {
                 continue;
@@ -1084,7 +1124,16 @@ impl Tracker {
                     continue;
                 }
                 let c2 = candidate(mv2, c1.after, !turn);
+
                 if c2.after != m || (c2.capture && self.capture_evidence(mv2).is_none()) {
+                    continue;
+                }
+                // A square the first move filled and the second emptied
+                // again must have been seen filled (else the second move
+                // may have taken something that never stood there).
+                if c1.filled.intersects(c2.involved)
+                    && !earlier.iter().any(|s| c1.filled.is_subset(*s))
+                {
                     continue;
                 }
                 if found.is_some_and(|f| f != [c1.mv, mv2]) {
@@ -1093,7 +1142,6 @@ impl Tracker {
                 found = Some([c1.mv, mv2]);
             }
         }
-        let _ = diff;
         found
     }
 
@@ -1103,7 +1151,8 @@ impl Tracker {
             // another piece moved.
             let c = candidate(mv, self.game_occ, self.pos.turn());
             let m = self.settled.map_or(c.after, |s| self.orient(s));
-            if let Some(square) = ((self.touched | self.put_back) & m & !c.involved).first()
+            let lifted = self.orient(self.lifted) & self.pos.board().by_color(self.pos.turn());
+            if let Some(square) = (lifted & m & !c.involved).first()
                 && let Some(piece) = self.pos.board().piece_at(square)
             {
                 self.touch_move_reported = true;
@@ -1112,7 +1161,7 @@ impl Tracker {
         }
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
-        self.put_back = Bitboard::EMPTY;
+        self.lifted = BoardMask(0);
         self.correctable = mv.is_promotion().then_some(mv);
         self.refresh();
         self.clear_attempt();
@@ -1122,6 +1171,8 @@ impl Tracker {
         self.phase = Phase::Following;
         if let Some(s) = self.settled {
             self.seen_empty = BoardMask(!s.0);
+            // Pieces already off now belong to the next move.
+            self.lifted = BoardMask(self.orientation.get().to_board(self.game_occ).0 & !s.0);
         }
         out.push(TrackerEvent::Executed(mv));
         if self.guidance == Guidance::MismatchAnnounced {

@@ -2,11 +2,7 @@
 //! printable text scoresheet. The GUI and `rochade export` both call
 //! [`render`] (or an [`Exporter`] that keeps its tables loaded).
 
-pub mod pgn;
 pub mod text;
-
-use std::fmt;
-use std::str::FromStr;
 
 use shakmaty::Position;
 
@@ -14,11 +10,19 @@ use crate::braille::{self, BrailleError, Layout, PefMeta, Scoresheet, TableError
 use crate::chess::{GameRecord, Letters};
 use crate::words::Lang;
 
-pub use pgn::{PgnError, read_pgn, write_pgn};
+pub use crate::pgn::{PgnError, read_pgn, write_pgn};
 pub use text::text_scoresheet;
 
 /// An output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display, strum::EnumString, strum::IntoStaticStr,
+)]
+#[strum(
+    serialize_all = "lowercase",
+    ascii_case_insensitive,
+    parse_err_ty = String,
+    parse_err_fn = unknown_format
+)]
 pub enum Format {
     /// Unicode Braille text (U+2800 block).
     Unicode,
@@ -41,13 +45,7 @@ impl Format {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            Format::Unicode => "unicode",
-            Format::Brf => "brf",
-            Format::Pef => "pef",
-            Format::Pgn => "pgn",
-            Format::Text => "text",
-        }
+        self.into()
     }
 
     /// The usual file name extension.
@@ -67,20 +65,8 @@ impl Format {
     }
 }
 
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.code().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown format '{s}' (use brf, pef, unicode, pgn or text)"))
-    }
+fn unknown_format(s: &str) -> String {
+    format!("unknown format '{s}' (use brf, pef, unicode, pgn or text)")
 }
 
 /// The user's choices for an export.
@@ -105,20 +91,11 @@ impl Default for ExportOptions {
 }
 
 /// Why an export failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
+    #[error(transparent)]
     Braille(BrailleError),
 }
-
-impl fmt::Display for ExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExportError::Braille(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ExportError {}
 
 impl From<BrailleError> for ExportError {
     fn from(e: BrailleError) -> ExportError {

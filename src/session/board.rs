@@ -7,7 +7,7 @@
 //! [`BoardState::on_game_changed`] and a reconciliation with the game record
 //! before every event, so the tracker can never drift from the scoresheet.
 
-use shakmaty::{Chess, Move, Piece, Role};
+use shakmaty::{Chess, Move, Piece, Position, Role};
 
 use super::{Effect, Mode, Notice, Priority, SessionConfig, Source, Speech};
 use crate::board::tracker::{BoardMask, board_difference, render_in_sync, render_mismatch};
@@ -136,9 +136,12 @@ impl BoardState {
         self.announce_touched = config.announce_touched;
     }
 
-    pub fn reset(&mut self, _config: &SessionConfig, start: &Chess) {
-        self.tracker.reset(start.clone());
-        self.base = None;
+    /// Starts the tracker from the record's current position: the moves
+    /// recorded so far are its base (a resumed game), and every later move
+    /// reaches it through [`BoardState::reconcile`].
+    pub fn reset(&mut self, _config: &SessionConfig, record: &GameRecord) {
+        self.tracker.reset(record.position().clone());
+        self.base = Some(record.moves().len());
         self.queued.clear();
     }
 
@@ -186,6 +189,13 @@ impl BoardState {
             return;
         }
         for m in &record.moves()[base + have..] {
+            // Never play a move the tracker's position does not allow (it
+            // would panic in shakmaty): start again from the record.
+            if !self.tracker.position().is_legal(m.mv) {
+                self.tracker.reset(record.position().clone());
+                self.base = Some(recorded);
+                return;
+            }
             self.tracker.apply_external(now, m.mv, &mut self.queued);
         }
     }

@@ -248,14 +248,14 @@ impl Session {
         self.record = record;
         self.pending = None;
         self.last_announcement = self.last_move_words();
-        self.board.reset(&self.config, self.record.position());
+        self.board.reset(&self.config, &self.record);
     }
 
     /// Starts from a FEN instead of the standard position.
     pub fn set_start_fen(&mut self, fen: &str) -> Result<(), crate::chess::FenError> {
         let record = GameRecord::from_fen(fen)?;
         self.record = record;
-        self.board.reset(&self.config, self.record.position());
+        self.board.reset(&self.config, &self.record);
         Ok(())
     }
 
@@ -645,7 +645,7 @@ impl Session {
                 self.game_origin_ms = Some(now);
                 self.last_announcement = None;
                 self.pending = None;
-                self.board.reset(&self.config, self.record.position());
+                self.board.reset(&self.config, &self.record);
                 self.speak(out, self.pack.say("new_game"), Priority::Answer);
                 out.push(Effect::Notice(Notice::NewGame));
                 out.push(Effect::SaveGame);

@@ -300,6 +300,28 @@ fn resumed_game_gets_its_clock_and_last_move_back() {
     );
 }
 
+#[test]
+fn after_resume_every_move_reaches_the_board_tracker() {
+    let mut s = session(SessionConfig::default());
+    for m in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+        enter(&mut s, 0, m);
+    }
+    let saved = s.record().clone();
+    let mut resumed = session(SessionConfig::default());
+    resumed.resume_game(1_000, saved);
+    // The first event after the resume is a typed move (no tick, no F5).
+    for (i, m) in ["O-O", "Nf6", "d3", "O-O", "Kh1", "Kh8"].iter().enumerate() {
+        let fx = enter(&mut resumed, 2_000 + i as u64, m);
+        assert!(fx.contains(&Effect::SaveGame), "{m} was not played");
+        assert_eq!(
+            resumed.board_state().tracker().position(),
+            resumed.record().position(),
+            "the tracker follows the game after {m}"
+        );
+    }
+    assert_eq!(resumed.record().moves().len(), 12);
+}
+
 fn command(s: &mut Session, cmd: Command) -> Vec<Effect> {
     s.handle(0, Event::Command(cmd))
 }

@@ -1,0 +1,273 @@
+//! The real `rochade` binary with the real Orca screen reader (Debian's
+//! Orca 43), headless: what Orca speaks (`SPEECH OUTPUT`) and puts on the
+//! Braille display (`BRAILLE LINE`) is read from its debug log.
+//!
+//! `tests/support/orca-session.sh` starts the private desktop (Xvfb,
+//! openbox, D-Bus, the AT-SPI bus, PulseAudio with a null sink, Orca);
+//! keys go to the app with `xdotool`. Every wait is on a log line, never a
+//! fixed sleep. A missing program FAILS the test (Debian: `apt install orca
+//! at-spi2-core dbus-x11 python3-pyatspi xvfb xdotool openbox
+//! speech-dispatcher speech-dispatcher-espeak-ng espeak-ng pulseaudio`; the
+//! log is kept in `target/test-artifacts/orca-debug.log`).
+
+#![cfg(target_os = "linux")]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const START_TIMEOUT: Duration = Duration::from_secs(120);
+const STEP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Stops a process group of ours when the test ends, however it ends.
+struct Reaper(Child);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        // The session script stops what it started on TERM.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn artifacts_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target dir")
+        .join("test-artifacts");
+    std::fs::create_dir_all(&dir).expect("create target/test-artifacts");
+    dir
+}
+
+fn wait_for<T>(what: &str, timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = probe() {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Orca's debug log, read from where the last check left off.
+struct OrcaLog {
+    path: PathBuf,
+    seen: usize,
+}
+
+impl OrcaLog {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&std::fs::read(&self.path).unwrap_or_default()).into_owned()
+    }
+
+    /// What Orca spoke and brailled since the last mark.
+    fn since_mark(&self) -> (Vec<String>, Vec<String>) {
+        let text = self.text();
+        let new = text.get(self.seen..).unwrap_or("");
+        let mut speech = Vec::new();
+        let mut braille = Vec::new();
+        for line in new.lines() {
+            if let Some(rest) = line.split_once("SPEECH OUTPUT: '").map(|x| x.1) {
+                // SPEECH OUTPUT: 'words'{voice}
+                speech.push(rest.rsplit_once("'{").map_or(rest, |x| x.0).to_owned());
+            } else if let Some(rest) = line.split_once("BRAILLE LINE:  '").map(|x| x.1) {
+                braille.push(rest.rsplit_once('\'').map_or(rest, |x| x.0).to_owned());
+            }
+        }
+        (speech, braille)
+    }
+
+    fn mark(&mut self) {
+        self.seen = self.text().len();
+    }
+
+    /// Waits until Orca has spoken a line containing `spoken` and brailled
+    /// one containing `brailled`; returns all it spoke since the mark.
+    fn expect(&mut self, flow: &str, spoken: &str, brailled: &str) -> Vec<String> {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        let said = loop {
+            let (speech, braille) = self.since_mark();
+            if speech.iter().any(|s| s.contains(spoken))
+                && braille.iter().any(|b| b.contains(brailled))
+            {
+                break speech;
+            }
+            if Instant::now() > deadline {
+                std::fs::copy(&self.path, artifacts_dir().join("orca-debug.log")).ok();
+                panic!(
+                    "{flow}: Orca did not speak '{spoken}' and braille '{brailled}'; it spoke \
+                     {speech:?} and brailled {braille:?} (log: target/test-artifacts/orca-debug.log)"
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        eprintln!("{flow}: Orca said {said:?}");
+        self.mark();
+        said
+    }
+}
+
+struct Desktop {
+    env: HashMap<String, String>,
+}
+
+impl Desktop {
+    fn command(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.envs(&self.env).env_remove("WAYLAND_DISPLAY");
+        c
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let out = self
+            .command("xdotool")
+            .args(args)
+            .output()
+            .expect("run xdotool (apt install xdotool)");
+        assert!(
+            out.status.success(),
+            "xdotool {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn key(&self, key: &str) {
+        self.xdotool(&["key", "--clearmodifiers", key]);
+    }
+
+    fn type_move(&self, text: &str) {
+        self.xdotool(&["type", "--delay", "40", text]);
+        self.key("Return");
+    }
+}
+
+#[test]
+fn orca_speaks_and_brailles_moves_board_and_dialogs() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/orca-session.sh");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let artifacts = artifacts_dir();
+    let session = Command::new("bash")
+        .arg(&script)
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(artifacts.join("orca-session.txt")).unwrap())
+        .spawn()
+        .expect("start tests/support/orca-session.sh");
+    let mut session = Reaper(session);
+    let env_path = dir.path().join("env");
+    wait_for("the Orca session", START_TIMEOUT, || {
+        if let Ok(Some(status)) = session.0.try_wait() {
+            panic!(
+                "the Orca session failed ({status}): {}",
+                std::fs::read_to_string(artifacts.join("orca-session.txt")).unwrap_or_default()
+            );
+        }
+        env_path.exists().then_some(())
+    });
+    let env: HashMap<String, String> = std::fs::read_to_string(&env_path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    let desktop = Desktop { env };
+    let mut log = OrcaLog {
+        path: dir.path().join("orca-debug.log"),
+        seen: 0,
+    };
+    log.mark();
+
+    // German announcements (the default), English interface, the app's
+    // own voice silent: everything heard comes from Orca.
+    let config_dir = dir.path().join("config");
+    let data_dir = dir.path().join("data");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    std::fs::write(
+        config_dir.join("settings.toml"),
+        "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\n",
+    )
+    .unwrap();
+    let app = desktop
+        .command(env!("CARGO_BIN_EXE_rochade"))
+        .env("ROCHADE_CONFIG_DIR", &config_dir)
+        .env("ROCHADE_DATA_DIR", &data_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(artifacts.join("orca-app-stderr.txt")).unwrap())
+        .spawn()
+        .expect("start rochade");
+    let _app = Reaper(app);
+
+    // Start: the move input has the focus and Orca says so.
+    let window = wait_for("the Rochade window", START_TIMEOUT, || {
+        let out = desktop
+            .command("xdotool")
+            .args(["search", "--onlyvisible", "--name", "^Rochade"])
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .map(|l| l.trim().to_owned())
+    });
+    desktop.xdotool(&["windowactivate", "--sync", &window]);
+    log.expect("start", "Move entry", "Move");
+
+    // Six typed moves, each spoken and brailled by Orca.
+    for (typed, said) in [
+        ("e4", "Eva vier"),
+        ("e5", "Eva fünf"),
+        ("Nf3", "Springer Felix drei"),
+        ("Nc6", "Springer Cesar sechs"),
+        ("Bb5", "Läufer Bella fünf"),
+        ("a6", "Anna sechs"),
+    ] {
+        desktop.type_move(typed);
+        log.expect(&format!("move {typed}"), said, said);
+    }
+
+    // An illegal move: the error is spoken and brailled, the text kept.
+    desktop.type_move("Ke3");
+    log.expect("illegal move", "Ke3", "Ke3");
+    desktop.key("ctrl+a");
+    desktop.key("BackSpace");
+
+    // The board, square by square: F7 puts the focus on the cursor's cell
+    // (the last move's square), arrows move it; Orca speaks and brailles
+    // each cell it lands on.
+    desktop.key("F7");
+    log.expect(
+        "board",
+        "Anna sechs: schwarzer Bauer",
+        "Anna sechs: schwarzer Bauer",
+    );
+    for (key, square) in [
+        ("Up", "Anna sieben: leer"),
+        ("Right", "Bella sieben: schwarzer Bauer"),
+        ("Down", "Bella sechs: leer"),
+        ("Down", "Bella fünf: weißer Läufer"),
+    ] {
+        desktop.key(key);
+        let said = log.expect(&format!("board walk {key}"), square, square);
+        assert!(
+            said.iter().filter(|s| s.contains(square)).count() == 1,
+            "{square} said once, not twice: {said:?}"
+        );
+    }
+
+    std::fs::copy(&log.path, artifacts.join("orca-debug.log")).ok();
+}
