@@ -614,3 +614,74 @@ mod tests {
         assert_eq!(file_name_part("???"), "NN");
     }
 }
+
+#[cfg(test)]
+mod damaged_tests {
+    use super::*;
+    use shakmaty::san::San;
+
+    fn game() -> GameRecord {
+        let mut g = GameRecord::new();
+        for (i, san) in ["e4", "e5", "Nf3", "Nc6", "Bb5"].into_iter().enumerate() {
+            let mv = san.parse::<San>().unwrap().to_move(g.position()).unwrap();
+            g.play(mv, Some(i as u64 * 1000)).unwrap();
+            g.set_last_clock(5_400_000 - i as u64 * 500);
+        }
+        g
+    }
+
+    #[test]
+    fn nul_filled_header_only_and_empty_files_are_damaged_not_absent() {
+        for bytes in [
+            vec![0u8; 4096],
+            b"[Event \"?\"]\n[White \"A\"]\n".to_vec(),
+            Vec::new(),
+            b"   \n\n".to_vec(),
+        ] {
+            match read_save(&bytes) {
+                SaveRead::Damaged { prefix: None, .. } => {}
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(&bytes)),
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let store = GameStore::new(dir.path());
+        std::fs::write(store.current_path(), vec![0u8; 512]).unwrap();
+        assert!(matches!(
+            store.read_current().unwrap(),
+            SaveRead::Damaged { .. }
+        ));
+        // Not taken for "no game": reported, and the file kept aside.
+        assert!(store.unfinished_game().is_err());
+    }
+
+    #[test]
+    fn a_cut_off_save_keeps_its_readable_moves_and_says_where() {
+        let text = to_pgn(&game());
+        for cut in [
+            text.len() - 3,
+            text.find("Bb5").unwrap() + 1,
+            text.find("Nc6").unwrap() + 10,
+        ] {
+            let SaveRead::Damaged { prefix, error } = read_save(&text.as_bytes()[..cut]) else {
+                panic!("cut at {cut} read as whole");
+            };
+            let prefix = prefix.expect("moves before the damage");
+            assert!(prefix.moves().len() >= 3, "cut at {cut}");
+            assert_eq!(prefix.moves()[..3], game().moves()[..3]);
+            assert!(error.line.is_some() && error.column.is_some(), "{error:?}");
+            assert!(
+                describe(&error).starts_with("line "),
+                "{}",
+                describe(&error)
+            );
+        }
+        // An unterminated comment is placed where it opens.
+        let cut = text.find("{[%clk 1:29:58").unwrap() + 5;
+        let SaveRead::Damaged { error, .. } = read_save(&text.as_bytes()[..cut]) else {
+            panic!("read as whole");
+        };
+        let line = text[..cut].lines().count();
+        assert_eq!(error.line, Some(line), "{error:?}");
+        assert!(matches!(read_save(text.as_bytes()), SaveRead::Intact(_)));
+    }
+}
