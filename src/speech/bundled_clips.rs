@@ -66,85 +66,205 @@ static DE: &[(&str, &[u8])] = &[
     ("8", include_bytes!("../../assets/voice/de/8.wav")),
     ("9", include_bytes!("../../assets/voice/de/9.wav")),
     ("aber", include_bytes!("../../assets/voice/de/aber.wav")),
-    ("abgebrochen", include_bytes!("../../assets/voice/de/abgebrochen.wav")),
-    ("abgelaufen", include_bytes!("../../assets/voice/de/abgelaufen.wav")),
-    ("abgelehnt", include_bytes!("../../assets/voice/de/abgelehnt.wav")),
+    (
+        "abgebrochen",
+        include_bytes!("../../assets/voice/de/abgebrochen.wav"),
+    ),
+    (
+        "abgelaufen",
+        include_bytes!("../../assets/voice/de/abgelaufen.wav"),
+    ),
+    (
+        "abgelehnt",
+        include_bytes!("../../assets/voice/de/abgelehnt.wav"),
+    ),
     ("acht", include_bytes!("../../assets/voice/de/acht.wav")),
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
-    ("angegriffen", include_bytes!("../../assets/voice/de/angegriffen.wav")),
-    ("angehalten", include_bytes!("../../assets/voice/de/angehalten.wav")),
-    ("angreifer", include_bytes!("../../assets/voice/de/angreifer.wav")),
+    (
+        "angegriffen",
+        include_bytes!("../../assets/voice/de/angegriffen.wav"),
+    ),
+    (
+        "angehalten",
+        include_bytes!("../../assets/voice/de/angehalten.wav"),
+    ),
+    (
+        "angreifer",
+        include_bytes!("../../assets/voice/de/angreifer.wav"),
+    ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
-    ("assistent", include_bytes!("../../assets/voice/de/assistent.wav")),
+    (
+        "anzeige",
+        include_bytes!("../../assets/voice/de/anzeige.wav"),
+    ),
+    (
+        "assistent",
+        include_bytes!("../../assets/voice/de/assistent.wav"),
+    ),
     ("auf", include_bytes!("../../assets/voice/de/auf.wav")),
-    ("aufgabe", include_bytes!("../../assets/voice/de/aufgabe.wav")),
-    ("ausgefallen", include_bytes!("../../assets/voice/de/ausgefallen.wav")),
-    ("ausgeglichen", include_bytes!("../../assets/voice/de/ausgeglichen.wav")),
+    (
+        "aufgabe",
+        include_bytes!("../../assets/voice/de/aufgabe.wav"),
+    ),
+    ("aus", include_bytes!("../../assets/voice/de/aus.wav")),
+    (
+        "ausgefallen",
+        include_bytes!("../../assets/voice/de/ausgefallen.wav"),
+    ),
+    (
+        "ausgeglichen",
+        include_bytes!("../../assets/voice/de/ausgeglichen.wav"),
+    ),
     ("bauer", include_bytes!("../../assets/voice/de/bauer.wav")),
     ("bauern", include_bytes!("../../assets/voice/de/bauern.wav")),
-    ("beendet", include_bytes!("../../assets/voice/de/beendet.wav")),
+    (
+        "beendet",
+        include_bytes!("../../assets/voice/de/beendet.wav"),
+    ),
     ("befehl", include_bytes!("../../assets/voice/de/befehl.wav")),
-    ("beginnen", include_bytes!("../../assets/voice/de/beginnen.wav")),
+    (
+        "beginnen",
+        include_bytes!("../../assets/voice/de/beginnen.wav"),
+    ),
     ("bella", include_bytes!("../../assets/voice/de/bella.wav")),
-    ("berechnet", include_bytes!("../../assets/voice/de/berechnet.wav")),
-    ("berechtigt", include_bytes!("../../assets/voice/de/berechtigt.wav")),
+    (
+        "berechnet",
+        include_bytes!("../../assets/voice/de/berechnet.wav"),
+    ),
+    (
+        "berechtigt",
+        include_bytes!("../../assets/voice/de/berechtigt.wav"),
+    ),
     ("bereit", include_bytes!("../../assets/voice/de/bereit.wav")),
-    ("beruehrt", include_bytes!("../../assets/voice/de/beruehrt.wav")),
+    (
+        "beruehrt",
+        include_bytes!("../../assets/voice/de/beruehrt.wav"),
+    ),
     ("besser", include_bytes!("../../assets/voice/de/besser.wav")),
-    ("bestaetigen", include_bytes!("../../assets/voice/de/bestaetigen.wav")),
+    (
+        "bestaetigen",
+        include_bytes!("../../assets/voice/de/bestaetigen.wav"),
+    ),
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
-    ("brettfehler", include_bytes!("../../assets/voice/de/brettfehler.wav")),
+    (
+        "brettfehler",
+        include_bytes!("../../assets/voice/de/brettfehler.wav"),
+    ),
     ("cesar", include_bytes!("../../assets/voice/de/cesar.wav")),
-    ("computer", include_bytes!("../../assets/voice/de/computer.wav")),
-    ("computergegner", include_bytes!("../../assets/voice/de/computergegner.wav")),
+    (
+        "computer",
+        include_bytes!("../../assets/voice/de/computer.wav"),
+    ),
+    (
+        "computergegner",
+        include_bytes!("../../assets/voice/de/computergegner.wav"),
+    ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
     ("der", include_bytes!("../../assets/voice/de/der.wav")),
-    ("deutlich", include_bytes!("../../assets/voice/de/deutlich.wav")),
+    (
+        "deutlich",
+        include_bytes!("../../assets/voice/de/deutlich.wav"),
+    ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
     ("drei", include_bytes!("../../assets/voice/de/drei.wav")),
-    ("dreimalige", include_bytes!("../../assets/voice/de/dreimalige.wav")),
-    ("drohung", include_bytes!("../../assets/voice/de/drohung.wav")),
+    (
+        "dreimalige",
+        include_bytes!("../../assets/voice/de/dreimalige.wav"),
+    ),
+    (
+        "drohung",
+        include_bytes!("../../assets/voice/de/drohung.wav"),
+    ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
+    (
+        "einstellungen",
+        include_bytes!("../../assets/voice/de/einstellungen.wav"),
+    ),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
-    ("ergebnis", include_bytes!("../../assets/voice/de/ergebnis.wav")),
-    ("erhalten", include_bytes!("../../assets/voice/de/erhalten.wav")),
-    ("erwartet", include_bytes!("../../assets/voice/de/erwartet.wav")),
+    (
+        "ergebnis",
+        include_bytes!("../../assets/voice/de/ergebnis.wav"),
+    ),
+    (
+        "erhalten",
+        include_bytes!("../../assets/voice/de/erhalten.wav"),
+    ),
+    (
+        "erwartet",
+        include_bytes!("../../assets/voice/de/erwartet.wav"),
+    ),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
     ("fehler", include_bytes!("../../assets/voice/de/fehler.wav")),
-    ("fehlgeschlagen", include_bytes!("../../assets/voice/de/fehlgeschlagen.wav")),
+    (
+        "fehlgeschlagen",
+        include_bytes!("../../assets/voice/de/fehlgeschlagen.wav"),
+    ),
     ("fehlt", include_bytes!("../../assets/voice/de/fehlt.wav")),
     ("felix", include_bytes!("../../assets/voice/de/felix.wav")),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
-    ("fortgesetzt", include_bytes!("../../assets/voice/de/fortgesetzt.wav")),
-    ("fortsetzen", include_bytes!("../../assets/voice/de/fortsetzen.wav")),
+    (
+        "fortgesetzt",
+        include_bytes!("../../assets/voice/de/fortgesetzt.wav"),
+    ),
+    (
+        "fortsetzen",
+        include_bytes!("../../assets/voice/de/fortsetzen.wav"),
+    ),
     ("fuenf", include_bytes!("../../assets/voice/de/fuenf.wav")),
-    ("fuenfmalige", include_bytes!("../../assets/voice/de/fuenfmalige.wav")),
+    (
+        "fuenfmalige",
+        include_bytes!("../../assets/voice/de/fuenfmalige.wav"),
+    ),
     ("fuer", include_bytes!("../../assets/voice/de/fuer.wav")),
-    ("gedeckt", include_bytes!("../../assets/voice/de/gedeckt.wav")),
-    ("gedreht", include_bytes!("../../assets/voice/de/gedreht.wav")),
-    ("gefuehrt", include_bytes!("../../assets/voice/de/gefuehrt.wav")),
-    ("gefunden", include_bytes!("../../assets/voice/de/gefunden.wav")),
+    (
+        "gedeckt",
+        include_bytes!("../../assets/voice/de/gedeckt.wav"),
+    ),
+    (
+        "gedreht",
+        include_bytes!("../../assets/voice/de/gedreht.wav"),
+    ),
+    (
+        "gefuehrt",
+        include_bytes!("../../assets/voice/de/gefuehrt.wav"),
+    ),
+    (
+        "gefunden",
+        include_bytes!("../../assets/voice/de/gefunden.wav"),
+    ),
     ("gegen", include_bytes!("../../assets/voice/de/gegen.wav")),
     ("gegner", include_bytes!("../../assets/voice/de/gegner.wav")),
-    ("gespeichert", include_bytes!("../../assets/voice/de/gespeichert.wav")),
-    ("gespielt", include_bytes!("../../assets/voice/de/gespielt.wav")),
-    ("gestartet", include_bytes!("../../assets/voice/de/gestartet.wav")),
+    (
+        "gespeichert",
+        include_bytes!("../../assets/voice/de/gespeichert.wav"),
+    ),
+    (
+        "gespielt",
+        include_bytes!("../../assets/voice/de/gespielt.wav"),
+    ),
+    (
+        "gestartet",
+        include_bytes!("../../assets/voice/de/gestartet.wav"),
+    ),
     ("gewinn", include_bytes!("../../assets/voice/de/gewinn.wav")),
-    ("gewinnt", include_bytes!("../../assets/voice/de/gewinnt.wav")),
+    (
+        "gewinnt",
+        include_bytes!("../../assets/voice/de/gewinnt.wav"),
+    ),
     ("gibt", include_bytes!("../../assets/voice/de/gibt.wav")),
     ("groben", include_bytes!("../../assets/voice/de/groben.wav")),
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
@@ -159,92 +279,241 @@ static DE: &[(&str, &[u8])] = &[
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
-    ("laeufer", include_bytes!("../../assets/voice/de/laeufer.wav")),
+    (
+        "laeufer",
+        include_bytes!("../../assets/voice/de/laeufer.wav"),
+    ),
     ("laeuft", include_bytes!("../../assets/voice/de/laeuft.wav")),
     ("lange", include_bytes!("../../assets/voice/de/lange.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
-    ("letzter", include_bytes!("../../assets/voice/de/letzter.wav")),
+    (
+        "letzter",
+        include_bytes!("../../assets/voice/de/letzter.wav"),
+    ),
     ("linie", include_bytes!("../../assets/voice/de/linie.wav")),
     ("matt", include_bytes!("../../assets/voice/de/matt.wav")),
-    ("mattsetzen", include_bytes!("../../assets/voice/de/mattsetzen.wav")),
+    (
+        "mattsetzen",
+        include_bytes!("../../assets/voice/de/mattsetzen.wav"),
+    ),
     ("mehr", include_bytes!("../../assets/voice/de/mehr.wav")),
     ("minute", include_bytes!("../../assets/voice/de/minute.wav")),
-    ("minuten", include_bytes!("../../assets/voice/de/minuten.wav")),
+    (
+        "minuten",
+        include_bytes!("../../assets/voice/de/minuten.wav"),
+    ),
     ("mit", include_bytes!("../../assets/voice/de/mit.wav")),
     ("modus", include_bytes!("../../assets/voice/de/modus.wav")),
-    ("moeglich", include_bytes!("../../assets/voice/de/moeglich.wav")),
-    ("naechsten", include_bytes!("../../assets/voice/de/naechsten.wav")),
+    (
+        "moeglich",
+        include_bytes!("../../assets/voice/de/moeglich.wav"),
+    ),
+    (
+        "naechsten",
+        include_bytes!("../../assets/voice/de/naechsten.wav"),
+    ),
     ("neu", include_bytes!("../../assets/voice/de/neu.wav")),
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
+    (
+        "oberflaeche",
+        include_bytes!("../../assets/voice/de/oberflaeche.wav"),
+    ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
-    ("partieformular", include_bytes!("../../assets/voice/de/partieformular.wav")),
-    ("passant", include_bytes!("../../assets/voice/de/passant.wav")),
+    (
+        "partieformular",
+        include_bytes!("../../assets/voice/de/partieformular.wav"),
+    ),
+    (
+        "passant",
+        include_bytes!("../../assets/voice/de/passant.wav"),
+    ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
-    ("reklamation", include_bytes!("../../assets/voice/de/reklamation.wav")),
+    (
+        "reklamation",
+        include_bytes!("../../assets/voice/de/reklamation.wav"),
+    ),
     ("remis", include_bytes!("../../assets/voice/de/remis.wav")),
-    ("remisangebot", include_bytes!("../../assets/voice/de/remisangebot.wav")),
-    ("restart", include_bytes!("../../assets/voice/de/restart.wav")),
-    ("rochade", include_bytes!("../../assets/voice/de/rochade.wav")),
-    ("rueckblick", include_bytes!("../../assets/voice/de/rueckblick.wav")),
+    (
+        "remisangebot",
+        include_bytes!("../../assets/voice/de/remisangebot.wav"),
+    ),
+    (
+        "restart",
+        include_bytes!("../../assets/voice/de/restart.wav"),
+    ),
+    (
+        "rochade",
+        include_bytes!("../../assets/voice/de/rochade.wav"),
+    ),
+    (
+        "rueckblick",
+        include_bytes!("../../assets/voice/de/rueckblick.wav"),
+    ),
     ("schach", include_bytes!("../../assets/voice/de/schach.wav")),
-    ("schachmatt", include_bytes!("../../assets/voice/de/schachmatt.wav")),
-    ("schlaegt", include_bytes!("../../assets/voice/de/schlaegt.wav")),
-    ("schliessen", include_bytes!("../../assets/voice/de/schliessen.wav")),
-    ("schliesst", include_bytes!("../../assets/voice/de/schliesst.wav")),
-    ("schwarz", include_bytes!("../../assets/voice/de/schwarz.wav")),
-    ("schwarze", include_bytes!("../../assets/voice/de/schwarze.wav")),
-    ("schwarzer", include_bytes!("../../assets/voice/de/schwarzer.wav")),
+    (
+        "schachmatt",
+        include_bytes!("../../assets/voice/de/schachmatt.wav"),
+    ),
+    (
+        "schlaegt",
+        include_bytes!("../../assets/voice/de/schlaegt.wav"),
+    ),
+    (
+        "schliessen",
+        include_bytes!("../../assets/voice/de/schliessen.wav"),
+    ),
+    (
+        "schliesst",
+        include_bytes!("../../assets/voice/de/schliesst.wav"),
+    ),
+    (
+        "schwarz",
+        include_bytes!("../../assets/voice/de/schwarz.wav"),
+    ),
+    (
+        "schwarze",
+        include_bytes!("../../assets/voice/de/schwarze.wav"),
+    ),
+    (
+        "schwarzer",
+        include_bytes!("../../assets/voice/de/schwarzer.wav"),
+    ),
     ("sechs", include_bytes!("../../assets/voice/de/sechs.wav")),
-    ("sekunde", include_bytes!("../../assets/voice/de/sekunde.wav")),
-    ("sekunden", include_bytes!("../../assets/voice/de/sekunden.wav")),
+    (
+        "sekunde",
+        include_bytes!("../../assets/voice/de/sekunde.wav"),
+    ),
+    (
+        "sekunden",
+        include_bytes!("../../assets/voice/de/sekunden.wav"),
+    ),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
-    ("spielen", include_bytes!("../../assets/voice/de/spielen.wav")),
-    ("springer", include_bytes!("../../assets/voice/de/springer.wav")),
-    ("starten", include_bytes!("../../assets/voice/de/starten.wav")),
+    (
+        "simuliertes",
+        include_bytes!("../../assets/voice/de/simuliertes.wav"),
+    ),
+    (
+        "spielen",
+        include_bytes!("../../assets/voice/de/spielen.wav"),
+    ),
+    (
+        "sprache",
+        include_bytes!("../../assets/voice/de/sprache.wav"),
+    ),
+    (
+        "springer",
+        include_bytes!("../../assets/voice/de/springer.wav"),
+    ),
+    (
+        "starten",
+        include_bytes!("../../assets/voice/de/starten.wav"),
+    ),
     ("steht", include_bytes!("../../assets/voice/de/steht.wav")),
-    ("stellung", include_bytes!("../../assets/voice/de/stellung.wav")),
-    ("stellungswiederholung", include_bytes!("../../assets/voice/de/stellungswiederholung.wav")),
+    (
+        "stellung",
+        include_bytes!("../../assets/voice/de/stellung.wav"),
+    ),
+    (
+        "stellungswiederholung",
+        include_bytes!("../../assets/voice/de/stellungswiederholung.wav"),
+    ),
     ("stimmt", include_bytes!("../../assets/voice/de/stimmt.wav")),
     ("strg", include_bytes!("../../assets/voice/de/strg.wav")),
     ("stufe", include_bytes!("../../assets/voice/de/stufe.wav")),
     ("stunde", include_bytes!("../../assets/voice/de/stunde.wav")),
-    ("stunden", include_bytes!("../../assets/voice/de/stunden.wav")),
+    (
+        "stunden",
+        include_bytes!("../../assets/voice/de/stunden.wav"),
+    ),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
+    ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),
-    ("training", include_bytes!("../../assets/voice/de/training.wav")),
-    ("trotzdem", include_bytes!("../../assets/voice/de/trotzdem.wav")),
+    (
+        "training",
+        include_bytes!("../../assets/voice/de/training.wav"),
+    ),
+    (
+        "trotzdem",
+        include_bytes!("../../assets/voice/de/trotzdem.wav"),
+    ),
     ("turm", include_bytes!("../../assets/voice/de/turm.wav")),
-    ("turnier", include_bytes!("../../assets/voice/de/turnier.wav")),
+    (
+        "turnier",
+        include_bytes!("../../assets/voice/de/turnier.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
-    ("umgerechnet", include_bytes!("../../assets/voice/de/umgerechnet.wav")),
-    ("umwandlung", include_bytes!("../../assets/voice/de/umwandlung.wav")),
-    ("unbeendete", include_bytes!("../../assets/voice/de/unbeendete.wav")),
-    ("unberechtigt", include_bytes!("../../assets/voice/de/unberechtigt.wav")),
-    ("unzulaessiger", include_bytes!("../../assets/voice/de/unzulaessiger.wav")),
-    ("verbindung", include_bytes!("../../assets/voice/de/verbindung.wav")),
-    ("verbraucht", include_bytes!("../../assets/voice/de/verbraucht.wav")),
-    ("verbunden", include_bytes!("../../assets/voice/de/verbunden.wav")),
-    ("vereinbart", include_bytes!("../../assets/voice/de/vereinbart.wav")),
-    ("verloren", include_bytes!("../../assets/voice/de/verloren.wav")),
-    ("verstanden", include_bytes!("../../assets/voice/de/verstanden.wav")),
-    ("verteidiger", include_bytes!("../../assets/voice/de/verteidiger.wav")),
+    (
+        "umgerechnet",
+        include_bytes!("../../assets/voice/de/umgerechnet.wav"),
+    ),
+    (
+        "umwandlung",
+        include_bytes!("../../assets/voice/de/umwandlung.wav"),
+    ),
+    (
+        "unbeendete",
+        include_bytes!("../../assets/voice/de/unbeendete.wav"),
+    ),
+    (
+        "unberechtigt",
+        include_bytes!("../../assets/voice/de/unberechtigt.wav"),
+    ),
+    (
+        "unveraendert",
+        include_bytes!("../../assets/voice/de/unveraendert.wav"),
+    ),
+    (
+        "unzulaessiger",
+        include_bytes!("../../assets/voice/de/unzulaessiger.wav"),
+    ),
+    (
+        "verbindung",
+        include_bytes!("../../assets/voice/de/verbindung.wav"),
+    ),
+    (
+        "verbraucht",
+        include_bytes!("../../assets/voice/de/verbraucht.wav"),
+    ),
+    (
+        "verbunden",
+        include_bytes!("../../assets/voice/de/verbunden.wav"),
+    ),
+    (
+        "vereinbart",
+        include_bytes!("../../assets/voice/de/vereinbart.wav"),
+    ),
+    (
+        "verloren",
+        include_bytes!("../../assets/voice/de/verloren.wav"),
+    ),
+    (
+        "verstanden",
+        include_bytes!("../../assets/voice/de/verstanden.wav"),
+    ),
+    (
+        "verteidiger",
+        include_bytes!("../../assets/voice/de/verteidiger.wav"),
+    ),
     ("viel", include_bytes!("../../assets/voice/de/viel.wav")),
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
     ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
-    ("weisser", include_bytes!("../../assets/voice/de/weisser.wav")),
+    (
+        "weisser",
+        include_bytes!("../../assets/voice/de/weisser.wav"),
+    ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
@@ -255,18 +524,25 @@ static DE: &[(&str, &[u8])] = &[
     ("zuege", include_bytes!("../../assets/voice/de/zuege.wav")),
     ("zuegen", include_bytes!("../../assets/voice/de/zuegen.wav")),
     ("zug", include_bytes!("../../assets/voice/de/zug.wav")),
-    ("zugeingabe", include_bytes!("../../assets/voice/de/zugeingabe.wav")),
+    (
+        "zugeingabe",
+        include_bytes!("../../assets/voice/de/zugeingabe.wav"),
+    ),
     ("zum", include_bytes!("../../assets/voice/de/zum.wav")),
-    ("zurueckgenommen", include_bytes!("../../assets/voice/de/zurueckgenommen.wav")),
-    ("zuruecknehmen", include_bytes!("../../assets/voice/de/zuruecknehmen.wav")),
+    (
+        "zurueckgenommen",
+        include_bytes!("../../assets/voice/de/zurueckgenommen.wav"),
+    ),
+    (
+        "zuruecknehmen",
+        include_bytes!("../../assets/voice/de/zuruecknehmen.wav"),
+    ),
     ("zwei", include_bytes!("../../assets/voice/de/zwei.wav")),
 ];
 
-static PT: &[(&str, &[u8])] = &[
-];
+static PT: &[(&str, &[u8])] = &[];
 
-static EN: &[(&str, &[u8])] = &[
-];
+static EN: &[(&str, &[u8])] = &[];
 
 fn table(lang: Lang) -> &'static [(&'static str, &'static [u8])] {
     match lang {
@@ -279,7 +555,9 @@ fn table(lang: Lang) -> &'static [(&'static str, &'static [u8])] {
 /// The bundled WAV clip for a normalised word, if there is one.
 pub fn bundled_clip(lang: Lang, name: &str) -> Option<&'static [u8]> {
     let t = table(lang);
-    t.binary_search_by(|(n, _)| (*n).cmp(name)).ok().map(|i| t[i].1)
+    t.binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()
+        .map(|i| t[i].1)
 }
 
 /// How many clips are bundled for `lang`.
