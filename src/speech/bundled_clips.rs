@@ -163,6 +163,10 @@ static DE: &[(&str, &[u8])] = &[
         "computergegner",
         include_bytes!("../../assets/voice/de/computergegner.wav"),
     ),
+    (
+        "computerhilfe",
+        include_bytes!("../../assets/voice/de/computerhilfe.wav"),
+    ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
@@ -203,6 +207,7 @@ static DE: &[(&str, &[u8])] = &[
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
     ),
+    ("es", include_bytes!("../../assets/voice/de/es.wav")),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
@@ -322,6 +327,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
         "partieformular",
@@ -450,6 +456,10 @@ static DE: &[(&str, &[u8])] = &[
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
     ),
+    (
+        "turniermodus",
+        include_bytes!("../../assets/voice/de/turniermodus.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     (
@@ -468,6 +478,7 @@ static DE: &[(&str, &[u8])] = &[
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
+    ("und", include_bytes!("../../assets/voice/de/und.wav")),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
