@@ -466,3 +466,12 @@ fn draw_offer_sides_and_the_clock_key_follow_the_rules() {
     command(&mut s, Command::ToggleClock);
     assert!(!s.clock().is_paused());
 }
+
+#[test]
+fn a_move_is_saved_before_it_is_announced() {
+    let mut s = session(SessionConfig::default());
+    let fx = enter(&mut s, 0, "e4");
+    let save = fx.iter().position(|e| *e == Effect::SaveGame);
+    let speak = fx.iter().position(|e| matches!(e, Effect::Speak(_)));
+    assert!(save.is_some() && save < speak, "{fx:?}");
+}
