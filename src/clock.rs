@@ -29,7 +29,8 @@
 //! 5 Sekunden"), never "1:12:05", which speech engines read as a time of day.
 //! All readings floor to whole seconds, as a clock display does: a player
 //! with 4.9 s left hears "4 Sekunden", never more than he has. The compact
-//! strings for the GUI are [`display`] and [`pgn_clk`].
+//! strings for the GUI are [`display`]; PGN's `[%clk]` is
+//! [`crate::pgn::clock_text`].
 //!
 //! # Takeback
 //!
@@ -861,12 +862,6 @@ pub fn display(ms: u64) -> String {
     }
 }
 
-/// The PGN `[%clk h:mm:ss]` value: "1:12:05", "0:04:59" (floored).
-pub fn pgn_clk(ms: u64) -> String {
-    let total = ms / 1000;
-    format!("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1282,6 +1277,7 @@ mod tests {
         assert_eq!(display(10 * S), "0:10");
         assert_eq!(display(9_599), "0:09.5");
         assert_eq!(display(0), "0:00.0");
+        let pgn_clk = |ms| crate::pgn::clock_text(ms, false);
         assert_eq!(pgn_clk((3600 + 12 * 60 + 5) * S + 500), "1:12:05");
         assert_eq!(pgn_clk(4 * MIN + 59 * S), "0:04:59");
     }

@@ -660,7 +660,7 @@ fn fall_back(path: &Path, settings: Settings, problem: &str) -> LoadOutcome {
 
 /// Copies `path` to `<path>.bad-<UTC time>` (with a counter if that exists).
 fn keep_copy(path: &Path) -> io::Result<PathBuf> {
-    let stamp = crate::savegame::UtcTime::now().compact();
+    let stamp = crate::pgn::compact_stamp(jiff::Timestamp::now());
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

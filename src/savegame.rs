@@ -9,25 +9,18 @@
 //! `<data dir>/games/<date>-<white>-<black>.pgn` and the current file is
 //! removed.
 //!
-//! The PGN holds everything [`GameRecord`] holds: the tags (extra tags in
-//! order), a start FEN (`SetUp`/`FEN`), each move's clock reading
-//! (`[%clk 1:29:50]`, with milliseconds when not whole seconds) and game time
-//! (`[%at 0:03:12.250]`), draw offers (`(=)` in the move's comment, as
-//! Appendix C writes it), a draw offer not yet attached to a move
-//! (`DrawOfferPending` tag) and the result with its reason (`EndReason` tag,
-//! e.g. `resignation`; reasons the moves prove, like checkmate, are found
-//! again by replaying them).
+//! The PGN is written and read by [`crate::pgn`] with the save file's
+//! extras ([`WriteOptions::SAVE`]): `[%at]` game times, clock readings to the
+//! millisecond, the `EndReason` tag and a pending draw offer. A file that
+//! cannot be read whole is reported by [`read_save`] as damaged, with the
+//! moves read before the damage.
 
 use std::io;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{Color, Position};
-
-use crate::chess::{Claim, EndReason, GameRecord, Tags};
+use crate::chess::GameRecord;
 use crate::config::write_atomically;
+use crate::pgn::{Games, PgnError, ReadOptions, WriteOptions};
 
 /// The game in progress, inside the data folder.
 pub const CURRENT_FILE: &str = "current-game.pgn";
@@ -90,7 +83,7 @@ impl GameStore {
             Ok(Saved::Archived(archived))
         } else {
             let path = self.current_path();
-            write_atomically(&path, to_pgn(record).as_bytes())?;
+            write_atomically(&path, save_text(record).as_bytes())?;
             Ok(Saved::InProgress(path))
         }
     }
@@ -106,7 +99,7 @@ impl GameStore {
             file_name_part(&record.tags.white),
             file_name_part(&record.tags.black)
         );
-        let text = to_pgn(record);
+        let text = save_text(record);
         for n in 1..10_000 {
             let name = if n == 1 {
                 format!("{stem}.pgn")
@@ -146,14 +139,13 @@ impl GameStore {
     /// (never deleted) and the error names both files.
     pub fn unfinished_game(&self) -> Result<Option<GameRecord>, String> {
         let path = self.current_path();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        let record = match self.read_current() {
+            Ok(SaveRead::Empty) => return Ok(None),
+            Ok(SaveRead::Intact(record)) => record,
+            Ok(SaveRead::Damaged { error, .. }) => {
+                return Err(self.set_aside(&path, &describe(&error)));
+            }
             Err(e) => return Err(self.set_aside(&path, &format!("it cannot be read: {e}"))),
-        };
-        let record = match from_pgn(&text) {
-            Ok(record) => record,
-            Err(e) => return Err(self.set_aside(&path, &e)),
         };
         if record.is_over() {
             self.save_current(&record).map_err(|e| {
@@ -168,8 +160,18 @@ impl GameStore {
         Ok(started.then_some(record))
     }
 
+    /// The save file as it is on disk (nothing moved or changed).
+    pub fn read_current(&self) -> io::Result<SaveRead> {
+        match std::fs::read(self.current_path()) {
+            Ok(bytes) => Ok(read_save(&bytes)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(SaveRead::Empty),
+            Err(e) => Err(e),
+        }
+    }
+
     fn set_aside(&self, path: &Path, problem: &str) -> String {
-        let kept = path.with_file_name(format!("{CURRENT_FILE}.bad-{}", UtcTime::now().compact()));
+        let stamp = crate::pgn::compact_stamp(jiff::Timestamp::now());
+        let kept = path.with_file_name(format!("{CURRENT_FILE}.bad-{stamp}"));
         match std::fs::rename(path, &kept) {
             Ok(()) => format!(
                 "The saved game {} could not be read ({problem}); it was moved to {}.",
@@ -196,24 +198,11 @@ pub fn unfinished_game() -> Result<Option<GameRecord>, String> {
         .unfinished_game()
 }
 
-/// `2025-06-01` from a PGN date, today's (UTC) date where it is unknown.
+/// `2025-06-01` from a PGN date, today's date where it is unknown.
 fn archive_date(pgn_date: &str) -> String {
-    let today = UtcTime::now();
-    let today = [
-        format!("{:04}", today.year),
-        format!("{:02}", today.month),
-        format!("{:02}", today.day),
-    ];
-    let parts: Vec<&str> = pgn_date.split('.').collect();
-    if parts.len() == 3
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    {
-        parts.join("-")
-    } else {
-        today.join("-")
-    }
+    crate::pgn::parse_pgn_date(pgn_date)
+        .unwrap_or_else(crate::pgn::today)
+        .to_string()
 }
 
 /// A player's name as part of a file name: letters and digits kept
@@ -232,459 +221,98 @@ fn file_name_part(name: &str) -> String {
     if out.is_empty() { "NN".into() } else { out }
 }
 
-// ---------------------------------------------------------------- writing
+// ---------------------------------------------------------------- PGN
 
-const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-/// Tags this module writes from the record itself; never read into `extra`.
-const GENERATED_TAGS: [&str; 5] = [
-    "TimeControl",
-    "SetUp",
-    "FEN",
-    "EndReason",
-    "DrawOfferPending",
-];
-
-/// A PGN tag value: backslash and quote escaped, line breaks and other
-/// control characters (not allowed in a tag) as spaces.
-fn escape_tag(value: &str) -> String {
-    value
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-}
-
-fn side_code(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-fn end_reason_code(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Checkmate => "checkmate",
-        EndReason::Stalemate => "stalemate",
-        EndReason::Resignation => "resignation",
-        EndReason::AgreedDraw => "agreed_draw",
-        EndReason::DeadPosition => "dead_position",
-        EndReason::FlagFall => "flag_fall",
-        EndReason::FlagFallOpponentCannotMate => "flag_fall_opponent_cannot_mate",
-        EndReason::FivefoldRepetition => "fivefold_repetition",
-        EndReason::SeventyFiveMoves => "seventy_five_moves",
-        EndReason::ThreefoldRepetition => "threefold_repetition",
-        EndReason::FiftyMoves => "fifty_moves",
-    }
-}
-
-const END_REASONS: [EndReason; 11] = [
-    EndReason::Checkmate,
-    EndReason::Stalemate,
-    EndReason::Resignation,
-    EndReason::AgreedDraw,
-    EndReason::DeadPosition,
-    EndReason::FlagFall,
-    EndReason::FlagFallOpponentCannotMate,
-    EndReason::FivefoldRepetition,
-    EndReason::SeventyFiveMoves,
-    EndReason::ThreefoldRepetition,
-    EndReason::FiftyMoves,
-];
-
-/// `1:29:50`, or `0:04:59.250` when the milliseconds are not zero.
-fn clock_text(ms: u64) -> String {
-    let s = ms / 1000;
-    let base = format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-    match ms % 1000 {
-        0 => base,
-        frac => format!("{base}.{frac:03}"),
-    }
-}
-
-fn parse_clock_text(text: &str) -> Option<u64> {
-    let (hms, frac) = match text.split_once('.') {
-        Some((hms, frac)) => (hms, frac),
-        None => (text, ""),
-    };
-    let mut total: u64 = 0;
-    let parts: Vec<&str> = hms.split(':').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return None;
-    }
-    for part in parts {
-        total = total
-            .checked_mul(60)?
-            .checked_add(part.trim().parse().ok()?)?;
-    }
-    let ms = if frac.is_empty() {
-        0
-    } else {
-        if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        format!("{frac:0<3}").parse::<u64>().ok()?
-    };
-    total.checked_mul(1000)?.checked_add(ms)
-}
-
-/// The game as PGN (export format: roster first, lines under 80 columns).
+/// The game as the save file writes it (no date filled in).
 pub fn to_pgn(record: &GameRecord) -> String {
-    let t = &record.tags;
-    let mut out = String::new();
-    let mut tag = |name: &str, value: &str| {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
-    };
-    for (name, value) in [
-        ("Event", t.event.as_str()),
-        ("Site", &t.site),
-        ("Date", &t.date),
-        ("Round", &t.round),
-        ("White", &t.white),
-        ("Black", &t.black),
-        ("Result", record.result_str()),
-    ] {
-        tag(name, value);
-    }
-    if let Some(control) = &t.time_control {
-        tag("TimeControl", control);
-    }
-    if let Some(fen) = record.start_fen() {
-        tag("SetUp", "1");
-        tag("FEN", &fen);
-    }
-    for (name, value) in &t.extra {
-        tag(name, value);
-    }
-    if let Some(end) = record.end() {
-        tag("EndReason", end_reason_code(end.reason));
-    }
-    // An offer made before the offerer's move waits for that move.
-    if let Some(color) = record.open_draw_offer()
-        && record.last_move().is_none_or(|m| !m.draw_offer)
-    {
-        tag("DrawOfferPending", side_code(color));
-    }
-    out.push('\n');
-
-    let mut tokens: Vec<String> = Vec::new();
-    let mut need_number = true;
-    for (i, m) in record.moves().iter().enumerate() {
-        let pos = record.position_before(i);
-        let number = pos.fullmoves().get();
-        if pos.turn() == Color::White {
-            tokens.push(format!("{number}."));
-        } else if need_number {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(m.san.to_string());
-        let mut comment = Vec::new();
-        if m.draw_offer {
-            comment.push("(=)".to_owned());
-        }
-        if let Some(ms) = m.clock_ms {
-            comment.push(format!("[%clk {}]", clock_text(ms)));
-        }
-        if let Some(ms) = m.at_ms {
-            comment.push(format!("[%at {}]", clock_text(ms)));
-        }
-        need_number = !comment.is_empty();
-        if !comment.is_empty() {
-            tokens.push(format!("{{{}}}", comment.join(" ")));
-        }
-    }
-    tokens.push(record.result_str().to_owned());
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
+    crate::pgn::write(record, &WriteOptions::SAVE)
 }
 
-// ---------------------------------------------------------------- reading
-
-#[derive(Default)]
-struct Parsed {
-    tags: Vec<(String, String)>,
-    moves: Vec<ParsedMove>,
-    outcome: Option<Outcome>,
-    error: Option<String>,
+/// The save file's text, with today's date where the game has none.
+fn save_text(record: &GameRecord) -> String {
+    crate::pgn::write(record, &WriteOptions::SAVE.dated(crate::pgn::today()))
 }
 
-struct ParsedMove {
-    san: SanPlus,
-    comments: Vec<String>,
+/// What a save file holds.
+#[derive(Clone, Debug)]
+pub enum SaveRead {
+    /// There is no save file.
+    Empty,
+    /// A complete game.
+    Intact(GameRecord),
+    /// The file is damaged (cut off, overwritten, not PGN): `prefix` holds
+    /// the moves read before the damage, if there are any.
+    Damaged {
+        prefix: Option<GameRecord>,
+        error: PgnError,
+    },
 }
 
-struct Collect;
-
-impl Visitor for Collect {
-    type Tags = Parsed;
-    type Movetext = Parsed;
-    type Output = Parsed;
-
-    fn begin_tags(&mut self) -> ControlFlow<Parsed, Parsed> {
-        ControlFlow::Continue(Parsed::default())
-    }
-
-    fn tag(&mut self, tags: &mut Parsed, name: &[u8], value: RawTag<'_>) -> ControlFlow<Parsed> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        match value.decode_utf8() {
-            Ok(v) => tags.tags.push((name, v.into_owned())),
-            Err(e) => tags.error = Some(format!("tag {name} is not UTF-8: {e}")),
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Parsed) -> ControlFlow<Parsed, Parsed> {
-        ControlFlow::Continue(tags)
-    }
-
-    fn san(&mut self, game: &mut Parsed, san: SanPlus) -> ControlFlow<Parsed> {
-        game.moves.push(ParsedMove {
-            san,
-            comments: Vec::new(),
-        });
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, game: &mut Parsed, comment: RawComment<'_>) -> ControlFlow<Parsed> {
-        if let Some(m) = game.moves.last_mut() {
-            m.comments
-                .push(String::from_utf8_lossy(comment.as_bytes()).into_owned());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn outcome(&mut self, game: &mut Parsed, outcome: Outcome) -> ControlFlow<Parsed> {
-        game.outcome = Some(outcome);
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, game: Parsed) -> Parsed {
-        game
-    }
-}
-
-/// `[%name value]` inside a comment.
-fn command<'a>(comment: &'a str, name: &str) -> Option<&'a str> {
-    let start = comment.find(&format!("[%{name} "))? + name.len() + 3;
-    let end = comment[start..].find(']')? + start;
-    Some(comment[start..end].trim())
-}
-
-fn parse_side(text: &str) -> Option<Color> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
-    }
-}
-
-/// Reads the first game of a PGN text back into a record (see the module
-/// documentation for what is kept). Errors name the move that fails.
-pub fn from_pgn(text: &str) -> Result<GameRecord, String> {
-    let parsed = Reader::new(io::Cursor::new(text.as_bytes()))
-        .read_game(&mut Collect)
-        .map_err(|e| format!("unreadable PGN: {e}"))?
-        .ok_or("no game in the file")?;
-    if let Some(e) = parsed.error {
-        return Err(e);
-    }
-    let tag_value = |name: &str| {
-        parsed
-            .tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
-    let mut record = match tag_value("FEN") {
-        Some(fen) => GameRecord::from_fen(fen)?,
-        None => GameRecord::new(),
-    };
-    let mut tags = Tags::default();
-    for (name, value) in &parsed.tags {
-        let value = value.clone();
-        match name.as_str() {
-            "Event" => tags.event = value,
-            "Site" => tags.site = value,
-            "Date" => tags.date = value,
-            "Round" => tags.round = value,
-            "White" => tags.white = value,
-            "Black" => tags.black = value,
-            "TimeControl" => tags.time_control = Some(value),
-            n if SEVEN_TAG_ROSTER.contains(&n) || GENERATED_TAGS.contains(&n) => {}
-            _ => tags.extra.push((name.clone(), value)),
-        }
-    }
-    record.tags = tags;
-
-    for (i, m) in parsed.moves.iter().enumerate() {
-        let number = record.fullmove_number_of(i);
-        let dots = if record.turn() == Color::White {
-            "."
-        } else {
-            "..."
+/// Reads a save file's bytes. Anything short of one complete game, ended
+/// by its result token, is damaged: an empty, NUL-filled or header-only
+/// file is never taken for "no game".
+pub fn read_save(bytes: &[u8]) -> SaveRead {
+    let mut games = Games::new(bytes, ReadOptions::default());
+    let Some(game) = games.next_game() else {
+        return SaveRead::Damaged {
+            prefix: None,
+            error: PgnError {
+                line: None,
+                column: None,
+                message: "the file holds no game".into(),
+                bad_move: None,
+            },
         };
-        let mv = m
-            .san
-            .san
-            .to_move(record.position())
-            .map_err(|e| format!("move {number}{dots} {}: {e}", m.san))?;
-        let comments = m.comments.join(" ");
-        let at_ms = command(&comments, "at").and_then(parse_clock_text);
-        let mover = record.turn();
-        record
-            .play(mv, at_ms)
-            .map_err(|e| format!("move {number}{dots} {}: {e}", m.san))?;
-        if let Some(ms) = command(&comments, "clk").and_then(parse_clock_text) {
-            record.set_last_clock(ms);
-        }
-        if comments.contains("(=)") {
-            record.offer_draw(mover);
-        }
-    }
-    if let Some(color) = tag_value("DrawOfferPending").and_then(parse_side) {
-        record.offer_draw(color);
-    }
-
-    let outcome = match parsed.outcome {
-        Some(Outcome::Known(k)) => Some(k),
-        _ => match tag_value("Result") {
-            Some("1-0") => Some(KnownOutcome::Decisive {
-                winner: Color::White,
-            }),
-            Some("0-1") => Some(KnownOutcome::Decisive {
-                winner: Color::Black,
-            }),
-            Some("1/2-1/2") => Some(KnownOutcome::Draw),
-            _ => None,
+    };
+    let prefix = |record: Option<GameRecord>| record.filter(|r| !r.moves().is_empty());
+    match (game.error, game.record) {
+        (Some(error), record) => SaveRead::Damaged {
+            prefix: prefix(record),
+            error,
         },
+        (None, Some(record)) if game.terminated => SaveRead::Intact(record),
+        (None, record) => {
+            let (line, column) = games.position();
+            SaveRead::Damaged {
+                prefix: prefix(record),
+                error: PgnError {
+                    line: Some(line),
+                    column,
+                    message: "the file ends before the game's result (it was cut off)".into(),
+                    bad_move: None,
+                },
+            }
+        }
+    }
+}
+
+/// A save-file error in one line: where, and what.
+pub fn describe(error: &PgnError) -> String {
+    let what = match &error.bad_move {
+        Some(b) => format!("move {}: {}", b.numbered(), b.reason),
+        None => error.message.clone(),
     };
-    if let Some(outcome) = outcome
-        && !record.is_over()
-    {
-        let reason = tag_value("EndReason").and_then(|code| {
-            END_REASONS
-                .into_iter()
-                .find(|&r| end_reason_code(r) == code)
-        });
-        apply_end(&mut record, outcome, reason);
-    }
-    if let (Some(outcome), Some(end)) = (outcome, record.end())
-        && end.outcome != outcome
-    {
-        return Err(format!(
-            "the result {} does not match the moves ({})",
-            tag_value("Result").unwrap_or("?"),
-            end.result_str()
-        ));
-    }
-    Ok(record)
-}
-
-/// Gives a replayed record the result the file states. Reasons the record
-/// cannot reach by itself fall back to resignation (decisive) or an agreed
-/// draw, which carry the same result.
-fn apply_end(record: &mut GameRecord, outcome: KnownOutcome, reason: Option<EndReason>) {
-    let loser = match outcome {
-        KnownOutcome::Decisive { winner } => Some(!winner),
-        KnownOutcome::Draw => None,
-    };
-    match (reason, loser) {
-        (Some(EndReason::FlagFall), Some(loser)) => record.flag_fall(loser),
-        (Some(EndReason::FlagFallOpponentCannotMate), None) => record.flag_fall(record.turn()),
-        (Some(EndReason::ThreefoldRepetition), None) => {
-            record.claim(Claim::ThreefoldRepetition, None);
-        }
-        (Some(EndReason::FiftyMoves), None) => {
-            record.claim(Claim::FiftyMoves, None);
-        }
-        _ => {}
-    }
-    if record.end().is_none_or(|e| e.outcome != outcome) {
-        record.clear_end();
-        match loser {
-            Some(loser) => record.resign(loser),
-            None => record.agree_draw(),
-        }
+    match error.place() {
+        Some(place) => format!("{place}: {what}"),
+        None => what,
     }
 }
 
-// ---------------------------------------------------------------- time
-
-/// A UTC calendar time, for file names and the PGN `Date` tag (no time
-/// zone database needed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct UtcTime {
-    pub year: i64,
-    pub month: u32,
-    pub day: u32,
-    pub hour: u32,
-    pub minute: u32,
-    pub second: u32,
-}
-
-impl UtcTime {
-    pub fn now() -> UtcTime {
-        UtcTime::from_system_time(SystemTime::now())
-    }
-
-    pub fn from_system_time(time: SystemTime) -> UtcTime {
-        let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
-        UtcTime::from_unix_seconds(secs)
-    }
-
-    /// Howard Hinnant's `civil_from_days`.
-    pub fn from_unix_seconds(secs: i64) -> UtcTime {
-        let days = secs.div_euclid(86_400);
-        let rem = secs.rem_euclid(86_400);
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let year = yoe + era * 400 + i64::from(month <= 2);
-        UtcTime {
-            year,
-            month,
-            day,
-            hour: (rem / 3600) as u32,
-            minute: (rem / 60 % 60) as u32,
-            second: (rem % 60) as u32,
-        }
-    }
-
-    /// `20250601-143005`, for file names.
-    pub fn compact(&self) -> String {
-        format!(
-            "{:04}{:02}{:02}-{:02}{:02}{:02}",
-            self.year, self.month, self.day, self.hour, self.minute, self.second
-        )
-    }
-
-    /// `2025.06.01`, the PGN `Date` tag.
-    pub fn pgn_date(&self) -> String {
-        format!("{:04}.{:02}.{:02}", self.year, self.month, self.day)
+/// Reads a save file's text back into a record; a damaged file is an error
+/// naming the place and the move that fails.
+pub fn from_pgn(text: &str) -> Result<GameRecord, String> {
+    match read_save(text.as_bytes()) {
+        SaveRead::Intact(record) => Ok(record),
+        SaveRead::Damaged { error, .. } => Err(describe(&error)),
+        SaveRead::Empty => Err("no game in the file".into()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Claim;
+    use shakmaty::Color;
     use shakmaty::san::San;
 
     fn play(record: &mut GameRecord, sans: &str) {
@@ -770,7 +398,7 @@ mod tests {
         assert_eq!(
             movetext.trim_end(),
             "1. e4 {[%clk 1:30:28.800] [%at 0:00:01.200]} 1... e5 \
-             {(=) [%clk 1:30:21.250] [%at 0:00:09.950]} 2. Nf3 \
+             {[%clk 1:30:21.250] [%at 0:00:09.950] (=)} 2. Nf3 \
              {[%clk 1:30:43] [%at 0:00:15]} 2... Nc6 *"
         );
         assert!(text.trim_end().ends_with("Nc6 *"), "{text}");
@@ -929,11 +557,7 @@ mod tests {
         std::fs::write(store.current_path(), to_pgn(&g)).unwrap();
         assert!(matches!(store.unfinished_game(), Ok(None)));
         assert!(!store.current_path().exists());
-        let today = UtcTime::now();
-        let name = format!(
-            "{:04}-{:02}-{:02}-NN-NN.pgn",
-            today.year, today.month, today.day
-        );
+        let name = format!("{}-NN-NN.pgn", crate::pgn::today());
         assert!(store.archive_dir().join(name).exists());
     }
 
@@ -984,33 +608,80 @@ mod tests {
     }
 
     #[test]
-    fn clock_text_round_trips() {
-        for ms in [0, 999, 1000, 59_999, 5_400_000, 5_421_250, 36_000_001] {
-            assert_eq!(
-                parse_clock_text(&clock_text(ms)),
-                Some(ms),
-                "{}",
-                clock_text(ms)
-            );
-        }
-        assert_eq!(parse_clock_text("1:29:50"), Some(5_390_000));
-        assert_eq!(parse_clock_text("0:00:09.5"), Some(9_500));
-        assert_eq!(parse_clock_text("x"), None);
-    }
-
-    #[test]
     fn civil_dates() {
-        assert_eq!(UtcTime::from_unix_seconds(0).compact(), "19700101-000000");
-        assert_eq!(
-            UtcTime::from_unix_seconds(951_782_400).pgn_date(),
-            "2000.02.29"
-        );
-        assert_eq!(
-            UtcTime::from_unix_seconds(1_748_779_199).compact(),
-            "20250601-115959"
-        );
         assert_eq!(archive_date("2025.06.01"), "2025-06-01");
         assert_eq!(file_name_part("  O'Brien, Séan  "), "O_Brien_Séan");
         assert_eq!(file_name_part("???"), "NN");
+    }
+}
+
+#[cfg(test)]
+mod damaged_tests {
+    use super::*;
+    use shakmaty::san::San;
+
+    fn game() -> GameRecord {
+        let mut g = GameRecord::new();
+        for (i, san) in ["e4", "e5", "Nf3", "Nc6", "Bb5"].into_iter().enumerate() {
+            let mv = san.parse::<San>().unwrap().to_move(g.position()).unwrap();
+            g.play(mv, Some(i as u64 * 1000)).unwrap();
+            g.set_last_clock(5_400_000 - i as u64 * 500);
+        }
+        g
+    }
+
+    #[test]
+    fn nul_filled_header_only_and_empty_files_are_damaged_not_absent() {
+        for bytes in [
+            vec![0u8; 4096],
+            b"[Event \"?\"]\n[White \"A\"]\n".to_vec(),
+            Vec::new(),
+            b"   \n\n".to_vec(),
+        ] {
+            match read_save(&bytes) {
+                SaveRead::Damaged { prefix: None, .. } => {}
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(&bytes)),
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let store = GameStore::new(dir.path());
+        std::fs::write(store.current_path(), vec![0u8; 512]).unwrap();
+        assert!(matches!(
+            store.read_current().unwrap(),
+            SaveRead::Damaged { .. }
+        ));
+        // Not taken for "no game": reported, and the file kept aside.
+        assert!(store.unfinished_game().is_err());
+    }
+
+    #[test]
+    fn a_cut_off_save_keeps_its_readable_moves_and_says_where() {
+        let text = to_pgn(&game());
+        for cut in [
+            text.len() - 3,
+            text.find("Bb5").unwrap() + 1,
+            text.find("Nc6").unwrap() + 10,
+        ] {
+            let SaveRead::Damaged { prefix, error } = read_save(&text.as_bytes()[..cut]) else {
+                panic!("cut at {cut} read as whole");
+            };
+            let prefix = prefix.expect("moves before the damage");
+            assert!(prefix.moves().len() >= 3, "cut at {cut}");
+            assert_eq!(prefix.moves()[..3], game().moves()[..3]);
+            assert!(error.line.is_some() && error.column.is_some(), "{error:?}");
+            assert!(
+                describe(&error).starts_with("line "),
+                "{}",
+                describe(&error)
+            );
+        }
+        // An unterminated comment is placed where it opens.
+        let cut = text.find("{[%clk 1:29:58").unwrap() + 5;
+        let SaveRead::Damaged { error, .. } = read_save(&text.as_bytes()[..cut]) else {
+            panic!("read as whole");
+        };
+        let line = text[..cut].lines().count();
+        assert_eq!(error.line, Some(line), "{error:?}");
+        assert!(matches!(read_save(text.as_bytes()), SaveRead::Intact(_)));
     }
 }

@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 use rochade::braille::Layout;
 use rochade::chess::{GameRecord, Letters};
-use rochade::export::{ExportOptions, Exporter, Format, read_pgn};
+use rochade::export::{ExportOptions, Format, read_pgn};
 use rochade::words::Lang;
 use shakmaty::CastlingMode;
 
@@ -82,7 +82,8 @@ fn python_chess_reads_our_pgn_to_the_same_game() {
     let script = dir.path().join("read.py");
     std::fs::write(&script, PYTHON_READ_PGN).unwrap();
     for (stem, record) in games() {
-        let pgn = Exporter::bundled(ExportOptions::default())
+        let pgn = rochade::louis::bundled_exporter(ExportOptions::default())
+            .unwrap()
             .render(&record, Format::Pgn)
             .unwrap();
         let file = dir.path().join(format!("{stem}.pgn"));
@@ -173,7 +174,8 @@ fn pgn_extract_accepts_our_pgn() {
         let file = dir.path().join(format!("{stem}.pgn"));
         std::fs::write(
             &file,
-            Exporter::bundled(ExportOptions::default())
+            rochade::louis::bundled_exporter(ExportOptions::default())
+                .unwrap()
                 .render(&record, Format::Pgn)
                 .unwrap(),
         )
@@ -251,11 +253,13 @@ fn brf_maps_to_the_unicode_output_through_liblouis() {
     let mut pages_seen = 0;
     for (stem, record) in games() {
         for (letters, lang, layout) in layouts() {
-            let exporter = Exporter::bundled(ExportOptions {
+            let exporter = rochade::louis::bundled_exporter(ExportOptions {
                 letters,
                 lang,
                 layout,
-            });
+                ..ExportOptions::default()
+            })
+            .unwrap();
             let brf = exporter.render(&record, Format::Brf).unwrap();
             let unicode =
                 String::from_utf8(exporter.render(&record, Format::Unicode).unwrap()).unwrap();
@@ -283,10 +287,17 @@ fn brf_maps_to_the_unicode_output_through_liblouis() {
                 "{stem}: bare LF"
             );
             let text = String::from_utf8(brf).unwrap();
-            let pages: Vec<&str> = text.split('\u{0C}').collect();
+            // A form feed after every page, no line end before it (no blank
+            // sheet on an embosser set to the page length).
+            assert!(text.ends_with('\u{0C}'), "{stem}: no form feed at the end");
+            let pages: Vec<&str> = text.split_terminator('\u{0C}').collect();
             pages_seen += pages.len();
             for page in &pages {
-                let lines: Vec<&str> = page.strip_suffix("\r\n").unwrap().split("\r\n").collect();
+                assert!(
+                    !page.ends_with("\r\n"),
+                    "{stem}: line end before a form feed"
+                );
+                let lines: Vec<&str> = page.split("\r\n").collect();
                 assert!(
                     lines.len() <= layout.rows,
                     "{stem}: page of {} lines",
@@ -353,11 +364,13 @@ fn pef_is_well_formed_and_follows_the_rules() {
         // Characters XML must escape, in the title.
         record.tags.event.push_str(" <A & B> \"quoted\"");
         for (letters, lang, layout) in layouts() {
-            let exporter = Exporter::bundled(ExportOptions {
+            let exporter = rochade::louis::bundled_exporter(ExportOptions {
                 letters,
                 lang,
                 layout,
-            });
+                ..ExportOptions::default()
+            })
+            .unwrap();
             let file = dir.path().join(format!("{stem}-{}.pef", lang.code()));
             std::fs::write(&file, exporter.render(&record, Format::Pef).unwrap()).unwrap();
             let out = run(
@@ -387,9 +400,9 @@ fn pef_is_well_formed_and_follows_the_rules() {
     }
 }
 
-/// Our header translator against liblouis (`lou_translate`) for names with
-/// accents. Where the two are known to differ, `docs/braille.md` says so
-/// and the case is not listed here.
+/// Our liblouis calls (the C API, `rochade::louis`) against liblouis's own
+/// command-line tool (`lou_translate`), uncontracted and contracted, for
+/// names with accents.
 #[test]
 fn header_text_agrees_with_liblouis() {
     let cases: &[(Lang, &str, &[&str])] = &[
@@ -431,8 +444,17 @@ fn header_text_agrees_with_liblouis() {
             ],
         ),
     ];
-    for (lang, table_name, texts) in cases {
-        let table = rochade::braille::LiteraryTable::bundled(*lang);
+    use rochade::braille::Translator;
+    use rochade::louis::{Grade, Louis, table_name as louis_table};
+    for ((lang, table_name, texts), grade) in cases
+        .iter()
+        .flat_map(|case| [(case, Grade::Uncontracted), (case, Grade::Contracted)])
+    {
+        let louis = Louis::new(*lang, grade).unwrap();
+        if grade == Grade::Uncontracted {
+            assert_eq!(louis_table(*lang, grade), *table_name);
+        }
+        let table_name = louis_table(*lang, grade);
         for text in *texts {
             let out = Command::new("lou_translate")
                 .args(["--forward", &format!("unicode.dis,{table_name}")])
@@ -452,14 +474,81 @@ fn header_text_agrees_with_liblouis() {
                 "lou_translate {table_name}: {}",
                 String::from_utf8_lossy(&out.stderr)
             );
-            let louis = String::from_utf8(out.stdout)
+            let expected = String::from_utf8(out.stdout)
                 .unwrap()
                 .trim_end_matches('\n')
                 .to_owned();
-            let ours = rochade::braille::to_unicode_line(&rochade::braille::literary::to_cells(
-                &table, text,
-            ));
-            assert_eq!(ours, louis, "{lang:?} '{text}' ({table_name})");
+            let ours = rochade::braille::to_unicode_line(&louis.translate(text));
+            assert_eq!(ours, expected, "{lang:?} '{text}' ({table_name})");
         }
     }
+}
+
+/// The save file (with its extras: millisecond clocks, `[%at]`, a pending
+/// draw offer, the date filled in) is read by python-chess and pgn-extract
+/// to the same game, and by our import.
+#[test]
+fn save_file_is_read_by_python_chess_and_pgn_extract() {
+    use rochade::savegame::{GameStore, Saved};
+    use shakmaty::san::San;
+    let dir = tempfile::tempdir().unwrap();
+    let store = GameStore::new(dir.path().join("data"));
+    let mut g = GameRecord::new();
+    g.tags.white = "Müller, Jörg".into();
+    g.tags.black = "Silva, Zé".into();
+    g.tags.time_control = Some("5400+30".into());
+    for (i, san) in ["e4", "c5", "Nf3", "d6"].into_iter().enumerate() {
+        let mv = san.parse::<San>().unwrap().to_move(g.position()).unwrap();
+        g.play(mv, Some(1_000 + i as u64 * 7_250)).unwrap();
+        g.set_last_clock(5_400_000 - i as u64 * 1_250);
+    }
+    g.offer_draw(shakmaty::Color::White);
+    let saved = store.save_current(&g).unwrap();
+    assert_eq!(saved, Saved::InProgress(store.current_path()));
+    let file = store.current_path();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("[%at 0:00:08.250]"), "{text}");
+    assert!(text.contains("[DrawOfferPending \"white\"]"), "{text}");
+
+    let script = dir.path().join("read.py");
+    std::fs::write(&script, PYTHON_READ_PGN).unwrap();
+    let out = run(
+        "python3",
+        &[script.to_str().unwrap(), file.to_str().unwrap()],
+        "python3 and `pip install chess`",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let date = json["headers"]["Date"].as_str().unwrap().to_owned();
+    // A real calendar date (today's), not "????.??.??".
+    assert!(rochade::pgn::parse_pgn_date(&date).is_some(), "{date}");
+    assert_eq!(json["headers"]["White"].as_str(), Some("Müller, Jörg"));
+    assert_eq!(json["headers"]["Black"].as_str(), Some("Silva, Zé"));
+    let moves: Vec<String> = serde_json::from_value(json["moves"].clone()).unwrap();
+    assert_eq!(moves, uci_moves(&g));
+    let clocks: Vec<Option<u64>> = serde_json::from_value(json["clocks"].clone()).unwrap();
+    assert_eq!(clocks[3], Some(5_396_250));
+
+    let out = run(
+        pgn_extract(),
+        &["-s", "-Wuci", "--nocomments", file.to_str().unwrap()],
+        "Debian package pgn-extract",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.trim().is_empty(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("e2e4 c7c5 g1f3 d7d6 *"), "{stdout}");
+    assert!(stdout.contains(&format!("[Date \"{date}\"]")), "{stdout}");
+
+    // The import reads the save file too, and the save reader keeps it all.
+    let imported = read_pgn(&text, 0).unwrap();
+    assert_eq!(uci_moves(&imported), uci_moves(&g));
+    assert_eq!(imported.tags.date, date);
+    let resumed = rochade::savegame::from_pgn(&text).unwrap();
+    assert_eq!(resumed.moves(), g.moves());
+    assert_eq!(resumed.open_draw_offer(), Some(shakmaty::Color::White));
 }

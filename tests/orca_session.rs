@@ -99,8 +99,9 @@ impl OrcaLog {
         let deadline = Instant::now() + STEP_TIMEOUT;
         let said = loop {
             let (speech, braille) = self.since_mark();
-            if speech.iter().any(|s| s.contains(spoken))
-                && braille.iter().any(|b| b.contains(brailled))
+            if (spoken.is_empty() || speech.iter().any(|s| s.contains(spoken)))
+                && (brailled.is_empty() || braille.iter().any(|b| b.contains(brailled)))
+                && !(speech.is_empty() && braille.is_empty())
             {
                 break speech;
             }
@@ -268,6 +269,44 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             "{square} said once, not twice: {said:?}"
         );
     }
+
+    // The scoresheet, line by line: back to the move input (F7), Tab past
+    // Play to the newest row, Up to the older ones.
+    desktop.key("F7");
+    log.expect("back to the move input", "Move", "Move");
+    desktop.key("Tab");
+    log.expect("play button", "Play", "Play");
+    desktop.key("Tab");
+    log.expect("scoresheet", "3. Bb5 a6", "3. Bb5 a6");
+    desktop.key("Up");
+    log.expect("scoresheet up", "2. Nf3 Nc6", "2. Nf3 Nc6");
+    desktop.key("Up");
+    log.expect("scoresheet up", "1. e4 e5", "1. e4 e5");
+
+    // A clock request (F4) is answered through the focused row.
+    desktop.key("F4");
+    let said = log.expect("clock request", "Weiß", "Weiß");
+    assert!(!said.is_empty());
+
+    // Help (F1) opens, Escape closes it and the focus comes back to the
+    // move input.
+    desktop.key("F1");
+    log.expect("help", "Hilfe", "Hilfe");
+    desktop.key("Escape");
+    log.expect("help closed", "Move entry", "Move");
+
+    // Settings (F8) open and say so; Escape closes them, focus comes back.
+    desktop.key("F8");
+    log.expect("settings", "Settings", "Settings");
+    desktop.key("Escape");
+    log.expect("settings closed", "", "Move");
+
+    // A new game (Ctrl+N) mid-game asks first; the question is announced,
+    // and Y starts the new game.
+    desktop.key("ctrl+n");
+    log.expect("new game question", "?", "?");
+    desktop.key("y");
+    log.expect("new game", "", "");
 
     std::fs::copy(&log.path, artifacts.join("orca-debug.log")).ok();
 }

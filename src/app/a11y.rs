@@ -76,6 +76,92 @@ pub fn deliver(ctx: &Context, pending: &mut Pending) {
     ctx.request_repaint();
 }
 
+/// A heading a screen reader announces as one (level 2: the window title
+/// is the top).
+pub fn heading(ui: &mut egui::Ui, text: impl Into<egui::RichText>) -> egui::Response {
+    let r = ui.heading(text);
+    ui.ctx().accesskit_node_builder(r.id, |node| {
+        node.set_role(egui::accesskit::Role::Heading);
+        node.set_level(2);
+    });
+    r
+}
+
+/// Text a screen-reader user can Tab to and have read (clocks, side to
+/// move, connection status): a label that takes the keyboard focus.
+pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
+    ui.add(egui::Label::new(text).sense(egui::Sense::FOCUSABLE))
+}
+
+/// Rows a screen reader reads line by line (the scoresheet): one list item
+/// per row, a roving focus (Tab enters on the newest row, Up and Down move
+/// the focus row by row, Tab leaves).
+pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
+    if rows.is_empty() {
+        return;
+    }
+    let row_id = |i: usize| Id::unique((salt, "row", i));
+    let focused = ui
+        .memory(|m| m.focused())
+        .and_then(|f| (0..rows.len()).find(|&i| row_id(i) == f));
+    let mut target = focused.unwrap_or(rows.len() - 1);
+    if focused.is_some() {
+        let (up, down) = ui.input_mut(|i| {
+            (
+                i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+            )
+        });
+        if up {
+            target = target.saturating_sub(1);
+        }
+        if down {
+            target = (target + 1).min(rows.len() - 1);
+        }
+        if Some(target) != focused {
+            ui.memory_mut(|m| m.request_focus(row_id(target)));
+        }
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let sense = if i == target {
+            egui::Sense::FOCUSABLE
+        } else {
+            egui::Sense::hover()
+        };
+        let galley = row.clone().into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        );
+        let (rect, _) = ui.allocate_exact_size(galley.size(), egui::Sense::hover());
+        let r = ui.interact(rect, row_id(i), sense);
+        let colour = ui.visuals().text_color();
+        if r.has_focus() {
+            ui.painter().rect_stroke(
+                rect.expand(2.0),
+                0.0,
+                ui.visuals().selection.stroke,
+                egui::StrokeKind::Outside,
+            );
+        }
+        ui.painter().galley(rect.min, galley, colour);
+        let name = row.text().to_owned();
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::ListItem, true, &name));
+        if r.has_focus() {
+            ui.memory_mut(|m| {
+                m.set_focus_lock_filter(
+                    r.id,
+                    egui::EventFilter {
+                        vertical_arrows: true,
+                        ..Default::default()
+                    },
+                )
+            });
+        }
+    }
+}
+
 fn describe(ctx: &Context, id: Id, text: String) {
     ctx.accesskit_node_builder(id, |node| node.set_description(text));
 }

@@ -562,6 +562,10 @@ impl RochadeApp {
         self.modal = Some(Modal::Settings(Box::new(panels::SettingsDraft::from_app(
             self,
         ))));
+        // The dialog's name, for the screen reader (the app's own voice has
+        // no word for it; the focus stays where it was).
+        let name = self.ui.get("settings");
+        self.a11y_pending.push(&name);
     }
 
     // ---- board browsing ----
@@ -712,6 +716,18 @@ impl eframe::App for RochadeApp {
         }
         panels::central_board(self, ui);
         panels::dialogs(self, &ctx);
+        // Focus is never lost: when nothing has the keyboard (Escape in
+        // the move input, a closed dialog, help or settings, a click on
+        // nothing) the move input takes it, so a move typed next is never
+        // swallowed and a screen reader always has a place to be.
+        if self.modal.is_none()
+            && self.session.pending().is_none()
+            && ctx.memory(|m| m.focused()).is_none()
+            && self.focus_request.is_none()
+        {
+            self.focus_request = Some(FocusTarget::MoveInput);
+            ctx.request_repaint();
+        }
         a11y::deliver(&ctx, &mut self.a11y_pending);
         if self.allow_close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

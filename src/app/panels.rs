@@ -133,7 +133,7 @@ fn clocks(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     let now = app.now_ms();
     let clock = app.session.clock();
     let turn = app.session.record().turn();
-    ui.heading(t.get("clocks"));
+    super::a11y::heading(ui, t.get("clocks"));
     for side in [Color::White, Color::Black] {
         let shown = match clock.remaining(side, now) {
             Some(ms) => crate::clock::display(ms),
@@ -164,7 +164,7 @@ fn clocks(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     } else {
         format!("{} {}", side_name(t, turn), t.get("to_move"))
     };
-    ui.label(big(status, 20.0).strong());
+    super::a11y::read_only_text(ui, big(status, 20.0).strong());
 }
 
 fn move_input(app: &mut RochadeApp, ui: &mut Ui, t: &UiText) {
@@ -195,7 +195,7 @@ fn move_input(app: &mut RochadeApp, ui: &mut Ui, t: &UiText) {
 }
 
 fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
-    ui.heading(t.get("announcements"));
+    super::a11y::heading(ui, t.get("announcements"));
     let last = app
         .history
         .back()
@@ -247,20 +247,22 @@ pub fn scoresheet_rows(record: &crate::chess::GameRecord, letters: Letters) -> V
 }
 
 fn scoresheet(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
-    ui.heading(t.get("scoresheet"));
+    super::a11y::heading(ui, t.get("scoresheet"));
     let tags = &app.session.record().tags;
     ui.label(format!("{} - {}", tags.white, tags.black));
     let rows = scoresheet_rows(app.session.record(), app.session.config().letters);
     if rows.is_empty() {
         ui.label(t.get("no_moves"));
     }
-    for row in rows {
-        ui.label(big(row, 20.0).monospace());
-    }
+    let rows: Vec<egui::WidgetText> = rows
+        .into_iter()
+        .map(|row| big(row, 20.0).monospace().into())
+        .collect();
+    super::a11y::row_list(ui, "scoresheet", &rows);
 }
 
 fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
-    ui.heading(t.get("connection"));
+    super::a11y::heading(ui, t.get("connection"));
     let board = app.session.board_state();
     let (state, port) = match &board.link {
         LinkState::NotConnected => (
@@ -275,7 +277,7 @@ fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     } else {
         port
     };
-    ui.label(format!("{state}, {}: {port}", t.get("port")));
+    super::a11y::read_only_text(ui, format!("{state}, {}: {port}", t.get("port")));
     let link = app.link.as_ref().map(|l| l.status());
     let format = app
         .sim

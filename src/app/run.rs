@@ -36,11 +36,11 @@ pub fn export_game(
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let stem = format!(
         "{}-{}-{}",
-        crate::savegame::UtcTime::now().compact(),
+        crate::pgn::compact_stamp(jiff::Timestamp::now()),
         file_safe(&record.tags.white),
         file_safe(&record.tags.black)
     );
-    let exporter = crate::export::Exporter::new(options).map_err(|e| e.to_string())?;
+    let exporter = crate::louis::exporter(options).map_err(|e| e.to_string())?;
     let mut first = None;
     for format in [
         crate::export::Format::Pgn,

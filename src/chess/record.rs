@@ -90,6 +90,8 @@ pub enum EndReason {
     ThreefoldRepetition,
     /// A correct claim (Art. 9.3).
     FiftyMoves,
+    /// A result read from a file that does not say why the game ended.
+    ResultAsRecorded,
 }
 
 impl EndReason {
@@ -107,6 +109,7 @@ impl EndReason {
             EndReason::SeventyFiveMoves => "end_seventy_five",
             EndReason::ThreefoldRepetition => "end_threefold",
             EndReason::FiftyMoves => "end_fifty",
+            EndReason::ResultAsRecorded => "end_as_recorded",
         }
     }
 }
@@ -365,6 +368,13 @@ impl GameRecord {
         }
     }
 
+    /// Records when the last move was executed (game time in ms).
+    pub fn set_last_time(&mut self, at_ms: u64) {
+        if let Some(m) = self.moves.last_mut() {
+            m.at_ms = Some(at_ms);
+        }
+    }
+
     fn repetitions_of_current(&self) -> usize {
         let current = *self.hashes.last().expect("never empty");
         // Only positions since the last irreversible move can repeat; the
@@ -571,6 +581,17 @@ impl GameRecord {
             self.end
         };
         taken
+    }
+
+    /// Ends the game with a result a file states without saying why.
+    pub fn record_result(&mut self, outcome: KnownOutcome) {
+        if self.end.is_none() {
+            self.end = Some(GameEnd {
+                outcome,
+                reason: EndReason::ResultAsRecorded,
+                side: None,
+            });
+        }
     }
 
     /// Clears a result so play can continue (an arbiter's correction).

@@ -86,7 +86,7 @@ impl Driver {
                 }
                 Effect::SaveGame => {
                     if let Some(path) = &self.pgn {
-                        std::fs::write(path, crate::export::pgn::write_pgn(self.session.record()))
+                        std::fs::write(path, crate::pgn::write_pgn(self.session.record()))
                             .map_err(|e| {
                                 CliError::failure(format!("cannot write {}: {e}", path.display()))
                             })?;

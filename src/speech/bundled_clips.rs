@@ -149,6 +149,10 @@ static DE: &[(&str, &[u8])] = &[
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
     (
+        "ergebnis",
+        include_bytes!("../../assets/voice/de/ergebnis.wav"),
+    ),
+    (
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
     ),
@@ -223,6 +227,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("laeuft", include_bytes!("../../assets/voice/de/laeuft.wav")),
     ("lange", include_bytes!("../../assets/voice/de/lange.wav")),
+    ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
     (
         "letzter",
@@ -249,6 +254,10 @@ static DE: &[(&str, &[u8])] = &[
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
+    (
+        "partieformular",
+        include_bytes!("../../assets/voice/de/partieformular.wav"),
+    ),
     (
         "passant",
         include_bytes!("../../assets/voice/de/passant.wav"),

@@ -1,0 +1,686 @@
+//! The one PGN reader, on `pgn-reader`: streams games from any `Read`
+//! (memory bounded by one game), skips a UTF-8 byte order mark, and gives
+//! each error a line and column. A game that breaks off keeps the moves read
+//! before the damage.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::{Chess, Color, Position};
+
+use super::{DRAW_OFFER_COMMENT, end_reason_from_code, parse_clock_text, side_from_code};
+use crate::chess::{Claim, EndReason, GameRecord, Tags};
+
+/// How to read.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The start position of a game without a `FEN` tag (standard if none).
+    pub start: Option<Chess>,
+    /// Text that is not UTF-8 is read with replacement characters instead
+    /// of being an error (old files from other programs).
+    pub lossy_text: bool,
+}
+
+/// A move that cannot be played where the file has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadMove {
+    /// The full-move number.
+    pub number: u32,
+    pub side: Color,
+    /// The move as written (normalised SAN).
+    pub san: String,
+    /// Why it cannot be played.
+    pub reason: String,
+}
+
+impl BadMove {
+    /// `2. Ke3` or `2... Ke3`.
+    pub fn numbered(&self) -> String {
+        let dots = if self.side == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        format!("{}{dots} {}", self.number, self.san)
+    }
+}
+
+/// A PGN text that could not be read (wholly) as a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    /// 1-based line in the input, when the fault has a place.
+    pub line: Option<usize>,
+    /// 1-based column (in bytes) in that line, when known.
+    pub column: Option<usize>,
+    pub message: String,
+    /// The move that failed, if a move did.
+    pub bad_move: Option<BadMove>,
+}
+
+impl PgnError {
+    fn new(message: impl Into<String>) -> PgnError {
+        PgnError {
+            line: None,
+            column: None,
+            message: message.into(),
+            bad_move: None,
+        }
+    }
+
+    /// `line 6, column 12`, `line 6` or nothing.
+    pub fn place(&self) -> Option<String> {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => Some(format!("line {l}, column {c}")),
+            (Some(l), None) => Some(format!("line {l}")),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+/// One game as read.
+#[derive(Clone, Debug)]
+pub struct ReadGame {
+    /// The game, or the part of it before `error` (`None` when the damage
+    /// comes before the moves, e.g. a bad tag).
+    pub record: Option<GameRecord>,
+    pub error: Option<PgnError>,
+    /// The moves ended with a result token (`1-0`, `*`, ...), as every
+    /// complete game does.
+    pub terminated: bool,
+}
+
+/// How far back positions are kept: more than `pgn-reader`'s buffer.
+const WINDOW: u64 = 1 << 16;
+
+/// Where the reading stands, for line and column numbers: the bytes read
+/// so far, the address just after the last read (which `pgn-reader` makes
+/// into its own buffer, so a slice it hands the visitor can be placed), and
+/// the newlines of the last [`WINDOW`] bytes.
+#[derive(Default)]
+struct Track {
+    total: u64,
+    end_addr: usize,
+    lines_before: usize,
+    newlines: VecDeque<u64>,
+}
+
+impl Track {
+    /// The input offset of a byte `pgn-reader` shows from its buffer.
+    fn offset_of(&self, bytes: &[u8]) -> Option<u64> {
+        let back = self.end_addr.checked_sub(bytes.as_ptr().addr())? as u64;
+        (back <= WINDOW.min(self.total)).then(|| self.total - back)
+    }
+
+    /// Line and column (1-based) of an input offset.
+    fn position(&self, offset: u64) -> (usize, Option<usize>) {
+        let before = self.newlines.partition_point(|&n| n < offset);
+        let line = self.lines_before + before + 1;
+        let column = match before {
+            0 if self.lines_before == 0 => Some(offset as usize + 1),
+            0 => None,
+            n => Some((offset - self.newlines[n - 1]) as usize),
+        };
+        (line, column)
+    }
+}
+
+struct Tracked<R> {
+    inner: R,
+    track: Rc<RefCell<Track>>,
+}
+
+impl<R: Read> Read for Tracked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut t = self.track.borrow_mut();
+        t.end_addr = buf.as_ptr().addr() + n;
+        let start = t.total;
+        for (i, _) in buf[..n].iter().enumerate().filter(|(_, b)| **b == b'\n') {
+            t.newlines.push_back(start + i as u64);
+        }
+        t.total += n as u64;
+        while t
+            .newlines
+            .front()
+            .is_some_and(|&first| first + WINDOW < t.total)
+        {
+            t.newlines.pop_front();
+            t.lines_before += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// Builds one game at a time; all state lives here (not in `pgn-reader`'s
+/// per-game values) so a game that breaks off keeps what was read.
+struct Builder {
+    options: ReadOptions,
+    track: Rc<RefCell<Track>>,
+    tags: Tags,
+    fen: Option<(String, Option<u64>)>,
+    result_tag: Option<String>,
+    end_reason: Option<EndReason>,
+    pending_offer: Option<Color>,
+    record: Option<GameRecord>,
+    outcome: Option<Outcome>,
+    fault: Option<PgnError>,
+    /// The fault is at the reader's position when it stops (a move).
+    fault_at_cursor: Option<usize>,
+    comment_start: Option<u64>,
+}
+
+impl Builder {
+    fn fault_at(&mut self, offset: Option<u64>, error: PgnError) {
+        let (line, column) = match offset {
+            Some(o) => {
+                let (l, c) = self.track.borrow().position(o);
+                (Some(l), c)
+            }
+            None => (None, None),
+        };
+        self.fault = Some(PgnError {
+            line,
+            column,
+            ..error
+        });
+    }
+
+    /// Text from the file (at input offset `at`): UTF-8, or a fault placed
+    /// at the first bad byte.
+    fn text(&mut self, bytes: &[u8], at: Option<u64>, what: &str) -> Option<String> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Some(s.to_owned()),
+            Err(_) if self.options.lossy_text => Some(String::from_utf8_lossy(bytes).into_owned()),
+            Err(e) => {
+                let at = at.map(|o| o + e.valid_up_to() as u64);
+                self.fault_at(at, PgnError::new(format!("{what} is not UTF-8 text")));
+                None
+            }
+        }
+    }
+
+    /// The game's end, from the result token or tag, its reason and the
+    /// moves; a result the moves contradict is a fault.
+    fn finish(&mut self) {
+        let Some(record) = self.record.as_mut() else {
+            return;
+        };
+        if let Some(color) = self.pending_offer {
+            record.offer_draw(color);
+        }
+        let known = match self.outcome {
+            Some(Outcome::Known(k)) => Some(k),
+            _ => self
+                .result_tag
+                .as_deref()
+                .and_then(|r| r.trim().parse::<Outcome>().ok())
+                .and_then(|o| match o {
+                    Outcome::Known(k) => Some(k),
+                    Outcome::Unknown => None,
+                }),
+        };
+        let Some(known) = known else {
+            return;
+        };
+        if !record.is_over() {
+            apply_end(record, known, self.end_reason);
+        }
+        if let Some(end) = record.end()
+            && end.outcome != known
+        {
+            let stated = match known {
+                KnownOutcome::Decisive {
+                    winner: Color::White,
+                } => "1-0",
+                KnownOutcome::Decisive {
+                    winner: Color::Black,
+                } => "0-1",
+                KnownOutcome::Draw => "1/2-1/2",
+            };
+            self.fault = Some(PgnError::new(format!(
+                "the result {stated} does not match the moves ({})",
+                end.result_str()
+            )));
+        }
+    }
+}
+
+/// Gives a replayed record the result the file states, with its reason
+/// where the record can reach it, otherwise as recorded.
+fn apply_end(record: &mut GameRecord, outcome: KnownOutcome, reason: Option<EndReason>) {
+    let loser = match outcome {
+        KnownOutcome::Decisive { winner } => Some(!winner),
+        KnownOutcome::Draw => None,
+    };
+    match (reason, loser) {
+        (Some(EndReason::Resignation), Some(loser)) => record.resign(loser),
+        (Some(EndReason::AgreedDraw), None) => record.agree_draw(),
+        (Some(EndReason::FlagFall), Some(loser)) => record.flag_fall(loser),
+        (Some(EndReason::FlagFallOpponentCannotMate), None) => record.flag_fall(record.turn()),
+        (Some(EndReason::ThreefoldRepetition), None) => {
+            record.claim(Claim::ThreefoldRepetition, None);
+        }
+        (Some(EndReason::FiftyMoves), None) => {
+            record.claim(Claim::FiftyMoves, None);
+        }
+        _ => {}
+    }
+    if record.end().is_none_or(|e| e.outcome != outcome) {
+        record.clear_end();
+        record.record_result(outcome);
+    }
+}
+
+/// `[%name value]` inside a comment.
+fn command<'a>(comment: &'a str, name: &str) -> Option<&'a str> {
+    let start = comment.find(&format!("[%{name} "))? + name.len() + 3;
+    let end = comment[start..].find(']')? + start;
+    Some(comment[start..end].trim())
+}
+
+impl Visitor for Builder {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        self.tags = Tags::default();
+        self.fen = None;
+        self.result_tag = None;
+        self.end_reason = None;
+        self.pending_offer = None;
+        self.record = None;
+        self.outcome = None;
+        self.fault = None;
+        self.fault_at_cursor = None;
+        self.comment_start = None;
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        let at = self.track.borrow().offset_of(value.as_bytes());
+        let name = String::from_utf8_lossy(name).into_owned();
+        let Some(value) = self.text(&value.decode(), at, &format!("the tag {name}")) else {
+            return ControlFlow::Break(());
+        };
+        let t = &mut self.tags;
+        match name.as_str() {
+            "Event" => t.event = value,
+            "Site" => t.site = value,
+            "Date" => t.date = value,
+            "Round" => t.round = value,
+            "White" => t.white = value,
+            "Black" => t.black = value,
+            "TimeControl" => t.time_control = Some(value),
+            "Result" => self.result_tag = Some(value),
+            "SetUp" => {}
+            "FEN" => self.fen = Some((value, at)),
+            "EndReason" => self.end_reason = end_reason_from_code(&value),
+            "DrawOfferPending" => self.pending_offer = side_from_code(&value),
+            _ => t.extra.push((name, value)),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        let mut record = match self.fen.take() {
+            Some((fen, at)) => match GameRecord::from_fen(&fen) {
+                Ok(record) => record,
+                Err(message) => {
+                    self.fault_at(at, PgnError::new(message));
+                    return ControlFlow::Break(());
+                }
+            },
+            None => match &self.options.start {
+                Some(pos) => GameRecord::from_position(pos.clone()),
+                None => GameRecord::new(),
+            },
+        };
+        record.tags = std::mem::take(&mut self.tags);
+        self.record = Some(record);
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
+        let record = self.record.as_mut().expect("movetext has a record");
+        let (number, turn) = (record.position().fullmoves().get(), record.turn());
+        let bad = |reason: String| BadMove {
+            number,
+            side: turn,
+            san: san_plus.to_string(),
+            reason,
+        };
+        let side = |c: Color| if c == Color::White { "White" } else { "Black" };
+        let failure = match san_plus.san.to_move(record.position()) {
+            Ok(mv) => match record.play(mv, None) {
+                Ok(_) => return ControlFlow::Continue(()),
+                Err(e) => {
+                    let b = bad(e.to_string());
+                    let message = format!(
+                        "move '{}' (move {} for {}) cannot be played: {e}",
+                        b.san,
+                        b.number,
+                        side(b.side)
+                    );
+                    (b, message)
+                }
+            },
+            Err(e) => {
+                let b = bad(e.to_string());
+                let message = format!(
+                    "illegal move '{}' (move {} for {}: {e})",
+                    b.san,
+                    b.number,
+                    side(b.side)
+                );
+                (b, message)
+            }
+        };
+        let (bad_move, message) = failure;
+        self.fault_at_cursor = Some(bad_move.san.len());
+        self.fault = Some(PgnError {
+            bad_move: Some(bad_move),
+            ..PgnError::new(message)
+        });
+        ControlFlow::Break(())
+    }
+
+    fn partial_comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        let bytes = comment.as_bytes();
+        if self.comment_start.is_none() {
+            self.comment_start = self
+                .track
+                .borrow()
+                .offset_of(bytes)
+                .map(|o| o.saturating_sub(1));
+        }
+        // Long comments hold no commands of ours; only check the text.
+        let at = self.track.borrow().offset_of(bytes);
+        match self.text(bytes, at, "a comment") {
+            Some(_) => ControlFlow::Continue(()),
+            None => ControlFlow::Break(()),
+        }
+    }
+
+    fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        self.comment_start = None;
+        let at = self.track.borrow().offset_of(comment.as_bytes());
+        let Some(body) = self.text(comment.as_bytes(), at, "a comment") else {
+            return ControlFlow::Break(());
+        };
+        let Some(record) = self.record.as_mut() else {
+            return ControlFlow::Continue(());
+        };
+        let Some(last) = record.last_move() else {
+            return ControlFlow::Continue(());
+        };
+        let has_offer = last.draw_offer;
+        let mover = !record.turn();
+        if let Some(ms) = command(&body, "clk").and_then(parse_clock_text) {
+            record.set_last_clock(ms);
+        }
+        if let Some(ms) = command(&body, "at").and_then(parse_clock_text) {
+            record.set_last_time(ms);
+        }
+        if !has_offer
+            && (body.contains(DRAW_OFFER_COMMENT) || body.to_lowercase().contains("draw offer"))
+        {
+            record.offer_draw(mover);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<()> {
+        self.outcome = Some(outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: ()) {}
+}
+
+/// The games of a PGN input, one at a time.
+pub struct Games<R> {
+    reader: Reader<Tracked<R>>,
+    builder: Builder,
+    done: bool,
+}
+
+impl<R: Read> Games<R> {
+    pub fn new(input: R, options: ReadOptions) -> Games<R> {
+        let track = Rc::new(RefCell::new(Track::default()));
+        Games {
+            reader: Reader::new(Tracked {
+                inner: input,
+                track: Rc::clone(&track),
+            }),
+            builder: Builder {
+                options,
+                track,
+                tags: Tags::default(),
+                fen: None,
+                result_tag: None,
+                end_reason: None,
+                pending_offer: None,
+                record: None,
+                outcome: None,
+                fault: None,
+                fault_at_cursor: None,
+                comment_start: None,
+            },
+            done: false,
+        }
+    }
+
+    /// The input offset the reader has reached.
+    fn cursor(&self) -> u64 {
+        self.builder.track.borrow().total - self.reader.buffer().len() as u64
+    }
+
+    /// Line and column (1-based) the reader has reached.
+    pub fn position(&self) -> (usize, Option<usize>) {
+        self.builder.track.borrow().position(self.cursor())
+    }
+
+    /// Skips a game; false at the end of the input.
+    pub fn skip_game(&mut self) -> Result<bool, PgnError> {
+        self.reader
+            .skip_game()
+            .map_err(|e| PgnError::new(e.to_string()))
+    }
+
+    /// The next game, `None` at the end of the input.
+    pub fn next_game(&mut self) -> Option<ReadGame> {
+        if self.done {
+            return None;
+        }
+        let result = self.reader.read_game(&mut self.builder);
+        let cursor = self.cursor();
+        let b = &mut self.builder;
+        match result {
+            Ok(None) => {
+                self.done = true;
+                return None;
+            }
+            Ok(Some(())) => {
+                if let Some(len) = b.fault_at_cursor.take() {
+                    // The move just read ends before the cursor.
+                    let start = cursor.saturating_sub(len as u64);
+                    let error = b.fault.take().expect("a move fault");
+                    b.fault_at(Some(start), error);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                let message = e.to_string();
+                let at = if message.contains("comment") {
+                    b.comment_start.or(Some(cursor.saturating_sub(1)))
+                } else {
+                    Some(cursor.saturating_sub(1))
+                };
+                b.fault_at(at, PgnError::new(message));
+                if let (Some(f), true) = (b.fault.as_mut(), e.to_string().contains("tag")) {
+                    // A tag starts its line.
+                    f.column = f.line.map(|_| 1);
+                }
+            }
+            Err(e) => {
+                self.done = true;
+                b.fault = Some(PgnError::new(format!("cannot read: {e}")));
+            }
+        }
+        if b.fault.is_none() {
+            b.finish();
+        }
+        Some(ReadGame {
+            record: b.record.take(),
+            error: b.fault.take(),
+            terminated: b.outcome.is_some(),
+        })
+    }
+}
+
+impl<R: Read> Iterator for Games<R> {
+    type Item = ReadGame;
+
+    fn next(&mut self) -> Option<ReadGame> {
+        self.next_game()
+    }
+}
+
+/// Reads game `index` (0-based) of a PGN text (the import: text that is not
+/// UTF-8 is read leniently).
+pub fn read_pgn(text: &str, index: usize) -> Result<GameRecord, PgnError> {
+    let options = ReadOptions {
+        lossy_text: true,
+        ..ReadOptions::default()
+    };
+    let mut games = Games::new(text.as_bytes(), options);
+    for skipped in 0..index {
+        if !games.skip_game()? {
+            return Err(PgnError::new(format!(
+                "the file has {skipped} game(s); game {} was asked for",
+                index + 1
+            )));
+        }
+    }
+    match games.next_game() {
+        None if index == 0 => Err(PgnError::new("the file holds no game")),
+        None => Err(PgnError::new(format!(
+            "the file has {index} game(s); game {} was asked for",
+            index + 1
+        ))),
+        Some(ReadGame {
+            error: Some(error), ..
+        }) => Err(error),
+        Some(ReadGame { record, .. }) => {
+            record.ok_or_else(|| PgnError::new("the file holds no game"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::write_pgn;
+
+    #[test]
+    fn clock_readings_round_trip() {
+        use crate::pgn::{clock_text, parse_clock_text};
+        assert_eq!(clock_text(5_399_000, false), "1:29:59");
+        assert_eq!(clock_text(59_999, false), "0:00:59");
+        assert_eq!(parse_clock_text("1:29:59"), Some(5_399_000));
+        assert_eq!(parse_clock_text("0:00:05.5"), Some(5_500));
+        assert_eq!(parse_clock_text("1:75:00"), None);
+    }
+
+    #[test]
+    fn errors_name_the_line_and_move() {
+        let pgn = "[Event \"x\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 {a comment\nover lines} a6 4. Nf6 *\n";
+        let err = read_pgn(pgn, 0).unwrap_err();
+        assert_eq!(err.line, Some(6), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("line 6: illegal move 'Nf6' (move 4 for White"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn errors_in_a_later_game_count_lines_from_the_file_start() {
+        let pgn =
+            "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Ke3 *\n";
+        assert_eq!(read_pgn(pgn, 0).unwrap().moves().len(), 1);
+        let err = read_pgn(pgn, 1).unwrap_err();
+        assert_eq!(err.line, Some(7));
+        assert!(err.message.contains("'Ke3' (move 2 for White"), "{err}");
+        assert!(
+            read_pgn(pgn, 2)
+                .unwrap_err()
+                .message
+                .contains("has 2 game(s)")
+        );
+    }
+
+    #[test]
+    fn bad_fen_names_its_line() {
+        let pgn = "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n*\n";
+        let err = read_pgn(pgn, 0).unwrap_err();
+        assert_eq!(err.line, Some(3), "{err}");
+    }
+
+    #[test]
+    fn export_then_import_keeps_everything() {
+        let pgn = "[Event \"Open \\\"A\\\"\"]\n[Site \"Berlin\"]\n[Date \"2024.05.17\"]\n[Round \"3\"]\n[White \"Müller, Jürgen\"]\n[Black \"Araújo, João\"]\n[Result \"1/2-1/2\"]\n[TimeControl \"5400+30\"]\n[Board \"4\"]\n\n1. e4 {[%clk 1:29:58]} e5 {[%clk 1:29:50] (=)} 2. Nf3 1/2-1/2\n";
+        let g = read_pgn(pgn, 0).unwrap();
+        assert_eq!(g.tags.event, "Open \"A\"");
+        assert_eq!(g.tags.extra, vec![("Board".to_owned(), "4".to_owned())]);
+        assert_eq!(g.moves()[0].clock_ms, Some(5_398_000));
+        assert!(g.moves()[1].draw_offer);
+        assert_eq!(g.result_str(), "1/2-1/2");
+        let out = write_pgn(&g);
+        assert!(out.contains("[Event \"Open \\\"A\\\"\"]"));
+        assert!(
+            out.contains("1. e4 {[%clk 1:29:58]} 1... e5 {[%clk 1:29:50] (=)} 2. Nf3 1/2-1/2"),
+            "{out}"
+        );
+        let again = read_pgn(&out, 0).unwrap();
+        assert_eq!(write_pgn(&again), out);
+    }
+}
+
+#[cfg(test)]
+mod import_tests {
+    use super::*;
+
+    #[test]
+    fn a_result_without_a_reason_is_recorded_as_such() {
+        let g = read_pgn("[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n", 0).unwrap();
+        let end = g.end().unwrap();
+        assert_eq!(end.reason, EndReason::ResultAsRecorded);
+        assert_eq!(g.result_str(), "1-0");
+        let g = read_pgn("1. d4 d5 1/2-1/2\n", 0).unwrap();
+        assert_eq!(g.end().unwrap().reason, EndReason::ResultAsRecorded);
+        // Reasons the moves prove are still found.
+        let g = read_pgn("1. f3 e5 2. g4 Qh4# 0-1\n", 0).unwrap();
+        assert_eq!(g.end().unwrap().reason, EndReason::Checkmate);
+    }
+}
