@@ -311,3 +311,15 @@ fn a_failed_save_is_said_before_the_move() {
     let again = gui.spoken().iter().filter(|s| **s == failed).count();
     assert_eq!(again, 2, "said again after every move");
 }
+
+#[test]
+fn ctrl_b_shows_and_hides_the_simulated_board_and_says_so() {
+    let mut gui = start(settings(Lang::De));
+    assert!(gui.app().sim().is_none(), "off on a first run");
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(gui.app().sim().is_some());
+    assert_eq!(gui.last_spoken(), "Simuliertes Brett an");
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(gui.app().sim().is_none());
+    assert_eq!(gui.last_spoken(), "Simuliertes Brett aus");
+}

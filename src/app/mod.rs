@@ -204,7 +204,7 @@ impl RochadeApp {
         let tracker = app.settings.tracker_config();
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
         if options.simulated_board {
-            app.toggle_sim_board();
+            app.show_sim_board();
         }
         let offer = options
             .resume
@@ -513,10 +513,19 @@ impl RochadeApp {
         self.say(text, Priority::Answer);
     }
 
+    /// Ctrl+B: shows or hides the simulated peg-board and says which.
     fn toggle_sim_board(&mut self) {
         if self.sim.take().is_some() {
+            self.say_key("sim_board_off", Priority::Answer);
             return;
         }
+        self.show_sim_board();
+        self.say_key("sim_board_on", Priority::Answer);
+    }
+
+    /// Shows the simulated peg-board, silently (at start-up the welcome
+    /// comes first).
+    fn show_sim_board(&mut self) {
         self.sim = Some(SimPanel::new());
         self.dispatch(Event::Board(BoardEvent::LinkUp {
             port: SimPanel::PORT.into(),

@@ -557,7 +557,14 @@ impl Session {
                 None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
             },
             Command::ClockReading => {
-                let text = self.clock.reading(&self.pack, now, self.config.blind_side);
+                // The moves played come from the record: the clock counts
+                // only moves made while it ran (F4 said "0" after two moves).
+                let record = &self.record;
+                let text = self
+                    .clock
+                    .reading_with(&self.pack, now, self.config.blind_side, |c| {
+                        record.moves_completed(c) as u32
+                    });
                 self.speak(out, text, Priority::Answer);
             }
             Command::MoveCount => {

@@ -95,6 +95,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
     (
+        "anzeige",
+        include_bytes!("../../assets/voice/de/anzeige.wav"),
+    ),
+    (
         "assistent",
         include_bytes!("../../assets/voice/de/assistent.wav"),
     ),
@@ -103,6 +107,7 @@ static DE: &[(&str, &[u8])] = &[
         "aufgabe",
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
     ),
+    ("aus", include_bytes!("../../assets/voice/de/aus.wav")),
     ("bauer", include_bytes!("../../assets/voice/de/bauer.wav")),
     (
         "beendet",
@@ -147,6 +152,10 @@ static DE: &[(&str, &[u8])] = &[
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
+    (
+        "einstellungen",
+        include_bytes!("../../assets/voice/de/einstellungen.wav"),
+    ),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
     (
         "ergebnis",
@@ -253,6 +262,10 @@ static DE: &[(&str, &[u8])] = &[
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
+    (
+        "oberflaeche",
+        include_bytes!("../../assets/voice/de/oberflaeche.wav"),
+    ),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
         "partieformular",
@@ -319,6 +332,14 @@ static DE: &[(&str, &[u8])] = &[
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
     (
+        "simuliertes",
+        include_bytes!("../../assets/voice/de/simuliertes.wav"),
+    ),
+    (
+        "sprache",
+        include_bytes!("../../assets/voice/de/sprache.wav"),
+    ),
+    (
         "springer",
         include_bytes!("../../assets/voice/de/springer.wav"),
     ),
@@ -336,6 +357,7 @@ static DE: &[(&str, &[u8])] = &[
         "stunden",
         include_bytes!("../../assets/voice/de/stunden.wav"),
     ),
+    ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),
     (
         "training",
@@ -367,6 +389,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
+    ),
+    (
+        "unveraendert",
+        include_bytes!("../../assets/voice/de/unveraendert.wav"),
     ),
     (
         "unzulaessiger",
