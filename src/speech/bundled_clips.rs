@@ -140,6 +140,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("cesar", include_bytes!("../../assets/voice/de/cesar.wav")),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    (
+        "datentraeger",
+        include_bytes!("../../assets/voice/de/datentraeger.wav"),
+    ),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("der", include_bytes!("../../assets/voice/de/der.wav")),
@@ -266,6 +270,7 @@ static DE: &[(&str, &[u8])] = &[
         "oberflaeche",
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
+    ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
         "partieformular",
@@ -276,6 +281,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/passant.wav"),
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
+    ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
     (
@@ -307,6 +313,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
+    ),
+    (
+        "schreibgeschuetzt",
+        include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
     ),
     (
         "schwarz",
@@ -436,6 +446,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/weisser.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
+    ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
