@@ -167,7 +167,15 @@ static DE: &[(&str, &[u8])] = &[
         "computergegner",
         include_bytes!("../../assets/voice/de/computergegner.wav"),
     ),
+    (
+        "computerhilfe",
+        include_bytes!("../../assets/voice/de/computerhilfe.wav"),
+    ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    (
+        "datentraeger",
+        include_bytes!("../../assets/voice/de/datentraeger.wav"),
+    ),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
@@ -207,6 +215,7 @@ static DE: &[(&str, &[u8])] = &[
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
     ),
+    ("es", include_bytes!("../../assets/voice/de/es.wav")),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
@@ -326,6 +335,8 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
+    ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
         "partieformular",
@@ -336,6 +347,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/passant.wav"),
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
+    ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
@@ -376,6 +388,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
+    ),
+    (
+        "schreibgeschuetzt",
+        include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
     ),
     (
         "schwarz",
@@ -454,6 +470,10 @@ static DE: &[(&str, &[u8])] = &[
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
     ),
+    (
+        "turniermodus",
+        include_bytes!("../../assets/voice/de/turniermodus.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     (
@@ -472,6 +492,7 @@ static DE: &[(&str, &[u8])] = &[
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
+    ("und", include_bytes!("../../assets/voice/de/und.wav")),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
@@ -519,6 +540,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/weisser.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
+    ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
