@@ -13,6 +13,7 @@ pub mod browse;
 mod keys;
 mod panels;
 mod piece_disc;
+mod practice;
 pub mod run;
 mod sim_panel;
 pub mod text;
@@ -162,6 +163,7 @@ pub struct RochadeApp {
     trace_frames: Option<Instant>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
+    engine: Option<crate::engine::EngineService>,
 }
 
 impl RochadeApp {
@@ -200,6 +202,7 @@ impl RochadeApp {
             trace_frames: options.trace_frames,
             link: None,
             board_rx: None,
+            engine: None,
         };
         let tracker = app.settings.tracker_config();
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
@@ -321,6 +324,8 @@ impl RochadeApp {
                 }
                 Effect::Notice(notice) => self.on_notice(notice),
                 Effect::SaveGame => self.save_game(),
+                Effect::AskEngine(request) => self.ask_engine(request),
+                Effect::RestartEngine => self.restart_engine(),
                 Effect::BoardCommand(cmd) => {
                     if let Some(link) = &self.link {
                         link.send(cmd);
@@ -703,6 +708,7 @@ impl eframe::App for RochadeApp {
         let ctx = ui.ctx().clone();
         self.apply_style(&ctx);
         self.poll_board();
+        self.poll_engine();
         self.run_deadlines();
         self.handle_close_request(&ctx);
         let asking = self.session.pending().is_some();
@@ -740,6 +746,9 @@ impl eframe::App for RochadeApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if let Some(delay) = self.repaint_delay() {
+            ctx.request_repaint_after(delay);
+        }
+        if let Some(delay) = self.engine_repaint() {
             ctx.request_repaint_after(delay);
         }
     }
