@@ -109,7 +109,14 @@ fn take(input: &mut egui::InputState, mods: Modifiers, key: Key) -> bool {
 /// The global actions pressed this frame, taken out of the input so no
 /// widget sees them. With a dialog open, Enter/Y and Escape/N answer it;
 /// with help or settings open, Escape closes them.
-pub fn global_actions(ctx: &egui::Context, dialog_open: bool, window_open: bool) -> Vec<Action> {
+/// `escape_answers` is false for a question where "no" loses something (the
+/// resume question): there Escape only stops speech, as everywhere else.
+pub fn global_actions(
+    ctx: &egui::Context,
+    dialog_open: bool,
+    escape_answers: bool,
+    window_open: bool,
+) -> Vec<Action> {
     ctx.input_mut(|input| {
         let mut out = Vec::new();
         if dialog_open {
@@ -120,7 +127,11 @@ pub fn global_actions(ctx: &egui::Context, dialog_open: bool, window_open: bool)
             }
             for key in [Key::Escape, Key::N] {
                 while take(input, NONE, key) {
-                    out.push(Action::Cancel);
+                    out.push(if key == Key::Escape && !escape_answers {
+                        Action::StopSpeech
+                    } else {
+                        Action::Cancel
+                    });
                 }
             }
         } else if take(input, NONE, Key::Escape) {

@@ -61,7 +61,7 @@ pub use crate::config::Theme;
 
 /// Saves the scoresheet after every move (game safety). The shell passes
 /// one that writes the save file; tests pass one that records calls.
-pub type GameSaver = Box<dyn FnMut(&GameRecord) -> Result<(), String>>;
+pub type GameSaver = Box<dyn FnMut(&GameRecord) -> std::io::Result<()>>;
 
 /// Everything the app needs at start.
 pub struct AppOptions {
@@ -367,13 +367,41 @@ impl RochadeApp {
             },
             _ => {}
         }
+        // After the resume question, either answer, the move input has the
+        // keyboard (the question took it).
+        if let Notice::Answered {
+            question: QuestionKind::Resume,
+            ..
+        } = &notice
+        {
+            self.focus_request = Some(FocusTarget::MoveInput);
+        }
         self.last_notice = Some(notice);
     }
 
     fn save_game(&mut self) {
         self.saves += 1;
-        if let Some(saver) = &mut self.saver {
-            self.save_error = saver(self.session.record()).err();
+        let Some(saver) = &mut self.saver else {
+            return;
+        };
+        // The session asks for the save before it announces the move, so a
+        // failure is said first, and again after every move until it works.
+        match saver(self.session.record()) {
+            Ok(()) => self.save_error = None,
+            Err(e) => {
+                let pack = self.session.pack();
+                let reason = match e.kind() {
+                    std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                        pack.say("save_no_space")
+                    }
+                    std::io::ErrorKind::ReadOnlyFilesystem
+                    | std::io::ErrorKind::PermissionDenied => pack.say("save_read_only"),
+                    _ => Utterance::from(e.to_string().as_str()),
+                };
+                let text = pack.phrase("save_failed", &[("reason", reason)]);
+                self.save_error = Some(format!("{} ({e})", text.written));
+                self.say(text, Priority::Alert);
+            }
         }
     }
 
@@ -712,7 +740,8 @@ impl eframe::App for RochadeApp {
         self.run_deadlines();
         self.handle_close_request(&ctx);
         let asking = self.session.pending().is_some();
-        for action in keys::global_actions(&ctx, asking, self.modal.is_some()) {
+        let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
+        for action in keys::global_actions(&ctx, asking, escape_answers, self.modal.is_some()) {
             match action {
                 Action::Cancel if !asking => {
                     if self.modal.take().is_none() {

@@ -490,13 +490,16 @@ impl Session {
         {
             self.pending = None;
         }
+        // Saved before announced: a shell carrying effects out in order
+        // has the move on disk before anyone hears it.
+        out.push(Effect::SaveGame);
         self.speak(out, announcement.clone(), Priority::Move);
         out.push(Effect::Sound(Earcon::MoveAccepted));
         self.recorded(now, &played, announcement, source, out);
     }
 
-    /// After a move went on the scoresheet: the notice, the save, the
-    /// board's expectation and the end of the game.
+    /// After a move went on the scoresheet (and its save was asked for):
+    /// the notice, the board's expectation and the end of the game.
     fn recorded(
         &mut self,
         now: u64,
@@ -513,7 +516,6 @@ impl Session {
             spoken: announcement.spoken.clone(),
             source,
         }));
-        out.push(Effect::SaveGame);
         self.last_announcement = Some(announcement);
         self.board.on_game_changed(now, &self.record, source);
         self.after_end_check(now, out);
@@ -545,6 +547,7 @@ impl Session {
         let text = self
             .pack
             .phrase("promotion_corrected", &[("move", announcement.clone())]);
+        out.push(Effect::SaveGame);
         self.speak(out, text, Priority::Move);
         self.recorded(now, &played, announcement, Source::PegBoard, out);
     }

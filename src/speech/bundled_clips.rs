@@ -168,6 +168,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/computergegner.wav"),
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    (
+        "datentraeger",
+        include_bytes!("../../assets/voice/de/datentraeger.wav"),
+    ),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
@@ -326,6 +330,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
         "partieformular",
@@ -336,6 +341,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/passant.wav"),
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
+    ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
@@ -376,6 +382,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
+    ),
+    (
+        "schreibgeschuetzt",
+        include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
     ),
     (
         "schwarz",
@@ -519,6 +529,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/weisser.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
+    ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
