@@ -41,6 +41,16 @@ pub enum Action {
     BoardGuidance,
     /// The piece a pawn promotes to on the peg-board.
     Promote(Role),
+    /// Practice: play against the computer, or stop.
+    ToggleComputer,
+    /// Practice: the engine's best move for the player.
+    Hint,
+    /// Practice: what the opponent threatens.
+    Threat,
+    /// Practice: the evaluation in words.
+    Evaluate,
+    /// Practice: start the engine again; the game continues.
+    RestartEngine,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -77,6 +87,11 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::E, Action::Export),
     (CTRL, Key::P, Action::ClockToggle),
     (CTRL, Key::G, Action::BoardGuidance),
+    (CTRL_SHIFT, Key::P, Action::ToggleComputer),
+    (CTRL_SHIFT, Key::H, Action::Threat),
+    (CTRL, Key::H, Action::Hint),
+    (CTRL_SHIFT, Key::E, Action::Evaluate),
+    (CTRL, Key::R, Action::RestartEngine),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),

@@ -163,7 +163,8 @@ pub struct RochadeApp {
     trace_frames: Option<Instant>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
-    engine: Option<crate::engine::EngineService>,
+    /// The engine thread and the program it runs (practice).
+    engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
 }
 
 impl RochadeApp {
@@ -217,6 +218,7 @@ impl RochadeApp {
             app.say_key("welcome", Priority::Answer);
         }
         app.apply_effects(offer);
+        app.sync_opponent();
         app
     }
 
@@ -460,6 +462,11 @@ impl RochadeApp {
             Action::PlayTyped => self.play_typed(),
             Action::BoardGuidance => self.dispatch(Event::Board(BoardEvent::RepeatGuidance)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
+            Action::ToggleComputer => self.toggle_computer(),
+            Action::Hint => self.command(Command::Hint),
+            Action::Threat => self.command(Command::Threat),
+            Action::Evaluate => self.command(Command::Evaluate),
+            Action::RestartEngine => self.command(Command::RestartEngine),
         }
     }
 
@@ -516,6 +523,7 @@ impl RochadeApp {
             .pack()
             .phrase("mode_changed", &[("mode", name)]);
         self.say(text, Priority::Answer);
+        self.sync_opponent();
     }
 
     /// Ctrl+B: shows or hides the simulated peg-board and says which.

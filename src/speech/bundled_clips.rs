@@ -167,6 +167,10 @@ static DE: &[(&str, &[u8])] = &[
         "computergegner",
         include_bytes!("../../assets/voice/de/computergegner.wav"),
     ),
+    (
+        "computerhilfe",
+        include_bytes!("../../assets/voice/de/computerhilfe.wav"),
+    ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     (
         "datentraeger",
@@ -211,6 +215,7 @@ static DE: &[(&str, &[u8])] = &[
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
     ),
+    ("es", include_bytes!("../../assets/voice/de/es.wav")),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
@@ -330,6 +335,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
     ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
@@ -464,6 +470,10 @@ static DE: &[(&str, &[u8])] = &[
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
     ),
+    (
+        "turniermodus",
+        include_bytes!("../../assets/voice/de/turniermodus.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     (
@@ -482,6 +492,7 @@ static DE: &[(&str, &[u8])] = &[
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
+    ("und", include_bytes!("../../assets/voice/de/und.wav")),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
