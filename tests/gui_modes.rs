@@ -172,7 +172,7 @@ fn the_mouse_moves_pegs_on_the_simulated_board_and_pieces_on_the_board() {
     // The assistant clicks the sighted player's reply on the main board:
     // the piece, then where it goes.
     click_square(&mut gui, "Board", Square::C7);
-    assert_eq!(gui.last_spoken(), "Cesar seven: black Pawn");
+    assert_eq!(gui.last_spoken(), "Pawn Cesar seven picked up");
     click_square(&mut gui, "Board", Square::C5);
     assert_eq!(gui.last_spoken(), "Cesar five");
     assert!(gui.shows("1. e4 c5"));
@@ -274,4 +274,76 @@ fn closing_mid_game_asks_first() {
     );
     gui.press(Key::Escape);
     assert_eq!(gui.last_spoken(), "Cancelled");
+}
+
+#[test]
+fn escape_at_the_resume_question_keeps_the_game() {
+    let mut record = rochade::chess::GameRecord::new();
+    let pos = record.position().clone();
+    let mv = "e4"
+        .parse::<shakmaty::san::San>()
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    record.play(mv, None).unwrap();
+    let mut gui = start_with(settings(Lang::En), |o| o.resume = Some(record));
+    gui.press(egui::Key::Escape);
+    assert!(gui.shows("Unfinished game"), "Escape only stops speech");
+    assert!(gui.app().question().is_some());
+}
+
+#[test]
+fn a_failed_save_is_said_before_the_move() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.saver = Some(Box::new(|_| Err(std::io::ErrorKind::StorageFull.into())));
+    });
+    gui.type_move("e4");
+    let spoken = gui.spoken();
+    let failed = "The game cannot be saved: no space left on the disk".to_owned();
+    let at = spoken.iter().position(|s| *s == failed);
+    assert!(at.is_some(), "{spoken:?}");
+    assert!(
+        at < spoken.iter().position(|s| s == "Eva four"),
+        "{spoken:?}"
+    );
+    assert!(gui.shows_part("The game cannot be saved"));
+    gui.type_move("e5");
+    let again = gui.spoken().iter().filter(|s| **s == failed).count();
+    assert_eq!(again, 2, "said again after every move");
+}
+
+#[test]
+fn ctrl_b_shows_and_hides_the_simulated_board_and_says_so() {
+    let mut gui = start(settings(Lang::De));
+    assert!(gui.app().sim().is_none(), "off on a first run");
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(gui.app().sim().is_some());
+    assert_eq!(gui.last_spoken(), "Simuliertes Brett an");
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(gui.app().sim().is_none());
+    assert_eq!(gui.last_spoken(), "Simuliertes Brett aus");
+}
+
+#[test]
+fn the_simulated_board_speaks_the_squares_walked_by_keys() {
+    let mut s = settings(Lang::De);
+    s.game.mode = Mode::Tournament;
+    let mut gui = start_with(s, |o| o.simulated_board = true);
+    let grid = gui
+        .harness
+        .get_by_role_and_label(Role::Grid, "Simulated peg-board");
+    grid.get_all_by_role(rochade::app::CELL_ROLE)
+        .find(|n| {
+            n.accesskit_node()
+                .data()
+                .supports_action(egui::accesskit::Action::Focus)
+        })
+        .expect("the cursor's cell takes the focus")
+        .focus();
+    gui.harness.run();
+    gui.press(Key::ArrowUp);
+    assert_eq!(gui.last_spoken(), "Eva drei: leer");
+    gui.press(Key::ArrowLeft);
+    gui.press(Key::ArrowDown);
+    assert_eq!(gui.last_spoken(), "David zwei: weißer Bauer");
 }

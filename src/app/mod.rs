@@ -13,6 +13,7 @@ pub mod browse;
 mod keys;
 mod panels;
 mod piece_disc;
+mod practice;
 pub mod run;
 mod sim_panel;
 pub mod text;
@@ -60,7 +61,7 @@ pub use crate::config::Theme;
 
 /// Saves the scoresheet after every move (game safety). The shell passes
 /// one that writes the save file; tests pass one that records calls.
-pub type GameSaver = Box<dyn FnMut(&GameRecord) -> Result<(), String>>;
+pub type GameSaver = Box<dyn FnMut(&GameRecord) -> std::io::Result<()>>;
 
 /// Everything the app needs at start.
 pub struct AppOptions {
@@ -162,6 +163,8 @@ pub struct RochadeApp {
     trace_frames: Option<Instant>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
+    /// The engine thread and the program it runs (practice).
+    engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
 }
 
 impl RochadeApp {
@@ -200,11 +203,12 @@ impl RochadeApp {
             trace_frames: options.trace_frames,
             link: None,
             board_rx: None,
+            engine: None,
         };
         let tracker = app.settings.tracker_config();
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
         if options.simulated_board {
-            app.toggle_sim_board();
+            app.show_sim_board();
         }
         let offer = options
             .resume
@@ -214,6 +218,7 @@ impl RochadeApp {
             app.say_key("welcome", Priority::Answer);
         }
         app.apply_effects(offer);
+        app.sync_opponent();
         app
     }
 
@@ -330,6 +335,8 @@ impl RochadeApp {
                     self.on_notice(notice)
                 }
                 Effect::SaveGame => self.save_game(),
+                Effect::AskEngine(request) => self.ask_engine(request),
+                Effect::RestartEngine => self.restart_engine(),
                 Effect::BoardCommand(cmd) => {
                     if let Some(link) = &self.link {
                         link.send(cmd);
@@ -371,13 +378,41 @@ impl RochadeApp {
             },
             _ => {}
         }
+        // After the resume question, either answer, the move input has the
+        // keyboard (the question took it).
+        if let Notice::Answered {
+            question: QuestionKind::Resume,
+            ..
+        } = &notice
+        {
+            self.focus_request = Some(FocusTarget::MoveInput);
+        }
         self.last_notice = Some(notice);
     }
 
     fn save_game(&mut self) {
         self.saves += 1;
-        if let Some(saver) = &mut self.saver {
-            self.save_error = saver(self.session.record()).err();
+        let Some(saver) = &mut self.saver else {
+            return;
+        };
+        // The session asks for the save before it announces the move, so a
+        // failure is said first, and again after every move until it works.
+        match saver(self.session.record()) {
+            Ok(()) => self.save_error = None,
+            Err(e) => {
+                let pack = self.session.pack();
+                let reason = match e.kind() {
+                    std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                        pack.say("save_no_space")
+                    }
+                    std::io::ErrorKind::ReadOnlyFilesystem
+                    | std::io::ErrorKind::PermissionDenied => pack.say("save_read_only"),
+                    _ => Utterance::from(e.to_string().as_str()),
+                };
+                let text = pack.phrase("save_failed", &[("reason", reason)]);
+                self.save_error = Some(format!("{} ({e})", text.written));
+                self.say(text, Priority::Alert);
+            }
         }
     }
 
@@ -436,6 +471,11 @@ impl RochadeApp {
             Action::PlayTyped => self.play_typed(),
             Action::BoardGuidance => self.dispatch(Event::Board(BoardEvent::RepeatGuidance)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
+            Action::ToggleComputer => self.toggle_computer(),
+            Action::Hint => self.command(Command::Hint),
+            Action::Threat => self.command(Command::Threat),
+            Action::Evaluate => self.command(Command::Evaluate),
+            Action::RestartEngine => self.command(Command::RestartEngine),
         }
     }
 
@@ -492,12 +532,22 @@ impl RochadeApp {
             .pack()
             .phrase("mode_changed", &[("mode", name)]);
         self.say(text, Priority::Answer);
+        self.sync_opponent();
     }
 
+    /// Ctrl+B: shows or hides the simulated peg-board and says which.
     fn toggle_sim_board(&mut self) {
         if self.sim.take().is_some() {
+            self.say_key("sim_board_off", Priority::Answer);
             return;
         }
+        self.show_sim_board();
+        self.say_key("sim_board_on", Priority::Answer);
+    }
+
+    /// Shows the simulated peg-board, silently (at start-up the welcome
+    /// comes first).
+    fn show_sim_board(&mut self) {
         self.sim = Some(SimPanel::new());
         self.dispatch(Event::Board(BoardEvent::LinkUp {
             port: SimPanel::PORT.into(),
@@ -514,11 +564,10 @@ impl RochadeApp {
     }
 
     fn export(&mut self) {
-        let options = crate::export::ExportOptions {
-            letters: self.session.config().letters,
-            lang: self.settings.interface_language,
-            ..crate::export::ExportOptions::default()
-        };
+        let options = self.settings.braille.export_options(
+            self.session.config().letters,
+            self.settings.interface_language,
+        );
         let result = run::export_game(self.session.record(), options);
         let text = match result {
             Ok(path) => {
@@ -562,16 +611,27 @@ impl RochadeApp {
 
     /// Moves the cursor by a step in board coordinates (White's view).
     fn move_cursor(&mut self, df: i32, dr: i32) {
-        let (df, dr) = if self.flipped() { (-df, -dr) } else { (df, dr) };
-        let f = (u32::from(self.cursor.file()) as i32 + df).clamp(0, 7) as u32;
-        let r = (u32::from(self.cursor.rank()) as i32 + dr).clamp(0, 7) as u32;
         let before = self.cursor;
-        self.cursor = Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
+        self.cursor = keys::step(before, df, dr, self.flipped());
         self.speak_square(self.cursor);
-        if self.cursor != before {
-            // The focus moves to the square's cell: the screen reader says it.
+        self.focus_moved(before != self.cursor);
+    }
+
+    /// After a cell was spoken: when the focus moved to another cell the
+    /// screen reader reads it itself, so the app does not hand it the same
+    /// words again.
+    fn focus_moved(&mut self, moved: bool) {
+        if moved {
             self.a11y_pending.drop_last();
         }
+    }
+
+    /// Speaks a square of the simulated peg-board (its pegs, not the
+    /// game's pieces) as the user walks it by keys.
+    pub fn speak_sim_square(&mut self, board: &shakmaty::Board, sq: Square, moved: bool) {
+        let text = browse::square(self.session.pack(), board, sq);
+        self.say(text, Priority::Info);
+        self.focus_moved(moved);
     }
 
     /// Carries out a key pressed while the board has the keyboard.
@@ -619,7 +679,7 @@ impl RochadeApp {
         match self.selected {
             Some(from) if from == sq => {
                 self.selected = None;
-                self.speak_square(sq);
+                self.say_piece_at(sq, "put_back");
             }
             Some(from) if !own => {
                 // A promotion takes the promotion piece from the settings;
@@ -633,10 +693,26 @@ impl RochadeApp {
             }
             _ if own => {
                 self.selected = Some(sq);
-                self.speak_square(sq);
+                self.say_piece_at(sq, "picked_up");
             }
             _ => self.speak_square(sq),
         }
+    }
+
+    /// "Läufer Felix eins aufgenommen": the piece on `sq` in a phrase of the
+    /// pack (`picked_up`, `put_back`), so a key press that picks up or puts
+    /// back a piece is confirmed.
+    fn say_piece_at(&mut self, sq: Square, key: &str) {
+        let pack = self.session.pack();
+        let Some(piece) = self.session.record().position().board().piece_at(sq) else {
+            return self.speak_square(sq);
+        };
+        let what = pack.render(&[
+            crate::words::Token::Piece(piece.role),
+            crate::words::Token::Square(sq),
+        ]);
+        let text = pack.phrase(key, &[("piece", what)]);
+        self.say(text, Priority::Info);
     }
 
     /// Called every frame: deadlines due now become a tick.
@@ -676,10 +752,12 @@ impl eframe::App for RochadeApp {
         let ctx = ui.ctx().clone();
         self.apply_style(&ctx);
         self.poll_board();
+        self.poll_engine();
         self.run_deadlines();
         self.handle_close_request(&ctx);
         let asking = self.session.pending().is_some();
-        for action in keys::global_actions(&ctx, asking, self.modal.is_some()) {
+        let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
+        for action in keys::global_actions(&ctx, asking, escape_answers, self.modal.is_some()) {
             match action {
                 Action::Cancel if !asking => {
                     if self.modal.take().is_none() {
@@ -713,6 +791,9 @@ impl eframe::App for RochadeApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if let Some(delay) = self.repaint_delay() {
+            ctx.request_repaint_after(delay);
+        }
+        if let Some(delay) = self.engine_repaint() {
             ctx.request_repaint_after(delay);
         }
     }

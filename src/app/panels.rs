@@ -853,7 +853,7 @@ fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     clip.words = Some((lang, words));
 }
 
-fn text_row(ui: &mut Ui, label: String, value: &mut String) {
+pub(super) fn text_row(ui: &mut Ui, label: String, value: &mut String) {
     ui.horizontal(|ui| {
         let l = ui.label(label);
         ui.text_edit_singleline(value).labelled_by(l.id);
@@ -935,6 +935,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         .response
                         .labelled_by(l.id);
                 });
+                braille_rows(ui, t, &mut s.braille);
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("speech_rate"));
                     ui.add(egui::Slider::new(&mut s.speech.rate, 0.0..=1.0))
@@ -963,6 +964,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         Color::White
                     });
                 });
+                super::practice::engine_rows(ui, t, &mut s.engine);
                 text_row(ui, t.get("time_control"), &mut s.game.time_control);
                 text_row(ui, t.get("white_name"), &mut s.game.white);
                 text_row(ui, t.get("black_name"), &mut s.game.black);
@@ -985,7 +987,11 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                 });
                 let mut baud = u64::from(s.board.baud());
                 number_row(ui, t.get("baud"), &mut baud, 1200..=1_000_000);
-                s.board.baud = Some(baud as u32);
+                // Left at the format's own rate, it stays "none" so that a
+                // later change of format brings that format's rate.
+                if baud != u64::from(s.board.baud()) {
+                    s.board.baud = Some(baud as u32);
+                }
                 number_row(ui, t.get("settle_ms"), &mut s.board.settle_ms, 0..=1000);
                 number_row(
                     ui,
@@ -1032,13 +1038,73 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
         }
         let settings = draft.settings.clone();
         app.modal = None;
+        let summary = settings_changes(&app.settings, &settings);
         app.apply_settings(settings);
+        app.say_settings_saved(&summary);
+        app.sync_opponent();
     } else if cancel {
         app.modal = None;
     }
 }
 
+/// The Braille export's choices, under the piece letters they go with.
+fn braille_rows(ui: &mut egui::Ui, t: &UiText, b: &mut crate::config::BrailleSettings) {
+    ui.label(t.get("braille_export"));
+    ui.indent("braille_export", |ui| {
+        ui.checkbox(&mut b.legend, t.get("braille_legend"));
+        ui.checkbox(&mut b.diagram, t.get("braille_diagram"));
+        ui.checkbox(&mut b.minimal, t.get("braille_minimal"));
+        ui.checkbox(&mut b.contracted, t.get("braille_contracted"));
+    });
+}
+
+/// The parts of the settings that differ, as speech-pack keys.
+pub fn settings_changes(old: &Settings, new: &Settings) -> Vec<&'static str> {
+    let mut parts = Vec::new();
+    if old.interface_language != new.interface_language {
+        parts.push("settings_part_interface");
+    }
+    if old.speech != new.speech {
+        parts.push("settings_part_speech");
+    }
+    if old.earcons != new.earcons {
+        parts.push("settings_part_earcons");
+    }
+    if old.board != new.board {
+        parts.push("settings_part_board");
+    }
+    if old.game != new.game {
+        parts.push("settings_part_game");
+    }
+    if old.display != new.display {
+        parts.push("settings_part_display");
+    }
+    if old.braille != new.braille {
+        parts.push("settings_part_braille");
+    }
+    if old.engine != new.engine {
+        parts.push("settings_part_engine");
+    }
+    parts
+}
+
 impl RochadeApp {
+    /// Says what Save in Settings changed (in the new announcement
+    /// language), or that nothing changed.
+    pub fn say_settings_saved(&mut self, parts: &[&str]) {
+        let pack = self.session.pack();
+        let text = if parts.is_empty() {
+            pack.say("settings_unchanged")
+        } else {
+            let list: Vec<crate::words::Utterance> = parts.iter().map(|k| pack.say(k)).collect();
+            pack.phrase(
+                "settings_saved",
+                &[("changes", crate::words::Utterance::join_with(&list, ", "))],
+            )
+        };
+        self.say(text, crate::session::Priority::Answer);
+    }
+
     /// The squares (bit i = square i) where the peg-board's last report
     /// differs from the game; the board view marks them.
     /// Game coordinates: correct on a turned board.
