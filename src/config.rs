@@ -42,6 +42,10 @@ pub struct Settings {
     pub board: BoardSettings,
     pub game: GameSettings,
     pub display: DisplaySettings,
+    /// How the Braille scoresheet is exported (Ctrl+E).
+    pub braille: BrailleSettings,
+    /// Practice against a computer opponent.
+    pub engine: EngineSettings,
 }
 
 /// Announcements and the voice that speaks them.
@@ -339,6 +343,80 @@ impl Default for GameSettings {
     }
 }
 
+/// The Braille scoresheet's options (the same as `rochade export`'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BrailleSettings {
+    /// A first page listing the signs used.
+    pub legend: bool,
+    /// A diagram of a set-up starting position, besides its piece list.
+    pub diagram: bool,
+    /// Minimal coding: no capture or check signs (a player's own score).
+    pub minimal: bool,
+    /// Contracted literary Braille in the header.
+    pub contracted: bool,
+}
+
+impl Default for BrailleSettings {
+    fn default() -> BrailleSettings {
+        BrailleSettings {
+            legend: true,
+            diagram: false,
+            minimal: false,
+            contracted: false,
+        }
+    }
+}
+
+impl BrailleSettings {
+    /// These choices as export options, with the sheet's letters and language.
+    pub fn export_options(self, letters: Letters, lang: Lang) -> crate::export::ExportOptions {
+        crate::export::ExportOptions {
+            letters,
+            lang,
+            grade: if self.contracted {
+                crate::export::Grade::Contracted
+            } else {
+                crate::export::Grade::Uncontracted
+            },
+            coding: if self.minimal {
+                crate::braille::Coding::Minimal
+            } else {
+                crate::braille::Coding::Full
+            },
+            legend: self.legend,
+            diagram: self.diagram,
+            ..crate::export::ExportOptions::default()
+        }
+    }
+}
+
+/// Practice against a computer opponent (a UCI engine, see
+/// `docs/practice.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EngineSettings {
+    /// In practice mode the computer plays the colour the player does not.
+    pub opponent: bool,
+    pub level: crate::engine::Level,
+    /// The UCI engine program.
+    pub path: String,
+    /// The computer's move is never played sooner than this after the
+    /// player's move, in milliseconds (0: at once).
+    pub pause_ms: u64,
+}
+
+impl Default for EngineSettings {
+    fn default() -> EngineSettings {
+        EngineSettings {
+            opponent: false,
+            level: crate::engine::Level::default(),
+            path: crate::engine::DEFAULT_ENGINE_PATH.into(),
+            pause_ms: 800,
+        }
+    }
+}
+
 /// How the window looks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -407,6 +485,8 @@ impl Default for Settings {
             board: BoardSettings::default(),
             game: GameSettings::default(),
             display: DisplaySettings::default(),
+            braille: BrailleSettings::default(),
+            engine: EngineSettings::default(),
         }
     }
 }
@@ -568,6 +648,18 @@ impl Settings {
             announce_touched: self.speech.announce_touched,
             speak_low_time: self.speech.speak_low_time,
         }
+    }
+
+    /// The computer opponent, when practice mode plays against it.
+    pub fn opponent(&self, seed: u64) -> Option<crate::session::Opponent> {
+        (self.game.mode == Mode::Practice && self.engine.opponent).then(|| {
+            crate::session::Opponent {
+                color: !self.game.blind_side.color(),
+                level: self.engine.level,
+                pause_ms: self.engine.pause_ms,
+                seed,
+            }
+        })
     }
 
     /// How the speech service starts.
@@ -915,6 +1007,16 @@ mod tests {
         s.game.board_number = "12".into();
         s.display.theme = Theme::YellowOnBlack;
         s.display.scale = 1.75;
+        s.braille = BrailleSettings {
+            legend: false,
+            diagram: true,
+            minimal: true,
+            contracted: true,
+        };
+        s.engine.opponent = true;
+        s.engine.level = crate::engine::Level::new(7).unwrap();
+        s.engine.path = "/opt/engines/lc0".into();
+        s.engine.pause_ms = 0;
         s
     }
 
@@ -944,11 +1046,18 @@ mod tests {
     #[test]
     fn defaults_are_sensible() {
         let s = Settings::default();
+        // The Braille export's defaults are `rochade export`'s.
+        assert_eq!(
+            s.braille.export_options(Letters::En, Lang::En),
+            crate::export::ExportOptions::default()
+        );
         assert_eq!(s.game.mode, Mode::Practice);
         assert_eq!(s.time_control(), TimeControl::Untimed);
         assert_eq!(s.low_time_ms(), crate::clock::DEFAULT_LOW_TIME_MS.to_vec());
         assert_eq!(s.board.baud(), 115_200);
         assert!(Earcon::ALL.iter().all(|&e| s.earcons.enabled(e)));
+        assert_eq!(s.engine.path, "/usr/games/stockfish");
+        assert_eq!(s.opponent(1), None, "no computer opponent unless chosen");
         assert_eq!(
             s.session_config(),
             SessionConfig {

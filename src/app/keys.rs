@@ -41,6 +41,16 @@ pub enum Action {
     BoardGuidance,
     /// The piece a pawn promotes to on the peg-board.
     Promote(Role),
+    /// Practice: play against the computer, or stop.
+    ToggleComputer,
+    /// Practice: the engine's best move for the player.
+    Hint,
+    /// Practice: what the opponent threatens.
+    Threat,
+    /// Practice: the evaluation in words.
+    Evaluate,
+    /// Practice: start the engine again; the game continues.
+    RestartEngine,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -77,6 +87,11 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::E, Action::Export),
     (CTRL, Key::P, Action::ClockToggle),
     (CTRL, Key::G, Action::BoardGuidance),
+    (CTRL_SHIFT, Key::P, Action::ToggleComputer),
+    (CTRL_SHIFT, Key::H, Action::Threat),
+    (CTRL, Key::H, Action::Hint),
+    (CTRL_SHIFT, Key::E, Action::Evaluate),
+    (CTRL, Key::R, Action::RestartEngine),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),
@@ -145,6 +160,16 @@ pub fn global_actions(
         }
         out
     })
+}
+
+/// The square one step (`df` files, `dr` ranks, as the user sees the
+/// board) from `from`, stopping at the edge; `flipped` when Black is at
+/// the bottom.
+pub fn step(from: shakmaty::Square, df: i32, dr: i32, flipped: bool) -> shakmaty::Square {
+    let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
+    let f = (u32::from(from.file()) as i32 + df).clamp(0, 7) as u32;
+    let r = (u32::from(from.rank()) as i32 + dr).clamp(0, 7) as u32;
+    shakmaty::Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r))
 }
 
 /// A key pressed while the board has the keyboard.

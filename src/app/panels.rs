@@ -850,7 +850,7 @@ fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     clip.words = Some((lang, words));
 }
 
-fn text_row(ui: &mut Ui, label: String, value: &mut String) {
+pub(super) fn text_row(ui: &mut Ui, label: String, value: &mut String) {
     ui.horizontal(|ui| {
         let l = ui.label(label);
         ui.text_edit_singleline(value).labelled_by(l.id);
@@ -932,6 +932,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         .response
                         .labelled_by(l.id);
                 });
+                braille_rows(ui, t, &mut s.braille);
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("speech_rate"));
                     ui.add(egui::Slider::new(&mut s.speech.rate, 0.0..=1.0))
@@ -960,6 +961,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         Color::White
                     });
                 });
+                super::practice::engine_rows(ui, t, &mut s.engine);
                 text_row(ui, t.get("time_control"), &mut s.game.time_control);
                 text_row(ui, t.get("white_name"), &mut s.game.white);
                 text_row(ui, t.get("black_name"), &mut s.game.black);
@@ -1036,9 +1038,21 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
         let summary = settings_changes(&app.settings, &settings);
         app.apply_settings(settings);
         app.say_settings_saved(&summary);
+        app.sync_opponent();
     } else if cancel {
         app.modal = None;
     }
+}
+
+/// The Braille export's choices, under the piece letters they go with.
+fn braille_rows(ui: &mut egui::Ui, t: &UiText, b: &mut crate::config::BrailleSettings) {
+    ui.label(t.get("braille_export"));
+    ui.indent("braille_export", |ui| {
+        ui.checkbox(&mut b.legend, t.get("braille_legend"));
+        ui.checkbox(&mut b.diagram, t.get("braille_diagram"));
+        ui.checkbox(&mut b.minimal, t.get("braille_minimal"));
+        ui.checkbox(&mut b.contracted, t.get("braille_contracted"));
+    });
 }
 
 /// The parts of the settings that differ, as speech-pack keys.
@@ -1061,6 +1075,12 @@ pub fn settings_changes(old: &Settings, new: &Settings) -> Vec<&'static str> {
     }
     if old.display != new.display {
         parts.push("settings_part_display");
+    }
+    if old.braille != new.braille {
+        parts.push("settings_part_braille");
+    }
+    if old.engine != new.engine {
+        parts.push("settings_part_engine");
     }
     parts
 }

@@ -611,12 +611,9 @@ impl Session {
                 let text = announce::announce_to_move(&self.pack, self.record.turn());
                 self.speak(out, text, Priority::Answer);
             }
-            Command::Takeback => match self.last_move_words() {
+            Command::Takeback => match self.takeback_words("takeback_confirm") {
                 None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
-                Some(last) => {
-                    let text = self.pack.phrase("takeback_confirm", &[("move", last)]);
-                    self.ask(Question::Takeback, text, out);
-                }
+                Some(text) => self.ask(Question::Takeback, text, out),
             },
             Command::Confirm => self.answer(now, true, out),
             Command::Cancel => self.answer(now, false, out),
@@ -729,18 +726,7 @@ impl Session {
 
     fn take_back(&mut self, now: u64, out: &mut Vec<Effect>) {
         let plies = self.takeback_plies();
-        let mut words = self.last_move_words().unwrap_or_default();
-        if plies == 2 {
-            let before = self.record.moves().len() - 2;
-            let first = &self.record.moves()[before];
-            let first_words = announce::announce_move(
-                &self.pack,
-                self.record.position_before(before),
-                first.mv,
-                self.config.form,
-            );
-            words = Utterance::join_with(&[first_words, words], ", ");
-        }
+        let text = self.takeback_words("takeback").unwrap_or_default();
         let taken = self.record.takeback(plies);
         if taken.is_empty() {
             return;
@@ -752,11 +738,7 @@ impl Session {
             }
         }
         self.last_announcement = self.last_move_words();
-        self.speak(
-            out,
-            self.pack.phrase("takeback", &[("move", words)]),
-            Priority::Move,
-        );
+        self.speak(out, text, Priority::Move);
         out.push(Effect::Notice(Notice::Takeback {
             san: taken[0].san.to_string(),
         }));

@@ -115,6 +115,10 @@ static DE: &[(&str, &[u8])] = &[
         "aufgabe",
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
     ),
+    (
+        "aufgenommen",
+        include_bytes!("../../assets/voice/de/aufgenommen.wav"),
+    ),
     ("aus", include_bytes!("../../assets/voice/de/aus.wav")),
     (
         "ausgefallen",
@@ -169,6 +173,10 @@ static DE: &[(&str, &[u8])] = &[
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
+    (
+        "braille",
+        include_bytes!("../../assets/voice/de/braille.wav"),
+    ),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
     (
         "brettfehler",
@@ -182,6 +190,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "computergegner",
         include_bytes!("../../assets/voice/de/computergegner.wav"),
+    ),
+    (
+        "computerhilfe",
+        include_bytes!("../../assets/voice/de/computerhilfe.wav"),
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     (
@@ -229,6 +241,7 @@ static DE: &[(&str, &[u8])] = &[
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
     ),
+    ("es", include_bytes!("../../assets/voice/de/es.wav")),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
@@ -366,6 +379,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
     ("offen", include_bytes!("../../assets/voice/de/offen.wav")),
+    ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
     ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
@@ -509,6 +523,10 @@ static DE: &[(&str, &[u8])] = &[
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
     ),
+    (
+        "turniermodus",
+        include_bytes!("../../assets/voice/de/turniermodus.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     (
@@ -594,6 +612,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "zurueckgenommen",
         include_bytes!("../../assets/voice/de/zurueckgenommen.wav"),
+    ),
+    (
+        "zurueckgestellt",
+        include_bytes!("../../assets/voice/de/zurueckgestellt.wav"),
     ),
     (
         "zuruecknehmen",
