@@ -153,10 +153,12 @@ mod tests {
     #[test]
     fn saves_run_in_order_and_merge_while_the_disk_is_busy() {
         let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let (started_tx, started_rx) = mpsc::channel::<()>();
         let written = Arc::new(Mutex::new(Vec::new()));
         let log = written.clone();
         let mut worker = SaveWorker::spawn(
             Box::new(move |r: &GameRecord| {
+                started_tx.send(()).unwrap();
                 gate_rx.recv().unwrap();
                 log.lock().unwrap().push(r.moves().len());
                 Ok(())
@@ -174,7 +176,8 @@ mod tests {
                 .unwrap();
             record.play(mv, None).unwrap();
         }
-        // The first save is being written (blocked); three more queue up.
+        // The first save is being written (blocked); two more queue up.
+        started_rx.recv().unwrap();
         let _ = worker.queue(record.clone());
         let last = worker.queue(record.clone());
         assert!(!worker.is_done(first) && !worker.is_idle());
