@@ -555,11 +555,10 @@ impl RochadeApp {
     }
 
     fn export(&mut self) {
-        let options = crate::export::ExportOptions {
-            letters: self.session.config().letters,
-            lang: self.settings.interface_language,
-            ..crate::export::ExportOptions::default()
-        };
+        let options = self.settings.braille.export_options(
+            self.session.config().letters,
+            self.settings.interface_language,
+        );
         let result = run::export_game(self.session.record(), options);
         let text = match result {
             Ok(path) => {

@@ -153,6 +153,10 @@ static DE: &[(&str, &[u8])] = &[
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
+    (
+        "braille",
+        include_bytes!("../../assets/voice/de/braille.wav"),
+    ),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
     (
         "brettfehler",
