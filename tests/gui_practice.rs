@@ -183,6 +183,11 @@ fn the_board_is_walked_and_read_by_keyboard() {
         .query_all_by_role(rochade::app::CELL_ROLE)
         .count();
     assert!(cells >= 64, "a cell per square, found {cells}");
+    // Enter picks up the piece and Enter again puts it back: both said.
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Pawn Eva two picked up");
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Pawn Eva two put back");
     gui.press(Key::ArrowUp);
     gui.press(Key::ArrowUp);
     assert_eq!(gui.last_spoken(), "Eva four: empty");

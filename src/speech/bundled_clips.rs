@@ -111,6 +111,10 @@ static DE: &[(&str, &[u8])] = &[
         "aufgabe",
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
     ),
+    (
+        "aufgenommen",
+        include_bytes!("../../assets/voice/de/aufgenommen.wav"),
+    ),
     ("aus", include_bytes!("../../assets/voice/de/aus.wav")),
     (
         "ausgefallen",
@@ -577,6 +581,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "zurueckgenommen",
         include_bytes!("../../assets/voice/de/zurueckgenommen.wav"),
+    ),
+    (
+        "zurueckgestellt",
+        include_bytes!("../../assets/voice/de/zurueckgestellt.wav"),
     ),
     (
         "zuruecknehmen",
