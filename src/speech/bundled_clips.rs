@@ -103,6 +103,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
     (
+        "antwortet",
+        include_bytes!("../../assets/voice/de/antwortet.wav"),
+    ),
+    (
         "anzeige",
         include_bytes!("../../assets/voice/de/anzeige.wav"),
     ),
@@ -196,6 +200,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/computerhilfe.wav"),
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    ("das", include_bytes!("../../assets/voice/de/das.wav")),
     (
         "datentraeger",
         include_bytes!("../../assets/voice/de/datentraeger.wav"),
@@ -331,6 +336,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/koennen.wav"),
     ),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
+    ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),
     (
         "laeufer",
         include_bytes!("../../assets/voice/de/laeufer.wav"),
@@ -392,6 +398,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
+    (
+        "programm",
+        include_bytes!("../../assets/voice/de/programm.wav"),
+    ),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
@@ -460,6 +470,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
+    ("sich", include_bytes!("../../assets/voice/de/sich.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
     (
@@ -546,6 +557,14 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
     ("und", include_bytes!("../../assets/voice/de/und.wav")),
+    (
+        "unerwartet",
+        include_bytes!("../../assets/voice/de/unerwartet.wav"),
+    ),
+    (
+        "ungueltig",
+        include_bytes!("../../assets/voice/de/ungueltig.wav"),
+    ),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
