@@ -312,6 +312,7 @@ pub struct Tracker {
     last_pieces: Option<[Option<Piece>; 64]>,
 }
 
+#[inline]
 fn candidate(mv: Move, occ: Bitboard, turn: Color) -> Candidate {
     let (from, to) = match mv {
         Move::Normal { from, to, .. } => (Bitboard::from(from), Bitboard::from(to)),
@@ -349,7 +350,8 @@ impl Tracker {
         let mut t = Tracker {
             cfg,
             pos,
-            history: Vec::new(),
+            // A game's worth, so playing moves does not reallocate.
+            history: Vec::with_capacity(128),
             game_occ: Bitboard::EMPTY,
             prev_occ: None,
             candidates: Vec::with_capacity(256),
@@ -454,10 +456,12 @@ impl Tracker {
         self.game_occ = self.pos.board().occupied();
         self.prev_occ = self.history.last().map(|(p, _)| p.board().occupied());
         self.candidates.clear();
-        let turn = self.pos.turn();
-        for mv in self.pos.legal_moves() {
-            self.candidates.push(candidate(mv, self.game_occ, turn));
-        }
+        let (turn, occ) = (self.pos.turn(), self.game_occ);
+        // Built in place from the move list (the hot path of the tracker:
+        // once per move).
+        let moves = self.pos.legal_moves();
+        self.candidates
+            .extend(moves.iter().map(|&mv| candidate(mv, occ, turn)));
     }
 
     /// Forgets the current attempt at a move (a wait for the king or the
