@@ -14,7 +14,7 @@ use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Ski
 use shakmaty::{Chess, Color, Position};
 
 use super::{DRAW_OFFER_COMMENT, end_reason_from_code, parse_clock_text, side_from_code};
-use crate::chess::{Claim, EndReason, GameRecord, Tags};
+use crate::chess::{Claim, EndReason, GameEnd, GameRecord, Tags};
 
 /// How to read.
 #[derive(Clone, Debug, Default)]
@@ -244,15 +244,12 @@ impl Builder {
         if let Some(end) = record.end()
             && end.outcome != known
         {
-            let stated = match known {
-                KnownOutcome::Decisive {
-                    winner: Color::White,
-                } => "1-0",
-                KnownOutcome::Decisive {
-                    winner: Color::Black,
-                } => "0-1",
-                KnownOutcome::Draw => "1/2-1/2",
-            };
+            let stated = GameEnd {
+                outcome: known,
+                reason: EndReason::ResultAsRecorded,
+                side: None,
+            }
+            .result_str();
             self.fault = Some(PgnError::new(format!(
                 "the result {stated} does not match the moves ({})",
                 end.result_str()
@@ -360,39 +357,31 @@ impl Visitor for Builder {
     fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
         let record = self.record.as_mut().expect("movetext has a record");
         let (number, turn) = (record.position().fullmoves().get(), record.turn());
-        let bad = |reason: String| BadMove {
-            number,
-            side: turn,
-            san: san_plus.to_string(),
-            reason,
+        let side = if turn == Color::White {
+            "White"
+        } else {
+            "Black"
         };
-        let side = |c: Color| if c == Color::White { "White" } else { "Black" };
-        let failure = match san_plus.san.to_move(record.position()) {
+        let san = san_plus.to_string();
+        let (reason, message) = match san_plus.san.to_move(record.position()) {
             Ok(mv) => match record.play(mv, None) {
                 Ok(_) => return ControlFlow::Continue(()),
-                Err(e) => {
-                    let b = bad(e.to_string());
-                    let message = format!(
-                        "move '{}' (move {} for {}) cannot be played: {e}",
-                        b.san,
-                        b.number,
-                        side(b.side)
-                    );
-                    (b, message)
-                }
+                Err(e) => (
+                    e.to_string(),
+                    format!("move '{san}' (move {number} for {side}) cannot be played: {e}"),
+                ),
             },
-            Err(e) => {
-                let b = bad(e.to_string());
-                let message = format!(
-                    "illegal move '{}' (move {} for {}: {e})",
-                    b.san,
-                    b.number,
-                    side(b.side)
-                );
-                (b, message)
-            }
+            Err(e) => (
+                e.to_string(),
+                format!("illegal move '{san}' (move {number} for {side}: {e})"),
+            ),
         };
-        let (bad_move, message) = failure;
+        let bad_move = BadMove {
+            number,
+            side: turn,
+            san,
+            reason,
+        };
         self.fault_at_cursor = Some(bad_move.san.len());
         self.fault = Some(PgnError {
             bad_move: Some(bad_move),
