@@ -47,11 +47,13 @@ fn long_game() -> GameRecord {
 
 fn bench(c: &mut Criterion) {
     let game = long_game();
-    let exporter = Exporter::bundled(ExportOptions {
+    let exporter = rochade::louis::bundled_exporter(ExportOptions {
         letters: Letters::De,
         lang: Lang::De,
         layout: Layout::default(),
-    });
+        ..ExportOptions::default()
+    })
+    .unwrap();
     let all = |e: &Exporter| {
         for f in Format::ALL {
             black_box(e.render(black_box(&game), f).unwrap());
@@ -78,7 +80,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| all(&exporter))
     });
     c.bench_function("export 300 moves all formats, loading tables", |b| {
-        b.iter(|| all(&Exporter::new(exporter.options).unwrap()))
+        b.iter(|| all(&rochade::louis::bundled_exporter(exporter.options).unwrap()))
     });
 }
 

@@ -3,11 +3,11 @@
 # Sourced, not run.
 
 # Packages needed to build: bindgen for speech-dispatcher needs libclang,
-# the tts crate links libspeechd, cpal links ALSA.
-ROCHADE_BUILD_PACKAGES=(libclang-dev libspeechd-dev libasound2-dev pkg-config)
+# the tts crate links libspeechd, cpal links ALSA, Braille export links liblouis.
+ROCHADE_BUILD_PACKAGES=(libclang-dev libspeechd-dev libasound2-dev pkg-config liblouis-dev)
 
 # Needed at run time for speech (the app also has a clip voice without it).
-ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng)
+ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng liblouis20 liblouis-data)
 
 # Needed by the tests: real pseudo-terminals (socat), real speech, a real X
 # server and key presses for the desktop test, and tools we did not write to

@@ -10,7 +10,8 @@
 //!   one [`session::Event`] in, a list of [`session::Effect`]s out
 //!   (`tests/core_purity.rs` fails on any file, environment, clock or
 //!   thread API in these modules; the shell loads packs and tables);
-//! * shell: [`serial`] (board link thread), [`speech`] and [`audio`]
+//! * shell: [`serial`] (board link thread), [`louis`] (liblouis, Braille
+//!   tables from disk), [`speech`] and [`audio`]
 //!   (speech and sound threads), [`app`] (the egui desktop app) and [`cli`].
 
 pub mod announce;
@@ -23,6 +24,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod export;
+pub mod louis;
 pub mod paths;
 pub mod pgn;
 pub mod savegame;

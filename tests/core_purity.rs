@@ -29,13 +29,8 @@ const CORE: &[&str] = &[
     "src/words/mod.rs",
     "src/words/pack.rs",
     "src/words/render.rs",
-    "src/braille/layout.rs",
-    "src/braille/literary.rs",
-    "src/braille/moves.rs",
-    "src/braille/output.rs",
-    // braille/tables.rs, braille/mod.rs and export/mod.rs join this list
-    // once the Braille tables are loaded by the shell (issue 16 item 2).
-    "src/export/pgn.rs",
+    "src/braille",
+    "src/export/mod.rs",
     "src/export/text.rs",
     "src/speech/queue.rs",
 ];

@@ -40,7 +40,7 @@ pub fn export_game(
         file_safe(&record.tags.white),
         file_safe(&record.tags.black)
     );
-    let exporter = crate::export::Exporter::new(options).map_err(|e| e.to_string())?;
+    let exporter = crate::louis::exporter(options).map_err(|e| e.to_string())?;
     let mut first = None;
     for format in [
         crate::export::Format::Pgn,

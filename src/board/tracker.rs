@@ -227,9 +227,9 @@ enum Phase {
     Castling(Pending),
     /// A pawn on the last rank waits for the piece.
     Promotion(Pending),
-    /// The board shows the position two plies on, but a hand may still be
-    /// moving a piece: if it stays so, the missed move `mv` is taken over.
-    Resync(Pending),
+    /// The board may show the position two plies on, but a hand may still
+    /// be moving a piece: if it stays so, it is explained then.
+    Resync { mask: Bitboard, deadline: u64 },
 }
 
 /// What the tracker has said about a board that differs from the game.
@@ -444,7 +444,7 @@ impl Tracker {
         self.touched = Bitboard::EMPTY;
         if matches!(
             self.phase,
-            Phase::Castling(_) | Phase::Promotion(_) | Phase::Resync(_)
+            Phase::Castling(_) | Phase::Promotion(_) | Phase::Resync { .. }
         ) {
             self.phase = Phase::Following;
         }
@@ -466,7 +466,8 @@ impl Tracker {
             return Some(since + self.cfg.settle_ms);
         }
         let phase = match self.phase {
-            Phase::Castling(p) | Phase::Promotion(p) | Phase::Resync(p) => Some(p.deadline),
+            Phase::Castling(p) | Phase::Promotion(p) => Some(p.deadline),
+            Phase::Resync { deadline, .. } => Some(deadline),
             _ => None,
         };
         let guidance = match self.guidance {
@@ -503,10 +504,10 @@ impl Tracker {
                     self.commit(mv, out);
                     continue;
                 }
-                Phase::Resync(p) if p.deadline <= now => {
+                Phase::Resync { mask, deadline } if deadline <= now => {
                     self.phase = Phase::Following;
                     let m = self.orient(raw);
-                    if m == p.mask {
+                    if m == mask {
                         self.recover(m, now, out);
                     }
                     continue;
@@ -830,8 +831,8 @@ impl Tracker {
                 self.commit(with_promotion(p.mv, self.cfg.promote_to), out);
             }
         }
-        if let Phase::Resync(p) = self.phase
-            && p.mask != m
+        if let Phase::Resync { mask, .. } = self.phase
+            && mask != m
         {
             self.phase = Phase::Following;
         }
@@ -926,15 +927,11 @@ impl Tracker {
             // Also the position two plies on? Then it is taken over once
             // the hand is empty (the board stays so).
             let opponent = self.pos.board().by_color(!self.pos.turn());
-            if !self.awaiting_board()
-                && (self.game_occ & opponent & !m).any()
-                && let Some([mv, _]) = self.two_plies(m)
-            {
-                self.phase = Phase::Resync(Pending {
-                    mv,
+            if !self.awaiting_board() && (self.game_occ & opponent & !m).any() {
+                self.phase = Phase::Resync {
                     mask: m,
                     deadline: at + self.cfg.mismatch_ms,
-                });
+                };
             }
         } else if self.recover(m, at, out) {
             // The board is explained again; nothing to guide.
@@ -1105,13 +1102,25 @@ impl Tracker {
         let mut found: Option<[Move; 2]> = None;
         let turn = self.pos.turn();
         let earlier = &self.seen[..self.seen_len.saturating_sub(1)];
+        let opponent = self.pos.board().by_color(!turn);
         for c1 in &self.candidates {
             if c1.mv.promotion().is_some_and(|r| r != self.cfg.promote_to) {
                 continue;
             }
-            // The second move must account for what the first leaves.
-            let rest = (c1.after ^ m) & !c1.involved;
-            if rest.count() > 3 {
+            // The second move must account for what the first leaves: it
+            // empties squares of the opponent's pieces (or the pawn the
+            // first move pushed, taken en passant) and fills at most two.
+            let vacated = c1.after & !m;
+            let double_push = matches!(c1.mv, Move::Normal { role: Role::Pawn, from, to, .. }
+                if u32::from(from).abs_diff(u32::from(to)) == 16);
+            let mut allowed = opponent & !c1.involved;
+            if double_push {
+                allowed.add(c1.mv.to());
+            }
+            if !vacated.intersects(opponent)
+                || !vacated.is_subset(allowed)
+                || (m & !c1.after).count() > 2
+            {
                 continue;
             }
             if c1.capture && !seen_empty_since.contains(c1.mv.to()) {

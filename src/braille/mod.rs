@@ -1,27 +1,38 @@
 //! Braille scoresheets (pure): a game record in the style of the UK Braille
-//! Chess Code, with a header in uncontracted literary Braille, laid out in
-//! pages and written as Unicode Braille, BRF or PEF.
+//! Chess Code, with a header in the literary Braille of the sheet's language,
+//! laid out in pages and written as Unicode Braille, BRF or PEF.
 //!
 //! Cells are `u8` dot masks: dot n is bit n-1 (dot 1 = 0x01 ... dot 8 =
-//! 0x80). Every sign comes from the data files under `assets/braille/`
-//! (see [`tables`]); `docs/braille.md` explains the choices.
+//! 0x80). Every chess sign comes from the data files under
+//! `assets/braille/` (see [`tables`]); literary text (labels, names,
+//! results) goes through a [`Translator`] the shell passes in (liblouis,
+//! [`crate::louis`]). `docs/braille.md` explains the choices.
 
 mod layout;
-pub mod literary;
 mod moves;
 mod output;
 pub mod tables;
 
-pub use layout::{Layout, LayoutError, MIN_COLS, MIN_ROWS, Scoresheet, known_date, scoresheet};
-pub use moves::move_cells;
+pub use layout::{
+    Layout, LayoutError, MIN_COLS, MIN_ROWS, Scoresheet, SheetOptions, known_date, local_date,
+    scoresheet,
+};
+pub use moves::{Coding, move_cells};
 pub use output::{PefMeta, brf_byte};
-pub use tables::{ChessCode, Labels, LiteraryTable, TableError};
-
-use crate::chess::{GameRecord, Letters};
-use crate::words::Lang;
+pub use tables::{ChessCode, Labels, Legend, LiteraryTable, TableError, Words};
 
 /// One Braille cell as a dot mask.
 pub type Cell = u8;
+
+/// Literary Braille for print text, in one language and grade. The shell
+/// implements it with liblouis; the core only calls it.
+pub trait Translator: Send + Sync {
+    /// The cells of `text`; a space becomes a blank cell.
+    fn translate(&self, text: &str) -> Vec<Cell>;
+    /// The language of the Braille written (BCP 47, as in PEF's
+    /// `dc:language`), matching the table used.
+    fn language(&self) -> &str;
+}
 
 /// The Unicode Braille character of a cell (U+2800 + mask).
 pub fn to_unicode_char(cell: Cell) -> char {
@@ -41,60 +52,12 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// The user's corrected tables where present, else the bundled ones.
-    pub fn load(letters: Letters, lang: Lang) -> Result<Tables, TableError> {
-        Ok(Tables {
-            chess: ChessCode::load(letters)?,
-            literary: LiteraryTable::load(lang)?,
-        })
-    }
-
-    pub fn bundled(letters: Letters, lang: Lang) -> Tables {
+    /// The tables bundled into the binary (the shell's
+    /// [`crate::louis::load_tables`] prefers the user's corrected copies).
+    pub fn bundled(letters: crate::chess::Letters, lang: crate::words::Lang) -> Tables {
         Tables {
             chess: ChessCode::bundled(letters),
             literary: LiteraryTable::bundled(lang),
         }
     }
-}
-
-/// Why a Braille scoresheet could not be made.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BrailleError {
-    Table(TableError),
-    Layout(LayoutError),
-}
-
-impl std::fmt::Display for BrailleError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BrailleError::Table(e) => e.fmt(f),
-            BrailleError::Layout(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for BrailleError {}
-
-impl From<TableError> for BrailleError {
-    fn from(e: TableError) -> BrailleError {
-        BrailleError::Table(e)
-    }
-}
-
-impl From<LayoutError> for BrailleError {
-    fn from(e: LayoutError) -> BrailleError {
-        BrailleError::Layout(e)
-    }
-}
-
-/// The scoresheet as Unicode Braille pages (one string per page, lines
-/// ending in `\n`), for the in-app Braille view. Loads the user's tables.
-pub fn unicode_scoresheet(
-    record: &GameRecord,
-    letters: Letters,
-    lang: Lang,
-    layout: Layout,
-) -> Result<Vec<String>, BrailleError> {
-    let tables = Tables::load(letters, lang)?;
-    Ok(scoresheet(record, &tables.chess, &tables.literary, layout)?.to_unicode_pages())
 }

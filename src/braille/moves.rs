@@ -2,17 +2,35 @@
 //! sign before the destination, destination, promotion, en passant, mate.
 
 use shakmaty::CastlingSide;
-use shakmaty::san::{San, Suffix};
+use shakmaty::san::{San, SanPlus, Suffix};
 
 use super::Cell;
 use super::tables::ChessCode;
-use crate::chess::RecordedMove;
 
-/// Appends the cells of a move (without draw offer).
-pub fn move_cells(code: &ChessCode, recorded: &RecordedMove, out: &mut Vec<Cell>) {
-    let check = recorded.san.suffix == Some(Suffix::Check);
-    let mate = recorded.san.suffix == Some(Suffix::Checkmate);
-    match recorded.san.san {
+/// How much a move says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Coding {
+    /// Capture and check signs written (for transcription, UK code).
+    #[default]
+    Full,
+    /// No capture or check signs: "the minimum amount of coding", as the UK
+    /// code asks for a player's own score. Mate is still written.
+    Minimal,
+}
+
+/// Appends the cells of a move (without draw offer). `en_passant` says
+/// whether the move is an en passant capture (SAN does not).
+pub fn move_cells(
+    code: &ChessCode,
+    san: &SanPlus,
+    en_passant: bool,
+    coding: Coding,
+    out: &mut Vec<Cell>,
+) {
+    let full = coding == Coding::Full;
+    let check = full && san.suffix == Some(Suffix::Check);
+    let mate = san.suffix == Some(Suffix::Checkmate);
+    match san.san {
         San::Normal {
             role,
             file,
@@ -29,7 +47,7 @@ pub fn move_cells(code: &ChessCode, recorded: &RecordedMove, out: &mut Vec<Cell>
                 out.extend_from_slice(&code.digits[rank.to_usize() + 1]);
             }
             // The sign stands before the destination (UK code, as reported).
-            let sign: &[Cell] = match (capture, check) {
+            let sign: &[Cell] = match (capture && full, check) {
                 (true, true) => &code.capture_check,
                 (true, false) => &code.capture,
                 (false, true) => &code.check,
@@ -42,7 +60,7 @@ pub fn move_cells(code: &ChessCode, recorded: &RecordedMove, out: &mut Vec<Cell>
                 out.extend_from_slice(&code.promotion);
                 out.extend_from_slice(code.piece(piece));
             }
-            if recorded.mv.is_en_passant() {
+            if en_passant {
                 out.extend_from_slice(&code.en_passant);
             }
         }
@@ -81,7 +99,7 @@ mod tests {
             .iter()
             .map(|m| {
                 let mut out = Vec::new();
-                move_cells(&code, m, &mut out);
+                move_cells(&code, &m.san, m.mv.is_en_passant(), Coding::Full, &mut out);
                 to_unicode_line(&out)
             })
             .collect()
@@ -112,12 +130,24 @@ mod tests {
         assert_eq!(got[11], "⠴⠤⠴⠤⠴");
         let got = cells_of_game(Letters::De, "h4 g5 hxg5 Nf6 gxf6 Rg8 fxe7 Rh8 exd8=N");
         assert_eq!(got[8], "⠑⠰⠙⠦⠎", "under-promotion to a knight (S in German)");
+        let got = cells_of_game(Letters::De, "h4 g5 hxg5 Nf6 gxf6 Rg8 fxe7 Rh8 exd8=Q");
+        assert_eq!(
+            got[8], "⠑⠸⠙⠦⠨⠙",
+            "promotion to a queen with check: D with its indicator"
+        );
     }
 
     #[test]
     fn portuguese_letters() {
         let got = cells_of_game(Letters::Pt, "e4 d5 Bb5+ c6 Nc3");
-        assert_eq!(got[4], "⠉⠉⠒", "C for Cavalo");
-        assert_eq!(got[2], "⠃⠘⠃⠢", "B for Bispo");
+        assert_eq!(got[4], "⠨⠉⠉⠒", "C for Cavalo, after the indicator");
+        assert_eq!(got[2], "⠨⠃⠘⠃⠢", "B for Bispo, after the indicator");
+    }
+
+    #[test]
+    fn german_queen_capture_differs_from_pawn_capture() {
+        let got = cells_of_game(Letters::De, "d4 e5 dxe5 Qe7 Nc3 Qxe5");
+        assert_eq!(got[2], "⠙⠰⠑⠢");
+        assert_eq!(got[5], "⠨⠙⠰⠑⠢");
     }
 }

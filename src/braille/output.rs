@@ -76,24 +76,36 @@ impl Scoresheet {
             .collect()
     }
 
-    /// Unicode Braille text: lines end in `\n`, a form feed separates pages
-    /// (the same structure as the BRF, so one maps onto the other).
+    /// Unicode Braille text with the BRF's structure: lines separated by
+    /// `\n`, every page followed by a form feed.
     pub fn to_unicode(&self) -> String {
-        self.to_unicode_pages().join("\u{0C}")
+        let mut s = String::with_capacity(self.lines_total() * (self.layout.cols * 3 + 1));
+        for page in &self.pages {
+            for (i, line) in page.iter().enumerate() {
+                if i > 0 {
+                    s.push('\n');
+                }
+                s.extend(line.iter().map(|&c| to_unicode_char(c)));
+            }
+            s.push('\u{0C}');
+        }
+        s
     }
 
-    /// BRF: North American Braille ASCII, CR LF line ends, a form feed
-    /// between pages.
+    /// BRF: North American Braille ASCII, CR LF between lines, a form feed
+    /// after every page and no line end before it: a page of exactly
+    /// `rows` lines never makes an embosser set to `rows` lines feed a
+    /// blank sheet.
     pub fn to_brf(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.lines_total() * (self.layout.cols + 2));
-        for (i, page) in self.pages.iter().enumerate() {
-            if i > 0 {
-                out.push(0x0C);
-            }
-            for line in page {
+        for page in &self.pages {
+            for (i, line) in page.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b"\r\n");
+                }
                 out.extend(line.iter().map(|&c| brf_byte(c)));
-                out.extend_from_slice(b"\r\n");
             }
+            out.push(0x0C);
         }
         out
     }

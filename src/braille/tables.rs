@@ -1,10 +1,10 @@
 //! The Braille sign tables: data files under `assets/braille/`, bundled into
-//! the binary and overridable from `<config folder>/braille/<file>` so an
-//! expert can correct a sign without a rebuild.
+//! the binary. Pure: the shell ([`crate::louis::load_tables`]) reads an
+//! expert's corrected copy from `<config folder>/braille/<file>` and passes
+//! its text to [`ChessCode::parse`] / [`LiteraryTable::parse`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 
 use serde::Deserialize;
 use shakmaty::Role;
@@ -50,32 +50,12 @@ const LITERARY_DE: &str = include_str!("../../assets/braille/literary-de.toml");
 const LITERARY_PT: &str = include_str!("../../assets/braille/literary-pt.toml");
 const LITERARY_EN: &str = include_str!("../../assets/braille/literary-en.toml");
 
-fn literary_file(lang: Lang) -> String {
-    format!("literary-{}.toml", lang.code())
-}
-
 fn literary_bundled(lang: Lang) -> &'static str {
     match lang {
         Lang::De => LITERARY_DE,
         Lang::Pt => LITERARY_PT,
         Lang::En => LITERARY_EN,
     }
-}
-
-/// The user's copy of a table file if there is one, else the bundled text.
-fn source(file: &str, bundled: &'static str) -> Result<String, TableError> {
-    let user = crate::paths::config_dir().map(|dir| dir.join("braille").join(file));
-    match user {
-        Some(path) if path.is_file() => read_user_file(&path, file),
-        _ => Ok(bundled.to_owned()),
-    }
-}
-
-fn read_user_file(path: &Path, file: &str) -> Result<String, TableError> {
-    std::fs::read_to_string(path).map_err(|e| TableError {
-        file: file.into(),
-        message: format!("cannot read {}: {e}", path.display()),
-    })
 }
 
 fn cells_of(file: &str, key: &str, dots: &str) -> Result<Vec<Cell>, TableError> {
@@ -104,6 +84,7 @@ struct ChessFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PieceFile {
+    indicator: String,
     king: String,
     queen: String,
     rook: String,
@@ -122,12 +103,10 @@ struct ChessSignsFile {
     castle_long: String,
     promotion: String,
     en_passant: String,
-    draw_offer: String,
     black_starts: String,
-    result_white: String,
-    result_black: String,
-    result_draw: String,
-    result_unfinished: String,
+    diagram_pawn: String,
+    diagram_dark: String,
+    diagram_light: String,
 }
 
 /// The chess code: how moves, move numbers and results are written.
@@ -137,8 +116,11 @@ pub struct ChessCode {
     pub digits: [Vec<Cell>; 10],
     /// Files a-h.
     pub files: [Vec<Cell>; 8],
-    /// King, queen, rook, bishop, knight in the chosen letters.
+    /// King, queen, rook, bishop, knight in the chosen letters, each with
+    /// the indicator in front where the letter is also a file letter.
     pub pieces: [Vec<Cell>; 5],
+    /// Written before a piece letter that is also a file letter.
+    pub indicator: Vec<Cell>,
     pub capture: Vec<Cell>,
     pub check: Vec<Cell>,
     pub capture_check: Vec<Cell>,
@@ -147,20 +129,16 @@ pub struct ChessCode {
     pub castle_long: Vec<Cell>,
     pub promotion: Vec<Cell>,
     pub en_passant: Vec<Cell>,
-    pub draw_offer: Vec<Cell>,
     pub black_starts: Vec<Cell>,
-    pub result_white: Vec<Cell>,
-    pub result_black: Vec<Cell>,
-    pub result_draw: Vec<Cell>,
-    pub result_unfinished: Vec<Cell>,
+    /// A pawn, an empty dark and an empty light square in a diagram.
+    pub pawn_diagram: Vec<Cell>,
+    pub dark_square: Vec<Cell>,
+    pub light_square: Vec<Cell>,
 }
 
 impl ChessCode {
-    /// The user's table if present (`<config>/braille/chess-uk.toml`), else
-    /// the bundled one.
-    pub fn load(letters: Letters) -> Result<ChessCode, TableError> {
-        ChessCode::parse(&source(CHESS_UK_FILE, CHESS_UK)?, letters)
-    }
+    /// The name of the table file (bundled, or the user's copy).
+    pub const FILE: &'static str = CHESS_UK_FILE;
 
     /// The table bundled into the binary.
     pub fn bundled(letters: Letters) -> ChessCode {
@@ -193,19 +171,47 @@ impl ChessCode {
             message: format!("no [pieces.{}] table", letters.code()),
         })?;
         let key = |name: &str| format!("pieces.{}.{name}", letters.code());
-        let pieces = [
+        let indicator = cells_of(f, &key("indicator"), &set.indicator)?;
+        let mut pieces = [
             cells_of(f, &key("king"), &set.king)?,
             cells_of(f, &key("queen"), &set.queen)?,
             cells_of(f, &key("rook"), &set.rook)?,
             cells_of(f, &key("bishop"), &set.bishop)?,
             cells_of(f, &key("knight"), &set.knight)?,
         ];
+        // No ambiguity by construction: a piece move must not start like a
+        // pawn move, i.e. with a file letter.
+        for (piece, name) in pieces
+            .iter_mut()
+            .zip(["king", "queen", "rook", "bishop", "knight"])
+        {
+            if piece.is_empty() {
+                return Err(TableError {
+                    file: f.into(),
+                    message: format!("{} is empty", key(name)),
+                });
+            }
+            if files.iter().any(|file| piece.starts_with(file)) {
+                if indicator.is_empty() || files.iter().any(|file| indicator.starts_with(file)) {
+                    return Err(TableError {
+                        file: f.into(),
+                        message: format!(
+                            "{} starts like a file letter: set pieces.{}.indicator to a sign that is not a file letter",
+                            key(name),
+                            letters.code()
+                        ),
+                    });
+                }
+                piece.splice(0..0, indicator.iter().copied());
+            }
+        }
         let s = &file.signs;
         let sign = |name: &str, dots: &str| cells_of(f, &format!("signs.{name}"), dots);
         Ok(ChessCode {
             digits,
             files,
             pieces,
+            indicator,
             capture: sign("capture", &s.capture)?,
             check: sign("check", &s.check)?,
             capture_check: sign("capture_check", &s.capture_check)?,
@@ -214,12 +220,10 @@ impl ChessCode {
             castle_long: sign("castle_long", &s.castle_long)?,
             promotion: sign("promotion", &s.promotion)?,
             en_passant: sign("en_passant", &s.en_passant)?,
-            draw_offer: sign("draw_offer", &s.draw_offer)?,
             black_starts: sign("black_starts", &s.black_starts)?,
-            result_white: sign("result_white", &s.result_white)?,
-            result_black: sign("result_black", &s.result_black)?,
-            result_draw: sign("result_draw", &s.result_draw)?,
-            result_unfinished: sign("result_unfinished", &s.result_unfinished)?,
+            pawn_diagram: sign("diagram_pawn", &s.diagram_pawn)?,
+            dark_square: sign("diagram_dark", &s.diagram_dark)?,
+            light_square: sign("diagram_light", &s.diagram_light)?,
         })
     }
 
@@ -246,21 +250,9 @@ impl ChessCode {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LiteraryFile {
-    signs: LiterarySignsFile,
-    digits: BTreeMap<char, String>,
-    numeric: BTreeMap<char, String>,
-    chars: BTreeMap<char, String>,
     labels: Labels,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LiterarySignsFile {
-    capital: String,
-    capital_word: String,
-    number: String,
-    letter_after_number: String,
-    unknown: String,
+    words: Words,
+    legend: Legend,
 }
 
 /// Header words in one language (used by the Braille and the text
@@ -279,31 +271,65 @@ pub struct Labels {
     /// The move-number column's heading.
     #[serde(rename = "move")]
     pub move_word: String,
+    /// The starting position of a game that did not start from the usual one.
+    pub position: String,
+    pub to_move_white: String,
+    pub to_move_black: String,
+    pub page: String,
 }
 
-/// Uncontracted literary Braille for one language.
+/// Print forms of results and signs, and how dates are written.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Words {
+    pub white_wins: String,
+    pub black_wins: String,
+    pub draw: String,
+    pub unfinished: String,
+    pub draw_offer: String,
+    /// `dmy`, `mdy` or `ymd`.
+    pub date_order: String,
+    pub date_separator: String,
+}
+
+/// What the legend page says about each sign.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Legend {
+    pub title: String,
+    pub pieces: String,
+    pub king: String,
+    pub queen: String,
+    pub rook: String,
+    pub bishop: String,
+    pub knight: String,
+    pub indicator: String,
+    pub capture: String,
+    pub check: String,
+    pub capture_check: String,
+    pub mate: String,
+    pub castle_short: String,
+    pub castle_long: String,
+    pub en_passant: String,
+    pub draw_offer: String,
+    pub black_starts: String,
+    pub unfinished: String,
+}
+
+/// The words of a scoresheet in one language, as print text; a
+/// [`super::Translator`] (liblouis, in the shell) turns them into cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LiteraryTable {
     pub lang: Lang,
-    pub capital: Vec<Cell>,
-    pub capital_word: Vec<Cell>,
-    pub number: Vec<Cell>,
-    pub letter_after_number: Vec<Cell>,
-    pub unknown: Vec<Cell>,
-    /// Digits 0-9 as written after the number sign.
-    pub digits: [Vec<Cell>; 10],
-    /// Characters that continue a number, with their cells inside it.
-    pub numeric: HashMap<char, Vec<Cell>>,
-    /// Lower-case letters, accented letters, punctuation.
-    pub chars: HashMap<char, Vec<Cell>>,
     pub labels: Labels,
+    pub words: Words,
+    pub legend: Legend,
 }
 
 impl LiteraryTable {
-    /// The user's table if present (`<config>/braille/literary-<lang>.toml`),
-    /// else the bundled one.
-    pub fn load(lang: Lang) -> Result<LiteraryTable, TableError> {
-        LiteraryTable::parse(&source(&literary_file(lang), literary_bundled(lang))?, lang)
+    /// The table file's name: `literary-<lang>.toml`.
+    pub fn file_name(lang: Lang) -> String {
+        format!("literary-{}.toml", lang.code())
     }
 
     pub fn bundled(lang: Lang) -> LiteraryTable {
@@ -312,36 +338,19 @@ impl LiteraryTable {
     }
 
     pub fn parse(text: &str, lang: Lang) -> Result<LiteraryTable, TableError> {
-        let f = literary_file(lang);
+        let f = LiteraryTable::file_name(lang);
         let file: LiteraryFile = toml::from_str(text).map_err(|e| toml_error(&f, e))?;
-        let mut digits: [Vec<Cell>; 10] = Default::default();
-        for (i, slot) in digits.iter_mut().enumerate() {
-            let key = char::from(b'0' + i as u8);
-            let dots = file.digits.get(&key).ok_or_else(|| TableError {
-                file: f.clone(),
-                message: format!("[digits] has no entry for '{key}'"),
-            })?;
-            *slot = cells_of(&f, &format!("digits.{key}"), dots)?;
+        if !matches!(file.words.date_order.as_str(), "dmy" | "mdy" | "ymd") {
+            return Err(TableError {
+                file: f,
+                message: "words.date_order must be dmy, mdy or ymd".into(),
+            });
         }
-        let map = |m: &BTreeMap<char, String>,
-                   section: &str|
-         -> Result<HashMap<char, Vec<Cell>>, TableError> {
-            m.iter()
-                .map(|(&c, dots)| Ok((c, cells_of(&f, &format!("{section}.{c}"), dots)?)))
-                .collect()
-        };
-        let s = &file.signs;
         Ok(LiteraryTable {
             lang,
-            capital: cells_of(&f, "signs.capital", &s.capital)?,
-            capital_word: cells_of(&f, "signs.capital_word", &s.capital_word)?,
-            number: cells_of(&f, "signs.number", &s.number)?,
-            letter_after_number: cells_of(&f, "signs.letter_after_number", &s.letter_after_number)?,
-            unknown: cells_of(&f, "signs.unknown", &s.unknown)?,
-            digits,
-            numeric: map(&file.numeric, "numeric")?,
-            chars: map(&file.chars, "chars")?,
             labels: file.labels,
+            words: file.words,
+            legend: file.legend,
         })
     }
 }
@@ -364,11 +373,15 @@ mod tests {
     fn bundled_tables_parse() {
         for letters in Letters::ALL {
             let code = ChessCode::parse(CHESS_UK, letters).unwrap();
-            assert!(code.pieces.iter().all(|p| p.len() == 1), "{letters}");
+            for piece in &code.pieces {
+                assert!(
+                    !code.files.iter().any(|f| piece.starts_with(f)),
+                    "{letters}"
+                );
+            }
         }
         for lang in Lang::ALL {
-            let table = LiteraryTable::parse(literary_bundled(lang), lang).unwrap();
-            assert_eq!(table.chars[&'a'], vec![0x01]);
+            LiteraryTable::parse(literary_bundled(lang), lang).unwrap();
         }
     }
 
@@ -378,5 +391,12 @@ mod tests {
         let err = ChessCode::parse(&broken, Letters::En).unwrap_err();
         assert_eq!(err.file, "chess-uk.toml");
         assert!(err.message.contains("signs.capture"), "{err}");
+    }
+
+    #[test]
+    fn a_piece_letter_like_a_file_needs_an_indicator() {
+        let broken = CHESS_UK.replace("indicator = \"46\"", "indicator = \"\"");
+        let err = ChessCode::parse(&broken, Letters::De).unwrap_err();
+        assert!(err.message.contains("pieces.de.queen"), "{err}");
     }
 }

@@ -5,9 +5,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::{CliError, CliResult};
+use crate::braille::Coding;
 use crate::braille::{Layout, MIN_COLS, MIN_ROWS};
 use crate::chess::Letters;
-use crate::export::{ExportOptions, Exporter, Format, read_pgn};
+use crate::export::{ExportOptions, Format, Grade, read_pgn};
 use crate::words::Lang;
 
 #[derive(clap::Args, Debug)]
@@ -27,6 +28,19 @@ pub struct Args {
     /// Braille page length in lines (the last carries the page number).
     #[arg(long, default_value_t = 25)]
     pub rows: usize,
+    /// Contracted literary Braille in the header (en-ueb-g2, de-g2, pt-pt-g2)
+    /// instead of uncontracted.
+    #[arg(long)]
+    pub contracted: bool,
+    /// Minimal coding: no capture or check signs (for a player's own score).
+    #[arg(long)]
+    pub minimal: bool,
+    /// Leave out the legend page that lists the signs.
+    #[arg(long)]
+    pub no_legend: bool,
+    /// A diagram of a set-up starting position, as well as its piece list.
+    #[arg(long)]
+    pub diagram: bool,
     /// Which game of the file, counting from 1.
     #[arg(long, default_value_t = 1)]
     pub game: usize,
@@ -60,9 +74,21 @@ pub fn run(args: Args) -> CliResult {
             cols: args.cols,
             rows: args.rows,
         },
+        grade: if args.contracted {
+            Grade::Contracted
+        } else {
+            Grade::Uncontracted
+        },
+        coding: if args.minimal {
+            Coding::Minimal
+        } else {
+            Coding::Full
+        },
+        legend: !args.no_legend,
+        diagram: args.diagram,
     };
     // A broken user table is bad input too: the message names the file and key.
-    let exporter = Exporter::new(options).map_err(|e| CliError::input(e.to_string()))?;
+    let exporter = crate::louis::exporter(options).map_err(|e| CliError::input(e.to_string()))?;
     let out = exporter
         .render(&record, args.to)
         .map_err(|e| CliError::input(e.to_string()))?;

@@ -1,12 +1,18 @@
 //! Scoresheet exports (pure): Braille (Unicode, BRF, PEF), PGN and a
-//! printable text scoresheet. The GUI and `rochade export` both call
-//! [`render`] (or an [`Exporter`] that keeps its tables loaded).
+//! printable text scoresheet. The GUI and `rochade export` both build an
+//! [`Exporter`] in the shell ([`crate::louis::exporter`] loads the tables
+//! and liblouis) and call [`Exporter::render`], which is pure.
 
 pub mod text;
 
 use shakmaty::Position;
 
-use crate::braille::{self, BrailleError, Layout, PefMeta, Scoresheet, TableError, Tables};
+use std::sync::Arc;
+
+use crate::braille::{
+    self, Coding, Layout, LayoutError, PefMeta, Scoresheet, SheetOptions, TableError, Tables,
+    Translator,
+};
 use crate::chess::{GameRecord, Letters};
 use crate::words::Lang;
 
@@ -69,6 +75,14 @@ fn unknown_format(s: &str) -> String {
     format!("unknown format '{s}' (use brf, pef, unicode, pgn or text)")
 }
 
+/// Literary Braille without (the default) or with contractions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Grade {
+    #[default]
+    Uncontracted,
+    Contracted,
+}
+
 /// The user's choices for an export.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExportOptions {
@@ -78,6 +92,14 @@ pub struct ExportOptions {
     pub lang: Lang,
     /// Braille page size.
     pub layout: Layout,
+    /// Contracted or uncontracted literary Braille in the header.
+    pub grade: Grade,
+    /// Capture and check signs, or the minimal coding without them.
+    pub coding: Coding,
+    /// A legend page listing the signs (on by default).
+    pub legend: bool,
+    /// A diagram of a set-up starting position.
+    pub diagram: bool,
 }
 
 impl Default for ExportOptions {
@@ -86,6 +108,21 @@ impl Default for ExportOptions {
             letters: Letters::En,
             lang: Lang::En,
             layout: Layout::default(),
+            grade: Grade::Uncontracted,
+            coding: Coding::Full,
+            legend: true,
+            diagram: false,
+        }
+    }
+}
+
+impl ExportOptions {
+    fn sheet(&self) -> SheetOptions {
+        SheetOptions {
+            layout: self.layout,
+            coding: self.coding,
+            legend: self.legend,
+            diagram: self.diagram,
         }
     }
 }
@@ -94,54 +131,58 @@ impl Default for ExportOptions {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
     #[error(transparent)]
-    Braille(BrailleError),
-}
-
-impl From<BrailleError> for ExportError {
-    fn from(e: BrailleError) -> ExportError {
-        ExportError::Braille(e)
-    }
+    Table(TableError),
+    #[error(transparent)]
+    Layout(LayoutError),
 }
 
 impl From<TableError> for ExportError {
     fn from(e: TableError) -> ExportError {
-        ExportError::Braille(BrailleError::Table(e))
+        ExportError::Table(e)
     }
 }
 
-/// Exports with tables loaded once (the user's corrected ones if present).
-#[derive(Clone, Debug)]
+impl From<LayoutError> for ExportError {
+    fn from(e: LayoutError) -> ExportError {
+        ExportError::Layout(e)
+    }
+}
+
+/// Exports with the tables and the literary translator it was given.
+#[derive(Clone)]
 pub struct Exporter {
     pub options: ExportOptions,
     pub tables: Tables,
+    pub literary: Arc<dyn Translator>,
+}
+
+impl std::fmt::Debug for Exporter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exporter")
+            .field("options", &self.options)
+            .field("language", &self.literary.language())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Exporter {
-    /// Loads the tables (user override in `<config>/braille/`, else bundled).
-    pub fn new(options: ExportOptions) -> Result<Exporter, ExportError> {
-        Ok(Exporter {
-            options,
-            tables: Tables::load(options.letters, options.lang)?,
-        })
-    }
-
-    /// With the tables bundled into the binary (tests, benchmarks).
-    pub fn bundled(options: ExportOptions) -> Exporter {
+    pub fn new(options: ExportOptions, tables: Tables, literary: Arc<dyn Translator>) -> Exporter {
         Exporter {
             options,
-            tables: Tables::bundled(options.letters, options.lang),
+            tables,
+            literary,
         }
     }
 
     /// The Braille scoresheet as pages of cells.
     pub fn scoresheet(&self, record: &GameRecord) -> Result<Scoresheet, ExportError> {
-        braille::scoresheet(
+        Ok(braille::scoresheet(
             record,
             &self.tables.chess,
             &self.tables.literary,
-            self.options.layout,
-        )
-        .map_err(|e| ExportError::Braille(BrailleError::Layout(e)))
+            self.literary.as_ref(),
+            self.options.sheet(),
+        )?)
     }
 
     /// The game in one format, as the bytes of the file (UTF-8 for all but
@@ -153,7 +194,7 @@ impl Exporter {
             Format::Pef => {
                 let sheet = self.scoresheet(record)?;
                 sheet
-                    .to_pef(&pef_meta(record, self.options.lang, &sheet))
+                    .to_pef(&pef_meta(record, self.literary.language(), &sheet))
                     .into_bytes()
             }
             Format::Pgn => write_pgn(record).into_bytes(),
@@ -163,15 +204,6 @@ impl Exporter {
             }
         })
     }
-}
-
-/// Exports a game in one format, loading the tables.
-pub fn render(
-    record: &GameRecord,
-    options: &ExportOptions,
-    format: Format,
-) -> Result<Vec<u8>, ExportError> {
-    Exporter::new(*options)?.render(record, format)
 }
 
 /// FNV-1a: a stable identifier from the content (no clock, no randomness,
@@ -195,7 +227,7 @@ fn iso_date(pgn_date: &str) -> Option<String> {
     ok.then(|| parts.join("-"))
 }
 
-fn pef_meta(record: &GameRecord, lang: Lang, sheet: &Scoresheet) -> PefMeta {
+fn pef_meta(record: &GameRecord, language: &str, sheet: &Scoresheet) -> PefMeta {
     let mut hash = 0xcbf2_9ce4_8422_2325;
     for page in &sheet.pages {
         for line in page {
@@ -216,12 +248,7 @@ fn pef_meta(record: &GameRecord, lang: Lang, sheet: &Scoresheet) -> PefMeta {
         identifier: format!("urn:rochade:scoresheet:{hash:016x}"),
         title,
         date: iso_date(&t.date),
-        language: match lang {
-            Lang::De => "de",
-            Lang::Pt => "pt-BR",
-            Lang::En => "en",
-        }
-        .to_owned(),
+        language: language.to_owned(),
     }
 }
 

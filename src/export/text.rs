@@ -40,6 +40,15 @@ pub fn text_scoresheet(record: &GameRecord, letters: Letters, labels: &Labels) -
         fields.push((&labels.time_control, tc));
     }
     fields.push((&labels.result, record.result_str()));
+    let fen;
+    if record.start_position() != &shakmaty::Chess::default() {
+        fen = shakmaty::fen::Fen::from_position(
+            record.start_position(),
+            shakmaty::EnPassantMode::Legal,
+        )
+        .to_string();
+        fields.push((&labels.position, &fen));
+    }
     let label_width = fields.iter().map(|(l, _)| width(l)).max().unwrap_or(0) + 1;
     for (label, value) in &fields {
         let _ = writeln!(

@@ -207,3 +207,56 @@ fn a_move_the_session_refuses_is_withdrawn_from_the_board_tracker() {
     );
     assert_eq!(t.sans(), ["e4"]);
 }
+
+#[test]
+fn touched_pieces_are_spoken_only_when_the_setting_says_so() {
+    for announce in [true, false] {
+        let mut t = Table::new();
+        t.session.set_config(SessionConfig {
+            lang: Lang::En,
+            announce_touched: announce,
+            ..SessionConfig::default()
+        });
+        let start = occupancy(&Chess::default());
+        t.board(start & !bit(Square::G1));
+        let fx = t.take();
+        assert!(has(
+            &fx,
+            &Notice::Touched {
+                square: "g1".into(),
+                piece: "white knight".into()
+            }
+        ));
+        assert_eq!(!said(&fx).is_empty(), announce, "{:?}", said(&fx));
+    }
+}
+
+#[test]
+fn a_promotion_corrected_before_the_reply_is_recorded_and_announced() {
+    let mut t = Table::new();
+    t.session
+        .set_start_fen("r6k/1P6/8/8/8/8/6p1/4K3 w - - 0 1")
+        .unwrap();
+    let pos = t.session.record().position().clone();
+    t.board(occupancy(&pos));
+    t.take();
+    t.peg_move(Square::B7, Square::B8);
+    // The opponent starts at once: the default queen is played.
+    let mask = t.session.board_state().last_mask.unwrap().0;
+    t.board(mask & !bit(Square::H8));
+    assert_eq!(t.sans(), ["b8=Q+"]);
+    t.take();
+    t.send(Event::Board(BoardEvent::PromotionChoice(
+        shakmaty::Role::Knight,
+    )));
+    let fx = t.take();
+    assert_eq!(t.sans(), ["b8=N"], "the record follows the correction");
+    assert!(
+        said(&fx).iter().any(|s| s.starts_with("Correction:")),
+        "{:?}",
+        said(&fx)
+    );
+    // The reply is expected from the corrected position.
+    t.board(mask & !bit(Square::H8) | bit(Square::H7));
+    assert_eq!(t.sans(), ["b8=N", "Kh7"]);
+}
