@@ -14,7 +14,7 @@ use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Ski
 use shakmaty::{Chess, Color, Position};
 
 use super::{DRAW_OFFER_COMMENT, end_reason_from_code, parse_clock_text, side_from_code};
-use crate::chess::{Claim, EndReason, GameEnd, GameRecord, Tags};
+use crate::chess::{Claim, EndReason, GameEnd, GameRecord, Letters, Tags};
 
 /// How to read.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +24,9 @@ pub struct ReadOptions {
     /// Text that is not UTF-8 is read with replacement characters instead
     /// of being an error (old files from other programs).
     pub lossy_text: bool,
+    /// The piece letters of the movetext (PGN's are English; `rochade
+    /// announce` also reads German or Portuguese ones).
+    pub letters: Letters,
 }
 
 /// A move that cannot be played where the file has it.
@@ -137,6 +140,54 @@ impl Track {
             n => Some((offset - self.newlines[n - 1]) as usize),
         };
         (line, column)
+    }
+}
+
+/// Where [`LocalLetters`] stands in the text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Part {
+    #[default]
+    Movetext,
+    /// A tag pair or a `;` or `%` comment: up to the end of the line.
+    Line,
+    /// A `{...}` comment.
+    Comment,
+}
+
+/// Rewrites the piece letters of another language in the movetext into
+/// English ones before `pgn-reader` sees them (byte for byte, so lines and
+/// columns stay); tags and comments pass unchanged. In the movetext an
+/// upper-case letter is always a piece letter, castling's `O` aside.
+struct LocalLetters<R> {
+    inner: R,
+    letters: Letters,
+    part: Part,
+}
+
+impl<R: Read> Read for LocalLetters<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.letters == Letters::En {
+            return Ok(n);
+        }
+        for byte in &mut buf[..n] {
+            self.part = match (self.part, *byte) {
+                (Part::Line, b'\n') | (Part::Comment, b'}') => Part::Movetext,
+                (Part::Line | Part::Comment, _) => self.part,
+                (Part::Movetext, b'[' | b';' | b'%') => Part::Line,
+                (Part::Movetext, b'{') => Part::Comment,
+                (Part::Movetext, b) => {
+                    if b.is_ascii_uppercase()
+                        && b != b'O'
+                        && let Some(role) = self.letters.role(char::from(b))
+                    {
+                        *byte = role.upper_char() as u8;
+                    }
+                    Part::Movetext
+                }
+            };
+        }
+        Ok(n)
     }
 }
 
@@ -449,7 +500,7 @@ impl Visitor for Builder {
 
 /// The games of a PGN input, one at a time.
 pub struct Games<R> {
-    reader: Reader<Tracked<R>>,
+    reader: Reader<Tracked<LocalLetters<R>>>,
     builder: Builder,
     done: bool,
 }
@@ -459,7 +510,11 @@ impl<R: Read> Games<R> {
         let track = Rc::new(RefCell::new(Track::default()));
         Games {
             reader: Reader::new(Tracked {
-                inner: input,
+                inner: LocalLetters {
+                    inner: input,
+                    letters: options.letters,
+                    part: Part::Movetext,
+                },
                 track: Rc::clone(&track),
             }),
             builder: Builder {
