@@ -41,6 +41,12 @@ pub fn export_game(
         file_safe(&record.tags.black)
     );
     let exporter = crate::louis::exporter(options).map_err(|e| e.to_string())?;
+    // The exports carry today's date where the game has none yet.
+    let mut record = record.clone();
+    if record.tags.date_unknown() {
+        record.tags.date = crate::pgn::pgn_date(crate::savegame::today());
+    }
+    let record = &record;
     let mut first = None;
     for format in [
         crate::export::Format::Pgn,
