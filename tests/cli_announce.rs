@@ -185,7 +185,10 @@ fn reads_every_game_of_a_file_each_from_its_start() {
 
 #[test]
 fn a_byte_order_mark_and_crlf_line_ends_are_read() {
-    let o = rochade(&["announce"], Some("\u{feff}[Event \"x\"]\r\n\r\n1. e4 e5\r\n2. Nf3 *\r\n"));
+    let o = rochade(
+        &["announce"],
+        Some("\u{feff}[Event \"x\"]\r\n\r\n1. e4 e5\r\n2. Nf3 *\r\n"),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "Eva vier\nEva fuenf\nSpringer Felix drei\n");
 }
