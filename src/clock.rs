@@ -773,6 +773,12 @@ impl Clock {
     /// uebrig, 3 Minuten verbraucht, 20 Zuege gespielt". Untimed clocks give
     /// only the time used.
     pub fn side_reading(&self, pack: &Pack, color: Color, now: u64) -> Utterance {
+        self.side_reading_with(pack, color, now, self.moves_completed(color))
+    }
+
+    /// [`Self::side_reading`] with the move count from the game record
+    /// (the clock counts only moves made while it ran).
+    pub fn side_reading_with(&self, pack: &Pack, color: Color, now: u64, moves: u32) -> Utterance {
         let side = side_name(pack, color);
         let used = duration_words(pack, self.used(color, now));
         let time = match self.remaining(color, now) {
@@ -786,20 +792,29 @@ impl Clock {
             ),
             None => pack.phrase("clock_side_untimed", &[("side", side), ("used", used)]),
         };
-        Utterance::join_with(
-            &[time, moves_words(pack, self.moves_completed(color))],
-            ", ",
-        )
+        Utterance::join_with(&[time, moves_words(pack, moves)], ", ")
     }
 
     /// The reading the assistant gives at the player's request (Appendix
     /// E.9d): both sides, `first` (usually the asking player) first,
     /// separated by ". ".
     pub fn reading(&self, pack: &Pack, now: u64, first: Color) -> Utterance {
+        self.reading_with(pack, now, first, |c| self.moves_completed(c))
+    }
+
+    /// [`Self::reading`] with each side's move count from `moves` (the
+    /// game record's).
+    pub fn reading_with(
+        &self,
+        pack: &Pack,
+        now: u64,
+        first: Color,
+        moves: impl Fn(Color) -> u32,
+    ) -> Utterance {
         Utterance::join_with(
             &[
-                self.side_reading(pack, first, now),
-                self.side_reading(pack, first.other(), now),
+                self.side_reading_with(pack, first, now, moves(first)),
+                self.side_reading_with(pack, first.other(), now, moves(first.other())),
             ],
             ". ",
         )

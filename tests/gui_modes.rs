@@ -275,3 +275,15 @@ fn closing_mid_game_asks_first() {
     gui.press(Key::Escape);
     assert_eq!(gui.last_spoken(), "Cancelled");
 }
+
+#[test]
+fn ctrl_b_shows_and_hides_the_simulated_board_and_says_so() {
+    let mut gui = start(settings(Lang::De));
+    assert!(gui.app().sim().is_none(), "off on a first run");
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(gui.app().sim().is_some());
+    assert_eq!(gui.last_spoken(), "Simuliertes Brett an");
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(gui.app().sim().is_none());
+    assert_eq!(gui.last_spoken(), "Simuliertes Brett aus");
+}

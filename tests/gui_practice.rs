@@ -298,6 +298,11 @@ fn settings_dialog_changes_apply_at_once() {
         .click();
     gui.harness.run();
     assert!(!gui.shows("Long announcements"), "the dialog closed");
+    // Save says what it changed, in the announcement language.
+    assert_eq!(
+        gui.last_spoken(),
+        "Einstellungen gespeichert: Sprache, Partie"
+    );
     assert_eq!(
         gui.app().settings().speech.form,
         rochade::announce::AnnounceForm::Long

@@ -13,6 +13,7 @@ pub mod browse;
 mod keys;
 mod panels;
 mod piece_disc;
+mod practice;
 pub mod run;
 mod sim_panel;
 pub mod text;
@@ -162,6 +163,7 @@ pub struct RochadeApp {
     trace_frames: Option<Instant>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
+    engine: Option<crate::engine::EngineService>,
 }
 
 impl RochadeApp {
@@ -200,11 +202,12 @@ impl RochadeApp {
             trace_frames: options.trace_frames,
             link: None,
             board_rx: None,
+            engine: None,
         };
         let tracker = app.settings.tracker_config();
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
         if options.simulated_board {
-            app.toggle_sim_board();
+            app.show_sim_board();
         }
         let offer = options
             .resume
@@ -321,6 +324,8 @@ impl RochadeApp {
                 }
                 Effect::Notice(notice) => self.on_notice(notice),
                 Effect::SaveGame => self.save_game(),
+                Effect::AskEngine(request) => self.ask_engine(request),
+                Effect::RestartEngine => self.restart_engine(),
                 Effect::BoardCommand(cmd) => {
                     if let Some(link) = &self.link {
                         link.send(cmd);
@@ -485,10 +490,19 @@ impl RochadeApp {
         self.say(text, Priority::Answer);
     }
 
+    /// Ctrl+B: shows or hides the simulated peg-board and says which.
     fn toggle_sim_board(&mut self) {
         if self.sim.take().is_some() {
+            self.say_key("sim_board_off", Priority::Answer);
             return;
         }
+        self.show_sim_board();
+        self.say_key("sim_board_on", Priority::Answer);
+    }
+
+    /// Shows the simulated peg-board, silently (at start-up the welcome
+    /// comes first).
+    fn show_sim_board(&mut self) {
         self.sim = Some(SimPanel::new());
         self.dispatch(Event::Board(BoardEvent::LinkUp {
             port: SimPanel::PORT.into(),
@@ -667,6 +681,7 @@ impl eframe::App for RochadeApp {
         let ctx = ui.ctx().clone();
         self.apply_style(&ctx);
         self.poll_board();
+        self.poll_engine();
         self.run_deadlines();
         self.handle_close_request(&ctx);
         let asking = self.session.pending().is_some();
@@ -704,6 +719,9 @@ impl eframe::App for RochadeApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if let Some(delay) = self.repaint_delay() {
+            ctx.request_repaint_after(delay);
+        }
+        if let Some(delay) = self.engine_repaint() {
             ctx.request_repaint_after(delay);
         }
     }

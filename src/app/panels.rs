@@ -985,7 +985,11 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                 });
                 let mut baud = u64::from(s.board.baud());
                 number_row(ui, t.get("baud"), &mut baud, 1200..=1_000_000);
-                s.board.baud = Some(baud as u32);
+                // Left at the format's own rate, it stays "none" so that a
+                // later change of format brings that format's rate.
+                if baud != u64::from(s.board.baud()) {
+                    s.board.baud = Some(baud as u32);
+                }
                 number_row(ui, t.get("settle_ms"), &mut s.board.settle_ms, 0..=1000);
                 number_row(
                     ui,
@@ -1032,13 +1036,55 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
         }
         let settings = draft.settings.clone();
         app.modal = None;
+        let summary = settings_changes(&app.settings, &settings);
         app.apply_settings(settings);
+        app.say_settings_saved(&summary);
     } else if cancel {
         app.modal = None;
     }
 }
 
+/// The parts of the settings that differ, as speech-pack keys.
+pub fn settings_changes(old: &Settings, new: &Settings) -> Vec<&'static str> {
+    let mut parts = Vec::new();
+    if old.interface_language != new.interface_language {
+        parts.push("settings_part_interface");
+    }
+    if old.speech != new.speech {
+        parts.push("settings_part_speech");
+    }
+    if old.earcons != new.earcons {
+        parts.push("settings_part_earcons");
+    }
+    if old.board != new.board {
+        parts.push("settings_part_board");
+    }
+    if old.game != new.game {
+        parts.push("settings_part_game");
+    }
+    if old.display != new.display {
+        parts.push("settings_part_display");
+    }
+    parts
+}
+
 impl RochadeApp {
+    /// Says what Save in Settings changed (in the new announcement
+    /// language), or that nothing changed.
+    pub fn say_settings_saved(&mut self, parts: &[&str]) {
+        let pack = self.session.pack();
+        let text = if parts.is_empty() {
+            pack.say("settings_unchanged")
+        } else {
+            let list: Vec<crate::words::Utterance> = parts.iter().map(|k| pack.say(k)).collect();
+            pack.phrase(
+                "settings_saved",
+                &[("changes", crate::words::Utterance::join_with(&list, ", "))],
+            )
+        };
+        self.say(text, crate::session::Priority::Answer);
+    }
+
     /// The squares (bit i = square i) where the peg-board's last report
     /// differs from the game; the board view marks them.
     /// Game coordinates: correct on a turned board.

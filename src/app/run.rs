@@ -117,8 +117,9 @@ pub fn run() -> Result<(), String> {
         cfg
     });
     let options = AppOptions {
-        // First run without hardware: offer the simulated board.
-        simulated_board: port.is_none(),
+        // The simulated board stays off until the user turns it on
+        // (Ctrl+B or the menu): a board nobody uses must not talk.
+        simulated_board: false,
         persist_settings: true,
         pack_dir: crate::words::user_pack_dir(),
         speech,

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 pub mod announce;
 pub mod board_sim;
 pub mod export;
+pub mod play;
 pub mod say;
 pub mod track;
 
@@ -39,6 +40,8 @@ pub enum Command {
     Voices(say::VoicesArgs),
     /// Export a game as Braille (BRF, PEF, Unicode), PGN or a text scoresheet.
     Export(export::Args),
+    /// Practise against a UCI engine (Stockfish) in the terminal.
+    Play(play::Args),
 }
 
 /// A failure with the exit code the command should end with: 2 for bad
@@ -92,6 +95,7 @@ pub fn main() -> i32 {
         Some(Command::Say(args)) => say::run_say(args),
         Some(Command::Voices(args)) => say::run_voices(args),
         Some(Command::Export(args)) => export::run(args),
+        Some(Command::Play(args)) => play::run(args),
     };
     match result {
         Ok(()) => 0,

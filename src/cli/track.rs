@@ -97,7 +97,10 @@ impl Driver {
                         link.send(cmd);
                     }
                 }
-                Effect::Speak(_) | Effect::Sound(_) => {}
+                Effect::Speak(_)
+                | Effect::Sound(_)
+                | Effect::AskEngine(_)
+                | Effect::RestartEngine => {}
             }
         }
         stdout.flush()?;

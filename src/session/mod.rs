@@ -10,6 +10,7 @@
 
 pub mod board;
 mod effect;
+mod engine;
 mod notice;
 mod question;
 
@@ -22,6 +23,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::words::{Lang, Pack, Utterance};
 
 pub use effect::{Earcon, Priority, Speech, SpeechClass};
+pub use engine::Opponent;
 pub use notice::Notice;
 pub use question::{Pending, Question, QuestionKind};
 
@@ -83,6 +85,8 @@ pub enum Source {
     PegBoard,
     /// Read from an electronic board.
     EBoard,
+    /// Played by the engine opponent (practice).
+    Engine,
 }
 
 /// A command from a key, a menu or the command line.
@@ -136,6 +140,14 @@ pub enum Command {
     /// One clock key: start, pause or resume, saying which; untimed, the
     /// clock reading.
     ToggleClock,
+    /// Practice: the engine's best move for the player, spoken.
+    Hint,
+    /// Practice: what the opponent would play if it were his turn.
+    Threat,
+    /// Practice: the evaluation in words.
+    Evaluate,
+    /// Practice: start the engine again and continue the game.
+    RestartEngine,
 }
 
 /// Something that happened in the world.
@@ -164,6 +176,8 @@ pub enum Event {
     Command(Command),
     /// The peg-board link said something (see [`board`]).
     Board(board::BoardEvent),
+    /// The engine thread answered or failed (practice).
+    Engine(crate::engine::EngineEvent),
 }
 
 /// What the session asks the world to do.
@@ -177,6 +191,10 @@ pub enum Effect {
     SaveGame,
     /// Send a command to the peg-board (e.g. ask for a snapshot).
     BoardCommand(crate::board::HostCommand),
+    /// Ask the engine thread for a move, hint, threat, evaluation or review.
+    AskEngine(crate::engine::EngineRequest),
+    /// Kill the engine (if running) and start it again.
+    RestartEngine,
 }
 
 /// The session state. See the module documentation.
@@ -192,6 +210,7 @@ pub struct Session {
     last_announcement: Option<Utterance>,
     pending: Option<Pending>,
     board: board::BoardState,
+    engine: engine::EngineState,
 }
 
 impl Session {
@@ -213,6 +232,7 @@ impl Session {
             last_announcement: None,
             pending: None,
             board,
+            engine: engine::EngineState::default(),
         }
     }
 
@@ -249,6 +269,7 @@ impl Session {
         self.pending = None;
         self.last_announcement = self.last_move_words();
         self.board.reset(&self.config, &self.record);
+        self.engine_forget();
     }
 
     /// Starts from a FEN instead of the standard position.
@@ -310,10 +331,14 @@ impl Session {
     /// When the driver must send the next [`Event::Tick`] (flag fall, low
     /// time warning, tracker settle/extension/mismatch timers).
     pub fn next_deadline(&self) -> Option<u64> {
-        [self.clock.next_deadline(), self.board.next_deadline()]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.clock.next_deadline(),
+            self.board.next_deadline(),
+            self.engine_move_due(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Handles one event at time `now_ms`.
@@ -334,6 +359,7 @@ impl Session {
                     .on_event(now_ms, ev, &self.record, &self.pack, &mut out);
                 self.board_actions(now_ms, actions, &mut out);
             }
+            Event::Engine(ev) => self.engine_event(now_ms, ev, &mut out),
         }
         // Timers run after every event, so a late tick still fires them.
         let actions = self
@@ -341,6 +367,7 @@ impl Session {
             .on_tick(now_ms, &self.record, &self.pack, &mut out);
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
+        self.engine_after(now_ms, &mut out);
         out
     }
 
@@ -554,7 +581,14 @@ impl Session {
                 None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
             },
             Command::ClockReading => {
-                let text = self.clock.reading(&self.pack, now, self.config.blind_side);
+                // The moves played come from the record: the clock counts
+                // only moves made while it ran (F4 said "0" after two moves).
+                let record = &self.record;
+                let text = self
+                    .clock
+                    .reading_with(&self.pack, now, self.config.blind_side, |c| {
+                        record.moves_completed(c) as u32
+                    });
                 self.speak(out, text, Priority::Answer);
             }
             Command::MoveCount => {
@@ -639,6 +673,7 @@ impl Session {
                 self.last_announcement = None;
                 self.pending = None;
                 self.board.reset(&self.config, &self.record);
+                self.engine_forget();
                 self.speak(out, self.pack.say("new_game"), Priority::Answer);
                 out.push(Effect::Notice(Notice::NewGame));
                 out.push(Effect::SaveGame);
@@ -655,6 +690,9 @@ impl Session {
                 let _ = self.clock.resume(now);
             }
             Command::ToggleClock => self.toggle_clock(now, out),
+            Command::Hint | Command::Threat | Command::Evaluate | Command::RestartEngine => {
+                self.engine_command(now, cmd, out)
+            }
         }
     }
 
@@ -687,13 +725,28 @@ impl Session {
     }
 
     fn take_back(&mut self, now: u64, out: &mut Vec<Effect>) {
-        let words = self.last_move_words().unwrap_or_default();
-        let taken = self.record.takeback(1);
+        let plies = self.takeback_plies();
+        let mut words = self.last_move_words().unwrap_or_default();
+        if plies == 2 {
+            let before = self.record.moves().len() - 2;
+            let first = &self.record.moves()[before];
+            let first_words = announce::announce_move(
+                &self.pack,
+                self.record.position_before(before),
+                first.mv,
+                self.config.form,
+            );
+            words = Utterance::join_with(&[first_words, words], ", ");
+        }
+        let taken = self.record.takeback(plies);
         if taken.is_empty() {
             return;
         }
-        if self.clock.presses() > 0 {
-            let _ = self.clock.unpress(now);
+        self.engine_forget();
+        for _ in 0..taken.len() {
+            if self.clock.presses() > 0 {
+                let _ = self.clock.unpress(now);
+            }
         }
         self.last_announcement = self.last_move_words();
         self.speak(

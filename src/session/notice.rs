@@ -92,6 +92,11 @@ pub enum Notice {
         reason: EndReason,
     },
     NewGame,
+    /// The practice engine: "ready", "failed" or "review", with details.
+    Engine {
+        state: String,
+        detail: String,
+    },
     /// Input that was not a legal move.
     Rejected {
         input: String,

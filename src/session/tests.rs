@@ -466,3 +466,15 @@ fn draw_offer_sides_and_the_clock_key_follow_the_rules() {
     command(&mut s, Command::ToggleClock);
     assert!(!s.clock().is_paused());
 }
+
+#[test]
+fn the_clock_reading_counts_the_moves_of_the_record_even_with_the_clock_stopped() {
+    let mut s = session(SessionConfig::default());
+    for mv in ["e4", "e5", "Nf3", "Nc6"] {
+        enter(&mut s, 0, mv);
+    }
+    let fx = s.handle(10, Event::Command(Command::ClockReading));
+    let text = spoken(&fx).join(" ");
+    assert!(text.matches("2 Zuege gespielt").count() == 2, "{text}");
+    assert!(!text.contains("0 Zuege"), "{text}");
+}

@@ -95,6 +95,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
     (
+        "anzeige",
+        include_bytes!("../../assets/voice/de/anzeige.wav"),
+    ),
+    (
         "assistent",
         include_bytes!("../../assets/voice/de/assistent.wav"),
     ),
@@ -103,16 +107,31 @@ static DE: &[(&str, &[u8])] = &[
         "aufgabe",
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
     ),
+    ("aus", include_bytes!("../../assets/voice/de/aus.wav")),
+    (
+        "ausgefallen",
+        include_bytes!("../../assets/voice/de/ausgefallen.wav"),
+    ),
+    (
+        "ausgeglichen",
+        include_bytes!("../../assets/voice/de/ausgeglichen.wav"),
+    ),
     ("bauer", include_bytes!("../../assets/voice/de/bauer.wav")),
+    ("bauern", include_bytes!("../../assets/voice/de/bauern.wav")),
     (
         "beendet",
         include_bytes!("../../assets/voice/de/beendet.wav"),
     ),
+    ("befehl", include_bytes!("../../assets/voice/de/befehl.wav")),
     (
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
     ),
     ("bella", include_bytes!("../../assets/voice/de/bella.wav")),
+    (
+        "berechnet",
+        include_bytes!("../../assets/voice/de/berechnet.wav"),
+    ),
     (
         "berechtigt",
         include_bytes!("../../assets/voice/de/berechtigt.wav"),
@@ -122,44 +141,74 @@ static DE: &[(&str, &[u8])] = &[
         "beruehrt",
         include_bytes!("../../assets/voice/de/beruehrt.wav"),
     ),
+    ("besser", include_bytes!("../../assets/voice/de/besser.wav")),
     (
         "bestaetigen",
         include_bytes!("../../assets/voice/de/bestaetigen.wav"),
     ),
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
+    ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
     (
         "brettfehler",
         include_bytes!("../../assets/voice/de/brettfehler.wav"),
     ),
     ("cesar", include_bytes!("../../assets/voice/de/cesar.wav")),
+    (
+        "computer",
+        include_bytes!("../../assets/voice/de/computer.wav"),
+    ),
+    (
+        "computergegner",
+        include_bytes!("../../assets/voice/de/computergegner.wav"),
+    ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
+    ("den", include_bytes!("../../assets/voice/de/den.wav")),
     ("der", include_bytes!("../../assets/voice/de/der.wav")),
+    (
+        "deutlich",
+        include_bytes!("../../assets/voice/de/deutlich.wav"),
+    ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
     ("drei", include_bytes!("../../assets/voice/de/drei.wav")),
     (
         "dreimalige",
         include_bytes!("../../assets/voice/de/dreimalige.wav"),
     ),
+    (
+        "drohung",
+        include_bytes!("../../assets/voice/de/drohung.wav"),
+    ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
+    ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
+    (
+        "einstellungen",
+        include_bytes!("../../assets/voice/de/einstellungen.wav"),
+    ),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
     (
         "ergebnis",
         include_bytes!("../../assets/voice/de/ergebnis.wav"),
     ),
     (
+        "erhalten",
+        include_bytes!("../../assets/voice/de/erhalten.wav"),
+    ),
+    (
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
     ),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
+    ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
+    ("fehler", include_bytes!("../../assets/voice/de/fehler.wav")),
     (
         "fehlgeschlagen",
         include_bytes!("../../assets/voice/de/fehlgeschlagen.wav"),
@@ -197,6 +246,7 @@ static DE: &[(&str, &[u8])] = &[
         "gefunden",
         include_bytes!("../../assets/voice/de/gefunden.wav"),
     ),
+    ("gegen", include_bytes!("../../assets/voice/de/gegen.wav")),
     ("gegner", include_bytes!("../../assets/voice/de/gegner.wav")),
     (
         "gespeichert",
@@ -207,14 +257,22 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/gespielt.wav"),
     ),
     (
+        "gestartet",
+        include_bytes!("../../assets/voice/de/gestartet.wav"),
+    ),
+    ("gewinn", include_bytes!("../../assets/voice/de/gewinn.wav")),
+    (
         "gewinnt",
         include_bytes!("../../assets/voice/de/gewinnt.wav"),
     ),
     ("gibt", include_bytes!("../../assets/voice/de/gibt.wav")),
+    ("groben", include_bytes!("../../assets/voice/de/groben.wav")),
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
+    ("im", include_bytes!("../../assets/voice/de/im.wav")),
+    ("in", include_bytes!("../../assets/voice/de/in.wav")),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
@@ -245,14 +303,25 @@ static DE: &[(&str, &[u8])] = &[
         "minuten",
         include_bytes!("../../assets/voice/de/minuten.wav"),
     ),
+    ("mit", include_bytes!("../../assets/voice/de/mit.wav")),
     ("modus", include_bytes!("../../assets/voice/de/modus.wav")),
     (
         "moeglich",
         include_bytes!("../../assets/voice/de/moeglich.wav"),
     ),
+    (
+        "naechsten",
+        include_bytes!("../../assets/voice/de/naechsten.wav"),
+    ),
+    ("neu", include_bytes!("../../assets/voice/de/neu.wav")),
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
+    (
+        "oberflaeche",
+        include_bytes!("../../assets/voice/de/oberflaeche.wav"),
+    ),
+    ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
         "partieformular",
@@ -263,6 +332,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/passant.wav"),
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
+    ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
     (
@@ -275,8 +345,16 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/remisangebot.wav"),
     ),
     (
+        "restart",
+        include_bytes!("../../assets/voice/de/restart.wav"),
+    ),
+    (
         "rochade",
         include_bytes!("../../assets/voice/de/rochade.wav"),
+    ),
+    (
+        "rueckblick",
+        include_bytes!("../../assets/voice/de/rueckblick.wav"),
     ),
     ("schach", include_bytes!("../../assets/voice/de/schach.wav")),
     (
@@ -316,12 +394,30 @@ static DE: &[(&str, &[u8])] = &[
         "sekunden",
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
+    ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
+    (
+        "simuliertes",
+        include_bytes!("../../assets/voice/de/simuliertes.wav"),
+    ),
+    (
+        "spielen",
+        include_bytes!("../../assets/voice/de/spielen.wav"),
+    ),
+    (
+        "sprache",
+        include_bytes!("../../assets/voice/de/sprache.wav"),
+    ),
     (
         "springer",
         include_bytes!("../../assets/voice/de/springer.wav"),
     ),
+    (
+        "starten",
+        include_bytes!("../../assets/voice/de/starten.wav"),
+    ),
+    ("steht", include_bytes!("../../assets/voice/de/steht.wav")),
     (
         "stellung",
         include_bytes!("../../assets/voice/de/stellung.wav"),
@@ -331,11 +427,15 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/stellungswiederholung.wav"),
     ),
     ("stimmt", include_bytes!("../../assets/voice/de/stimmt.wav")),
+    ("strg", include_bytes!("../../assets/voice/de/strg.wav")),
+    ("stufe", include_bytes!("../../assets/voice/de/stufe.wav")),
     ("stunde", include_bytes!("../../assets/voice/de/stunde.wav")),
     (
         "stunden",
         include_bytes!("../../assets/voice/de/stunden.wav"),
     ),
+    ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
+    ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),
     (
         "training",
@@ -367,6 +467,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
+    ),
+    (
+        "unveraendert",
+        include_bytes!("../../assets/voice/de/unveraendert.wav"),
     ),
     (
         "unzulaessiger",
@@ -403,6 +507,7 @@ static DE: &[(&str, &[u8])] = &[
     ("viel", include_bytes!("../../assets/voice/de/viel.wav")),
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
+    ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
     (
@@ -413,9 +518,11 @@ static DE: &[(&str, &[u8])] = &[
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
+    ("zeigen", include_bytes!("../../assets/voice/de/zeigen.wav")),
     ("zeit", include_bytes!("../../assets/voice/de/zeit.wav")),
     ("zu", include_bytes!("../../assets/voice/de/zu.wav")),
     ("zuege", include_bytes!("../../assets/voice/de/zuege.wav")),
+    ("zuegen", include_bytes!("../../assets/voice/de/zuegen.wav")),
     ("zug", include_bytes!("../../assets/voice/de/zug.wav")),
     (
         "zugeingabe",

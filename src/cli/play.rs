@@ -1,0 +1,274 @@
+//! `rochade play`: a practice game against a UCI engine in the terminal.
+//!
+//! The player types moves (every form the move input accepts) or a
+//! command: `hint`, `threat`, `eval`, `takeback`, `resign`, `restart`,
+//! `repeat`, `quit`. The engine's move is printed as its announcement and
+//! spoken unless `--quiet`. With `--json` each event is one JSON object per
+//! line: `move` (uci, san, by, announcement), `say` (any other words),
+//! `end` (result, reason) and `error` (bad input; the game goes on).
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::json;
+use shakmaty::Color;
+
+use super::{CliError, CliResult};
+use crate::engine::driver::{Driver, Time};
+use crate::engine::{DEFAULT_ENGINE_PATH, EngineService, Level};
+use crate::session::{Command, Effect, Event, Notice, Opponent, Session, SessionConfig, Source};
+use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
+use crate::words::{Lang, Token};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Engine strength from 1 (a beginner) to 10 (full strength).
+    #[arg(long, default_value = "3")]
+    pub level: Level,
+    /// The colour you play.
+    #[arg(long, default_value = "white", value_parser = parse_color)]
+    pub color: Color,
+    /// Language of announcements and messages.
+    #[arg(long, default_value = "de")]
+    pub lang: Lang,
+    /// The UCI engine program.
+    #[arg(long, default_value = DEFAULT_ENGINE_PATH)]
+    pub engine: PathBuf,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only; do not speak.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Shortest time in milliseconds between your move and the engine's reply.
+    #[arg(long, default_value = "800")]
+    pub pause_ms: u64,
+    /// Seed for the low levels' random choices (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the game as PGN to this file after every move.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+}
+
+fn parse_color(s: &str) -> Result<Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "white" | "w" | "weiss" | "brancas" => Ok(Color::White),
+        "black" | "b" | "schwarz" | "pretas" => Ok(Color::Black),
+        other => Err(format!("'{other}' is not a colour (white or black)")),
+    }
+}
+
+/// A typed line that is a command rather than a move.
+pub fn command_for(text: &str, player: Color) -> Option<Command> {
+    Some(match text.trim().to_ascii_lowercase().as_str() {
+        "hint" | "tipp" | "dica" => Command::Hint,
+        "threat" | "drohung" | "ameaca" => Command::Threat,
+        "eval" | "evaluate" | "bewertung" | "avaliacao" => Command::Evaluate,
+        "takeback" | "undo" | "zurueck" | "voltar" => Command::Takeback,
+        "resign" | "aufgeben" | "abandonar" => Command::Resign(player),
+        "restart" => Command::RestartEngine,
+        "repeat" | "r" => Command::Repeat,
+        _ => return None,
+    })
+}
+
+struct Out {
+    json: bool,
+    speech: Option<SpeechHandle>,
+    pgn: Option<PathBuf>,
+}
+
+impl Out {
+    fn emit(&self, session: &Session, effects: Vec<Effect>) -> CliResult {
+        let mut stdout = std::io::stdout().lock();
+        let mut moved = false;
+        for effect in &effects {
+            if let Effect::Notice(notice) = effect {
+                match notice {
+                    Notice::Move {
+                        san,
+                        mv,
+                        announcement,
+                        source,
+                        ..
+                    } => {
+                        moved = true;
+                        let by = if *source == Source::Engine {
+                            "engine"
+                        } else {
+                            "player"
+                        };
+                        if self.json {
+                            let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                            let line = json!({"event": "move", "uci": uci, "san": san, "by": by, "announcement": announcement});
+                            writeln!(stdout, "{line}")?;
+                        } else {
+                            writeln!(stdout, "{announcement}")?;
+                        }
+                    }
+                    Notice::GameOver { result, reason } if self.json => {
+                        let line = json!({"event": "end", "result": result, "reason": reason});
+                        writeln!(stdout, "{line}")?;
+                    }
+                    Notice::Rejected { input, reason } if self.json => {
+                        let line = json!({"event": "error", "input": input, "reason": reason});
+                        writeln!(stdout, "{line}")?;
+                    }
+                    Notice::Engine { state, detail } if self.json && state == "failed" => {
+                        let line = json!({"event": "error", "reason": detail});
+                        writeln!(stdout, "{line}")?;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for effect in effects {
+            match effect {
+                Effect::Speak(speech) => {
+                    let is_move = moved && speech.priority == crate::session::Priority::Move;
+                    if !is_move && !speech.text.written.is_empty() {
+                        if self.json {
+                            let line = json!({"event": "say", "text": speech.text.written});
+                            writeln!(stdout, "{line}")?;
+                        } else {
+                            writeln!(stdout, "{}", speech.text.written)?;
+                        }
+                    }
+                    if let Some(s) = &self.speech {
+                        s.speak(speech);
+                    }
+                }
+                Effect::SaveGame => {
+                    if let Some(path) = &self.pgn {
+                        std::fs::write(path, crate::pgn::write_pgn(session.record())).map_err(
+                            |e| CliError::failure(format!("cannot write {}: {e}", path.display())),
+                        )?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn run(args: Args) -> CliResult {
+    let config = SessionConfig {
+        lang: args.lang,
+        blind_side: args.color,
+        ..SessionConfig::default()
+    };
+    let (pack, pack_error) = crate::words::Pack::load_or_bundled(args.lang, None);
+    if let Some(e) = pack_error {
+        eprintln!("rochade: {e}");
+    }
+    let mut session = Session::with_pack(config, pack);
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let speech = if args.quiet {
+        None
+    } else {
+        match SpeechService::spawn(SpeechConfig {
+            backend: BackendChoice::Auto,
+            lang: args.lang,
+            settings: VoiceSettings::default(),
+            mode: Default::default(),
+        }) {
+            Ok(h) => Some(h),
+            Err(e) => {
+                eprintln!("rochade: no speech ({e}); printing only");
+                None
+            }
+        }
+    };
+    let out = Out {
+        json: args.json,
+        speech,
+        pgn: args.pgn,
+    };
+    let greeting = {
+        let pack = session.pack();
+        pack.phrase(
+            "practice_start",
+            &[
+                (
+                    "level",
+                    pack.render(&[Token::Number(args.level.number().into())]),
+                ),
+                ("side", crate::announce::side_word(pack, args.color)),
+            ],
+        )
+    };
+    session.set_opponent(Some(Opponent {
+        color: !args.color,
+        level: args.level,
+        pause_ms: args.pause_ms,
+        seed,
+    }));
+    let engine = EngineService::spawn(args.engine);
+    let mut driver = Driver::new(session, engine, Time::Real(Instant::now()));
+    out.emit(
+        &driver.session,
+        vec![Effect::Speak(crate::session::Speech {
+            text: greeting,
+            lang: args.lang,
+            priority: crate::session::Priority::Answer,
+        })],
+    )?;
+    let fx = driver.handle(Event::Tick);
+    out.emit(&driver.session, fx)?;
+    settle(&mut driver, &out)?;
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if matches!(text, "quit" | "exit" | "q") {
+            break;
+        }
+        let event = match command_for(text, args.color) {
+            Some(Command::Takeback) => {
+                let fx = driver.handle(Event::Command(Command::Takeback));
+                out.emit(&driver.session, fx)?;
+                Event::Command(Command::Confirm)
+            }
+            Some(cmd) => Event::Command(cmd),
+            None => Event::MoveEntered {
+                text: text.to_owned(),
+                source: Source::Keyboard,
+            },
+        };
+        let fx = driver.handle(event);
+        out.emit(&driver.session, fx)?;
+        settle(&mut driver, &out)?;
+        if driver.session.record().is_over() && !driver.session.engine_busy() {
+            break;
+        }
+    }
+    if let Some(s) = &out.speech {
+        s.wait_idle(std::time::Duration::from_secs(30));
+    }
+    Ok(())
+}
+
+fn settle(driver: &mut Driver, out: &Out) -> CliResult {
+    let mut result = Ok(());
+    let done = driver.settle(|session, fx| {
+        if result.is_ok() {
+            result = out.emit(session, fx);
+        }
+    });
+    result?;
+    if !done {
+        return Err(CliError::failure("the engine thread stopped answering"));
+    }
+    Ok(())
+}

@@ -1,0 +1,460 @@
+//! The shell part: a UCI engine process and the thread that owns it.
+//!
+//! Messages are written and parsed with `shakmaty-uci`. A reader thread
+//! turns the engine's stdout into lines, so every wait has a deadline: an
+//! engine that stops answering is reported as hung and killed, never
+//! waited on for ever.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty_uci::{UciInfoScore, UciMessage, UciSearchControl, UciTimeControl};
+
+use super::{
+    Ask, EngineAnswer, EngineEvent, EngineOptions, EngineRequest, Level, Line, Plan, Rng, Score,
+    choose_move,
+};
+
+/// Where Debian's `stockfish` package installs the engine.
+pub const DEFAULT_ENGINE_PATH: &str = "/usr/games/stockfish";
+
+/// How long the engine may take beyond the think time before it counts as hung.
+const SLACK: Duration = Duration::from_secs(10);
+
+/// Every line sent to the engine, in order (shared with tests and logs).
+#[derive(Clone, Debug, Default)]
+pub struct CommandLog(Arc<Mutex<Vec<String>>>);
+
+impl CommandLog {
+    pub fn lines(&self) -> Vec<String> {
+        self.0.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    fn push(&self, line: String) {
+        if let Ok(mut l) = self.0.lock() {
+            l.push(line);
+        }
+    }
+}
+
+/// Why the engine could not answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The program could not be started.
+    Missing(String),
+    /// The engine exited or closed its output.
+    Crashed,
+    /// No answer within the allowed time.
+    Hung,
+    /// The request makes no sense (an illegal position or move).
+    BadRequest(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Missing(e) => write!(f, "the engine could not be started: {e}"),
+            EngineError::Crashed => f.write_str("the engine stopped unexpectedly"),
+            EngineError::Hung => f.write_str("the engine did not answer in time"),
+            EngineError::BadRequest(e) => write!(f, "bad request to the engine: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// A running UCI engine.
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    name: String,
+    options: EngineOptions,
+    /// Option values last sent, so each is sent only when it changes.
+    sent: BTreeMap<String, String>,
+    log: CommandLog,
+}
+
+impl Engine {
+    /// Starts the engine and completes the `uci` / `isready` handshake.
+    pub fn start(path: &Path, log: CommandLog) -> Result<Engine, EngineError> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| EngineError::Missing(format!("{}: {e}", path.display())))?;
+        let stdin = child.stdin.take().ok_or(EngineError::Crashed)?;
+        let stdout = child.stdout.take().ok_or(EngineError::Crashed)?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("engine-reader".into())
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| EngineError::Missing(e.to_string()))?;
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+            name: path.display().to_string(),
+            options: EngineOptions::default(),
+            sent: BTreeMap::new(),
+            log,
+        };
+        engine.send(&UciMessage::Uci)?;
+        let deadline = Instant::now() + SLACK;
+        let mut options = EngineOptions::default();
+        let mut name = None;
+        engine.read_until(deadline, |msg| {
+            match msg {
+                UciMessage::Option(o) => options.add(&o),
+                UciMessage::Id { name: Some(n), .. } => name = Some(n),
+                UciMessage::UciOk => return true,
+                _ => {}
+            }
+            false
+        })?;
+        engine.options = options;
+        if let Some(n) = name {
+            engine.name = n;
+        }
+        engine.ready()?;
+        Ok(engine)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn send(&mut self, msg: &UciMessage) -> Result<(), EngineError> {
+        let line = msg.to_string();
+        self.log.push(line.clone());
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| EngineError::Crashed)
+    }
+
+    fn read_until(
+        &mut self,
+        deadline: Instant,
+        mut done: impl FnMut(UciMessage) -> bool,
+    ) -> Result<(), EngineError> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    // `bestmove (none)` (mate or stalemate on the board) is
+                    // not UCI the parser knows: read it as the null move.
+                    let parsed = line.parse::<UciMessage>().or_else(|e| {
+                        if line.split_whitespace().next() == Some("bestmove") {
+                            Ok(UciMessage::BestMove {
+                                best_move: UciMove::Null,
+                                ponder: None,
+                            })
+                        } else {
+                            Err(e)
+                        }
+                    });
+                    if let Ok(msg) = parsed
+                        && done(msg)
+                    {
+                        return Ok(());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(EngineError::Hung),
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineError::Crashed),
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), EngineError> {
+        self.send(&UciMessage::IsReady)?;
+        self.read_until(Instant::now() + SLACK, |m| m == UciMessage::ReadyOk)
+    }
+
+    /// Searches `fen` plus `moves` as the plan says; returns the lines
+    /// (best first) and the engine's `bestmove`.
+    pub fn search(
+        &mut self,
+        fen: &str,
+        moves: &[UciMove],
+        plan: &Plan,
+    ) -> Result<(Vec<Line>, Option<UciMove>), EngineError> {
+        for (name, value) in &plan.options {
+            if self.sent.get(name) != Some(value) {
+                self.send(&UciMessage::SetOption {
+                    name: name.clone(),
+                    value: Some(value.clone()),
+                })?;
+                self.sent.insert(name.clone(), value.clone());
+            }
+        }
+        let fen: Fen = fen
+            .parse()
+            .map_err(|e| EngineError::BadRequest(format!("{e}")))?;
+        self.send(&UciMessage::Position {
+            startpos: false,
+            fen: Some(fen),
+            moves: moves.to_vec(),
+        })?;
+        let search_control =
+            (plan.depth.is_some() || plan.nodes.is_some()).then(|| UciSearchControl {
+                search_moves: Vec::new(),
+                mate: None,
+                depth: plan.depth,
+                nodes: plan.nodes,
+            });
+        self.send(&UciMessage::Go {
+            time_control: Some(UciTimeControl::MoveTime(Duration::from_millis(
+                plan.movetime_ms,
+            ))),
+            search_control,
+        })?;
+        let mut by_pv: BTreeMap<u16, Line> = BTreeMap::new();
+        let mut best = None;
+        let deadline = Instant::now() + Duration::from_millis(plan.movetime_ms) + SLACK;
+        self.read_until(deadline, |msg| match msg {
+            UciMessage::Info(info) => {
+                if let (Some(score), Some(first)) = (info.score.as_ref(), info.pv.first())
+                    && !score.lower_bound
+                    && !score.upper_bound
+                {
+                    let _ = first;
+                    if let Some(score) = convert(score) {
+                        by_pv.insert(info.multi_pv.unwrap_or(1), Line { score, pv: info.pv });
+                    }
+                }
+                false
+            }
+            UciMessage::BestMove { best_move, .. } => {
+                best = Some(best_move);
+                true
+            }
+            _ => false,
+        })?;
+        let mut lines: Vec<Line> = by_pv.into_values().collect();
+        lines.sort_by_key(|l| -l.score.as_cp());
+        Ok((lines, best.filter(|m| m.to_string() != "0000")))
+    }
+
+    /// Stops the process at once.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send(&UciMessage::Quit);
+        // Give a well-behaved engine a moment, then make sure.
+        let deadline = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+fn convert(score: &UciInfoScore) -> Option<Score> {
+    match (score.mate, score.cp) {
+        (Some(m), _) => Some(Score::Mate(m.into())),
+        (None, Some(cp)) => Some(Score::Cp(cp)),
+        _ => None,
+    }
+}
+
+/// Answers one request with a started engine.
+fn answer(engine: &mut Engine, req: &EngineRequest) -> Result<EngineAnswer, EngineError> {
+    let start: Fen = req
+        .fen
+        .parse()
+        .map_err(|e| EngineError::BadRequest(format!("{e}")))?;
+    let mut pos: Chess = start
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| EngineError::BadRequest(format!("{e}")))?;
+    let mut positions = vec![pos.clone()];
+    for m in &req.moves {
+        let mv = m
+            .to_move(&pos)
+            .map_err(|e| EngineError::BadRequest(format!("{m}: {e}")))?;
+        pos.play_unchecked(mv);
+        positions.push(pos.clone());
+    }
+    let mut out = EngineAnswer {
+        id: req.id,
+        ask: req.ask,
+        best: None,
+        lines: Vec::new(),
+    };
+    match req.ask {
+        Ask::Move => {
+            let plan = req.level.plan(engine.options());
+            let (lines, best) = engine.search(&req.fen, &req.moves, &plan)?;
+            let mut rng = Rng::new(req.seed);
+            out.best = choose_move(&pos, &lines, best.as_ref(), plan.choice, &mut rng);
+            out.lines = lines;
+        }
+        Ask::Hint | Ask::Threat | Ask::Evaluate => {
+            let plan = Level::analysis(engine.options(), 500, None);
+            let (lines, best) = engine.search(&req.fen, &req.moves, &plan)?;
+            out.best = best;
+            out.lines = lines;
+        }
+        Ask::Review => {
+            let plan = Level::analysis(engine.options(), 300, Some(10));
+            for (n, position) in positions.iter().enumerate() {
+                let (mut lines, best) = engine.search(&req.fen, &req.moves[..n], &plan)?;
+                let line = if lines.is_empty() {
+                    // Mate or stalemate on the board: no line to report.
+                    let score = if position.is_checkmate() {
+                        Score::Mate(0)
+                    } else {
+                        Score::Cp(0)
+                    };
+                    Line {
+                        score,
+                        pv: best.into_iter().collect(),
+                    }
+                } else {
+                    lines.swap_remove(0)
+                };
+                out.lines.push(line);
+            }
+        }
+    }
+    Ok(out)
+}
+
+enum Job {
+    Ask(EngineRequest),
+    Restart,
+}
+
+/// The engine thread. Requests are answered in order; a missing, crashed
+/// or hung engine is reported as [`EngineEvent::Failed`] and started again
+/// on the next request or [`EngineService::restart`].
+pub struct EngineService {
+    jobs: Sender<Job>,
+    events: Receiver<EngineEvent>,
+    log: CommandLog,
+    pid: Arc<Mutex<Option<u32>>>,
+}
+
+impl EngineService {
+    pub fn spawn(path: PathBuf) -> EngineService {
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (event_tx, events) = mpsc::channel();
+        let log = CommandLog::default();
+        let pid = Arc::new(Mutex::new(None));
+        let (thread_log, thread_pid) = (log.clone(), pid.clone());
+        let _ = std::thread::Builder::new()
+            .name("engine".into())
+            .spawn(move || {
+                let mut engine: Option<Engine> = None;
+                let start = |engine: &mut Option<Engine>| -> Result<(), EngineError> {
+                    if engine.is_none() {
+                        let e = Engine::start(&path, thread_log.clone())?;
+                        if let Ok(mut p) = thread_pid.lock() {
+                            *p = Some(e.pid());
+                        }
+                        let _ = event_tx.send(EngineEvent::Ready {
+                            name: e.name().to_owned(),
+                        });
+                        *engine = Some(e);
+                    }
+                    Ok(())
+                };
+                for job in job_rx {
+                    let (id, result) = match job {
+                        Job::Restart => {
+                            if let Some(mut e) = engine.take() {
+                                e.kill();
+                            }
+                            (None, start(&mut engine).map(|()| None))
+                        }
+                        Job::Ask(req) => (
+                            Some(req.id),
+                            start(&mut engine).and_then(|()| {
+                                let e = engine.as_mut().ok_or(EngineError::Crashed)?;
+                                answer(e, &req).map(Some)
+                            }),
+                        ),
+                    };
+                    let event = match result {
+                        Ok(Some(a)) => EngineEvent::Answer(a),
+                        Ok(None) => continue,
+                        Err(err) => {
+                            if !matches!(err, EngineError::BadRequest(_))
+                                && let Some(mut e) = engine.take()
+                            {
+                                e.kill();
+                            }
+                            EngineEvent::Failed {
+                                id,
+                                message: err.to_string(),
+                            }
+                        }
+                    };
+                    if event_tx.send(event).is_err() {
+                        break;
+                    }
+                }
+            });
+        EngineService {
+            jobs,
+            events,
+            log,
+            pid,
+        }
+    }
+
+    pub fn ask(&self, request: EngineRequest) {
+        let _ = self.jobs.send(Job::Ask(request));
+    }
+
+    /// Kills the engine (if running) and starts it again.
+    pub fn restart(&self) {
+        let _ = self.jobs.send(Job::Restart);
+    }
+
+    pub fn events(&self) -> &Receiver<EngineEvent> {
+        &self.events
+    }
+
+    /// Every line sent to the engine so far.
+    pub fn log(&self) -> &CommandLog {
+        &self.log
+    }
+
+    /// The process id of the running engine, if one was started.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid.lock().ok().and_then(|p| *p)
+    }
+}

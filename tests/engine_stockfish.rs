@@ -1,0 +1,208 @@
+//! Practice against the real Stockfish (Debian `stockfish`): fails loudly
+//! when it is missing.
+
+use std::path::PathBuf;
+
+use rochade::engine::driver::{Driver, Time};
+use rochade::engine::{DEFAULT_ENGINE_PATH, EngineOptions, EngineService, Level};
+use rochade::session::{Command, Effect, Event, Notice, Opponent, Session, SessionConfig, Source};
+use rochade::words::{Lang, Pack};
+use shakmaty::Color;
+
+fn stockfish() -> PathBuf {
+    let path = PathBuf::from(DEFAULT_ENGINE_PATH);
+    assert!(
+        path.exists(),
+        "{DEFAULT_ENGINE_PATH} is missing: install Debian's stockfish (scripts/deps.sh)"
+    );
+    path
+}
+
+fn driver(lang: Lang, level: u8, engine_color: Color) -> Driver {
+    let config = SessionConfig {
+        lang,
+        ..SessionConfig::default()
+    };
+    let mut session = Session::with_pack(config, Pack::bundled(lang));
+    session.set_opponent(Some(Opponent {
+        color: engine_color,
+        level: Level::new(level).unwrap(),
+        pause_ms: 700,
+        seed: 42,
+    }));
+    Driver::new(session, EngineService::spawn(stockfish()), Time::Virtual(0))
+}
+
+fn spoken(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Speak(s) => Some(s.text.written.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The player's side: Stockfish itself at full strength, a few plies deep.
+fn strong_move(pos: &shakmaty::Chess, engine: &mut rochade::engine::Engine) -> shakmaty::Move {
+    let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
+    let plan = Level::analysis(engine.options(), 1000, Some(6));
+    let (_, best) = engine.search(&fen, &[], &plan).unwrap();
+    best.unwrap().to_move(pos).unwrap()
+}
+
+#[test]
+fn a_whole_game_against_level_1_ends_and_level_1_loses() {
+    let mut d = driver(Lang::En, 1, Color::Black);
+    let mut strong =
+        rochade::engine::Engine::start(&stockfish(), Default::default()).expect("stockfish starts");
+    let mut engine_moves = 0;
+    let mut said = Vec::new();
+    for _ in 0..300 {
+        if d.session.record().is_over() {
+            break;
+        }
+        let mv = strong_move(d.session.record().position(), &mut strong);
+        let fx = d.handle(Event::MovePlayed {
+            mv,
+            source: Source::Keyboard,
+        });
+        said.extend(spoken(&fx));
+        let before = d.now();
+        assert!(d.settle(|_, fx| {
+            for e in &fx {
+                if let Effect::Notice(Notice::Move {
+                    source: Source::Engine,
+                    ..
+                }) = e
+                {
+                    engine_moves += 1;
+                }
+            }
+            said.extend(spoken(&fx));
+        }));
+        if !d.session.record().is_over() {
+            // The pause before the reply passed in virtual time.
+            assert!(d.now() >= before + 700, "no pause before the engine's move");
+        }
+    }
+    let end = d.session.record().end().expect("the game ended");
+    assert_eq!(end.result_str(), "1-0", "level 1 should lose: {said:?}");
+    assert!(engine_moves > 0);
+    // The review was spoken after the game.
+    assert!(said.iter().any(|s| s.starts_with("Review")), "{said:?}");
+}
+
+#[test]
+fn a_level_below_the_floor_sends_no_out_of_range_value() {
+    let mut d = driver(Lang::De, 1, Color::White);
+    d.handle(Event::Tick);
+    assert!(d.settle(|_, _| {}));
+    assert_eq!(d.session.record().moves().len(), 1);
+    // The ranges as Stockfish reports them, read independently.
+    let reply = std::process::Command::new(stockfish())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(b"uci\nquit\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let options = EngineOptions::from_uci_reply(&String::from_utf8_lossy(&reply.stdout));
+    let elo = options.spin("UCI_Elo").expect("Stockfish reports UCI_Elo");
+    assert!(elo.min >= 1000, "floor {}", elo.min);
+    let sent = d.engine.log().lines();
+    let mut setoptions = 0;
+    for line in &sent {
+        let Some(rest) = line.strip_prefix("setoption name ") else {
+            continue;
+        };
+        setoptions += 1;
+        let (name, value) = rest.split_once(" value ").unwrap();
+        if let Some(range) = options.spin(name) {
+            let v: i64 = value.parse().unwrap();
+            assert!(range.contains(v), "{line} is outside {range:?}");
+        }
+        assert_ne!(name, "UCI_Elo", "level 1 must not ask for an Elo: {sent:?}");
+    }
+    assert!(setoptions > 0, "{sent:?}");
+    assert!(
+        sent.iter()
+            .any(|l| l.starts_with("go ") && l.contains("depth 1")),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn the_engine_killed_mid_game_is_restarted_without_losing_a_move() {
+    let mut d = driver(Lang::En, 5, Color::Black);
+    for text in ["e4", "d4"] {
+        d.handle(Event::MoveEntered {
+            text: text.into(),
+            source: Source::Keyboard,
+        });
+        assert!(d.settle(|_, _| {}));
+    }
+    assert_eq!(d.session.record().moves().len(), 4);
+    let pid = d.engine.pid().expect("engine running");
+    std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    let mut said = Vec::new();
+    d.handle(Event::MoveEntered {
+        text: "Nf3".into(),
+        source: Source::Keyboard,
+    });
+    // The engine thread notices the dead process and reports it.
+    assert!(d.settle(|_, fx| said.extend(spoken(&fx))));
+    while !said.iter().any(|s| s.contains("failed")) {
+        let ev = d
+            .engine
+            .events()
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap();
+        let fx = d.handle(Event::Engine(ev));
+        said.extend(spoken(&fx));
+    }
+    assert_eq!(d.session.record().moves().len(), 5, "the game is kept");
+    let fx = d.handle(Event::Command(Command::RestartEngine));
+    said.extend(spoken(&fx));
+    assert!(d.settle(|_, fx| said.extend(spoken(&fx))));
+    assert_eq!(d.session.record().moves().len(), 6, "{said:?}");
+    assert_ne!(d.engine.pid(), Some(pid));
+}
+
+#[test]
+fn hint_threat_and_evaluation_in_each_language() {
+    // White to move wins the black queen hanging on d5... after 1.e4 d5 2.exd5 Qxd5 3.Nc3.
+    for lang in Lang::ALL {
+        let mut d = driver(lang, 10, Color::Black);
+        d.session
+            .set_start_fen("rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 3")
+            .unwrap();
+        d.session.set_opponent(None);
+        let mut said = Vec::new();
+        for cmd in [Command::Hint, Command::Threat, Command::Evaluate] {
+            let fx = d.handle(Event::Command(cmd));
+            said.extend(spoken(&fx));
+            assert!(d.settle(|_, fx| said.extend(spoken(&fx))));
+        }
+        let pack = Pack::bundled(lang);
+        let prefix = |key: &str| {
+            let t = pack.phrase(key, &[("move", "".into())]).written;
+            t.trim().trim_end_matches(':').to_owned()
+        };
+        assert!(said[0].starts_with(&prefix("hint")), "{lang}: {said:?}");
+        // The threat: the knight takes the queen.
+        assert!(said[1].starts_with(&prefix("threat")), "{lang}: {said:?}");
+        let queen = pack.piece(shakmaty::Role::Knight).written.clone();
+        assert!(said[1].contains(&queen), "{lang}: {said:?}");
+        assert!(
+            !said[2].is_empty() && !said[2].starts_with('['),
+            "{lang}: {said:?}"
+        );
+    }
+}
