@@ -11,11 +11,13 @@ ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng li
 
 # Needed by the tests: real pseudo-terminals (socat), real speech, a real X
 # server and key presses for the desktop test, and tools we did not write to
-# check our exports (liblouis, pgn-extract, xmllint), and the Orca screen
+# check our exports (liblouis, pgn-extract, xmllint, the official PEF 2008-1
+# schema from libbrailleutils-java checked with Jing and Saxon), and the Orca screen
 # reader with its headless desktop (tests/orca_session.rs).
 ROCHADE_TEST_PACKAGES=(stockfish socat xvfb xdotool imagemagick libgl1 libglx-mesa0 libgl1-mesa-dri libegl1
   libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0
   liblouis-bin liblouis-data pgn-extract libxml2-utils sox alsa-utils python3-pip
+  libbrailleutils-java libjing-java libsaxonhe-java default-jre-headless unzip
   orca at-spi2-core dbus-x11 python3-pyatspi openbox pulseaudio)
 
 rochade_missing_packages() {

@@ -42,6 +42,8 @@ pub struct Settings {
     pub board: BoardSettings,
     pub game: GameSettings,
     pub display: DisplaySettings,
+    /// Practice against a computer opponent.
+    pub engine: EngineSettings,
 }
 
 /// Announcements and the voice that speaks them.
@@ -339,6 +341,32 @@ impl Default for GameSettings {
     }
 }
 
+/// Practice against a computer opponent (a UCI engine, see
+/// `docs/practice.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EngineSettings {
+    /// In practice mode the computer plays the colour the player does not.
+    pub opponent: bool,
+    pub level: crate::engine::Level,
+    /// The UCI engine program.
+    pub path: String,
+    /// The computer's move is never played sooner than this after the
+    /// player's move, in milliseconds (0: at once).
+    pub pause_ms: u64,
+}
+
+impl Default for EngineSettings {
+    fn default() -> EngineSettings {
+        EngineSettings {
+            opponent: false,
+            level: crate::engine::Level::default(),
+            path: crate::engine::DEFAULT_ENGINE_PATH.into(),
+            pause_ms: 800,
+        }
+    }
+}
+
 /// How the window looks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -407,6 +435,7 @@ impl Default for Settings {
             board: BoardSettings::default(),
             game: GameSettings::default(),
             display: DisplaySettings::default(),
+            engine: EngineSettings::default(),
         }
     }
 }
@@ -568,6 +597,18 @@ impl Settings {
             announce_touched: self.speech.announce_touched,
             speak_low_time: self.speech.speak_low_time,
         }
+    }
+
+    /// The computer opponent, when practice mode plays against it.
+    pub fn opponent(&self, seed: u64) -> Option<crate::session::Opponent> {
+        (self.game.mode == Mode::Practice && self.engine.opponent).then(|| {
+            crate::session::Opponent {
+                color: !self.game.blind_side.color(),
+                level: self.engine.level,
+                pause_ms: self.engine.pause_ms,
+                seed,
+            }
+        })
     }
 
     /// How the speech service starts.
@@ -899,6 +940,10 @@ mod tests {
         s.game.board_number = "12".into();
         s.display.theme = Theme::YellowOnBlack;
         s.display.scale = 1.75;
+        s.engine.opponent = true;
+        s.engine.level = crate::engine::Level::new(7).unwrap();
+        s.engine.path = "/opt/engines/lc0".into();
+        s.engine.pause_ms = 0;
         s
     }
 
@@ -933,6 +978,8 @@ mod tests {
         assert_eq!(s.low_time_ms(), crate::clock::DEFAULT_LOW_TIME_MS.to_vec());
         assert_eq!(s.board.baud(), 115_200);
         assert!(Earcon::ALL.iter().all(|&e| s.earcons.enabled(e)));
+        assert_eq!(s.engine.path, "/usr/games/stockfish");
+        assert_eq!(s.opponent(1), None, "no computer opponent unless chosen");
         assert_eq!(
             s.session_config(),
             SessionConfig {

@@ -7,7 +7,7 @@ use rochade::engine::driver::{Driver, Time};
 use rochade::engine::{DEFAULT_ENGINE_PATH, EngineOptions, EngineService, Level};
 use rochade::session::{Command, Effect, Event, Notice, Opponent, Session, SessionConfig, Source};
 use rochade::words::{Lang, Pack};
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 fn stockfish() -> PathBuf {
     let path = PathBuf::from(DEFAULT_ENGINE_PATH);
@@ -43,18 +43,32 @@ fn spoken(effects: &[Effect]) -> Vec<String> {
         .collect()
 }
 
-/// The player's side: Stockfish itself at full strength, a few plies deep.
-fn strong_move(pos: &shakmaty::Chess, engine: &mut rochade::engine::Engine) -> shakmaty::Move {
-    let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
-    let plan = Level::analysis(engine.options(), 1000, Some(6));
-    let (_, best) = engine.search(&fen, &[], &plan).unwrap();
+fn fen_of(pos: &shakmaty::Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// The player's side, a beginner: Stockfish looking one move ahead only
+/// (takes what hangs, sees no deeper).
+fn beginner_move(pos: &shakmaty::Chess, engine: &mut rochade::engine::Engine) -> shakmaty::Move {
+    let plan = Level::analysis(engine.options(), 1000, Some(1));
+    let (_, best) = engine.search(&fen_of(pos), &[], &plan).unwrap();
     best.unwrap().to_move(pos).unwrap()
+}
+
+/// The score (centipawns, side to move) of a position, searched 8 plies.
+fn score(pos: &shakmaty::Chess, engine: &mut rochade::engine::Engine) -> i32 {
+    if pos.is_game_over() {
+        return if pos.is_checkmate() { -10_000 } else { 0 };
+    }
+    let plan = Level::analysis(engine.options(), 1000, Some(8));
+    let (lines, _) = engine.search(&fen_of(pos), &[], &plan).unwrap();
+    lines[0].score.as_cp().clamp(-2000, 2000)
 }
 
 #[test]
 fn a_whole_game_against_level_1_ends_and_level_1_loses() {
     let mut d = driver(Lang::En, 1, Color::Black);
-    let mut strong =
+    let mut player =
         rochade::engine::Engine::start(&stockfish(), Default::default()).expect("stockfish starts");
     let mut engine_moves = 0;
     let mut said = Vec::new();
@@ -62,7 +76,7 @@ fn a_whole_game_against_level_1_ends_and_level_1_loses() {
         if d.session.record().is_over() {
             break;
         }
-        let mv = strong_move(d.session.record().position(), &mut strong);
+        let mv = beginner_move(d.session.record().position(), &mut player);
         let fx = d.handle(Event::MovePlayed {
             mv,
             source: Source::Keyboard,
@@ -87,10 +101,63 @@ fn a_whole_game_against_level_1_ends_and_level_1_loses() {
         }
     }
     let end = d.session.record().end().expect("the game ended");
-    assert_eq!(end.result_str(), "1-0", "level 1 should lose: {said:?}");
+    assert_eq!(
+        end.result_str(),
+        "1-0",
+        "level 1 should lose to a beginner: {said:?}"
+    );
     assert!(engine_moves > 0);
     // The review was spoken after the game.
     assert!(said.iter().any(|s| s.starts_with("Review")), "{said:?}");
+    // Below the engine's floor, measured: how much each of level 1's moves
+    // threw away against the best move, searched 8 plies.
+    let record = d.session.record();
+    let mut losses = Vec::new();
+    for (i, m) in record.moves().iter().enumerate() {
+        let before = record.position_before(i);
+        if before.turn() != Color::Black {
+            continue;
+        }
+        let mut after = before.clone();
+        after.play_unchecked(m.mv);
+        let loss = score(before, &mut player) + score(&after, &mut player);
+        losses.push(loss.max(0));
+    }
+    let blunders = losses.iter().filter(|&&l| l >= 300).count();
+    let mean = losses.iter().sum::<i32>() / losses.len() as i32;
+    println!(
+        "level 1: {} moves, {blunders} lost 300 cp or more (a piece), mean loss {mean} cp",
+        losses.len()
+    );
+    assert!(blunders >= 3, "level 1 blundered only {blunders} times");
+    assert!(mean >= 100, "mean loss {mean} cp");
+}
+
+#[test]
+fn the_review_names_the_worst_move_and_the_better_one() {
+    // White to move takes the queen with the rook; instead he plays a3,
+    // and Black mates on the back rank.
+    let mut d = driver(Lang::En, 10, Color::Black);
+    d.session
+        .set_start_fen("6k1/5ppp/8/3q4/8/8/P4PPP/3R2K1 w - - 0 1")
+        .unwrap();
+    d.session.set_opponent(Some(Opponent {
+        color: Color::Black,
+        level: Level::new(10).unwrap(),
+        pause_ms: 0,
+        seed: 1,
+    }));
+    let mut said = Vec::new();
+    d.handle(Event::MoveEntered {
+        text: "a3".into(),
+        source: Source::Keyboard,
+    });
+    assert!(d.settle(|_, fx| said.extend(spoken(&fx))));
+    assert!(d.session.record().is_over(), "{said:?}");
+    assert!(
+        said.contains(&"Review. Move 1: Anna three, better Rook takes David five".to_owned()),
+        "{said:?}"
+    );
 }
 
 #[test]

@@ -1,8 +1,11 @@
 //! Exports checked by tools we did not write: python-chess and pgn-extract
 //! read our PGN, liblouis's `en-us-brf.dis` maps our BRF onto our Unicode
-//! Braille, xmllint and a Python check judge our PEF. A missing tool FAILS
-//! the test (install: `pip install chess`; Debian `pgn-extract`,
-//! `liblouis-data`, `libxml2-utils`, `python3`).
+//! Braille, the official PEF 2008-1 schema (RELAX NG through xmllint, its
+//! Schematron rules through Jing) and a Python check judge our PEF. A
+//! missing tool FAILS the test (install: `pip install chess`; Debian
+//! `pgn-extract`, `liblouis-data`, `libxml2-utils`, `python3`,
+//! `libbrailleutils-java`, `libjing-java`, `libsaxonhe-java`,
+//! `default-jre-headless`, `unzip`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +16,10 @@ use rochade::chess::{GameRecord, Letters};
 use rochade::export::{ExportOptions, Format, read_pgn};
 use rochade::words::Lang;
 use shakmaty::CastlingMode;
+
+#[path = "support/pef_schema.rs"]
+mod pef_schema;
+use pef_schema::OfficialPefSchema;
 
 const GAMES: [&str; 5] = [
     "opera",
@@ -356,8 +363,10 @@ print(pages)
 "#;
 
 #[test]
-fn pef_is_well_formed_and_follows_the_rules() {
+fn pef_is_valid_against_the_official_schema_and_follows_the_rules() {
     let dir = tempfile::tempdir().unwrap();
+    let schema = OfficialPefSchema::extract(dir.path());
+    let mut files = Vec::new();
     let script = dir.path().join("check_pef.py");
     std::fs::write(&script, PYTHON_CHECK_PEF).unwrap();
     for (stem, mut record) in games() {
@@ -396,8 +405,54 @@ fn pef_is_well_formed_and_follows_the_rules() {
             let pages: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
             let sheet = exporter.scoresheet(&record).unwrap();
             assert_eq!(pages, sheet.pages.len(), "{stem}");
+            files.push(file);
         }
     }
+    // One run of each validator over all files (the JVM starts once).
+    schema.validate(&files).unwrap();
+    assert_eq!(files.len(), GAMES.len() * layouts().len());
+
+    // The check can fail: a row one cell too long (Schematron rule 2), a
+    // page one row too long (rule 1), an element PEF does not know (RELAX NG).
+    let good = std::fs::read_to_string(&files[0]).unwrap();
+    let cols: usize = attr(&good, "cols");
+    let rows: usize = attr(&good, "rows");
+    let broken = [
+        (
+            "row",
+            good.replacen("<row>", &format!("<row>{}", "\u{283F}".repeat(cols + 1)), 1),
+            "[Rule 2]",
+        ),
+        (
+            "page",
+            good.replacen(
+                "<row>",
+                &format!("{}<row>", "<row></row>".repeat(rows + 1)),
+                1,
+            ),
+            "[Rule 1]",
+        ),
+        (
+            "element",
+            good.replacen("<row>", "<line/><row>", 1),
+            "relaxng",
+        ),
+    ];
+    for (what, text, expected) in broken {
+        let file = dir.path().join(format!("broken-{what}.pef"));
+        std::fs::write(&file, text).unwrap();
+        let err = schema
+            .validate(std::slice::from_ref(&file))
+            .expect_err(what);
+        assert!(err.contains(expected), "{what}: {err}");
+    }
+}
+
+/// A numeric attribute of the first element that has it.
+fn attr(xml: &str, name: &str) -> usize {
+    let key = format!(" {name}=\"");
+    let start = xml.find(&key).unwrap_or_else(|| panic!("no {name}")) + key.len();
+    xml[start..].split('"').next().unwrap().parse().unwrap()
 }
 
 /// Our liblouis calls (the C API, `rochade::louis`) against liblouis's own

@@ -277,6 +277,42 @@ fn closing_mid_game_asks_first() {
 }
 
 #[test]
+fn escape_at_the_resume_question_keeps_the_game() {
+    let mut record = rochade::chess::GameRecord::new();
+    let pos = record.position().clone();
+    let mv = "e4"
+        .parse::<shakmaty::san::San>()
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    record.play(mv, None).unwrap();
+    let mut gui = start_with(settings(Lang::En), |o| o.resume = Some(record));
+    gui.press(egui::Key::Escape);
+    assert!(gui.shows("Unfinished game"), "Escape only stops speech");
+    assert!(gui.app().question().is_some());
+}
+
+#[test]
+fn a_failed_save_is_said_before_the_move() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.saver = Some(Box::new(|_| Err(std::io::ErrorKind::StorageFull.into())));
+    });
+    gui.type_move("e4");
+    let spoken = gui.spoken();
+    let failed = "The game cannot be saved: no space left on the disk".to_owned();
+    let at = spoken.iter().position(|s| *s == failed);
+    assert!(at.is_some(), "{spoken:?}");
+    assert!(
+        at < spoken.iter().position(|s| s == "Eva four"),
+        "{spoken:?}"
+    );
+    assert!(gui.shows_part("The game cannot be saved"));
+    gui.type_move("e5");
+    let again = gui.spoken().iter().filter(|s| **s == failed).count();
+    assert_eq!(again, 2, "said again after every move");
+}
+
+#[test]
 fn ctrl_b_shows_and_hides_the_simulated_board_and_says_so() {
     let mut gui = start(settings(Lang::De));
     assert!(gui.app().sim().is_none(), "off on a first run");

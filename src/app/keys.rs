@@ -41,6 +41,16 @@ pub enum Action {
     BoardGuidance,
     /// The piece a pawn promotes to on the peg-board.
     Promote(Role),
+    /// Practice: play against the computer, or stop.
+    ToggleComputer,
+    /// Practice: the engine's best move for the player.
+    Hint,
+    /// Practice: what the opponent threatens.
+    Threat,
+    /// Practice: the evaluation in words.
+    Evaluate,
+    /// Practice: start the engine again; the game continues.
+    RestartEngine,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -77,6 +87,11 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::E, Action::Export),
     (CTRL, Key::P, Action::ClockToggle),
     (CTRL, Key::G, Action::BoardGuidance),
+    (CTRL_SHIFT, Key::P, Action::ToggleComputer),
+    (CTRL_SHIFT, Key::H, Action::Threat),
+    (CTRL, Key::H, Action::Hint),
+    (CTRL_SHIFT, Key::E, Action::Evaluate),
+    (CTRL, Key::R, Action::RestartEngine),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),
@@ -109,7 +124,14 @@ fn take(input: &mut egui::InputState, mods: Modifiers, key: Key) -> bool {
 /// The global actions pressed this frame, taken out of the input so no
 /// widget sees them. With a dialog open, Enter/Y and Escape/N answer it;
 /// with help or settings open, Escape closes them.
-pub fn global_actions(ctx: &egui::Context, dialog_open: bool, window_open: bool) -> Vec<Action> {
+/// `escape_answers` is false for a question where "no" loses something (the
+/// resume question): there Escape only stops speech, as everywhere else.
+pub fn global_actions(
+    ctx: &egui::Context,
+    dialog_open: bool,
+    escape_answers: bool,
+    window_open: bool,
+) -> Vec<Action> {
     ctx.input_mut(|input| {
         let mut out = Vec::new();
         if dialog_open {
@@ -120,7 +142,11 @@ pub fn global_actions(ctx: &egui::Context, dialog_open: bool, window_open: bool)
             }
             for key in [Key::Escape, Key::N] {
                 while take(input, NONE, key) {
-                    out.push(Action::Cancel);
+                    out.push(if key == Key::Escape && !escape_answers {
+                        Action::StopSpeech
+                    } else {
+                        Action::Cancel
+                    });
                 }
             }
         } else if take(input, NONE, Key::Escape) {

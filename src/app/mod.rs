@@ -61,7 +61,7 @@ pub use crate::config::Theme;
 
 /// Saves the scoresheet after every move (game safety). The shell passes
 /// one that writes the save file; tests pass one that records calls.
-pub type GameSaver = Box<dyn FnMut(&GameRecord) -> Result<(), String>>;
+pub type GameSaver = Box<dyn FnMut(&GameRecord) -> std::io::Result<()>>;
 
 /// Everything the app needs at start.
 pub struct AppOptions {
@@ -163,7 +163,8 @@ pub struct RochadeApp {
     trace_frames: Option<Instant>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
-    engine: Option<crate::engine::EngineService>,
+    /// The engine thread and the program it runs (practice).
+    engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
 }
 
 impl RochadeApp {
@@ -217,6 +218,7 @@ impl RochadeApp {
             app.say_key("welcome", Priority::Answer);
         }
         app.apply_effects(offer);
+        app.sync_opponent();
         app
     }
 
@@ -367,13 +369,41 @@ impl RochadeApp {
             },
             _ => {}
         }
+        // After the resume question, either answer, the move input has the
+        // keyboard (the question took it).
+        if let Notice::Answered {
+            question: QuestionKind::Resume,
+            ..
+        } = &notice
+        {
+            self.focus_request = Some(FocusTarget::MoveInput);
+        }
         self.last_notice = Some(notice);
     }
 
     fn save_game(&mut self) {
         self.saves += 1;
-        if let Some(saver) = &mut self.saver {
-            self.save_error = saver(self.session.record()).err();
+        let Some(saver) = &mut self.saver else {
+            return;
+        };
+        // The session asks for the save before it announces the move, so a
+        // failure is said first, and again after every move until it works.
+        match saver(self.session.record()) {
+            Ok(()) => self.save_error = None,
+            Err(e) => {
+                let pack = self.session.pack();
+                let reason = match e.kind() {
+                    std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                        pack.say("save_no_space")
+                    }
+                    std::io::ErrorKind::ReadOnlyFilesystem
+                    | std::io::ErrorKind::PermissionDenied => pack.say("save_read_only"),
+                    _ => Utterance::from(e.to_string().as_str()),
+                };
+                let text = pack.phrase("save_failed", &[("reason", reason)]);
+                self.save_error = Some(format!("{} ({e})", text.written));
+                self.say(text, Priority::Alert);
+            }
         }
     }
 
@@ -432,6 +462,11 @@ impl RochadeApp {
             Action::PlayTyped => self.play_typed(),
             Action::BoardGuidance => self.dispatch(Event::Board(BoardEvent::RepeatGuidance)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
+            Action::ToggleComputer => self.toggle_computer(),
+            Action::Hint => self.command(Command::Hint),
+            Action::Threat => self.command(Command::Threat),
+            Action::Evaluate => self.command(Command::Evaluate),
+            Action::RestartEngine => self.command(Command::RestartEngine),
         }
     }
 
@@ -488,6 +523,7 @@ impl RochadeApp {
             .pack()
             .phrase("mode_changed", &[("mode", name)]);
         self.say(text, Priority::Answer);
+        self.sync_opponent();
     }
 
     /// Ctrl+B: shows or hides the simulated peg-board and says which.
@@ -685,7 +721,8 @@ impl eframe::App for RochadeApp {
         self.run_deadlines();
         self.handle_close_request(&ctx);
         let asking = self.session.pending().is_some();
-        for action in keys::global_actions(&ctx, asking, self.modal.is_some()) {
+        let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
+        for action in keys::global_actions(&ctx, asking, escape_answers, self.modal.is_some()) {
             match action {
                 Action::Cancel if !asking => {
                     if self.modal.take().is_none() {

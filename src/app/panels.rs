@@ -853,7 +853,7 @@ fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     clip.words = Some((lang, words));
 }
 
-fn text_row(ui: &mut Ui, label: String, value: &mut String) {
+pub(super) fn text_row(ui: &mut Ui, label: String, value: &mut String) {
     ui.horizontal(|ui| {
         let l = ui.label(label);
         ui.text_edit_singleline(value).labelled_by(l.id);
@@ -963,6 +963,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         Color::White
                     });
                 });
+                super::practice::engine_rows(ui, t, &mut s.engine);
                 text_row(ui, t.get("time_control"), &mut s.game.time_control);
                 text_row(ui, t.get("white_name"), &mut s.game.white);
                 text_row(ui, t.get("black_name"), &mut s.game.black);
@@ -1039,6 +1040,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
         let summary = settings_changes(&app.settings, &settings);
         app.apply_settings(settings);
         app.say_settings_saved(&summary);
+        app.sync_opponent();
     } else if cancel {
         app.modal = None;
     }
@@ -1064,6 +1066,9 @@ pub fn settings_changes(old: &Settings, new: &Settings) -> Vec<&'static str> {
     }
     if old.display != new.display {
         parts.push("settings_part_display");
+    }
+    if old.engine != new.engine {
+        parts.push("settings_part_engine");
     }
     parts
 }

@@ -1,18 +1,31 @@
 //! Practice against an engine in the app: the engine thread is started on
 //! the session's first request, its answers go back to the session each
-//! frame.
+//! frame. The opponent (on or off, level, colour) and the engine program
+//! come from the settings.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use egui::Ui;
+
 use super::RochadeApp;
-use crate::engine::{DEFAULT_ENGINE_PATH, EngineRequest, EngineService};
-use crate::session::Event;
+use super::text::UiText;
+use crate::config::EngineSettings;
+use crate::engine::{EngineRequest, EngineService, Level};
+use crate::session::{Event, Mode, Priority};
 
 impl RochadeApp {
     fn engine_service(&mut self) -> &EngineService {
-        self.engine
-            .get_or_insert_with(|| EngineService::spawn(PathBuf::from(DEFAULT_ENGINE_PATH)))
+        let path = PathBuf::from(self.settings.engine.path.trim());
+        // A changed engine program: the old one is stopped (dropping the
+        // service ends its thread, which quits the engine).
+        if self.engine.as_ref().is_some_and(|(p, _)| *p != path) {
+            self.engine = None;
+        }
+        &self
+            .engine
+            .get_or_insert_with(|| (path.clone(), EngineService::spawn(path)))
+            .1
     }
 
     pub(super) fn ask_engine(&mut self, request: EngineRequest) {
@@ -25,7 +38,9 @@ impl RochadeApp {
 
     /// Hands the engine's answers to the session.
     pub(super) fn poll_engine(&mut self) {
-        let Some(engine) = &self.engine else { return };
+        let Some((_, engine)) = &self.engine else {
+            return;
+        };
         let events: Vec<_> = engine.events().try_iter().collect();
         for event in events {
             self.dispatch(Event::Engine(event));
@@ -37,5 +52,78 @@ impl RochadeApp {
         self.session
             .engine_busy()
             .then_some(Duration::from_millis(50))
+    }
+
+    /// Gives the session the opponent the settings and the mode ask for
+    /// (after start-up, a mode change or Save in Settings); the engine
+    /// moves at once if it is its turn.
+    pub(super) fn sync_opponent(&mut self) {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        let want = self.settings.opponent(seed);
+        let key = |o: Option<crate::session::Opponent>| o.map(|o| (o.color, o.level, o.pause_ms));
+        if key(want) != key(self.session.opponent()) {
+            self.session.set_opponent(want);
+            self.dispatch(Event::Tick);
+        }
+    }
+
+    /// Ctrl+Shift+P: practice against the computer on or off (switching
+    /// to practice mode), said and saved.
+    pub(super) fn toggle_computer(&mut self) {
+        let mut settings = self.settings.clone();
+        settings.engine.opponent =
+            !(settings.engine.opponent && settings.game.mode == Mode::Practice);
+        settings.game.mode = Mode::Practice;
+        self.apply_settings(settings);
+        let text = match self.settings.opponent(0) {
+            Some(o) => {
+                let pack = self.session.pack();
+                let level = pack.render(&[crate::words::Token::Number(o.level.number().into())]);
+                let side = crate::announce::side_word(pack, !o.color);
+                pack.phrase("practice_start", &[("level", level), ("side", side)])
+            }
+            None => self.session.pack().say("practice_off"),
+        };
+        self.say(text, Priority::Answer);
+        self.sync_opponent();
+    }
+}
+
+/// The settings rows of the computer opponent.
+pub(super) fn engine_rows(ui: &mut Ui, t: &UiText, e: &mut EngineSettings) {
+    ui.checkbox(&mut e.opponent, t.get("computer_opponent"));
+    ui.horizontal(|ui| {
+        let l = ui.label(t.get("engine_level"));
+        let mut n = e.level.number();
+        ui.add(egui::Slider::new(&mut n, Level::MIN..=Level::MAX))
+            .labelled_by(l.id);
+        e.level = Level::new(n).unwrap_or_default();
+    });
+    super::panels::text_row(ui, t.get("engine_path"), &mut e.path);
+    ui.horizontal(|ui| {
+        let l = ui.label(t.get("engine_pause"));
+        ui.add(egui::DragValue::new(&mut e.pause_ms).range(0..=5000))
+            .labelled_by(l.id);
+    });
+}
+
+impl RochadeApp {
+    /// Blocks until the engine thread reports something (at most
+    /// `timeout`) and hands it to the session; false if nothing came.
+    /// For drivers without frames: tests and benchmarks.
+    pub fn wait_engine(&mut self, timeout: Duration) -> bool {
+        let Some((_, engine)) = &self.engine else {
+            return false;
+        };
+        match engine.events().recv_timeout(timeout) {
+            Ok(event) => {
+                self.dispatch(Event::Engine(event));
+                true
+            }
+            Err(_) => false,
+        }
     }
 }

@@ -126,9 +126,7 @@ pub fn run() -> Result<(), String> {
         time: TimeSource::Real(epoch),
         resume,
         saver: Some(Box::new(|record: &GameRecord| {
-            crate::savegame::save_current(record)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            crate::savegame::save_current(record).map(|_| ())
         })),
         audio,
         startup_note: (!notes.is_empty()).then(|| notes.join("; ")),

@@ -260,3 +260,79 @@ fn a_promotion_corrected_before_the_reply_is_recorded_and_announced() {
     t.board(mask & !bit(Square::H8) | bit(Square::H7));
     assert_eq!(t.sans(), ["b8=N", "Kh7"]);
 }
+
+#[test]
+fn the_engine_move_is_expected_on_the_peg_board_with_guidance_until_it_is_there() {
+    use crate::engine::{Ask, EngineAnswer, EngineEvent, Level};
+    let mut t = Table::new();
+    t.session.set_opponent(Some(crate::session::Opponent {
+        color: Color::Black,
+        level: Level::new(3).unwrap(),
+        pause_ms: 800,
+        seed: 1,
+    }));
+    t.peg_move(Square::E2, Square::E4);
+    let fx = t.take();
+    assert_eq!(moves_from(&fx), [("e4".to_owned(), Source::PegBoard)]);
+    let request = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::AskEngine(r) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("the engine is asked for its move");
+    assert_eq!(request.ask, Ask::Move);
+    assert_eq!(request.moves.len(), 1);
+    // The engine thread answers e7e5 (the core sees plain data).
+    t.send(Event::Engine(EngineEvent::Answer(EngineAnswer {
+        id: request.id,
+        ask: Ask::Move,
+        best: Some("e7e5".parse().unwrap()),
+        lines: Vec::new(),
+    })));
+    assert_eq!(t.sans(), ["e4"], "held until the pause is over");
+    t.wait(10_000);
+    let fx = t.take();
+    assert_eq!(moves_from(&fx), [("e5".to_owned(), Source::Engine)]);
+    assert!(
+        said(&fx).contains(&"Eva five".to_owned()),
+        "{:?}",
+        said(&fx)
+    );
+    // The peg-board still shows the pawn on e7: asked, the guidance names
+    // both squares (as for a sighted opponent's move).
+    t.send(Event::Board(BoardEvent::RepeatGuidance));
+    let fx = t.take();
+    let guidance = said(&fx);
+    assert!(
+        guidance
+            .iter()
+            .any(|s| s.contains("Eva seven") && s.contains("Eva five")),
+        "{guidance:?}"
+    );
+    // A wrong move on the board is explained after the mismatch time.
+    t.peg_move(Square::D7, Square::D5);
+    t.wait(10_000);
+    let fx = t.take();
+    assert!(moves_from(&fx).is_empty(), "{:?}", notices(&fx));
+    assert!(
+        notices(&fx)
+            .iter()
+            .any(|n| matches!(n, Notice::Mismatch { .. })),
+        "{:?}",
+        notices(&fx)
+    );
+    t.peg_move(Square::D5, Square::D7);
+    // The player makes the engine's move on his board: in sync, no
+    // second move, and no new request to the engine.
+    t.peg_move(Square::E7, Square::E5);
+    let fx = t.take();
+    assert!(has(&fx, &Notice::InSync), "{:?}", notices(&fx));
+    assert!(moves_from(&fx).is_empty());
+    assert!(!fx.iter().any(|e| matches!(e, Effect::AskEngine(_))));
+    // His next move is his own again.
+    t.peg_move(Square::G1, Square::F3);
+    let fx = t.take();
+    assert_eq!(moves_from(&fx), [("Nf3".to_owned(), Source::PegBoard)]);
+    assert!(fx.iter().any(|e| matches!(e, Effect::AskEngine(_))));
+}

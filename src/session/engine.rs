@@ -81,6 +81,25 @@ impl Session {
         }
     }
 
+    /// The phrase `key` (or `key_pair` for the player's move and the
+    /// engine's reply) naming what a takeback removes.
+    pub(super) fn takeback_words(&self, key: &str) -> Option<Utterance> {
+        let n = self.record.moves().len();
+        let words = |i: usize| {
+            let mv = self.record.moves()[i].mv;
+            let before = self.record.position_before(i);
+            announce::announce_move(&self.pack, before, mv, self.config.form)
+        };
+        match (n, self.takeback_plies()) {
+            (0, _) => None,
+            (_, 2) => Some(self.pack.phrase(
+                &format!("{key}_pair"),
+                &[("first", words(n - 2)), ("second", words(n - 1))],
+            )),
+            _ => Some(self.pack.phrase(key, &[("move", words(n - 1))])),
+        }
+    }
+
     fn request(
         &mut self,
         now: u64,
@@ -149,6 +168,13 @@ impl Session {
     }
 
     pub(super) fn engine_command(&mut self, now: u64, cmd: Command, out: &mut Vec<Effect>) {
+        let help = matches!(cmd, Command::Hint | Command::Threat | Command::Evaluate);
+        if help && self.config.mode == super::Mode::Tournament {
+            // No computer help at the tournament board.
+            let text = self.pack.say("engine_not_in_tournament");
+            self.speak(out, text, Priority::Answer);
+            return;
+        }
         match cmd {
             Command::RestartEngine => {
                 self.engine.failed = false;

@@ -490,13 +490,16 @@ impl Session {
         {
             self.pending = None;
         }
+        // Saved before announced: a shell carrying effects out in order
+        // has the move on disk before anyone hears it.
+        out.push(Effect::SaveGame);
         self.speak(out, announcement.clone(), Priority::Move);
         out.push(Effect::Sound(Earcon::MoveAccepted));
         self.recorded(now, &played, announcement, source, out);
     }
 
-    /// After a move went on the scoresheet: the notice, the save, the
-    /// board's expectation and the end of the game.
+    /// After a move went on the scoresheet (and its save was asked for):
+    /// the notice, the board's expectation and the end of the game.
     fn recorded(
         &mut self,
         now: u64,
@@ -513,7 +516,6 @@ impl Session {
             spoken: announcement.spoken.clone(),
             source,
         }));
-        out.push(Effect::SaveGame);
         self.last_announcement = Some(announcement);
         self.board.on_game_changed(now, &self.record, source);
         self.after_end_check(now, out);
@@ -545,6 +547,7 @@ impl Session {
         let text = self
             .pack
             .phrase("promotion_corrected", &[("move", announcement.clone())]);
+        out.push(Effect::SaveGame);
         self.speak(out, text, Priority::Move);
         self.recorded(now, &played, announcement, Source::PegBoard, out);
     }
@@ -608,12 +611,9 @@ impl Session {
                 let text = announce::announce_to_move(&self.pack, self.record.turn());
                 self.speak(out, text, Priority::Answer);
             }
-            Command::Takeback => match self.last_move_words() {
+            Command::Takeback => match self.takeback_words("takeback_confirm") {
                 None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
-                Some(last) => {
-                    let text = self.pack.phrase("takeback_confirm", &[("move", last)]);
-                    self.ask(Question::Takeback, text, out);
-                }
+                Some(text) => self.ask(Question::Takeback, text, out),
             },
             Command::Confirm => self.answer(now, true, out),
             Command::Cancel => self.answer(now, false, out),
@@ -726,18 +726,7 @@ impl Session {
 
     fn take_back(&mut self, now: u64, out: &mut Vec<Effect>) {
         let plies = self.takeback_plies();
-        let mut words = self.last_move_words().unwrap_or_default();
-        if plies == 2 {
-            let before = self.record.moves().len() - 2;
-            let first = &self.record.moves()[before];
-            let first_words = announce::announce_move(
-                &self.pack,
-                self.record.position_before(before),
-                first.mv,
-                self.config.form,
-            );
-            words = Utterance::join_with(&[first_words, words], ", ");
-        }
+        let text = self.takeback_words("takeback").unwrap_or_default();
         let taken = self.record.takeback(plies);
         if taken.is_empty() {
             return;
@@ -749,11 +738,7 @@ impl Session {
             }
         }
         self.last_announcement = self.last_move_words();
-        self.speak(
-            out,
-            self.pack.phrase("takeback", &[("move", words)]),
-            Priority::Move,
-        );
+        self.speak(out, text, Priority::Move);
         out.push(Effect::Notice(Notice::Takeback {
             san: taken[0].san.to_string(),
         }));

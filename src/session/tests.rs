@@ -468,6 +468,15 @@ fn draw_offer_sides_and_the_clock_key_follow_the_rules() {
 }
 
 #[test]
+fn a_move_is_saved_before_it_is_announced() {
+    let mut s = session(SessionConfig::default());
+    let fx = enter(&mut s, 0, "e4");
+    let save = fx.iter().position(|e| *e == Effect::SaveGame);
+    let speak = fx.iter().position(|e| matches!(e, Effect::Speak(_)));
+    assert!(save.is_some() && save < speak, "{fx:?}");
+}
+
+#[test]
 fn the_clock_reading_counts_the_moves_of_the_record_even_with_the_clock_stopped() {
     let mut s = session(SessionConfig::default());
     for mv in ["e4", "e5", "Nf3", "Nc6"] {

@@ -163,7 +163,15 @@ static DE: &[(&str, &[u8])] = &[
         "computergegner",
         include_bytes!("../../assets/voice/de/computergegner.wav"),
     ),
+    (
+        "computerhilfe",
+        include_bytes!("../../assets/voice/de/computerhilfe.wav"),
+    ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    (
+        "datentraeger",
+        include_bytes!("../../assets/voice/de/datentraeger.wav"),
+    ),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
@@ -203,6 +211,7 @@ static DE: &[(&str, &[u8])] = &[
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
     ),
+    ("es", include_bytes!("../../assets/voice/de/es.wav")),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
@@ -322,6 +331,8 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
+    ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
         "partieformular",
@@ -332,6 +343,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/passant.wav"),
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
+    ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
@@ -372,6 +384,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
+    ),
+    (
+        "schreibgeschuetzt",
+        include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
     ),
     (
         "schwarz",
@@ -450,6 +466,10 @@ static DE: &[(&str, &[u8])] = &[
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
     ),
+    (
+        "turniermodus",
+        include_bytes!("../../assets/voice/de/turniermodus.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     (
@@ -468,6 +488,7 @@ static DE: &[(&str, &[u8])] = &[
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
+    ("und", include_bytes!("../../assets/voice/de/und.wav")),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
@@ -515,6 +536,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/weisser.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
+    ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
