@@ -42,6 +42,8 @@ pub struct Settings {
     pub board: BoardSettings,
     pub game: GameSettings,
     pub display: DisplaySettings,
+    /// How the Braille scoresheet is exported (Ctrl+E).
+    pub braille: BrailleSettings,
     /// Practice against a computer opponent.
     pub engine: EngineSettings,
 }
@@ -341,6 +343,54 @@ impl Default for GameSettings {
     }
 }
 
+/// The Braille scoresheet's options (the same as `rochade export`'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BrailleSettings {
+    /// A first page listing the signs used.
+    pub legend: bool,
+    /// A diagram of a set-up starting position, besides its piece list.
+    pub diagram: bool,
+    /// Minimal coding: no capture or check signs (a player's own score).
+    pub minimal: bool,
+    /// Contracted literary Braille in the header.
+    pub contracted: bool,
+}
+
+impl Default for BrailleSettings {
+    fn default() -> BrailleSettings {
+        BrailleSettings {
+            legend: true,
+            diagram: false,
+            minimal: false,
+            contracted: false,
+        }
+    }
+}
+
+impl BrailleSettings {
+    /// These choices as export options, with the sheet's letters and language.
+    pub fn export_options(self, letters: Letters, lang: Lang) -> crate::export::ExportOptions {
+        crate::export::ExportOptions {
+            letters,
+            lang,
+            grade: if self.contracted {
+                crate::export::Grade::Contracted
+            } else {
+                crate::export::Grade::Uncontracted
+            },
+            coding: if self.minimal {
+                crate::braille::Coding::Minimal
+            } else {
+                crate::braille::Coding::Full
+            },
+            legend: self.legend,
+            diagram: self.diagram,
+            ..crate::export::ExportOptions::default()
+        }
+    }
+}
+
 /// Practice against a computer opponent (a UCI engine, see
 /// `docs/practice.md`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -435,6 +485,7 @@ impl Default for Settings {
             board: BoardSettings::default(),
             game: GameSettings::default(),
             display: DisplaySettings::default(),
+            braille: BrailleSettings::default(),
             engine: EngineSettings::default(),
         }
     }
@@ -940,6 +991,12 @@ mod tests {
         s.game.board_number = "12".into();
         s.display.theme = Theme::YellowOnBlack;
         s.display.scale = 1.75;
+        s.braille = BrailleSettings {
+            legend: false,
+            diagram: true,
+            minimal: true,
+            contracted: true,
+        };
         s.engine.opponent = true;
         s.engine.level = crate::engine::Level::new(7).unwrap();
         s.engine.path = "/opt/engines/lc0".into();
@@ -973,6 +1030,11 @@ mod tests {
     #[test]
     fn defaults_are_sensible() {
         let s = Settings::default();
+        // The Braille export's defaults are `rochade export`'s.
+        assert_eq!(
+            s.braille.export_options(Letters::En, Lang::En),
+            crate::export::ExportOptions::default()
+        );
         assert_eq!(s.game.mode, Mode::Practice);
         assert_eq!(s.time_control(), TimeControl::Untimed);
         assert_eq!(s.low_time_ms(), crate::clock::DEFAULT_LOW_TIME_MS.to_vec());

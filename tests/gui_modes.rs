@@ -172,7 +172,7 @@ fn the_mouse_moves_pegs_on_the_simulated_board_and_pieces_on_the_board() {
     // The assistant clicks the sighted player's reply on the main board:
     // the piece, then where it goes.
     click_square(&mut gui, "Board", Square::C7);
-    assert_eq!(gui.last_spoken(), "Cesar seven: black Pawn");
+    assert_eq!(gui.last_spoken(), "Pawn Cesar seven picked up");
     click_square(&mut gui, "Board", Square::C5);
     assert_eq!(gui.last_spoken(), "Cesar five");
     assert!(gui.shows("1. e4 c5"));
@@ -322,4 +322,28 @@ fn ctrl_b_shows_and_hides_the_simulated_board_and_says_so() {
     gui.press_with(Modifiers::COMMAND, Key::B);
     assert!(gui.app().sim().is_none());
     assert_eq!(gui.last_spoken(), "Simuliertes Brett aus");
+}
+
+#[test]
+fn the_simulated_board_speaks_the_squares_walked_by_keys() {
+    let mut s = settings(Lang::De);
+    s.game.mode = Mode::Tournament;
+    let mut gui = start_with(s, |o| o.simulated_board = true);
+    let grid = gui
+        .harness
+        .get_by_role_and_label(Role::Grid, "Simulated peg-board");
+    grid.get_all_by_role(rochade::app::CELL_ROLE)
+        .find(|n| {
+            n.accesskit_node()
+                .data()
+                .supports_action(egui::accesskit::Action::Focus)
+        })
+        .expect("the cursor's cell takes the focus")
+        .focus();
+    gui.harness.run();
+    gui.press(Key::ArrowUp);
+    assert_eq!(gui.last_spoken(), "Eva drei: leer");
+    gui.press(Key::ArrowLeft);
+    gui.press(Key::ArrowDown);
+    assert_eq!(gui.last_spoken(), "David zwei: weißer Bauer");
 }

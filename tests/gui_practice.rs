@@ -183,6 +183,11 @@ fn the_board_is_walked_and_read_by_keyboard() {
         .query_all_by_role(rochade::app::CELL_ROLE)
         .count();
     assert!(cells >= 64, "a cell per square, found {cells}");
+    // Enter picks up the piece and Enter again puts it back: both said.
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Pawn Eva two picked up");
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Pawn Eva two put back");
     gui.press(Key::ArrowUp);
     gui.press(Key::ArrowUp);
     assert_eq!(gui.last_spoken(), "Eva four: empty");
@@ -380,4 +385,67 @@ fn the_users_speech_pack_comes_from_the_folder_the_shell_names() {
     let mut plain = start(settings(Lang::En));
     plain.type_move("e4");
     assert_eq!(plain.last_spoken(), "Eva four");
+}
+
+#[test]
+fn settings_dialog_sets_the_braille_export_by_keyboard() {
+    let mut gui = start(settings(Lang::En));
+    gui.press(Key::F8);
+    assert!(
+        gui.shows("Braille scoresheet"),
+        "the Braille options are shown"
+    );
+    let legend = "Braille: a legend page of the signs";
+    let diagram = "Braille: a diagram of a set-up position";
+    let minimal = "Braille: minimal coding (no capture or check signs)";
+    let contracted = "Braille: contracted header";
+    // Tab walks from one labelled checkbox to the next ...
+    gui.harness
+        .get_by_role_and_label(Role::CheckBox, legend)
+        .focus();
+    gui.harness.run();
+    for label in [diagram, minimal, contracted] {
+        gui.press(Key::Tab);
+        assert!(
+            gui.harness
+                .get_by_role_and_label(Role::CheckBox, label)
+                .is_focused(),
+            "Tab reaches '{label}'"
+        );
+    }
+    // ... and Space switches the focused one.
+    for label in [legend, diagram, minimal, contracted] {
+        gui.harness
+            .get_by_role_and_label(Role::CheckBox, label)
+            .focus();
+        gui.harness.run();
+        gui.press(Key::Space);
+    }
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    assert_eq!(
+        gui.app().settings().braille,
+        rochade::config::BrailleSettings {
+            legend: false,
+            diagram: true,
+            minimal: true,
+            contracted: true,
+        }
+    );
+    assert!(
+        gui.last_spoken().contains("Braille"),
+        "Save says what changed: {}",
+        gui.last_spoken()
+    );
+    // The export takes them: the options the app hands the exporter.
+    let options = gui
+        .app()
+        .settings()
+        .braille
+        .export_options(rochade::chess::Letters::De, Lang::De);
+    assert!(!options.legend && options.diagram);
+    assert_eq!(options.coding, rochade::braille::Coding::Minimal);
+    assert_eq!(options.grade, rochade::export::Grade::Contracted);
 }

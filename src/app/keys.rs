@@ -162,6 +162,16 @@ pub fn global_actions(
     })
 }
 
+/// The square one step (`df` files, `dr` ranks, as the user sees the
+/// board) from `from`, stopping at the edge; `flipped` when Black is at
+/// the bottom.
+pub fn step(from: shakmaty::Square, df: i32, dr: i32, flipped: bool) -> shakmaty::Square {
+    let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
+    let f = (u32::from(from.file()) as i32 + df).clamp(0, 7) as u32;
+    let r = (u32::from(from.rank()) as i32 + dr).clamp(0, 7) as u32;
+    shakmaty::Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r))
+}
+
 /// A key pressed while the board has the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardKey {

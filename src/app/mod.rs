@@ -555,11 +555,10 @@ impl RochadeApp {
     }
 
     fn export(&mut self) {
-        let options = crate::export::ExportOptions {
-            letters: self.session.config().letters,
-            lang: self.settings.interface_language,
-            ..crate::export::ExportOptions::default()
-        };
+        let options = self.settings.braille.export_options(
+            self.session.config().letters,
+            self.settings.interface_language,
+        );
         let result = run::export_game(self.session.record(), options);
         let text = match result {
             Ok(path) => {
@@ -603,16 +602,27 @@ impl RochadeApp {
 
     /// Moves the cursor by a step in board coordinates (White's view).
     fn move_cursor(&mut self, df: i32, dr: i32) {
-        let (df, dr) = if self.flipped() { (-df, -dr) } else { (df, dr) };
-        let f = (u32::from(self.cursor.file()) as i32 + df).clamp(0, 7) as u32;
-        let r = (u32::from(self.cursor.rank()) as i32 + dr).clamp(0, 7) as u32;
         let before = self.cursor;
-        self.cursor = Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
+        self.cursor = keys::step(before, df, dr, self.flipped());
         self.speak_square(self.cursor);
-        if self.cursor != before {
-            // The focus moves to the square's cell: the screen reader says it.
+        self.focus_moved(before != self.cursor);
+    }
+
+    /// After a cell was spoken: when the focus moved to another cell the
+    /// screen reader reads it itself, so the app does not hand it the same
+    /// words again.
+    fn focus_moved(&mut self, moved: bool) {
+        if moved {
             self.a11y_pending.drop_last();
         }
+    }
+
+    /// Speaks a square of the simulated peg-board (its pegs, not the
+    /// game's pieces) as the user walks it by keys.
+    pub fn speak_sim_square(&mut self, board: &shakmaty::Board, sq: Square, moved: bool) {
+        let text = browse::square(self.session.pack(), board, sq);
+        self.say(text, Priority::Info);
+        self.focus_moved(moved);
     }
 
     /// Carries out a key pressed while the board has the keyboard.
@@ -660,7 +670,7 @@ impl RochadeApp {
         match self.selected {
             Some(from) if from == sq => {
                 self.selected = None;
-                self.speak_square(sq);
+                self.say_piece_at(sq, "put_back");
             }
             Some(from) if !own => {
                 // A promotion takes the promotion piece from the settings;
@@ -674,10 +684,26 @@ impl RochadeApp {
             }
             _ if own => {
                 self.selected = Some(sq);
-                self.speak_square(sq);
+                self.say_piece_at(sq, "picked_up");
             }
             _ => self.speak_square(sq),
         }
+    }
+
+    /// "Läufer Felix eins aufgenommen": the piece on `sq` in a phrase of the
+    /// pack (`picked_up`, `put_back`), so a key press that picks up or puts
+    /// back a piece is confirmed.
+    fn say_piece_at(&mut self, sq: Square, key: &str) {
+        let pack = self.session.pack();
+        let Some(piece) = self.session.record().position().board().piece_at(sq) else {
+            return self.speak_square(sq);
+        };
+        let what = pack.render(&[
+            crate::words::Token::Piece(piece.role),
+            crate::words::Token::Square(sq),
+        ]);
+        let text = pack.phrase(key, &[("piece", what)]);
+        self.say(text, Priority::Info);
     }
 
     /// Called every frame: deadlines due now become a tick.

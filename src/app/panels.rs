@@ -935,6 +935,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         .response
                         .labelled_by(l.id);
                 });
+                braille_rows(ui, t, &mut s.braille);
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("speech_rate"));
                     ui.add(egui::Slider::new(&mut s.speech.rate, 0.0..=1.0))
@@ -1046,6 +1047,17 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
     }
 }
 
+/// The Braille export's choices, under the piece letters they go with.
+fn braille_rows(ui: &mut egui::Ui, t: &UiText, b: &mut crate::config::BrailleSettings) {
+    ui.label(t.get("braille_export"));
+    ui.indent("braille_export", |ui| {
+        ui.checkbox(&mut b.legend, t.get("braille_legend"));
+        ui.checkbox(&mut b.diagram, t.get("braille_diagram"));
+        ui.checkbox(&mut b.minimal, t.get("braille_minimal"));
+        ui.checkbox(&mut b.contracted, t.get("braille_contracted"));
+    });
+}
+
 /// The parts of the settings that differ, as speech-pack keys.
 pub fn settings_changes(old: &Settings, new: &Settings) -> Vec<&'static str> {
     let mut parts = Vec::new();
@@ -1066,6 +1078,9 @@ pub fn settings_changes(old: &Settings, new: &Settings) -> Vec<&'static str> {
     }
     if old.display != new.display {
         parts.push("settings_part_display");
+    }
+    if old.braille != new.braille {
+        parts.push("settings_part_braille");
     }
     if old.engine != new.engine {
         parts.push("settings_part_engine");

@@ -25,6 +25,17 @@ impl Default for SimPanel {
 }
 
 impl SimPanel {
+    /// The pegs standing on the simulated board, as a board.
+    pub fn pegs(&self) -> shakmaty::Board {
+        let mut board = shakmaty::Board::empty();
+        for (sq, piece) in Square::ALL.into_iter().zip(self.board.pieces()) {
+            if let Some(p) = piece {
+                board.set_piece_at(sq, *p);
+            }
+        }
+        board
+    }
+
     /// The name the link status shows.
     pub const PORT: &'static str = "simulated";
 
@@ -101,6 +112,8 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
     let flipped = app.flipped();
     let theme = app.settings.display.theme;
     let mut pressed = None;
+    // A square reached by an arrow key (and whether the cursor moved).
+    let mut walked = None;
     let pack = app.session.pack().clone();
     egui::Panel::bottom("sim_board_panel")
         .frame(super::panels::panel_frame(egui::Frame::side_top_panel(
@@ -133,12 +146,9 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
             }
             let size = ui.available_height().min(ui.available_width()).max(120.0);
             let pieces = *sim.board.pieces();
+            let pegs = sim.pegs();
             let cell_names: [String; 64] = std::array::from_fn(|i| {
-                let mut board = shakmaty::Board::empty();
-                if let Some(p) = pieces[i] {
-                    board.set_piece_at(shakmaty::Square::ALL[i], p);
-                }
-                super::browse::square(&pack, &board, shakmaty::Square::ALL[i]).spoken
+                super::browse::square(&pack, &pegs, shakmaty::Square::ALL[i]).spoken
             });
             let out = super::panels::board_widget(
                 ui,
@@ -164,11 +174,9 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
                 for key in super::keys::board_keys(ui.ctx()) {
                     match key {
                         super::keys::BoardKey::Step(df, dr) => {
-                            let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
-                            let f = (u32::from(sim.cursor.file()) as i32 + df).clamp(0, 7) as u32;
-                            let r = (u32::from(sim.cursor.rank()) as i32 + dr).clamp(0, 7) as u32;
-                            sim.cursor =
-                                Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r));
+                            let before = sim.cursor;
+                            sim.cursor = super::keys::step(before, df, dr, flipped);
+                            walked = Some((sim.cursor, before != sim.cursor));
                         }
                         super::keys::BoardKey::Pick | super::keys::BoardKey::SayAgain => {
                             pressed = Some(sim.cursor)
@@ -178,6 +186,13 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
                 }
             }
         });
+    if let Some((sq, moved)) = walked {
+        let board = app
+            .sim
+            .as_ref()
+            .map_or_else(shakmaty::Board::empty, SimPanel::pegs);
+        app.speak_sim_square(&board, sq, moved);
+    }
     if let Some(sq) = pressed {
         app.sim_press(sq);
     }

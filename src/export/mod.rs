@@ -198,10 +198,13 @@ impl Exporter {
                     .into_bytes()
             }
             Format::Pgn => write_pgn(record).into_bytes(),
-            Format::Text => {
-                text_scoresheet(record, self.options.letters, &self.tables.literary.labels)
-                    .into_bytes()
-            }
+            Format::Text => text_scoresheet(
+                record,
+                self.options.letters,
+                &self.tables.literary.labels,
+                &self.tables.literary.words,
+            )
+            .into_bytes(),
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::braille::{Labels, known_date};
+use crate::braille::{Labels, Words, local_date};
 use crate::chess::{GameRecord, Letters};
 
 /// Marks a move that carried a draw offer (Appendix C).
@@ -18,16 +18,22 @@ fn width(s: &str) -> usize {
     s.chars().count()
 }
 
-/// The scoresheet as plain text (UTF-8, `\n` line ends).
-pub fn text_scoresheet(record: &GameRecord, letters: Letters, labels: &Labels) -> String {
+/// The scoresheet as plain text (UTF-8, `\n` line ends); the date in the
+/// language's order, as on the Braille sheet.
+pub fn text_scoresheet(
+    record: &GameRecord,
+    letters: Letters,
+    labels: &Labels,
+    words: &Words,
+) -> String {
     let tags = &record.tags;
     let mut out = String::with_capacity(256 + record.moves().len() * 16);
     let mut fields: Vec<(&str, &str)> = Vec::new();
-    let date = known_date(&tags.date);
+    let date = local_date(&tags.date, &words.date_order, &words.date_separator);
     for (label, value) in [
         (labels.event.as_str(), tags.event.as_str()),
         (labels.site.as_str(), tags.site.as_str()),
-        (labels.date.as_str(), date),
+        (labels.date.as_str(), date.as_str()),
         (labels.round.as_str(), tags.round.as_str()),
     ] {
         if known(value) {

@@ -107,6 +107,10 @@ static DE: &[(&str, &[u8])] = &[
         "aufgabe",
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
     ),
+    (
+        "aufgenommen",
+        include_bytes!("../../assets/voice/de/aufgenommen.wav"),
+    ),
     ("aus", include_bytes!("../../assets/voice/de/aus.wav")),
     (
         "ausgefallen",
@@ -149,6 +153,10 @@ static DE: &[(&str, &[u8])] = &[
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
+    (
+        "braille",
+        include_bytes!("../../assets/voice/de/braille.wav"),
+    ),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
     (
         "brettfehler",
@@ -554,6 +562,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "zurueckgenommen",
         include_bytes!("../../assets/voice/de/zurueckgenommen.wav"),
+    ),
+    (
+        "zurueckgestellt",
+        include_bytes!("../../assets/voice/de/zurueckgestellt.wav"),
     ),
     (
         "zuruecknehmen",
