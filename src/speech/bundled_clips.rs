@@ -95,6 +95,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
     (
+        "antwortet",
+        include_bytes!("../../assets/voice/de/antwortet.wav"),
+    ),
+    (
         "anzeige",
         include_bytes!("../../assets/voice/de/anzeige.wav"),
     ),
@@ -176,6 +180,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/computerhilfe.wav"),
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    ("das", include_bytes!("../../assets/voice/de/das.wav")),
     (
         "datentraeger",
         include_bytes!("../../assets/voice/de/datentraeger.wav"),
@@ -296,6 +301,7 @@ static DE: &[(&str, &[u8])] = &[
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
+    ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),
     (
         "laeufer",
         include_bytes!("../../assets/voice/de/laeufer.wav"),
@@ -352,6 +358,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
+    (
+        "programm",
+        include_bytes!("../../assets/voice/de/programm.wav"),
+    ),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
@@ -419,6 +429,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
+    ("sich", include_bytes!("../../assets/voice/de/sich.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
     (
@@ -497,6 +508,14 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
     ("und", include_bytes!("../../assets/voice/de/und.wav")),
+    (
+        "unerwartet",
+        include_bytes!("../../assets/voice/de/unerwartet.wav"),
+    ),
+    (
+        "ungueltig",
+        include_bytes!("../../assets/voice/de/ungueltig.wav"),
+    ),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
