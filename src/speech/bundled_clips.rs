@@ -82,6 +82,14 @@ static DE: &[(&str, &[u8])] = &[
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
     (
+        "anderen",
+        include_bytes!("../../assets/voice/de/anderen.wav"),
+    ),
+    (
+        "anderes",
+        include_bytes!("../../assets/voice/de/anderes.wav"),
+    ),
+    (
         "angegriffen",
         include_bytes!("../../assets/voice/de/angegriffen.wav"),
     ),
@@ -135,7 +143,15 @@ static DE: &[(&str, &[u8])] = &[
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
     ),
+    (
+        "beiseitegelegt",
+        include_bytes!("../../assets/voice/de/beiseitegelegt.wav"),
+    ),
     ("bella", include_bytes!("../../assets/voice/de/bella.wav")),
+    (
+        "benutzt",
+        include_bytes!("../../assets/voice/de/benutzt.wav"),
+    ),
     (
         "berechnet",
         include_bytes!("../../assets/voice/de/berechnet.wav"),
@@ -148,6 +164,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "beruehrt",
         include_bytes!("../../assets/voice/de/beruehrt.wav"),
+    ),
+    (
+        "beschaedigt",
+        include_bytes!("../../assets/voice/de/beschaedigt.wav"),
     ),
     ("besser", include_bytes!("../../assets/voice/de/besser.wav")),
     (
@@ -194,6 +214,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/deutlich.wav"),
     ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
+    ("dieses", include_bytes!("../../assets/voice/de/dieses.wav")),
     ("drei", include_bytes!("../../assets/voice/de/drei.wav")),
     (
         "dreimalige",
@@ -205,6 +226,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
+    ("einem", include_bytes!("../../assets/voice/de/einem.wav")),
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
     (
@@ -237,6 +259,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("fehlt", include_bytes!("../../assets/voice/de/fehlt.wav")),
     ("felix", include_bytes!("../../assets/voice/de/felix.wav")),
+    (
+        "fenster",
+        include_bytes!("../../assets/voice/de/fenster.wav"),
+    ),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
     (
         "fortgesetzt",
@@ -275,6 +301,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/gespeichert.wav"),
     ),
     (
+        "gespeicherte",
+        include_bytes!("../../assets/voice/de/gespeicherte.wav"),
+    ),
+    (
         "gespielt",
         include_bytes!("../../assets/voice/de/gespielt.wav"),
     ),
@@ -293,6 +323,7 @@ static DE: &[(&str, &[u8])] = &[
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
+    ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
@@ -300,6 +331,10 @@ static DE: &[(&str, &[u8])] = &[
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
+    (
+        "koennen",
+        include_bytes!("../../assets/voice/de/koennen.wav"),
+    ),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
     ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),
     (
@@ -310,6 +345,10 @@ static DE: &[(&str, &[u8])] = &[
     ("lange", include_bytes!("../../assets/voice/de/lange.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
+    (
+        "lesbaren",
+        include_bytes!("../../assets/voice/de/lesbaren.wav"),
+    ),
     (
         "letzter",
         include_bytes!("../../assets/voice/de/letzter.wav"),
@@ -345,6 +384,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("offen", include_bytes!("../../assets/voice/de/offen.wav")),
     ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
     ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
@@ -403,6 +443,7 @@ static DE: &[(&str, &[u8])] = &[
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
     ),
+    ("schon", include_bytes!("../../assets/voice/de/schon.wav")),
     (
         "schreibgeschuetzt",
         include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
@@ -435,6 +476,14 @@ static DE: &[(&str, &[u8])] = &[
     (
         "simuliertes",
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
+    ),
+    (
+        "speicherordner",
+        include_bytes!("../../assets/voice/de/speicherordner.wav"),
+    ),
+    (
+        "speichert",
+        include_bytes!("../../assets/voice/de/speichert.wav"),
     ),
     (
         "spielen",
@@ -556,6 +605,7 @@ static DE: &[(&str, &[u8])] = &[
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
     ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
+    ("war", include_bytes!("../../assets/voice/de/war.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
     (
