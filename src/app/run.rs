@@ -80,7 +80,7 @@ fn file_safe(name: &str) -> String {
 fn board_log_path() -> Option<std::path::PathBuf> {
     let dir = crate::paths::data_dir()?.join("board-logs");
     std::fs::create_dir_all(&dir).ok()?;
-    let path = dir.join(format!("{}.log", crate::pgn::today()));
+    let path = dir.join(format!("{}.log", crate::savegame::today()));
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
