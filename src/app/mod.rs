@@ -481,6 +481,8 @@ impl RochadeApp {
             Action::Threat => self.command(Command::Threat),
             Action::Evaluate => self.command(Command::Evaluate),
             Action::RestartEngine => self.command(Command::RestartEngine),
+            Action::Level(up) => self.change_level(up),
+            Action::SwitchColours => self.switch_colours(),
         }
     }
 
