@@ -354,7 +354,16 @@ impl RochadeApp {
                         audio.play_earcon(earcon, &crate::audio::EarconSettings::default());
                     }
                 }
-                Effect::Notice(notice) => self.on_notice(notice),
+                Effect::Notice(notice) => {
+                    // Every event, the tracker's decisions included, goes
+                    // into the board log as well.
+                    if let Some(link) = &self.link
+                        && let Ok(line) = serde_json::to_string(&notice)
+                    {
+                        link.note(self.time.now_ms(), &line);
+                    }
+                    self.on_notice(notice)
+                }
                 Effect::SaveGame => {
                     if let Some(ticket) = self.save_game() {
                         let held = saving::Held::saving(ticket, self.now_ms(), effects.collect());

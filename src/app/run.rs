@@ -68,6 +68,21 @@ fn file_safe(name: &str) -> String {
     }
 }
 
+/// The day's board log in the data folder (`board-logs/2025-06-01.log`,
+/// appended), if the folder can be written: the board's frames and the
+/// app's decisions, for the arbiter and for replaying a game.
+fn board_log_path() -> Option<std::path::PathBuf> {
+    let dir = crate::paths::data_dir()?.join("board-logs");
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(format!("{}.log", crate::pgn::today()));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .ok()?;
+    Some(path)
+}
+
 /// Takes the save folder for this window: the game to offer, the saver
 /// and what to say at start. A second window (the folder is locked by the
 /// first) offers nothing and saves nothing: every save fails with "another
@@ -160,6 +175,7 @@ pub fn run() -> Result<(), String> {
         let mut cfg = crate::serial::LinkConfig::new(p.clone(), settings.board.format);
         cfg.baud = settings.board.baud();
         cfg.epoch = epoch;
+        cfg.log = board_log_path();
         cfg
     });
     let options = AppOptions {
