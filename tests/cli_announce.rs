@@ -240,15 +240,13 @@ fn input_error(input: &[u8], announced: &str) -> String {
 #[test]
 fn broken_text_tags_and_comments_are_placed() {
     let two = "Eva vier\nEva fuenf\n";
-    let err = input_error(
-        b"1. e4 e5\n2. Nf3 {caf\xe9} Nc6 *\n",
-        "Eva vier\nEva fuenf\nSpringer Felix drei\n",
-    );
+    let three = "Eva vier\nEva fuenf\nSpringer Felix drei\n";
+    let err = input_error(b"1. e4 e5\n2. Nf3 {caf\xe9} Nc6 *\n", three);
     assert!(
         err.contains("line 2, column 12: a comment is not UTF-8 text"),
         "{err}"
     );
-    let err = input_error(b"1. e4 e5\n2. Nf3 {never closed\n", "");
+    let err = input_error(b"1. e4 e5\n2. Nf3 {never closed\n", three);
     assert!(
         err.contains("line 2, column 8: unterminated comment"),
         "{err}"
