@@ -326,6 +326,7 @@ static DE: &[(&str, &[u8])] = &[
         "moeglich",
         include_bytes!("../../assets/voice/de/moeglich.wav"),
     ),
+    ("nach", include_bytes!("../../assets/voice/de/nach.wav")),
     (
         "naechsten",
         include_bytes!("../../assets/voice/de/naechsten.wav"),
@@ -542,6 +543,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "weisser",
         include_bytes!("../../assets/voice/de/weisser.wav"),
+    ),
+    (
+        "weitere",
+        include_bytes!("../../assets/voice/de/weitere.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
