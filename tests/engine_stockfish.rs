@@ -273,3 +273,57 @@ fn hint_threat_and_evaluation_in_each_language() {
         );
     }
 }
+
+#[test]
+fn a_missing_or_silent_engine_is_reported_in_words_and_the_game_kept() {
+    // (program, what the German message says)
+    for (program, words) in [
+        ("/nonexistent/stockfish", "lässt sich nicht starten"),
+        // `cat` starts but never speaks UCI: it hangs, as far as we know.
+        ("/bin/cat", "antwortet nicht"),
+    ] {
+        let mut session = Session::with_pack(SessionConfig::default(), Pack::bundled(Lang::De));
+        session.set_opponent(Some(Opponent {
+            color: Color::Black,
+            level: Level::new(3).unwrap(),
+            pause_ms: 0,
+            seed: 1,
+        }));
+        let mut d = Driver::new(
+            session,
+            EngineService::spawn(program.into()),
+            Time::Virtual(0),
+        );
+        let mut said = Vec::new();
+        let fx = d.handle(Event::MoveEntered {
+            text: "e4".into(),
+            source: Source::Keyboard,
+        });
+        said.extend(fx.iter().filter_map(|e| match e {
+            Effect::Speak(s) => Some(s.text.spoken.clone()),
+            _ => None,
+        }));
+        assert!(d.settle(|_, fx| {
+            said.extend(fx.iter().filter_map(|e| match e {
+                Effect::Speak(s) => Some(s.text.spoken.clone()),
+                _ => None,
+            }))
+        }));
+        let failure = said
+            .iter()
+            .find(|s| s.starts_with("Computergegner ausgefallen"))
+            .unwrap_or_else(|| panic!("{program}: {said:?}"));
+        assert!(failure.contains(words), "{failure}");
+        assert!(
+            failure.contains("Strg+R") || failure.contains("Steuerung"),
+            "{failure}"
+        );
+        assert_eq!(d.session.record().moves().len(), 1, "the game is kept");
+        // A typed move still works; the engine is not asked again until
+        // it is restarted.
+        d.handle(Event::Command(Command::Takeback));
+        d.handle(Event::Command(Command::Confirm));
+        assert_eq!(d.session.record().moves().len(), 0);
+        assert!(!d.session.engine_busy());
+    }
+}

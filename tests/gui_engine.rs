@@ -126,3 +126,42 @@ fn no_computer_help_in_tournament_mode() {
     assert_eq!(gui.last_spoken(), "No computer help in tournament mode");
     assert!(!gui.app().session().engine_busy());
 }
+
+#[test]
+fn swapping_colours_lets_the_computer_open_and_the_level_keys_say_the_level() {
+    stockfish_installed();
+    let mut s = settings(Lang::En);
+    s.engine.opponent = true;
+    s.engine.level = rochade::engine::Level::new(1).unwrap();
+    s.engine.pause_ms = 300;
+    let mut gui = start(s);
+    gui.press_with(CTRL_SHIFT, Key::ArrowDown);
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 1. You play White",
+        "level 1 is the floor"
+    );
+    gui.press_with(CTRL_SHIFT, Key::ArrowUp);
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 2. You play White"
+    );
+    assert_eq!(gui.app().settings().engine.level.number(), 2);
+    gui.press_with(CTRL_SHIFT, Key::C);
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 2. You play Black"
+    );
+    settle(&mut gui);
+    let record = gui.app().session().record();
+    assert_eq!(record.moves().len(), 1, "the computer opened as White");
+    // Switched off, the keys still say the level and colour.
+    gui.press_with(CTRL_SHIFT, Key::P);
+    assert_eq!(gui.last_spoken(), "Practice without a computer opponent");
+    gui.press_with(CTRL_SHIFT, Key::C);
+    assert_eq!(
+        gui.last_spoken(),
+        "Computer opponent off; level 2. You play White"
+    );
+    assert!(!gui.app().session().engine_busy());
+}

@@ -115,9 +115,6 @@ pub fn side_panel(app: &mut RochadeApp, ui: &mut Ui) {
                         ui.separator();
                         ui.label(RichText::new(note).color(Color32::from_rgb(255, 160, 160)));
                     }
-                    if let Some(e) = &app.save_error {
-                        ui.label(RichText::new(e).color(Color32::from_rgb(255, 160, 160)));
-                    }
                 });
         });
 }

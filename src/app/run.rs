@@ -68,6 +68,77 @@ fn file_safe(name: &str) -> String {
     }
 }
 
+/// The day's board log in the data folder (`board-logs/2025-06-01.log`,
+/// appended), if the folder can be written: the board's frames and the
+/// app's decisions, for the arbiter and for replaying a game.
+fn board_log_path() -> Option<std::path::PathBuf> {
+    let dir = crate::paths::data_dir()?.join("board-logs");
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(format!("{}.log", crate::pgn::today()));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .ok()?;
+    Some(path)
+}
+
+/// Takes the save folder for this window: the game to offer, the saver
+/// and what to say at start. A second window (the folder is locked by the
+/// first) offers nothing and saves nothing: every save fails with "another
+/// Rochade window is using the save folder", said after every move.
+fn open_save_folder(
+    notes: &mut Vec<String>,
+) -> (Option<GameRecord>, super::GameSaver, Vec<&'static str>) {
+    use crate::savegame::{GameStore, SaveFile};
+    let store = match GameStore::open_default() {
+        Ok(store) => store,
+        Err(e) => {
+            notes.push(e.to_string());
+            let saver = Box::new(move |_: &GameRecord| Err(std::io::Error::other(e.to_string())));
+            return (None, saver, Vec::new());
+        }
+    };
+    let lock = match store.lock() {
+        Ok(Some(lock)) => Some(lock),
+        Ok(None) => {
+            notes.push(format!(
+                "Rochade is already open in another window; this window does not save the game \
+                 (the save folder {} is in use).",
+                store.dir().display()
+            ));
+            let saver = Box::new(|_: &GameRecord| {
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::ResourceBusy,
+                    "another Rochade window is using the save folder",
+                ))
+            });
+            return (None, saver, vec!["second_instance"]);
+        }
+        Err(e) => {
+            // A read-only folder cannot be locked either; saving says so.
+            notes.push(format!("{}: {e}", store.dir().display()));
+            None
+        }
+    };
+    if lock.is_some() {
+        store.remove_stale_temps();
+    }
+    let found = store.at_start();
+    let mut alerts = Vec::new();
+    if let Some(problem) = found.problem {
+        notes.push(problem);
+        alerts.push(if found.prefix_of_damaged {
+            "save_damaged_prefix"
+        } else {
+            "save_damaged"
+        });
+    }
+    let mut file = SaveFile::new(store, found.game.clone(), lock);
+    let saver = Box::new(move |record: &GameRecord| file.save(record).map(|_| ()));
+    (found.game, saver, alerts)
+}
+
 /// Opens the window and runs until it closes.
 pub fn run() -> Result<(), String> {
     let trace = |name: &str| (std::env::var(name).as_deref() == Ok("1")).then(Instant::now);
@@ -95,19 +166,14 @@ pub fn run() -> Result<(), String> {
             None
         }
     };
-    let resume = match crate::savegame::unfinished_game() {
-        Ok(game) => game,
-        Err(e) => {
-            notes.push(e);
-            None
-        }
-    };
+    let (resume, saver, startup_alerts) = open_save_folder(&mut notes);
     let epoch = Instant::now();
     let port = settings.board.port.clone();
     let link_config = port.as_ref().map(|p| {
         let mut cfg = crate::serial::LinkConfig::new(p.clone(), settings.board.format);
         cfg.baud = settings.board.baud();
         cfg.epoch = epoch;
+        cfg.log = board_log_path();
         cfg
     });
     let options = AppOptions {
@@ -119,11 +185,10 @@ pub fn run() -> Result<(), String> {
         speech,
         time: TimeSource::Real(epoch),
         resume,
-        saver: Some(Box::new(|record: &GameRecord| {
-            crate::savegame::save_current(record).map(|_| ())
-        })),
+        saver: Some(saver),
         audio,
         startup_note: (!notes.is_empty()).then(|| notes.join("; ")),
+        startup_alerts,
         trace_startup,
         trace_frames,
         settings,

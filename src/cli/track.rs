@@ -83,6 +83,11 @@ impl Driver {
                     let line = serde_json::to_string(&notice)
                         .map_err(|e| CliError::failure(e.to_string()))?;
                     writeln!(stdout, "{line}")?;
+                    // Every event, the tracker's decisions included, also
+                    // goes into the board log of a live session.
+                    if let Some(link) = &self.link {
+                        link.note(now, &line);
+                    }
                 }
                 Effect::SaveGame => {
                     if let Some(path) = &self.pgn {

@@ -258,6 +258,7 @@ impl BoardState {
                 out.push(Effect::BoardCommand(crate::board::HostCommand::Snapshot));
             }
             BoardEvent::LinkLost { reason } => {
+                self.tracker.link_lost();
                 if !matches!(self.link, LinkState::Lost { .. }) {
                     say(out, pack.say("link_lost"), Priority::Alert);
                     out.push(Effect::Sound(Earcon::LinkLost));
@@ -383,6 +384,14 @@ impl BoardState {
                 TrackerEvent::BoardTurned { .. } => {
                     speak(out, pack.say("board_turned"), Priority::Guidance);
                     out.push(Effect::Notice(Notice::BoardTurned));
+                }
+                TrackerEvent::OrientationDecided { flipped } => {
+                    out.push(Effect::Notice(Notice::Orientation { turned: flipped }));
+                }
+                TrackerEvent::PromotionDefaulted { mv } => {
+                    out.push(Effect::Notice(Notice::PromotionDefaulted {
+                        uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                    }));
                 }
                 TrackerEvent::PromotionCorrected { new, .. } => {
                     actions.push(BoardAction::CorrectPromotion(new));

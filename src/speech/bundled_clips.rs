@@ -82,6 +82,14 @@ static DE: &[(&str, &[u8])] = &[
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
     (
+        "anderen",
+        include_bytes!("../../assets/voice/de/anderen.wav"),
+    ),
+    (
+        "anderes",
+        include_bytes!("../../assets/voice/de/anderes.wav"),
+    ),
+    (
         "angegriffen",
         include_bytes!("../../assets/voice/de/angegriffen.wav"),
     ),
@@ -94,6 +102,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/angreifer.wav"),
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
+    (
+        "antwortet",
+        include_bytes!("../../assets/voice/de/antwortet.wav"),
+    ),
     (
         "anzeige",
         include_bytes!("../../assets/voice/de/anzeige.wav"),
@@ -131,7 +143,15 @@ static DE: &[(&str, &[u8])] = &[
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
     ),
+    (
+        "beiseitegelegt",
+        include_bytes!("../../assets/voice/de/beiseitegelegt.wav"),
+    ),
     ("bella", include_bytes!("../../assets/voice/de/bella.wav")),
+    (
+        "benutzt",
+        include_bytes!("../../assets/voice/de/benutzt.wav"),
+    ),
     (
         "berechnet",
         include_bytes!("../../assets/voice/de/berechnet.wav"),
@@ -144,6 +164,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "beruehrt",
         include_bytes!("../../assets/voice/de/beruehrt.wav"),
+    ),
+    (
+        "beschaedigt",
+        include_bytes!("../../assets/voice/de/beschaedigt.wav"),
     ),
     ("besser", include_bytes!("../../assets/voice/de/besser.wav")),
     (
@@ -176,6 +200,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/computerhilfe.wav"),
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    ("das", include_bytes!("../../assets/voice/de/das.wav")),
     (
         "datentraeger",
         include_bytes!("../../assets/voice/de/datentraeger.wav"),
@@ -189,6 +214,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/deutlich.wav"),
     ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
+    ("dieses", include_bytes!("../../assets/voice/de/dieses.wav")),
     ("drei", include_bytes!("../../assets/voice/de/drei.wav")),
     (
         "dreimalige",
@@ -200,6 +226,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
+    ("einem", include_bytes!("../../assets/voice/de/einem.wav")),
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
     (
@@ -232,6 +259,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("fehlt", include_bytes!("../../assets/voice/de/fehlt.wav")),
     ("felix", include_bytes!("../../assets/voice/de/felix.wav")),
+    (
+        "fenster",
+        include_bytes!("../../assets/voice/de/fenster.wav"),
+    ),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
     (
         "fortgesetzt",
@@ -270,6 +301,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/gespeichert.wav"),
     ),
     (
+        "gespeicherte",
+        include_bytes!("../../assets/voice/de/gespeicherte.wav"),
+    ),
+    (
         "gespielt",
         include_bytes!("../../assets/voice/de/gespielt.wav"),
     ),
@@ -288,6 +323,7 @@ static DE: &[(&str, &[u8])] = &[
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
+    ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
@@ -295,7 +331,12 @@ static DE: &[(&str, &[u8])] = &[
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
+    (
+        "koennen",
+        include_bytes!("../../assets/voice/de/koennen.wav"),
+    ),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
+    ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),
     (
         "laeufer",
         include_bytes!("../../assets/voice/de/laeufer.wav"),
@@ -304,6 +345,10 @@ static DE: &[(&str, &[u8])] = &[
     ("lange", include_bytes!("../../assets/voice/de/lange.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
+    (
+        "lesbaren",
+        include_bytes!("../../assets/voice/de/lesbaren.wav"),
+    ),
     (
         "letzter",
         include_bytes!("../../assets/voice/de/letzter.wav"),
@@ -340,6 +385,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("offen", include_bytes!("../../assets/voice/de/offen.wav")),
     ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
     ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
@@ -353,6 +399,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
+    (
+        "programm",
+        include_bytes!("../../assets/voice/de/programm.wav"),
+    ),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
@@ -394,6 +444,7 @@ static DE: &[(&str, &[u8])] = &[
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
     ),
+    ("schon", include_bytes!("../../assets/voice/de/schon.wav")),
     (
         "schreibgeschuetzt",
         include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
@@ -420,11 +471,20 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
+    ("sich", include_bytes!("../../assets/voice/de/sich.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
     (
         "simuliertes",
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
+    ),
+    (
+        "speicherordner",
+        include_bytes!("../../assets/voice/de/speicherordner.wav"),
+    ),
+    (
+        "speichert",
+        include_bytes!("../../assets/voice/de/speichert.wav"),
     ),
     (
         "spielen",
@@ -499,6 +559,14 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("und", include_bytes!("../../assets/voice/de/und.wav")),
     (
+        "unerwartet",
+        include_bytes!("../../assets/voice/de/unerwartet.wav"),
+    ),
+    (
+        "ungueltig",
+        include_bytes!("../../assets/voice/de/ungueltig.wav"),
+    ),
+    (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
     ),
@@ -538,6 +606,7 @@ static DE: &[(&str, &[u8])] = &[
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
     ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
+    ("war", include_bytes!("../../assets/voice/de/war.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
     (
