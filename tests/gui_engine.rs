@@ -118,13 +118,18 @@ fn the_settings_have_the_computer_opponent_by_label() {
 }
 
 #[test]
-fn no_computer_help_in_tournament_mode() {
-    let mut s = settings(Lang::En);
-    s.game.mode = rochade::session::Mode::Tournament;
-    let mut gui = start(s);
-    gui.press_with(CTRL, Key::H);
-    assert_eq!(gui.last_spoken(), "No computer help in tournament mode");
-    assert!(!gui.app().session().engine_busy());
+fn no_computer_help_at_a_tournament_board() {
+    use rochade::session::Mode;
+    for mode in [Mode::Tournament, Mode::Relay] {
+        let mut s = settings(Lang::En);
+        s.game.mode = mode;
+        let mut gui = start(s);
+        for (mods, key) in [(CTRL, Key::H), (CTRL_SHIFT, Key::H), (CTRL_SHIFT, Key::E)] {
+            gui.press_with(mods, key);
+            assert_eq!(gui.last_spoken(), "Computer help only in practice mode");
+            assert!(!gui.app().session().engine_busy());
+        }
+    }
 }
 
 #[test]

@@ -59,3 +59,82 @@ fn a_move_is_announced_once_saved_and_a_busy_disk_never_stalls_a_frame() {
     assert_eq!(saved_rx.try_recv(), Ok(2));
     assert!(gui.app().saves_settled());
 }
+
+/// Starts the app on a save folder as `rochade` does at start.
+fn open_on(dir: &std::path::Path) -> gui_common::Gui {
+    let mut notes = Vec::new();
+    let store = rochade::savegame::GameStore::new(dir);
+    let (resume, saver, alerts) = rochade::app::run::open_save_folder(Ok(store), &mut notes);
+    start_with(settings(Lang::En), move |o| {
+        o.resume = resume;
+        o.saver = Some(saver);
+        o.startup_alerts = alerts;
+        o.startup_note = (!notes.is_empty()).then(|| notes.join("; "));
+    })
+}
+
+#[test]
+fn a_second_window_says_it_does_not_save_and_never_touches_the_save_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = open_on(dir.path());
+    first.type_move("e4");
+    let saved = std::fs::read(dir.path().join(rochade::savegame::CURRENT_FILE)).unwrap();
+
+    let mut second = open_on(dir.path());
+    let told = "Rochade is already open in another window. This window does not save the game";
+    assert!(
+        second.spoken().iter().any(|s| s == told),
+        "{:?}",
+        second.spoken()
+    );
+    assert!(second.shows_part("already open in another window"));
+    assert!(
+        second.app().question().is_none(),
+        "the first window's game is not offered"
+    );
+    second.type_move("d4");
+    let failed = "The game cannot be saved: another Rochade window is using the save folder";
+    assert!(
+        second.spoken().iter().any(|s| s == failed),
+        "{:?}",
+        second.spoken()
+    );
+    assert!(second.shows_part("The game cannot be saved"));
+    assert_eq!(
+        std::fs::read(dir.path().join(rochade::savegame::CURRENT_FILE)).unwrap(),
+        saved,
+        "the first window's save file is untouched"
+    );
+    first.type_move("e5");
+    assert!(!first.spoken().iter().any(|s| s.contains("cannot be saved")));
+}
+
+#[test]
+fn a_damaged_save_offers_its_readable_moves_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut record = rochade::chess::GameRecord::new();
+    for san in ["e4", "e5", "Nf3", "Nc6"] {
+        let mv = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(record.position())
+            .unwrap();
+        record.play(mv, None).unwrap();
+    }
+    let text = rochade::savegame::to_pgn(&record);
+    let cut = &text[..text.len() - 4];
+    std::fs::write(dir.path().join(rochade::savegame::CURRENT_FILE), cut).unwrap();
+    let mut gui = open_on(dir.path());
+    let said = gui.spoken();
+    let damaged = "The saved game was damaged. Its readable moves can be resumed";
+    let at = said.iter().position(|s| s == damaged);
+    assert!(at.is_some(), "{said:?}");
+    assert!(
+        at < said
+            .iter()
+            .position(|s| s.starts_with("An unfinished game"))
+    );
+    assert!(gui.shows_part(".bad-"), "the note names the file set aside");
+    gui.press(egui::Key::Enter);
+    assert!(gui.app().session().record().moves().len() >= 3);
+}

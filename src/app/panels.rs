@@ -111,10 +111,6 @@ pub fn side_panel(app: &mut RochadeApp, ui: &mut Ui) {
                     scoresheet(app, ui, &t);
                     ui.separator();
                     connection(app, ui, &t);
-                    if let Some(note) = &app.note {
-                        ui.separator();
-                        ui.label(RichText::new(note).color(Color32::from_rgb(255, 160, 160)));
-                    }
                 });
         });
 }

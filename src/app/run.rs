@@ -87,11 +87,12 @@ fn board_log_path() -> Option<std::path::PathBuf> {
 /// and what to say at start. A second window (the folder is locked by the
 /// first) offers nothing and saves nothing: every save fails with "another
 /// Rochade window is using the save folder", said after every move.
-fn open_save_folder(
+pub fn open_save_folder(
+    store: std::io::Result<crate::savegame::GameStore>,
     notes: &mut Vec<String>,
 ) -> (Option<GameRecord>, super::GameSaver, Vec<&'static str>) {
-    use crate::savegame::{GameStore, SaveFile};
-    let store = match GameStore::open_default() {
+    use crate::savegame::SaveFile;
+    let store = match store {
         Ok(store) => store,
         Err(e) => {
             notes.push(e.to_string());
@@ -166,7 +167,8 @@ pub fn run() -> Result<(), String> {
             None
         }
     };
-    let (resume, saver, startup_alerts) = open_save_folder(&mut notes);
+    let (resume, saver, startup_alerts) =
+        open_save_folder(crate::savegame::GameStore::open_default(), &mut notes);
     let epoch = Instant::now();
     let port = settings.board.port.clone();
     let link_config = port.as_ref().map(|p| {

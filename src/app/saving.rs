@@ -135,24 +135,29 @@ impl RochadeApp {
     }
 }
 
-/// A failed save stays at the top of the window, above everything, until
-/// a save works (a screen reader finds it as the first text).
+/// A failed save and the start-up note (a damaged save file, a second
+/// window, a settings problem) stay at the top of the window, above
+/// everything, where they cannot scroll out of view; a screen reader finds
+/// them first. The save error goes once a save works.
 pub(super) fn alert_banner(app: &RochadeApp, ui: &mut egui::Ui) {
-    let Some(error) = &app.save_error else {
+    let lines: Vec<&String> = [&app.save_error, &app.note].into_iter().flatten().collect();
+    if lines.is_empty() {
         return;
-    };
-    egui::Panel::top("save_alert")
+    }
+    egui::Panel::top("alert_banner")
         .frame(
             egui::Frame::NONE
                 .fill(egui::Color32::from_rgb(120, 0, 0))
                 .inner_margin(8.0),
         )
         .show(ui, |ui| {
-            ui.label(
-                egui::RichText::new(error)
-                    .strong()
-                    .size(20.0)
-                    .color(egui::Color32::WHITE),
-            );
+            for line in lines {
+                ui.label(
+                    egui::RichText::new(line.as_str())
+                        .strong()
+                        .size(18.0)
+                        .color(egui::Color32::WHITE),
+                );
+            }
         });
 }

@@ -169,9 +169,10 @@ impl Session {
 
     pub(super) fn engine_command(&mut self, now: u64, cmd: Command, out: &mut Vec<Effect>) {
         let help = matches!(cmd, Command::Hint | Command::Threat | Command::Evaluate);
-        if help && self.config.mode == super::Mode::Tournament {
-            // No computer help at the tournament board.
-            let text = self.pack.say("engine_not_in_tournament");
+        if help && self.config.mode != super::Mode::Practice {
+            // No computer help at a tournament board (tournament and
+            // assistant relay modes).
+            let text = self.pack.say("engine_help_practice_only");
             self.speak(out, text, Priority::Answer);
             return;
         }

@@ -380,6 +380,7 @@ static DE: &[(&str, &[u8])] = &[
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
+    ("nur", include_bytes!("../../assets/voice/de/nur.wav")),
     (
         "oberflaeche",
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
@@ -527,6 +528,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/training.wav"),
     ),
     (
+        "trainingsmodus",
+        include_bytes!("../../assets/voice/de/trainingsmodus.wav"),
+    ),
+    (
         "trotzdem",
         include_bytes!("../../assets/voice/de/trotzdem.wav"),
     ),
@@ -534,10 +539,6 @@ static DE: &[(&str, &[u8])] = &[
     (
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
-    ),
-    (
-        "turniermodus",
-        include_bytes!("../../assets/voice/de/turniermodus.wav"),
     ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
