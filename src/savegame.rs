@@ -304,10 +304,16 @@ pub fn unfinished_game() -> Result<Option<GameRecord>, String> {
         .unfinished_game()
 }
 
+/// Today's date where the user is (UTC if the time zone is unknown): the
+/// shell reads the clock, the PGN writer gets the date passed in.
+pub fn today() -> jiff::civil::Date {
+    jiff::Zoned::now().date()
+}
+
 /// `2025-06-01` from a PGN date, today's date where it is unknown.
 fn archive_date(pgn_date: &str) -> String {
     crate::pgn::parse_pgn_date(pgn_date)
-        .unwrap_or_else(crate::pgn::today)
+        .unwrap_or_else(today)
         .to_string()
 }
 
@@ -336,7 +342,7 @@ pub fn to_pgn(record: &GameRecord) -> String {
 
 /// The save file's text, with today's date where the game has none.
 fn save_text(record: &GameRecord) -> String {
-    crate::pgn::write(record, &WriteOptions::SAVE.dated(crate::pgn::today()))
+    crate::pgn::write(record, &WriteOptions::SAVE.dated(today()))
 }
 
 /// What a save file holds.
@@ -663,7 +669,7 @@ mod tests {
         std::fs::write(store.current_path(), to_pgn(&g)).unwrap();
         assert!(matches!(store.unfinished_game(), Ok(None)));
         assert!(!store.current_path().exists());
-        let name = format!("{}-NN-NN.pgn", crate::pgn::today());
+        let name = format!("{}-NN-NN.pgn", today());
         assert!(store.archive_dir().join(name).exists());
     }
 

@@ -41,6 +41,12 @@ pub fn export_game(
         file_safe(&record.tags.black)
     );
     let exporter = crate::louis::exporter(options).map_err(|e| e.to_string())?;
+    // The exports carry today's date where the game has none yet.
+    let mut record = record.clone();
+    if record.tags.date_unknown() {
+        record.tags.date = crate::pgn::pgn_date(crate::savegame::today());
+    }
+    let record = &record;
     let mut first = None;
     for format in [
         crate::export::Format::Pgn,
@@ -74,7 +80,7 @@ fn file_safe(name: &str) -> String {
 fn board_log_path() -> Option<std::path::PathBuf> {
     let dir = crate::paths::data_dir()?.join("board-logs");
     std::fs::create_dir_all(&dir).ok()?;
-    let path = dir.join(format!("{}.log", crate::pgn::today()));
+    let path = dir.join(format!("{}.log", crate::savegame::today()));
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -23,6 +23,13 @@ pub struct Tags {
     pub extra: Vec<(String, String)>,
 }
 
+impl Tags {
+    /// No part of the date is known (`????.??.??`, or empty).
+    pub fn date_unknown(&self) -> bool {
+        self.date.chars().all(|c| c == '?' || c == '.')
+    }
+}
+
 impl Default for Tags {
     fn default() -> Tags {
         Tags {

@@ -100,10 +100,31 @@ pub fn main() -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("rochade: {e}");
+            eprintln!("rochade: {}", one_line(&e.message));
             e.code
         }
     }
+}
+
+/// The longest error line written, in characters.
+const ERROR_WIDTH: usize = 300;
+
+/// An error as one short line: control characters escaped (nothing from an
+/// input file reaches the terminal raw), cut after [`ERROR_WIDTH`].
+fn one_line(message: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in message.chars().enumerate() {
+        if i == ERROR_WIDTH {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn open_app() -> CliResult {

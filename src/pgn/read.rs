@@ -14,7 +14,7 @@ use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Ski
 use shakmaty::{Chess, Color, Position};
 
 use super::{DRAW_OFFER_COMMENT, end_reason_from_code, parse_clock_text, side_from_code};
-use crate::chess::{Claim, EndReason, GameRecord, Tags};
+use crate::chess::{Claim, EndReason, GameEnd, GameRecord, Letters, Tags};
 
 /// How to read.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +24,9 @@ pub struct ReadOptions {
     /// Text that is not UTF-8 is read with replacement characters instead
     /// of being an error (old files from other programs).
     pub lossy_text: bool,
+    /// The piece letters of the movetext (PGN's are English; `rochade
+    /// announce` also reads German or Portuguese ones).
+    pub letters: Letters,
 }
 
 /// A move that cannot be played where the file has it.
@@ -140,6 +143,54 @@ impl Track {
     }
 }
 
+/// Where [`LocalLetters`] stands in the text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Part {
+    #[default]
+    Movetext,
+    /// A tag pair or a `;` or `%` comment: up to the end of the line.
+    Line,
+    /// A `{...}` comment.
+    Comment,
+}
+
+/// Rewrites the piece letters of another language in the movetext into
+/// English ones before `pgn-reader` sees them (byte for byte, so lines and
+/// columns stay); tags and comments pass unchanged. In the movetext an
+/// upper-case letter is always a piece letter, castling's `O` aside.
+struct LocalLetters<R> {
+    inner: R,
+    letters: Letters,
+    part: Part,
+}
+
+impl<R: Read> Read for LocalLetters<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.letters == Letters::En {
+            return Ok(n);
+        }
+        for byte in &mut buf[..n] {
+            self.part = match (self.part, *byte) {
+                (Part::Line, b'\n') | (Part::Comment, b'}') => Part::Movetext,
+                (Part::Line | Part::Comment, _) => self.part,
+                (Part::Movetext, b'[' | b';' | b'%') => Part::Line,
+                (Part::Movetext, b'{') => Part::Comment,
+                (Part::Movetext, b) => {
+                    if b.is_ascii_uppercase()
+                        && b != b'O'
+                        && let Some(role) = self.letters.role(char::from(b))
+                    {
+                        *byte = role.upper_char() as u8;
+                    }
+                    Part::Movetext
+                }
+            };
+        }
+        Ok(n)
+    }
+}
+
 struct Tracked<R> {
     inner: R,
     track: Rc<RefCell<Track>>,
@@ -244,15 +295,12 @@ impl Builder {
         if let Some(end) = record.end()
             && end.outcome != known
         {
-            let stated = match known {
-                KnownOutcome::Decisive {
-                    winner: Color::White,
-                } => "1-0",
-                KnownOutcome::Decisive {
-                    winner: Color::Black,
-                } => "0-1",
-                KnownOutcome::Draw => "1/2-1/2",
-            };
+            let stated = GameEnd {
+                outcome: known,
+                reason: EndReason::ResultAsRecorded,
+                side: None,
+            }
+            .result_str();
             self.fault = Some(PgnError::new(format!(
                 "the result {stated} does not match the moves ({})",
                 end.result_str()
@@ -360,39 +408,31 @@ impl Visitor for Builder {
     fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
         let record = self.record.as_mut().expect("movetext has a record");
         let (number, turn) = (record.position().fullmoves().get(), record.turn());
-        let bad = |reason: String| BadMove {
-            number,
-            side: turn,
-            san: san_plus.to_string(),
-            reason,
+        let side = if turn == Color::White {
+            "White"
+        } else {
+            "Black"
         };
-        let side = |c: Color| if c == Color::White { "White" } else { "Black" };
-        let failure = match san_plus.san.to_move(record.position()) {
+        let san = san_plus.to_string();
+        let (reason, message) = match san_plus.san.to_move(record.position()) {
             Ok(mv) => match record.play(mv, None) {
                 Ok(_) => return ControlFlow::Continue(()),
-                Err(e) => {
-                    let b = bad(e.to_string());
-                    let message = format!(
-                        "move '{}' (move {} for {}) cannot be played: {e}",
-                        b.san,
-                        b.number,
-                        side(b.side)
-                    );
-                    (b, message)
-                }
+                Err(e) => (
+                    e.to_string(),
+                    format!("move '{san}' (move {number} for {side}) cannot be played: {e}"),
+                ),
             },
-            Err(e) => {
-                let b = bad(e.to_string());
-                let message = format!(
-                    "illegal move '{}' (move {} for {}: {e})",
-                    b.san,
-                    b.number,
-                    side(b.side)
-                );
-                (b, message)
-            }
+            Err(e) => (
+                e.to_string(),
+                format!("illegal move '{san}' (move {number} for {side}: {e})"),
+            ),
         };
-        let (bad_move, message) = failure;
+        let bad_move = BadMove {
+            number,
+            side: turn,
+            san,
+            reason,
+        };
         self.fault_at_cursor = Some(bad_move.san.len());
         self.fault = Some(PgnError {
             bad_move: Some(bad_move),
@@ -460,7 +500,7 @@ impl Visitor for Builder {
 
 /// The games of a PGN input, one at a time.
 pub struct Games<R> {
-    reader: Reader<Tracked<R>>,
+    reader: Reader<Tracked<LocalLetters<R>>>,
     builder: Builder,
     done: bool,
 }
@@ -470,7 +510,11 @@ impl<R: Read> Games<R> {
         let track = Rc::new(RefCell::new(Track::default()));
         Games {
             reader: Reader::new(Tracked {
-                inner: input,
+                inner: LocalLetters {
+                    inner: input,
+                    letters: options.letters,
+                    part: Part::Movetext,
+                },
                 track: Rc::clone(&track),
             }),
             builder: Builder {
