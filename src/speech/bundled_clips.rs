@@ -371,6 +371,7 @@ static DE: &[(&str, &[u8])] = &[
         "moeglich",
         include_bytes!("../../assets/voice/de/moeglich.wav"),
     ),
+    ("nach", include_bytes!("../../assets/voice/de/nach.wav")),
     (
         "naechsten",
         include_bytes!("../../assets/voice/de/naechsten.wav"),
@@ -616,6 +617,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "weisser",
         include_bytes!("../../assets/voice/de/weisser.wav"),
+    ),
+    (
+        "weitere",
+        include_bytes!("../../assets/voice/de/weitere.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
