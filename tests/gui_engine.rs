@@ -170,3 +170,23 @@ fn swapping_colours_lets_the_computer_open_and_the_level_keys_say_the_level() {
     );
     assert!(!gui.app().session().engine_busy());
 }
+
+#[test]
+fn the_computer_menu_switches_the_opponent_on() {
+    let mut gui = start(settings(Lang::En));
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Computer")
+        .click();
+    gui.harness.run();
+    gui.harness
+        .get_by_label("Play against the computer")
+        .click();
+    gui.harness.run();
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 3. You play White"
+    );
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Computer (Level 3)");
+    assert!(gui.app().session().opponent().is_some());
+}

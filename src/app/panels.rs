@@ -56,6 +56,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                         }
                     }
                 });
+                super::practice::computer_menu(app, ui, &t, &mut actions);
                 if ui.button(t.get("settings")).clicked() {
                     actions.push(Action::Settings);
                 }
