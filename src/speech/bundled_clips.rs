@@ -503,6 +503,10 @@ static DE: &[(&str, &[u8])] = &[
         "starten",
         include_bytes!("../../assets/voice/de/starten.wav"),
     ),
+    (
+        "stattdessen",
+        include_bytes!("../../assets/voice/de/stattdessen.wav"),
+    ),
     ("steht", include_bytes!("../../assets/voice/de/steht.wav")),
     (
         "stellung",
