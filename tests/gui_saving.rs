@@ -64,7 +64,7 @@ fn a_move_is_announced_once_saved_and_a_busy_disk_never_stalls_a_frame() {
 fn open_on(dir: &std::path::Path) -> gui_common::Gui {
     let mut notes = Vec::new();
     let store = rochade::savegame::GameStore::new(dir);
-    let (resume, saver, alerts) = rochade::app::run::open_save_folder(Ok(store), &mut notes);
+    let (resume, saver, alerts) = rochade::app::run::open_save_folder(Ok(store), None, &mut notes);
     start_with(settings(Lang::En), move |o| {
         o.resume = resume;
         o.saver = Some(saver);
@@ -137,4 +137,53 @@ fn a_damaged_save_offers_its_readable_moves_and_says_so() {
     assert!(gui.shows_part(".bad-"), "the note names the file set aside");
     gui.press(egui::Key::Enter);
     assert!(gui.app().session().record().moves().len() >= 3);
+}
+
+#[test]
+fn a_folder_that_cannot_be_written_saves_elsewhere_and_says_both() {
+    // /sys refuses new folders (EPERM) even to root: a data folder that
+    // cannot be written, on any Linux.
+    let blocked = std::path::Path::new("/sys/rochade-save-test");
+    assert!(!blocked.exists());
+    let fallback = tempfile::tempdir().unwrap();
+    let mut notes = Vec::new();
+    let (resume, saver, alerts) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(blocked)),
+        Some(fallback.path().to_owned()),
+        &mut notes,
+    );
+    let mut gui = start_with(settings(Lang::En), move |o| {
+        o.resume = resume;
+        o.saver = Some(saver);
+        o.startup_alerts = alerts;
+    });
+    gui.type_move("e4");
+    let said = gui.spoken();
+    let failed = said
+        .iter()
+        .position(|s| s == "The game cannot be saved: the folder is read-only");
+    let elsewhere = said
+        .iter()
+        .position(|s| s.starts_with("It was saved in the folder ") && s.ends_with(" instead"));
+    let moved = said.iter().position(|s| s == "Eva four");
+    assert!(
+        failed.is_some() && failed < elsewhere && elsewhere < moved,
+        "{said:?}"
+    );
+    assert!(gui.shows_part(&fallback.path().display().to_string()));
+    let store = rochade::savegame::GameStore::new(fallback.path());
+    let rochade::savegame::SaveRead::Intact(saved) = store.read_current().unwrap() else {
+        panic!("the game is in the fallback folder");
+    };
+    assert_eq!(saved.moves().len(), 1);
+    drop(gui);
+
+    // The next start offers it from there.
+    let mut notes = Vec::new();
+    let (resume, _, _) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(blocked)),
+        Some(fallback.path().to_owned()),
+        &mut notes,
+    );
+    assert_eq!(resume.expect("offered").moves().len(), 1);
 }

@@ -165,6 +165,8 @@ pub struct RochadeApp {
     held: VecDeque<saving::Held>,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
+    /// Exports being written by a thread of their own.
+    exports: Vec<saving::Export>,
     saves: u64,
     save_error: Option<String>,
     audio: Option<crate::audio::AudioOut>,
@@ -209,6 +211,7 @@ impl RochadeApp {
             saver,
             held: VecDeque::new(),
             wake,
+            exports: Vec::new(),
             saves: 0,
             save_error: saver_error,
             audio: options.audio,
@@ -579,31 +582,6 @@ impl RochadeApp {
         }
     }
 
-    fn export(&mut self) {
-        let options = self.settings.braille.export_options(
-            self.session.config().letters,
-            self.settings.interface_language,
-        );
-        let result = run::export_game(self.session.record(), options);
-        let text = match result {
-            Ok(path) => {
-                let file = Utterance {
-                    written: path.display().to_string(),
-                    spoken: path
-                        .file_name()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
-                };
-                self.session.pack().phrase("exported", &[("file", file)])
-            }
-            Err(e) => self
-                .session
-                .pack()
-                .phrase("export_failed", &[("reason", e.as_str().into())]),
-        };
-        self.say(text, Priority::Answer);
-    }
-
     fn open_settings(&mut self) {
         self.modal = Some(Modal::Settings(Box::new(panels::SettingsDraft::from_app(
             self,
@@ -769,6 +747,7 @@ impl eframe::App for RochadeApp {
         self.apply_style(&ctx);
         self.wake.get_or_init(|| ctx.clone());
         self.release_saved();
+        self.poll_exports();
         self.poll_board();
         self.poll_engine();
         self.run_deadlines();

@@ -93,8 +93,12 @@ fn board_log_path() -> Option<std::path::PathBuf> {
 /// and what to say at start. A second window (the folder is locked by the
 /// first) offers nothing and saves nothing: every save fails with "another
 /// Rochade window is using the save folder", said after every move.
+/// A data folder that is full or read-only saves into `fallback`
+/// ([`crate::savegame::SavedElsewhere`]), whose game is offered at start
+/// when the data folder has none.
 pub fn open_save_folder(
     store: std::io::Result<crate::savegame::GameStore>,
+    fallback: Option<PathBuf>,
     notes: &mut Vec<String>,
 ) -> (Option<GameRecord>, super::GameSaver, Vec<&'static str>) {
     use crate::savegame::SaveFile;
@@ -131,7 +135,19 @@ pub fn open_save_folder(
     if lock.is_some() {
         store.remove_stale_temps();
     }
-    let found = store.at_start();
+    let mut found = store.at_start();
+    // A game saved in the fallback folder while the data folder could not
+    // be written is offered when the data folder has none.
+    let fallback = fallback.map(crate::savegame::GameStore::new);
+    let mut from_fallback = false;
+    if found.game.is_none()
+        && found.problem.is_none()
+        && let Some(other) = fallback.as_ref().map(|f| f.at_start())
+        && (other.game.is_some() || other.problem.is_some())
+    {
+        from_fallback = other.game.is_some();
+        found = other;
+    }
     let mut alerts = Vec::new();
     if let Some(problem) = found.problem {
         notes.push(problem);
@@ -142,6 +158,9 @@ pub fn open_save_folder(
         });
     }
     let mut file = SaveFile::new(store, found.game.clone(), lock);
+    if let Some(fallback) = fallback {
+        file = file.with_fallback(fallback, from_fallback);
+    }
     let saver = Box::new(move |record: &GameRecord| file.save(record).map(|_| ()));
     (found.game, saver, alerts)
 }
@@ -173,8 +192,11 @@ pub fn run() -> Result<(), String> {
             None
         }
     };
-    let (resume, saver, startup_alerts) =
-        open_save_folder(crate::savegame::GameStore::open_default(), &mut notes);
+    let (resume, saver, startup_alerts) = open_save_folder(
+        crate::savegame::GameStore::open_default(),
+        crate::savegame::fallback_dir(),
+        &mut notes,
+    );
     let epoch = Instant::now();
     let port = settings.board.port.clone();
     let link_config = port.as_ref().map(|p| {

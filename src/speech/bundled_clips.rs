@@ -371,6 +371,7 @@ static DE: &[(&str, &[u8])] = &[
         "moeglich",
         include_bytes!("../../assets/voice/de/moeglich.wav"),
     ),
+    ("nach", include_bytes!("../../assets/voice/de/nach.wav")),
     (
         "naechsten",
         include_bytes!("../../assets/voice/de/naechsten.wav"),
@@ -502,6 +503,10 @@ static DE: &[(&str, &[u8])] = &[
         "starten",
         include_bytes!("../../assets/voice/de/starten.wav"),
     ),
+    (
+        "stattdessen",
+        include_bytes!("../../assets/voice/de/stattdessen.wav"),
+    ),
     ("steht", include_bytes!("../../assets/voice/de/steht.wav")),
     (
         "stellung",
@@ -612,6 +617,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "weisser",
         include_bytes!("../../assets/voice/de/weisser.wav"),
+    ),
+    (
+        "weitere",
+        include_bytes!("../../assets/voice/de/weitere.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
