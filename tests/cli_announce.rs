@@ -228,29 +228,35 @@ fn an_error_in_a_later_game_names_game_line_and_column() {
     );
 }
 
+/// Runs `announce` on bad input: exit code 2, the moves before the fault
+/// on stdout, and the error line on stderr, which is returned.
+fn input_error(input: &[u8], announced: &str) -> String {
+    let o = rochade_bytes(&["announce"], input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), announced);
+    stderr(&o)
+}
+
 #[test]
 fn broken_text_tags_and_comments_are_placed() {
-    let o = rochade_bytes(&["announce"], b"1. e4 e5\n2. Nf3 {caf\xe9} Nc6 *\n");
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stdout(&o), "Eva vier\nEva fuenf\nSpringer Felix drei\n");
+    let two = "Eva vier\nEva fuenf\n";
+    let three = "Eva vier\nEva fuenf\nSpringer Felix drei\n";
+    let err = input_error(b"1. e4 e5\n2. Nf3 {caf\xe9} Nc6 *\n", three);
     assert!(
-        stderr(&o).contains("line 2, column 12: a comment is not UTF-8 text"),
-        "{}",
-        stderr(&o)
+        err.contains("line 2, column 12: a comment is not UTF-8 text"),
+        "{err}"
     );
-    let o = rochade(&["announce"], Some("1. e4 e5\n2. Nf3 {never closed\n"));
-    assert_eq!(o.status.code(), Some(2));
+    let err = input_error(b"1. e4 e5\n2. Nf3 {never closed\n", three);
     assert!(
-        stderr(&o).contains("line 2, column 8: unterminated comment"),
-        "{}",
-        stderr(&o)
+        err.contains("line 2, column 8: unterminated comment"),
+        "{err}"
     );
-    let o = rochade(&["announce"], Some("[Event \"a\"]\n[White \"no end"));
-    assert_eq!(o.status.code(), Some(2));
+    let err = input_error(b"[Event \"a\"]\n[White \"no end", "");
+    assert!(err.contains("line 2, column 1: unterminated tag"), "{err}");
+    let err = input_error(b"1. e4 e5 2. Ke3 *", two);
     assert!(
-        stderr(&o).contains("line 2, column 1: unterminated tag"),
-        "{}",
-        stderr(&o)
+        err.contains("line 1, column 13: move 2 (White) 'Ke3'"),
+        "{err}"
     );
 }
 

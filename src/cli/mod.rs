@@ -1,8 +1,6 @@
 //! The command line. `rochade` with no arguments opens the desktop app;
 //! each subcommand is a headless tool over the same core.
 
-use std::fmt;
-
 use clap::{Parser, Subcommand};
 
 pub mod announce;
@@ -46,7 +44,8 @@ pub enum Command {
 
 /// A failure with the exit code the command should end with: 2 for bad
 /// input (an illegal move, an unreadable file), 1 for anything else.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
 pub struct CliError {
     pub code: i32,
     pub message: String,
@@ -67,12 +66,6 @@ impl CliError {
             code: 1,
             message: message.to_string(),
         }
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
     }
 }
 

@@ -5,7 +5,6 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -54,7 +53,8 @@ impl BadMove {
 }
 
 /// A PGN text that could not be read (wholly) as a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
 pub struct PgnError {
     /// 1-based line in the input, when the fault has a place.
     pub line: Option<usize>,
@@ -84,17 +84,6 @@ impl PgnError {
         }
     }
 }
-
-impl fmt::Display for PgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for PgnError {}
 
 /// One game as read.
 #[derive(Clone, Debug)]
