@@ -176,6 +176,14 @@ fn a_folder_that_cannot_be_written_saves_elsewhere_and_says_both() {
         panic!("the game is in the fallback folder");
     };
     assert_eq!(saved.moves().len(), 1);
+    // A second window on the same folders is refused (the lock lives in
+    // the fallback folder, as the data folder takes none).
+    let (_, _, alerts) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(blocked)),
+        Some(fallback.path().to_owned()),
+        &mut Vec::new(),
+    );
+    assert_eq!(alerts, ["second_instance"]);
     drop(gui);
 
     // The next start offers it from there.
@@ -186,4 +194,20 @@ fn a_folder_that_cannot_be_written_saves_elsewhere_and_says_both() {
         &mut notes,
     );
     assert_eq!(resume.expect("offered").moves().len(), 1);
+}
+
+#[test]
+fn a_note_at_start_is_said_and_shown_at_the_top() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.startup_note = Some("settings.toml line 3: unknown value, defaults used".into());
+    });
+    let said = gui.spoken();
+    assert_eq!(
+        said.first().map(String::as_str),
+        Some("There was a problem at start; it is shown at the top of the window"),
+        "{said:?}"
+    );
+    assert!(gui.shows_part("settings.toml line 3"));
+    gui.type_move("e4");
+    assert!(gui.shows_part("settings.toml line 3"), "it stays");
 }

@@ -231,6 +231,11 @@ impl RochadeApp {
         for key in &options.startup_alerts {
             app.say_key(key, Priority::Alert);
         }
+        // Any other note (settings, speech pack, sound) is said too: it is
+        // in the banner at the top.
+        if options.startup_alerts.is_empty() && app.note.is_some() {
+            app.say_key("startup_problem", Priority::Alert);
+        }
         let offer = options
             .resume
             .map(|record| app.session.offer_resume(record))

@@ -110,7 +110,16 @@ pub fn open_save_folder(
             return (None, saver, Vec::new());
         }
     };
-    let lock = match store.lock() {
+    // A folder that cannot be locked (read-only) is guarded by a lock in
+    // the fallback folder, where this window would save instead.
+    let lock = store.lock().or_else(|e| {
+        let fallback = fallback
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other(e.to_string()))?;
+        notes.push(format!("{}: {e}", store.dir().display()));
+        crate::savegame::GameStore::new(fallback).lock()
+    });
+    let lock = match lock {
         Ok(Some(lock)) => Some(lock),
         Ok(None) => {
             notes.push(format!(

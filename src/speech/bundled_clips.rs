@@ -143,6 +143,7 @@ static DE: &[(&str, &[u8])] = &[
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
     ),
+    ("beim", include_bytes!("../../assets/voice/de/beim.wav")),
     (
         "beiseitegelegt",
         include_bytes!("../../assets/voice/de/beiseitegelegt.wav"),
@@ -278,6 +279,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/fuenfmalige.wav"),
     ),
     ("fuer", include_bytes!("../../assets/voice/de/fuer.wav")),
+    ("gab", include_bytes!("../../assets/voice/de/gab.wav")),
     (
         "gedeckt",
         include_bytes!("../../assets/voice/de/gedeckt.wav"),
@@ -381,6 +383,7 @@ static DE: &[(&str, &[u8])] = &[
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
     ("nur", include_bytes!("../../assets/voice/de/nur.wav")),
+    ("oben", include_bytes!("../../assets/voice/de/oben.wav")),
     (
         "oberflaeche",
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
@@ -400,6 +403,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
+    (
+        "problem",
+        include_bytes!("../../assets/voice/de/problem.wav"),
+    ),
     (
         "programm",
         include_bytes!("../../assets/voice/de/programm.wav"),
@@ -499,6 +506,7 @@ static DE: &[(&str, &[u8])] = &[
         "springer",
         include_bytes!("../../assets/voice/de/springer.wav"),
     ),
+    ("start", include_bytes!("../../assets/voice/de/start.wav")),
     (
         "starten",
         include_bytes!("../../assets/voice/de/starten.wav"),
