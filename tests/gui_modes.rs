@@ -220,7 +220,7 @@ fn relay_the_assistant_enters_both_sides_and_the_clock_runs() {
     assert_eq!(gui.last_spoken(), "Uhr läuft");
     // Switching the mode mid-game is announced and kept.
     gui.harness
-        .get_by_role_and_label(Role::Button, "Practice")
+        .get_by_role_and_label(Role::RadioButton, "Practice")
         .click();
     gui.harness.run();
     assert_eq!(gui.last_spoken(), "Modus: Training");

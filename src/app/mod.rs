@@ -157,6 +157,8 @@ pub struct RochadeApp {
     history: VecDeque<Utterance>,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
+    /// The window title last sent (it says the game state).
+    window_title: String,
     modal: Option<Modal>,
     sim: Option<SimPanel>,
     last_notice: Option<Notice>,
@@ -205,6 +207,7 @@ impl RochadeApp {
             board_focused: false,
             history: VecDeque::new(),
             a11y_pending: a11y::Pending::default(),
+            window_title: String::new(),
             modal: None,
             sim: None,
             last_notice: None,
@@ -625,6 +628,11 @@ impl RochadeApp {
         }
     }
 
+    /// The window title as last set (it says the game state).
+    pub fn window_title(&self) -> &str {
+        &self.window_title
+    }
+
     /// Speaks a square of the simulated peg-board (its pegs, not the
     /// game's pieces) as the user walks it by keys.
     pub fn speak_sim_square(&mut self, board: &shakmaty::Board, sq: Square, moved: bool) {
@@ -768,6 +776,12 @@ impl eframe::App for RochadeApp {
                 }
                 other => self.act(other),
             }
+        }
+        let title =
+            panels::window_title(self.session.record(), self.settings.game.letters, &self.ui);
+        if self.window_title != title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = title;
         }
         panels::top_bar(self, ui);
         saving::alert_banner(self, ui);
