@@ -77,6 +77,13 @@ impl From<std::io::Error> for CliError {
 
 pub type CliResult = Result<(), CliError>;
 
+/// Writes an output file whole or not at all (a temporary file renamed
+/// over it), so a reader never sees half a file.
+fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
+    crate::config::write_atomically(path, bytes.as_ref())
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
