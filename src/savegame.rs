@@ -9,6 +9,15 @@
 //! `<data dir>/games/<date>-<white>-<black>.pgn` and the current file is
 //! removed.
 //!
+//! The app saves through [`SaveFile`] on its saving thread
+//! ([`crate::save_worker`]): one window at a time holds the folder
+//! ([`GameStore::lock`], a second is refused), a game not resumed is
+//! archived rather than overwritten, and a full or read-only folder saves
+//! into [`fallback_dir`] ([`SavedElsewhere`]). At start
+//! [`GameStore::remove_stale_temps`] clears what a killed write left and
+//! [`GameStore::at_start`] offers the unfinished game or the readable start
+//! of a damaged file (kept as `.bad-<time>`).
+//!
 //! The PGN is written and read by [`crate::pgn`] with the save file's
 //! extras ([`WriteOptions::SAVE`]): `[%at]` game times, clock readings to the
 //! millisecond, the `EndReason` tag and a pending draw offer. A file that
@@ -375,18 +384,6 @@ impl SaveFile {
         }
         store.save_current(record)
     }
-}
-
-/// [`GameStore::save_current`] in the data folder.
-pub fn save_current(record: &GameRecord) -> io::Result<Saved> {
-    GameStore::open_default()?.save_current(record)
-}
-
-/// [`GameStore::unfinished_game`] in the data folder.
-pub fn unfinished_game() -> Result<Option<GameRecord>, String> {
-    GameStore::open_default()
-        .map_err(|e| e.to_string())?
-        .unfinished_game()
 }
 
 /// Today's date where the user is (UTC if the time zone is unknown): the
