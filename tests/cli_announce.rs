@@ -1,28 +1,17 @@
 //! `rochade announce` end to end: the real binary, reading a file and stdin.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::run_rochade;
 
 fn rochade(args: &[&str], stdin: Option<&str>) -> Output {
     rochade_bytes(args, stdin.unwrap_or("").as_bytes())
 }
 
 fn rochade_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rochade"))
-        .args(args)
-        .env(
-            "ROCHADE_CONFIG_DIR",
-            std::env::temp_dir().join("rochade-test-no-config"),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rochade runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    run_rochade(args, stdin)
 }
 
 fn stdout(o: &Output) -> String {

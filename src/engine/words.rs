@@ -113,15 +113,8 @@ pub fn evaluation_words(pack: &Pack, pos: &Chess, line: &Line) -> Utterance {
 mod tests {
     use super::*;
     use crate::words::Lang;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::chess::position as pos;
 
     fn line(score: Score, pv: &[&str]) -> Line {
         Line {
