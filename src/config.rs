@@ -100,6 +100,7 @@ impl Default for SpeechSettings {
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::IntoStaticStr)]
 #[strum(serialize_all = "lowercase")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum SpeechBackend {
     /// System speech if it has a voice for the language, else the clips.
     #[default]
@@ -114,12 +115,11 @@ pub enum SpeechBackend {
 }
 
 impl SpeechBackend {
-    pub const ALL: [SpeechBackend; 4] = [
-        SpeechBackend::Auto,
-        SpeechBackend::System,
-        SpeechBackend::Clips,
-        SpeechBackend::Silent,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [SpeechBackend; <SpeechBackend as strum::EnumCount>::COUNT] =
+        *<SpeechBackend as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn code(self) -> &'static str {
         self.into()
@@ -246,6 +246,7 @@ impl BoardSettings {
 /// A promotion piece.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Promotion {
     #[default]
     Queen,
@@ -255,12 +256,11 @@ pub enum Promotion {
 }
 
 impl Promotion {
-    pub const ALL: [Promotion; 4] = [
-        Promotion::Queen,
-        Promotion::Rook,
-        Promotion::Bishop,
-        Promotion::Knight,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Promotion; <Promotion as strum::EnumCount>::COUNT] =
+        *<Promotion as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn role(self) -> Role {
         match self {
@@ -454,6 +454,7 @@ pub const MAX_SCALE: f32 = 4.0;
 #[serde(rename_all = "snake_case")]
 #[derive(strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Theme {
     /// White text on black.
     #[default]
@@ -465,11 +466,11 @@ pub enum Theme {
 }
 
 impl Theme {
-    pub const ALL: [Theme; 3] = [
-        Theme::DarkHighContrast,
-        Theme::LightHighContrast,
-        Theme::YellowOnBlack,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Theme; <Theme as strum::EnumCount>::COUNT] =
+        *<Theme as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn code(self) -> &'static str {
         self.into()
@@ -880,8 +881,9 @@ fn insert_at(table: &mut toml::Table, path: &[String], value: toml::Value) {
 }
 
 /// Writes `bytes` to a temporary file next to `path`, flushes it to disk and
-/// renames it over `path` (atomic on the same file system). Creates the
-/// folder if needed.
+/// renames it over `path` (atomic on the same file system; `tempfile`'s
+/// persist). Creates the folder if needed. The temporary file is named
+/// `.<name>.tmp-<random>`, so [`remove_stale_temps`] finds one a crash left.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
     let dir = path
@@ -893,27 +895,42 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?
         .to_string_lossy();
-    // Unique per process and call, so two writers never share a temp file.
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, path)?;
-        // The rename itself survives a power cut only once the folder is
-        // on disk (POSIX); elsewhere opening a folder fails and that is fine.
-        if let Ok(folder) = std::fs::File::open(dir) {
-            let _ = folder.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let mut temp = tempfile::Builder::new()
+        .prefix(&temp_prefix(&name))
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    // On failure the temporary file is removed when dropped.
+    temp.persist(path).map_err(|e| e.error)?;
+    // The rename itself survives a power cut only once the folder is on
+    // disk (POSIX); elsewhere opening a folder fails and that is fine.
+    if let Ok(folder) = std::fs::File::open(dir) {
+        let _ = folder.sync_all();
     }
-    result
+    Ok(())
+}
+
+fn temp_prefix(name: &str) -> String {
+    format!(".{name}.tmp-")
+}
+
+/// Removes the temporary files [`write_atomically`] left next to `path`
+/// when the process was killed mid-write (they never hold anything the
+/// file itself lacks that was acknowledged: a move is announced only after
+/// the rename). Returns how many were removed.
+pub fn remove_stale_temps(path: &Path) -> usize {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return 0;
+    };
+    let prefix = temp_prefix(&name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
 }
 
 fn valid_time_control<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {

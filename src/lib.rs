@@ -11,7 +11,7 @@
 //!   (`tests/core_purity.rs` fails on any file, environment, clock or
 //!   thread API in these modules; the shell loads packs and tables);
 //! * shell: [`serial`] (board link thread), [`louis`] (liblouis, Braille
-//!   tables from disk), [`speech`] and [`audio`]
+//!   tables from disk), [`save_worker`] (saving off the UI thread), [`speech`] and [`audio`]
 //!   (speech and sound threads), [`app`] (the egui desktop app) and [`cli`].
 
 pub mod announce;
@@ -28,6 +28,7 @@ pub mod export;
 pub mod louis;
 pub mod paths;
 pub mod pgn;
+pub mod save_worker;
 pub mod savegame;
 pub mod serial;
 pub mod session;

@@ -9,6 +9,15 @@
 //! `<data dir>/games/<date>-<white>-<black>.pgn` and the current file is
 //! removed.
 //!
+//! The app saves through [`SaveFile`] on its saving thread
+//! ([`crate::save_worker`]): one window at a time holds the folder
+//! ([`GameStore::lock`], a second is refused), a game not resumed is
+//! archived rather than overwritten, and a full or read-only folder saves
+//! into [`fallback_dir`] ([`SavedElsewhere`]). At start
+//! [`GameStore::remove_stale_temps`] clears what a killed write left and
+//! [`GameStore::at_start`] offers the unfinished game or the readable start
+//! of a damaged file (kept as `.bad-<time>`).
+//!
 //! The PGN is written and read by [`crate::pgn`] with the save file's
 //! extras ([`WriteOptions::SAVE`]): `[%at]` game times, clock readings to the
 //! millisecond, the `EndReason` tag and a pending draw offer. A file that
@@ -26,6 +35,8 @@ use crate::pgn::{Games, PgnError, ReadOptions, WriteOptions};
 pub const CURRENT_FILE: &str = "current-game.pgn";
 /// Finished games, inside the data folder.
 pub const ARCHIVE_DIR: &str = "games";
+/// Held locked by the app that saves into the folder (one at a time).
+pub const LOCK_FILE: &str = ".lock";
 
 /// What [`GameStore::save_current`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +143,60 @@ impl GameStore {
         }
     }
 
+    /// Takes the folder for this process: an advisory lock on `.lock`,
+    /// released when the process ends in any way (kill -9 included).
+    /// `Ok(None)`: another Rochade holds it, and must be the only one to
+    /// write the save file.
+    pub fn lock(&self) -> io::Result<Option<StoreLock>> {
+        std::fs::create_dir_all(&self.dir)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .open(self.dir.join(LOCK_FILE))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(StoreLock { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    /// Removes temporary files a killed save left behind (call with the
+    /// lock held, so no other writer is mid-save); how many.
+    pub fn remove_stale_temps(&self) -> usize {
+        crate::config::remove_stale_temps(&self.current_path())
+    }
+
+    /// What to offer at start: the unfinished game, or the readable start
+    /// of a damaged save file (the file itself is moved aside, never
+    /// deleted, and `problem` names both files).
+    pub fn at_start(&self) -> AtStart {
+        let path = self.current_path();
+        match self.read_current() {
+            Ok(SaveRead::Damaged { prefix, error }) => {
+                let problem = self.set_aside(&path, &describe(&error));
+                let game = prefix.filter(|g| !g.is_over());
+                AtStart {
+                    prefix_of_damaged: game.is_some(),
+                    game,
+                    problem: Some(problem),
+                }
+            }
+            _ => match self.unfinished_game() {
+                Ok(game) => AtStart {
+                    game,
+                    problem: None,
+                    prefix_of_damaged: false,
+                },
+                Err(problem) => AtStart {
+                    game: None,
+                    problem: Some(problem),
+                    prefix_of_damaged: false,
+                },
+            },
+        }
+    }
+
     /// The game to offer for resumption at start: one with at least one
     /// move (or a draw offer) and no result. A finished game found there
     /// (the app stopped between archiving and clearing) is archived now.
@@ -186,22 +251,151 @@ impl GameStore {
     }
 }
 
-/// [`GameStore::save_current`] in the data folder.
-pub fn save_current(record: &GameRecord) -> io::Result<Saved> {
-    GameStore::open_default()?.save_current(record)
+/// The save folder taken by this process ([`GameStore::lock`]).
+#[derive(Debug)]
+pub struct StoreLock {
+    _file: std::fs::File,
 }
 
-/// [`GameStore::unfinished_game`] in the data folder.
-pub fn unfinished_game() -> Result<Option<GameRecord>, String> {
-    GameStore::open_default()
-        .map_err(|e| e.to_string())?
-        .unfinished_game()
+/// What [`GameStore::at_start`] found.
+#[derive(Debug)]
+pub struct AtStart {
+    /// The game to offer for resumption.
+    pub game: Option<GameRecord>,
+    /// The save file was damaged: `game` is the part that could be read.
+    pub prefix_of_damaged: bool,
+    /// What went wrong, naming the files (for the screen).
+    pub problem: Option<String>,
+}
+
+/// The app's saver: writes the save file, keeps the folder locked while it
+/// lives, and archives the game offered at start if the user did not
+/// resume it (a discarded game is kept in `games/`, never overwritten).
+pub struct SaveFile {
+    store: GameStore,
+    offered: Option<GameRecord>,
+    _lock: Option<StoreLock>,
+    /// Where to save when the data folder is full or read-only.
+    fallback: Option<GameStore>,
+    /// The fallback holds a game that now goes on in the data folder.
+    clear_fallback: bool,
+}
+
+/// A save that failed in the data folder (`cause`) but was written to
+/// the fallback folder instead (`path`). Carried inside the
+/// [`io::Error`] the saver returns, so the failure is still said.
+#[derive(Debug, thiserror::Error)]
+#[error("{cause}; saved in {} instead", path.display())]
+pub struct SavedElsewhere {
+    pub cause: io::Error,
+    pub path: PathBuf,
+}
+
+impl SavedElsewhere {
+    /// The `SavedElsewhere` inside a saver's error, if it is one.
+    pub fn inside(e: &io::Error) -> Option<&SavedElsewhere> {
+        e.get_ref()?.downcast_ref()
+    }
+}
+
+/// `Documents/Rochade` (or the platform's equivalent): where a game is
+/// saved when the data folder is full or read-only.
+pub fn fallback_dir() -> Option<PathBuf> {
+    directories::UserDirs::new()
+        .and_then(|d| d.document_dir().map(|p| p.join("Rochade")))
+        .or_else(|| Some(std::env::temp_dir().join("rochade-games")))
+}
+
+impl SaveFile {
+    pub fn new(store: GameStore, offered: Option<GameRecord>, lock: Option<StoreLock>) -> SaveFile {
+        SaveFile {
+            store,
+            offered,
+            _lock: lock,
+            fallback: None,
+            clear_fallback: false,
+        }
+    }
+
+    /// Saves into `fallback` when the data folder cannot be written;
+    /// `resumed_from_it`: the offered game came from there.
+    pub fn with_fallback(mut self, fallback: GameStore, resumed_from_it: bool) -> SaveFile {
+        self.fallback = Some(fallback);
+        self.clear_fallback = resumed_from_it;
+        self
+    }
+
+    /// Saves `record` (the session's `Effect::SaveGame`). The first save
+    /// of a game that does not continue the offered one archives that.
+    /// A full or read-only data folder saves into the fallback folder
+    /// and says so ([`SavedElsewhere`]).
+    pub fn save(&mut self, record: &GameRecord) -> io::Result<Saved> {
+        let cause = match Self::save_in(&self.store, &mut self.offered, record) {
+            Ok(saved) => {
+                if self.clear_fallback
+                    && let Some(fallback) = &self.fallback
+                    && fallback.discard_current().is_ok()
+                {
+                    self.clear_fallback = false;
+                }
+                return Ok(saved);
+            }
+            Err(e) => e,
+        };
+        let elsewhere = matches!(
+            cause.kind(),
+            io::ErrorKind::StorageFull
+                | io::ErrorKind::QuotaExceeded
+                | io::ErrorKind::ReadOnlyFilesystem
+                | io::ErrorKind::PermissionDenied
+        );
+        let Some(fallback) = self.fallback.as_ref().filter(|_| elsewhere) else {
+            return Err(cause);
+        };
+        match Self::save_in(fallback, &mut self.offered, record) {
+            Ok(saved) => {
+                self.clear_fallback = true;
+                Err(io::Error::new(
+                    cause.kind(),
+                    SavedElsewhere {
+                        path: saved.path().to_owned(),
+                        cause,
+                    },
+                ))
+            }
+            Err(_) => Err(cause),
+        }
+    }
+
+    /// Archives the offered game if this record does not continue it,
+    /// then saves the record, in `store`.
+    fn save_in(
+        store: &GameStore,
+        offered: &mut Option<GameRecord>,
+        record: &GameRecord,
+    ) -> io::Result<Saved> {
+        if let Some(old) = offered {
+            let resumed =
+                old.start_fen() == record.start_fen() && record.moves().starts_with(old.moves());
+            if !resumed {
+                store.archive(old)?;
+            }
+            *offered = None;
+        }
+        store.save_current(record)
+    }
+}
+
+/// Today's date where the user is (UTC if the time zone is unknown): the
+/// shell reads the clock, the PGN writer gets the date passed in.
+pub fn today() -> jiff::civil::Date {
+    jiff::Zoned::now().date()
 }
 
 /// `2025-06-01` from a PGN date, today's date where it is unknown.
 fn archive_date(pgn_date: &str) -> String {
     crate::pgn::parse_pgn_date(pgn_date)
-        .unwrap_or_else(crate::pgn::today)
+        .unwrap_or_else(today)
         .to_string()
 }
 
@@ -230,7 +424,7 @@ pub fn to_pgn(record: &GameRecord) -> String {
 
 /// The save file's text, with today's date where the game has none.
 fn save_text(record: &GameRecord) -> String {
-    crate::pgn::write(record, &WriteOptions::SAVE.dated(crate::pgn::today()))
+    crate::pgn::write(record, &WriteOptions::SAVE.dated(today()))
 }
 
 /// What a save file holds.
@@ -557,7 +751,7 @@ mod tests {
         std::fs::write(store.current_path(), to_pgn(&g)).unwrap();
         assert!(matches!(store.unfinished_game(), Ok(None)));
         assert!(!store.current_path().exists());
-        let name = format!("{}-NN-NN.pgn", crate::pgn::today());
+        let name = format!("{}-NN-NN.pgn", today());
         assert!(store.archive_dir().join(name).exists());
     }
 
@@ -683,5 +877,103 @@ mod damaged_tests {
         let line = text[..cut].lines().count();
         assert_eq!(error.line, Some(line), "{error:?}");
         assert!(matches!(read_save(text.as_bytes()), SaveRead::Intact(_)));
+    }
+}
+
+#[cfg(test)]
+mod safety_tests {
+    use super::*;
+    use shakmaty::san::San;
+
+    fn played(sans: &str) -> GameRecord {
+        let mut g = GameRecord::new();
+        for san in sans.split_whitespace() {
+            let mv = san.parse::<San>().unwrap().to_move(g.position()).unwrap();
+            g.play(mv, None).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn a_second_instance_cannot_take_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = GameStore::new(dir.path());
+        let first = store.lock().unwrap();
+        assert!(first.is_some());
+        assert!(store.lock().unwrap().is_none(), "held by the first");
+        drop(first);
+        assert!(store.lock().unwrap().is_some(), "free once the first ends");
+    }
+
+    #[test]
+    fn temporary_files_left_by_a_kill_are_removed_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = GameStore::new(dir.path());
+        store.save_current(&played("e4")).unwrap();
+        // What an old build and a killed write leave behind.
+        let old = dir.path().join(format!(".{CURRENT_FILE}.tmp-4242-7"));
+        let new = dir.path().join(format!(".{CURRENT_FILE}.tmp-Ab3xYz"));
+        std::fs::write(&old, "1. e4 e5 *").unwrap();
+        std::fs::write(&new, "1. e4").unwrap();
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&other, "kept").unwrap();
+        assert_eq!(store.remove_stale_temps(), 2);
+        assert!(!old.exists() && !new.exists() && other.exists());
+        assert!(matches!(store.read_current().unwrap(), SaveRead::Intact(_)));
+    }
+
+    #[test]
+    fn a_discarded_game_is_archived_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = GameStore::new(dir.path());
+        let old = played("d4 d5 c4");
+        store.save_current(&old).unwrap();
+        let found = store.at_start();
+        assert_eq!(found.game.as_ref().unwrap().moves(), old.moves());
+        let mut file = SaveFile::new(store.clone(), found.game, None);
+        // The user said no and started a new game.
+        file.save(&played("e4")).unwrap();
+        let archived: Vec<_> = std::fs::read_dir(store.archive_dir())
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        assert_eq!(archived.len(), 1);
+        assert_eq!(from_pgn(&archived[0]).unwrap().moves(), old.moves());
+        let SaveRead::Intact(current) = store.read_current().unwrap() else {
+            panic!("current file")
+        };
+        assert_eq!(current.moves().len(), 1);
+        // A resumed game is not archived: it goes on in the current file.
+        let dir = tempfile::tempdir().unwrap();
+        let store = GameStore::new(dir.path());
+        store.save_current(&old).unwrap();
+        let mut file = SaveFile::new(store.clone(), store.at_start().game, None);
+        file.save(&played("d4 d5 c4 e6")).unwrap();
+        assert!(!store.archive_dir().exists());
+    }
+
+    #[test]
+    fn a_damaged_save_offers_its_readable_moves_and_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = GameStore::new(dir.path());
+        let text = to_pgn(&played("e4 e5 Nf3 Nc6 Bb5"));
+        let cut = &text[..text.find("Bb5").unwrap() + 2];
+        std::fs::write(store.current_path(), cut).unwrap();
+        let found = store.at_start();
+        assert!(found.prefix_of_damaged);
+        assert_eq!(found.game.unwrap().moves().len(), 4);
+        let problem = found.problem.unwrap();
+        assert!(problem.contains(".bad-"), "{problem}");
+        let kept: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains(".bad-"))
+            .collect();
+        assert_eq!(std::fs::read_to_string(&kept[0]).unwrap(), cut);
+        // Nothing readable: set aside, nothing offered, said so.
+        std::fs::write(store.current_path(), vec![0u8; 64]).unwrap();
+        let found = store.at_start();
+        assert!(found.game.is_none() && !found.prefix_of_damaged);
+        assert!(found.problem.is_some());
     }
 }

@@ -273,3 +273,96 @@ fn hint_threat_and_evaluation_in_each_language() {
         );
     }
 }
+
+#[test]
+fn a_missing_or_silent_engine_is_reported_in_words_and_the_game_kept() {
+    // (program, what the German message says)
+    for (program, words) in [
+        ("/nonexistent/stockfish", "lässt sich nicht starten"),
+        // `cat` starts but never speaks UCI: it hangs, as far as we know.
+        ("/bin/cat", "antwortet nicht"),
+    ] {
+        let mut session = Session::with_pack(SessionConfig::default(), Pack::bundled(Lang::De));
+        session.set_opponent(Some(Opponent {
+            color: Color::Black,
+            level: Level::new(3).unwrap(),
+            pause_ms: 0,
+            seed: 1,
+        }));
+        let mut d = Driver::new(
+            session,
+            EngineService::spawn(program.into()),
+            Time::Virtual(0),
+        );
+        let mut said = Vec::new();
+        let fx = d.handle(Event::MoveEntered {
+            text: "e4".into(),
+            source: Source::Keyboard,
+        });
+        said.extend(fx.iter().filter_map(|e| match e {
+            Effect::Speak(s) => Some(s.text.spoken.clone()),
+            _ => None,
+        }));
+        assert!(d.settle(|_, fx| {
+            said.extend(fx.iter().filter_map(|e| match e {
+                Effect::Speak(s) => Some(s.text.spoken.clone()),
+                _ => None,
+            }))
+        }));
+        let failure = said
+            .iter()
+            .find(|s| s.starts_with("Computergegner ausgefallen"))
+            .unwrap_or_else(|| panic!("{program}: {said:?}"));
+        assert!(failure.contains(words), "{failure}");
+        assert!(
+            failure.contains("Strg+R") || failure.contains("Steuerung"),
+            "{failure}"
+        );
+        assert_eq!(d.session.record().moves().len(), 1, "the game is kept");
+        // A typed move still works; the engine is not asked again until
+        // it is restarted.
+        d.handle(Event::Command(Command::Takeback));
+        d.handle(Event::Command(Command::Confirm));
+        assert_eq!(d.session.record().moves().len(), 0);
+        assert!(!d.session.engine_busy());
+    }
+}
+
+#[test]
+fn level_1_plays_measurably_worse_than_the_engine_s_own_floor() {
+    use rochade::engine::{Engine, Rng, choose_move};
+    use shakmaty::uci::UciMove;
+    // The positions of a Ruy Lopez, one per ply.
+    let line = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 \
+                c2c3 e8g8 h2h3 c6a5 b3c2 c7c5 d2d4 d8c7";
+    let mut positions = vec![shakmaty::Chess::default()];
+    for m in line.split_whitespace() {
+        let mut p = positions.last().unwrap().clone();
+        let mv = m.parse::<UciMove>().unwrap().to_move(&p).unwrap();
+        p.play_unchecked(mv);
+        positions.push(p);
+    }
+    let mut judge = Engine::start(&stockfish(), Default::default()).expect("stockfish starts");
+    let mut player = Engine::start(&stockfish(), Default::default()).expect("stockfish starts");
+    let mut mean_loss = |n: u8| {
+        let level = Level::new(n).unwrap();
+        let plan = level.plan(player.options());
+        let mut rng = Rng::new(3);
+        let mut total = 0;
+        for pos in &positions {
+            let (lines, best) = player.search(&fen_of(pos), &[], &plan).unwrap();
+            let mv = choose_move(pos, &lines, best.as_ref(), plan.choice, &mut rng).unwrap();
+            let mut after = pos.clone();
+            after.play_unchecked(mv.to_move(pos).unwrap());
+            total += (score(pos, &mut judge) + score(&after, &mut judge)).max(0);
+        }
+        total / positions.len() as i32
+    };
+    let one = mean_loss(1);
+    let floor = mean_loss(5);
+    println!(
+        "mean loss over {} positions: level 1 {one} cp, level 5 (UCI_Elo 1350, the floor) {floor} cp",
+        positions.len()
+    );
+    assert!(one >= floor + 50, "level 1 {one} cp, level 5 {floor} cp");
+}

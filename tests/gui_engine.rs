@@ -118,11 +118,75 @@ fn the_settings_have_the_computer_opponent_by_label() {
 }
 
 #[test]
-fn no_computer_help_in_tournament_mode() {
+fn no_computer_help_at_a_tournament_board() {
+    use rochade::session::Mode;
+    for mode in [Mode::Tournament, Mode::Relay] {
+        let mut s = settings(Lang::En);
+        s.game.mode = mode;
+        let mut gui = start(s);
+        for (mods, key) in [(CTRL, Key::H), (CTRL_SHIFT, Key::H), (CTRL_SHIFT, Key::E)] {
+            gui.press_with(mods, key);
+            assert_eq!(gui.last_spoken(), "Computer help only in practice mode");
+            assert!(!gui.app().session().engine_busy());
+        }
+    }
+}
+
+#[test]
+fn swapping_colours_lets_the_computer_open_and_the_level_keys_say_the_level() {
+    stockfish_installed();
     let mut s = settings(Lang::En);
-    s.game.mode = rochade::session::Mode::Tournament;
+    s.engine.opponent = true;
+    s.engine.level = rochade::engine::Level::new(1).unwrap();
+    s.engine.pause_ms = 300;
     let mut gui = start(s);
-    gui.press_with(CTRL, Key::H);
-    assert_eq!(gui.last_spoken(), "No computer help in tournament mode");
+    gui.press_with(CTRL_SHIFT, Key::ArrowDown);
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 1. You play White",
+        "level 1 is the floor"
+    );
+    gui.press_with(CTRL_SHIFT, Key::ArrowUp);
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 2. You play White"
+    );
+    assert_eq!(gui.app().settings().engine.level.number(), 2);
+    gui.press_with(CTRL_SHIFT, Key::C);
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 2. You play Black"
+    );
+    settle(&mut gui);
+    let record = gui.app().session().record();
+    assert_eq!(record.moves().len(), 1, "the computer opened as White");
+    // Switched off, the keys still say the level and colour.
+    gui.press_with(CTRL_SHIFT, Key::P);
+    assert_eq!(gui.last_spoken(), "Practice without a computer opponent");
+    gui.press_with(CTRL_SHIFT, Key::C);
+    assert_eq!(
+        gui.last_spoken(),
+        "Computer opponent off; level 2. You play White"
+    );
     assert!(!gui.app().session().engine_busy());
+}
+
+#[test]
+fn the_computer_menu_switches_the_opponent_on() {
+    let mut gui = start(settings(Lang::En));
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Computer")
+        .click();
+    gui.harness.run();
+    gui.harness
+        .get_by_label("Play against the computer")
+        .click();
+    gui.harness.run();
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 3. You play White"
+    );
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Computer (Level 3)");
+    assert!(gui.app().session().opponent().is_some());
 }

@@ -383,3 +383,116 @@ fn track_replays_a_board_log_as_json_and_pgn() {
         "{pgn}"
     );
 }
+
+/// The JSON lines `rochade track` prints, read on a thread.
+fn json_lines(stdout: std::process::ChildStdout) -> Receiver<serde_json::Value> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            let value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            if tx.send(value).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// A child process killed when the test ends, passed or not.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn track_writes_every_event_and_decision_into_the_board_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let link_path = dir.path().join("board");
+    let log_path = dir.path().join("board.log");
+    let mut board = TestBoard::plug(&link_path);
+    let bit = |sq: shakmaty::Square| 1u64 << u32::from(sq);
+    use shakmaty::Square::*;
+    let fen = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+    let mut mask = bit(E1) | bit(B7) | bit(E8);
+    board.send(mask);
+    let mut child = KillOnDrop(
+        Command::new(BIN)
+            .args(["track", "--lang", "en", "--fen", fen, "--board-log"])
+            .arg(&log_path)
+            .arg(&link_path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("track starts"),
+    );
+    let rx = json_lines(child.0.stdout.take().unwrap());
+    let mut seen: Vec<serde_json::Value> = Vec::new();
+    // The board's state changes (pegs off, pegs on), then it sends it as
+    // its heartbeat until `track` prints the event wanted.
+    let mut step = |off: u64, on: u64, wanted: &str| {
+        mask = mask & !off | on;
+        let end = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < end {
+            board.send(mask);
+            let beat = Instant::now() + Duration::from_millis(500);
+            while let Some(left) = beat.checked_duration_since(Instant::now()) {
+                if let Ok(v) = rx.recv_timeout(left) {
+                    let found = v["event"] == wanted;
+                    seen.push(v);
+                    if found {
+                        return;
+                    }
+                }
+            }
+        }
+        panic!("no {wanted} event: {seen:?}");
+    };
+    step(0, 0, "orientation");
+    // White promotes on b8; nothing is chosen, Black's king starts his
+    // move at once: the default queen is played, then Kd7.
+    step(bit(B7), 0, "touched");
+    step(0, bit(B8), "promotion");
+    step(bit(E8), 0, "move");
+    step(0, bit(D7), "move");
+    // One event more, so the board log has every line before it.
+    step(bit(B8), 0, "touched");
+    drop(child);
+    let events: Vec<&str> = seen.iter().filter_map(|v| v["event"].as_str()).collect();
+    for decision in ["orientation", "promotion", "promotion_defaulted", "move"] {
+        assert!(events.contains(&decision), "{decision}: {events:?}");
+    }
+    let moves: Vec<&str> = seen
+        .iter()
+        .filter(|v| v["event"] == "move")
+        .filter_map(|v| v["san"].as_str())
+        .collect();
+    assert_eq!(moves, ["b8=Q+", "Kd7"]);
+    // Every line printed is in the board log, in the same order, between
+    // the frames; a replay skips them and finds the same game.
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    let noted: Vec<serde_json::Value> = rochade::board::log::notes(&log)
+        .map(|(_, text)| serde_json::from_str(text).unwrap())
+        .collect();
+    // The extra event's own line may not be in the log yet when the child
+    // is dropped; every line before it must be.
+    let before_extra = &seen[..seen.len() - 1];
+    assert!(
+        noted.starts_with(before_extra),
+        "printed {seen:?}\nin the log {noted:?}"
+    );
+    let replay = Command::new(BIN)
+        .args(["track", "--lang", "en", "--fen", fen, "--log"])
+        .arg(&log_path)
+        .output()
+        .unwrap();
+    assert!(replay.status.success());
+    assert_eq!(
+        json_moves(&String::from_utf8_lossy(&replay.stdout)),
+        ["b8=Q+", "Kd7"]
+    );
+}

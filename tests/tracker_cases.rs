@@ -47,9 +47,15 @@ impl Hand {
         };
         hand.send();
         hand.wait(PAUSE);
-        assert!(
-            hand.take().is_empty(),
-            "a board matching the game says nothing"
+        // A position that looks different turned round decides the
+        // orientation at once; otherwise the first move does.
+        let decided = pos_is_symmetric(&hand.shadow)
+            .then_some(vec![])
+            .unwrap_or(vec![TrackerEvent::OrientationDecided { flipped: false }]);
+        assert_eq!(
+            hand.take(),
+            decided,
+            "a board matching the game says nothing else"
         );
         hand
     }
@@ -130,6 +136,11 @@ impl Hand {
         self.shadow.play_unchecked(m);
         self.tracker.apply_external(self.now, m, &mut self.events);
     }
+}
+
+fn pos_is_symmetric(pos: &Chess) -> bool {
+    let occ = pos.board().occupied();
+    occ.rotate_180() == occ
 }
 
 fn bit(sq: Square) -> u64 {
@@ -639,7 +650,13 @@ fn turned_board_detected_from_a_p_line() {
     pieces.reverse();
     let mut ev = Vec::new();
     t.on_pieces(0, &pieces, &mut ev);
-    assert_eq!(ev, vec![TrackerEvent::BoardTurned { flipped: true }]);
+    assert_eq!(
+        ev,
+        vec![
+            TrackerEvent::OrientationDecided { flipped: true },
+            TrackerEvent::BoardTurned { flipped: true }
+        ]
+    );
     // The blind player has Black and his board is turned: White moves first,
     // entered by the assistant; he carries it out rotated.
     let mut t = Tracker::new(TrackerConfig::default(), Chess::default());
@@ -659,6 +676,7 @@ fn turned_board_detected_from_a_p_line() {
     assert_eq!(
         ev,
         vec![
+            TrackerEvent::OrientationDecided { flipped: true },
             TrackerEvent::BoardTurned { flipped: true },
             TrackerEvent::InSync
         ]
@@ -897,5 +915,57 @@ fn an_ambiguous_missed_capture_is_not_guessed() {
             .iter()
             .any(|e| matches!(e, TrackerEvent::Mismatch(_))),
         "guidance instead of a guess"
+    );
+}
+
+#[test]
+fn a_lost_link_then_the_opponent_hesitating_is_not_taken_for_the_other_capture() {
+    // 1. e4 d5 2. Nc3 f5: the e-pawn can take on d5 or f5. While the link
+    // is down White plays exd5; when it is back Black's f-pawn is in his
+    // hand, then put back. In occupancy that is exf5 with all its
+    // evidence, so nothing may be recorded until one explanation is left.
+    let mut h = Hand::default();
+    for (f, t) in [(E2, E4), (D7, D5), (B1, C3), (F7, F5)] {
+        h.mv(f, t);
+    }
+    assert_eq!(h.moves(), vec!["e4", "d5", "Nc3", "f5"]);
+    h.tracker.link_lost();
+    h.mask &= !bit(E4); // exd5, unseen: the board is back with it done
+    h.lift(F5);
+    h.place(F5);
+    h.wait(3000);
+    assert!(h.moves().is_empty(), "no guess: {:?}", h.rest);
+    // Black replies: exd5 Nf6 and exf5 Nf6 both explain the board.
+    h.mv(G8, F6);
+    h.wait(3000);
+    assert!(h.moves().is_empty(), "no guess: {:?}", h.rest);
+    assert!(
+        h.rest
+            .iter()
+            .any(|e| matches!(e, TrackerEvent::Mismatch(_))),
+        "guidance instead: {:?}",
+        h.rest
+    );
+}
+
+#[test]
+fn a_capture_made_while_the_link_was_lost_is_resynchronised_from_the_reply() {
+    // 1. e4 d5; exd5 played while the link is down, then Black's reply:
+    // only exd5 Nf6 explains the board, though no state showed d5 empty.
+    let mut h = Hand::default();
+    h.mv(E2, E4);
+    h.mv(D7, D5);
+    assert_eq!(h.moves(), vec!["e4", "d5"]);
+    h.tracker.link_lost();
+    h.mask &= !bit(E4);
+    h.mv(G8, F6);
+    h.wait(3000);
+    assert_eq!(h.moves(), vec!["exd5", "Nf6"], "{:?}", h.rest);
+    assert!(
+        h.rest
+            .iter()
+            .any(|e| matches!(e, TrackerEvent::Resynchronised { moves } if moves.len() == 1)),
+        "{:?}",
+        h.rest
     );
 }

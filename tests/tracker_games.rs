@@ -354,6 +354,9 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, cases: &mut Cases
     let mut lost_before = false;
     let mut previous_choice = Choice::Now;
     let (mut expected_touch_moves, mut reported_touch_moves) = (0, 0);
+    // Decisions reported: the orientation (once), default promotion pieces.
+    let mut orientation_decisions = Vec::new();
+    let mut defaulted: Vec<Move> = Vec::new();
     for (i, &mv) in moves.iter().enumerate() {
         let is_last = i + 1 == moves.len();
         // A lost line during a capture, if a reply follows that is no
@@ -392,6 +395,8 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, cases: &mut Cases
                 // extension window passes or the opponent starts his move.
                 TrackerEvent::Executed(m) => executed.push(m),
                 TrackerEvent::Touched { .. } | TrackerEvent::PromotionPending { .. } => {}
+                TrackerEvent::OrientationDecided { flipped } => orientation_decisions.push(flipped),
+                TrackerEvent::PromotionDefaulted { mv } => defaulted.push(mv),
                 TrackerEvent::PromotionCorrected { old, new } => {
                     assert_eq!(executed.pop(), Some(old), "{name} seed {seed}: correction");
                     executed.push(new);
@@ -432,6 +437,7 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, cases: &mut Cases
                 match e {
                     TrackerEvent::Executed(m) => executed.push(m),
                     TrackerEvent::Resynchronised { .. } => resynced = true,
+                    TrackerEvent::PromotionDefaulted { mv } => defaulted.push(mv),
                     TrackerEvent::Touched { .. } | TrackerEvent::PromotionPending { .. } => {}
                     TrackerEvent::TouchMove { .. } if strict => {}
                     other => panic!("{name} seed {seed}: after a resynchronisation {other:?}"),
@@ -458,6 +464,7 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, cases: &mut Cases
         match e {
             TrackerEvent::Executed(m) => executed.push(m),
             TrackerEvent::TouchMove { .. } if strict => reported_touch_moves += 1,
+            TrackerEvent::PromotionDefaulted { mv } => defaulted.push(mv),
             other => panic!("{name} seed {seed}: after the game {other:?}"),
         }
     }
@@ -471,7 +478,22 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, cases: &mut Cases
     );
     assert_eq!(player.tracker.position(), &pos);
     assert_eq!(player.tracker.flipped(), player.turned);
+    assert_eq!(
+        orientation_decisions,
+        [player.turned],
+        "{name} seed {seed}: the orientation is decided once, rightly"
+    );
+    assert!(
+        defaulted
+            .iter()
+            .all(|d| d.promotion() == Some(player.tracker.config().promote_to)),
+        "{name} seed {seed}: {defaulted:?}"
+    );
     let c = &player.cases;
+    assert!(
+        defaulted.len() as u64 >= c.promotions_default_after_time + c.promotions_answered_at_once,
+        "{name} seed {seed}: every default piece is reported: {defaulted:?}"
+    );
     cases.replays += 1;
     cases.moves += moves.len() as u64;
     cases.snapshots += c.snapshots;

@@ -51,6 +51,10 @@ pub enum Action {
     Evaluate,
     /// Practice: start the engine again; the game continues.
     RestartEngine,
+    /// Practice: the computer one level stronger (true) or weaker.
+    Level(bool),
+    /// Practice: the player and the computer swap colours.
+    SwitchColours,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -92,6 +96,9 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::H, Action::Hint),
     (CTRL_SHIFT, Key::E, Action::Evaluate),
     (CTRL, Key::R, Action::RestartEngine),
+    (CTRL_SHIFT, Key::ArrowUp, Action::Level(true)),
+    (CTRL_SHIFT, Key::ArrowDown, Action::Level(false)),
+    (CTRL_SHIFT, Key::C, Action::SwitchColours),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),

@@ -15,6 +15,7 @@ mod panels;
 mod piece_disc;
 mod practice;
 pub mod run;
+mod saving;
 mod sim_panel;
 pub mod text;
 
@@ -59,9 +60,11 @@ impl TimeSource {
 
 pub use crate::config::Theme;
 
-/// Saves the scoresheet after every move (game safety). The shell passes
-/// one that writes the save file; tests pass one that records calls.
-pub type GameSaver = Box<dyn FnMut(&GameRecord) -> std::io::Result<()>>;
+/// Saves the scoresheet after every move (game safety), on a thread of
+/// its own ([`crate::save_worker`]). The shell passes one that writes the
+/// save file; tests pass one that records calls.
+pub type GameSaver = crate::save_worker::GameSaver;
+pub use saving::SAVE_HOLD_MS;
 
 /// Everything the app needs at start.
 pub struct AppOptions {
@@ -83,6 +86,9 @@ pub struct AppOptions {
     pub audio: Option<crate::audio::AudioOut>,
     /// A note to show once (e.g. "settings file unreadable, defaults used").
     pub startup_note: Option<String>,
+    /// Speech-pack keys said at start, before anything else (a damaged
+    /// save file, a second window); the note shows the details.
+    pub startup_alerts: Vec<&'static str>,
     /// Print the time of the first spoken word on stderr (start-up figure).
     pub trace_startup: Option<Instant>,
     /// Print a line on stderr for every frame drawn (idle figure: proves
@@ -104,6 +110,7 @@ impl AppOptions {
             saver: None,
             audio: None,
             startup_note: None,
+            startup_alerts: Vec::new(),
             trace_startup: None,
             trace_frames: None,
         }
@@ -150,10 +157,18 @@ pub struct RochadeApp {
     history: VecDeque<Utterance>,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
+    /// The window title last sent (it says the game state).
+    window_title: String,
     modal: Option<Modal>,
     sim: Option<SimPanel>,
     last_notice: Option<Notice>,
-    saver: Option<GameSaver>,
+    saver: Option<crate::save_worker::SaveWorker>,
+    /// Effects waiting for their save (a move is announced once on disk).
+    held: VecDeque<saving::Held>,
+    /// The window's context, for the saving thread to wake it.
+    wake: Arc<std::sync::OnceLock<egui::Context>>,
+    /// Exports being written by a thread of their own.
+    exports: Vec<saving::Export>,
     saves: u64,
     save_error: Option<String>,
     audio: Option<crate::audio::AudioOut>,
@@ -174,6 +189,8 @@ impl RochadeApp {
         let mut session = Session::with_pack(config, pack);
         options.settings.apply_tags(&mut session.record_mut().tags);
         let note = options.startup_note.or(pack_error.map(|e| e.to_string()));
+        let wake = Arc::new(std::sync::OnceLock::new());
+        let (saver, saver_error) = saving::spawn(options.saver, &wake);
         let mut app = RochadeApp {
             session,
             speech: options.speech,
@@ -190,12 +207,16 @@ impl RochadeApp {
             board_focused: false,
             history: VecDeque::new(),
             a11y_pending: a11y::Pending::default(),
+            window_title: String::new(),
             modal: None,
             sim: None,
             last_notice: None,
-            saver: options.saver,
+            saver,
+            held: VecDeque::new(),
+            wake,
+            exports: Vec::new(),
             saves: 0,
-            save_error: None,
+            save_error: saver_error,
             audio: options.audio,
             allow_close: false,
             note,
@@ -209,6 +230,14 @@ impl RochadeApp {
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
         if options.simulated_board {
             app.show_sim_board();
+        }
+        for key in &options.startup_alerts {
+            app.say_key(key, Priority::Alert);
+        }
+        // Any other note (settings, speech pack, sound) is said too: it is
+        // in the banner at the top.
+        if options.startup_alerts.is_empty() && app.note.is_some() {
+            app.say_key("startup_problem", Priority::Alert);
         }
         let offer = options
             .resume
@@ -314,7 +343,19 @@ impl RochadeApp {
     }
 
     fn apply_effects(&mut self, effects: Vec<Effect>) {
-        for effect in effects {
+        // Behind a move still being saved, everything waits its turn.
+        if !self.held.is_empty() {
+            self.held.push_back(saving::Held::behind(effects));
+            return;
+        }
+        self.run_effects(effects, false);
+    }
+
+    /// Carries out effects in order; at a save, the rest waits for it
+    /// (in front of everything held when `front`).
+    fn run_effects(&mut self, effects: Vec<Effect>, front: bool) {
+        let mut effects = effects.into_iter();
+        while let Some(effect) = effects.next() {
             match effect {
                 Effect::Speak(speech) => self.say(speech.text, speech.priority),
                 Effect::Sound(earcon) => {
@@ -324,8 +365,27 @@ impl RochadeApp {
                         audio.play_earcon(earcon, &crate::audio::EarconSettings::default());
                     }
                 }
-                Effect::Notice(notice) => self.on_notice(notice),
-                Effect::SaveGame => self.save_game(),
+                Effect::Notice(notice) => {
+                    // Every event, the tracker's decisions included, goes
+                    // into the board log as well.
+                    if let Some(link) = &self.link
+                        && let Ok(line) = serde_json::to_string(&notice)
+                    {
+                        link.note(self.time.now_ms(), &line);
+                    }
+                    self.on_notice(notice)
+                }
+                Effect::SaveGame => {
+                    if let Some(ticket) = self.save_game() {
+                        let held = saving::Held::saving(ticket, self.now_ms(), effects.collect());
+                        if front {
+                            self.held.push_front(held);
+                        } else {
+                            self.held.push_back(held);
+                        }
+                        return;
+                    }
+                }
                 Effect::AskEngine(request) => self.ask_engine(request),
                 Effect::RestartEngine => self.restart_engine(),
                 Effect::BoardCommand(cmd) => {
@@ -379,32 +439,6 @@ impl RochadeApp {
             self.focus_request = Some(FocusTarget::MoveInput);
         }
         self.last_notice = Some(notice);
-    }
-
-    fn save_game(&mut self) {
-        self.saves += 1;
-        let Some(saver) = &mut self.saver else {
-            return;
-        };
-        // The session asks for the save before it announces the move, so a
-        // failure is said first, and again after every move until it works.
-        match saver(self.session.record()) {
-            Ok(()) => self.save_error = None,
-            Err(e) => {
-                let pack = self.session.pack();
-                let reason = match e.kind() {
-                    std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
-                        pack.say("save_no_space")
-                    }
-                    std::io::ErrorKind::ReadOnlyFilesystem
-                    | std::io::ErrorKind::PermissionDenied => pack.say("save_read_only"),
-                    _ => Utterance::from(e.to_string().as_str()),
-                };
-                let text = pack.phrase("save_failed", &[("reason", reason)]);
-                self.save_error = Some(format!("{} ({e})", text.written));
-                self.say(text, Priority::Alert);
-            }
-        }
     }
 
     // ---- commands ----
@@ -467,6 +501,8 @@ impl RochadeApp {
             Action::Threat => self.command(Command::Threat),
             Action::Evaluate => self.command(Command::Evaluate),
             Action::RestartEngine => self.command(Command::RestartEngine),
+            Action::Level(up) => self.change_level(up),
+            Action::SwitchColours => self.switch_colours(),
         }
     }
 
@@ -554,31 +590,6 @@ impl RochadeApp {
         }
     }
 
-    fn export(&mut self) {
-        let options = self.settings.braille.export_options(
-            self.session.config().letters,
-            self.settings.interface_language,
-        );
-        let result = run::export_game(self.session.record(), options);
-        let text = match result {
-            Ok(path) => {
-                let file = Utterance {
-                    written: path.display().to_string(),
-                    spoken: path
-                        .file_name()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
-                };
-                self.session.pack().phrase("exported", &[("file", file)])
-            }
-            Err(e) => self
-                .session
-                .pack()
-                .phrase("export_failed", &[("reason", e.as_str().into())]),
-        };
-        self.say(text, Priority::Answer);
-    }
-
     fn open_settings(&mut self) {
         self.modal = Some(Modal::Settings(Box::new(panels::SettingsDraft::from_app(
             self,
@@ -615,6 +626,11 @@ impl RochadeApp {
         if moved {
             self.a11y_pending.drop_last();
         }
+    }
+
+    /// The window title as last set (it says the game state).
+    pub fn window_title(&self) -> &str {
+        &self.window_title
     }
 
     /// Speaks a square of the simulated peg-board (its pegs, not the
@@ -742,6 +758,9 @@ impl eframe::App for RochadeApp {
         }
         let ctx = ui.ctx().clone();
         self.apply_style(&ctx);
+        self.wake.get_or_init(|| ctx.clone());
+        self.release_saved();
+        self.poll_exports();
         self.poll_board();
         self.poll_engine();
         self.run_deadlines();
@@ -758,7 +777,14 @@ impl eframe::App for RochadeApp {
                 other => self.act(other),
             }
         }
+        let title =
+            panels::window_title(self.session.record(), self.settings.game.letters, &self.ui);
+        if self.window_title != title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = title;
+        }
         panels::top_bar(self, ui);
+        saving::alert_banner(self, ui);
         panels::side_panel(self, ui);
         if self.sim.is_some() {
             sim_panel::show(self, ui);
@@ -785,6 +811,9 @@ impl eframe::App for RochadeApp {
             ctx.request_repaint_after(delay);
         }
         if let Some(delay) = self.engine_repaint() {
+            ctx.request_repaint_after(delay);
+        }
+        if let Some(delay) = self.save_hold_delay() {
             ctx.request_repaint_after(delay);
         }
     }

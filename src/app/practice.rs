@@ -79,17 +79,90 @@ impl RochadeApp {
         settings.game.mode = Mode::Practice;
         self.apply_settings(settings);
         let text = match self.settings.opponent(0) {
-            Some(o) => {
-                let pack = self.session.pack();
-                let level = pack.render(&[crate::words::Token::Number(o.level.number().into())]);
-                let side = crate::announce::side_word(pack, !o.color);
-                pack.phrase("practice_start", &[("level", level), ("side", side)])
-            }
+            Some(_) => self.practice_words(),
             None => self.session.pack().say("practice_off"),
         };
         self.say(text, Priority::Answer);
         self.sync_opponent();
     }
+
+    /// "Practice against the computer, level 3. You play White".
+    fn practice_words(&self) -> crate::words::Utterance {
+        let pack = self.session.pack();
+        let level = self.settings.engine.level.number();
+        let level = pack.render(&[crate::words::Token::Number(level.into())]);
+        let side = crate::announce::side_word(pack, self.settings.game.blind_side.color());
+        let key = if self.settings.opponent(0).is_some() {
+            "practice_start"
+        } else {
+            "practice_settings"
+        };
+        pack.phrase(key, &[("level", level), ("side", side)])
+    }
+
+    /// Ctrl+Shift+Up/Down: the computer one level stronger or weaker
+    /// (from its next move on), said and saved.
+    pub(super) fn change_level(&mut self, up: bool) {
+        let mut settings = self.settings.clone();
+        let n = settings.engine.level.number();
+        let n = if up { n + 1 } else { n.saturating_sub(1) };
+        settings.engine.level = Level::new(n.clamp(Level::MIN, Level::MAX)).unwrap_or_default();
+        self.apply_settings(settings);
+        self.say(self.practice_words(), Priority::Answer);
+        self.sync_opponent();
+    }
+
+    /// Ctrl+Shift+C: the player takes the other colour (the computer,
+    /// when on, plays the one he had, at once if it is its turn).
+    pub(super) fn switch_colours(&mut self) {
+        let mut settings = self.settings.clone();
+        let other = !settings.game.blind_side.color();
+        settings.game.blind_side = crate::config::Side::from_color(other);
+        self.apply_settings(settings);
+        self.say(self.practice_words(), Priority::Answer);
+        self.sync_opponent();
+    }
+}
+
+/// The Computer menu of the top bar: the same commands as the keys.
+pub(super) fn computer_menu(
+    app: &RochadeApp,
+    ui: &mut Ui,
+    t: &UiText,
+    actions: &mut Vec<super::keys::Action>,
+) {
+    use super::keys::Action;
+    let on = app.session.opponent().is_some();
+    let level = app.settings.engine.level.number();
+    let title = if on {
+        format!(
+            "{} ({} {level})",
+            t.get("computer_menu"),
+            t.get("computer_level")
+        )
+    } else {
+        t.get("computer_menu")
+    };
+    ui.menu_button(title, |ui| {
+        if ui.selectable_label(on, t.get("computer_on")).clicked() {
+            actions.push(Action::ToggleComputer);
+            ui.close();
+        }
+        for (key, action) in [
+            ("hint", Action::Hint),
+            ("threat", Action::Threat),
+            ("evaluate", Action::Evaluate),
+            ("stronger", Action::Level(true)),
+            ("weaker", Action::Level(false)),
+            ("swap_colours", Action::SwitchColours),
+            ("restart_engine", Action::RestartEngine),
+        ] {
+            if ui.button(t.get(key)).clicked() {
+                actions.push(action);
+                ui.close();
+            }
+        }
+    });
 }
 
 /// The settings rows of the computer opponent.

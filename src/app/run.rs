@@ -41,6 +41,12 @@ pub fn export_game(
         file_safe(&record.tags.black)
     );
     let exporter = crate::louis::exporter(options).map_err(|e| e.to_string())?;
+    // The exports carry today's date where the game has none yet.
+    let mut record = record.clone();
+    if record.tags.date_unknown() {
+        record.tags.date = crate::pgn::pgn_date(crate::savegame::today());
+    }
+    let record = &record;
     let mut first = None;
     for format in [
         crate::export::Format::Pgn,
@@ -66,6 +72,106 @@ fn file_safe(name: &str) -> String {
     } else {
         s
     }
+}
+
+/// The day's board log in the data folder (`board-logs/2025-06-01.log`,
+/// appended), if the folder can be written: the board's frames and the
+/// app's decisions, for the arbiter and for replaying a game.
+fn board_log_path() -> Option<std::path::PathBuf> {
+    let dir = crate::paths::data_dir()?.join("board-logs");
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(format!("{}.log", crate::savegame::today()));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .ok()?;
+    Some(path)
+}
+
+/// Takes the save folder for this window: the game to offer, the saver
+/// and what to say at start. A second window (the folder is locked by the
+/// first) offers nothing and saves nothing: every save fails with "another
+/// Rochade window is using the save folder", said after every move.
+/// A data folder that is full or read-only saves into `fallback`
+/// ([`crate::savegame::SavedElsewhere`]), whose game is offered at start
+/// when the data folder has none.
+pub fn open_save_folder(
+    store: std::io::Result<crate::savegame::GameStore>,
+    fallback: Option<PathBuf>,
+    notes: &mut Vec<String>,
+) -> (Option<GameRecord>, super::GameSaver, Vec<&'static str>) {
+    use crate::savegame::SaveFile;
+    let store = match store {
+        Ok(store) => store,
+        Err(e) => {
+            notes.push(e.to_string());
+            let saver = Box::new(move |_: &GameRecord| Err(std::io::Error::other(e.to_string())));
+            return (None, saver, Vec::new());
+        }
+    };
+    // A folder that cannot be locked (read-only) is guarded by a lock in
+    // the fallback folder, where this window would save instead.
+    let lock = store.lock().or_else(|e| {
+        let fallback = fallback
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other(e.to_string()))?;
+        notes.push(format!("{}: {e}", store.dir().display()));
+        crate::savegame::GameStore::new(fallback).lock()
+    });
+    let lock = match lock {
+        Ok(Some(lock)) => Some(lock),
+        Ok(None) => {
+            notes.push(format!(
+                "Rochade is already open in another window; this window does not save the game \
+                 (the save folder {} is in use).",
+                store.dir().display()
+            ));
+            let saver = Box::new(|_: &GameRecord| {
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::ResourceBusy,
+                    "another Rochade window is using the save folder",
+                ))
+            });
+            return (None, saver, vec!["second_instance"]);
+        }
+        Err(e) => {
+            // A read-only folder cannot be locked either; saving says so.
+            notes.push(format!("{}: {e}", store.dir().display()));
+            None
+        }
+    };
+    if lock.is_some() {
+        store.remove_stale_temps();
+    }
+    let mut found = store.at_start();
+    // A game saved in the fallback folder while the data folder could not
+    // be written is offered when the data folder has none.
+    let fallback = fallback.map(crate::savegame::GameStore::new);
+    let mut from_fallback = false;
+    if found.game.is_none()
+        && found.problem.is_none()
+        && let Some(other) = fallback.as_ref().map(|f| f.at_start())
+        && (other.game.is_some() || other.problem.is_some())
+    {
+        from_fallback = other.game.is_some();
+        found = other;
+    }
+    let mut alerts = Vec::new();
+    if let Some(problem) = found.problem {
+        notes.push(problem);
+        alerts.push(if found.prefix_of_damaged {
+            "save_damaged_prefix"
+        } else {
+            "save_damaged"
+        });
+    }
+    let mut file = SaveFile::new(store, found.game.clone(), lock);
+    if let Some(fallback) = fallback {
+        file = file.with_fallback(fallback, from_fallback);
+    }
+    let saver = Box::new(move |record: &GameRecord| file.save(record).map(|_| ()));
+    (found.game, saver, alerts)
 }
 
 /// Opens the window and runs until it closes.
@@ -95,19 +201,18 @@ pub fn run() -> Result<(), String> {
             None
         }
     };
-    let resume = match crate::savegame::unfinished_game() {
-        Ok(game) => game,
-        Err(e) => {
-            notes.push(e);
-            None
-        }
-    };
+    let (resume, saver, startup_alerts) = open_save_folder(
+        crate::savegame::GameStore::open_default(),
+        crate::savegame::fallback_dir(),
+        &mut notes,
+    );
     let epoch = Instant::now();
     let port = settings.board.port.clone();
     let link_config = port.as_ref().map(|p| {
         let mut cfg = crate::serial::LinkConfig::new(p.clone(), settings.board.format);
         cfg.baud = settings.board.baud();
         cfg.epoch = epoch;
+        cfg.log = board_log_path();
         cfg
     });
     let options = AppOptions {
@@ -119,11 +224,10 @@ pub fn run() -> Result<(), String> {
         speech,
         time: TimeSource::Real(epoch),
         resume,
-        saver: Some(Box::new(|record: &GameRecord| {
-            crate::savegame::save_current(record).map(|_| ())
-        })),
+        saver: Some(saver),
         audio,
         startup_note: (!notes.is_empty()).then(|| notes.join("; ")),
+        startup_alerts,
         trace_startup,
         trace_frames,
         settings,

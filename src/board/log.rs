@@ -36,6 +36,25 @@ pub fn format_entry(ms: u64, frame: &[u8], force_hex: bool) -> String {
     out
 }
 
+/// Formats a line of the session's own (a tracker decision, as the JSON
+/// `rochade track` prints), with its LF: `# <ms> <text>`, a comment that a
+/// replay skips. Line breaks in `text` become spaces.
+pub fn format_note(ms: u64, text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(|c| if matches!(c, '\n' | '\r') { ' ' } else { c })
+        .collect();
+    format!("# {ms} {text}\n")
+}
+
+/// The session's lines in a board log ([`format_note`]): time and text.
+pub fn notes(text: &str) -> impl Iterator<Item = (u64, &str)> {
+    text.lines().filter_map(|line| {
+        let (ms, rest) = line.strip_prefix("# ")?.split_once(' ')?;
+        Some((ms.parse().ok()?, rest))
+    })
+}
+
 /// Why a log line could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("board log line {line}: {message}")]
@@ -119,6 +138,24 @@ mod tests {
         assert_eq!(
             parse_entry(tricky.trim_end()).unwrap().unwrap().bytes,
             b"hex:zz".to_vec()
+        );
+    }
+
+    #[test]
+    fn notes_are_comments_a_replay_skips() {
+        let note = format_note(250, "{\"event\":\"orientation\",\n\"turned\":false}");
+        assert_eq!(
+            note,
+            "# 250 {\"event\":\"orientation\", \"turned\":false}\n"
+        );
+        let text = format!(
+            "{}{note}",
+            format_entry(200, b"B FFFF00000000FFFF*20", false)
+        );
+        assert_eq!(parse_log(&text).unwrap().len(), 1, "the note is no frame");
+        assert_eq!(
+            notes(&text).collect::<Vec<_>>(),
+            [(250, "{\"event\":\"orientation\", \"turned\":false}")]
         );
     }
 

@@ -180,6 +180,15 @@ pub enum TrackerEvent {
     /// The board matches the game again after a mismatch, or after the
     /// player carried out a move entered elsewhere.
     InSync,
+    /// The orientation is decided (by the first move only one orientation
+    /// explains, a `P` line, a board that matches the game in only one
+    /// orientation, or a turned board recovered): `flipped` says whether
+    /// the board is turned. Reported once per game.
+    OrientationDecided { flipped: bool },
+    /// No promotion piece was chosen in time, or the opponent started his
+    /// move first: the default piece is played (`mv`, executed next). It
+    /// can still be corrected until the opponent's move is executed.
+    PromotionDefaulted { mv: Move },
     /// The board is turned round (decided by the first move only one
     /// orientation explains, a `P` line, or a later board that only the
     /// turned reading explains); snapshots are now read rotated by 180
@@ -291,6 +300,10 @@ pub struct Tracker {
     lifted: BoardMask,
     touch_move_reported: bool,
     suspect_reported: bool,
+    /// The link was lost since the board last matched the game or a move
+    /// was executed: states may have been missed, so a capture is not
+    /// chosen among several that the board shows alike.
+    gap: bool,
     phase: Phase,
     guidance: Guidance,
     /// The last move, a promotion executed on the board, whose piece can
@@ -350,6 +363,7 @@ impl Tracker {
             lifted: BoardMask(0),
             touch_move_reported: false,
             suspect_reported: false,
+            gap: false,
             phase: Phase::Following,
             guidance: Guidance::Quiet,
             correctable: None,
@@ -391,6 +405,15 @@ impl Tracker {
     pub fn set_flipped(&mut self, flipped: bool) {
         self.orientation = OrientationState::Decided(Orientation::from_flipped(flipped));
         self.clear_attempt();
+    }
+
+    /// The board link was lost: whatever happened on the board until it is
+    /// back was not seen. Until the board matches the game or a move is
+    /// executed again, captures the board shows alike are not told apart by
+    /// the states seen since (the move may have been made unseen, and a
+    /// piece lifted and put back since only looks like the other capture).
+    pub fn link_lost(&mut self) {
+        self.gap = true;
     }
 
     /// Whether a move entered elsewhere still has to be carried out on the board.
@@ -500,8 +523,7 @@ impl Tracker {
                 }
                 Phase::Promotion(p) if p.deadline <= now => {
                     self.phase = Phase::Following;
-                    let mv = with_promotion(p.mv, self.cfg.promote_to);
-                    self.commit(mv, out);
+                    self.commit_default_promotion(p.mv, out);
                     continue;
                 }
                 Phase::Resync { mask, deadline } if deadline <= now => {
@@ -574,16 +596,15 @@ impl Tracker {
                     .count()
             };
             let (straight, turned) = (score(o), score(o.other()));
+            if turned != straight {
+                self.decide(if turned > straight { o.other() } else { o }, out);
+            }
             if turned > straight {
-                self.orientation = OrientationState::Undecided(o.other());
                 self.clear_attempt();
                 self.settled = None;
                 out.push(TrackerEvent::BoardTurned {
                     flipped: self.flipped(),
                 });
-            }
-            if turned != straight {
-                self.orientation = OrientationState::Decided(self.orientation.get());
             }
         }
         let mut oriented = *pieces;
@@ -712,9 +733,9 @@ impl Tracker {
             let here = self.explains(o.to_game(raw), o);
             let there = self.explains(o.other().to_game(raw), o.other());
             if here && !there {
-                self.orientation = OrientationState::Decided(o);
+                self.decide(o, out);
             } else if there && !here {
-                self.orientation = OrientationState::Decided(o.other());
+                self.decide(o.other(), out);
                 self.clear_attempt();
                 out.push(TrackerEvent::BoardTurned {
                     flipped: self.flipped(),
@@ -828,7 +849,7 @@ impl Tracker {
                 return;
             }
             if !back {
-                self.commit(with_promotion(p.mv, self.cfg.promote_to), out);
+                self.commit_default_promotion(p.mv, out);
             }
         }
         if let Phase::Resync { mask, .. } = self.phase
@@ -846,10 +867,9 @@ impl Tracker {
             }
             self.phase = Phase::Following;
             self.guidance = Guidance::Quiet;
-            if self.game_occ.rotate_180() != self.game_occ
-                && let OrientationState::Undecided(o) = self.orientation
-            {
-                self.orientation = OrientationState::Decided(o);
+            self.gap = false;
+            if self.game_occ.rotate_180() != self.game_occ {
+                self.decide(self.orientation.get(), out);
             }
             self.clear_attempt();
             return;
@@ -960,7 +980,9 @@ impl Tracker {
         let mut best: Option<(usize, Move)> = None;
         let seen_empty = self.orient(self.seen_empty);
         let mut suspect = None;
+        let mut captures = 0;
         for c in self.candidates.iter().filter(|c| c.after == m) {
+            captures += usize::from(c.capture);
             if !c.capture {
                 if c.filled.is_subset(seen_empty) {
                     return Some(c.mv);
@@ -982,6 +1004,10 @@ impl Tracker {
         {
             self.suspect_reported = true;
             out.push(TrackerEvent::SensorSuspect { mv, square });
+        }
+        if self.gap && captures > 1 {
+            // Any of them may have been made while the link was down.
+            return None;
         }
         best.map(|(_, mv)| mv)
     }
@@ -1066,6 +1092,7 @@ impl Tracker {
         };
         let other = self.orientation.get().other();
         if other.to_game(raw) == self.game_occ {
+            self.decide(other, out);
             self.orientation = OrientationState::Decided(other);
             self.clear_attempt();
             out.push(TrackerEvent::BoardTurned {
@@ -1099,7 +1126,7 @@ impl Tracker {
         let seen_empty_since = self.seen[..self.seen_len]
             .iter()
             .fold(Bitboard::EMPTY, |acc, s| acc | (self.game_occ & !*s));
-        let mut found: Option<[Move; 2]> = None;
+        let mut found: Option<([Move; 2], bool)> = None;
         let turn = self.pos.turn();
         let earlier = &self.seen[..self.seen_len.saturating_sub(1)];
         let opponent = self.pos.board().by_color(!turn);
@@ -1123,7 +1150,7 @@ impl Tracker {
             {
                 continue;
             }
-            if c1.capture && !seen_empty_since.contains(c1.mv.to()) {
+            if c1.capture && !self.gap && !seen_empty_since.contains(c1.mv.to()) {
                 continue;
             }
             let mut pos = self.pos.clone();
@@ -1134,7 +1161,11 @@ impl Tracker {
                 }
                 let c2 = candidate(mv2, c1.after, !turn);
 
-                if c2.after != m || (c2.capture && self.capture_evidence(mv2).is_none()) {
+                if c2.after != m {
+                    continue;
+                }
+                let evidence = !c2.capture || self.capture_evidence(mv2).is_some();
+                if !evidence && !self.gap {
                     continue;
                 }
                 // A square the first move filled and the second emptied
@@ -1145,13 +1176,34 @@ impl Tracker {
                 {
                     continue;
                 }
-                if found.is_some_and(|f| f != [c1.mv, mv2]) {
+                if found.is_some_and(|(f, _)| f != [c1.mv, mv2]) {
                     return None;
                 }
-                found = Some([c1.mv, mv2]);
+                // After a lost link a reply without evidence still counts
+                // as an explanation (it may have been made unseen), but is
+                // not taken over: the hand may still hold the piece.
+                found = Some(([c1.mv, mv2], evidence));
             }
         }
-        found
+        found.filter(|&(_, evidence)| evidence).map(|(f, _)| f)
+    }
+
+    /// Settles the orientation (once: later calls change nothing), and
+    /// reports the decision.
+    fn decide(&mut self, o: Orientation, out: &mut Vec<TrackerEvent>) {
+        if let OrientationState::Undecided(_) = self.orientation {
+            self.orientation = OrientationState::Decided(o);
+            out.push(TrackerEvent::OrientationDecided {
+                flipped: o.is_turned(),
+            });
+        }
+    }
+
+    /// A pending promotion played with the default piece.
+    fn commit_default_promotion(&mut self, pending: Move, out: &mut Vec<TrackerEvent>) {
+        let mv = with_promotion(pending, self.cfg.promote_to);
+        out.push(TrackerEvent::PromotionDefaulted { mv });
+        self.commit(mv, out);
     }
 
     fn commit(&mut self, mv: Move, out: &mut Vec<TrackerEvent>) {
@@ -1171,12 +1223,11 @@ impl Tracker {
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
         self.lifted = BoardMask(0);
+        self.gap = false;
         self.correctable = mv.is_promotion().then_some(mv);
         self.refresh();
         self.clear_attempt();
-        if let OrientationState::Undecided(o) = self.orientation {
-            self.orientation = OrientationState::Decided(o);
-        }
+        self.decide(self.orientation.get(), out);
         self.phase = Phase::Following;
         if let Some(s) = self.settled {
             self.seen_empty = BoardMask(!s.0);

@@ -83,13 +83,15 @@ impl Driver {
                     let line = serde_json::to_string(&notice)
                         .map_err(|e| CliError::failure(e.to_string()))?;
                     writeln!(stdout, "{line}")?;
+                    // Every event, the tracker's decisions included, also
+                    // goes into the board log of a live session.
+                    if let Some(link) = &self.link {
+                        link.note(now, &line);
+                    }
                 }
                 Effect::SaveGame => {
                     if let Some(path) = &self.pgn {
-                        std::fs::write(path, crate::pgn::write_pgn(self.session.record()))
-                            .map_err(|e| {
-                                CliError::failure(format!("cannot write {}: {e}", path.display()))
-                            })?;
+                        super::write_file(path, crate::pgn::write_pgn(self.session.record()))?;
                     }
                 }
                 Effect::BoardCommand(cmd) => {

@@ -105,7 +105,7 @@ pub enum EngineEvent {
     /// The engine is missing, crashed or hung; `id` is the request lost.
     Failed {
         id: Option<u64>,
-        message: String,
+        error: EngineError,
     },
     /// The engine (re)started and answered `uciok`/`readyok`.
     Ready {

@@ -416,10 +416,7 @@ impl EngineService {
                             {
                                 e.kill();
                             }
-                            EngineEvent::Failed {
-                                id,
-                                message: err.to_string(),
-                            }
+                            EngineEvent::Failed { id, error: err }
                         }
                     };
                     if event_tx.send(event).is_err() {

@@ -71,11 +71,16 @@ pub struct LinkStatus {
     pub ident: Option<String>,
 }
 
+/// The board log, shared by the link thread (frames) and the session's
+/// driver (decisions, as comments).
+type SharedLog = Arc<Mutex<Option<BufWriter<File>>>>;
+
 /// A running link. Dropping it stops the thread.
 pub struct Link {
     stop: Arc<AtomicBool>,
     commands: Sender<HostCommand>,
     status: Arc<Mutex<LinkStatus>>,
+    log: SharedLog,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -142,13 +147,14 @@ impl Link {
             }
             None => None,
         };
+        let log = Arc::new(Mutex::new(log));
         let worker = Worker {
             cfg,
             tx,
             commands: command_rx,
             stop: stop.clone(),
             status: status.clone(),
-            log,
+            log: log.clone(),
             decoder_totals: DecoderStats::default(),
         };
         let thread = std::thread::Builder::new()
@@ -158,6 +164,7 @@ impl Link {
             stop,
             commands,
             status,
+            log,
             thread: Some(thread),
         })
     }
@@ -165,6 +172,18 @@ impl Link {
     /// Sends a command to the board (queued if the link is down).
     pub fn send(&self, cmd: HostCommand) {
         let _ = self.commands.send(cmd);
+    }
+
+    /// Writes a line of the session's own into the board log (if one is
+    /// kept), as a comment a replay skips: what the tracker decided, so an
+    /// arbiter reads the board's frames and the app's decisions together.
+    pub fn note(&self, at_ms: u64, text: &str) {
+        if let Ok(mut log) = self.log.lock()
+            && let Some(w) = log.as_mut()
+        {
+            let _ = w.write_all(log::format_note(at_ms, text).as_bytes());
+            let _ = w.flush();
+        }
     }
 
     pub fn status(&self) -> LinkStatus {
@@ -200,7 +219,7 @@ struct Worker {
     commands: Receiver<HostCommand>,
     stop: Arc<AtomicBool>,
     status: Arc<Mutex<LinkStatus>>,
-    log: Option<BufWriter<File>>,
+    log: SharedLog,
     decoder_totals: DecoderStats,
 }
 
@@ -325,10 +344,11 @@ impl Worker {
                 Ok(n) => {
                     let at = self.now();
                     let mut messages = Vec::new();
-                    let log = &mut self.log;
                     let force_hex = !self.cfg.format.is_line_based();
+                    let mut log = self.log.lock().ok();
+                    let mut writer = log.as_mut().and_then(|l| l.as_mut());
                     decoder.push(&buf[..n], |frame| {
-                        if let Some(w) = log.as_mut() {
+                        if let Some(w) = writer.as_mut() {
                             let _ = w.write_all(
                                 log::format_entry(at, frame.bytes, force_hex).as_bytes(),
                             );
@@ -337,9 +357,10 @@ impl Worker {
                             messages.push(m);
                         }
                     });
-                    if let Some(w) = self.log.as_mut() {
+                    if let Some(w) = writer {
                         let _ = w.flush();
                     }
+                    drop(log);
                     let totals = add(self.decoder_totals, decoder.stats());
                     self.set_status(|s| s.stats = totals);
                     if !messages.is_empty() {

@@ -6,7 +6,9 @@ use shakmaty::{Chess, Color, Position, Square};
 
 use crate::board::BoardMessage;
 use crate::session::board::BoardEvent;
-use crate::session::{Command, Effect, Event, Notice, Session, SessionConfig, Source};
+use crate::session::{
+    Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source, Speech,
+};
 use crate::words::{Lang, Pack};
 
 /// A session with a peg-board attached, and a clock the test moves.
@@ -262,6 +264,56 @@ fn a_promotion_corrected_before_the_reply_is_recorded_and_announced() {
 }
 
 #[test]
+fn a_lost_link_then_the_opponent_hesitating_never_records_a_wrong_move() {
+    use Square::*;
+    let mut t = Table::new();
+    // 1. e4 d5 2. Nc3 f5: the e-pawn can take on d5 or on f5.
+    for (from, to) in [(E2, E4), (D7, D5), (B1, C3), (F7, F5)] {
+        t.peg_move(from, to);
+    }
+    assert_eq!(t.sans(), ["e4", "d5", "Nc3", "f5"]);
+    let before = t.session.record().position().clone();
+    t.send(Event::Board(BoardEvent::LinkLost {
+        reason: "unplugged".into(),
+    }));
+    t.wait(5000);
+    t.take();
+    // While the link is down White plays exd5. When the board is back,
+    // Black hesitates: his f-pawn is in his hand, then put back. In
+    // occupancy that is also exf5 with its whole evidence.
+    let after_exd5 = occupancy(&before) & !bit(E4);
+    t.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
+    t.board(after_exd5 & !bit(F5));
+    t.board(after_exd5);
+    t.wait(3000);
+    let fx = t.take();
+    assert_eq!(
+        t.sans(),
+        ["e4", "d5", "Nc3", "f5"],
+        "no guess between exd5 and exf5: {:?}",
+        notices(&fx)
+    );
+    // Black replies: exd5 Nf6 and exf5 Nf6 both explain the board, so
+    // nothing is recorded; the board is reported as differing instead.
+    t.peg_move(G8, F6);
+    t.wait(3000);
+    let fx = t.take();
+    let sans = t.sans();
+    assert!(
+        !sans.iter().any(|s| s == "exf5"),
+        "a wrong move recorded: {sans:?}"
+    );
+    assert_eq!(sans, ["e4", "d5", "Nc3", "f5"], "{:?}", notices(&fx));
+    assert!(
+        notices(&fx)
+            .iter()
+            .any(|n| matches!(n, Notice::Mismatch { .. })),
+        "guidance instead of a guess: {:?}",
+        notices(&fx)
+    );
+}
+
+#[test]
 fn the_engine_move_is_expected_on_the_peg_board_with_guidance_until_it_is_there() {
     use crate::engine::{Ask, EngineAnswer, EngineEvent, Level};
     let mut t = Table::new();
@@ -335,4 +387,26 @@ fn the_engine_move_is_expected_on_the_peg_board_with_guidance_until_it_is_there(
     let fx = t.take();
     assert_eq!(moves_from(&fx), [("Nf3".to_owned(), Source::PegBoard)]);
     assert!(fx.iter().any(|e| matches!(e, Effect::AskEngine(_))));
+}
+
+#[test]
+fn two_typed_moves_the_board_has_not_followed_get_one_short_guidance_sentence() {
+    let mut t = Table::new();
+    t.type_move("e4");
+    t.type_move("e5");
+    t.take();
+    t.wait(10_000);
+    let fx = t.take();
+    let guidance: Vec<&Speech> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Speak(s) if s.priority == Priority::Guidance => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(guidance.len(), 1, "said once: {fx:?}");
+    assert_eq!(
+        guidance[0].text.spoken,
+        "Pawn Eva two to Eva four, Pawn Eva seven to Eva five"
+    );
 }

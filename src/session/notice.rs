@@ -69,6 +69,17 @@ pub enum Notice {
     },
     /// The board is turned round; squares are mirrored from now on.
     BoardTurned,
+    /// The tracker decided how the board lies (once per game): turned
+    /// round or not.
+    Orientation {
+        turned: bool,
+    },
+    /// No promotion piece was chosen in time, or the opponent started his
+    /// move first: the default piece was played (correctable until the
+    /// opponent's move is executed).
+    PromotionDefaulted {
+        uci: String,
+    },
     /// The board showed a position these moves reach (a missed snapshot);
     /// the tracker took them over, each also as a `move`.
     Resynchronised {

@@ -82,6 +82,14 @@ static DE: &[(&str, &[u8])] = &[
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
     (
+        "anderen",
+        include_bytes!("../../assets/voice/de/anderen.wav"),
+    ),
+    (
+        "anderes",
+        include_bytes!("../../assets/voice/de/anderes.wav"),
+    ),
+    (
         "angegriffen",
         include_bytes!("../../assets/voice/de/angegriffen.wav"),
     ),
@@ -94,6 +102,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/angreifer.wav"),
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
+    (
+        "antwortet",
+        include_bytes!("../../assets/voice/de/antwortet.wav"),
+    ),
     (
         "anzeige",
         include_bytes!("../../assets/voice/de/anzeige.wav"),
@@ -131,7 +143,16 @@ static DE: &[(&str, &[u8])] = &[
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
     ),
+    ("beim", include_bytes!("../../assets/voice/de/beim.wav")),
+    (
+        "beiseitegelegt",
+        include_bytes!("../../assets/voice/de/beiseitegelegt.wav"),
+    ),
     ("bella", include_bytes!("../../assets/voice/de/bella.wav")),
+    (
+        "benutzt",
+        include_bytes!("../../assets/voice/de/benutzt.wav"),
+    ),
     (
         "berechnet",
         include_bytes!("../../assets/voice/de/berechnet.wav"),
@@ -144,6 +165,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "beruehrt",
         include_bytes!("../../assets/voice/de/beruehrt.wav"),
+    ),
+    (
+        "beschaedigt",
+        include_bytes!("../../assets/voice/de/beschaedigt.wav"),
     ),
     ("besser", include_bytes!("../../assets/voice/de/besser.wav")),
     (
@@ -176,6 +201,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/computerhilfe.wav"),
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    ("das", include_bytes!("../../assets/voice/de/das.wav")),
     (
         "datentraeger",
         include_bytes!("../../assets/voice/de/datentraeger.wav"),
@@ -189,6 +215,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/deutlich.wav"),
     ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
+    ("dieses", include_bytes!("../../assets/voice/de/dieses.wav")),
     ("drei", include_bytes!("../../assets/voice/de/drei.wav")),
     (
         "dreimalige",
@@ -200,6 +227,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
+    ("einem", include_bytes!("../../assets/voice/de/einem.wav")),
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
     (
@@ -232,6 +260,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("fehlt", include_bytes!("../../assets/voice/de/fehlt.wav")),
     ("felix", include_bytes!("../../assets/voice/de/felix.wav")),
+    (
+        "fenster",
+        include_bytes!("../../assets/voice/de/fenster.wav"),
+    ),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
     (
         "fortgesetzt",
@@ -247,6 +279,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/fuenfmalige.wav"),
     ),
     ("fuer", include_bytes!("../../assets/voice/de/fuer.wav")),
+    ("gab", include_bytes!("../../assets/voice/de/gab.wav")),
     (
         "gedeckt",
         include_bytes!("../../assets/voice/de/gedeckt.wav"),
@@ -270,6 +303,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/gespeichert.wav"),
     ),
     (
+        "gespeicherte",
+        include_bytes!("../../assets/voice/de/gespeicherte.wav"),
+    ),
+    (
         "gespielt",
         include_bytes!("../../assets/voice/de/gespielt.wav"),
     ),
@@ -288,6 +325,7 @@ static DE: &[(&str, &[u8])] = &[
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
+    ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
@@ -295,7 +333,12 @@ static DE: &[(&str, &[u8])] = &[
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
+    (
+        "koennen",
+        include_bytes!("../../assets/voice/de/koennen.wav"),
+    ),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
+    ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),
     (
         "laeufer",
         include_bytes!("../../assets/voice/de/laeufer.wav"),
@@ -304,6 +347,10 @@ static DE: &[(&str, &[u8])] = &[
     ("lange", include_bytes!("../../assets/voice/de/lange.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
+    (
+        "lesbaren",
+        include_bytes!("../../assets/voice/de/lesbaren.wav"),
+    ),
     (
         "letzter",
         include_bytes!("../../assets/voice/de/letzter.wav"),
@@ -326,6 +373,7 @@ static DE: &[(&str, &[u8])] = &[
         "moeglich",
         include_bytes!("../../assets/voice/de/moeglich.wav"),
     ),
+    ("nach", include_bytes!("../../assets/voice/de/nach.wav")),
     (
         "naechsten",
         include_bytes!("../../assets/voice/de/naechsten.wav"),
@@ -334,11 +382,14 @@ static DE: &[(&str, &[u8])] = &[
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
+    ("nur", include_bytes!("../../assets/voice/de/nur.wav")),
+    ("oben", include_bytes!("../../assets/voice/de/oben.wav")),
     (
         "oberflaeche",
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    ("offen", include_bytes!("../../assets/voice/de/offen.wav")),
     ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
     ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
@@ -352,6 +403,14 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
+    (
+        "problem",
+        include_bytes!("../../assets/voice/de/problem.wav"),
+    ),
+    (
+        "programm",
+        include_bytes!("../../assets/voice/de/programm.wav"),
+    ),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
@@ -393,6 +452,7 @@ static DE: &[(&str, &[u8])] = &[
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
     ),
+    ("schon", include_bytes!("../../assets/voice/de/schon.wav")),
     (
         "schreibgeschuetzt",
         include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
@@ -419,11 +479,20 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
+    ("sich", include_bytes!("../../assets/voice/de/sich.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
     (
         "simuliertes",
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
+    ),
+    (
+        "speicherordner",
+        include_bytes!("../../assets/voice/de/speicherordner.wav"),
+    ),
+    (
+        "speichert",
+        include_bytes!("../../assets/voice/de/speichert.wav"),
     ),
     (
         "spielen",
@@ -437,9 +506,14 @@ static DE: &[(&str, &[u8])] = &[
         "springer",
         include_bytes!("../../assets/voice/de/springer.wav"),
     ),
+    ("start", include_bytes!("../../assets/voice/de/start.wav")),
     (
         "starten",
         include_bytes!("../../assets/voice/de/starten.wav"),
+    ),
+    (
+        "stattdessen",
+        include_bytes!("../../assets/voice/de/stattdessen.wav"),
     ),
     ("steht", include_bytes!("../../assets/voice/de/steht.wav")),
     (
@@ -466,6 +540,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/training.wav"),
     ),
     (
+        "trainingsmodus",
+        include_bytes!("../../assets/voice/de/trainingsmodus.wav"),
+    ),
+    (
         "trotzdem",
         include_bytes!("../../assets/voice/de/trotzdem.wav"),
     ),
@@ -473,10 +551,6 @@ static DE: &[(&str, &[u8])] = &[
     (
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
-    ),
-    (
-        "turniermodus",
-        include_bytes!("../../assets/voice/de/turniermodus.wav"),
     ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
@@ -497,6 +571,14 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
     ("und", include_bytes!("../../assets/voice/de/und.wav")),
+    (
+        "unerwartet",
+        include_bytes!("../../assets/voice/de/unerwartet.wav"),
+    ),
+    (
+        "ungueltig",
+        include_bytes!("../../assets/voice/de/ungueltig.wav"),
+    ),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
@@ -537,11 +619,16 @@ static DE: &[(&str, &[u8])] = &[
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
     ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
+    ("war", include_bytes!("../../assets/voice/de/war.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
     (
         "weisser",
         include_bytes!("../../assets/voice/de/weisser.wav"),
+    ),
+    (
+        "weitere",
+        include_bytes!("../../assets/voice/de/weitere.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),

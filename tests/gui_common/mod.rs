@@ -59,6 +59,9 @@ pub fn start_with(settings: Settings, adjust: impl FnOnce(&mut AppOptions)) -> G
     let harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .with_accessibility_check(true)
+        // A save or export finishing on its thread wakes the window for a
+        // few more frames than kittest's default of 4 allows.
+        .with_max_steps(16)
         .build_eframe(move |_cc| RochadeApp::new(options));
     let mut gui = Gui {
         harness,
@@ -75,8 +78,15 @@ impl Gui {
         self.harness.state()
     }
 
-    /// Types a move into the move input and presses Enter.
+    /// Types a move into the move input and presses Enter, and waits
+    /// until it is saved.
     pub fn type_move(&mut self, text: &str) {
+        self.type_move_unsaved(text);
+        self.settle_saves();
+    }
+
+    /// Types a move and presses Enter, without waiting for its save.
+    pub fn type_move_unsaved(&mut self, text: &str) {
         let input = self.harness.get_by_role_and_label(Role::TextInput, "Move");
         input.focus();
         self.harness.run();
@@ -87,14 +97,30 @@ impl Gui {
         self.harness.run();
     }
 
+    /// Runs frames until every save is on disk and the effects held for
+    /// it are carried out (the saving thread is real; a save that never
+    /// ends fails the test).
+    pub fn settle_saves(&mut self) {
+        let end = std::time::Instant::now() + SPEECH_TIMEOUT;
+        while !self.app().saves_settled() {
+            assert!(
+                std::time::Instant::now() < end,
+                "waited {SPEECH_TIMEOUT:?} for the game to be saved"
+            );
+            self.harness.run();
+        }
+    }
+
     pub fn press(&mut self, key: egui::Key) {
         self.harness.key_press(key);
         self.harness.run();
+        self.settle_saves();
     }
 
     pub fn press_with(&mut self, modifiers: egui::Modifiers, key: egui::Key) {
         self.harness.key_press_modifiers(modifiers, key);
         self.harness.run();
+        self.settle_saves();
     }
 
     pub fn advance(&mut self, ms: u64) {

@@ -1,0 +1,255 @@
+//! Saving after every move and exporting without stalling a frame (the
+//! exports are written by a thread of their own). The record goes to
+//! the saving thread ([`crate::save_worker`]) and the effects after the
+//! save (the move's announcement, its sound, the notice) wait until it is
+//! on disk. So a move that was heard is a move that was saved, as the
+//! rules for a scoresheet ask; a failed save is said before the move.
+//!
+//! A save that takes longer than [`SAVE_HOLD_MS`] (a stalled USB stick)
+//! no longer holds the move back: the announcement goes out, the save
+//! goes on, and a failure is said when it comes.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use super::RochadeApp;
+use crate::save_worker::{GameSaver, SaveWorker};
+use crate::session::{Effect, Priority};
+use crate::words::Utterance;
+
+/// How long a move's announcement waits for its save, at most.
+pub const SAVE_HOLD_MS: u64 = 500;
+
+/// An export being written: its result comes here.
+pub(super) struct Export(std::sync::mpsc::Receiver<Result<std::path::PathBuf, String>>);
+
+/// Effects waiting: for a save (`ticket`), or behind ones that do.
+pub(super) struct Held {
+    ticket: Option<u64>,
+    since: u64,
+    effects: Vec<crate::session::Effect>,
+}
+
+impl Held {
+    pub(super) fn saving(ticket: u64, since: u64, effects: Vec<Effect>) -> Held {
+        Held {
+            ticket: Some(ticket),
+            since,
+            effects,
+        }
+    }
+
+    pub(super) fn behind(effects: Vec<Effect>) -> Held {
+        Held {
+            ticket: None,
+            since: 0,
+            effects,
+        }
+    }
+}
+
+/// Starts the saving thread; it wakes the window once it has a context.
+pub(super) fn spawn(
+    saver: Option<GameSaver>,
+    wake: &Arc<OnceLock<egui::Context>>,
+) -> (Option<SaveWorker>, Option<String>) {
+    let Some(saver) = saver else {
+        return (None, None);
+    };
+    let ctx = wake.clone();
+    let wake = Box::new(move || {
+        if let Some(ctx) = ctx.get() {
+            ctx.request_repaint();
+        }
+    });
+    match SaveWorker::spawn(saver, wake) {
+        Ok(worker) => (Some(worker), None),
+        Err(e) => (None, Some(format!("saving: {e}"))),
+    }
+}
+
+impl RochadeApp {
+    /// Queues a save of the record; the ticket to wait for, if saving.
+    pub(super) fn save_game(&mut self) -> Option<u64> {
+        self.saves += 1;
+        let record = self.session.record().clone();
+        Some(self.saver.as_mut()?.queue(record))
+    }
+
+    /// Every save and export is done and nothing waits for one (tests
+    /// wait for this).
+    pub fn saves_settled(&self) -> bool {
+        self.held.is_empty()
+            && self.exports.is_empty()
+            && self.saver.as_ref().is_none_or(SaveWorker::is_idle)
+    }
+
+    /// Writes the exports (PGN, BRF, text) on a thread of their own; the
+    /// result is said when it comes ([`RochadeApp::poll_exports`]).
+    pub(super) fn export(&mut self) {
+        let options = self.settings.braille.export_options(
+            self.session.config().letters,
+            self.settings.interface_language,
+        );
+        let record = self.session.record().clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let ctx = self.wake.clone();
+        let spawned = std::thread::Builder::new()
+            .name("export".into())
+            .spawn(move || {
+                let _ = tx.send(super::run::export_game(&record, options));
+                if let Some(ctx) = ctx.get() {
+                    ctx.request_repaint();
+                }
+            });
+        match spawned {
+            Ok(_) => self.exports.push(Export(rx)),
+            Err(e) => self.exported(Err(e.to_string())),
+        }
+    }
+
+    /// Says the exports finished since the last frame.
+    pub(super) fn poll_exports(&mut self) {
+        let mut results = Vec::new();
+        self.exports.retain(|export| match export.0.try_recv() {
+            Ok(result) => {
+                results.push(result);
+                false
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => true,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                results.push(Err("the export thread stopped".into()));
+                false
+            }
+        });
+        for result in results {
+            self.exported(result);
+        }
+    }
+
+    fn exported(&mut self, result: Result<std::path::PathBuf, String>) {
+        let text = match result {
+            Ok(path) => {
+                let file = Utterance {
+                    written: path.display().to_string(),
+                    spoken: path
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                };
+                self.session.pack().phrase("exported", &[("file", file)])
+            }
+            Err(e) => self
+                .session
+                .pack()
+                .phrase("export_failed", &[("reason", e.as_str().into())]),
+        };
+        self.say(text, Priority::Answer);
+    }
+
+    /// Takes in finished saves (a failure is said at once) and carries out
+    /// the effects whose save is done or has waited long enough.
+    pub(super) fn release_saved(&mut self) {
+        let Some(worker) = &mut self.saver else {
+            return;
+        };
+        for done in worker.poll() {
+            match done.result {
+                Ok(()) => self.save_error = None,
+                Err(e) => self.save_failed(&e),
+            }
+        }
+        let now = self.now_ms();
+        while let Some(front) = self.held.front() {
+            let due = match front.ticket {
+                None => true,
+                Some(t) => {
+                    self.saver.as_ref().is_none_or(|w| w.is_done(t))
+                        || now >= front.since + SAVE_HOLD_MS
+                }
+            };
+            if !due {
+                break;
+            }
+            let held = self.held.pop_front().expect("front exists");
+            self.run_effects(held.effects, true);
+        }
+    }
+
+    /// How long until a held announcement goes out without its save.
+    pub(super) fn save_hold_delay(&self) -> Option<Duration> {
+        let front = self.held.front()?;
+        front.ticket?;
+        let left = (front.since + SAVE_HOLD_MS).saturating_sub(self.now_ms());
+        Some(Duration::from_millis(left.max(1)))
+    }
+
+    /// Says and shows why the game could not be saved; said again after
+    /// every move until a save works.
+    fn save_failed(&mut self, e: &std::io::Error) {
+        let pack = self.session.pack();
+        let reason = match e.kind() {
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                pack.say("save_no_space")
+            }
+            std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
+                pack.say("save_read_only")
+            }
+            // The shell's saver in a second window ([`crate::savegame::GameStore::lock`]).
+            std::io::ErrorKind::ResourceBusy => pack.say("save_other_instance"),
+            _ => Utterance::from(e.to_string().as_str()),
+        };
+        let text = pack.phrase("save_failed", &[("reason", reason)]);
+        self.save_error = Some(format!("{} ({e})", text.written));
+        self.say(text, Priority::Alert);
+        if let Some(elsewhere) = crate::savegame::SavedElsewhere::inside(e) {
+            let folder = elsewhere.path.parent().unwrap_or(&elsewhere.path);
+            // Spoken: the folder's last two names ("Documents, Rochade").
+            let spoken: Vec<String> = folder
+                .components()
+                .rev()
+                .take(2)
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let folder = Utterance {
+                written: folder.display().to_string(),
+                spoken: spoken.join(", "),
+            };
+            let text = self
+                .session
+                .pack()
+                .phrase("saved_elsewhere", &[("folder", folder)]);
+            self.say(text, Priority::Alert);
+        }
+    }
+}
+
+/// A failed save and the start-up note (a damaged save file, a second
+/// window, a settings problem) stay at the top of the window, above
+/// everything, where they cannot scroll out of view; a screen reader finds
+/// them first. The save error goes once a save works.
+pub(super) fn alert_banner(app: &RochadeApp, ui: &mut egui::Ui) {
+    let lines: Vec<&String> = [&app.save_error, &app.note].into_iter().flatten().collect();
+    if lines.is_empty() {
+        return;
+    }
+    egui::Panel::top("alert_banner")
+        .frame(
+            egui::Frame::NONE
+                .fill(egui::Color32::from_rgb(120, 0, 0))
+                .inner_margin(8.0),
+        )
+        .show(ui, |ui| {
+            for line in lines {
+                ui.label(
+                    egui::RichText::new(line.as_str())
+                        .strong()
+                        .size(18.0)
+                        .color(egui::Color32::WHITE),
+                );
+            }
+        });
+}

@@ -1,0 +1,82 @@
+//! `rochade play` end to end: the real binary against the real Stockfish
+//! (Debian `stockfish`; fails loudly without it), moves and commands on
+//! stdin, one JSON object per line on stdout.
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::run_rochade;
+
+fn play(args: &[&str], input: &str) -> Vec<serde_json::Value> {
+    let path = rochade::engine::DEFAULT_ENGINE_PATH;
+    assert!(
+        std::path::Path::new(path).exists(),
+        "{path} is missing: install Debian's stockfish (scripts/deps.sh)"
+    );
+    let mut argv = vec!["play"];
+    argv.extend_from_slice(args);
+    let out = run_rochade(&argv, input.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn moves_commands_and_bad_input_as_json_lines() {
+    let args = [
+        "--level",
+        "2",
+        "--color",
+        "white",
+        "--lang",
+        "en",
+        "--json",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+    ];
+    let events = play(&args, "e4\nKe9\nhint\neval\ntakeback\nresign\n");
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        events[0]["text"],
+        "Practice against the computer, level 2. You play White"
+    );
+    let moves: Vec<&serde_json::Value> = events.iter().filter(|e| e["event"] == "move").collect();
+    assert_eq!(moves[0]["uci"], "e2e4");
+    assert_eq!(moves[0]["san"], "e4");
+    assert_eq!(moves[0]["by"], "player");
+    assert_eq!(moves[0]["announcement"], "Eva four");
+    assert_eq!(moves[1]["by"], "engine", "{events:?}");
+    // Bad input is an error event and the game goes on.
+    let error = events
+        .iter()
+        .find(|e| e["event"] == "error")
+        .expect("error");
+    assert_eq!(error["input"], "Ke9");
+    let says: Vec<&str> = events
+        .iter()
+        .filter(|e| e["event"] == "say")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(says.iter().any(|s| s.starts_with("Hint: ")), "{says:?}");
+    assert!(
+        says.iter()
+            .any(|s| s.starts_with("Taken back: Eva four and ")),
+        "{says:?}"
+    );
+    let end = events.last().unwrap();
+    assert_eq!(end["event"], "say", "{kinds:?}");
+    let end = events.iter().find(|e| e["event"] == "end").expect("end");
+    assert_eq!(end["result"], "0-1");
+}
