@@ -20,6 +20,12 @@ ROCHADE_TEST_PACKAGES=(stockfish socat xvfb xdotool imagemagick libgl1 libglx-me
   libbrailleutils-java libjing-java libsaxonhe-java default-jre-headless unzip
   orca at-spi2-core dbus-x11 python3-pyatspi openbox pulseaudio)
 
+# Needed by scripts/bench-latency (benches/latency.rs): a private PulseAudio
+# server with a null sink, its recorder (parec), ALSA's pulse plugin for the
+# clip voice, and speech-dispatcher with espeak-ng.
+ROCHADE_BENCH_PACKAGES=(pulseaudio pulseaudio-utils libasound2-plugins
+  speech-dispatcher speech-dispatcher-espeak-ng espeak-ng)
+
 rochade_missing_packages() {
   local pkg missing=()
   for pkg in "$@"; do

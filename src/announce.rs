@@ -166,15 +166,8 @@ pub fn announce_result(pack: &Pack, end: &crate::chess::GameEnd) -> Utterance {
 mod tests {
     use super::*;
     use crate::words::Lang;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::chess::position as pos;
 
     fn say(lang: Lang, form: AnnounceForm, fen: &str, san: &str) -> Utterance {
         let p = pos(fen);

@@ -543,6 +543,13 @@ impl Clock {
         }
     }
 
+    /// Sets `color`'s committed remaining time (a resumed game's stored
+    /// clock reading, an arbiter's correction). Meant for a side that is
+    /// not running: a running side's current segment is still charged.
+    pub fn set_remaining(&mut self, color: Color, ms: u64) {
+        self.sides.get_mut(color).remaining_ms = ms;
+    }
+
     /// Time left on `color`'s clock at `now`; `None` when untimed.
     pub fn remaining(&self, color: Color, now: u64) -> Option<u64> {
         if !self.control.is_timed() {

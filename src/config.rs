@@ -100,6 +100,7 @@ impl Default for SpeechSettings {
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::IntoStaticStr)]
 #[strum(serialize_all = "lowercase")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum SpeechBackend {
     /// System speech if it has a voice for the language, else the clips.
     #[default]
@@ -114,12 +115,11 @@ pub enum SpeechBackend {
 }
 
 impl SpeechBackend {
-    pub const ALL: [SpeechBackend; 4] = [
-        SpeechBackend::Auto,
-        SpeechBackend::System,
-        SpeechBackend::Clips,
-        SpeechBackend::Silent,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [SpeechBackend; <SpeechBackend as strum::EnumCount>::COUNT] =
+        *<SpeechBackend as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn code(self) -> &'static str {
         self.into()
@@ -246,6 +246,7 @@ impl BoardSettings {
 /// A promotion piece.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Promotion {
     #[default]
     Queen,
@@ -255,12 +256,11 @@ pub enum Promotion {
 }
 
 impl Promotion {
-    pub const ALL: [Promotion; 4] = [
-        Promotion::Queen,
-        Promotion::Rook,
-        Promotion::Bishop,
-        Promotion::Knight,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Promotion; <Promotion as strum::EnumCount>::COUNT] =
+        *<Promotion as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn role(self) -> Role {
         match self {
@@ -454,6 +454,7 @@ pub const MAX_SCALE: f32 = 4.0;
 #[serde(rename_all = "snake_case")]
 #[derive(strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Theme {
     /// White text on black.
     #[default]
@@ -465,11 +466,11 @@ pub enum Theme {
 }
 
 impl Theme {
-    pub const ALL: [Theme; 3] = [
-        Theme::DarkHighContrast,
-        Theme::LightHighContrast,
-        Theme::YellowOnBlack,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Theme; <Theme as strum::EnumCount>::COUNT] =
+        *<Theme as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn code(self) -> &'static str {
         self.into()

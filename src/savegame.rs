@@ -9,6 +9,15 @@
 //! `<data dir>/games/<date>-<white>-<black>.pgn` and the current file is
 //! removed.
 //!
+//! The app saves through [`SaveFile`] on its saving thread
+//! ([`crate::save_worker`]): one window at a time holds the folder
+//! ([`GameStore::lock`], a second is refused), a game not resumed is
+//! archived rather than overwritten, and a full or read-only folder saves
+//! into [`fallback_dir`] ([`SavedElsewhere`]). At start
+//! [`GameStore::remove_stale_temps`] clears what a killed write left and
+//! [`GameStore::at_start`] offers the unfinished game or the readable start
+//! of a damaged file (kept as `.bad-<time>`).
+//!
 //! The PGN is written and read by [`crate::pgn`] with the save file's
 //! extras ([`WriteOptions::SAVE`]): `[%at]` game times, clock readings to the
 //! millisecond, the `EndReason` tag and a pending draw offer. A file that
@@ -266,6 +275,35 @@ pub struct SaveFile {
     store: GameStore,
     offered: Option<GameRecord>,
     _lock: Option<StoreLock>,
+    /// Where to save when the data folder is full or read-only.
+    fallback: Option<GameStore>,
+    /// The fallback holds a game that now goes on in the data folder.
+    clear_fallback: bool,
+}
+
+/// A save that failed in the data folder (`cause`) but was written to
+/// the fallback folder instead (`path`). Carried inside the
+/// [`io::Error`] the saver returns, so the failure is still said.
+#[derive(Debug, thiserror::Error)]
+#[error("{cause}; saved in {} instead", path.display())]
+pub struct SavedElsewhere {
+    pub cause: io::Error,
+    pub path: PathBuf,
+}
+
+impl SavedElsewhere {
+    /// The `SavedElsewhere` inside a saver's error, if it is one.
+    pub fn inside(e: &io::Error) -> Option<&SavedElsewhere> {
+        e.get_ref()?.downcast_ref()
+    }
+}
+
+/// `Documents/Rochade` (or the platform's equivalent): where a game is
+/// saved when the data folder is full or read-only.
+pub fn fallback_dir() -> Option<PathBuf> {
+    directories::UserDirs::new()
+        .and_then(|d| d.document_dir().map(|p| p.join("Rochade")))
+        .or_else(|| Some(std::env::temp_dir().join("rochade-games")))
 }
 
 impl SaveFile {
@@ -274,40 +312,90 @@ impl SaveFile {
             store,
             offered,
             _lock: lock,
+            fallback: None,
+            clear_fallback: false,
         }
+    }
+
+    /// Saves into `fallback` when the data folder cannot be written;
+    /// `resumed_from_it`: the offered game came from there.
+    pub fn with_fallback(mut self, fallback: GameStore, resumed_from_it: bool) -> SaveFile {
+        self.fallback = Some(fallback);
+        self.clear_fallback = resumed_from_it;
+        self
     }
 
     /// Saves `record` (the session's `Effect::SaveGame`). The first save
     /// of a game that does not continue the offered one archives that.
+    /// A full or read-only data folder saves into the fallback folder
+    /// and says so ([`SavedElsewhere`]).
     pub fn save(&mut self, record: &GameRecord) -> io::Result<Saved> {
-        if let Some(old) = &self.offered {
+        let cause = match Self::save_in(&self.store, &mut self.offered, record) {
+            Ok(saved) => {
+                if self.clear_fallback
+                    && let Some(fallback) = &self.fallback
+                    && fallback.discard_current().is_ok()
+                {
+                    self.clear_fallback = false;
+                }
+                return Ok(saved);
+            }
+            Err(e) => e,
+        };
+        let elsewhere = matches!(
+            cause.kind(),
+            io::ErrorKind::StorageFull
+                | io::ErrorKind::QuotaExceeded
+                | io::ErrorKind::ReadOnlyFilesystem
+                | io::ErrorKind::PermissionDenied
+        );
+        let Some(fallback) = self.fallback.as_ref().filter(|_| elsewhere) else {
+            return Err(cause);
+        };
+        match Self::save_in(fallback, &mut self.offered, record) {
+            Ok(saved) => {
+                self.clear_fallback = true;
+                Err(io::Error::new(
+                    cause.kind(),
+                    SavedElsewhere {
+                        path: saved.path().to_owned(),
+                        cause,
+                    },
+                ))
+            }
+            Err(_) => Err(cause),
+        }
+    }
+
+    /// Archives the offered game if this record does not continue it,
+    /// then saves the record, in `store`.
+    fn save_in(
+        store: &GameStore,
+        offered: &mut Option<GameRecord>,
+        record: &GameRecord,
+    ) -> io::Result<Saved> {
+        if let Some(old) = offered {
             let resumed =
                 old.start_fen() == record.start_fen() && record.moves().starts_with(old.moves());
             if !resumed {
-                self.store.archive(old)?;
+                store.archive(old)?;
             }
-            self.offered = None;
+            *offered = None;
         }
-        self.store.save_current(record)
+        store.save_current(record)
     }
 }
 
-/// [`GameStore::save_current`] in the data folder.
-pub fn save_current(record: &GameRecord) -> io::Result<Saved> {
-    GameStore::open_default()?.save_current(record)
-}
-
-/// [`GameStore::unfinished_game`] in the data folder.
-pub fn unfinished_game() -> Result<Option<GameRecord>, String> {
-    GameStore::open_default()
-        .map_err(|e| e.to_string())?
-        .unfinished_game()
+/// Today's date where the user is (UTC if the time zone is unknown): the
+/// shell reads the clock, the PGN writer gets the date passed in.
+pub fn today() -> jiff::civil::Date {
+    jiff::Zoned::now().date()
 }
 
 /// `2025-06-01` from a PGN date, today's date where it is unknown.
 fn archive_date(pgn_date: &str) -> String {
     crate::pgn::parse_pgn_date(pgn_date)
-        .unwrap_or_else(crate::pgn::today)
+        .unwrap_or_else(today)
         .to_string()
 }
 
@@ -336,7 +424,7 @@ pub fn to_pgn(record: &GameRecord) -> String {
 
 /// The save file's text, with today's date where the game has none.
 fn save_text(record: &GameRecord) -> String {
-    crate::pgn::write(record, &WriteOptions::SAVE.dated(crate::pgn::today()))
+    crate::pgn::write(record, &WriteOptions::SAVE.dated(today()))
 }
 
 /// What a save file holds.
@@ -663,7 +751,7 @@ mod tests {
         std::fs::write(store.current_path(), to_pgn(&g)).unwrap();
         assert!(matches!(store.unfinished_game(), Ok(None)));
         assert!(!store.current_path().exists());
-        let name = format!("{}-NN-NN.pgn", crate::pgn::today());
+        let name = format!("{}-NN-NN.pgn", today());
         assert!(store.archive_dir().join(name).exists());
     }
 

@@ -1,24 +1,17 @@
 //! `rochade announce` end to end: the real binary, reading a file and stdin.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::run_rochade;
 
 fn rochade(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rochade"))
-        .args(args)
-        .env(
-            "ROCHADE_CONFIG_DIR",
-            std::env::temp_dir().join("rochade-test-no-config"),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rochade runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    rochade_bytes(args, stdin.unwrap_or("").as_bytes())
+}
+
+fn rochade_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    run_rochade(args, stdin)
 }
 
 fn stdout(o: &Output) -> String {
@@ -162,6 +155,119 @@ fn unreadable_file_and_bad_fen_are_input_errors() {
     let o = rochade(&["announce", "--fen", "nonsense"], Some("e4"));
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad FEN"));
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn reads_every_game_of_a_file_each_from_its_start() {
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 1/2-1/2\n\n[Event \"b\"]\n\n1. d4 d5 2. c4 *\n";
+    let o = rochade(&["announce"], Some(pgn));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "Eva vier\nEva fuenf\n\nDavid vier\nDavid fuenf\nCesar vier\n"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_and_crlf_line_ends_are_read() {
+    let o = rochade(
+        &["announce"],
+        Some("\u{feff}[Event \"x\"]\r\n\r\n1. e4 e5\r\n2. Nf3 *\r\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Eva vier\nEva fuenf\nSpringer Felix drei\n");
+}
+
+#[test]
+fn german_and_portuguese_piece_letters() {
+    let o = rochade(
+        &["announce", "--letters", "de"],
+        Some("[Site \"Sofia\"]\n\n1. e4 e5 2. Sf3 {Springer} Sc6 3. Lb5 a6 4. O-O Dg5 *\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[2], "Springer Felix drei");
+    assert_eq!(lines[4], "Laeufer Bella fuenf");
+    assert_eq!(lines[6], "Kurze Rochade");
+    assert_eq!(lines[7], "Dame Gustav fuenf");
+    let o = rochade(
+        &["announce", "--letters", "pt", "--lang", "pt"],
+        Some("1. e4 e5 2. Cf3 Cc6 3. Bc4 Cf6 4. Rf1"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().nth(6), Some("Rei Felix um"));
+}
+
+#[test]
+fn an_error_in_a_later_game_names_game_line_and_column() {
+    let pgn = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 d5\n2. Ke3 *\n";
+    let o = rochade(&["announce"], Some(pgn));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "Eva vier\n\nDavid vier\nDavid fuenf\n");
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("rochade: game 2, line 8, column 4: move 2 (White) 'Ke3'"),
+        "{err}"
+    );
+}
+
+/// Runs `announce` on bad input: exit code 2, the moves before the fault
+/// on stdout, and the error line on stderr, which is returned.
+fn input_error(input: &[u8], announced: &str) -> String {
+    let o = rochade_bytes(&["announce"], input);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), announced);
+    stderr(&o)
+}
+
+#[test]
+fn broken_text_tags_and_comments_are_placed() {
+    let two = "Eva vier\nEva fuenf\n";
+    let three = "Eva vier\nEva fuenf\nSpringer Felix drei\n";
+    let err = input_error(b"1. e4 e5\n2. Nf3 {caf\xe9} Nc6 *\n", three);
+    assert!(
+        err.contains("line 2, column 12: a comment is not UTF-8 text"),
+        "{err}"
+    );
+    let err = input_error(b"1. e4 e5\n2. Nf3 {never closed\n", three);
+    assert!(
+        err.contains("line 2, column 8: unterminated comment"),
+        "{err}"
+    );
+    let err = input_error(b"[Event \"a\"]\n[White \"no end", "");
+    assert!(err.contains("line 2, column 1: unterminated tag"), "{err}");
+    let err = input_error(b"1. e4 e5 2. Ke3 *", two);
+    assert!(
+        err.contains("line 1, column 13: move 2 (White) 'Ke3'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_error_is_one_short_escaped_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("bad\u{1b}[31m{}\nname.pgn", "x".repeat(400));
+    let path = dir.path().join(name);
+    let o = rochade(&["announce", path.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!err.contains('\u{1b}'), "{err}");
+    assert!(err.contains("bad\\u{1b}[31mxxx"), "{err}");
+    assert!(err.chars().count() < 330, "{}", err.len());
+}
+
+#[test]
+fn input_without_moves_is_an_error() {
+    let o = rochade(&["announce"], Some("hello world\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no moves found"), "{}", stderr(&o));
 }
 
 #[test]

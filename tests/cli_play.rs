@@ -2,8 +2,9 @@
 //! (Debian `stockfish`; fails loudly without it), moves and commands on
 //! stdin, one JSON object per line on stdout.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "support/cli.rs"]
+mod cli;
+use cli::run_rochade;
 
 fn play(args: &[&str], input: &str) -> Vec<serde_json::Value> {
     let path = rochade::engine::DEFAULT_ENGINE_PATH;
@@ -11,22 +12,9 @@ fn play(args: &[&str], input: &str) -> Vec<serde_json::Value> {
         std::path::Path::new(path).exists(),
         "{path} is missing: install Debian's stockfish (scripts/deps.sh)"
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rochade"))
-        .arg("play")
-        .args(args)
-        .env(
-            "ROCHADE_CONFIG_DIR",
-            std::env::temp_dir().join("rochade-test-no-config"),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rochade runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(input.as_bytes()).unwrap();
-    drop(pipe);
-    let out = child.wait_with_output().unwrap();
+    let mut argv = vec!["play"];
+    argv.extend_from_slice(args);
+    let out = run_rochade(&argv, input.as_bytes());
     assert!(
         out.status.success(),
         "{}",

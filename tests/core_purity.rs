@@ -12,7 +12,8 @@ use std::path::Path;
 
 /// The core: game rules and record, announcements, clock, the peg-board
 /// protocol decoders and move tracker, the session, the words' rendering,
-/// the Braille layout, the export formatters and the speech queue.
+/// the Braille layout, the export formatters, the PGN writer and reader and
+/// the speech queue.
 const CORE: &[&str] = &[
     "src/announce.rs",
     "src/chess",
@@ -32,6 +33,7 @@ const CORE: &[&str] = &[
     "src/braille",
     "src/export/mod.rs",
     "src/export/text.rs",
+    "src/pgn",
     "src/speech/queue.rs",
 ];
 
@@ -71,6 +73,7 @@ const FORBIDDEN: &[&str] = &[
     "paths::",
     "Pack::load",
     "::now()",
+    "TimeZone::system",
     "rand::",
 ];
 

@@ -327,3 +327,42 @@ fn a_missing_or_silent_engine_is_reported_in_words_and_the_game_kept() {
         assert!(!d.session.engine_busy());
     }
 }
+
+#[test]
+fn level_1_plays_measurably_worse_than_the_engine_s_own_floor() {
+    use rochade::engine::{Engine, Rng, choose_move};
+    use shakmaty::uci::UciMove;
+    // The positions of a Ruy Lopez, one per ply.
+    let line = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 \
+                c2c3 e8g8 h2h3 c6a5 b3c2 c7c5 d2d4 d8c7";
+    let mut positions = vec![shakmaty::Chess::default()];
+    for m in line.split_whitespace() {
+        let mut p = positions.last().unwrap().clone();
+        let mv = m.parse::<UciMove>().unwrap().to_move(&p).unwrap();
+        p.play_unchecked(mv);
+        positions.push(p);
+    }
+    let mut judge = Engine::start(&stockfish(), Default::default()).expect("stockfish starts");
+    let mut player = Engine::start(&stockfish(), Default::default()).expect("stockfish starts");
+    let mut mean_loss = |n: u8| {
+        let level = Level::new(n).unwrap();
+        let plan = level.plan(player.options());
+        let mut rng = Rng::new(3);
+        let mut total = 0;
+        for pos in &positions {
+            let (lines, best) = player.search(&fen_of(pos), &[], &plan).unwrap();
+            let mv = choose_move(pos, &lines, best.as_ref(), plan.choice, &mut rng).unwrap();
+            let mut after = pos.clone();
+            after.play_unchecked(mv.to_move(pos).unwrap());
+            total += (score(pos, &mut judge) + score(&after, &mut judge)).max(0);
+        }
+        total / positions.len() as i32
+    };
+    let one = mean_loss(1);
+    let floor = mean_loss(5);
+    println!(
+        "mean loss over {} positions: level 1 {one} cp, level 5 (UCI_Elo 1350, the floor) {floor} cp",
+        positions.len()
+    );
+    assert!(one >= floor + 50, "level 1 {one} cp, level 5 {floor} cp");
+}

@@ -68,6 +68,22 @@ fn uci_moves(record: &GameRecord) -> Vec<String> {
         .collect()
 }
 
+/// python-chess's reading of a PGN file ([`PYTHON_READ_PGN`]) as JSON.
+fn python_read(script: &std::path::Path, file: &std::path::Path) -> serde_json::Value {
+    let out = run(
+        "python3",
+        &[script.to_str().unwrap(), file.to_str().unwrap()],
+        "python3 and `pip install chess`",
+    );
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 const PYTHON_READ_PGN: &str = r#"
 import json, sys
 import chess.pgn
@@ -95,17 +111,7 @@ fn python_chess_reads_our_pgn_to_the_same_game() {
             .unwrap();
         let file = dir.path().join(format!("{stem}.pgn"));
         std::fs::write(&file, &pgn).unwrap();
-        let out = run(
-            "python3",
-            &[script.to_str().unwrap(), file.to_str().unwrap()],
-            "python3 and `pip install chess`",
-        );
-        assert!(
-            out.status.success(),
-            "{stem}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let json = python_read(&script, &file);
         let headers = &json["headers"];
         let t = &record.tags;
         for (name, value) in [
@@ -567,17 +573,7 @@ fn save_file_is_read_by_python_chess_and_pgn_extract() {
 
     let script = dir.path().join("read.py");
     std::fs::write(&script, PYTHON_READ_PGN).unwrap();
-    let out = run(
-        "python3",
-        &[script.to_str().unwrap(), file.to_str().unwrap()],
-        "python3 and `pip install chess`",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = python_read(&script, &file);
     let date = json["headers"]["Date"].as_str().unwrap().to_owned();
     // A real calendar date (today's), not "????.??.??".
     assert!(rochade::pgn::parse_pgn_date(&date).is_some(), "{date}");

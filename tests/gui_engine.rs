@@ -118,13 +118,18 @@ fn the_settings_have_the_computer_opponent_by_label() {
 }
 
 #[test]
-fn no_computer_help_in_tournament_mode() {
-    let mut s = settings(Lang::En);
-    s.game.mode = rochade::session::Mode::Tournament;
-    let mut gui = start(s);
-    gui.press_with(CTRL, Key::H);
-    assert_eq!(gui.last_spoken(), "No computer help in tournament mode");
-    assert!(!gui.app().session().engine_busy());
+fn no_computer_help_at_a_tournament_board() {
+    use rochade::session::Mode;
+    for mode in [Mode::Tournament, Mode::Relay] {
+        let mut s = settings(Lang::En);
+        s.game.mode = mode;
+        let mut gui = start(s);
+        for (mods, key) in [(CTRL, Key::H), (CTRL_SHIFT, Key::H), (CTRL_SHIFT, Key::E)] {
+            gui.press_with(mods, key);
+            assert_eq!(gui.last_spoken(), "Computer help only in practice mode");
+            assert!(!gui.app().session().engine_busy());
+        }
+    }
 }
 
 #[test]
@@ -164,4 +169,24 @@ fn swapping_colours_lets_the_computer_open_and_the_level_keys_say_the_level() {
         "Computer opponent off; level 2. You play White"
     );
     assert!(!gui.app().session().engine_busy());
+}
+
+#[test]
+fn the_computer_menu_switches_the_opponent_on() {
+    let mut gui = start(settings(Lang::En));
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Computer")
+        .click();
+    gui.harness.run();
+    gui.harness
+        .get_by_label("Play against the computer")
+        .click();
+    gui.harness.run();
+    assert_eq!(
+        gui.last_spoken(),
+        "Practice against the computer, level 3. You play White"
+    );
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Computer (Level 3)");
+    assert!(gui.app().session().opponent().is_some());
 }

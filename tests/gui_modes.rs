@@ -12,24 +12,29 @@ use gui_common::{Gui, settings, start, start_with};
 use rochade::session::Mode;
 use rochade::words::Lang;
 
-/// Walks the simulated board's cursor to `to` and presses Enter there
-/// (lift or place a peg).
-fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
-    // The keyboard lives on the cursor's cell (one of the grid's 64).
-    let from = gui.app().sim().expect("simulated board shown").cursor;
+/// Puts the keyboard on the simulated board's cursor cell (one of the
+/// grid's 64, the one that takes the focus).
+fn focus_sim_board(gui: &mut Gui) {
     let grid = gui
         .harness
         .get_by_role_and_label(Role::Grid, "Simulated peg-board");
-    let cell = grid
-        .get_all_by_role(rochade::app::CELL_ROLE)
+    grid.get_all_by_role(rochade::app::CELL_ROLE)
         .find(|n| {
             n.accesskit_node()
                 .data()
                 .supports_action(egui::accesskit::Action::Focus)
         })
-        .expect("the cursor's cell takes the focus");
-    cell.focus();
+        .expect("the cursor's cell takes the focus")
+        .focus();
     gui.harness.run();
+}
+
+/// Walks the simulated board's cursor to `to` and presses Enter there
+/// (lift or place a peg).
+fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
+    // The keyboard lives on the cursor's cell (one of the grid's 64).
+    let from = gui.app().sim().expect("simulated board shown").cursor;
+    focus_sim_board(gui);
     let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
     let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
     let (h, v) = (
@@ -220,7 +225,7 @@ fn relay_the_assistant_enters_both_sides_and_the_clock_runs() {
     assert_eq!(gui.last_spoken(), "Uhr läuft");
     // Switching the mode mid-game is announced and kept.
     gui.harness
-        .get_by_role_and_label(Role::Button, "Practice")
+        .get_by_role_and_label(Role::RadioButton, "Practice")
         .click();
     gui.harness.run();
     assert_eq!(gui.last_spoken(), "Modus: Training");
@@ -329,18 +334,7 @@ fn the_simulated_board_speaks_the_squares_walked_by_keys() {
     let mut s = settings(Lang::De);
     s.game.mode = Mode::Tournament;
     let mut gui = start_with(s, |o| o.simulated_board = true);
-    let grid = gui
-        .harness
-        .get_by_role_and_label(Role::Grid, "Simulated peg-board");
-    grid.get_all_by_role(rochade::app::CELL_ROLE)
-        .find(|n| {
-            n.accesskit_node()
-                .data()
-                .supports_action(egui::accesskit::Action::Focus)
-        })
-        .expect("the cursor's cell takes the focus")
-        .focus();
-    gui.harness.run();
+    focus_sim_board(&mut gui);
     gui.press(Key::ArrowUp);
     assert_eq!(gui.last_spoken(), "Eva drei: leer");
     gui.press(Key::ArrowLeft);

@@ -7,7 +7,7 @@ mod gui_common;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
-use gui_common::{settings, start, start_with};
+use gui_common::{Gui, settings, start, start_with};
 use rochade::words::Lang;
 
 const CTRL: Modifiers = Modifiers::COMMAND;
@@ -448,4 +448,62 @@ fn settings_dialog_sets_the_braille_export_by_keyboard() {
     assert!(!options.legend && options.diagram);
     assert_eq!(options.coding, rochade::braille::Coding::Minimal);
     assert_eq!(options.grade, rochade::export::Grade::Contracted);
+}
+
+/// Focusable controls without a name (role, parent role, place), in the window as
+/// it is now: a screen reader would say only "button" or "frame" there.
+fn unnamed_focusable(gui: &Gui) -> Vec<String> {
+    gui.harness
+        .root()
+        .children_recursive()
+        .filter(|n| {
+            let node = n.accesskit_node();
+            node.data().supports_action(egui::accesskit::Action::Focus)
+                && node.label().is_none_or(|l| l.trim().is_empty())
+                // A text's words are its value (what Orca reads for a label).
+                && !(node.role() == Role::Label
+                    && node.value().is_some_and(|v| !v.trim().is_empty()))
+        })
+        .map(|n| {
+            let node = n.accesskit_node();
+            let parent = node.parent().map(|p| p.role());
+            format!(
+                "{:?} in {parent:?} at {:?}",
+                node.role(),
+                node.data().bounds()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_title_says_the_game_state_and_no_focusable_control_is_unnamed() {
+    let mut gui = start(settings(Lang::En));
+    assert_eq!(gui.app().window_title(), "Rochade – White to move");
+    gui.type_move("e4");
+    gui.type_move("Nf6");
+    gui.harness.run();
+    assert_eq!(
+        gui.app().window_title(),
+        "Rochade – 1... Nf6 – White to move"
+    );
+    gui.type_move("Nf3");
+    gui.harness.run();
+    assert_eq!(gui.app().window_title(), "Rochade – 2. Nf3 – Black to move");
+    assert_eq!(unnamed_focusable(&gui), Vec::<String>::new(), "main window");
+    // The modes are a radio group named "Mode".
+    let group = gui.harness.get_by_role(Role::RadioGroup);
+    assert_eq!(group.get_all_by_role(Role::RadioButton).count(), 3);
+    gui.press(Key::F8);
+    assert_eq!(unnamed_focusable(&gui), Vec::<String>::new(), "settings");
+    gui.press(Key::Escape);
+    gui.press(Key::F1);
+    assert_eq!(unnamed_focusable(&gui), Vec::<String>::new(), "help");
+    gui.press(Key::Escape);
+    gui.press_with(Modifiers::COMMAND, Key::N);
+    assert_eq!(
+        unnamed_focusable(&gui),
+        Vec::<String>::new(),
+        "new game question"
+    );
 }

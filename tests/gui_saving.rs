@@ -59,3 +59,155 @@ fn a_move_is_announced_once_saved_and_a_busy_disk_never_stalls_a_frame() {
     assert_eq!(saved_rx.try_recv(), Ok(2));
     assert!(gui.app().saves_settled());
 }
+
+/// Starts the app on a save folder as `rochade` does at start.
+fn open_on(dir: &std::path::Path) -> gui_common::Gui {
+    let mut notes = Vec::new();
+    let store = rochade::savegame::GameStore::new(dir);
+    let (resume, saver, alerts) = rochade::app::run::open_save_folder(Ok(store), None, &mut notes);
+    start_with(settings(Lang::En), move |o| {
+        o.resume = resume;
+        o.saver = Some(saver);
+        o.startup_alerts = alerts;
+        o.startup_note = (!notes.is_empty()).then(|| notes.join("; "));
+    })
+}
+
+#[test]
+fn a_second_window_says_it_does_not_save_and_never_touches_the_save_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = open_on(dir.path());
+    first.type_move("e4");
+    let saved = std::fs::read(dir.path().join(rochade::savegame::CURRENT_FILE)).unwrap();
+
+    let mut second = open_on(dir.path());
+    let told = "Rochade is already open in another window. This window does not save the game";
+    assert!(
+        second.spoken().iter().any(|s| s == told),
+        "{:?}",
+        second.spoken()
+    );
+    assert!(second.shows_part("already open in another window"));
+    assert!(
+        second.app().question().is_none(),
+        "the first window's game is not offered"
+    );
+    second.type_move("d4");
+    let failed = "The game cannot be saved: another Rochade window is using the save folder";
+    assert!(
+        second.spoken().iter().any(|s| s == failed),
+        "{:?}",
+        second.spoken()
+    );
+    assert!(second.shows_part("The game cannot be saved"));
+    assert_eq!(
+        std::fs::read(dir.path().join(rochade::savegame::CURRENT_FILE)).unwrap(),
+        saved,
+        "the first window's save file is untouched"
+    );
+    first.type_move("e5");
+    assert!(!first.spoken().iter().any(|s| s.contains("cannot be saved")));
+}
+
+#[test]
+fn a_damaged_save_offers_its_readable_moves_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut record = rochade::chess::GameRecord::new();
+    for san in ["e4", "e5", "Nf3", "Nc6"] {
+        let mv = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(record.position())
+            .unwrap();
+        record.play(mv, None).unwrap();
+    }
+    let text = rochade::savegame::to_pgn(&record);
+    let cut = &text[..text.len() - 4];
+    std::fs::write(dir.path().join(rochade::savegame::CURRENT_FILE), cut).unwrap();
+    let mut gui = open_on(dir.path());
+    let said = gui.spoken();
+    let damaged = "The saved game was damaged. Its readable moves can be resumed";
+    let at = said.iter().position(|s| s == damaged);
+    assert!(at.is_some(), "{said:?}");
+    assert!(
+        at < said
+            .iter()
+            .position(|s| s.starts_with("An unfinished game"))
+    );
+    assert!(gui.shows_part(".bad-"), "the note names the file set aside");
+    gui.press(egui::Key::Enter);
+    assert!(gui.app().session().record().moves().len() >= 3);
+}
+
+#[test]
+fn a_folder_that_cannot_be_written_saves_elsewhere_and_says_both() {
+    // /sys refuses new folders (EPERM) even to root: a data folder that
+    // cannot be written, on any Linux.
+    let blocked = std::path::Path::new("/sys/rochade-save-test");
+    assert!(!blocked.exists());
+    let fallback = tempfile::tempdir().unwrap();
+    let mut notes = Vec::new();
+    let (resume, saver, alerts) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(blocked)),
+        Some(fallback.path().to_owned()),
+        &mut notes,
+    );
+    let mut gui = start_with(settings(Lang::En), move |o| {
+        o.resume = resume;
+        o.saver = Some(saver);
+        o.startup_alerts = alerts;
+    });
+    gui.type_move("e4");
+    let said = gui.spoken();
+    let failed = said
+        .iter()
+        .position(|s| s == "The game cannot be saved: the folder is read-only");
+    let elsewhere = said
+        .iter()
+        .position(|s| s.starts_with("It was saved in the folder ") && s.ends_with(" instead"));
+    let moved = said.iter().position(|s| s == "Eva four");
+    assert!(
+        failed.is_some() && failed < elsewhere && elsewhere < moved,
+        "{said:?}"
+    );
+    assert!(gui.shows_part(&fallback.path().display().to_string()));
+    let store = rochade::savegame::GameStore::new(fallback.path());
+    let rochade::savegame::SaveRead::Intact(saved) = store.read_current().unwrap() else {
+        panic!("the game is in the fallback folder");
+    };
+    assert_eq!(saved.moves().len(), 1);
+    // A second window on the same folders is refused (the lock lives in
+    // the fallback folder, as the data folder takes none).
+    let (_, _, alerts) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(blocked)),
+        Some(fallback.path().to_owned()),
+        &mut Vec::new(),
+    );
+    assert_eq!(alerts, ["second_instance"]);
+    drop(gui);
+
+    // The next start offers it from there.
+    let mut notes = Vec::new();
+    let (resume, _, _) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(blocked)),
+        Some(fallback.path().to_owned()),
+        &mut notes,
+    );
+    assert_eq!(resume.expect("offered").moves().len(), 1);
+}
+
+#[test]
+fn a_note_at_start_is_said_and_shown_at_the_top() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.startup_note = Some("settings.toml line 3: unknown value, defaults used".into());
+    });
+    let said = gui.spoken();
+    assert_eq!(
+        said.first().map(String::as_str),
+        Some("There was a problem at start; it is shown at the top of the window"),
+        "{said:?}"
+    );
+    assert!(gui.shows_part("settings.toml line 3"));
+    gui.type_move("e4");
+    assert!(gui.shows_part("settings.toml line 3"), "it stays");
+}

@@ -221,7 +221,8 @@ fn real_window_takes_keys_saves_and_closes_cleanly() {
         let out = run(
             &display,
             "xdotool",
-            &["search", "--onlyvisible", "--name", "^Rochade$"],
+            // The title carries the game state: "Rochade – White to move".
+            &["search", "--onlyvisible", "--name", "^Rochade( |$)"],
         );
         String::from_utf8_lossy(&out.stdout)
             .lines()

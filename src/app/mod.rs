@@ -157,6 +157,8 @@ pub struct RochadeApp {
     history: VecDeque<Utterance>,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
+    /// The window title last sent (it says the game state).
+    window_title: String,
     modal: Option<Modal>,
     sim: Option<SimPanel>,
     last_notice: Option<Notice>,
@@ -165,6 +167,8 @@ pub struct RochadeApp {
     held: VecDeque<saving::Held>,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
+    /// Exports being written by a thread of their own.
+    exports: Vec<saving::Export>,
     saves: u64,
     save_error: Option<String>,
     audio: Option<crate::audio::AudioOut>,
@@ -203,12 +207,14 @@ impl RochadeApp {
             board_focused: false,
             history: VecDeque::new(),
             a11y_pending: a11y::Pending::default(),
+            window_title: String::new(),
             modal: None,
             sim: None,
             last_notice: None,
             saver,
             held: VecDeque::new(),
             wake,
+            exports: Vec::new(),
             saves: 0,
             save_error: saver_error,
             audio: options.audio,
@@ -227,6 +233,11 @@ impl RochadeApp {
         }
         for key in &options.startup_alerts {
             app.say_key(key, Priority::Alert);
+        }
+        // Any other note (settings, speech pack, sound) is said too: it is
+        // in the banner at the top.
+        if options.startup_alerts.is_empty() && app.note.is_some() {
+            app.say_key("startup_problem", Priority::Alert);
         }
         let offer = options
             .resume
@@ -579,31 +590,6 @@ impl RochadeApp {
         }
     }
 
-    fn export(&mut self) {
-        let options = self.settings.braille.export_options(
-            self.session.config().letters,
-            self.settings.interface_language,
-        );
-        let result = run::export_game(self.session.record(), options);
-        let text = match result {
-            Ok(path) => {
-                let file = Utterance {
-                    written: path.display().to_string(),
-                    spoken: path
-                        .file_name()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
-                };
-                self.session.pack().phrase("exported", &[("file", file)])
-            }
-            Err(e) => self
-                .session
-                .pack()
-                .phrase("export_failed", &[("reason", e.as_str().into())]),
-        };
-        self.say(text, Priority::Answer);
-    }
-
     fn open_settings(&mut self) {
         self.modal = Some(Modal::Settings(Box::new(panels::SettingsDraft::from_app(
             self,
@@ -640,6 +626,11 @@ impl RochadeApp {
         if moved {
             self.a11y_pending.drop_last();
         }
+    }
+
+    /// The window title as last set (it says the game state).
+    pub fn window_title(&self) -> &str {
+        &self.window_title
     }
 
     /// Speaks a square of the simulated peg-board (its pegs, not the
@@ -769,6 +760,7 @@ impl eframe::App for RochadeApp {
         self.apply_style(&ctx);
         self.wake.get_or_init(|| ctx.clone());
         self.release_saved();
+        self.poll_exports();
         self.poll_board();
         self.poll_engine();
         self.run_deadlines();
@@ -784,6 +776,12 @@ impl eframe::App for RochadeApp {
                 }
                 other => self.act(other),
             }
+        }
+        let title =
+            panels::window_title(self.session.record(), self.settings.game.letters, &self.ui);
+        if self.window_title != title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = title;
         }
         panels::top_bar(self, ui);
         saving::alert_banner(self, ui);

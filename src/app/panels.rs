@@ -56,6 +56,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                         }
                     }
                 });
+                super::practice::computer_menu(app, ui, &t, &mut actions);
                 if ui.button(t.get("settings")).clicked() {
                     actions.push(Action::Settings);
                 }
@@ -71,17 +72,26 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                 ui.separator();
                 let mode_label = ui.label(t.get("mode"));
                 let current = app.session.config().mode;
-                for (mode, key) in [
-                    (Mode::Tournament, "mode_tournament"),
-                    (Mode::Relay, "mode_relay"),
-                    (Mode::Practice, "mode_practice"),
-                ] {
-                    let r = ui.selectable_label(current == mode, t.get(key));
-                    let r = r.labelled_by(mode_label.id).accessible_name(t.get(key));
-                    if r.clicked() {
-                        app.set_mode(mode);
-                    }
-                }
+                // The three modes are one radio group named "Mode": a
+                // screen reader says "radio button, 2 of 3, checked".
+                let group = ui.scope(|ui| {
+                    ui.horizontal(|ui| {
+                        for (mode, key) in [
+                            (Mode::Tournament, "mode_tournament"),
+                            (Mode::Relay, "mode_relay"),
+                            (Mode::Practice, "mode_practice"),
+                        ] {
+                            if ui.radio(current == mode, t.get(key)).clicked() && current != mode {
+                                app.set_mode(mode);
+                            }
+                        }
+                    })
+                });
+                let (group_id, label_id) = (group.response.id, mode_label.id);
+                ui.ctx().accesskit_node_builder(group_id, |node| {
+                    node.set_role(egui::accesskit::Role::RadioGroup);
+                    node.push_labelled_by(label_id.accesskit_id());
+                });
             });
         });
     for a in actions {
@@ -111,12 +121,37 @@ pub fn side_panel(app: &mut RochadeApp, ui: &mut Ui) {
                     scoresheet(app, ui, &t);
                     ui.separator();
                     connection(app, ui, &t);
-                    if let Some(note) = &app.note {
-                        ui.separator();
-                        ui.label(RichText::new(note).color(Color32::from_rgb(255, 160, 160)));
-                    }
                 });
         });
+}
+
+/// The window title says the game state, so a screen reader's "read
+/// title" answers where the game is: "Rochade – 12. Nf3 – Black to move",
+/// or the result once the game is over.
+pub fn window_title(record: &crate::chess::GameRecord, letters: Letters, t: &UiText) -> String {
+    let mut parts = vec!["Rochade".to_string()];
+    if let Some(row) = record.rows().last() {
+        // The last move: "12. Nf3" for White's, "12... Nf6" for Black's.
+        let last = match (row.white, row.black) {
+            (_, Some(m)) => Some(("...", m)),
+            (Some(m), None) => Some((".", m)),
+            (None, None) => None,
+        };
+        if let Some((dots, m)) = last {
+            let san = letters.localise_san(&m.san_string());
+            parts.push(format!("{}{dots} {san}", row.number));
+        }
+    }
+    if record.is_over() {
+        parts.push(format!("{}: {}", t.get("result"), record.result_str()));
+    } else {
+        parts.push(format!(
+            "{} {}",
+            side_name(t, record.turn()),
+            t.get("to_move")
+        ));
+    }
+    parts.join(" – ")
 }
 
 fn side_name(t: &UiText, c: Color) -> String {
@@ -669,6 +704,12 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
         egui::Window::new(t.get("help_title"))
             .open(&mut open)
             .vscroll(true)
+            // Fixed in place: egui's resize corner and title
+            // bar are focusable controls without a name, which a screen
+            // reader says as "unknown".
+            .resizable(false)
+            .collapsible(false)
+            .movable(false)
             .default_width(600.0)
             .show(ctx, |ui| {
                 for (_, line) in t.help() {
@@ -883,6 +924,11 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
     let mut save = false;
     let mut cancel = false;
     egui::Window::new(t.get("settings"))
+        // Fixed in place: the resize corner and the title
+        // bar would be unnamed controls.
+        .resizable(false)
+        .collapsible(false)
+        .movable(false)
         .default_width(560.0)
         .show(ctx, |ui| {
             // Save and Cancel stay in view above the scrolling fields.

@@ -124,6 +124,47 @@ impl RochadeApp {
     }
 }
 
+/// The Computer menu of the top bar: the same commands as the keys.
+pub(super) fn computer_menu(
+    app: &RochadeApp,
+    ui: &mut Ui,
+    t: &UiText,
+    actions: &mut Vec<super::keys::Action>,
+) {
+    use super::keys::Action;
+    let on = app.session.opponent().is_some();
+    let level = app.settings.engine.level.number();
+    let title = if on {
+        format!(
+            "{} ({} {level})",
+            t.get("computer_menu"),
+            t.get("computer_level")
+        )
+    } else {
+        t.get("computer_menu")
+    };
+    ui.menu_button(title, |ui| {
+        if ui.selectable_label(on, t.get("computer_on")).clicked() {
+            actions.push(Action::ToggleComputer);
+            ui.close();
+        }
+        for (key, action) in [
+            ("hint", Action::Hint),
+            ("threat", Action::Threat),
+            ("evaluate", Action::Evaluate),
+            ("stronger", Action::Level(true)),
+            ("weaker", Action::Level(false)),
+            ("swap_colours", Action::SwitchColours),
+            ("restart_engine", Action::RestartEngine),
+        ] {
+            if ui.button(t.get(key)).clicked() {
+                actions.push(action);
+                ui.close();
+            }
+        }
+    });
+}
+
 /// The settings rows of the computer opponent.
 pub(super) fn engine_rows(ui: &mut Ui, t: &UiText, e: &mut EngineSettings) {
     ui.checkbox(&mut e.opponent, t.get("computer_opponent"));

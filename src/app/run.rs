@@ -41,6 +41,12 @@ pub fn export_game(
         file_safe(&record.tags.black)
     );
     let exporter = crate::louis::exporter(options).map_err(|e| e.to_string())?;
+    // The exports carry today's date where the game has none yet.
+    let mut record = record.clone();
+    if record.tags.date_unknown() {
+        record.tags.date = crate::pgn::pgn_date(crate::savegame::today());
+    }
+    let record = &record;
     let mut first = None;
     for format in [
         crate::export::Format::Pgn,
@@ -74,7 +80,7 @@ fn file_safe(name: &str) -> String {
 fn board_log_path() -> Option<std::path::PathBuf> {
     let dir = crate::paths::data_dir()?.join("board-logs");
     std::fs::create_dir_all(&dir).ok()?;
-    let path = dir.join(format!("{}.log", crate::pgn::today()));
+    let path = dir.join(format!("{}.log", crate::savegame::today()));
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -87,11 +93,16 @@ fn board_log_path() -> Option<std::path::PathBuf> {
 /// and what to say at start. A second window (the folder is locked by the
 /// first) offers nothing and saves nothing: every save fails with "another
 /// Rochade window is using the save folder", said after every move.
-fn open_save_folder(
+/// A data folder that is full or read-only saves into `fallback`
+/// ([`crate::savegame::SavedElsewhere`]), whose game is offered at start
+/// when the data folder has none.
+pub fn open_save_folder(
+    store: std::io::Result<crate::savegame::GameStore>,
+    fallback: Option<PathBuf>,
     notes: &mut Vec<String>,
 ) -> (Option<GameRecord>, super::GameSaver, Vec<&'static str>) {
-    use crate::savegame::{GameStore, SaveFile};
-    let store = match GameStore::open_default() {
+    use crate::savegame::SaveFile;
+    let store = match store {
         Ok(store) => store,
         Err(e) => {
             notes.push(e.to_string());
@@ -99,7 +110,16 @@ fn open_save_folder(
             return (None, saver, Vec::new());
         }
     };
-    let lock = match store.lock() {
+    // A folder that cannot be locked (read-only) is guarded by a lock in
+    // the fallback folder, where this window would save instead.
+    let lock = store.lock().or_else(|e| {
+        let fallback = fallback
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other(e.to_string()))?;
+        notes.push(format!("{}: {e}", store.dir().display()));
+        crate::savegame::GameStore::new(fallback).lock()
+    });
+    let lock = match lock {
         Ok(Some(lock)) => Some(lock),
         Ok(None) => {
             notes.push(format!(
@@ -124,7 +144,19 @@ fn open_save_folder(
     if lock.is_some() {
         store.remove_stale_temps();
     }
-    let found = store.at_start();
+    let mut found = store.at_start();
+    // A game saved in the fallback folder while the data folder could not
+    // be written is offered when the data folder has none.
+    let fallback = fallback.map(crate::savegame::GameStore::new);
+    let mut from_fallback = false;
+    if found.game.is_none()
+        && found.problem.is_none()
+        && let Some(other) = fallback.as_ref().map(|f| f.at_start())
+        && (other.game.is_some() || other.problem.is_some())
+    {
+        from_fallback = other.game.is_some();
+        found = other;
+    }
     let mut alerts = Vec::new();
     if let Some(problem) = found.problem {
         notes.push(problem);
@@ -135,6 +167,9 @@ fn open_save_folder(
         });
     }
     let mut file = SaveFile::new(store, found.game.clone(), lock);
+    if let Some(fallback) = fallback {
+        file = file.with_fallback(fallback, from_fallback);
+    }
     let saver = Box::new(move |record: &GameRecord| file.save(record).map(|_| ()));
     (found.game, saver, alerts)
 }
@@ -166,7 +201,11 @@ pub fn run() -> Result<(), String> {
             None
         }
     };
-    let (resume, saver, startup_alerts) = open_save_folder(&mut notes);
+    let (resume, saver, startup_alerts) = open_save_folder(
+        crate::savegame::GameStore::open_default(),
+        crate::savegame::fallback_dir(),
+        &mut notes,
+    );
     let epoch = Instant::now();
     let port = settings.board.port.clone();
     let link_config = port.as_ref().map(|p| {

@@ -1,4 +1,5 @@
-//! Saving after every move without stalling a frame: the record goes to
+//! Saving after every move and exporting without stalling a frame (the
+//! exports are written by a thread of their own). The record goes to
 //! the saving thread ([`crate::save_worker`]) and the effects after the
 //! save (the move's announcement, its sound, the notice) wait until it is
 //! on disk. So a move that was heard is a move that was saved, as the
@@ -18,6 +19,9 @@ use crate::words::Utterance;
 
 /// How long a move's announcement waits for its save, at most.
 pub const SAVE_HOLD_MS: u64 = 500;
+
+/// An export being written: its result comes here.
+pub(super) struct Export(std::sync::mpsc::Receiver<Result<std::path::PathBuf, String>>);
 
 /// Effects waiting: for a save (`ticket`), or behind ones that do.
 pub(super) struct Held {
@@ -72,9 +76,75 @@ impl RochadeApp {
         Some(self.saver.as_mut()?.queue(record))
     }
 
-    /// Every save is done and nothing waits for one (tests wait for this).
+    /// Every save and export is done and nothing waits for one (tests
+    /// wait for this).
     pub fn saves_settled(&self) -> bool {
-        self.held.is_empty() && self.saver.as_ref().is_none_or(SaveWorker::is_idle)
+        self.held.is_empty()
+            && self.exports.is_empty()
+            && self.saver.as_ref().is_none_or(SaveWorker::is_idle)
+    }
+
+    /// Writes the exports (PGN, BRF, text) on a thread of their own; the
+    /// result is said when it comes ([`RochadeApp::poll_exports`]).
+    pub(super) fn export(&mut self) {
+        let options = self.settings.braille.export_options(
+            self.session.config().letters,
+            self.settings.interface_language,
+        );
+        let record = self.session.record().clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let ctx = self.wake.clone();
+        let spawned = std::thread::Builder::new()
+            .name("export".into())
+            .spawn(move || {
+                let _ = tx.send(super::run::export_game(&record, options));
+                if let Some(ctx) = ctx.get() {
+                    ctx.request_repaint();
+                }
+            });
+        match spawned {
+            Ok(_) => self.exports.push(Export(rx)),
+            Err(e) => self.exported(Err(e.to_string())),
+        }
+    }
+
+    /// Says the exports finished since the last frame.
+    pub(super) fn poll_exports(&mut self) {
+        let mut results = Vec::new();
+        self.exports.retain(|export| match export.0.try_recv() {
+            Ok(result) => {
+                results.push(result);
+                false
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => true,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                results.push(Err("the export thread stopped".into()));
+                false
+            }
+        });
+        for result in results {
+            self.exported(result);
+        }
+    }
+
+    fn exported(&mut self, result: Result<std::path::PathBuf, String>) {
+        let text = match result {
+            Ok(path) => {
+                let file = Utterance {
+                    written: path.display().to_string(),
+                    spoken: path
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                };
+                self.session.pack().phrase("exported", &[("file", file)])
+            }
+            Err(e) => self
+                .session
+                .pack()
+                .phrase("export_failed", &[("reason", e.as_str().into())]),
+        };
+        self.say(text, Priority::Answer);
     }
 
     /// Takes in finished saves (a failure is said at once) and carries out
@@ -132,27 +202,54 @@ impl RochadeApp {
         let text = pack.phrase("save_failed", &[("reason", reason)]);
         self.save_error = Some(format!("{} ({e})", text.written));
         self.say(text, Priority::Alert);
+        if let Some(elsewhere) = crate::savegame::SavedElsewhere::inside(e) {
+            let folder = elsewhere.path.parent().unwrap_or(&elsewhere.path);
+            // Spoken: the folder's last two names ("Documents, Rochade").
+            let spoken: Vec<String> = folder
+                .components()
+                .rev()
+                .take(2)
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let folder = Utterance {
+                written: folder.display().to_string(),
+                spoken: spoken.join(", "),
+            };
+            let text = self
+                .session
+                .pack()
+                .phrase("saved_elsewhere", &[("folder", folder)]);
+            self.say(text, Priority::Alert);
+        }
     }
 }
 
-/// A failed save stays at the top of the window, above everything, until
-/// a save works (a screen reader finds it as the first text).
+/// A failed save and the start-up note (a damaged save file, a second
+/// window, a settings problem) stay at the top of the window, above
+/// everything, where they cannot scroll out of view; a screen reader finds
+/// them first. The save error goes once a save works.
 pub(super) fn alert_banner(app: &RochadeApp, ui: &mut egui::Ui) {
-    let Some(error) = &app.save_error else {
+    let lines: Vec<&String> = [&app.save_error, &app.note].into_iter().flatten().collect();
+    if lines.is_empty() {
         return;
-    };
-    egui::Panel::top("save_alert")
+    }
+    egui::Panel::top("alert_banner")
         .frame(
             egui::Frame::NONE
                 .fill(egui::Color32::from_rgb(120, 0, 0))
                 .inner_margin(8.0),
         )
         .show(ui, |ui| {
-            ui.label(
-                egui::RichText::new(error)
-                    .strong()
-                    .size(20.0)
-                    .color(egui::Color32::WHITE),
-            );
+            for line in lines {
+                ui.label(
+                    egui::RichText::new(line.as_str())
+                        .strong()
+                        .size(18.0)
+                        .color(egui::Color32::WHITE),
+                );
+            }
         });
 }

@@ -89,7 +89,7 @@ impl SimPanel {
                 self.decode(steps)
             }
             Err(e) => {
-                self.error = Some(e);
+                self.error = Some(e.to_string());
                 Vec::new()
             }
         }

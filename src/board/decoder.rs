@@ -11,6 +11,7 @@ use super::{BoardMessage, liboard, sentio};
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
 #[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_format)]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Format {
     /// Peg-board protocol v1 (this app's open protocol), 115200 baud.
     #[default]
@@ -32,7 +33,11 @@ fn unknown_format(s: &str) -> String {
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::Peg, Format::LiBoard, Format::Sentio];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Format; <Format as strum::EnumCount>::COUNT] =
+        *<Format as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn code(self) -> &'static str {
         self.into()

@@ -13,6 +13,7 @@
 use shakmaty::Piece;
 
 mod decoder;
+pub mod guidance;
 pub mod liboard;
 pub mod log;
 pub mod protocol;

@@ -57,18 +57,45 @@ pub enum SimStep {
 pub const HELP: &str = "commands: lift e2 | place e4 | move e2e4 | setup start|empty|<FEN> | glitch e5 | turn | \
 promote e8 q | pieces on|off | fault <text> | send | wait <ms> | quit";
 
-fn square(word: &str) -> Result<Square, String> {
+/// A command the simulator cannot read or carry out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    #[error("empty command")]
+    Empty,
+    #[error("unknown command '{0}' ({help})", help = HELP)]
+    UnknownCommand(String),
+    #[error("'{0}' needs an argument ({help})", help = HELP)]
+    NeedsArgument(String),
+    #[error("not a square: '{0}'")]
+    NotASquare(String),
+    #[error("bad FEN: {0}")]
+    BadFen(String),
+    #[error("promote needs q, r, b or n")]
+    PromotionPiece,
+    #[error("wait needs milliseconds")]
+    WaitMilliseconds,
+    #[error("{0} is empty")]
+    EmptySquare(Square),
+    #[error("{0} is occupied")]
+    Occupied(Square),
+    #[error("a move needs two different squares")]
+    SameSquare,
+    #[error("no peg in the hand: lift one first")]
+    EmptyHand,
+}
+
+fn square(word: &str) -> Result<Square, SimError> {
     word.parse::<Square>()
-        .map_err(|_| format!("not a square: '{word}'"))
+        .map_err(|_| SimError::NotASquare(word.to_owned()))
 }
 
 /// Parses one command line.
-pub fn parse_command<'a>(line: &'a str) -> Result<SimCommand, String> {
+pub fn parse_command<'a>(line: &'a str) -> Result<SimCommand, SimError> {
     let mut words = line.split_whitespace();
     let verb = words.next().unwrap_or("").to_ascii_lowercase();
     let arg = words.next();
-    let need = |a: Option<&'a str>| -> Result<&'a str, String> {
-        a.ok_or_else(|| format!("'{verb}' needs an argument ({HELP})"))
+    let need = |a: Option<&'a str>| -> Result<&'a str, SimError> {
+        a.ok_or_else(|| SimError::NeedsArgument(verb.clone()))
     };
     let cmd = match verb.as_str() {
         "lift" => SimCommand::Lift(square(need(arg)?)?),
@@ -91,7 +118,7 @@ pub fn parse_command<'a>(line: &'a str) -> Result<SimCommand, String> {
                 "empty" => Board::empty(),
                 fen => {
                     fen.parse::<shakmaty::fen::Fen>()
-                        .map_err(|e| format!("bad FEN: {e}"))?
+                        .map_err(|e| SimError::BadFen(e.to_string()))?
                         .into_setup()
                         .board
                 }
@@ -106,7 +133,7 @@ pub fn parse_command<'a>(line: &'a str) -> Result<SimCommand, String> {
                 .chars()
                 .next()
                 .and_then(|c| Role::from_char(c.to_ascii_lowercase()))
-                .ok_or("promote needs q, r, b or n")?;
+                .ok_or(SimError::PromotionPiece)?;
             SimCommand::Promote(sq, role)
         }
         "pieces" => SimCommand::Pieces(need(arg)? == "on"),
@@ -115,11 +142,11 @@ pub fn parse_command<'a>(line: &'a str) -> Result<SimCommand, String> {
             SimCommand::Fault(text)
         }
         "send" => SimCommand::Send,
-        "wait" => SimCommand::Wait(need(arg)?.parse().map_err(|_| "wait needs milliseconds")?),
+        "wait" => SimCommand::Wait(need(arg)?.parse().map_err(|_| SimError::WaitMilliseconds)?),
         "help" | "?" => SimCommand::Help,
         "quit" | "exit" => SimCommand::Quit,
-        "" => return Err("empty command".into()),
-        other => return Err(format!("unknown command '{other}' ({HELP})")),
+        "" => return Err(SimError::Empty),
+        other => return Err(SimError::UnknownCommand(other.to_owned())),
     };
     Ok(cmd)
 }
@@ -185,37 +212,34 @@ impl SimBoard {
         }
     }
 
-    fn lift(&mut self, sq: Square) -> Result<Vec<SimStep>, String> {
+    fn lift(&mut self, sq: Square) -> Result<Vec<SimStep>, SimError> {
         let piece = self.pieces[usize::from(sq)]
             .take()
-            .ok_or_else(|| format!("{sq} is empty"))?;
+            .ok_or(SimError::EmptySquare(sq))?;
         self.hand.push(piece);
         Ok(vec![SimStep::Send(self.snapshot())])
     }
 
-    fn place(&mut self, sq: Square) -> Result<Vec<SimStep>, String> {
+    fn place(&mut self, sq: Square) -> Result<Vec<SimStep>, SimError> {
         if self.pieces[usize::from(sq)].is_some() {
-            return Err(format!("{sq} is occupied"));
+            return Err(SimError::Occupied(sq));
         }
-        let piece = self
-            .hand
-            .pop()
-            .ok_or("no peg in the hand: lift one first")?;
+        let piece = self.hand.pop().ok_or(SimError::EmptyHand)?;
         self.pieces[usize::from(sq)] = Some(piece);
         Ok(vec![SimStep::Send(self.snapshot())])
     }
 
     /// Carries out a command. Errors leave the board unchanged.
-    pub fn apply(&mut self, cmd: &SimCommand) -> Result<Vec<SimStep>, String> {
+    pub fn apply(&mut self, cmd: &SimCommand) -> Result<Vec<SimStep>, SimError> {
         match cmd {
             SimCommand::Lift(sq) => self.lift(*sq),
             SimCommand::Place(sq) => self.place(*sq),
             SimCommand::Move { from, to } => {
                 if self.pieces[usize::from(*from)].is_none() {
-                    return Err(format!("{from} is empty"));
+                    return Err(SimError::EmptySquare(*from));
                 }
                 if from == to {
-                    return Err("a move needs two different squares".into());
+                    return Err(SimError::SameSquare);
                 }
                 let mut steps = Vec::new();
                 if self.pieces[usize::from(*to)].is_some() {
@@ -253,7 +277,7 @@ impl SimBoard {
             }
             SimCommand::Promote(sq, role) => {
                 let slot = &mut self.pieces[usize::from(*sq)];
-                let piece = slot.as_mut().ok_or_else(|| format!("{sq} is empty"))?;
+                let piece = slot.as_mut().ok_or(SimError::EmptySquare(*sq))?;
                 piece.role = *role;
                 Ok(vec![SimStep::Send(self.snapshot())])
             }

@@ -1,7 +1,5 @@
 //! The scoresheet laid out in lines and pages of cells.
 
-use std::fmt;
-
 use shakmaty::{Color, Position};
 
 use shakmaty::{Board, Role, Square};
@@ -32,16 +30,9 @@ pub const MIN_ROWS: usize = 3;
 /// Continuation lines are indented by this many blank cells.
 const INDENT: usize = 2;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct LayoutError(pub String);
-
-impl fmt::Display for LayoutError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for LayoutError {}
 
 impl Layout {
     pub fn check(self) -> Result<Layout, LayoutError> {

@@ -4,7 +4,6 @@
 //! its text to [`ChessCode::parse`] / [`LiteraryTable::parse`].
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use serde::Deserialize;
 use shakmaty::Role;
@@ -14,19 +13,12 @@ use crate::chess::Letters;
 use crate::words::Lang;
 
 /// A table file that could not be read or understood.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("Braille table {file}: {message}")]
 pub struct TableError {
     pub file: String,
     pub message: String,
 }
-
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Braille table {}: {}", self.file, self.message)
-    }
-}
-
-impl std::error::Error for TableError {}
 
 /// Parses dot notation: cells separated by spaces, each a list of dot
 /// numbers 1-8 (`"134"` is m); `"0"` is a blank cell; `""` is no cells.

@@ -9,6 +9,7 @@ use shakmaty::Role;
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
 #[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_letters)]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Letters {
     /// K Q R B N.
     #[default]
@@ -30,7 +31,11 @@ fn unknown_letters(s: &str) -> String {
 }
 
 impl Letters {
-    pub const ALL: [Letters; 3] = [Letters::En, Letters::De, Letters::Pt];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Letters; <Letters as strum::EnumCount>::COUNT] =
+        *<Letters as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn code(self) -> &'static str {
         self.into()

@@ -12,3 +12,12 @@ pub use record::{
     ScoresheetRow, Tags,
 };
 pub use shakmaty::{Chess, Color, KnownOutcome, Move, Position, Role, Square};
+
+/// A position from FEN, for tests (panics on a bad FEN).
+#[cfg(test)]
+pub(crate) fn position(fen: &str) -> shakmaty::Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .expect("FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("legal position")
+}

@@ -23,6 +23,13 @@ pub struct Tags {
     pub extra: Vec<(String, String)>,
 }
 
+impl Tags {
+    /// No part of the date is known (`????.??.??`, or empty).
+    pub fn date_unknown(&self) -> bool {
+        self.date.chars().all(|c| c == '?' || c == '.')
+    }
+}
+
 impl Default for Tags {
     fn default() -> Tags {
         Tags {
@@ -68,9 +75,12 @@ impl RecordedMove {
     }
 }
 
-/// Why a game ended.
+/// Why a game ended. Its code (`agreed_draw`, the save file's `EndReason`
+/// tag) is the snake-case name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum EndReason {
     Checkmate,
     Stalemate,

@@ -93,8 +93,7 @@ pub fn run(args: Args) -> CliResult {
         .render(&record, args.to)
         .map_err(|e| CliError::input(e.to_string()))?;
     match &args.output {
-        Some(path) => std::fs::write(path, &out)
-            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?,
+        Some(path) => super::write_file(path, out)?,
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout.write_all(&out)?;

@@ -1,8 +1,6 @@
 //! The command line. `rochade` with no arguments opens the desktop app;
 //! each subcommand is a headless tool over the same core.
 
-use std::fmt;
-
 use clap::{Parser, Subcommand};
 
 pub mod announce;
@@ -46,7 +44,8 @@ pub enum Command {
 
 /// A failure with the exit code the command should end with: 2 for bad
 /// input (an illegal move, an unreadable file), 1 for anything else.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
 pub struct CliError {
     pub code: i32,
     pub message: String,
@@ -70,12 +69,6 @@ impl CliError {
     }
 }
 
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> CliError {
         CliError::failure(e.to_string())
@@ -83,6 +76,13 @@ impl From<std::io::Error> for CliError {
 }
 
 pub type CliResult = Result<(), CliError>;
+
+/// Writes an output file whole or not at all (a temporary file renamed
+/// over it), so a reader never sees half a file.
+fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
+    crate::config::write_atomically(path, bytes.as_ref())
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
+}
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
@@ -100,10 +100,31 @@ pub fn main() -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("rochade: {e}");
+            eprintln!("rochade: {}", one_line(&e.message));
             e.code
         }
     }
+}
+
+/// The longest error line written, in characters.
+const ERROR_WIDTH: usize = 300;
+
+/// An error as one short line: control characters escaped (nothing from an
+/// input file reaches the terminal raw), cut after [`ERROR_WIDTH`].
+fn one_line(message: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in message.chars().enumerate() {
+        if i == ERROR_WIDTH {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn open_app() -> CliResult {

@@ -142,9 +142,7 @@ impl Out {
                 }
                 Effect::SaveGame => {
                     if let Some(path) = &self.pgn {
-                        std::fs::write(path, crate::pgn::write_pgn(session.record())).map_err(
-                            |e| CliError::failure(format!("cannot write {}: {e}", path.display())),
-                        )?;
+                        super::write_file(path, crate::pgn::write_pgn(session.record()))?;
                     }
                 }
                 _ => {}

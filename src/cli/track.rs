@@ -91,10 +91,7 @@ impl Driver {
                 }
                 Effect::SaveGame => {
                     if let Some(path) = &self.pgn {
-                        std::fs::write(path, crate::pgn::write_pgn(self.session.record()))
-                            .map_err(|e| {
-                                CliError::failure(format!("cannot write {}: {e}", path.display()))
-                            })?;
+                        super::write_file(path, crate::pgn::write_pgn(self.session.record()))?;
                     }
                 }
                 Effect::BoardCommand(cmd) => {

@@ -108,3 +108,59 @@ pub fn evaluation_words(pack: &Pack, pos: &Chess, line: &Line) -> Utterance {
     };
     pack.phrase(key, &[("side", side_word(pack, leader))])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::Lang;
+
+    use crate::chess::position as pos;
+
+    fn line(score: Score, pv: &[&str]) -> Line {
+        Line {
+            score,
+            pv: pv.iter().map(|m| m.parse().unwrap()).collect(),
+        }
+    }
+
+    fn said(lang: Lang, pos: &Chess, line: &Line) -> String {
+        evaluation_words(&Pack::bundled(lang), pos, line).spoken
+    }
+
+    #[test]
+    fn a_won_piece_is_named_for_the_side_that_wins_it() {
+        // Black to move; the white knight on e5 hangs to the d6 pawn.
+        let p = pos("4k3/8/3p4/4N3/8/8/8/4K3 b - - 0 1");
+        let l = line(Score::Cp(250), &["d6e5", "e1d2"]);
+        assert_eq!(material_gain(&p, &l.pv), Some((Color::Black, Role::Knight)));
+        assert_eq!(said(Lang::En, &p, &l), "Black wins a knight");
+        assert_eq!(said(Lang::De, &p, &l), "Schwarz gewinnt einen Springer");
+        assert_eq!(said(Lang::Pt, &p, &l), "Pretas ganha um cavalo");
+    }
+
+    #[test]
+    fn scores_become_words_from_white_s_view() {
+        let p = pos("4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+        // Black to move and 2 pawns down: White is clearly better.
+        assert_eq!(
+            said(Lang::En, &p, &line(Score::Cp(-200), &[])),
+            "White is clearly better"
+        );
+        assert_eq!(
+            said(Lang::De, &p, &line(Score::Cp(10), &[])),
+            "Die Stellung ist ausgeglichen"
+        );
+        assert_eq!(
+            said(Lang::En, &p, &line(Score::Cp(60), &[])),
+            "Black is slightly better"
+        );
+        assert_eq!(
+            said(Lang::En, &p, &line(Score::Mate(-3), &[])),
+            "White mates in 3 moves"
+        );
+        assert_eq!(
+            said(Lang::En, &p, &line(Score::Mate(1), &[])),
+            "Black mates next move"
+        );
+    }
+}

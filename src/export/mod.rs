@@ -29,6 +29,7 @@ pub use text::text_scoresheet;
     parse_err_ty = String,
     parse_err_fn = unknown_format
 )]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Format {
     /// Unicode Braille text (U+2800 block).
     Unicode,
@@ -42,13 +43,11 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 5] = [
-        Format::Unicode,
-        Format::Brf,
-        Format::Pef,
-        Format::Pgn,
-        Format::Text,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Format; <Format as strum::EnumCount>::COUNT] =
+        *<Format as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     pub fn code(self) -> &'static str {
         self.into()

@@ -5,7 +5,6 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -14,7 +13,7 @@ use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Ski
 use shakmaty::{Chess, Color, Position};
 
 use super::{DRAW_OFFER_COMMENT, end_reason_from_code, parse_clock_text, side_from_code};
-use crate::chess::{Claim, EndReason, GameRecord, Tags};
+use crate::chess::{Claim, EndReason, GameEnd, GameRecord, Letters, Tags};
 
 /// How to read.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +23,9 @@ pub struct ReadOptions {
     /// Text that is not UTF-8 is read with replacement characters instead
     /// of being an error (old files from other programs).
     pub lossy_text: bool,
+    /// The piece letters of the movetext (PGN's are English; `rochade
+    /// announce` also reads German or Portuguese ones).
+    pub letters: Letters,
 }
 
 /// A move that cannot be played where the file has it.
@@ -51,7 +53,8 @@ impl BadMove {
 }
 
 /// A PGN text that could not be read (wholly) as a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
 pub struct PgnError {
     /// 1-based line in the input, when the fault has a place.
     pub line: Option<usize>,
@@ -81,17 +84,6 @@ impl PgnError {
         }
     }
 }
-
-impl fmt::Display for PgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for PgnError {}
 
 /// One game as read.
 #[derive(Clone, Debug)]
@@ -137,6 +129,54 @@ impl Track {
             n => Some((offset - self.newlines[n - 1]) as usize),
         };
         (line, column)
+    }
+}
+
+/// Where [`LocalLetters`] stands in the text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Part {
+    #[default]
+    Movetext,
+    /// A tag pair or a `;` or `%` comment: up to the end of the line.
+    Line,
+    /// A `{...}` comment.
+    Comment,
+}
+
+/// Rewrites the piece letters of another language in the movetext into
+/// English ones before `pgn-reader` sees them (byte for byte, so lines and
+/// columns stay); tags and comments pass unchanged. In the movetext an
+/// upper-case letter is always a piece letter, castling's `O` aside.
+struct LocalLetters<R> {
+    inner: R,
+    letters: Letters,
+    part: Part,
+}
+
+impl<R: Read> Read for LocalLetters<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.letters == Letters::En {
+            return Ok(n);
+        }
+        for byte in &mut buf[..n] {
+            self.part = match (self.part, *byte) {
+                (Part::Line, b'\n') | (Part::Comment, b'}') => Part::Movetext,
+                (Part::Line | Part::Comment, _) => self.part,
+                (Part::Movetext, b'[' | b';' | b'%') => Part::Line,
+                (Part::Movetext, b'{') => Part::Comment,
+                (Part::Movetext, b) => {
+                    if b.is_ascii_uppercase()
+                        && b != b'O'
+                        && let Some(role) = self.letters.role(char::from(b))
+                    {
+                        *byte = role.upper_char() as u8;
+                    }
+                    Part::Movetext
+                }
+            };
+        }
+        Ok(n)
     }
 }
 
@@ -244,15 +284,12 @@ impl Builder {
         if let Some(end) = record.end()
             && end.outcome != known
         {
-            let stated = match known {
-                KnownOutcome::Decisive {
-                    winner: Color::White,
-                } => "1-0",
-                KnownOutcome::Decisive {
-                    winner: Color::Black,
-                } => "0-1",
-                KnownOutcome::Draw => "1/2-1/2",
-            };
+            let stated = GameEnd {
+                outcome: known,
+                reason: EndReason::ResultAsRecorded,
+                side: None,
+            }
+            .result_str();
             self.fault = Some(PgnError::new(format!(
                 "the result {stated} does not match the moves ({})",
                 end.result_str()
@@ -360,39 +397,31 @@ impl Visitor for Builder {
     fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
         let record = self.record.as_mut().expect("movetext has a record");
         let (number, turn) = (record.position().fullmoves().get(), record.turn());
-        let bad = |reason: String| BadMove {
-            number,
-            side: turn,
-            san: san_plus.to_string(),
-            reason,
+        let side = if turn == Color::White {
+            "White"
+        } else {
+            "Black"
         };
-        let side = |c: Color| if c == Color::White { "White" } else { "Black" };
-        let failure = match san_plus.san.to_move(record.position()) {
+        let san = san_plus.to_string();
+        let (reason, message) = match san_plus.san.to_move(record.position()) {
             Ok(mv) => match record.play(mv, None) {
                 Ok(_) => return ControlFlow::Continue(()),
-                Err(e) => {
-                    let b = bad(e.to_string());
-                    let message = format!(
-                        "move '{}' (move {} for {}) cannot be played: {e}",
-                        b.san,
-                        b.number,
-                        side(b.side)
-                    );
-                    (b, message)
-                }
+                Err(e) => (
+                    e.to_string(),
+                    format!("move '{san}' (move {number} for {side}) cannot be played: {e}"),
+                ),
             },
-            Err(e) => {
-                let b = bad(e.to_string());
-                let message = format!(
-                    "illegal move '{}' (move {} for {}: {e})",
-                    b.san,
-                    b.number,
-                    side(b.side)
-                );
-                (b, message)
-            }
+            Err(e) => (
+                e.to_string(),
+                format!("illegal move '{san}' (move {number} for {side}: {e})"),
+            ),
         };
-        let (bad_move, message) = failure;
+        let bad_move = BadMove {
+            number,
+            side: turn,
+            san,
+            reason,
+        };
         self.fault_at_cursor = Some(bad_move.san.len());
         self.fault = Some(PgnError {
             bad_move: Some(bad_move),
@@ -460,7 +489,7 @@ impl Visitor for Builder {
 
 /// The games of a PGN input, one at a time.
 pub struct Games<R> {
-    reader: Reader<Tracked<R>>,
+    reader: Reader<Tracked<LocalLetters<R>>>,
     builder: Builder,
     done: bool,
 }
@@ -470,7 +499,11 @@ impl<R: Read> Games<R> {
         let track = Rc::new(RefCell::new(Track::default()));
         Games {
             reader: Reader::new(Tracked {
-                inner: input,
+                inner: LocalLetters {
+                    inner: input,
+                    letters: options.letters,
+                    part: Part::Movetext,
+                },
                 track: Rc::clone(&track),
             }),
             builder: Builder {

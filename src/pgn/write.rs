@@ -93,7 +93,7 @@ pub fn write(record: &GameRecord, options: &WriteOptions) -> String {
     let tags = &record.tags;
     let mut out = String::with_capacity(512 + record.moves().len() * 24);
     let date = match options.date {
-        Some(today) if tags.date.chars().all(|c| c == '?' || c == '.') => super::pgn_date(today),
+        Some(today) if tags.date_unknown() => super::pgn_date(today),
         _ => tags.date.clone(),
     };
     push_tag(&mut out, "Event", &tags.event);

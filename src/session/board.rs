@@ -10,7 +10,8 @@
 use shakmaty::{Chess, Move, Piece, Position, Role};
 
 use super::{Effect, Mode, Notice, Priority, SessionConfig, Source, Speech};
-use crate::board::tracker::{BoardMask, board_difference, render_in_sync, render_mismatch};
+use crate::board::guidance::guidance;
+use crate::board::tracker::{BoardMask, board_difference, render_in_sync};
 use crate::board::{BoardMessage, Tracker, TrackerConfig, TrackerEvent};
 use crate::chess::GameRecord;
 use crate::session::Earcon;
@@ -274,13 +275,13 @@ impl BoardState {
             BoardEvent::Configure(cfg) => self.tracker.set_config(cfg),
             BoardEvent::RepeatGuidance => {
                 let text = match self.tracker.mismatch() {
-                    Some(m) => render_mismatch(pack, &m),
+                    Some(m) => guidance(pack, &m, record),
                     None => render_in_sync(pack),
                 };
                 say(out, text, Priority::Answer);
             }
         }
-        self.translate(events, pack, out)
+        self.translate(events, record, pack, out)
     }
 
     pub fn on_tick(
@@ -293,7 +294,7 @@ impl BoardState {
         self.reconcile(now, record);
         let mut events = std::mem::take(&mut self.queued);
         self.tracker.on_tick(now, &mut events);
-        self.translate(events, pack, out)
+        self.translate(events, record, pack, out)
     }
 
     /// The game changed by a move from elsewhere or a takeback: the board
@@ -307,6 +308,7 @@ impl BoardState {
     fn translate(
         &mut self,
         events: Vec<TrackerEvent>,
+        record: &GameRecord,
         pack: &Pack,
         out: &mut Vec<Effect>,
     ) -> Vec<BoardAction> {
@@ -363,7 +365,7 @@ impl BoardState {
                     actions.push(BoardAction::TakebackRequested);
                 }
                 TrackerEvent::Mismatch(m) => {
-                    speak(out, render_mismatch(pack, &m), Priority::Guidance);
+                    speak(out, guidance(pack, &m, record), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::Mismatch));
                     let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
                     let extra = m

@@ -6,7 +6,9 @@ use shakmaty::{Chess, Color, Position, Square};
 
 use crate::board::BoardMessage;
 use crate::session::board::BoardEvent;
-use crate::session::{Command, Effect, Event, Notice, Session, SessionConfig, Source};
+use crate::session::{
+    Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source, Speech,
+};
 use crate::words::{Lang, Pack};
 
 /// A session with a peg-board attached, and a clock the test moves.
@@ -385,4 +387,26 @@ fn the_engine_move_is_expected_on_the_peg_board_with_guidance_until_it_is_there(
     let fx = t.take();
     assert_eq!(moves_from(&fx), [("Nf3".to_owned(), Source::PegBoard)]);
     assert!(fx.iter().any(|e| matches!(e, Effect::AskEngine(_))));
+}
+
+#[test]
+fn two_typed_moves_the_board_has_not_followed_get_one_short_guidance_sentence() {
+    let mut t = Table::new();
+    t.type_move("e4");
+    t.type_move("e5");
+    t.take();
+    t.wait(10_000);
+    let fx = t.take();
+    let guidance: Vec<&Speech> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Speak(s) if s.priority == Priority::Guidance => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(guidance.len(), 1, "said once: {fx:?}");
+    assert_eq!(
+        guidance[0].text.spoken,
+        "Pawn Eva two to Eva four, Pawn Eva seven to Eva five"
+    );
 }

@@ -59,6 +59,7 @@ pub struct Speech {
 /// A short synthesised sound. Each can be switched off in the settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Earcon {
     Touched,
     MoveAccepted,
@@ -72,15 +73,9 @@ pub enum Earcon {
 }
 
 impl Earcon {
-    pub const ALL: [Earcon; 9] = [
-        Earcon::Touched,
-        Earcon::MoveAccepted,
-        Earcon::Illegal,
-        Earcon::Mismatch,
-        Earcon::InSync,
-        Earcon::LinkLost,
-        Earcon::LinkRestored,
-        Earcon::LowTime,
-        Earcon::FlagFall,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Earcon; <Earcon as strum::EnumCount>::COUNT] =
+        *<Earcon as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 }

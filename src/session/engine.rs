@@ -32,8 +32,9 @@ pub struct Opponent {
 pub(super) struct EngineState {
     opponent: Option<Opponent>,
     next_id: u64,
-    /// The request waiting for an answer: id, what, when asked.
-    asked: Option<(u64, Ask, u64)>,
+    /// The request waiting for an answer: id, what, when asked, and how
+    /// many moves the game had then.
+    asked: Option<(u64, Ask, u64, usize)>,
     /// The engine's move, waiting for the pause to end.
     held: Option<(Move, u64)>,
     /// The engine failed; no new move is asked for until a restart.
@@ -112,7 +113,7 @@ impl Session {
         let seed = self.engine.opponent.map(|o| o.seed).unwrap_or(0);
         self.engine.next_id += 1;
         let id = self.engine.next_id;
-        self.engine.asked = Some((id, ask, now));
+        self.engine.asked = Some((id, ask, now, self.record.moves().len()));
         out.push(Effect::AskEngine(EngineRequest {
             id,
             ask,
@@ -169,9 +170,20 @@ impl Session {
 
     pub(super) fn engine_command(&mut self, now: u64, cmd: Command, out: &mut Vec<Effect>) {
         let help = matches!(cmd, Command::Hint | Command::Threat | Command::Evaluate);
-        if help && self.config.mode == super::Mode::Tournament {
-            // No computer help at the tournament board.
-            let text = self.pack.say("engine_not_in_tournament");
+        if help && self.config.mode != super::Mode::Practice {
+            // No computer help at a tournament board (tournament and
+            // assistant relay modes).
+            let text = self.pack.say("engine_help_practice_only");
+            self.speak(out, text, Priority::Answer);
+            return;
+        }
+        let engines_turn = self
+            .engine
+            .opponent
+            .is_some_and(|o| o.color == self.record.turn() && !self.record.is_over());
+        if help && engines_turn && !self.engine.failed {
+            // Its move is on the way; asking now would only delay it.
+            let text = self.pack.say("engine_thinking");
             self.speak(out, text, Priority::Answer);
             return;
         }
@@ -245,13 +257,17 @@ impl Session {
                 }));
             }
             EngineEvent::Answer(answer) => {
-                let Some((id, _, asked_at)) = self.engine.asked else {
+                let Some((id, _, asked_at, plies)) = self.engine.asked else {
                     return;
                 };
                 if id != answer.id {
                     return; // stale: the game moved on (takeback, new game)
                 }
                 self.engine.asked = None;
+                if plies != self.record.moves().len() {
+                    // A hint for a position that is gone: say nothing.
+                    return;
+                }
                 self.engine_answer(now, asked_at, answer, out);
             }
         }
@@ -332,5 +348,86 @@ impl Session {
                 self.speak(out, text, Priority::Answer);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineEvent;
+    use crate::session::{Event, SessionConfig};
+    use crate::words::{Lang, Pack};
+
+    fn asked(fx: &[Effect]) -> Vec<EngineRequest> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::AskEngine(r) => Some(r.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn answer(s: &mut Session, now: u64, req: &EngineRequest, best: &str) -> Vec<Effect> {
+        let event = EngineEvent::Answer(EngineAnswer {
+            id: req.id,
+            ask: req.ask,
+            best: Some(best.parse().unwrap()),
+            lines: Vec::new(),
+        });
+        s.handle(now, Event::Engine(event))
+    }
+
+    #[test]
+    fn help_waits_for_the_engine_s_move_and_a_stale_hint_is_not_said() {
+        let config = SessionConfig {
+            lang: Lang::En,
+            ..SessionConfig::default()
+        };
+        let mut s = Session::with_pack(config, Pack::bundled(Lang::En));
+        s.set_opponent(Some(Opponent {
+            color: Color::Black,
+            level: Level::new(3).unwrap(),
+            pause_ms: 500,
+            seed: 1,
+        }));
+        let enter = |s: &mut Session, now, text: &str| {
+            s.handle(
+                now,
+                Event::MoveEntered {
+                    text: text.into(),
+                    source: Source::Keyboard,
+                },
+            )
+        };
+        let fx = enter(&mut s, 0, "e4");
+        let mv = asked(&fx).pop().expect("asked for its move");
+        // The engine is thinking: a hint now is refused, its move not lost.
+        let fx = s.handle(10, Event::Command(Command::Hint));
+        assert!(asked(&fx).is_empty());
+        assert_eq!(
+            crate::session::tests::spoken(&fx),
+            ["The computer is to move"]
+        );
+        answer(&mut s, 100, &mv, "e7e5");
+        let fx = s.handle(500, Event::Tick);
+        assert_eq!(s.record().moves().len(), 2, "{fx:?}");
+        // A hint asked, then a move played before it came: not said, and
+        // the engine is asked for its reply once the hint is in.
+        let hint = asked(&s.handle(600, Event::Command(Command::Hint)))
+            .pop()
+            .expect("hint asked");
+        assert_eq!(hint.ask, Ask::Hint);
+        let fx = enter(&mut s, 700, "Nf3");
+        assert!(asked(&fx).is_empty(), "one request at a time");
+        let fx = answer(&mut s, 800, &hint, "d2d4");
+        assert!(
+            !crate::session::tests::spoken(&fx)
+                .iter()
+                .any(|t| t.starts_with("Hint")),
+            "{fx:?}"
+        );
+        let next = asked(&fx).pop().expect("the engine's reply is asked for");
+        assert_eq!(next.ask, Ask::Move);
+        assert_eq!(next.moves.len(), 3);
     }
 }

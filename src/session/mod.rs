@@ -251,19 +251,46 @@ impl Session {
             .unwrap_or(0);
         let origin = now_ms.saturating_sub(last_at);
         self.game_origin_ms = Some(origin);
-        let mut clock = Clock::new(self.config.time_control.clone())
-            .with_low_time_thresholds(&self.config.low_time_ms);
-        if clock.control().is_timed() && record.moves().iter().all(|m| m.at_ms.is_some()) {
+        // The game's own time control (its TimeControl tag), not today's
+        // settings.
+        let control = record
+            .tags
+            .time_control
+            .as_deref()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| self.config.time_control.clone());
+        let mut clock = Clock::new(control);
+        if clock.control().is_timed() && !record.moves().is_empty() {
             let start_turn = record.start_position().turn();
             if clock.start(origin, start_turn).is_ok() {
+                // A move without a game time is charged nothing.
+                let mut at = 0;
                 for m in record.moves() {
-                    let _ = clock.press(origin + m.at_ms.unwrap_or(0));
+                    at = m.at_ms.unwrap_or(at).max(at);
+                    let _ = clock.press(origin + at);
                 }
                 if !record.is_over() {
                     let _ = clock.pause(origin + last_at);
                 }
+                // The clock readings written with the moves win (an
+                // arbiter's correction, a game from another clock).
+                for color in [Color::White, Color::Black] {
+                    let first = usize::from(start_turn != color);
+                    let clk = record
+                        .moves()
+                        .iter()
+                        .skip(first)
+                        .step_by(2)
+                        .rev()
+                        .find_map(|m| m.clock_ms);
+                    if let Some(ms) = clk {
+                        clock.set_remaining(color, ms);
+                    }
+                }
             }
         }
+        // Thresholds set last: a warning already passed is not given again.
+        clock.set_low_time_thresholds(&self.config.low_time_ms);
         self.clock = clock;
         self.record = record;
         self.pending = None;

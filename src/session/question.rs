@@ -156,6 +156,10 @@ impl Session {
             Question::Resume(record) => {
                 self.resume_game(now, *record);
                 self.speak(out, self.pack.say("game_resumed"), Priority::Answer);
+                if self.clock.is_paused() {
+                    // The arbiter (or the player) restarts it: say so.
+                    self.speak(out, self.pack.say("clock_paused"), Priority::Answer);
+                }
                 match self.last_announcement.clone() {
                     Some(text) => self.speak(
                         out,

@@ -487,3 +487,40 @@ fn the_clock_reading_counts_the_moves_of_the_record_even_with_the_clock_stopped(
     assert!(text.matches("2 Zuege gespielt").count() == 2, "{text}");
     assert!(!text.contains("0 Zuege"), "{text}");
 }
+
+#[test]
+fn resume_restores_the_games_time_control_and_stored_clock_readings_and_says_the_clock_is_paused() {
+    // Saved with 5 min + 2 s; the settings today say untimed.
+    let mut saved = GameRecord::new();
+    saved.tags.time_control = Some("300+2".into());
+    for (san, at, clk) in [("e4", 4_000, 250_000), ("e5", 9_000, 200_000)] {
+        let mv = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(saved.position())
+            .unwrap();
+        saved.play(mv, Some(at)).unwrap();
+        // The readings differ from what the replay gives (an arbiter's
+        // correction): they win.
+        saved.set_last_clock(clk);
+    }
+    let mut s = session(SessionConfig::default());
+    s.offer_resume(saved);
+    let fx = s.handle(50_000, Event::Command(Command::Confirm));
+    let said = spoken(&fx);
+    assert!(said.contains(&"Uhr angehalten".to_owned()), "{said:?}");
+    assert!(s.clock().control().is_timed(), "the game's time control");
+    assert!(s.clock().is_paused());
+    assert_eq!(s.clock().on_turn(), Some(Color::White));
+    assert_eq!(s.clock().remaining(Color::White, 50_000), Some(250_000));
+    assert_eq!(s.clock().remaining(Color::Black, 50_000), Some(200_000));
+    // Nobody is charged while paused; then White's clock runs on.
+    assert_eq!(s.clock().remaining(Color::White, 90_000), Some(250_000));
+    s.handle(90_000, Event::Command(Command::ResumeClock));
+    enter(&mut s, 95_000, "Nf3");
+    let last = s.record().last_move().unwrap();
+    assert_eq!(last.clock_ms, Some(250_000 - 5_000 + 2_000));
+    // Game time goes on from 9 s at the resume (not from the app's start,
+    // not counting the time the app was closed).
+    assert_eq!(last.at_ms, Some(9_000 + 45_000));
+}

@@ -12,7 +12,8 @@ use crate::session::{Priority, Speech};
 use crate::words::Lang;
 
 /// A speech problem, in words for the user.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct SpeechError(pub String);
 
 impl SpeechError {
@@ -20,14 +21,6 @@ impl SpeechError {
         SpeechError(message.into())
     }
 }
-
-impl fmt::Display for SpeechError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SpeechError {}
 
 /// Voice settings. Rate and pitch are 0.0 ..= 1.0 with 0.5 the engine's
 /// normal; volume is 0.0 ..= 1.0.

@@ -143,6 +143,7 @@ static DE: &[(&str, &[u8])] = &[
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
     ),
+    ("beim", include_bytes!("../../assets/voice/de/beim.wav")),
     (
         "beiseitegelegt",
         include_bytes!("../../assets/voice/de/beiseitegelegt.wav"),
@@ -278,6 +279,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/fuenfmalige.wav"),
     ),
     ("fuer", include_bytes!("../../assets/voice/de/fuer.wav")),
+    ("gab", include_bytes!("../../assets/voice/de/gab.wav")),
     (
         "gedeckt",
         include_bytes!("../../assets/voice/de/gedeckt.wav"),
@@ -371,6 +373,7 @@ static DE: &[(&str, &[u8])] = &[
         "moeglich",
         include_bytes!("../../assets/voice/de/moeglich.wav"),
     ),
+    ("nach", include_bytes!("../../assets/voice/de/nach.wav")),
     (
         "naechsten",
         include_bytes!("../../assets/voice/de/naechsten.wav"),
@@ -379,6 +382,8 @@ static DE: &[(&str, &[u8])] = &[
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
+    ("nur", include_bytes!("../../assets/voice/de/nur.wav")),
+    ("oben", include_bytes!("../../assets/voice/de/oben.wav")),
     (
         "oberflaeche",
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
@@ -398,6 +403,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
+    (
+        "problem",
+        include_bytes!("../../assets/voice/de/problem.wav"),
+    ),
     (
         "programm",
         include_bytes!("../../assets/voice/de/programm.wav"),
@@ -497,9 +506,14 @@ static DE: &[(&str, &[u8])] = &[
         "springer",
         include_bytes!("../../assets/voice/de/springer.wav"),
     ),
+    ("start", include_bytes!("../../assets/voice/de/start.wav")),
     (
         "starten",
         include_bytes!("../../assets/voice/de/starten.wav"),
+    ),
+    (
+        "stattdessen",
+        include_bytes!("../../assets/voice/de/stattdessen.wav"),
     ),
     ("steht", include_bytes!("../../assets/voice/de/steht.wav")),
     (
@@ -526,6 +540,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/training.wav"),
     ),
     (
+        "trainingsmodus",
+        include_bytes!("../../assets/voice/de/trainingsmodus.wav"),
+    ),
+    (
         "trotzdem",
         include_bytes!("../../assets/voice/de/trotzdem.wav"),
     ),
@@ -533,10 +551,6 @@ static DE: &[(&str, &[u8])] = &[
     (
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
-    ),
-    (
-        "turniermodus",
-        include_bytes!("../../assets/voice/de/turniermodus.wav"),
     ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
@@ -611,6 +625,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "weisser",
         include_bytes!("../../assets/voice/de/weisser.wav"),
+    ),
+    (
+        "weitere",
+        include_bytes!("../../assets/voice/de/weitere.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),

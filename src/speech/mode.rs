@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 ///   assistant).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum SpeechMode {
     #[default]
     SelfVoicing,
@@ -22,11 +23,11 @@ pub enum SpeechMode {
 }
 
 impl SpeechMode {
-    pub const ALL: [SpeechMode; 3] = [
-        SpeechMode::SelfVoicing,
-        SpeechMode::ScreenReader,
-        SpeechMode::Both,
-    ];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [SpeechMode; <SpeechMode as strum::EnumCount>::COUNT] =
+        *<SpeechMode as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     /// Whether the app's own voice (the speech service's backend) speaks.
     pub fn app_voice(self) -> bool {

@@ -18,7 +18,7 @@ impl Pack {
             Some(path) if path.exists() => {
                 let source = path.display().to_string();
                 let text = std::fs::read_to_string(&path).map_err(|e| PackError {
-                    source: source.clone(),
+                    origin: source.clone(),
                     message: e.to_string(),
                 })?;
                 Pack::with_override(lang, &text, &source)

@@ -2,7 +2,6 @@
 //! in [`super::load`]).
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{File, Rank, Role};
@@ -14,6 +13,7 @@ use shakmaty::{File, Rank, Role};
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
 #[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_lang)]
+#[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Lang {
     /// German phonetics, as FIDE Appendix E suggests: the default.
     #[default]
@@ -50,7 +50,11 @@ fn unknown_lang(s: &str) -> String {
 }
 
 impl Lang {
-    pub const ALL: [Lang; 3] = [Lang::De, Lang::Pt, Lang::En];
+    /// Every variant, in declaration order (derived, so none is left out).
+    pub const ALL: [Lang; <Lang as strum::EnumCount>::COUNT] =
+        *<Lang as strum::VariantArray>::VARIANTS
+            .first_chunk()
+            .expect("every variant");
 
     /// The pack file's stem and the code used on the command line.
     pub fn code(self) -> &'static str {
@@ -145,19 +149,13 @@ pub struct Pack {
 }
 
 /// What went wrong reading a pack; always names the file.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("language pack {origin}: {message}")]
 pub struct PackError {
-    pub source: String,
+    /// The file (or the bundled pack) the words came from.
+    pub origin: String,
     pub message: String,
 }
-
-impl fmt::Display for PackError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "language pack {}: {}", self.source, self.message)
-    }
-}
-
-impl std::error::Error for PackError {}
 
 /// Keys every pack must define, so a missing word is an error at load time
 /// rather than a silent gap in a spoken announcement.
@@ -207,11 +205,11 @@ impl Pack {
             lang.bundled_source()
                 .parse()
                 .map_err(|e: toml::de::Error| PackError {
-                    source: bundled_name.clone(),
+                    origin: bundled_name.clone(),
                     message: e.to_string(),
                 })?;
         let user: toml::Table = text.parse().map_err(|e: toml::de::Error| PackError {
-            source: source.into(),
+            origin: source.into(),
             message: e.to_string(),
         })?;
         merge(&mut value, user);
@@ -221,7 +219,7 @@ impl Pack {
     /// Parses a complete pack from TOML text.
     pub fn from_toml_str(text: &str, source: &str) -> Result<Pack, PackError> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| PackError {
-            source: source.into(),
+            origin: source.into(),
             message: e.to_string(),
         })?;
         Self::from_table(table, source)
@@ -229,7 +227,7 @@ impl Pack {
 
     fn from_table(table: toml::Table, source: &str) -> Result<Pack, PackError> {
         let err = |message: String| PackError {
-            source: source.into(),
+            origin: source.into(),
             message,
         };
         let raw: PackFile = toml::Value::Table(table)

@@ -59,6 +59,9 @@ pub fn start_with(settings: Settings, adjust: impl FnOnce(&mut AppOptions)) -> G
     let harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .with_accessibility_check(true)
+        // A save or export finishing on its thread wakes the window for a
+        // few more frames than kittest's default of 4 allows.
+        .with_max_steps(16)
         .build_eframe(move |_cc| RochadeApp::new(options));
     let mut gui = Gui {
         harness,

@@ -1,0 +1,235 @@
+//! Guidance as one short sentence: how the player's board differs from the
+//! game, said as the moves still to carry out ("Bauer Eva zwei nach Eva
+//! vier") and then the other differences, at most [`MAX_PARTS`] of them and
+//! "und 3 weitere" for the rest. Pure: the mismatch, the record and the
+//! words in, an utterance out.
+
+use shakmaty::{Move, Square};
+
+use super::Mismatch;
+use super::tracker::{render_in_sync, render_mismatch};
+use crate::chess::GameRecord;
+use crate::words::{Pack, Token, Utterance};
+
+/// How many differences one sentence names before "and N more": more than
+/// three is no longer something a listener can keep in mind at once.
+pub const MAX_PARTS: usize = 3;
+
+/// How far back a move not yet carried out on the board is looked for: the
+/// assistant may have typed a move and its reply before the player's board
+/// caught up.
+const PLIES_BACK: usize = 4;
+
+/// The guidance sentence for `mismatch` (the board in sync when it is empty).
+pub fn guidance(pack: &Pack, mismatch: &Mismatch, record: &GameRecord) -> Utterance {
+    if mismatch.is_empty() {
+        return render_in_sync(pack);
+    }
+    let mut rest = mismatch.clone();
+    let mut parts = Vec::new();
+    for (from, to, role) in moves_not_carried_out(&mut rest, record) {
+        let piece = pack.render(&[Token::Piece(role)]);
+        parts.push(pack.phrase(
+            "carry_out",
+            &[
+                ("piece", piece),
+                ("from", pack.square(from)),
+                ("to", pack.square(to)),
+            ],
+        ));
+    }
+    if !rest.is_empty() {
+        let others = render_mismatch(pack, &rest);
+        // render_mismatch joins its parts with ". ": split them back to count.
+        parts.extend(split_parts(&others));
+    }
+    let total = parts.len();
+    if total > MAX_PARTS {
+        parts.truncate(MAX_PARTS);
+        let count = pack.render(&[Token::Number((total - MAX_PARTS) as u64)]);
+        parts.push(pack.phrase("and_more", &[("count", count)]));
+    }
+    Utterance::join_with(&parts, ", ")
+}
+
+/// Moves of the last plies whose pieces still stand on their starting
+/// squares (a peg where the game has none) while their target squares are
+/// empty on the board: the moves the player has still to make. Castling
+/// gives two (king and rook). The differences they explain are taken out of
+/// `rest`, newest move last.
+fn moves_not_carried_out(
+    rest: &mut Mismatch,
+    record: &GameRecord,
+) -> Vec<(Square, Square, shakmaty::Role)> {
+    let moves = record.moves();
+    let first = moves.len().saturating_sub(PLIES_BACK);
+    let mut found = Vec::new();
+    for recorded in &moves[first..] {
+        for (from, to) in displacements(&recorded.mv) {
+            let Some(mi) = rest.missing.iter().position(|(sq, _)| *sq == to) else {
+                continue;
+            };
+            let from_peg = if let Some(i) = rest.expected_empty.iter().position(|s| *s == from) {
+                rest.expected_empty.remove(i);
+                true
+            } else if let Some(i) = rest.extra.iter().position(|s| *s == from) {
+                rest.extra.remove(i);
+                true
+            } else {
+                false
+            };
+            if from_peg {
+                let (_, piece) = rest.missing.remove(mi);
+                found.push((from, to, piece.role));
+            }
+        }
+    }
+    found
+}
+
+/// Where pieces go in a move: one (from, to) pair, two for castling.
+fn displacements(mv: &Move) -> Vec<(Square, Square)> {
+    match *mv {
+        Move::Castle { king, rook } => {
+            let side = shakmaty::CastlingSide::from_king_side(king < rook);
+            let rank = king.rank();
+            vec![
+                (king, Square::from_coords(side.king_to_file(), rank)),
+                (rook, Square::from_coords(side.rook_to_file(), rank)),
+            ]
+        }
+        ref m => match m.from() {
+            Some(from) => vec![(from, m.to())],
+            None => Vec::new(),
+        },
+    }
+}
+
+/// The sentences of an utterance joined with ". ", written and spoken
+/// forms kept side by side.
+fn split_parts(u: &Utterance) -> Vec<Utterance> {
+    let written: Vec<&str> = u.written.split(". ").collect();
+    let spoken: Vec<&str> = u.spoken.split(". ").collect();
+    if written.len() != spoken.len() {
+        return vec![u.clone()];
+    }
+    written
+        .into_iter()
+        .zip(spoken)
+        .map(|(w, s)| Utterance {
+            written: w.to_string(),
+            spoken: s.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::Lang;
+    use shakmaty::{Color, Piece, Role};
+
+    fn de() -> Pack {
+        Pack::bundled(Lang::De)
+    }
+
+    fn record(sans: &[&str]) -> GameRecord {
+        let mut r = GameRecord::new();
+        for san in sans {
+            let san: shakmaty::san::San = san.parse().expect("SAN");
+            let mv = san.to_move(r.position()).expect("legal");
+            r.play(mv, None).expect("plays");
+        }
+        r
+    }
+
+    fn pawn(color: Color) -> Piece {
+        Piece {
+            color,
+            role: Role::Pawn,
+        }
+    }
+
+    #[test]
+    fn a_move_not_made_on_the_board_is_said_as_the_move_to_make() {
+        let r = record(&["e4"]);
+        let m = Mismatch {
+            missing: vec![(Square::E4, pawn(Color::White))],
+            expected_empty: vec![Square::E2],
+            extra: vec![],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "Bauer Eva zwei nach Eva vier"
+        );
+    }
+
+    #[test]
+    fn two_typed_moves_make_one_short_sentence() {
+        // The issue's case: e4 e5 typed, the board untouched. Today's
+        // guidance was four sentences.
+        let r = record(&["e4", "e5"]);
+        let m = Mismatch {
+            missing: vec![
+                (Square::E4, pawn(Color::White)),
+                (Square::E5, pawn(Color::Black)),
+            ],
+            expected_empty: vec![Square::E7],
+            extra: vec![Square::E2],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "Bauer Eva zwei nach Eva vier, Bauer Eva sieben nach Eva fünf"
+        );
+    }
+
+    #[test]
+    fn castling_not_made_names_king_and_rook() {
+        let r = record(&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"]);
+        let king = Piece {
+            color: Color::White,
+            role: Role::King,
+        };
+        let rook = Piece {
+            color: Color::White,
+            role: Role::Rook,
+        };
+        let m = Mismatch {
+            missing: vec![(Square::G1, king), (Square::F1, rook)],
+            expected_empty: vec![Square::E1, Square::H1],
+            extra: vec![],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "König Eva eins nach Gustav eins, Turm Hector eins nach Felix eins"
+        );
+    }
+
+    #[test]
+    fn other_differences_follow_and_the_rest_is_counted() {
+        let r = record(&["e4"]);
+        let m = Mismatch {
+            missing: vec![
+                (Square::E4, pawn(Color::White)),
+                (Square::A2, pawn(Color::White)),
+                (Square::B2, pawn(Color::White)),
+                (Square::C2, pawn(Color::White)),
+            ],
+            expected_empty: vec![Square::E2],
+            extra: vec![Square::D5],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "Bauer Eva zwei nach Eva vier, Bauer Anna zwei fehlt, Bauer Bella zwei fehlt, \
+             und 2 weitere"
+        );
+    }
+
+    #[test]
+    fn a_board_in_sync_says_so() {
+        assert_eq!(
+            guidance(&de(), &Mismatch::default(), &record(&[])).spoken,
+            "Brett stimmt"
+        );
+    }
+}

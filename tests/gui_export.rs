@@ -1,0 +1,35 @@
+//! Ctrl+E through the real app: the exports are written by a thread of
+//! their own (issue 16, item 6) and the result is said when it comes.
+//! One test in this binary: it sets `ROCHADE_DATA_DIR` for the process.
+
+mod gui_common;
+
+use egui::{Key, Modifiers};
+use gui_common::{settings, start};
+use rochade::words::Lang;
+
+#[test]
+fn ctrl_e_exports_off_the_ui_thread_and_says_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // SAFETY: the only test in this binary; no other thread reads the
+    // environment yet.
+    unsafe { std::env::set_var("ROCHADE_DATA_DIR", dir.path()) };
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    gui.press_with(Modifiers::COMMAND, Key::E);
+    let said = gui.last_spoken();
+    assert!(
+        said.starts_with("Saved: ") && said.ends_with(".pgn"),
+        "{said}"
+    );
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("exports"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for ext in ["pgn", "brf", "txt"] {
+        assert!(names.iter().any(|n| n.ends_with(ext)), "{names:?}");
+    }
+    let pgn = names.iter().find(|n| n.ends_with("pgn")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("exports").join(pgn)).unwrap();
+    assert!(text.contains("1. e4"), "{text}");
+}
