@@ -379,8 +379,11 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, cases: &mut Cases
         }
         // No hesitation right after a lost line: the opponent lifting and
         // returning a piece the capturer could have taken is, in occupancy,
-        // exactly that capture with nothing lost (a known limit: the
-        // tracker takes the capture it has complete evidence for).
+        // exactly that capture with nothing lost (the tracker alone takes
+        // the capture it has complete evidence for; the session is told of
+        // a dropped line by the decoder (BoardEvent::LinesDropped) and then
+        // never guesses: session test
+        // dropped_lines_then_the_opponent_hesitating_never_records_a_wrong_move).
         player.lose_next = lose_line;
         let (touch_move, choice) = player.play(&pos, mv, lose_line || lost_before, is_last);
         pos.play_unchecked(mv);

@@ -167,7 +167,14 @@ pub fn run(args: Args) -> CliResult {
         let mut last = 0;
         for entry in entries {
             driver.run_until(entry.ms)?;
-            for msg in decoder.push_collect(&format.frame_to_wire(&entry.bytes)) {
+            let dropped_before = decoder.stats().dropped();
+            let messages = decoder.push_collect(&format.frame_to_wire(&entry.bytes));
+            let dropped = decoder.stats().dropped() - dropped_before;
+            if dropped > 0 {
+                let event = BoardEvent::LinesDropped { count: dropped };
+                driver.handle(entry.ms, Event::Board(event))?;
+            }
+            for msg in messages {
                 driver.handle(entry.ms, Event::Board(BoardEvent::Message(msg)))?;
             }
             last = entry.ms;

@@ -347,6 +347,7 @@ impl Worker {
                     let force_hex = !self.cfg.format.is_line_based();
                     let mut log = self.log.lock().ok();
                     let mut writer = log.as_mut().and_then(|l| l.as_mut());
+                    let dropped_before = decoder.stats().dropped();
                     decoder.push(&buf[..n], |frame| {
                         if let Some(w) = writer.as_mut() {
                             let _ = w.write_all(
@@ -363,6 +364,13 @@ impl Worker {
                     drop(log);
                     let totals = add(self.decoder_totals, decoder.stats());
                     self.set_status(|s| s.stats = totals);
+                    let dropped = decoder.stats().dropped() - dropped_before;
+                    if up
+                        && dropped > 0
+                        && !self.report(BoardEvent::LinesDropped { count: dropped })
+                    {
+                        return Outcome::Stop;
+                    }
                     if !messages.is_empty() {
                         last_valid = at;
                         if !up {

@@ -26,6 +26,9 @@ pub enum BoardEvent {
     LinkUp { port: String },
     /// No heartbeat for 3 s, a read error, or the device went away.
     LinkLost { reason: String },
+    /// The decoder dropped lines (bad checksum, garbage): a board state
+    /// may have gone unseen, as after a lost link, though the link is up.
+    LinesDropped { count: u64 },
     /// The player chose the promotion piece (keyboard or menu).
     PromotionChoice(Role),
     /// New tracker settings (settle window, promotion default, ...). The
@@ -268,6 +271,17 @@ impl BoardState {
                     }));
                 }
                 self.link = LinkState::Lost { reason };
+            }
+            BoardEvent::LinesDropped { count } => {
+                // What the lost lines said is unknown: the tracker must not
+                // tell captures apart by states seen since, and the board
+                // is asked for its whole state again.
+                self.tracker.link_lost();
+                out.push(Effect::Notice(Notice::Link {
+                    state: "lines_dropped".into(),
+                    detail: count.to_string(),
+                }));
+                out.push(Effect::BoardCommand(crate::board::HostCommand::Snapshot));
             }
             BoardEvent::PromotionChoice(role) => {
                 self.tracker.choose_promotion(role, &mut events);

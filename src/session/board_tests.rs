@@ -410,3 +410,34 @@ fn two_typed_moves_the_board_has_not_followed_get_one_short_guidance_sentence() 
         "Pawn Eva two to Eva four, Pawn Eva seven to Eva five"
     );
 }
+
+#[test]
+fn dropped_lines_then_the_opponent_hesitating_never_records_a_wrong_move() {
+    use Square::*;
+    let mut t = Table::new();
+    for (from, to) in [(E2, E4), (D7, D5), (B1, C3), (F7, F5)] {
+        t.peg_move(from, to);
+    }
+    let before = t.session.record().position().clone();
+    // White plays exd5 but its three lines arrive with bad checksums: the
+    // link stays up, the states are not seen.
+    t.send(Event::Board(BoardEvent::LinesDropped { count: 3 }));
+    let fx = t.take();
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::BoardCommand(crate::board::HostCommand::Snapshot))),
+        "the board is asked for its state again: {fx:?}"
+    );
+    // Black hesitates with his f-pawn: in occupancy, also exf5.
+    let after_exd5 = occupancy(&before) & !bit(E4);
+    t.board(after_exd5 & !bit(F5));
+    t.board(after_exd5);
+    t.wait(3000);
+    let fx = t.take();
+    assert_eq!(
+        t.sans(),
+        ["e4", "d5", "Nc3", "f5"],
+        "no guess between exd5 and exf5: {:?}",
+        notices(&fx)
+    );
+}
