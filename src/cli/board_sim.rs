@@ -3,7 +3,9 @@
 //! Prints the device path on the first line of stdout, then reads commands
 //! from stdin (`lift e2`, `place e4`, `move e2e4`, `setup start`, `glitch e5`,
 //! `quit`, ...; `help` lists them) and sends snapshots on every change and
-//! heartbeats, and answers `?` and `I?`, exactly as a board would.
+//! heartbeats, and answers `?` and `I?`, exactly as a board would. With
+//! `--format dgt` it is a DGT e-board instead (see [`super::dgt`]): it
+//! answers the DGT commands and sends field updates in update mode.
 
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
@@ -13,15 +15,15 @@ use std::time::Duration;
 
 use serialport::{SerialPort, TTYPort};
 
+use super::dgt::FormatArg;
 use super::{CliError, CliResult};
-use crate::board::Format;
 use crate::board::sim::{self, SimBoard, SimCommand, SimStep};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Wire format: peg (this app's protocol), liboard or sentio.
+    /// Wire format: peg (this app's protocol), liboard, sentio or dgt.
     #[arg(long, default_value = "peg")]
-    pub format: Format,
+    pub format: FormatArg,
     /// Also create a symbolic link with this name pointing at the device
     /// (replaced if it exists), like /dev/serial/by-id does for real boards.
     #[arg(long)]
@@ -56,11 +58,18 @@ pub fn run(args: Args) -> CliResult {
     master
         .set_timeout(Duration::from_millis(50))
         .map_err(|e| CliError::failure(e.to_string()))?;
+    let format = match args.format {
+        FormatArg::Board(format) => format,
+        FormatArg::Dgt => {
+            let master = super::dgt::board_sim(master, args.setup.as_deref())?;
+            return finish(&args, master, slave);
+        }
+    };
     let mut reader = master
         .try_clone_native()
         .map_err(|e| CliError::failure(e.to_string()))?;
 
-    let mut board = SimBoard::new(args.format);
+    let mut board = SimBoard::new(format);
     if let Some(setup) = &args.setup {
         let cmd = sim::parse_command(&format!("setup {setup}")).map_err(CliError::input)?;
         board.apply(&cmd).map_err(CliError::input)?;
@@ -84,7 +93,7 @@ pub fn run(args: Args) -> CliResult {
     });
 
     // Heartbeat.
-    if args.format.has_heartbeat() {
+    if format.has_heartbeat() {
         let last_sent = last_sent.clone();
         let wire = wire.clone();
         std::thread::spawn(move || {
@@ -178,11 +187,17 @@ pub fn run(args: Args) -> CliResult {
             Err(e) => eprintln!("{e}"),
         }
     }
+    finish(&args, (), slave)
+}
+
+/// Removes the link, lets the writer drain, then closes the terminal.
+fn finish<T>(args: &Args, master: T, slave: TTYPort) -> CliResult {
     if let Some(link) = &args.link {
         let _ = std::fs::remove_file(link);
     }
     // Let the writer drain before the process (and the master side) goes.
     std::thread::sleep(Duration::from_millis(100));
+    drop(master);
     drop(slave);
     Ok(())
 }

@@ -1,5 +1,6 @@
-//! `rochade track`: follow a peg-board on a serial port, or replay a board
-//! log in virtual time, printing one JSON object per line for every event
+//! `rochade track`: follow a peg-board (or, with `--format dgt`, a DGT
+//! e-board: see [`super::dgt`]) on a serial port, or replay a board log in
+//! virtual time, printing one JSON object per line for every event
 //! (`touched`, `move`, `mismatch`, `in_sync`, `promotion`,
 //! `takeback_requested`, `link`, ...). With `--pgn` the game is written as
 //! PGN after every move.
@@ -11,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Role;
 
+use super::dgt::FormatArg;
 use super::{CliError, CliResult};
-use crate::board::{Decoder, Format, TrackerConfig, log};
+use crate::board::{Decoder, TrackerConfig, log};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
 use crate::session::{Effect, Event, Session, SessionConfig};
@@ -20,9 +22,9 @@ use crate::words::Lang;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Wire format: peg, liboard or sentio (a log's header names its format).
+    /// Wire format: peg, liboard, sentio or dgt (a log's header names its format).
     #[arg(long)]
-    pub format: Option<Format>,
+    pub format: Option<FormatArg>,
     /// Baud rate (default: the format's usual rate).
     #[arg(long)]
     pub baud: Option<u32>,
@@ -123,6 +125,33 @@ impl Driver {
 }
 
 pub fn run(args: Args) -> CliResult {
+    let log_text = match &args.log {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let header_format = log_text.as_deref().and_then(|text| {
+        text.lines()
+            .take_while(|l| l.starts_with('#'))
+            .flat_map(|l| l.split_whitespace())
+            .find_map(|w| w.strip_prefix("format=")?.parse::<FormatArg>().ok())
+    });
+    let format = args.format.or(header_format);
+    if format == Some(FormatArg::Dgt) {
+        return super::dgt::track(super::dgt::TrackArgs {
+            lang: args.lang,
+            settle_ms: args.settle_ms,
+            fen: args.fen,
+            pgn: args.pgn,
+            log: args.log,
+            board_log: args.board_log,
+            port: args.port,
+            baud: args.baud,
+        });
+    }
+    let format = format.and_then(FormatArg::board);
     let config = SessionConfig {
         lang: args.lang,
         ..SessionConfig::default()
@@ -153,16 +182,9 @@ pub fn run(args: Args) -> CliResult {
     };
     driver.handle(0, Event::Board(BoardEvent::Configure(tracker)))?;
 
-    if let Some(path) = &args.log {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-        let header_format = text
-            .lines()
-            .take_while(|l| l.starts_with('#'))
-            .flat_map(|l| l.split_whitespace())
-            .find_map(|w| w.strip_prefix("format=")?.parse::<Format>().ok());
-        let format = args.format.or(header_format).unwrap_or_default();
-        let entries = log::parse_log(&text).map_err(|e| CliError::input(e.to_string()))?;
+    if let Some(text) = &log_text {
+        let format = format.unwrap_or_default();
+        let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
         let mut decoder = Decoder::new(format);
         let mut last = 0;
         for entry in entries {
@@ -198,7 +220,7 @@ pub fn run(args: Args) -> CliResult {
         .port
         .clone()
         .ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
-    let format = args.format.unwrap_or_default();
+    let format = format.unwrap_or_default();
     let epoch = Instant::now();
     let cfg = LinkConfig {
         baud: args.baud.unwrap_or(format.default_baud()),

@@ -244,6 +244,8 @@ impl BoardState {
                         self.last_mask = Some(BoardMask(crate::board::pieces_mask(&pieces)));
                         self.tracker.on_pieces(now, &pieces, &mut events);
                     }
+                    // The sighted player's DGT board is not the peg-board.
+                    BoardMessage::Dgt(_) => {}
                 }
             }
             BoardEvent::LinkUp { port } => {
