@@ -145,6 +145,34 @@ pub fn run(args: Args) -> CliResult {
     // Send the start position at once, as a board does when powered up.
     let _ = wire.send(last_sent.lock().map(|b| b.clone()).unwrap_or_default());
 
+    typed_commands(
+        &wire,
+        |cmd| {
+            board
+                .lock()
+                .map_err(|_| "simulator state poisoned".to_string())?
+                .apply(cmd)
+                .map_err(|e| e.to_string())
+        },
+        |cmd, bytes| {
+            if !matches!(cmd, SimCommand::Fault(_))
+                && let Ok(mut last) = last_sent.lock()
+            {
+                *last = bytes.to_vec();
+            }
+        },
+    )?;
+    finish(&args, (), slave)
+}
+
+/// Reads typed commands from stdin until `quit` or the end of input; each
+/// other command is carried out by `apply`, its bytes go to `wire` (and to
+/// `on_send`) with the pauses between them, and errors are printed.
+pub(super) fn typed_commands(
+    wire: &mpsc::Sender<Vec<u8>>,
+    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, String>,
+    mut on_send: impl FnMut(&SimCommand, &[u8]),
+) -> CliResult {
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -165,19 +193,12 @@ pub fn run(args: Args) -> CliResult {
             }
             _ => {}
         }
-        let steps = board
-            .lock()
-            .map_err(|_| CliError::failure("simulator state poisoned"))?
-            .apply(&cmd);
-        let is_state = !matches!(cmd, SimCommand::Fault(_));
-        match steps {
+        match apply(&cmd) {
             Ok(steps) => {
                 for step in steps {
                     match step {
                         SimStep::Send(bytes) => {
-                            if is_state && let Ok(mut last) = last_sent.lock() {
-                                last.clone_from(&bytes);
-                            }
+                            on_send(&cmd, &bytes);
                             let _ = wire.send(bytes);
                         }
                         SimStep::Pause(ms) => std::thread::sleep(Duration::from_millis(ms)),
@@ -187,7 +208,7 @@ pub fn run(args: Args) -> CliResult {
             Err(e) => eprintln!("{e}"),
         }
     }
-    finish(&args, (), slave)
+    Ok(())
 }
 
 /// Removes the link, lets the writer drain, then closes the terminal.

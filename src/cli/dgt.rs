@@ -5,7 +5,7 @@
 //! `uci` and `san`, `takeback`, `new_game`, `orientation`, `mismatch`,
 //! `in_sync`, `link`, `board_info`, and `clock` when a DGT clock reports.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::mpsc;
@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Move};
 
+use super::track::{Follow, follow_link, replay};
 use super::{CliError, CliResult};
-use crate::board::sim::{self, SimCommand, SimStep};
+use crate::board::sim::{self, SimCommand};
 use crate::board::{BoardMessage, Format, HostCommand, log};
 use crate::chess::GameRecord;
 use crate::dgt::sim::DgtSim;
@@ -65,7 +66,8 @@ pub struct TrackArgs {
     pub settle_ms: Option<u64>,
     pub fen: Option<String>,
     pub pgn: Option<PathBuf>,
-    pub log: Option<PathBuf>,
+    /// The board log to replay, read.
+    pub log: Option<String>,
     pub board_log: Option<PathBuf>,
     pub port: Option<String>,
     pub baud: Option<u32>,
@@ -174,16 +176,7 @@ impl Tracker {
                 RecognizerEvent::Orientation { turned } => {
                     self.notice(now, Notice::Orientation { turned })?
                 }
-                RecognizerEvent::Mismatch(m) => {
-                    let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
-                    let extra = m
-                        .expected_empty
-                        .iter()
-                        .chain(&m.extra)
-                        .map(|sq| sq.to_string())
-                        .collect();
-                    self.notice(now, Notice::Mismatch { missing, extra })?;
-                }
+                RecognizerEvent::Mismatch(m) => self.notice(now, Notice::mismatch(&m))?,
                 RecognizerEvent::InSync => self.notice(now, Notice::InSync)?,
             }
         }
@@ -196,6 +189,18 @@ impl Tracker {
         }
         self.said.push(text.clone());
         self.notice(now, Notice::BoardInfo { text })
+    }
+}
+
+impl Follow for Tracker {
+    fn next_deadline(&self) -> Option<u64> {
+        self.rec.next_deadline()
+    }
+
+    fn tick(&mut self, now: u64) -> CliResult {
+        let mut out = Vec::new();
+        self.rec.on_tick(now, &mut out);
+        self.events(now, out)
     }
 
     fn input(&mut self, now: u64, event: BoardEvent) -> CliResult {
@@ -261,21 +266,6 @@ impl Tracker {
         }
         self.events(now, out)
     }
-
-    /// Runs every deadline up to and including `until`.
-    fn run_until(&mut self, until: u64) -> CliResult {
-        for _ in 0..100_000 {
-            match self.rec.next_deadline() {
-                Some(d) if d <= until => {
-                    let mut out = Vec::new();
-                    self.rec.on_tick(d, &mut out);
-                    self.events(d, out)?;
-                }
-                _ => return Ok(()),
-            }
-        }
-        Ok(())
-    }
 }
 
 /// `rochade track --format dgt`.
@@ -304,26 +294,18 @@ pub fn track(args: TrackArgs) -> CliResult {
         last_clock: None,
     };
 
-    if let Some(path) = &args.log {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-        let entries = log::parse_log(&text).map_err(|e| CliError::input(e.to_string()))?;
+    if let Some(text) = &args.log {
+        let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
         let mut decoder = crate::dgt::Decoder::new();
-        let mut last = 0;
-        for entry in entries {
-            t.run_until(entry.ms)?;
+        replay(&mut t, entries, |bytes| {
             let dropped_before = decoder.stats().dropped();
-            let messages = decoder.push_collect(&entry.bytes);
+            let messages = decoder.push_collect(bytes);
             let dropped = decoder.stats().dropped() - dropped_before;
-            if dropped > 0 {
-                t.input(entry.ms, BoardEvent::LinesDropped { count: dropped })?;
-            }
-            for m in messages {
-                t.input(entry.ms, BoardEvent::Message(BoardMessage::Dgt(m)))?;
-            }
-            last = entry.ms;
-        }
-        t.run_until(last + 60_000)?;
+            (
+                messages.into_iter().map(BoardMessage::Dgt).collect(),
+                dropped,
+            )
+        })?;
         let s = decoder.stats();
         if s.dropped() > 0 {
             eprintln!(
@@ -351,23 +333,7 @@ pub fn track(args: TrackArgs) -> CliResult {
     }
     let (tx, rx) = mpsc::channel();
     t.link = Some(Link::spawn(cfg, tx).map_err(|e| CliError::failure(e.to_string()))?);
-    loop {
-        let now = epoch.elapsed().as_millis() as u64;
-        let wait = t
-            .rec
-            .next_deadline()
-            .map_or(500, |d| d.saturating_sub(now))
-            .min(500);
-        match rx.recv_timeout(Duration::from_millis(wait)) {
-            Ok(input) => t.input(input.at_ms, input.event)?,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(CliError::failure("the board link stopped"));
-            }
-        }
-        let now = epoch.elapsed().as_millis() as u64;
-        t.run_until(now)?;
-    }
+    follow_link(&mut t, rx, epoch)
 }
 
 /// `rochade board-sim --format dgt`: the pseudo-terminal `pty` (already
@@ -417,48 +383,18 @@ pub fn board_sim(
             }
         });
     }
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
-        let cmd = match sim::parse_command(&line) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("{e}");
-                continue;
-            }
-        };
-        match cmd {
-            SimCommand::Quit => break,
-            SimCommand::Help => {
-                eprintln!("{}", sim::HELP);
-                continue;
-            }
-            SimCommand::Fault(_) => {
-                eprintln!("a DGT board reports no faults");
-                continue;
-            }
-            _ => {}
-        }
-        let steps = board
-            .lock()
-            .map_err(|_| CliError::failure("simulator state poisoned"))?
-            .apply(&cmd);
-        match steps {
-            Ok(steps) => {
-                for step in steps {
-                    match step {
-                        SimStep::Send(bytes) => {
-                            let _ = wire.send(bytes);
-                        }
-                        SimStep::Pause(ms) => std::thread::sleep(Duration::from_millis(ms)),
-                    }
-                }
-            }
-            Err(e) => eprintln!("{e}"),
-        }
-    }
+    super::board_sim::typed_commands(
+        &wire,
+        |cmd| match cmd {
+            SimCommand::Fault(_) => Err("a DGT board reports no faults".into()),
+            cmd => board
+                .lock()
+                .map_err(|_| "simulator state poisoned".to_string())?
+                .apply(cmd)
+                .map_err(|e| e.to_string()),
+        },
+        |_, _| {},
+    )?;
     let _ = master.flush();
     Ok(master)
 }

@@ -110,17 +110,87 @@ impl Driver {
         stdout.flush()?;
         Ok(())
     }
+}
+
+impl Follow for Driver {
+    fn next_deadline(&self) -> Option<u64> {
+        self.session.next_deadline()
+    }
+
+    fn tick(&mut self, now: u64) -> CliResult {
+        self.handle(now, Event::Tick)
+    }
+
+    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+        self.handle(now, Event::Board(event))
+    }
+}
+
+/// Whatever follows one board for `rochade track`: the link's reports in,
+/// its deadlines run in time (real or virtual).
+pub(super) trait Follow {
+    fn next_deadline(&self) -> Option<u64>;
+    /// Runs the deadline due at `now`.
+    fn tick(&mut self, now: u64) -> CliResult;
+    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult;
 
     /// Runs every deadline up to and including `until`.
     fn run_until(&mut self, until: u64) -> CliResult {
         // Each tick consumes a deadline; the bound guards against a stuck one.
         for _ in 0..100_000 {
-            match self.session.next_deadline() {
-                Some(d) if d <= until => self.handle(d, Event::Tick)?,
+            match self.next_deadline() {
+                Some(d) if d <= until => self.tick(d)?,
                 _ => return Ok(()),
             }
         }
         Ok(())
+    }
+}
+
+/// Replays a board log in virtual time: each entry's bytes through
+/// `decode` (the messages, and how many frames it dropped), then every
+/// pending timer (settle, promotion, guidance) runs out.
+pub(super) fn replay(
+    follower: &mut impl Follow,
+    entries: Vec<log::LogEntry>,
+    mut decode: impl FnMut(&[u8]) -> (Vec<crate::board::BoardMessage>, u64),
+) -> CliResult {
+    let mut last = 0;
+    for entry in entries {
+        follower.run_until(entry.ms)?;
+        let (messages, dropped) = decode(&entry.bytes);
+        if dropped > 0 {
+            follower.input(entry.ms, BoardEvent::LinesDropped { count: dropped })?;
+        }
+        for msg in messages {
+            follower.input(entry.ms, BoardEvent::Message(msg))?;
+        }
+        last = entry.ms;
+    }
+    follower.run_until(last + 60_000)
+}
+
+/// Follows a live link in real time until it stops.
+pub(super) fn follow_link(
+    follower: &mut impl Follow,
+    rx: mpsc::Receiver<crate::serial::BoardInput>,
+    epoch: Instant,
+) -> CliResult {
+    loop {
+        let now = epoch.elapsed().as_millis() as u64;
+        let wait = follower
+            .next_deadline()
+            .map_or(500, |d| d.saturating_sub(now))
+            .min(500);
+        match rx.recv_timeout(Duration::from_millis(wait)) {
+            Ok(input) => follower.input(input.at_ms, input.event)?,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(CliError::failure("the board link stopped"));
+            }
+        }
+        let now = epoch.elapsed().as_millis() as u64;
+        follower.run_until(now)?;
     }
 }
 
@@ -145,7 +215,7 @@ pub fn run(args: Args) -> CliResult {
             settle_ms: args.settle_ms,
             fen: args.fen,
             pgn: args.pgn,
-            log: args.log,
+            log: log_text,
             board_log: args.board_log,
             port: args.port,
             baud: args.baud,
@@ -186,23 +256,11 @@ pub fn run(args: Args) -> CliResult {
         let format = format.unwrap_or_default();
         let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
         let mut decoder = Decoder::new(format);
-        let mut last = 0;
-        for entry in entries {
-            driver.run_until(entry.ms)?;
+        replay(&mut driver, entries, |bytes| {
             let dropped_before = decoder.stats().dropped();
-            let messages = decoder.push_collect(&format.frame_to_wire(&entry.bytes));
-            let dropped = decoder.stats().dropped() - dropped_before;
-            if dropped > 0 {
-                let event = BoardEvent::LinesDropped { count: dropped };
-                driver.handle(entry.ms, Event::Board(event))?;
-            }
-            for msg in messages {
-                driver.handle(entry.ms, Event::Board(BoardEvent::Message(msg)))?;
-            }
-            last = entry.ms;
-        }
-        // Let pending timers (settle, promotion, extension) run out.
-        driver.run_until(last + 60_000)?;
+            let messages = decoder.push_collect(&format.frame_to_wire(bytes));
+            (messages, decoder.stats().dropped() - dropped_before)
+        })?;
         let s = decoder.stats();
         if s.dropped() > 0 {
             eprintln!(
@@ -230,21 +288,5 @@ pub fn run(args: Args) -> CliResult {
     };
     let (tx, rx) = mpsc::channel();
     driver.link = Some(Link::spawn(cfg, tx).map_err(|e| CliError::failure(e.to_string()))?);
-    loop {
-        let now = epoch.elapsed().as_millis() as u64;
-        let wait = driver
-            .session
-            .next_deadline()
-            .map_or(500, |d| d.saturating_sub(now))
-            .min(500);
-        match rx.recv_timeout(Duration::from_millis(wait)) {
-            Ok(input) => driver.handle(input.at_ms, Event::Board(input.event))?,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(CliError::failure("the board link stopped"));
-            }
-        }
-        let now = epoch.elapsed().as_millis() as u64;
-        driver.run_until(now)?;
-    }
+    follow_link(&mut driver, rx, epoch)
 }

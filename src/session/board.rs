@@ -383,14 +383,7 @@ impl BoardState {
                 TrackerEvent::Mismatch(m) => {
                     speak(out, guidance(pack, &m, record), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::Mismatch));
-                    let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
-                    let extra = m
-                        .expected_empty
-                        .iter()
-                        .chain(&m.extra)
-                        .map(|sq| sq.to_string())
-                        .collect();
-                    out.push(Effect::Notice(Notice::Mismatch { missing, extra }));
+                    out.push(Effect::Notice(Notice::mismatch(&m)));
                 }
                 TrackerEvent::InSync => {
                     speak(out, render_in_sync(pack), Priority::Guidance);
