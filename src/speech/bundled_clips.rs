@@ -210,6 +210,7 @@ static DE: &[(&str, &[u8])] = &[
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
     ("der", include_bytes!("../../assets/voice/de/der.wav")),
+    ("des", include_bytes!("../../assets/voice/de/des.wav")),
     (
         "deutlich",
         include_bytes!("../../assets/voice/de/deutlich.wav"),
@@ -224,6 +225,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "drohung",
         include_bytes!("../../assets/voice/de/drohung.wav"),
+    ),
+    (
+        "eigenes",
+        include_bytes!("../../assets/voice/de/eigenes.wav"),
     ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
@@ -299,6 +304,10 @@ static DE: &[(&str, &[u8])] = &[
     ("gegen", include_bytes!("../../assets/voice/de/gegen.wav")),
     ("gegner", include_bytes!("../../assets/voice/de/gegner.wav")),
     (
+        "gegners",
+        include_bytes!("../../assets/voice/de/gegners.wav"),
+    ),
+    (
         "gespeichert",
         include_bytes!("../../assets/voice/de/gespeichert.wav"),
     ),
@@ -336,6 +345,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "koennen",
         include_bytes!("../../assets/voice/de/koennen.wav"),
+    ),
+    (
+        "korrigiert",
+        include_bytes!("../../assets/voice/de/korrigiert.wav"),
     ),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
     ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),
