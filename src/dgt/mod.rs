@@ -8,6 +8,7 @@
 
 pub mod protocol;
 pub mod recognizer;
+pub mod sim;
 
 pub use protocol::{ClockReading, Command, Decoder, DgtStats, Message, Pieces};
 pub use recognizer::{Recognizer, RecognizerConfig, RecognizerEvent};

@@ -70,6 +70,20 @@ impl Command {
         }
     }
 
+    /// The command as the bytes written to the port.
+    pub fn as_slice(self) -> &'static [u8] {
+        match self {
+            Command::Reset => &[0x40],
+            Command::SendClock => &[0x41],
+            Command::SendBoard => &[0x42],
+            Command::SendUpdate => &[0x43],
+            Command::SendUpdateBoard => &[0x44],
+            Command::SerialNumber => &[0x45],
+            Command::SendUpdateNice => &[0x4B],
+            Command::Version => &[0x4D],
+        }
+    }
+
     /// The command a board reads from `byte` (unknown bytes: `None`).
     pub fn from_byte(byte: u8) -> Option<Command> {
         Command::ALL.into_iter().find(|c| c.byte() == byte)
@@ -533,6 +547,7 @@ mod tests {
         assert_eq!(Command::Reset.byte(), 0x40);
         for c in Command::ALL {
             assert_eq!(Command::from_byte(c.byte()), Some(c));
+            assert_eq!(c.as_slice(), [c.byte()]);
         }
         assert_eq!(Command::from_byte(0x99), None);
         assert_eq!(start_sequence(), [0x4B, 0x4D, 0x42]);
