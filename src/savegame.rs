@@ -569,6 +569,23 @@ mod tests {
     }
 
     #[test]
+    fn a_save_file_with_an_unreadable_move_is_damaged_keeping_the_moves_before() {
+        let text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6x 3. Bb5 *\n";
+        let SaveRead::Damaged { prefix, error } = read_save(text.as_bytes()) else {
+            panic!("read as intact");
+        };
+        assert_eq!(prefix.unwrap().moves().len(), 3);
+        assert_eq!(
+            describe(&error),
+            "line 3, column 17: move 2... Nc6x: cannot be read as a move"
+        );
+        assert_eq!(
+            from_pgn(text).unwrap_err(),
+            "line 3, column 17: move 2... Nc6x: cannot be read as a move"
+        );
+    }
+
+    #[test]
     fn round_trip_keeps_tags_clocks_times_and_offers() {
         let g = tournament_game();
         assert!(g.moves()[1].draw_offer);
