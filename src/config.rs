@@ -74,6 +74,9 @@ pub struct SpeechSettings {
     pub announce_touched: bool,
     /// Speak low-time warnings (the earcon sounds either way).
     pub speak_low_time: bool,
+    /// The app has asked once whether a running screen reader should
+    /// speak instead (asked again never, whatever the answer).
+    pub screen_reader_offered: bool,
 }
 
 impl Default for SpeechSettings {
@@ -90,6 +93,7 @@ impl Default for SpeechSettings {
             pitch: voice.pitch,
             announce_touched: true,
             speak_low_time: true,
+            screen_reader_offered: false,
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod chess;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod dgt;
 pub mod engine;
 pub mod export;
 pub mod louis;

@@ -18,6 +18,7 @@ const CORE: &[&str] = &[
     "src/announce.rs",
     "src/chess",
     "src/clock.rs",
+    "src/dgt",
     "src/board/decoder.rs",
     "src/board/liboard.rs",
     "src/board/log.rs",

@@ -17,7 +17,7 @@ use rochade::words::Lang;
 fn focus_sim_board(gui: &mut Gui) {
     let grid = gui
         .harness
-        .get_by_role_and_label(Role::Grid, "Simulated peg-board");
+        .get_by_role_and_label(rochade::app::BOARD_ROLE, "Simulated peg-board");
     grid.get_all_by_role(rochade::app::CELL_ROLE)
         .find(|n| {
             n.accesskit_node()
@@ -58,7 +58,10 @@ fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
 /// square's centre, worked out from the board widget's rectangle (rank
 /// numbers take the left fourteenth, file letters the bottom one).
 fn click_square(gui: &mut Gui, board: &str, sq: shakmaty::Square) {
-    let rect = gui.harness.get_by_role_and_label(Role::Grid, board).rect();
+    let rect = gui
+        .harness
+        .get_by_role_and_label(rochade::app::BOARD_ROLE, board)
+        .rect();
     let margin = rect.width() / 14.0;
     let side = (rect.width() - margin) / 8.0;
     let (file, rank) = (u32::from(sq.file()) as f32, u32::from(sq.rank()) as f32);
@@ -340,4 +343,115 @@ fn the_simulated_board_speaks_the_squares_walked_by_keys() {
     gui.press(Key::ArrowLeft);
     gui.press(Key::ArrowDown);
     assert_eq!(gui.last_spoken(), "David zwei: weißer Bauer");
+}
+
+/// A look-up that has found a screen reader (the shell's probe answers on
+/// a channel; here it has answered before the first frame).
+fn screen_reader_found() -> std::sync::mpsc::Receiver<bool> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    tx.send(true).unwrap();
+    rx
+}
+
+const OFFER: &str = "A screen reader is running. Let it speak the moves instead of Rochade's own voice? Please confirm";
+
+#[test]
+fn a_running_screen_reader_is_offered_the_speech_and_yes_switches_at_once() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.screen_reader = Some(screen_reader_found())
+    });
+    assert_eq!(gui.last_spoken(), OFFER);
+    assert!(gui.shows(OFFER), "the question is in the dialog");
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Yes")
+        .click();
+    gui.harness.run();
+    let speech = &gui.app().settings().speech;
+    assert_eq!(speech.mode, rochade::speech::SpeechMode::ScreenReader);
+    assert!(speech.screen_reader_offered, "never asked again");
+    // The app's voice is silent from now on; the words still go to the
+    // screen reader (the app's announcement history).
+    let voice_before = gui.spoken();
+    assert!(
+        gui.app()
+            .spoken()
+            .iter()
+            .any(|s| s.starts_with("Screen reader mode: your screen reader speaks")),
+        "{:?}",
+        gui.app().spoken()
+    );
+    // The keyboard is back in the move input: a move typed at once counts.
+    gui.harness.run();
+    assert!(
+        gui.harness
+            .get_by_role_and_label(Role::TextInput, "Move")
+            .is_focused(),
+        "the move input has the keyboard after the answer"
+    );
+    gui.type_move("e4");
+    assert!(gui.shows("1. e4"));
+    assert_eq!(
+        gui.spoken(),
+        voice_before,
+        "the app's own voice stays silent"
+    );
+    assert_eq!(
+        gui.app().spoken().last().map(String::as_str),
+        Some("Eva four")
+    );
+}
+
+#[test]
+fn no_to_the_screen_reader_offer_keeps_the_voice_and_is_not_asked_again() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.screen_reader = Some(screen_reader_found())
+    });
+    assert_eq!(gui.last_spoken(), OFFER);
+    gui.press(Key::N);
+    assert_eq!(
+        gui.last_spoken(),
+        "Rochade keeps its own voice. Settings, Who speaks, changes it"
+    );
+    let speech = &gui.app().settings().speech;
+    assert_eq!(speech.mode, rochade::speech::SpeechMode::SelfVoicing);
+    assert!(speech.screen_reader_offered);
+    assert!(gui.app().question().is_none());
+    gui.type_move("e4");
+    assert_eq!(gui.last_spoken(), "Eva four");
+
+    // Once answered (stored in the settings), a running screen reader is
+    // not asked about again.
+    let settings = gui.app().settings().clone();
+    let gui = start_with(settings, |o| o.screen_reader = Some(screen_reader_found()));
+    assert!(gui.app().question().is_none());
+    assert!(!gui.spoken().iter().any(|s| s == OFFER));
+}
+
+#[test]
+fn the_screen_reader_offer_waits_for_the_resume_question() {
+    let mut record = rochade::chess::GameRecord::new();
+    let pos = record.position().clone();
+    let mv = "e4"
+        .parse::<shakmaty::san::San>()
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    record.play(mv, None).unwrap();
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.resume = Some(record);
+        o.screen_reader = Some(screen_reader_found());
+    });
+    assert!(matches!(
+        gui.app().question(),
+        Some(rochade::session::Question::Resume(_))
+    ));
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Resume")
+        .click();
+    gui.harness.run();
+    assert!(matches!(
+        gui.app().question(),
+        Some(rochade::session::Question::ScreenReaderMode)
+    ));
+    assert_eq!(gui.last_spoken(), OFFER);
 }

@@ -226,7 +226,30 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             .map(|l| l.trim().to_owned())
     });
     desktop.xdotool(&["windowactivate", "--sync", &window]);
-    log.expect("start", "Move entry", "Move");
+    // Orca runs while the app would speak itself: the app offers to let
+    // Orca speak (once), and Orca says and brailles the offer. Y accepts:
+    // from then on Orca alone speaks, and the choice is saved.
+    log.expect(
+        "start: screen reader offer",
+        "Ein Bildschirmleser läuft",
+        "Ein Bildschirmleser läuft",
+    );
+    desktop.key("y");
+    log.expect(
+        "screen reader mode",
+        "Bildschirmleser-Modus",
+        "Bildschirmleser-Modus",
+    );
+    wait_for("the speech mode saved", STEP_TIMEOUT, || {
+        std::fs::read_to_string(config_dir.join("settings.toml"))
+            .ok()
+            .filter(|s| s.contains("mode = \"screen_reader\""))
+    });
+    // The keyboard is in the move input.
+    desktop.key("F7");
+    log.expect("board", "", "");
+    desktop.key("F7");
+    log.expect("start: the move input", "Move entry", "Move");
 
     // Six typed moves, each spoken and brailled by Orca.
     for (typed, said) in [
@@ -268,6 +291,10 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             said.iter().filter(|s| s.contains(square)).count() == 1,
             "{square} said once, not twice: {said:?}"
         );
+        assert!(
+            !said.iter().any(|s| s.contains("not selected")),
+            "no selection chatter on a board cell: {said:?}"
+        );
     }
 
     // The scoresheet, line by line: back to the move input (F7), Tab past
@@ -306,7 +333,7 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     desktop.key("ctrl+n");
     log.expect("new game question", "?", "?");
     desktop.key("y");
-    log.expect("new game", "", "");
+    log.expect("new game", "Neue Partie", "Neue Partie");
 
     std::fs::copy(&log.path, artifacts.join("orca-debug.log")).ok();
 }

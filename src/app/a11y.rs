@@ -18,6 +18,16 @@ use egui::{Context, Id};
 /// Whether the announcement label is a live region on this platform.
 pub const LIVE_REGION: bool = !cfg!(target_os = "linux");
 
+/// The role of the board (the container of the 64 cells). On AT-SPI a
+/// grid offers selection, so Orca adds "not selected" to every cell it
+/// reads; a list does not, and its items are read by name alone. UI
+/// Automation and macOS get a real grid.
+pub const BOARD_ROLE: egui::accesskit::Role = if cfg!(target_os = "linux") {
+    egui::accesskit::Role::List
+} else {
+    egui::accesskit::Role::Grid
+};
+
 /// The role of a board square's cell. AccessKit gives AT-SPI grids no
 /// `Table` interface, and without it Orca 43 brailles a table cell as
 /// nothing; a list item it speaks and brailles by name. UI Automation and
@@ -40,10 +50,23 @@ impl Pending {
         }
     }
 
-    /// Forgets the last announcement: the screen reader presents the same
-    /// words anyway (the focus moves to a board cell that says them).
-    pub fn drop_last(&mut self) {
-        self.0.pop();
+    /// Where the announcements end now, for [`Pending::truncate`].
+    pub fn mark(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Forgets the announcements since `mark`: the screen reader presents
+    /// the same words anyway (the focus moves to what says them).
+    pub fn truncate(&mut self, mark: usize) {
+        self.0.truncate(mark);
+    }
+
+    /// Forgets the newest announcement with these words, when the screen
+    /// reader gets them another way (a dialog that takes the focus).
+    pub fn forget(&mut self, text: &str) {
+        if let Some(i) = self.0.iter().rposition(|t| t == text.trim()) {
+            self.0.remove(i);
+        }
     }
 
     /// What the next frame hands over: all pending words in one message
@@ -62,14 +85,31 @@ impl Pending {
 /// pending announcement as the focused widget's description on AT-SPI and
 /// asks for another frame, which builds the node without it.
 pub fn deliver(ctx: &Context, pending: &mut Pending) {
+    let focused = ctx.memory(|m| m.focused());
+    // When the focus moved in this frame, the words wait one frame: a
+    // screen reader takes the focus change after the description change
+    // of the same update, and drops words said to an object that does not
+    // have its focus yet.
+    let last_focus = Id::unique("a11y_last_focus");
+    let moved = ctx.data_mut(|d| {
+        let before = d.get_temp::<Option<Id>>(last_focus);
+        d.insert_temp(last_focus, focused);
+        before != Some(focused)
+    });
+    if pending.0.is_empty() {
+        return;
+    }
+    if moved && !LIVE_REGION {
+        ctx.request_repaint();
+        return;
+    }
     let Some(text) = pending.take() else {
         return;
     };
     if LIVE_REGION {
         return;
     }
-    let target = ctx
-        .memory(|m| m.focused())
+    let target = focused
         .filter(|id| ctx.has_accesskit_node(*id))
         .unwrap_or_else(egui::accesskit_root_id);
     describe(ctx, target, text);

@@ -16,6 +16,7 @@ mod piece_disc;
 mod practice;
 pub mod run;
 mod saving;
+mod screen_reader;
 mod sim_panel;
 pub mod text;
 
@@ -35,7 +36,7 @@ use crate::session::{
 use crate::speech::SpeechHandle;
 use crate::words::{Pack, Utterance};
 
-pub use a11y::CELL_ROLE;
+pub use a11y::{BOARD_ROLE, CELL_ROLE};
 pub use keys::Action;
 pub use run::run;
 pub use sim_panel::SimPanel;
@@ -94,6 +95,9 @@ pub struct AppOptions {
     /// Print a line on stderr for every frame drawn (idle figure: proves
     /// the window repaints only on events and clock seconds).
     pub trace_frames: Option<Instant>,
+    /// Whether a screen reader runs, found by the shell in the background;
+    /// when it says yes, the app offers to let the screen reader speak.
+    pub screen_reader: Option<std::sync::mpsc::Receiver<bool>>,
 }
 
 impl AppOptions {
@@ -113,6 +117,7 @@ impl AppOptions {
             startup_alerts: Vec::new(),
             trace_startup: None,
             trace_frames: None,
+            screen_reader: None,
         }
     }
 }
@@ -153,6 +158,10 @@ pub struct RochadeApp {
     focus_request: Option<FocusTarget>,
     /// The board had the keyboard in the last frame.
     board_focused: bool,
+    /// Where the keyboard goes back to after a question.
+    focus_before_question: FocusTarget,
+    /// A question was just asked: its dialog takes the keyboard.
+    question_takes_focus: bool,
     /// What was said, newest last (written form, for the screen).
     history: VecDeque<Utterance>,
     /// Said since the last frame, for the screen reader ([`a11y`]).
@@ -180,6 +189,10 @@ pub struct RochadeApp {
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
     /// The engine thread and the program it runs (practice).
     engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
+    /// The screen-reader look-up still running ([`AppOptions::screen_reader`]).
+    screen_reader_probe: Option<std::sync::mpsc::Receiver<bool>>,
+    /// A screen reader was found; the offer waits for no other question.
+    screen_reader_found: bool,
 }
 
 impl RochadeApp {
@@ -205,6 +218,8 @@ impl RochadeApp {
             move_text: String::new(),
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
+            focus_before_question: FocusTarget::MoveInput,
+            question_takes_focus: false,
             history: VecDeque::new(),
             a11y_pending: a11y::Pending::default(),
             window_title: String::new(),
@@ -225,6 +240,8 @@ impl RochadeApp {
             link: None,
             board_rx: None,
             engine: None,
+            screen_reader_probe: options.screen_reader,
+            screen_reader_found: false,
         };
         let tracker = app.settings.tracker_config();
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
@@ -323,7 +340,13 @@ impl RochadeApp {
             lang,
             priority,
         });
-        self.a11y_pending.push(&text.spoken);
+        // The screen reader gets the words when it is meant to speak them;
+        // in self-voicing mode it would talk over the app's voice. The offer
+        // to let it speak is for its user, so it always gets that.
+        let offering = matches!(self.question(), Some(Question::ScreenReaderMode));
+        if self.settings.speech.mode.screen_reader() || offering {
+            self.a11y_pending.push(&text.spoken);
+        }
         self.history.push_back(text);
         while self.history.len() > 50 {
             self.history.pop_front();
@@ -429,14 +452,32 @@ impl RochadeApp {
             },
             _ => {}
         }
-        // After the resume question, either answer, the move input has the
-        // keyboard (the question took it).
         if let Notice::Answered {
-            question: QuestionKind::Resume,
-            ..
+            question: QuestionKind::ScreenReaderMode,
+            confirmed,
         } = &notice
         {
-            self.focus_request = Some(FocusTarget::MoveInput);
+            self.screen_reader_answered(*confirmed);
+        }
+        // A question takes the keyboard; after either answer it goes back
+        // where it was (the board, or the move input), so a move typed next
+        // is never lost.
+        match &notice {
+            Notice::Asked { .. } => {
+                // The dialog takes the focus and the screen reader says its
+                // question then (see `panels::dialogs`): not said twice.
+                if let Some(p) = self.session.pending() {
+                    self.a11y_pending.forget(&p.text.spoken);
+                }
+                self.question_takes_focus = true;
+                self.focus_before_question = if self.board_focused {
+                    FocusTarget::Board
+                } else {
+                    FocusTarget::MoveInput
+                };
+            }
+            Notice::Answered { .. } => self.focus_request = Some(self.focus_before_question),
+            _ => {}
         }
         self.last_notice = Some(notice);
     }
@@ -536,10 +577,13 @@ impl RochadeApp {
 
     fn focus(&mut self, target: FocusTarget) {
         self.focus_request = Some(target);
+        let mark = self.a11y_pending.mark();
         match target {
             FocusTarget::Board => self.speak_square(self.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
         }
+        // The screen reader says where the focus went.
+        self.focus_moved(mark, true);
     }
 
     pub fn set_mode(&mut self, mode: Mode) {
@@ -615,16 +659,17 @@ impl RochadeApp {
     fn move_cursor(&mut self, df: i32, dr: i32) {
         let before = self.cursor;
         self.cursor = keys::step(before, df, dr, self.flipped());
+        let mark = self.a11y_pending.mark();
         self.speak_square(self.cursor);
-        self.focus_moved(before != self.cursor);
+        self.focus_moved(mark, before != self.cursor);
     }
 
-    /// After a cell was spoken: when the focus moved to another cell the
-    /// screen reader reads it itself, so the app does not hand it the same
-    /// words again.
-    fn focus_moved(&mut self, moved: bool) {
+    /// After words for a place were said: when the focus moved there the
+    /// screen reader reads the place itself, so it does not get the same
+    /// words again (those said since `mark`).
+    fn focus_moved(&mut self, mark: usize, moved: bool) {
         if moved {
-            self.a11y_pending.drop_last();
+            self.a11y_pending.truncate(mark);
         }
     }
 
@@ -637,8 +682,9 @@ impl RochadeApp {
     /// game's pieces) as the user walks it by keys.
     pub fn speak_sim_square(&mut self, board: &shakmaty::Board, sq: Square, moved: bool) {
         let text = browse::square(self.session.pack(), board, sq);
+        let mark = self.a11y_pending.mark();
         self.say(text, Priority::Info);
-        self.focus_moved(moved);
+        self.focus_moved(mark, moved);
     }
 
     /// Carries out a key pressed while the board has the keyboard.
@@ -653,10 +699,9 @@ impl RochadeApp {
                 Some(sq) => {
                     let moved = self.cursor != sq;
                     self.cursor = sq;
+                    let mark = self.a11y_pending.mark();
                     self.speak_square(sq);
-                    if moved {
-                        self.a11y_pending.drop_last();
-                    }
+                    self.focus_moved(mark, moved);
                 }
                 None => self.say(browse::not_found(&pack, role), Priority::Info),
             },
@@ -763,6 +808,7 @@ impl eframe::App for RochadeApp {
         self.poll_exports();
         self.poll_board();
         self.poll_engine();
+        self.poll_screen_reader(&ctx);
         self.run_deadlines();
         self.handle_close_request(&ctx);
         let asking = self.session.pending().is_some();

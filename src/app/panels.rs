@@ -238,7 +238,9 @@ fn announcements(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     // Braille display reads each new announcement without the focus moving
     // here.
     let response = ui.label(big(last, 24.0).strong());
-    if super::a11y::LIVE_REGION {
+    // Only when the screen reader is meant to speak (not in self-voicing
+    // mode, where it would talk over the app's voice).
+    if super::a11y::LIVE_REGION && app.settings.speech.mode.screen_reader() {
         ui.ctx().accesskit_node_builder(response.id, |node| {
             node.set_live(egui::accesskit::Live::Polite);
             node.set_live_atomic();
@@ -451,7 +453,7 @@ pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
     let id = ui.make_persistent_id(view.id_salt);
     // Clicks only: the keyboard focus lives on the cursor's cell.
     let response = ui.interact(rect, id, Sense::CLICK);
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Grid, true, view.label));
+    response.widget_info(|| egui::WidgetInfo::labeled(super::a11y::BOARD_ROLE, true, view.label));
     let value = view.value.to_owned();
     ui.ctx().accesskit_node_builder(id, |node| {
         node.set_value(value);
@@ -680,11 +682,19 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
             (t.get("yes"), t.get("no"))
         };
         let mut answer = None;
+        let take_focus = std::mem::take(&mut app.question_takes_focus);
         egui::Modal::new(Id::unique("confirm_dialog")).show(ctx, |ui| {
             ui.heading(big(title, 26.0));
             ui.label(big(question, 22.0));
             ui.horizontal(|ui| {
-                if ui.button(big(yes, 22.0)).clicked() {
+                let yes = ui.button(big(yes, 22.0));
+                // The dialog takes the keyboard: a screen reader says the
+                // dialog with its question and then the button, also when
+                // the window only now gets the focus.
+                if take_focus {
+                    yes.request_focus();
+                }
+                if yes.clicked() {
                     answer = Some(true);
                 }
                 if ui.button(big(no, 22.0)).clicked() {
@@ -783,6 +793,22 @@ fn number_row(ui: &mut Ui, label: String, value: &mut u64, range: std::ops::Rang
 
 /// Speech backend, voice and earcons.
 fn speech_rows(ui: &mut Ui, t: &UiText, s: &mut Settings, voice: &mut String) {
+    ui.horizontal(|ui| {
+        let l = ui.label(t.get("speech_mode"));
+        egui::ComboBox::from_id_salt("speech_mode")
+            .selected_text(t.get(&format!("speech_mode_{}", s.speech.mode.code())))
+            .show_ui(ui, |ui| {
+                for m in crate::speech::SpeechMode::ALL {
+                    ui.selectable_value(
+                        &mut s.speech.mode,
+                        m,
+                        t.get(&format!("speech_mode_{}", m.code())),
+                    );
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
     ui.horizontal(|ui| {
         let l = ui.label(t.get("speech_backend"));
         egui::ComboBox::from_id_salt("speech_backend")

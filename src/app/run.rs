@@ -261,6 +261,7 @@ pub fn run() -> Result<(), RunError> {
         trace_startup,
         trace_frames,
         settings,
+        screen_reader: None,
     };
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -279,6 +280,15 @@ pub fn run() -> Result<(), RunError> {
         "Rochade",
         native,
         Box::new(move |cc| {
+            let mut options = options;
+            // Asked only while the app speaks itself and has not asked before.
+            if options.settings.speech.mode == crate::speech::SpeechMode::SelfVoicing
+                && !options.settings.speech.screen_reader_offered
+            {
+                options.screen_reader = Some(super::screen_reader::detect_in_background(
+                    cc.egui_ctx.clone(),
+                ));
+            }
             let mut app = RochadeApp::new(options);
             if let Some(cfg) = link_config {
                 app.connect_board(cfg, cc.egui_ctx.clone());

@@ -36,6 +36,8 @@ pub enum BoardMessage {
     Ident(String),
     /// A fault the board detected.
     Fault(String),
+    /// A DGT e-board's message (the sighted player's board).
+    Dgt(crate::dgt::Message),
 }
 
 impl BoardMessage {
@@ -44,6 +46,7 @@ impl BoardMessage {
         match self {
             BoardMessage::Snapshot(m) => Some(*m),
             BoardMessage::Pieces(p) => Some(pieces_mask(p)),
+            BoardMessage::Dgt(crate::dgt::Message::BoardDump(p)) => Some(pieces_mask(p)),
             _ => None,
         }
     }

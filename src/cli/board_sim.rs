@@ -3,7 +3,9 @@
 //! Prints the device path on the first line of stdout, then reads commands
 //! from stdin (`lift e2`, `place e4`, `move e2e4`, `setup start`, `glitch e5`,
 //! `quit`, ...; `help` lists them) and sends snapshots on every change and
-//! heartbeats, and answers `?` and `I?`, exactly as a board would.
+//! heartbeats, and answers `?` and `I?`, exactly as a board would. With
+//! `--format dgt` it is a DGT e-board instead (see [`super::dgt`]): it
+//! answers the DGT commands and sends field updates in update mode.
 
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
@@ -13,15 +15,15 @@ use std::time::Duration;
 
 use serialport::{SerialPort, TTYPort};
 
+use super::dgt::FormatArg;
 use super::{CliError, CliResult};
-use crate::board::Format;
 use crate::board::sim::{self, SimBoard, SimCommand, SimStep};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Wire format: peg (this app's protocol), liboard or sentio.
+    /// Wire format: peg (this app's protocol), liboard, sentio or dgt.
     #[arg(long, default_value = "peg")]
-    pub format: Format,
+    pub format: FormatArg,
     /// Also create a symbolic link with this name pointing at the device
     /// (replaced if it exists), like /dev/serial/by-id does for real boards.
     #[arg(long)]
@@ -56,11 +58,18 @@ pub fn run(args: Args) -> CliResult {
     master
         .set_timeout(Duration::from_millis(50))
         .map_err(|e| CliError::failure(e.to_string()))?;
+    let format = match args.format {
+        FormatArg::Board(format) => format,
+        FormatArg::Dgt => {
+            let master = super::dgt::board_sim(master, args.setup.as_deref())?;
+            return finish(&args, master, slave);
+        }
+    };
     let mut reader = master
         .try_clone_native()
         .map_err(|e| CliError::failure(e.to_string()))?;
 
-    let mut board = SimBoard::new(args.format);
+    let mut board = SimBoard::new(format);
     if let Some(setup) = &args.setup {
         let cmd = sim::parse_command(&format!("setup {setup}")).map_err(CliError::input)?;
         board.apply(&cmd).map_err(CliError::input)?;
@@ -84,7 +93,7 @@ pub fn run(args: Args) -> CliResult {
     });
 
     // Heartbeat.
-    if args.format.has_heartbeat() {
+    if format.has_heartbeat() {
         let last_sent = last_sent.clone();
         let wire = wire.clone();
         std::thread::spawn(move || {
@@ -136,6 +145,34 @@ pub fn run(args: Args) -> CliResult {
     // Send the start position at once, as a board does when powered up.
     let _ = wire.send(last_sent.lock().map(|b| b.clone()).unwrap_or_default());
 
+    typed_commands(
+        &wire,
+        |cmd| {
+            board
+                .lock()
+                .map_err(|_| "simulator state poisoned".to_string())?
+                .apply(cmd)
+                .map_err(|e| e.to_string())
+        },
+        |cmd, bytes| {
+            if !matches!(cmd, SimCommand::Fault(_))
+                && let Ok(mut last) = last_sent.lock()
+            {
+                *last = bytes.to_vec();
+            }
+        },
+    )?;
+    finish(&args, (), slave)
+}
+
+/// Reads typed commands from stdin until `quit` or the end of input; each
+/// other command is carried out by `apply`, its bytes go to `wire` (and to
+/// `on_send`) with the pauses between them, and errors are printed.
+pub(super) fn typed_commands(
+    wire: &mpsc::Sender<Vec<u8>>,
+    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, String>,
+    mut on_send: impl FnMut(&SimCommand, &[u8]),
+) -> CliResult {
     for line in std::io::stdin().lock().lines() {
         let line = line?;
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -156,19 +193,12 @@ pub fn run(args: Args) -> CliResult {
             }
             _ => {}
         }
-        let steps = board
-            .lock()
-            .map_err(|_| CliError::failure("simulator state poisoned"))?
-            .apply(&cmd);
-        let is_state = !matches!(cmd, SimCommand::Fault(_));
-        match steps {
+        match apply(&cmd) {
             Ok(steps) => {
                 for step in steps {
                     match step {
                         SimStep::Send(bytes) => {
-                            if is_state && let Ok(mut last) = last_sent.lock() {
-                                last.clone_from(&bytes);
-                            }
+                            on_send(&cmd, &bytes);
                             let _ = wire.send(bytes);
                         }
                         SimStep::Pause(ms) => std::thread::sleep(Duration::from_millis(ms)),
@@ -178,11 +208,17 @@ pub fn run(args: Args) -> CliResult {
             Err(e) => eprintln!("{e}"),
         }
     }
+    Ok(())
+}
+
+/// Removes the link, lets the writer drain, then closes the terminal.
+fn finish<T>(args: &Args, master: T, slave: TTYPort) -> CliResult {
     if let Some(link) = &args.link {
         let _ = std::fs::remove_file(link);
     }
     // Let the writer drain before the process (and the master side) goes.
     std::thread::sleep(Duration::from_millis(100));
+    drop(master);
     drop(slave);
     Ok(())
 }

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 pub mod announce;
 pub mod board_sim;
+pub mod dgt;
 pub mod export;
 pub mod play;
 pub mod say;
@@ -28,9 +29,9 @@ pub struct Cli {
 pub enum Command {
     /// Print the Appendix E announcement of each move in a PGN or move list.
     Announce(announce::Args),
-    /// Follow a peg-board on a serial port, or replay a board log, printing JSON events.
+    /// Follow a peg-board or DGT board on a serial port, or replay a board log, printing JSON events.
     Track(track::Args),
-    /// Run a simulated peg-board on a pseudo-terminal, driven from stdin.
+    /// Run a simulated peg-board (or DGT board) on a pseudo-terminal, driven from stdin.
     BoardSim(board_sim::Args),
     /// Speak a text with the system voice or the clip voice.
     Say(say::SayArgs),

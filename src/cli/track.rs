@@ -1,5 +1,6 @@
-//! `rochade track`: follow a peg-board on a serial port, or replay a board
-//! log in virtual time, printing one JSON object per line for every event
+//! `rochade track`: follow a peg-board (or, with `--format dgt`, a DGT
+//! e-board: see [`super::dgt`]) on a serial port, or replay a board log in
+//! virtual time, printing one JSON object per line for every event
 //! (`touched`, `move`, `mismatch`, `in_sync`, `promotion`,
 //! `takeback_requested`, `link`, ...). With `--pgn` the game is written as
 //! PGN after every move.
@@ -11,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Role;
 
+use super::dgt::FormatArg;
 use super::{CliError, CliResult};
-use crate::board::{Decoder, Format, TrackerConfig, log};
+use crate::board::{Decoder, TrackerConfig, log};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
 use crate::session::{Effect, Event, Session, SessionConfig};
@@ -20,9 +22,9 @@ use crate::words::Lang;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Wire format: peg, liboard or sentio (a log's header names its format).
+    /// Wire format: peg, liboard, sentio or dgt (a log's header names its format).
     #[arg(long)]
-    pub format: Option<Format>,
+    pub format: Option<FormatArg>,
     /// Baud rate (default: the format's usual rate).
     #[arg(long)]
     pub baud: Option<u32>,
@@ -127,13 +129,36 @@ impl Driver {
         stdout.flush()?;
         Ok(())
     }
+}
+
+impl Follow for Driver {
+    fn next_deadline(&self) -> Option<u64> {
+        self.session.next_deadline()
+    }
+
+    fn tick(&mut self, now: u64) -> CliResult {
+        self.handle(now, Event::Tick)
+    }
+
+    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+        self.handle(now, Event::Board(event))
+    }
+}
+
+/// Whatever follows one board for `rochade track`: the link's reports in,
+/// its deadlines run in time (real or virtual).
+pub(super) trait Follow {
+    fn next_deadline(&self) -> Option<u64>;
+    /// Runs the deadline due at `now`.
+    fn tick(&mut self, now: u64) -> CliResult;
+    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult;
 
     /// Runs every deadline up to and including `until`.
     fn run_until(&mut self, until: u64) -> CliResult {
         // Each tick consumes a deadline; the bound guards against a stuck one.
         for _ in 0..100_000 {
-            match self.session.next_deadline() {
-                Some(d) if d <= until => self.handle(d, Event::Tick)?,
+            match self.next_deadline() {
+                Some(d) if d <= until => self.tick(d)?,
                 _ => return Ok(()),
             }
         }
@@ -141,7 +166,81 @@ impl Driver {
     }
 }
 
+/// Replays a board log in virtual time: each entry's bytes through
+/// `decode` (the messages, and how many frames it dropped), then every
+/// pending timer (settle, promotion, guidance) runs out.
+pub(super) fn replay(
+    follower: &mut impl Follow,
+    entries: Vec<log::LogEntry>,
+    mut decode: impl FnMut(&[u8]) -> (Vec<crate::board::BoardMessage>, u64),
+) -> CliResult {
+    let mut last = 0;
+    for entry in entries {
+        follower.run_until(entry.ms)?;
+        let (messages, dropped) = decode(&entry.bytes);
+        if dropped > 0 {
+            follower.input(entry.ms, BoardEvent::LinesDropped { count: dropped })?;
+        }
+        for msg in messages {
+            follower.input(entry.ms, BoardEvent::Message(msg))?;
+        }
+        last = entry.ms;
+    }
+    follower.run_until(last + 60_000)
+}
+
+/// Follows a live link in real time until it stops.
+pub(super) fn follow_link(
+    follower: &mut impl Follow,
+    rx: mpsc::Receiver<crate::serial::BoardInput>,
+    epoch: Instant,
+) -> CliResult {
+    loop {
+        let now = epoch.elapsed().as_millis() as u64;
+        let wait = follower
+            .next_deadline()
+            .map_or(500, |d| d.saturating_sub(now))
+            .min(500);
+        match rx.recv_timeout(Duration::from_millis(wait)) {
+            Ok(input) => follower.input(input.at_ms, input.event)?,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(CliError::failure("the board link stopped"));
+            }
+        }
+        let now = epoch.elapsed().as_millis() as u64;
+        follower.run_until(now)?;
+    }
+}
+
 pub fn run(args: Args) -> CliResult {
+    let log_text = match &args.log {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let header_format = log_text.as_deref().and_then(|text| {
+        text.lines()
+            .take_while(|l| l.starts_with('#'))
+            .flat_map(|l| l.split_whitespace())
+            .find_map(|w| w.strip_prefix("format=")?.parse::<FormatArg>().ok())
+    });
+    let format = args.format.or(header_format);
+    if format == Some(FormatArg::Dgt) {
+        return super::dgt::track(super::dgt::TrackArgs {
+            lang: args.lang,
+            settle_ms: args.settle_ms,
+            fen: args.fen,
+            pgn: args.pgn,
+            log: log_text,
+            board_log: args.board_log,
+            port: args.port,
+            baud: args.baud,
+        });
+    }
+    let format = format.and_then(FormatArg::board);
     let config = SessionConfig {
         lang: args.lang,
         ..SessionConfig::default()
@@ -172,34 +271,15 @@ pub fn run(args: Args) -> CliResult {
     };
     driver.handle(0, Event::Board(BoardEvent::Configure(tracker)))?;
 
-    if let Some(path) = &args.log {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-        let header_format = text
-            .lines()
-            .take_while(|l| l.starts_with('#'))
-            .flat_map(|l| l.split_whitespace())
-            .find_map(|w| w.strip_prefix("format=")?.parse::<Format>().ok());
-        let format = args.format.or(header_format).unwrap_or_default();
-        let entries = log::parse_log(&text).map_err(|e| CliError::input(e.to_string()))?;
+    if let Some(text) = &log_text {
+        let format = format.unwrap_or_default();
+        let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
         let mut decoder = Decoder::new(format);
-        let mut last = 0;
-        for entry in entries {
-            driver.run_until(entry.ms)?;
+        replay(&mut driver, entries, |bytes| {
             let dropped_before = decoder.stats().dropped();
-            let messages = decoder.push_collect(&format.frame_to_wire(&entry.bytes));
-            let dropped = decoder.stats().dropped() - dropped_before;
-            if dropped > 0 {
-                let event = BoardEvent::LinesDropped { count: dropped };
-                driver.handle(entry.ms, Event::Board(event))?;
-            }
-            for msg in messages {
-                driver.handle(entry.ms, Event::Board(BoardEvent::Message(msg)))?;
-            }
-            last = entry.ms;
-        }
-        // Let pending timers (settle, promotion, extension) run out.
-        driver.run_until(last + 60_000)?;
+            let messages = decoder.push_collect(&format.frame_to_wire(bytes));
+            (messages, decoder.stats().dropped() - dropped_before)
+        })?;
         let s = decoder.stats();
         if s.dropped() > 0 {
             eprintln!(
@@ -217,7 +297,7 @@ pub fn run(args: Args) -> CliResult {
         .port
         .clone()
         .ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
-    let format = args.format.unwrap_or_default();
+    let format = format.unwrap_or_default();
     let epoch = Instant::now();
     let cfg = LinkConfig {
         baud: args.baud.unwrap_or(format.default_baud()),
@@ -227,21 +307,5 @@ pub fn run(args: Args) -> CliResult {
     };
     let (tx, rx) = mpsc::channel();
     driver.link = Some(Link::spawn(cfg, tx).map_err(|e| CliError::failure(e.to_string()))?);
-    loop {
-        let now = epoch.elapsed().as_millis() as u64;
-        let wait = driver
-            .session
-            .next_deadline()
-            .map_or(500, |d| d.saturating_sub(now))
-            .min(500);
-        match rx.recv_timeout(Duration::from_millis(wait)) {
-            Ok(input) => driver.handle(input.at_ms, Event::Board(input.event))?,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(CliError::failure("the board link stopped"));
-            }
-        }
-        let now = epoch.elapsed().as_millis() as u64;
-        driver.run_until(now)?;
-    }
+    follow_link(&mut driver, rx, epoch)
 }

@@ -14,8 +14,23 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::board::{Decoder, DecoderStats, Format, HostCommand, log};
+use crate::board::{BoardMessage, Decoder, DecoderStats, Format, HostCommand, log};
 use crate::session::board::BoardEvent;
+
+/// What kind of board is on the line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wire {
+    /// A peg-board, in [`LinkConfig::format`].
+    #[default]
+    PegBoard,
+    /// A DGT e-board (the sighted player's board): one-byte commands,
+    /// binary messages logged per chunk as `hex:`, kept alive by asking
+    /// for its serial number every second.
+    Dgt,
+}
+
+/// How often a DGT board is asked for its serial number (keep-alive).
+pub const DGT_KEEP_ALIVE_MS: u64 = 1000;
 
 /// How to reach the board.
 #[derive(Clone, Debug)]
@@ -24,6 +39,8 @@ pub struct LinkConfig {
     pub port: String,
     pub baud: u32,
     pub format: Format,
+    /// Peg-board or DGT board.
+    pub wire: Wire,
     /// Silence after which the link counts as lost (formats with a heartbeat).
     pub heartbeat_timeout_ms: u64,
     /// How often to try reopening a port that went away.
@@ -40,10 +57,114 @@ impl LinkConfig {
             port: port.into(),
             baud: format.default_baud(),
             format,
+            wire: Wire::PegBoard,
             heartbeat_timeout_ms: 3000,
             reconnect_ms: 500,
             log: None,
             epoch: Instant::now(),
+        }
+    }
+
+    /// A DGT e-board on `port` (9600 baud).
+    pub fn dgt(port: impl Into<String>) -> LinkConfig {
+        LinkConfig {
+            baud: crate::dgt::protocol::BAUD,
+            wire: Wire::Dgt,
+            ..LinkConfig::new(port, Format::Peg)
+        }
+    }
+
+    /// The format name the board log's header gives.
+    pub fn format_name(&self) -> &'static str {
+        match self.wire {
+            Wire::PegBoard => self.format.code(),
+            Wire::Dgt => "dgt",
+        }
+    }
+
+    /// Whether silence means a lost link (a DGT board answers its
+    /// keep-alive; LiBoard only sends on change).
+    fn has_heartbeat(&self) -> bool {
+        self.wire == Wire::Dgt || self.format.has_heartbeat()
+    }
+
+    /// The bytes that carry a command to this board.
+    fn command_bytes(&self, cmd: HostCommand) -> &'static [u8] {
+        use crate::dgt::Command as Dgt;
+        match (self.wire, cmd) {
+            (Wire::PegBoard, cmd) => cmd.line(),
+            (Wire::Dgt, HostCommand::Snapshot) => Dgt::SendBoard.as_slice(),
+            (Wire::Dgt, HostCommand::Ident) => Dgt::SerialNumber.as_slice(),
+        }
+    }
+}
+
+/// The decoder for a link's wire.
+enum WireDecoder {
+    Board(Decoder),
+    Dgt(crate::dgt::Decoder),
+}
+
+impl WireDecoder {
+    fn new(cfg: &LinkConfig) -> WireDecoder {
+        match cfg.wire {
+            Wire::PegBoard => WireDecoder::Board(Decoder::new(cfg.format)),
+            Wire::Dgt => WireDecoder::Dgt(crate::dgt::Decoder::new()),
+        }
+    }
+
+    /// Decodes a chunk into `messages`, writing the board log: one line per
+    /// frame for peg-boards, one `hex:` line per chunk for a DGT board.
+    fn push(
+        &mut self,
+        at: u64,
+        bytes: &[u8],
+        mut log: Option<&mut BufWriter<File>>,
+        messages: &mut Vec<BoardMessage>,
+    ) {
+        match self {
+            WireDecoder::Board(decoder) => {
+                let force_hex = !decoder.format().is_line_based();
+                decoder.push(bytes, |frame| {
+                    if let Some(w) = log.as_mut() {
+                        let _ =
+                            w.write_all(log::format_entry(at, frame.bytes, force_hex).as_bytes());
+                    }
+                    if let Ok(m) = frame.result {
+                        messages.push(m);
+                    }
+                });
+            }
+            WireDecoder::Dgt(decoder) => {
+                if let Some(w) = log.as_mut() {
+                    let _ = w.write_all(log::format_entry(at, bytes, true).as_bytes());
+                }
+                decoder.push(bytes, |m| messages.push(BoardMessage::Dgt(m)));
+            }
+        }
+        if let Some(w) = log {
+            let _ = w.flush();
+        }
+    }
+
+    fn stats(&self) -> DecoderStats {
+        match self {
+            WireDecoder::Board(decoder) => decoder.stats(),
+            WireDecoder::Dgt(decoder) => {
+                let s = decoder.stats();
+                DecoderStats {
+                    frames: s.messages + s.dropped(),
+                    messages: s.messages,
+                    garbage: s.dropped(),
+                    ..DecoderStats::default()
+                }
+            }
+        }
+    }
+
+    fn idle(&mut self) {
+        if let WireDecoder::Board(decoder) = self {
+            decoder.idle();
         }
     }
 }
@@ -140,7 +261,9 @@ impl Link {
                 writeln!(
                     w,
                     "# rochade board log format={} baud={} port={}",
-                    cfg.format, cfg.baud, cfg.port
+                    cfg.format_name(),
+                    cfg.baud,
+                    cfg.port
                 )?;
                 w.flush()?;
                 Some(w)
@@ -302,7 +425,7 @@ impl Worker {
         mut port: Box<dyn serialport::SerialPort>,
         reported_lost: &mut bool,
     ) -> Outcome {
-        let mut decoder = Decoder::new(self.cfg.format);
+        let mut decoder = WireDecoder::new(&self.cfg);
         let mut buf = [0u8; 512];
         let opened = self.now();
         // The board counts as up once it has said something valid (a port
@@ -311,7 +434,8 @@ impl Worker {
         let mut up = false;
         let mut last_valid = opened;
         let mut last_poke = opened;
-        if !self.cfg.format.has_heartbeat() {
+        let mut last_keep_alive = opened;
+        if !self.cfg.has_heartbeat() {
             up = true;
             *reported_lost = false;
             self.set_status(|s| s.connected = true);
@@ -321,7 +445,11 @@ impl Worker {
                 return Outcome::Stop;
             }
         }
-        if let Err(e) = port.write_all(HostCommand::Snapshot.line()) {
+        let greeting = match self.cfg.wire {
+            Wire::PegBoard => HostCommand::Snapshot.line(),
+            Wire::Dgt => &crate::dgt::protocol::start_sequence(),
+        };
+        if let Err(e) = port.write_all(greeting) {
             return Outcome::Lost(format!("write failed: {e}"));
         }
         loop {
@@ -331,7 +459,7 @@ impl Worker {
             loop {
                 match self.commands.try_recv() {
                     Ok(cmd) => {
-                        if let Err(e) = port.write_all(cmd.line()) {
+                        if let Err(e) = port.write_all(self.cfg.command_bytes(cmd)) {
                             return Outcome::Lost(format!("write failed: {e}"));
                         }
                     }
@@ -344,23 +472,10 @@ impl Worker {
                 Ok(n) => {
                     let at = self.now();
                     let mut messages = Vec::new();
-                    let force_hex = !self.cfg.format.is_line_based();
                     let mut log = self.log.lock().ok();
-                    let mut writer = log.as_mut().and_then(|l| l.as_mut());
+                    let writer = log.as_mut().and_then(|l| l.as_mut());
                     let dropped_before = decoder.stats().dropped();
-                    decoder.push(&buf[..n], |frame| {
-                        if let Some(w) = writer.as_mut() {
-                            let _ = w.write_all(
-                                log::format_entry(at, frame.bytes, force_hex).as_bytes(),
-                            );
-                        }
-                        if let Ok(m) = frame.result {
-                            messages.push(m);
-                        }
-                    });
-                    if let Some(w) = writer {
-                        let _ = w.flush();
-                    }
+                    decoder.push(at, &buf[..n], writer, &mut messages);
                     drop(log);
                     let totals = add(self.decoder_totals, decoder.stats());
                     self.set_status(|s| s.stats = totals);
@@ -385,8 +500,14 @@ impl Worker {
                         }
                     }
                     for m in messages {
-                        if let crate::board::BoardMessage::Ident(text) = &m {
-                            let text = text.clone();
+                        let ident = match &m {
+                            BoardMessage::Ident(text) => Some(text.clone()),
+                            BoardMessage::Dgt(crate::dgt::Message::Version { major, minor }) => {
+                                Some(format!("DGT board, version {major}.{minor}"))
+                            }
+                            _ => None,
+                        };
+                        if let Some(text) = ident {
                             self.set_status(|s| s.ident = Some(text));
                         }
                         if !self.report(BoardEvent::Message(m)) {
@@ -404,7 +525,16 @@ impl Worker {
                 }
             }
             let now = self.now();
-            if self.cfg.format.has_heartbeat()
+            if self.cfg.wire == Wire::Dgt
+                && now.saturating_sub(last_keep_alive) >= DGT_KEEP_ALIVE_MS
+            {
+                last_keep_alive = now;
+                if let Err(e) = port.write_all(self.cfg.command_bytes(HostCommand::Ident)) {
+                    self.decoder_totals = add(self.decoder_totals, decoder.stats());
+                    return Outcome::Lost(format!("write failed: {e}"));
+                }
+            }
+            if self.cfg.has_heartbeat()
                 && now.saturating_sub(last_valid) >= self.cfg.heartbeat_timeout_ms
             {
                 if up {
@@ -423,7 +553,7 @@ impl Worker {
                 // Keep asking: a board that is back answers at once.
                 if now.saturating_sub(last_poke) >= self.cfg.reconnect_ms {
                     last_poke = now;
-                    if let Err(e) = port.write_all(HostCommand::Snapshot.line()) {
+                    if let Err(e) = port.write_all(self.cfg.command_bytes(HostCommand::Snapshot)) {
                         self.decoder_totals = add(self.decoder_totals, decoder.stats());
                         return Outcome::Lost(format!("write failed: {e}"));
                     }

@@ -244,6 +244,8 @@ impl BoardState {
                         self.last_mask = Some(BoardMask(crate::board::pieces_mask(&pieces)));
                         self.tracker.on_pieces(now, &pieces, &mut events);
                     }
+                    // The sighted player's DGT board is not the peg-board.
+                    BoardMessage::Dgt(_) => {}
                 }
             }
             BoardEvent::LinkUp { port } => {
@@ -381,14 +383,7 @@ impl BoardState {
                 TrackerEvent::Mismatch(m) => {
                     speak(out, guidance(pack, &m, record), Priority::Guidance);
                     out.push(Effect::Sound(Earcon::Mismatch));
-                    let missing = m.missing.iter().map(|(sq, _)| sq.to_string()).collect();
-                    let extra = m
-                        .expected_empty
-                        .iter()
-                        .chain(&m.extra)
-                        .map(|sq| sq.to_string())
-                        .collect();
-                    out.push(Effect::Notice(Notice::Mismatch { missing, extra }));
+                    out.push(Effect::Notice(Notice::mismatch(&m)));
                 }
                 TrackerEvent::InSync => {
                     speak(out, render_in_sync(pack), Priority::Guidance);

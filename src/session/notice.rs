@@ -115,6 +115,21 @@ pub enum Notice {
     },
 }
 
+impl Notice {
+    /// The `mismatch` notice for a board that differs from the game.
+    pub fn mismatch(m: &crate::board::Mismatch) -> Notice {
+        Notice::Mismatch {
+            missing: m.missing.iter().map(|(sq, _)| sq.to_string()).collect(),
+            extra: m
+                .expected_empty
+                .iter()
+                .chain(&m.extra)
+                .map(|sq| sq.to_string())
+                .collect(),
+        }
+    }
+}
+
 fn uci<S: serde::Serializer>(mv: &shakmaty::Move, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&mv.to_uci(shakmaty::CastlingMode::Standard))
 }

@@ -27,6 +27,9 @@ pub enum Question {
     /// Close the app although a game is in progress; the shell closes on
     /// [`Notice::Answered`] with `confirmed`.
     Close,
+    /// A screen reader runs: let it speak instead of the app's own voice?
+    /// The shell switches the speech mode on [`Notice::Answered`].
+    ScreenReaderMode,
 }
 
 /// A [`Question`] without its data, for notices and logs.
@@ -38,6 +41,7 @@ pub enum QuestionKind {
     NewGame,
     Resume,
     Close,
+    ScreenReaderMode,
 }
 
 impl Question {
@@ -48,6 +52,7 @@ impl Question {
             Question::NewGame => QuestionKind::NewGame,
             Question::Resume(_) => QuestionKind::Resume,
             Question::Close => QuestionKind::Close,
+            Question::ScreenReaderMode => QuestionKind::ScreenReaderMode,
         }
     }
 }
@@ -77,6 +82,18 @@ impl Session {
         if !record.moves().is_empty() && !record.is_over() {
             let text = self.pack.say("resume_offer");
             self.ask(Question::Resume(Box::new(record)), text, &mut out);
+        }
+        out
+    }
+
+    /// Offers to hand speech to the screen reader the shell found running
+    /// (asked only when no other question waits: the shell offers again
+    /// later).
+    pub fn offer_screen_reader_mode(&mut self) -> Vec<Effect> {
+        let mut out = Vec::new();
+        if self.pending.is_none() {
+            let text = self.pack.say("screen_reader_offer");
+            self.ask(Question::ScreenReaderMode, text, &mut out);
         }
         out
     }
@@ -137,7 +154,11 @@ impl Session {
         };
         let question = pending.question.kind();
         if !confirmed {
-            self.speak(out, self.pack.say("cancelled"), Priority::Answer);
+            let words = match question {
+                QuestionKind::ScreenReaderMode => "screen_reader_declined",
+                _ => "cancelled",
+            };
+            self.speak(out, self.pack.say(words), Priority::Answer);
             out.push(Effect::Notice(Notice::Answered {
                 question,
                 confirmed,
@@ -153,6 +174,15 @@ impl Session {
             Question::Resign(side) => self.command(now, Command::Resign(side), out),
             Question::NewGame => self.command(now, Command::NewGame, out),
             Question::Close => {}
+            // Said after the notice, so the shell has switched the mode and
+            // the screen reader says it.
+            Question::ScreenReaderMode => {
+                self.speak(
+                    out,
+                    self.pack.say("screen_reader_mode_on"),
+                    Priority::Answer,
+                );
+            }
             Question::Resume(record) => {
                 self.resume_game(now, *record);
                 self.speak(out, self.pack.say("game_resumed"), Priority::Answer);

@@ -79,6 +79,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/abgelehnt.wav"),
     ),
     ("acht", include_bytes!("../../assets/voice/de/acht.wav")),
+    (
+        "aendern",
+        include_bytes!("../../assets/voice/de/aendern.wav"),
+    ),
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
     (
@@ -102,6 +106,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/angreifer.wav"),
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
+    (
+        "ansagen",
+        include_bytes!("../../assets/voice/de/ansagen.wav"),
+    ),
     (
         "antwortet",
         include_bytes!("../../assets/voice/de/antwortet.wav"),
@@ -143,6 +151,10 @@ static DE: &[(&str, &[u8])] = &[
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
     ),
+    (
+        "behaelt",
+        include_bytes!("../../assets/voice/de/behaelt.wav"),
+    ),
     ("beim", include_bytes!("../../assets/voice/de/beim.wav")),
     (
         "beiseitegelegt",
@@ -176,6 +188,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/bestaetigen.wav"),
     ),
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
+    (
+        "bildschirmleser",
+        include_bytes!("../../assets/voice/de/bildschirmleser.wav"),
+    ),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
     (
@@ -225,6 +241,11 @@ static DE: &[(&str, &[u8])] = &[
         "drohung",
         include_bytes!("../../assets/voice/de/drohung.wav"),
     ),
+    ("eigene", include_bytes!("../../assets/voice/de/eigene.wav")),
+    (
+        "eigenen",
+        include_bytes!("../../assets/voice/de/eigenen.wav"),
+    ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
     ("einem", include_bytes!("../../assets/voice/de/einem.wav")),
@@ -235,6 +256,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/einstellungen.wav"),
     ),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
+    ("er", include_bytes!("../../assets/voice/de/er.wav")),
     (
         "ergebnis",
         include_bytes!("../../assets/voice/de/ergebnis.wav"),
@@ -325,6 +347,7 @@ static DE: &[(&str, &[u8])] = &[
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
+    ("ihr", include_bytes!("../../assets/voice/de/ihr.wav")),
     ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
@@ -486,6 +509,7 @@ static DE: &[(&str, &[u8])] = &[
         "simuliertes",
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
     ),
+    ("soll", include_bytes!("../../assets/voice/de/soll.wav")),
     (
         "speicherordner",
         include_bytes!("../../assets/voice/de/speicherordner.wav"),
@@ -503,6 +527,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/sprache.wav"),
     ),
     (
+        "spricht",
+        include_bytes!("../../assets/voice/de/spricht.wav"),
+    ),
+    (
         "springer",
         include_bytes!("../../assets/voice/de/springer.wav"),
     ),
@@ -511,6 +539,7 @@ static DE: &[(&str, &[u8])] = &[
         "starten",
         include_bytes!("../../assets/voice/de/starten.wav"),
     ),
+    ("statt", include_bytes!("../../assets/voice/de/statt.wav")),
     (
         "stattdessen",
         include_bytes!("../../assets/voice/de/stattdessen.wav"),
@@ -524,6 +553,7 @@ static DE: &[(&str, &[u8])] = &[
         "stellungswiederholung",
         include_bytes!("../../assets/voice/de/stellungswiederholung.wav"),
     ),
+    ("stimme", include_bytes!("../../assets/voice/de/stimme.wav")),
     ("stimmt", include_bytes!("../../assets/voice/de/stimmt.wav")),
     ("strg", include_bytes!("../../assets/voice/de/strg.wav")),
     ("stufe", include_bytes!("../../assets/voice/de/stufe.wav")),
@@ -579,6 +609,7 @@ static DE: &[(&str, &[u8])] = &[
         "ungueltig",
         include_bytes!("../../assets/voice/de/ungueltig.wav"),
     ),
+    ("unter", include_bytes!("../../assets/voice/de/unter.wav")),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
@@ -631,6 +662,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/weitere.wav"),
     ),
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
+    ("wer", include_bytes!("../../assets/voice/de/wer.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),

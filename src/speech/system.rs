@@ -160,6 +160,13 @@ impl SystemSpeech {
             };
             spd.set_synthesis_voice(&voice)
                 .map_err(|e| SpeechError::new(format!("cannot select voice {}: {e}", info.name)))?;
+            // Everything is said through this connection, so the voice is
+            // set. Not through `tts` as well: its `set_voice` first lists
+            // the engine's voices, a request speech-dispatcher answers only
+            // when the module has finished speaking, which held a move
+            // behind 2-3 s of guidance in another language.
+            self.current = Some((lang, info.id));
+            return Ok(());
         }
         let voice = self.voices.iter().find(|v| v.id() == info.id).cloned();
         if let Some(voice) = voice {

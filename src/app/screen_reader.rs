@@ -1,0 +1,149 @@
+//! Is a screen reader running? (shell: D-Bus and /proc, in a thread of
+//! its own so the window never waits for it.)
+//!
+//! When one runs and the app still speaks with its own voice, the app asks
+//! once whether the screen reader should speak instead
+//! ([`crate::session::Question::ScreenReaderMode`]), so that two voices
+//! never talk over each other.
+
+use std::sync::mpsc;
+
+use super::RochadeApp;
+use crate::speech::SpeechMode;
+
+impl RochadeApp {
+    /// Takes the look-up's answer and asks, once no other question waits.
+    pub(super) fn poll_screen_reader(&mut self, ctx: &egui::Context) {
+        if let Some(probe) = &self.screen_reader_probe {
+            match probe.try_recv() {
+                Ok(found) => {
+                    self.screen_reader_found = found;
+                    self.screen_reader_probe = None;
+                }
+                Err(mpsc::TryRecvError::Disconnected) => self.screen_reader_probe = None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+        }
+        // Asked once the window has the keyboard and a control in it has
+        // the focus: the screen reader presents what is said to the focused
+        // control, and drops what comes before it knows the window.
+        let window_focused = ctx.input(|i| i.viewport().focused) != Some(false);
+        let control_focused = ctx.memory(|m| m.focused()).is_some();
+        if self.screen_reader_found
+            && window_focused
+            && control_focused
+            && self.session.pending().is_none()
+            && self.modal.is_none()
+            && self.settings.speech.mode == SpeechMode::SelfVoicing
+            && !self.settings.speech.screen_reader_offered
+        {
+            self.screen_reader_found = false;
+            let effects = self.session.offer_screen_reader_mode();
+            self.apply_effects(effects);
+        }
+    }
+
+    /// The answer to the offer: the screen reader speaks from now on, or
+    /// the app keeps its voice; either way the question is not asked again.
+    pub(super) fn screen_reader_answered(&mut self, confirmed: bool) {
+        let mut settings = self.settings.clone();
+        settings.speech.screen_reader_offered = true;
+        if confirmed {
+            settings.speech.mode = SpeechMode::ScreenReader;
+        }
+        self.apply_settings(settings);
+    }
+}
+
+/// Starts the look-up; the answer arrives on the receiver (once) and
+/// wakes the window.
+pub fn detect_in_background(wake: egui::Context) -> mpsc::Receiver<bool> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("screen-reader-probe".into())
+        .spawn(move || {
+            let _ = tx.send(screen_reader_running());
+            wake.request_repaint();
+        });
+    if spawned.is_err() {
+        // No thread: nothing is offered, which is what happened before.
+        let (_, rx) = mpsc::channel();
+        return rx;
+    }
+    rx
+}
+
+/// The desktop says a screen reader is enabled (`ScreenReaderEnabled` of
+/// `org.a11y.Status`, set by GNOME's screen-reader switch), or a screen
+/// reader of this user runs (Orca started by hand sets only `IsEnabled`,
+/// which any accessibility client sets).
+pub fn screen_reader_running() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        desktop_says_enabled().unwrap_or(false) || screen_reader_process()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn desktop_says_enabled() -> zbus::Result<bool> {
+    zbus::block_on(async {
+        let conn = zbus::Connection::session().await?;
+        let proxy =
+            zbus::Proxy::new(&conn, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Status").await?;
+        proxy.get_property::<bool>("ScreenReaderEnabled").await
+    })
+}
+
+/// Screen readers for Linux desktops, by program name.
+#[cfg(target_os = "linux")]
+const SCREEN_READERS: [&str; 3] = ["orca", "odilia", "fenrir"];
+
+#[cfg(target_os = "linux")]
+fn screen_reader_process() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(me) = std::fs::metadata("/proc/self") else {
+        return false;
+    };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let ours = entry.metadata().is_ok_and(|m| m.uid() == me.uid());
+        ours && std::fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|cmdline| names_a_screen_reader(&cmdline))
+    })
+}
+
+/// Whether a process's command line (NUL-separated) runs a screen reader:
+/// the program itself, or a script given to an interpreter
+/// (`python3 /usr/bin/orca`).
+#[cfg(target_os = "linux")]
+fn names_a_screen_reader(cmdline: &[u8]) -> bool {
+    cmdline
+        .split(|b| *b == 0)
+        .take(2)
+        .filter_map(|arg| std::str::from_utf8(arg).ok())
+        .map(|arg| arg.rsplit('/').next().unwrap_or(arg))
+        .any(|name| SCREEN_READERS.contains(&name))
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_of_screen_readers_are_recognised() {
+        assert!(names_a_screen_reader(
+            b"/usr/bin/python3\0/usr/bin/orca\0--replace\0"
+        ));
+        assert!(names_a_screen_reader(b"orca\0"));
+        assert!(names_a_screen_reader(b"/usr/local/bin/odilia\0"));
+        assert!(!names_a_screen_reader(b"/usr/bin/python3\0/tmp/orcas.py\0"));
+        assert!(!names_a_screen_reader(b"vim\0notes\0orca\0"));
+        assert!(!names_a_screen_reader(b""));
+    }
+}

@@ -1,0 +1,400 @@
+//! The DGT e-board on the command line: `rochade track --format dgt`
+//! (follow a board on a port, or replay its board log in virtual time) and
+//! `rochade board-sim --format dgt` (a simulated DGT board on a
+//! pseudo-terminal). The output is the peg-board's JSON events: `move` with
+//! `uci` and `san`, `takeback`, `new_game`, `orientation`, `mismatch`,
+//! `in_sync`, `link`, `board_info`, and `clock` when a DGT clock reports.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::{CastlingMode, Chess, Move};
+
+use super::track::{Follow, follow_link, replay};
+use super::{CliError, CliResult};
+use crate::board::sim::{self, SimCommand};
+use crate::board::{BoardMessage, Format, HostCommand, log};
+use crate::chess::GameRecord;
+use crate::dgt::sim::DgtSim;
+use crate::dgt::{Message, Recognizer, RecognizerConfig, RecognizerEvent};
+use crate::serial::{Link, LinkConfig};
+use crate::session::board::BoardEvent;
+use crate::session::{Notice, Source};
+use crate::words::Pack;
+
+/// A board's wire format as the command line names it: a peg-board format
+/// or `dgt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatArg {
+    Board(Format),
+    Dgt,
+}
+
+impl FromStr for FormatArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<FormatArg, String> {
+        if s.eq_ignore_ascii_case("dgt") {
+            return Ok(FormatArg::Dgt);
+        }
+        Format::from_str(s).map(FormatArg::Board).map_err(|_| {
+            format!(
+                "unknown board format '{}' (use peg, liboard, sentio or dgt)",
+                s.to_ascii_lowercase()
+            )
+        })
+    }
+}
+
+impl FormatArg {
+    /// The peg-board format, if it is one.
+    pub fn board(self) -> Option<Format> {
+        match self {
+            FormatArg::Board(f) => Some(f),
+            FormatArg::Dgt => None,
+        }
+    }
+}
+
+/// What `rochade track --format dgt` needs from its arguments.
+pub struct TrackArgs {
+    pub lang: crate::words::Lang,
+    pub settle_ms: Option<u64>,
+    pub fen: Option<String>,
+    pub pgn: Option<PathBuf>,
+    /// The board log to replay, read.
+    pub log: Option<String>,
+    pub board_log: Option<PathBuf>,
+    pub port: Option<String>,
+    pub baud: Option<u32>,
+}
+
+/// Follows one DGT board: recognizer events to the record and JSON lines.
+struct Tracker {
+    rec: Recognizer,
+    record: GameRecord,
+    pack: Pack,
+    pgn: Option<PathBuf>,
+    link: Option<Link>,
+    /// Board information already printed (the keep-alive repeats it).
+    said: Vec<String>,
+    last_clock: Option<crate::dgt::ClockReading>,
+}
+
+fn uci(mv: Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+impl Tracker {
+    fn print(&self, now: u64, value: &impl serde::Serialize) -> CliResult {
+        let line = serde_json::to_string(value).map_err(|e| CliError::failure(e.to_string()))?;
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{line}")?;
+        stdout.flush()?;
+        if let Some(link) = &self.link {
+            link.note(now, &line);
+        }
+        Ok(())
+    }
+
+    fn notice(&self, now: u64, notice: Notice) -> CliResult {
+        self.print(now, &notice)
+    }
+
+    fn save(&self) -> CliResult {
+        if let Some(path) = &self.pgn {
+            super::write_file(path, crate::pgn::write_pgn(&self.record))?;
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, now: u64, mv: Move) -> CliResult {
+        let before = self.record.position().clone();
+        let announcement = crate::announce::announce_move(
+            &self.pack,
+            &before,
+            mv,
+            crate::announce::AnnounceForm::default(),
+        );
+        match self.record.play(mv, Some(now)) {
+            Ok(played) => {
+                let san = played.san.to_string();
+                let notice = Notice::Move {
+                    ply: self.record.moves().len(),
+                    san,
+                    mv,
+                    announcement: announcement.written,
+                    spoken: announcement.spoken,
+                    source: Source::EBoard,
+                };
+                // Saved before it is told, as the app does.
+                self.save()?;
+                self.notice(now, notice)
+            }
+            Err(e) => self.notice(
+                now,
+                Notice::Rejected {
+                    input: uci(mv),
+                    reason: e.to_string(),
+                },
+            ),
+        }
+    }
+
+    fn takeback(&mut self, now: u64) -> CliResult {
+        if let Some(taken) = self.record.takeback(1).first() {
+            let san = taken.san.to_string();
+            self.save()?;
+            self.notice(now, Notice::Takeback { san })?;
+        }
+        Ok(())
+    }
+
+    fn events(&mut self, now: u64, events: Vec<RecognizerEvent>) -> CliResult {
+        for event in events {
+            match event {
+                RecognizerEvent::RequestBoard => {
+                    if let Some(link) = &self.link {
+                        link.send(HostCommand::Snapshot);
+                    }
+                }
+                RecognizerEvent::Move(mv) => self.play(now, mv)?,
+                RecognizerEvent::Takeback(_) => self.takeback(now)?,
+                RecognizerEvent::Corrected { new, .. } => {
+                    self.takeback(now)?;
+                    self.play(now, new)?;
+                }
+                RecognizerEvent::NewGame => {
+                    self.record = GameRecord::new();
+                    self.save()?;
+                    self.notice(now, Notice::NewGame)?;
+                }
+                RecognizerEvent::Orientation { turned } => {
+                    self.notice(now, Notice::Orientation { turned })?
+                }
+                RecognizerEvent::Mismatch(m) => self.notice(now, Notice::mismatch(&m))?,
+                RecognizerEvent::InSync => self.notice(now, Notice::InSync)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn board_info(&mut self, now: u64, text: String) -> CliResult {
+        if self.said.contains(&text) {
+            return Ok(());
+        }
+        self.said.push(text.clone());
+        self.notice(now, Notice::BoardInfo { text })
+    }
+}
+
+impl Follow for Tracker {
+    fn next_deadline(&self) -> Option<u64> {
+        self.rec.next_deadline()
+    }
+
+    fn tick(&mut self, now: u64) -> CliResult {
+        let mut out = Vec::new();
+        self.rec.on_tick(now, &mut out);
+        self.events(now, out)
+    }
+
+    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+        let mut out = Vec::new();
+        match event {
+            BoardEvent::Message(BoardMessage::Dgt(m)) => match m {
+                Message::BoardDump(pieces) => self.rec.on_dump(now, &pieces, &mut out),
+                Message::FieldUpdate { square, piece } => {
+                    self.rec.on_field_update(now, square, piece, &mut out)
+                }
+                Message::Version { major, minor } => {
+                    self.board_info(now, format!("DGT board, version {major}.{minor}"))?
+                }
+                Message::SerialNumber(serial) => {
+                    self.board_info(now, format!("DGT board, serial number {serial}"))?
+                }
+                Message::Clock(reading) => {
+                    if self.last_clock != Some(reading) && !reading.no_clock() {
+                        self.last_clock = Some(reading);
+                        let side = |s: crate::dgt::protocol::ClockSide| {
+                            format!("{}:{:02}:{:02}", s.hours, s.minutes, s.seconds)
+                        };
+                        let value = serde_json::json!({
+                            "event": "clock",
+                            "left": side(reading.left),
+                            "right": side(reading.right),
+                            "running": reading.running(),
+                        });
+                        self.print(now, &value)?;
+                    }
+                }
+                Message::ClockAck => {}
+            },
+            BoardEvent::Message(_) => {}
+            BoardEvent::LinkUp { port } => self.notice(
+                now,
+                Notice::Link {
+                    state: "connected".into(),
+                    detail: port,
+                },
+            )?,
+            BoardEvent::LinkLost { reason } => {
+                self.rec.link_lost(&mut out);
+                self.notice(
+                    now,
+                    Notice::Link {
+                        state: "lost".into(),
+                        detail: reason,
+                    },
+                )?;
+            }
+            BoardEvent::LinesDropped { count } => {
+                self.rec.link_lost(&mut out);
+                self.notice(
+                    now,
+                    Notice::Link {
+                        state: "lines_dropped".into(),
+                        detail: count.to_string(),
+                    },
+                )?;
+            }
+            _ => {}
+        }
+        self.events(now, out)
+    }
+}
+
+/// `rochade track --format dgt`.
+pub fn track(args: TrackArgs) -> CliResult {
+    let (pack, pack_error) =
+        crate::words::Pack::load_or_bundled(args.lang, crate::words::user_pack_dir().as_deref());
+    if let Some(e) = pack_error {
+        eprintln!("rochade: {e}");
+    }
+    let record = match &args.fen {
+        Some(fen) => GameRecord::from_fen(fen).map_err(|e| CliError::input(e.to_string()))?,
+        None => GameRecord::new(),
+    };
+    let start: Chess = record.position().clone();
+    let mut cfg = RecognizerConfig::default();
+    if let Some(ms) = args.settle_ms {
+        cfg.settle_ms = ms;
+    }
+    let mut t = Tracker {
+        rec: Recognizer::new(cfg, start),
+        record,
+        pack,
+        pgn: args.pgn.clone(),
+        link: None,
+        said: Vec::new(),
+        last_clock: None,
+    };
+
+    if let Some(text) = &args.log {
+        let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
+        let mut decoder = crate::dgt::Decoder::new();
+        replay(&mut t, entries, |bytes| {
+            let dropped_before = decoder.stats().dropped();
+            let messages = decoder.push_collect(bytes);
+            let dropped = decoder.stats().dropped() - dropped_before;
+            (
+                messages.into_iter().map(BoardMessage::Dgt).collect(),
+                dropped,
+            )
+        })?;
+        let s = decoder.stats();
+        if s.dropped() > 0 {
+            eprintln!(
+                "rochade: {} DGT message(s) skipped: {} unknown, {} garbage",
+                s.dropped(),
+                s.unknown,
+                s.garbage
+            );
+        }
+        return Ok(());
+    }
+
+    let port = args
+        .port
+        .clone()
+        .ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
+    let epoch = Instant::now();
+    let mut cfg = LinkConfig {
+        log: args.board_log.clone(),
+        epoch,
+        ..LinkConfig::dgt(port)
+    };
+    if let Some(baud) = args.baud {
+        cfg.baud = baud;
+    }
+    let (tx, rx) = mpsc::channel();
+    t.link = Some(Link::spawn(cfg, tx).map_err(|e| CliError::failure(e.to_string()))?);
+    follow_link(&mut t, rx, epoch)
+}
+
+/// `rochade board-sim --format dgt`: the pseudo-terminal `pty` (already
+/// announced on stdout) becomes a DGT board driven by typed commands.
+pub fn board_sim(
+    mut master: serialport::TTYPort,
+    setup: Option<&str>,
+) -> Result<serialport::TTYPort, CliError> {
+    let mut reader = master
+        .try_clone_native()
+        .map_err(|e| CliError::failure(e.to_string()))?;
+    let mut board = DgtSim::new();
+    if let Some(setup) = setup {
+        let cmd = sim::parse_command(&format!("setup {setup}")).map_err(CliError::input)?;
+        board.apply(&cmd).map_err(CliError::input)?;
+    }
+    let board = Arc::new(Mutex::new(board));
+    let (wire, wire_rx) = mpsc::channel::<Vec<u8>>();
+    let writer = master
+        .try_clone_native()
+        .map_err(|e| CliError::failure(e.to_string()))?;
+    std::thread::spawn(move || {
+        let mut writer = writer;
+        for bytes in wire_rx {
+            let _ = writer.write_all(&bytes);
+        }
+    });
+    // Host commands: one byte each, answered at once.
+    {
+        let board = board.clone();
+        let wire = wire.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 64];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(n) => {
+                        for &b in &buf[..n] {
+                            let reply = board.lock().ok().and_then(|mut bd| bd.answer(b));
+                            if let Some(reply) = reply {
+                                let _ = wire.send(reply);
+                            }
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                    Err(_) => std::thread::sleep(Duration::from_millis(50)),
+                }
+            }
+        });
+    }
+    super::board_sim::typed_commands(
+        &wire,
+        |cmd| match cmd {
+            SimCommand::Fault(_) => Err("a DGT board reports no faults".into()),
+            cmd => board
+                .lock()
+                .map_err(|_| "simulator state poisoned".to_string())?
+                .apply(cmd)
+                .map_err(|e| e.to_string()),
+        },
+        |_, _| {},
+    )?;
+    let _ = master.flush();
+    Ok(master)
+}

@@ -1,0 +1,14 @@
+//! The sighted player's board when it is a DGT e-board: its serial protocol
+//! and move recognition from full positions. Everything here is pure; the
+//! serial thread lives in [`crate::serial`].
+//!
+//! * [`protocol`]: commands, messages, a streaming decoder with counters;
+//! * [`recognizer`]: settled positions to moves, takebacks, new games and
+//!   guidance, in virtual time.
+
+pub mod protocol;
+pub mod recognizer;
+pub mod sim;
+
+pub use protocol::{ClockReading, Command, Decoder, DgtStats, Message, Pieces};
+pub use recognizer::{Recognizer, RecognizerConfig, RecognizerEvent};

@@ -1,0 +1,460 @@
+//! Moves from full positions: what the DGT board shows, settled, matched
+//! against the game.
+//!
+//! A DGT board knows every piece, so there is no touch or lift to follow:
+//! the recognizer waits until the board has shown the same position for the
+//! settle window (a scan takes 200-250 ms and field updates arrive out of
+//! order, so in-between states are common), then compares it with
+//!
+//! 1. the game position (in sync);
+//! 2. the position after every legal move (promotion included: the board
+//!    sees the new piece; castling and captures in any order of hands);
+//! 3. the position before the last move (a takeback);
+//! 4. the position after another move from the position before the last
+//!    one, within the correction time (castling begun with the rook, a
+//!    piece that paused on its way);
+//! 5. the position after any two plies (a reply made before the board
+//!    settled, or a board polled once a second);
+//! 6. the start position, either way round, after moves made on this board
+//!    (a new game) or before any move (which way round the board lies).
+//!
+//! A position that matches nothing for longer than the guidance time gets
+//! a [`Mismatch`] naming the differences, worded by
+//! [`crate::board::guidance`] as for the peg-board.
+//!
+//! Pure: time comes in as milliseconds, events go out in a `Vec`.
+
+use shakmaty::{Board, Chess, Move, Position};
+
+use super::protocol::{Pieces, board_of_pieces};
+use crate::board::{Mismatch, Orientation};
+
+/// Tunables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecognizerConfig {
+    /// A position must be shown unchanged this long before it counts.
+    pub settle_ms: u64,
+    /// How long the last move made on the board may still be completed
+    /// differently (castling begun with the rook, a piece that paused on
+    /// its way): the position after another move from the same position
+    /// replaces it.
+    pub correction_ms: u64,
+    /// How long a position matching nothing waits before guidance.
+    pub guidance_ms: u64,
+}
+
+impl Default for RecognizerConfig {
+    fn default() -> RecognizerConfig {
+        RecognizerConfig {
+            settle_ms: 300,
+            correction_ms: 2000,
+            guidance_ms: 2000,
+        }
+    }
+}
+
+/// What the recognizer noticed or needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecognizerEvent {
+    /// Ask the board for a full dump (field updates have settled, or the
+    /// recognizer has no position yet).
+    RequestBoard,
+    /// A move was made on the board; the recognizer has played it.
+    Move(Move),
+    /// The last move was completed differently within the correction
+    /// time (castling begun with the rook): `old` is replaced by `new`.
+    Corrected { old: Move, new: Move },
+    /// The board went back to the position before this move; the
+    /// recognizer has taken it back.
+    Takeback(Move),
+    /// The start position was set up after a game: a new game, which the
+    /// recognizer has started.
+    NewGame,
+    /// Which way round the board lies, decided from the start position.
+    Orientation { turned: bool },
+    /// The board has matched nothing for the guidance time.
+    Mismatch(Mismatch),
+    /// The board matches the game again after a mismatch.
+    InSync,
+}
+
+/// Follows one DGT board.
+#[derive(Clone, Debug)]
+pub struct Recognizer {
+    cfg: RecognizerConfig,
+    start: Chess,
+    pos: Chess,
+    /// Each move with the position before it.
+    history: Vec<Played>,
+    orientation: Orientation,
+    orientation_known: bool,
+    /// What the board shows (board coordinates), once known.
+    board: Option<Pieces>,
+    /// When the board last changed, while not yet settled.
+    changed_at: Option<u64>,
+    /// The last change came from field updates (confirm with a dump).
+    from_updates: bool,
+    /// A settled position that matches nothing: since when, and whether
+    /// guidance was given for it.
+    mismatch_since: Option<u64>,
+    guided: bool,
+}
+
+impl Recognizer {
+    pub fn new(cfg: RecognizerConfig, start: Chess) -> Recognizer {
+        Recognizer {
+            cfg,
+            pos: start.clone(),
+            start,
+            history: Vec::new(),
+            orientation: Orientation::Straight,
+            orientation_known: false,
+            board: None,
+            changed_at: None,
+            from_updates: false,
+            mismatch_since: None,
+            guided: false,
+        }
+    }
+
+    pub fn config(&self) -> &RecognizerConfig {
+        &self.cfg
+    }
+
+    pub fn set_config(&mut self, cfg: RecognizerConfig) {
+        self.cfg = cfg;
+    }
+
+    /// The game as the recognizer follows it.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|p| p.mv)
+    }
+
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    /// The board's last known pieces, in game coordinates.
+    pub fn seen(&self) -> Option<Board> {
+        self.board.as_ref().map(|p| self.to_game(p))
+    }
+
+    /// The current mismatch, if the settled board differs from the game.
+    pub fn mismatch(&self) -> Option<Mismatch> {
+        self.mismatch_since?;
+        Some(self.difference(&self.seen()?))
+    }
+
+    /// Starts again from `pos` (a new or resumed game); the board's last
+    /// report is matched afresh.
+    pub fn reset(&mut self, pos: Chess) {
+        self.start = pos.clone();
+        self.pos = pos;
+        self.history.clear();
+        self.mismatch_since = None;
+        self.guided = false;
+        if self.board.is_some() && self.changed_at.is_none() {
+            self.changed_at = Some(0);
+        }
+    }
+
+    /// A move made elsewhere (the peg-board, the keyboard): the board is
+    /// now expected to show it.
+    pub fn apply_external(&mut self, now: u64, mv: Move) {
+        if !self.pos.is_legal(mv) {
+            return;
+        }
+        let before = self.pos.clone();
+        self.pos.play_unchecked(mv);
+        self.history.push(Played {
+            before,
+            mv,
+            shown: false,
+            at: None,
+        });
+        self.recheck(now);
+    }
+
+    /// A takeback made elsewhere: the board is expected to follow it.
+    pub fn take_back_external(&mut self, now: u64) -> Option<Move> {
+        let played = self.history.pop()?;
+        self.pos = played.before;
+        self.recheck(now);
+        Some(played.mv)
+    }
+
+    /// The game changed under a settled board: compare it again at once.
+    fn recheck(&mut self, now: u64) {
+        self.mismatch_since = None;
+        self.guided = false;
+        if self.board.is_some() && self.changed_at.is_none() {
+            self.changed_at = Some(now.saturating_sub(self.cfg.settle_ms));
+        }
+    }
+
+    /// The link was lost or bytes were dropped: ask for the whole board.
+    pub fn link_lost(&mut self, out: &mut Vec<RecognizerEvent>) {
+        out.push(RecognizerEvent::RequestBoard);
+    }
+
+    /// A full board dump.
+    pub fn on_dump(&mut self, now: u64, pieces: &Pieces, _out: &mut Vec<RecognizerEvent>) {
+        if self.board.as_ref() != Some(pieces) {
+            self.board = Some(*pieces);
+            self.changed_at = Some(now);
+            self.from_updates = false;
+        } else if self.changed_at.is_some() {
+            // The dump confirms what the updates said.
+            self.from_updates = false;
+        }
+    }
+
+    /// One field changed. Before the first dump there is nothing to apply
+    /// it to: the board is asked for one.
+    pub fn on_field_update(
+        &mut self,
+        now: u64,
+        square: shakmaty::Square,
+        piece: Option<shakmaty::Piece>,
+        out: &mut Vec<RecognizerEvent>,
+    ) {
+        let Some(board) = self.board.as_mut() else {
+            out.push(RecognizerEvent::RequestBoard);
+            return;
+        };
+        if board[usize::from(square)] != piece {
+            board[usize::from(square)] = piece;
+            self.changed_at = Some(now);
+            self.from_updates = true;
+        }
+    }
+
+    /// When [`Recognizer::on_tick`] must run next.
+    pub fn next_deadline(&self) -> Option<u64> {
+        match (self.changed_at, self.mismatch_since) {
+            (Some(at), _) => Some(at + self.cfg.settle_ms),
+            (None, Some(since)) if !self.guided => Some(since + self.cfg.guidance_ms),
+            _ => None,
+        }
+    }
+
+    pub fn on_tick(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
+        if let Some(at) = self.changed_at
+            && now >= at + self.cfg.settle_ms
+        {
+            self.changed_at = None;
+            if std::mem::take(&mut self.from_updates) {
+                out.push(RecognizerEvent::RequestBoard);
+            }
+            self.settled(now, out);
+        }
+        if self.changed_at.is_none()
+            && let Some(since) = self.mismatch_since
+            && !self.guided
+            && now >= since + self.cfg.guidance_ms
+            && let Some(m) = self.mismatch()
+        {
+            self.guided = true;
+            out.push(RecognizerEvent::Mismatch(m));
+        }
+    }
+
+    fn to_game(&self, pieces: &Pieces) -> Board {
+        let board = board_of_pieces(pieces);
+        if self.orientation.is_turned() {
+            rotated(&board)
+        } else {
+            board
+        }
+    }
+
+    /// The board has settled: what does it show?
+    fn settled(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
+        let Some(pieces) = self.board else { return };
+        let straight = board_of_pieces(&pieces);
+        let turned = rotated(&straight);
+        let start = Board::default();
+        // Which way round: decided from the start position, before a game.
+        if self.history.is_empty() && self.pos.board() == &start {
+            for (board, is_turned) in [(&straight, false), (&turned, true)] {
+                let differs = !self.orientation_known || self.orientation.is_turned() != is_turned;
+                if board == &start && differs {
+                    self.orientation = Orientation::from_flipped(is_turned);
+                    self.orientation_known = true;
+                    out.push(RecognizerEvent::Orientation { turned: is_turned });
+                }
+            }
+        }
+        let seen = if self.orientation.is_turned() {
+            turned.clone()
+        } else {
+            straight.clone()
+        };
+        if self.matches(&seen, now, out) {
+            return;
+        }
+        // The start position after a game played on this board: a new
+        // game, either way round. (Moves made elsewhere and not carried
+        // out yet leave the board at the start: no new game.)
+        if self.history.iter().any(|p| p.shown) {
+            for (board, is_turned) in [(&straight, false), (&turned, true)] {
+                if board == &start {
+                    self.orientation = Orientation::from_flipped(is_turned);
+                    self.orientation_known = true;
+                    self.start = Chess::default();
+                    self.pos = Chess::default();
+                    self.history.clear();
+                    self.in_sync(out);
+                    out.push(RecognizerEvent::NewGame);
+                    out.push(RecognizerEvent::Orientation { turned: is_turned });
+                    return;
+                }
+            }
+        }
+        if self.mismatch_since.is_none() || self.guided {
+            // A new state that matches nothing: the guidance time starts.
+            self.mismatch_since = Some(now);
+            self.guided = false;
+        }
+    }
+
+    fn in_sync(&mut self, out: &mut Vec<RecognizerEvent>) {
+        if self.mismatch_since.take().is_some() && self.guided {
+            out.push(RecognizerEvent::InSync);
+        }
+        self.guided = false;
+    }
+
+    /// Matches `seen` (game coordinates) against the game; plays what it
+    /// finds.
+    fn matches(&mut self, seen: &Board, now: u64, out: &mut Vec<RecognizerEvent>) -> bool {
+        if self.pos.board() == seen {
+            if let Some(last) = self.history.last_mut() {
+                last.shown = true;
+            }
+            self.in_sync(out);
+            return true;
+        }
+        let legal = self.pos.legal_moves();
+        if let Some(mv) = legal.iter().find(|m| after(&self.pos, **m).board() == seen) {
+            self.play(now, *mv, out);
+            self.in_sync(out);
+            return true;
+        }
+        // Back to before the last move, once the board had shown that move
+        // (a move made elsewhere and not yet carried out is no takeback).
+        if let Some(last) = self.history.last()
+            && last.shown
+            && last.before.board() == seen
+        {
+            let last = self.history.pop().expect("a last move");
+            self.pos = last.before;
+            out.push(RecognizerEvent::Takeback(last.mv));
+            self.in_sync(out);
+            return true;
+        }
+        // The last move made on this board, completed differently.
+        if let Some(last) = self.history.last()
+            && last.at.is_some_and(|at| now < at + self.cfg.correction_ms)
+            && let Some(new) = last
+                .before
+                .legal_moves()
+                .into_iter()
+                .find(|m| *m != last.mv && after(&last.before, *m).board() == seen)
+        {
+            let old = self.history.pop().expect("a last move");
+            self.pos = old.before;
+            self.play(now, new, &mut Vec::new());
+            out.push(RecognizerEvent::Corrected { old: old.mv, new });
+            self.in_sync(out);
+            return true;
+        }
+        for first in &legal {
+            let next = after(&self.pos, *first);
+            if let Some(second) = next
+                .legal_moves()
+                .iter()
+                .find(|m| after(&next, **m).board() == seen)
+            {
+                let second = *second;
+                self.play(now, *first, out);
+                self.play(now, second, out);
+                self.in_sync(out);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn play(&mut self, now: u64, mv: Move, out: &mut Vec<RecognizerEvent>) {
+        let before = self.pos.clone();
+        self.pos.play_unchecked(mv);
+        self.history.push(Played {
+            before,
+            mv,
+            shown: true,
+            at: Some(now),
+        });
+        out.push(RecognizerEvent::Move(mv));
+    }
+
+    /// How `seen` (game coordinates) differs from the game.
+    fn difference(&self, seen: &Board) -> Mismatch {
+        let game = self.pos.board();
+        let emptied: Vec<shakmaty::Square> = self
+            .history
+            .last()
+            .map(|last| {
+                (last.before.board().occupied() & !game.occupied())
+                    .into_iter()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut m = Mismatch::default();
+        for sq in shakmaty::Square::ALL {
+            let want = game.piece_at(sq);
+            let have = seen.piece_at(sq);
+            if want == have {
+                continue;
+            }
+            if let Some(p) = want {
+                m.missing.push((sq, p));
+            }
+            if have.is_some() {
+                if emptied.contains(&sq) {
+                    m.expected_empty.push(sq);
+                } else {
+                    m.extra.push(sq);
+                }
+            }
+        }
+        m
+    }
+}
+
+/// A move in the recognizer's history.
+#[derive(Clone, Debug)]
+struct Played {
+    before: Chess,
+    mv: Move,
+    /// The board has shown the position after it.
+    shown: bool,
+    /// When it was made on this board (`None`: made elsewhere).
+    at: Option<u64>,
+}
+
+fn rotated(board: &Board) -> Board {
+    let mut board = board.clone();
+    board.rotate_180();
+    board
+}
+
+fn after(pos: &Chess, mv: Move) -> Chess {
+    let mut next = pos.clone();
+    next.play_unchecked(mv);
+    next
+}

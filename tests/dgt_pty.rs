@@ -1,0 +1,334 @@
+//! The DGT e-board end to end: `rochade board-sim --format dgt` on a real
+//! pseudo-terminal, `rochade track --format dgt` following it through the
+//! serial link thread, a whole real game (Morphy's Opera game: captures,
+//! queen-side castling made king first, mate); the board log it records
+//! replayed; and a log of a board polled once a second replayed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use rochade::dgt::protocol::{Message, encode, pieces_of_board};
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, Position};
+
+#[path = "support/cli.rs"]
+mod cli;
+
+const BIN: &str = env!("CARGO_BIN_EXE_rochade");
+
+const OPERA: &[&str] = &[
+    "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3",
+    "Qe7", "Nc3", "c6", "Bg5", "b5", "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8", "Rxd7",
+    "Rxd7", "Rd1", "Qe6", "Bxd7+", "Nxd7", "Qb8+", "Nxb8", "Rd8#",
+];
+
+/// The game's moves, played out.
+fn opera_moves() -> Vec<(Chess, Move)> {
+    let mut pos = Chess::default();
+    let mut out = Vec::new();
+    for san in OPERA {
+        let mv = san
+            .trim_end_matches(['+', '#'])
+            .parse::<San>()
+            .expect("SAN")
+            .to_move(&pos)
+            .expect("legal");
+        out.push((pos.clone(), mv));
+        pos.play_unchecked(mv);
+    }
+    out
+}
+
+/// The simulator commands that make a move by hand: castling king first.
+fn sim_commands(mv: Move) -> Vec<String> {
+    match mv {
+        Move::Castle { king, rook } => {
+            let side = shakmaty::CastlingSide::from_king_side(king < rook);
+            let rank = king.rank();
+            let king_to = shakmaty::Square::from_coords(side.king_to_file(), rank);
+            let rook_to = shakmaty::Square::from_coords(side.rook_to_file(), rank);
+            vec![
+                format!("move {king}{king_to}"),
+                format!("move {rook}{rook_to}"),
+            ]
+        }
+        m => vec![format!(
+            "move {}{}",
+            m.from().expect("a from square"),
+            m.to()
+        )],
+    }
+}
+
+struct Sim {
+    child: Child,
+    stdin: std::process::ChildStdin,
+}
+
+impl Sim {
+    fn start(link: &Path) -> Sim {
+        let mut child = Command::new(BIN)
+            .args(["board-sim", "--format", "dgt", "--link"])
+            .arg(link)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("board-sim starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.starts_with("/dev/"), "the device first: {first:?}");
+        let stdin = child.stdin.take().unwrap();
+        Sim { child, stdin }
+    }
+
+    fn say(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+/// A child process killed when the test ends, passed or not.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn json_lines(stdout: std::process::ChildStdout) -> Receiver<serde_json::Value> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            let value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            if tx.send(value).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// Events until one satisfies `done` (kept in `seen`), or panics.
+fn wait_for(
+    rx: &Receiver<serde_json::Value>,
+    seen: &mut Vec<serde_json::Value>,
+    timeout: Duration,
+    done: impl Fn(&[serde_json::Value]) -> bool,
+) {
+    let end = Instant::now() + timeout;
+    while !done(seen) {
+        let left = end
+            .checked_duration_since(Instant::now())
+            .unwrap_or_else(|| panic!("timed out; events so far: {seen:?}"));
+        if let Ok(v) = rx.recv_timeout(left) {
+            seen.push(v);
+        }
+    }
+}
+
+fn sans(events: &[serde_json::Value]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|v| v["event"] == "move")
+        .filter_map(|v| v["san"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn json_values(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn track_follows_a_real_game_on_the_simulated_dgt_board_and_replays_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("dgt");
+    let log_path = dir.path().join("board.log");
+    let pgn = dir.path().join("game.pgn");
+    let mut sim = Sim::start(&link);
+    let mut track = KillOnDrop(
+        Command::new(BIN)
+            .args([
+                "track",
+                "--format",
+                "dgt",
+                "--lang",
+                "de",
+                "--settle-ms",
+                "150",
+            ])
+            .arg("--board-log")
+            .arg(&log_path)
+            .arg("--pgn")
+            .arg(&pgn)
+            .arg(&link)
+            .env(
+                "ROCHADE_CONFIG_DIR",
+                std::env::temp_dir().join("rochade-test-no-config"),
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("track starts"),
+    );
+    let rx = json_lines(track.0.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    // The link greets the board (update mode, version, dump); the start
+    // position settles and decides the orientation.
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        s.iter().any(|v| v["event"] == "orientation")
+    });
+    assert!(
+        seen.iter()
+            .any(|v| v["event"] == "link" && v["state"] == "connected")
+    );
+    assert!(
+        seen.iter()
+            .any(|v| v["event"] == "board_info" && v["text"] == "DGT board, version 1.7"),
+        "{seen:?}"
+    );
+    for (i, (_, mv)) in opera_moves().into_iter().enumerate() {
+        for cmd in sim_commands(mv) {
+            sim.say(&cmd);
+        }
+        wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+            sans(s).len() > i
+        });
+    }
+    assert_eq!(sans(&seen), OPERA);
+    let first = seen.iter().find(|v| v["event"] == "move").unwrap();
+    assert_eq!(first["uci"], "e2e4");
+    assert_eq!(first["announcement"], "Eva vier");
+    assert_eq!(first["source"], "e_board");
+    assert!(
+        !seen.iter().any(|v| v["event"] == "takeback"),
+        "castling made king first is one move: {seen:?}"
+    );
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert!(pgn.contains("13. Rxd7 Rxd7"), "{pgn}");
+    assert!(pgn.contains("17. Rd8#"), "{pgn}");
+    drop(track);
+    drop(sim);
+
+    // The board log: the board's bytes as hex chunks, the decisions as
+    // comments; replayed, it gives the same game.
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert!(
+        log.starts_with("# rochade board log format=dgt baud=9600"),
+        "{log}"
+    );
+    assert!(
+        log.lines().any(|l| l.contains(" hex:86")),
+        "a dump is logged"
+    );
+    let replay = cli::run_rochade(
+        &[
+            "track",
+            "--settle-ms",
+            "150",
+            "--log",
+            log_path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert_eq!(sans(&json_values(&replay.stdout)), OPERA);
+}
+
+/// A board polled once a second: a dump every second, each showing one or
+/// two plies more (or a hand still over the board), bytes split across
+/// chunks, keep-alive answers and line noise in between.
+#[test]
+fn a_log_of_a_board_polled_once_a_second_reproduces_the_game() {
+    let moves = opera_moves();
+    let mut log = String::from("# rochade board log format=dgt baud=9600 port=/dev/ttyUSB0\n");
+    let mut ms = 0u64;
+    let mut chunk = |ms: u64, bytes: &[u8], log: &mut String| {
+        log.push_str(&rochade::board::log::format_entry(ms, bytes, true));
+    };
+    let poll = |pos: &Chess,
+                ms: &mut u64,
+                log: &mut String,
+                chunk: &mut dyn FnMut(u64, &[u8], &mut String)| {
+        let dump = encode(&Message::BoardDump(pieces_of_board(pos.board().clone())));
+        // The dump arrives in two pieces, a few milliseconds apart.
+        chunk(*ms + 20, &dump[..29], log);
+        chunk(*ms + 31, &dump[29..], log);
+        *ms += 1000;
+    };
+    let mut pos = Chess::default();
+    poll(&pos, &mut ms, &mut log, &mut chunk);
+    let mut i = 0;
+    while i < moves.len() {
+        let (before, mv) = &moves[i];
+        if i % 5 == 2 {
+            // A hand over the board: the moving piece lifted at the poll.
+            let mut lifted = before.board().clone();
+            lifted.discard_piece_at(mv.from().expect("from"));
+            let dump = encode(&Message::BoardDump(pieces_of_board(lifted)));
+            chunk(ms + 20, &dump, &mut log);
+            chunk(
+                ms + 500,
+                &encode(&Message::SerialNumber("10513".into())),
+                &mut log,
+            );
+            chunk(ms + 600, &[0x05, 0x11, 0xFF], &mut log); // line noise
+            ms += 1000;
+        }
+        pos.play_unchecked(*mv);
+        i += 1;
+        // Every fourth poll the reply was made before the next poll.
+        if i % 4 == 0 && i < moves.len() {
+            pos.play_unchecked(moves[i].1);
+            i += 1;
+        }
+        poll(&pos, &mut ms, &mut log, &mut chunk);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("polled.log");
+    std::fs::write(&path, &log).unwrap();
+    let out = cli::run_rochade(
+        &["track", "--lang", "en", "--log", path.to_str().unwrap()],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = json_values(&out.stdout);
+    assert_eq!(sans(&events), OPERA, "{events:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("skipped"),
+        "the noise is counted"
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|v| v["event"] == "takeback" || v["event"] == "rejected"),
+        "{events:?}"
+    );
+}
