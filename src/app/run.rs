@@ -245,6 +245,13 @@ pub fn run() -> Result<(), RunError> {
         cfg.log = board_log_path();
         cfg
     });
+    // The sighted player's DGT board, beside the peg-board.
+    let sighted_config = settings.board.sighted_port.as_ref().map(|p| {
+        let mut cfg = crate::serial::LinkConfig::dgt(p.clone());
+        cfg.epoch = epoch;
+        cfg.log = board_log_path().map(|l| l.with_extension("sighted.log"));
+        cfg
+    });
     let options = AppOptions {
         // The simulated board stays off until the user turns it on
         // (Ctrl+B or the menu): a board nobody uses must not talk.
@@ -293,6 +300,9 @@ pub fn run() -> Result<(), RunError> {
             if let Some(cfg) = link_config {
                 app.connect_board(cfg, cc.egui_ctx.clone());
             }
+            if let Some(cfg) = sighted_config {
+                app.connect_sighted_board(cfg, cc.egui_ctx.clone());
+            }
             Ok(Box::new(app))
         }),
     )?;
@@ -302,6 +312,28 @@ pub fn run() -> Result<(), RunError> {
 impl RochadeApp {
     /// Starts the serial link thread; its reports wake the window.
     pub fn connect_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
+        if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
+            self.link = Some(link);
+            self.board_rx = Some(rx);
+        }
+    }
+
+    /// Starts the sighted player's e-board link (a DGT board).
+    pub fn connect_sighted_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
+        if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
+            self.sighted_link = Some(link);
+            self.sighted_rx = Some(rx);
+        }
+    }
+
+    fn spawn_link(
+        &mut self,
+        cfg: crate::serial::LinkConfig,
+        ctx: egui::Context,
+    ) -> Option<(
+        crate::serial::Link,
+        mpsc::Receiver<crate::serial::BoardInput>,
+    )> {
         let (link_tx, link_rx) = mpsc::channel::<crate::serial::BoardInput>();
         let (app_tx, app_rx) = mpsc::channel();
         match crate::serial::Link::spawn(cfg, link_tx) {
@@ -320,22 +352,35 @@ impl RochadeApp {
                 if let Err(e) = forward {
                     self.note = Some(e.to_string());
                 }
-                self.link = Some(link);
-                self.board_rx = Some(app_rx);
+                Some((link, app_rx))
             }
-            Err(e) => self.note = Some(format!("{}: {e}", self.ui.get("connection"))),
+            Err(e) => {
+                self.note = Some(format!("{}: {e}", self.ui.get("connection")));
+                None
+            }
         }
     }
 
     /// Hands what the link reported since the last frame to the session.
     pub(super) fn poll_board(&mut self) {
-        let Some(rx) = &self.board_rx else { return };
-        let inputs: Vec<_> = rx.try_iter().collect();
-        for input in inputs {
-            // The link stamps with the same epoch as the app's time source.
-            let effects = self
-                .session
-                .handle(input.at_ms, crate::session::Event::Board(input.event));
+        use crate::session::Event;
+        let inputs: Vec<_> = [
+            (&self.board_rx, Event::Board as fn(_) -> Event),
+            (&self.sighted_rx, Event::Sighted),
+        ]
+        .into_iter()
+        .filter_map(|(rx, wrap)| {
+            Some(
+                rx.as_ref()?
+                    .try_iter()
+                    .map(move |i| (i.at_ms, wrap(i.event))),
+            )
+        })
+        .flatten()
+        .collect();
+        for (at_ms, event) in inputs {
+            // The links stamp with the same epoch as the app's time source.
+            let effects = self.session.handle(at_ms, event);
             self.apply_effects(effects);
         }
     }

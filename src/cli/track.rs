@@ -121,6 +121,7 @@ impl Driver {
                     }
                 }
                 Effect::Speak(_)
+                | Effect::SightedBoardCommand(_)
                 | Effect::Sound(_)
                 | Effect::AskEngine(_)
                 | Effect::RestartEngine => {}
