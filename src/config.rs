@@ -140,8 +140,8 @@ impl SpeechBackend {
 }
 
 impl FromStr for SpeechBackend {
-    type Err = String;
-    fn from_str(s: &str) -> Result<SpeechBackend, String> {
+    type Err = crate::speech::UnknownBackend;
+    fn from_str(s: &str) -> Result<SpeechBackend, Self::Err> {
         // One spelling list for the command line and the settings file.
         match s.parse::<BackendChoice>()? {
             BackendChoice::System => Ok(SpeechBackend::System),
