@@ -140,8 +140,8 @@ impl SpeechBackend {
 }
 
 impl FromStr for SpeechBackend {
-    type Err = String;
-    fn from_str(s: &str) -> Result<SpeechBackend, String> {
+    type Err = crate::speech::UnknownBackend;
+    fn from_str(s: &str) -> Result<SpeechBackend, Self::Err> {
         // One spelling list for the command line and the settings file.
         match s.parse::<BackendChoice>()? {
             BackendChoice::System => Ok(SpeechBackend::System),
@@ -224,6 +224,9 @@ pub struct BoardSettings {
     pub mismatch_ms: u64,
     /// The piece a pawn promotes to when the player does not show one.
     pub promotion: Promotion,
+    /// The sighted player's e-board (a DGT board) port; none means the
+    /// sighted player's moves are typed.
+    pub sighted_port: Option<String>,
 }
 
 impl Default for BoardSettings {
@@ -236,6 +239,7 @@ impl Default for BoardSettings {
             settle_ms: tracker.settle_ms,
             mismatch_ms: tracker.mismatch_ms,
             promotion: Promotion::Queen,
+            sighted_port: None,
         }
     }
 }

@@ -492,13 +492,23 @@ pub fn describe(error: &PgnError) -> String {
     }
 }
 
+/// A save file's text that holds no complete game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SaveFileError {
+    /// Damaged: the place and the move that fails.
+    #[error("{}", describe(.0))]
+    Damaged(PgnError),
+    #[error("no game in the file")]
+    Empty,
+}
+
 /// Reads a save file's text back into a record; a damaged file is an error
 /// naming the place and the move that fails.
-pub fn from_pgn(text: &str) -> Result<GameRecord, String> {
+pub fn from_pgn(text: &str) -> Result<GameRecord, SaveFileError> {
     match read_save(text.as_bytes()) {
         SaveRead::Intact(record) => Ok(record),
-        SaveRead::Damaged { error, .. } => Err(describe(&error)),
-        SaveRead::Empty => Err("no game in the file".into()),
+        SaveRead::Damaged { error, .. } => Err(SaveFileError::Damaged(error)),
+        SaveRead::Empty => Err(SaveFileError::Empty),
     }
 }
 
@@ -566,6 +576,23 @@ mod tests {
         play_at(&mut g, "Nf3", 15_000, 5_443_000);
         play(&mut g, "Nc6");
         g
+    }
+
+    #[test]
+    fn a_save_file_with_an_unreadable_move_is_damaged_keeping_the_moves_before() {
+        let text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6x 3. Bb5 *\n";
+        let SaveRead::Damaged { prefix, error } = read_save(text.as_bytes()) else {
+            panic!("read as intact");
+        };
+        assert_eq!(prefix.unwrap().moves().len(), 3);
+        assert_eq!(
+            describe(&error),
+            "line 3, column 17: move 2... Nc6x: cannot be read as a move"
+        );
+        assert_eq!(
+            from_pgn(text).unwrap_err().to_string(),
+            "line 3, column 17: move 2... Nc6x: cannot be read as a move"
+        );
     }
 
     #[test]
@@ -677,9 +704,11 @@ mod tests {
 
     #[test]
     fn bad_pgn_names_the_move() {
-        let err = from_pgn("1. e4 e5 2. Ke3 *").unwrap_err();
+        let err = from_pgn("1. e4 e5 2. Ke3 *").unwrap_err().to_string();
         assert!(err.contains("move 2. Ke3"), "{err}");
-        let err = from_pgn("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0").unwrap_err();
+        let err = from_pgn("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("does not match"), "{err}");
     }
 

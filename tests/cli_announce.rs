@@ -250,6 +250,34 @@ fn broken_text_tags_and_comments_are_placed() {
 }
 
 #[test]
+fn a_token_that_is_no_move_is_an_error_never_skipped() {
+    // pgn-reader alone passes over these: the game would lose a move (or
+    // the junk would hide one) without a word.
+    let three = "Eva vier\nEva fuenf\nSpringer Felix drei\n";
+    let err = input_error(b"1. e4 e5\n2. Nf3 Zz9 Nc6 3. Bb5 *\n", three);
+    assert!(
+        err.contains("line 2, column 8: move 2 (Black) 'Zz9': cannot be read as a move"),
+        "{err}"
+    );
+    let four = "Eva vier\nEva fuenf\nSpringer Felix drei\nSpringer Cesar sechs\n";
+    let err = input_error(b"1. e4 e5 2. Nf3 Nc6 3. Bb5junk *", four);
+    assert!(
+        err.contains("line 1, column 24: move 3 (White) 'Bb5junk'"),
+        "{err}"
+    );
+    let err = input_error("1. e4\u{a0}e5 2. Nf3 *".as_bytes(), "");
+    assert!(err.contains("line 1, column 4: move 1 (White)"), "{err}");
+    let err = input_error(
+        b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 }d5 *\n",
+        "Eva vier\n\nDavid vier\n",
+    );
+    assert!(
+        err.contains("game 2, line 7, column 7: move 1 (Black) '}d5'"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_error_is_one_short_escaped_line() {
     let dir = tempfile::tempdir().unwrap();
     let name = format!("bad\u{1b}[31m{}\nname.pgn", "x".repeat(400));

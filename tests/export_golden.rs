@@ -273,6 +273,33 @@ fn command_line_errors_are_clear_and_exit_2() {
     );
 }
 
+/// A token of the movetext that is no move stops the export with its place,
+/// in every format: the scoresheet never lacks a move the file has.
+#[test]
+fn an_unreadable_move_is_an_error_not_a_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7\n6. Re1 b5 7. Bb3 d6 8. c3 Oo *\n",
+    )
+    .unwrap();
+    for format in ["pgn", "text", "brf"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rochade"))
+            .env("ROCHADE_CONFIG_DIR", dir.path())
+            .args(["export", "--to", format, bad.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--to {format}");
+        assert!(out.stdout.is_empty(), "--to {format}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("line 5: unreadable move 'Oo' (move 8 for Black)"),
+            "--to {format}: {err}"
+        );
+    }
+}
+
 /// An expert's corrected table in the config folder changes the output
 /// without a rebuild; a broken one is reported with its file and key.
 #[test]

@@ -188,6 +188,9 @@ pub struct RochadeApp {
     trace_frames: Option<Instant>,
     link: Option<crate::serial::Link>,
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
+    /// The sighted player's e-board (DGT), when its port is set.
+    sighted_link: Option<crate::serial::Link>,
+    sighted_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
     /// The engine thread and the program it runs (practice).
     engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
     /// The screen-reader look-up still running ([`AppOptions::screen_reader`]).
@@ -244,6 +247,8 @@ impl RochadeApp {
             trace_frames: options.trace_frames,
             link: None,
             board_rx: None,
+            sighted_link: None,
+            sighted_rx: None,
             engine: None,
             screen_reader_probe: options.screen_reader,
             screen_reader_found: false,
@@ -418,6 +423,11 @@ impl RochadeApp {
                 }
                 Effect::AskEngine(request) => self.ask_engine(request),
                 Effect::RestartEngine => self.restart_engine(),
+                Effect::SightedBoardCommand(cmd) => {
+                    if let Some(link) = &self.sighted_link {
+                        link.send(cmd);
+                    }
+                }
                 Effect::BoardCommand(cmd) => {
                     if let Some(link) = &self.link {
                         link.send(cmd);

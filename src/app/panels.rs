@@ -298,14 +298,11 @@ fn scoresheet(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
 fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     super::a11y::heading(ui, t.get("connection"));
     let board = app.session.board_state();
-    let (state, port) = match &board.link {
-        LinkState::NotConnected => (
-            t.get("not_connected"),
-            app.settings.board.port.clone().unwrap_or_default(),
-        ),
-        LinkState::Connected { port } => (t.get("connected"), port.clone()),
-        LinkState::Lost { reason } => (format!("{} ({reason})", t.get("lost")), String::new()),
-    };
+    let (state, port) = link_words(
+        t,
+        &board.link,
+        app.settings.board.port.clone().unwrap_or_default(),
+    );
     let port = if port == super::SimPanel::PORT {
         t.get("simulated")
     } else {
@@ -332,6 +329,31 @@ fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .or(link.map(|l| l.stats.dropped()))
         .unwrap_or(0);
     ui.label(format!("{}: {dropped}", t.get("dropped")));
+    let sighted = app.session.sighted_board();
+    if sighted.in_use() || app.settings.board.sighted_port.is_some() {
+        let (state, port) = link_words(
+            t,
+            &sighted.link,
+            app.settings.board.sighted_port.clone().unwrap_or_default(),
+        );
+        super::a11y::read_only_text(
+            ui,
+            format!(
+                "{}: {state}, {}: {port}",
+                t.get("sighted_board"),
+                t.get("port")
+            ),
+        );
+    }
+}
+
+/// A link's state and port in words.
+fn link_words(t: &UiText, link: &LinkState, configured: String) -> (String, String) {
+    match link {
+        LinkState::NotConnected => (t.get("not_connected"), configured),
+        LinkState::Connected { port } => (t.get("connected"), port.clone()),
+        LinkState::Lost { reason } => (format!("{} ({reason})", t.get("lost")), String::new()),
+    }
 }
 
 // ------------------------------------------------------------------ board
@@ -744,6 +766,8 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
 pub struct SettingsDraft {
     pub settings: Settings,
     pub port: String,
+    /// The sighted player's e-board port being typed.
+    pub sighted_port: String,
     /// The voice name being typed; empty means "choose automatically".
     pub voice: String,
     pub error: Option<String>,
@@ -769,10 +793,12 @@ impl SettingsDraft {
     pub fn from_app(app: &RochadeApp) -> SettingsDraft {
         let settings = app.settings.clone();
         let port = settings.board.port.clone().unwrap_or_default();
+        let sighted_port = settings.board.sighted_port.clone().unwrap_or_default();
         let voice = settings.speech.voice.clone().unwrap_or_default();
         SettingsDraft {
             settings,
             port,
+            sighted_port,
             voice,
             error: None,
             clip: ClipRecording {
@@ -1068,6 +1094,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                     &mut s.board.mismatch_ms,
                     0..=60_000,
                 );
+                text_row(ui, t.get("sighted_port"), &mut draft.sighted_port);
                 ui.separator();
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("theme"));
@@ -1094,6 +1121,8 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
     if save {
         let port = draft.port.trim().to_owned();
         draft.settings.board.port = (!port.is_empty()).then_some(port);
+        let sighted = draft.sighted_port.trim().to_owned();
+        draft.settings.board.sighted_port = (!sighted.is_empty()).then_some(sighted);
         let voice = draft.voice.trim().to_owned();
         draft.settings.speech.voice = (!voice.is_empty()).then_some(voice);
         if let Err(e) = draft

@@ -2,7 +2,7 @@
 //! link, and the eframe window. Everything here is shell; the app state is
 //! in [`super::RochadeApp`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -24,42 +24,64 @@ pub fn speech_config_from_env(settings: &Settings) -> SpeechConfig {
     config
 }
 
+/// Why the app's exports were not written (said after "Export failed").
+#[derive(Debug, thiserror::Error)]
+pub enum ExportGameError {
+    #[error("no data folder")]
+    NoDataFolder,
+    #[error("{}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Export(#[from] crate::export::ExportError),
+    #[error("the export thread could not start: {0}")]
+    NoThread(std::io::Error),
+    #[error("the export thread stopped")]
+    ThreadStopped,
+}
+
 /// Writes the game as PGN, Braille (BRF) and a text scoresheet into
 /// `<data folder>/exports/`; returns the PGN's path.
 pub fn export_game(
     record: &GameRecord,
     options: crate::export::ExportOptions,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, ExportGameError> {
+    let write_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ExportGameError::Write { path, source }
+    };
     let dir = crate::paths::data_dir()
-        .ok_or("no data folder")?
+        .ok_or(ExportGameError::NoDataFolder)?
         .join("exports");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(write_error(&dir))?;
     let stem = format!(
         "{}-{}-{}",
         crate::pgn::compact_stamp(jiff::Timestamp::now()),
         file_safe(&record.tags.white),
         file_safe(&record.tags.black)
     );
-    let exporter = crate::louis::exporter(options).map_err(|e| e.to_string())?;
+    let exporter = crate::louis::exporter(options)?;
     // The exports carry today's date where the game has none yet.
     let mut record = record.clone();
     if record.tags.date_unknown() {
         record.tags.date = crate::pgn::pgn_date(crate::savegame::today());
     }
     let record = &record;
-    let mut first = None;
+    let mut written = Vec::new();
     for format in [
         crate::export::Format::Pgn,
         crate::export::Format::Brf,
         crate::export::Format::Text,
     ] {
-        let bytes = exporter.render(record, format).map_err(|e| e.to_string())?;
+        let bytes = exporter.render(record, format)?;
         let path = dir.join(format!("{stem}.{}", format.extension()));
-        crate::config::write_atomically(&path, &bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        first.get_or_insert(path);
+        crate::config::write_atomically(&path, &bytes).map_err(write_error(&path))?;
+        written.push(path);
     }
-    first.ok_or_else(|| "nothing written".into())
+    // The PGN's, which comes first.
+    Ok(written.swap_remove(0))
 }
 
 fn file_safe(name: &str) -> String {
@@ -174,8 +196,17 @@ pub fn open_save_folder(
     (found.game, saver, alerts)
 }
 
+/// Why the app could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Speech(#[from] crate::speech::SpeechError),
+    #[error(transparent)]
+    Window(#[from] eframe::Error),
+}
+
 /// Opens the window and runs until it closes.
-pub fn run() -> Result<(), String> {
+pub fn run() -> Result<(), RunError> {
     let trace = |name: &str| (std::env::var(name).as_deref() == Ok("1")).then(Instant::now);
     let trace_startup = trace("ROCHADE_TRACE_STARTUP");
     let trace_frames = trace("ROCHADE_TRACE_FRAMES");
@@ -190,8 +221,7 @@ pub fn run() -> Result<(), String> {
             SpeechService::spawn(SpeechConfig {
                 backend: BackendChoice::Silent,
                 ..SpeechConfig::default()
-            })
-            .map_err(|e| e.to_string())?
+            })?
         }
     };
     let audio = match crate::audio::AudioOut::open() {
@@ -213,6 +243,13 @@ pub fn run() -> Result<(), String> {
         cfg.baud = settings.board.baud();
         cfg.epoch = epoch;
         cfg.log = board_log_path();
+        cfg
+    });
+    // The sighted player's DGT board, beside the peg-board.
+    let sighted_config = settings.board.sighted_port.as_ref().map(|p| {
+        let mut cfg = crate::serial::LinkConfig::dgt(p.clone());
+        cfg.epoch = epoch;
+        cfg.log = board_log_path().map(|l| l.with_extension("sighted.log"));
         cfg
     });
     let options = AppOptions {
@@ -260,15 +297,40 @@ pub fn run() -> Result<(), String> {
             if let Some(cfg) = link_config {
                 app.connect_board(cfg, cc.egui_ctx.clone());
             }
+            if let Some(cfg) = sighted_config {
+                app.connect_sighted_board(cfg, cc.egui_ctx.clone());
+            }
             Ok(Box::new(app))
         }),
-    )
-    .map_err(|e| e.to_string())
+    )?;
+    Ok(())
 }
 
 impl RochadeApp {
     /// Starts the serial link thread; its reports wake the window.
     pub fn connect_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
+        if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
+            self.link = Some(link);
+            self.board_rx = Some(rx);
+        }
+    }
+
+    /// Starts the sighted player's e-board link (a DGT board).
+    pub fn connect_sighted_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
+        if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
+            self.sighted_link = Some(link);
+            self.sighted_rx = Some(rx);
+        }
+    }
+
+    fn spawn_link(
+        &mut self,
+        cfg: crate::serial::LinkConfig,
+        ctx: egui::Context,
+    ) -> Option<(
+        crate::serial::Link,
+        mpsc::Receiver<crate::serial::BoardInput>,
+    )> {
         let (link_tx, link_rx) = mpsc::channel::<crate::serial::BoardInput>();
         let (app_tx, app_rx) = mpsc::channel();
         match crate::serial::Link::spawn(cfg, link_tx) {
@@ -287,22 +349,35 @@ impl RochadeApp {
                 if let Err(e) = forward {
                     self.note = Some(e.to_string());
                 }
-                self.link = Some(link);
-                self.board_rx = Some(app_rx);
+                Some((link, app_rx))
             }
-            Err(e) => self.note = Some(format!("{}: {e}", self.ui.get("connection"))),
+            Err(e) => {
+                self.note = Some(format!("{}: {e}", self.ui.get("connection")));
+                None
+            }
         }
     }
 
     /// Hands what the link reported since the last frame to the session.
     pub(super) fn poll_board(&mut self) {
-        let Some(rx) = &self.board_rx else { return };
-        let inputs: Vec<_> = rx.try_iter().collect();
-        for input in inputs {
-            // The link stamps with the same epoch as the app's time source.
-            let effects = self
-                .session
-                .handle(input.at_ms, crate::session::Event::Board(input.event));
+        use crate::session::Event;
+        let inputs: Vec<_> = [
+            (&self.board_rx, Event::Board as fn(_) -> Event),
+            (&self.sighted_rx, Event::Sighted),
+        ]
+        .into_iter()
+        .filter_map(|(rx, wrap)| {
+            Some(
+                rx.as_ref()?
+                    .try_iter()
+                    .map(move |i| (i.at_ms, wrap(i.event))),
+            )
+        })
+        .flatten()
+        .collect();
+        for (at_ms, event) in inputs {
+            // The links stamp with the same epoch as the app's time source.
+            let effects = self.session.handle(at_ms, event);
             self.apply_effects(effects);
         }
     }

@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::RochadeApp;
+use super::run::ExportGameError;
 use crate::save_worker::{GameSaver, SaveWorker};
 use crate::session::{Effect, Priority};
 use crate::words::Utterance;
@@ -21,7 +22,7 @@ use crate::words::Utterance;
 pub const SAVE_HOLD_MS: u64 = 500;
 
 /// An export being written: its result comes here.
-pub(super) struct Export(std::sync::mpsc::Receiver<Result<std::path::PathBuf, String>>);
+pub(super) struct Export(std::sync::mpsc::Receiver<Result<std::path::PathBuf, ExportGameError>>);
 
 /// Effects waiting: for a save (`ticket`), or behind ones that do.
 pub(super) struct Held {
@@ -104,7 +105,7 @@ impl RochadeApp {
             });
         match spawned {
             Ok(_) => self.exports.push(Export(rx)),
-            Err(e) => self.exported(Err(e.to_string())),
+            Err(e) => self.exported(Err(ExportGameError::NoThread(e))),
         }
     }
 
@@ -118,7 +119,7 @@ impl RochadeApp {
             }
             Err(std::sync::mpsc::TryRecvError::Empty) => true,
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                results.push(Err("the export thread stopped".into()));
+                results.push(Err(ExportGameError::ThreadStopped));
                 false
             }
         });
@@ -127,7 +128,7 @@ impl RochadeApp {
         }
     }
 
-    fn exported(&mut self, result: Result<std::path::PathBuf, String>) {
+    fn exported(&mut self, result: Result<std::path::PathBuf, ExportGameError>) {
         let text = match result {
             Ok(path) => {
                 let file = Utterance {
@@ -139,10 +140,10 @@ impl RochadeApp {
                 };
                 self.session.pack().phrase("exported", &[("file", file)])
             }
-            Err(e) => self
-                .session
-                .pack()
-                .phrase("export_failed", &[("reason", e.as_str().into())]),
+            Err(e) => self.session.pack().phrase(
+                "export_failed",
+                &[("reason", e.to_string().as_str().into())],
+            ),
         };
         self.say(text, Priority::Answer);
     }

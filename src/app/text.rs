@@ -14,6 +14,15 @@ struct UiFile {
     help: toml::Table,
 }
 
+/// An interface text file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum UiTextError {
+    #[error(transparent)]
+    Toml(#[from] toml::de::Error),
+    #[error("[help] {0}: must be a string")]
+    NotAString(String),
+}
+
 /// The interface texts of one language.
 #[derive(Clone, Debug)]
 pub struct UiText {
@@ -39,17 +48,17 @@ impl UiText {
             .unwrap_or_else(|e| panic!("assets/ui/{}.toml: {e}", lang.code()))
     }
 
-    pub fn parse(lang: Lang, text: &str) -> Result<UiText, String> {
+    pub fn parse(lang: Lang, text: &str) -> Result<UiText, UiTextError> {
         // `toml::Table` keeps the file's order (the `preserve_order` feature).
-        let file: UiFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        let file: UiFile = toml::from_str(text)?;
         let help = file
             .help
             .into_iter()
             .map(|(key, value)| match value {
                 toml::Value::String(v) => Ok((key, v)),
-                _ => Err(format!("[help] {key}: must be a string")),
+                _ => Err(UiTextError::NotAString(key)),
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(UiText {
             lang,
             labels: file.labels,

@@ -39,24 +39,20 @@ impl Clip {
     pub fn from_wav_bytes(bytes: &[u8]) -> Result<Clip, AudioError> {
         let reader = hound::WavReader::new(Cursor::new(bytes))
             .map_err(|e| AudioError::new(e.to_string()))?;
-        Self::from_reader(reader).map_err(AudioError::new)
+        Self::from_reader(reader).map_err(|e| AudioError::new(e.to_string()))
     }
 
-    fn from_reader<R: std::io::Read>(reader: hound::WavReader<R>) -> Result<Clip, String> {
+    fn from_reader<R: std::io::Read>(reader: hound::WavReader<R>) -> Result<Clip, hound::Error> {
         let spec = reader.spec();
         let channels = spec.channels.max(1) as usize;
         let interleaved: Vec<f32> = match spec.sample_format {
-            hound::SampleFormat::Float => reader
-                .into_samples::<f32>()
-                .collect::<Result<_, _>>()
-                .map_err(|e| e.to_string())?,
+            hound::SampleFormat::Float => reader.into_samples::<f32>().collect::<Result<_, _>>()?,
             hound::SampleFormat::Int => {
                 let scale = 1.0 / (1u64 << (spec.bits_per_sample.clamp(1, 32) - 1)) as f32;
                 reader
                     .into_samples::<i32>()
                     .map(|s| s.map(|v| v as f32 * scale))
-                    .collect::<Result<_, _>>()
-                    .map_err(|e| e.to_string())?
+                    .collect::<Result<_, _>>()?
             }
         };
         let samples = interleaved

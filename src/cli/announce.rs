@@ -80,16 +80,21 @@ pub fn run(args: Args) -> CliResult {
         }
         if let Some(error) = game.error {
             let game = (index > 0).then_some(index + 1);
-            return Err(CliError::input(describe(game, &error)));
+            let mut message = describe(game, &error);
+            if moves == 0 {
+                message = format!("{message}; {NO_MOVES}");
+            }
+            return Err(CliError::input(message));
         }
     }
     if moves == 0 {
-        return Err(CliError::input(
-            "no moves found (give PGN movetext, e.g. \"1. e4 e5\", or one SAN move per line)",
-        ));
+        return Err(CliError::input(NO_MOVES));
     }
     Ok(())
 }
+
+const NO_MOVES: &str =
+    "no moves found (give PGN movetext, e.g. \"1. e4 e5\", or one SAN move per line)";
 
 /// The file, or stdin for `-` or no file, read as it comes.
 fn open_input(path: Option<&Path>) -> Result<Box<dyn Read>, CliError> {

@@ -131,3 +131,45 @@ fn one_line(message: &str) -> String {
 fn open_app() -> CliResult {
     crate::app::run().map_err(CliError::failure)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Color, Role};
+
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        Cli::try_parse_from([&["rochade"], args].concat()).map(|c| c.command.expect("a command"))
+    }
+
+    #[test]
+    fn colours_and_promotion_pieces_in_any_case_and_language() {
+        for (word, color) in [
+            ("white", Color::White),
+            ("W", Color::White),
+            ("Weiss", Color::White),
+            ("brancas", Color::White),
+            ("BLACK", Color::Black),
+            ("b", Color::Black),
+            ("schwarz", Color::Black),
+            ("Pretas", Color::Black),
+        ] {
+            let Ok(Command::Play(args)) = parse(&["play", "--color", word]) else {
+                panic!("--color {word}");
+            };
+            assert_eq!(args.color, color, "{word}");
+        }
+        assert!(parse(&["play", "--color", "purple"]).is_err());
+        for (word, role) in [
+            ("q", Role::Queen),
+            ("Knight", Role::Knight),
+            ("R", Role::Rook),
+        ] {
+            let Ok(Command::Track(args)) = parse(&["track", "--promote-to", word, "--log", "x"])
+            else {
+                panic!("--promote-to {word}");
+            };
+            assert_eq!(args.promote_to, Some(role), "{word}");
+        }
+        assert!(parse(&["track", "--promote-to", "king", "--log", "x"]).is_err());
+    }
+}

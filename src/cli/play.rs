@@ -27,7 +27,12 @@ pub struct Args {
     #[arg(long, default_value = "3")]
     pub level: Level,
     /// The colour you play.
-    #[arg(long, default_value = "white", value_parser = parse_color)]
+    #[arg(
+        long,
+        default_value = "white",
+        ignore_case = true,
+        value_parser = clap::builder::TypedValueParser::map(clap::builder::EnumValueParser::<Side>::new(), Color::from)
+    )]
     pub color: Color,
     /// Language of announcements and messages.
     #[arg(long, default_value = "de")]
@@ -52,11 +57,21 @@ pub struct Args {
     pub pgn: Option<PathBuf>,
 }
 
-fn parse_color(s: &str) -> Result<Color, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "white" | "w" | "weiss" | "brancas" => Ok(Color::White),
-        "black" | "b" | "schwarz" | "pretas" => Ok(Color::Black),
-        other => Err(format!("'{other}' is not a colour (white or black)")),
+/// A colour on the command line (English, German or Portuguese).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Side {
+    #[value(aliases = ["w", "weiss", "brancas"])]
+    White,
+    #[value(aliases = ["b", "schwarz", "pretas"])]
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
     }
 }
 

@@ -35,7 +35,14 @@ pub struct Args {
     #[arg(long)]
     pub settle_ms: Option<u64>,
     /// Default promotion piece when none is chosen in time.
-    #[arg(long, value_parser = parse_role)]
+    #[arg(
+        long,
+        ignore_case = true,
+        value_parser = clap::builder::TypedValueParser::map(
+            clap::builder::EnumValueParser::<PromotionPiece>::new(),
+            Role::from
+        )
+    )]
     pub promote_to: Option<Role>,
     /// Strict tournament rules (rook before king is touch-move).
     #[arg(long)]
@@ -57,15 +64,27 @@ pub struct Args {
     pub port: Option<String>,
 }
 
-fn parse_role(s: &str) -> Result<Role, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "q" | "queen" => Ok(Role::Queen),
-        "r" | "rook" => Ok(Role::Rook),
-        "b" | "bishop" => Ok(Role::Bishop),
-        "n" | "knight" => Ok(Role::Knight),
-        other => Err(format!(
-            "'{other}' is not a promotion piece (use q, r, b or n)"
-        )),
+/// A promotion piece on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum PromotionPiece {
+    #[value(alias = "q")]
+    Queen,
+    #[value(alias = "r")]
+    Rook,
+    #[value(alias = "b")]
+    Bishop,
+    #[value(alias = "n")]
+    Knight,
+}
+
+impl From<PromotionPiece> for Role {
+    fn from(piece: PromotionPiece) -> Role {
+        match piece {
+            PromotionPiece::Queen => Role::Queen,
+            PromotionPiece::Rook => Role::Rook,
+            PromotionPiece::Bishop => Role::Bishop,
+            PromotionPiece::Knight => Role::Knight,
+        }
     }
 }
 
@@ -102,6 +121,7 @@ impl Driver {
                     }
                 }
                 Effect::Speak(_)
+                | Effect::SightedBoardCommand(_)
                 | Effect::Sound(_)
                 | Effect::AskEngine(_)
                 | Effect::RestartEngine => {}

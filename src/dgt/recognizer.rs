@@ -82,7 +82,6 @@ pub enum RecognizerEvent {
 #[derive(Clone, Debug)]
 pub struct Recognizer {
     cfg: RecognizerConfig,
-    start: Chess,
     pos: Chess,
     /// Each move with the position before it.
     history: Vec<Played>,
@@ -104,8 +103,7 @@ impl Recognizer {
     pub fn new(cfg: RecognizerConfig, start: Chess) -> Recognizer {
         Recognizer {
             cfg,
-            pos: start.clone(),
-            start,
+            pos: start,
             history: Vec::new(),
             orientation: Orientation::Straight,
             orientation_known: false,
@@ -149,17 +147,13 @@ impl Recognizer {
         Some(self.difference(&self.seen()?))
     }
 
-    /// Starts again from `pos` (a new or resumed game); the board's last
-    /// report is matched afresh.
+    /// Starts again from `pos` (a new or resumed game, or a move the game
+    /// refused); the board is matched again when it next changes.
     pub fn reset(&mut self, pos: Chess) {
-        self.start = pos.clone();
         self.pos = pos;
         self.history.clear();
         self.mismatch_since = None;
         self.guided = false;
-        if self.board.is_some() && self.changed_at.is_none() {
-            self.changed_at = Some(0);
-        }
     }
 
     /// A move made elsewhere (the peg-board, the keyboard): the board is
@@ -305,7 +299,6 @@ impl Recognizer {
                 if board == &start {
                     self.orientation = Orientation::from_flipped(is_turned);
                     self.orientation_known = true;
-                    self.start = Chess::default();
                     self.pos = Chess::default();
                     self.history.clear();
                     self.in_sync(out);

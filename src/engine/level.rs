@@ -124,10 +124,19 @@ impl Level {
     }
 }
 
+/// A level that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LevelError {
+    #[error("level {0} is not between 1 and 10")]
+    OutOfRange(u8),
+    #[error("level '{0}' is not a number from 1 to 10")]
+    NotANumber(String),
+}
+
 impl TryFrom<u8> for Level {
-    type Error = String;
-    fn try_from(n: u8) -> Result<Level, String> {
-        Level::new(n).ok_or_else(|| format!("level {n} is not between 1 and 10"))
+    type Error = LevelError;
+    fn try_from(n: u8) -> Result<Level, LevelError> {
+        Level::new(n).ok_or(LevelError::OutOfRange(n))
     }
 }
 
@@ -138,12 +147,12 @@ impl From<Level> for u8 {
 }
 
 impl std::str::FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
+    type Err = LevelError;
+    fn from_str(s: &str) -> Result<Level, LevelError> {
         let n: u8 = s
             .trim()
             .parse()
-            .map_err(|_| format!("level '{s}' is not a number from 1 to 10"))?;
+            .map_err(|_| LevelError::NotANumber(s.to_owned()))?;
         Level::try_from(n)
     }
 }

@@ -6,7 +6,6 @@
 //! waited on for ever.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -47,30 +46,21 @@ impl CommandLog {
 }
 
 /// Why the engine could not answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
     /// The program could not be started.
+    #[error("the engine could not be started: {0}")]
     Missing(String),
     /// The engine exited or closed its output.
+    #[error("the engine stopped unexpectedly")]
     Crashed,
     /// No answer within the allowed time.
+    #[error("the engine did not answer in time")]
     Hung,
     /// The request makes no sense (an illegal position or move).
+    #[error("bad request to the engine: {0}")]
     BadRequest(String),
 }
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineError::Missing(e) => write!(f, "the engine could not be started: {e}"),
-            EngineError::Crashed => f.write_str("the engine stopped unexpectedly"),
-            EngineError::Hung => f.write_str("the engine did not answer in time"),
-            EngineError::BadRequest(e) => write!(f, "bad request to the engine: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
 
 /// A running UCI engine.
 pub struct Engine {

@@ -130,21 +130,9 @@ impl ExportOptions {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
     #[error(transparent)]
-    Table(TableError),
+    Table(#[from] TableError),
     #[error(transparent)]
-    Layout(LayoutError),
-}
-
-impl From<TableError> for ExportError {
-    fn from(e: TableError) -> ExportError {
-        ExportError::Table(e)
-    }
-}
-
-impl From<LayoutError> for ExportError {
-    fn from(e: LayoutError) -> ExportError {
-        ExportError::Layout(e)
-    }
+    Layout(#[from] LayoutError),
 }
 
 /// Exports with the tables and the literary translator it was given.

@@ -14,6 +14,7 @@
 //! [`EndReason::ResultAsRecorded`].
 
 mod read;
+mod scan;
 mod write;
 
 pub use read::{BadMove, Games, PgnError, ReadGame, ReadOptions, read_pgn};

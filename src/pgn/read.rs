@@ -12,6 +12,7 @@ use std::rc::Rc;
 use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Color, Position};
 
+use super::scan::{Found, Scanner};
 use super::{DRAW_OFFER_COMMENT, end_reason_from_code, parse_clock_text, side_from_code};
 use crate::chess::{Claim, EndReason, GameEnd, GameRecord, Letters, Tags};
 
@@ -102,14 +103,18 @@ const WINDOW: u64 = 1 << 16;
 
 /// Where the reading stands, for line and column numbers: the bytes read
 /// so far, the address just after the last read (which `pgn-reader` makes
-/// into its own buffer, so a slice it hands the visitor can be placed), and
-/// the newlines of the last [`WINDOW`] bytes.
+/// into its own buffer, so a slice it hands the visitor can be placed), the
+/// newlines of the last [`WINDOW`] bytes, and the bytes from the start of
+/// the current game on (for the [`Scanner`]).
 #[derive(Default)]
 struct Track {
     total: u64,
     end_addr: usize,
     lines_before: usize,
     newlines: VecDeque<u64>,
+    bytes: Vec<u8>,
+    /// The input offset of `bytes[0]`.
+    bytes_from: u64,
 }
 
 impl Track {
@@ -117,6 +122,13 @@ impl Track {
     fn offset_of(&self, bytes: &[u8]) -> Option<u64> {
         let back = self.end_addr.checked_sub(bytes.as_ptr().addr())? as u64;
         (back <= WINDOW.min(self.total)).then(|| self.total - back)
+    }
+
+    /// Forgets the bytes before input offset `offset`.
+    fn keep_from(&mut self, offset: u64) {
+        let drop = (offset.saturating_sub(self.bytes_from) as usize).min(self.bytes.len());
+        self.bytes.drain(..drop);
+        self.bytes_from += drop as u64;
     }
 
     /// Line and column (1-based) of an input offset.
@@ -195,6 +207,7 @@ impl<R: Read> Read for Tracked<R> {
             t.newlines.push_back(start + i as u64);
         }
         t.total += n as u64;
+        t.bytes.extend_from_slice(&buf[..n]);
         while t
             .newlines
             .front()
@@ -220,9 +233,11 @@ struct Builder {
     record: Option<GameRecord>,
     outcome: Option<Outcome>,
     fault: Option<PgnError>,
-    /// The fault is at the reader's position when it stops (a move).
-    fault_at_cursor: Option<usize>,
     comment_start: Option<u64>,
+    /// The input offset where the game starts.
+    game_start: u64,
+    /// The second look at the movetext, from its start.
+    scanner: Option<Scanner>,
 }
 
 impl Builder {
@@ -253,6 +268,46 @@ impl Builder {
                 None
             }
         }
+    }
+
+    /// The next move or unreadable token of the movetext, in the bytes read
+    /// so far or up to input offset `end`.
+    fn scan(&mut self, end: Option<u64>) -> Found {
+        let Some(scanner) = self.scanner.as_mut() else {
+            return Found::End;
+        };
+        let t = self.track.borrow();
+        let len = end.map_or(t.bytes.len(), |e| {
+            (e.saturating_sub(t.bytes_from) as usize).min(t.bytes.len())
+        });
+        scanner.next(&t.bytes[..len], t.bytes_from)
+    }
+
+    /// A token of the movetext that is no move (at input offset `at`, or
+    /// where `pgn-reader` saw a move the scan did not find): the next move
+    /// cannot be known, so reading stops there.
+    fn unreadable(&mut self, at: Option<u64>, text: String) {
+        let Some(record) = self.record.as_ref() else {
+            return;
+        };
+        let (number, side) = (record.position().fullmoves().get(), record.turn());
+        let message = format!(
+            "unreadable move '{text}' (move {number} for {})",
+            side_name(side)
+        );
+        let bad_move = BadMove {
+            number,
+            side,
+            san: text,
+            reason: "cannot be read as a move".into(),
+        };
+        self.fault_at(
+            at,
+            PgnError {
+                bad_move: Some(bad_move),
+                ..PgnError::new(message)
+            },
+        );
     }
 
     /// The game's end, from the result token or tag, its reason and the
@@ -295,6 +350,13 @@ impl Builder {
                 end.result_str()
             )));
         }
+    }
+}
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
     }
 }
 
@@ -345,8 +407,8 @@ impl Visitor for Builder {
         self.record = None;
         self.outcome = None;
         self.fault = None;
-        self.fault_at_cursor = None;
         self.comment_start = None;
+        self.scanner = None;
         ControlFlow::Continue(())
     }
 
@@ -391,17 +453,30 @@ impl Visitor for Builder {
         };
         record.tags = std::mem::take(&mut self.tags);
         self.record = Some(record);
+        self.scanner = Some(Scanner::new(self.game_start));
         ControlFlow::Continue(())
     }
 
     fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
+        // The text up to this move holds nothing `pgn-reader` passed over.
+        let at = match self.scan(None) {
+            Found::San { at, san } if san == san_plus => at,
+            Found::San { at, san } => {
+                self.unreadable(Some(at), san.to_string());
+                return ControlFlow::Break(());
+            }
+            Found::Unreadable { at, text } => {
+                self.unreadable(Some(at), text);
+                return ControlFlow::Break(());
+            }
+            Found::End => {
+                self.unreadable(None, san_plus.to_string());
+                return ControlFlow::Break(());
+            }
+        };
         let record = self.record.as_mut().expect("movetext has a record");
         let (number, turn) = (record.position().fullmoves().get(), record.turn());
-        let side = if turn == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
+        let side = side_name(turn);
         let san = san_plus.to_string();
         let (reason, message) = match san_plus.san.to_move(record.position()) {
             Ok(mv) => match record.play(mv, None) {
@@ -422,11 +497,13 @@ impl Visitor for Builder {
             san,
             reason,
         };
-        self.fault_at_cursor = Some(bad_move.san.len());
-        self.fault = Some(PgnError {
-            bad_move: Some(bad_move),
-            ..PgnError::new(message)
-        });
+        self.fault_at(
+            Some(at),
+            PgnError {
+                bad_move: Some(bad_move),
+                ..PgnError::new(message)
+            },
+        );
         ControlFlow::Break(())
     }
 
@@ -517,8 +594,9 @@ impl<R: Read> Games<R> {
                 record: None,
                 outcome: None,
                 fault: None,
-                fault_at_cursor: None,
                 comment_start: None,
+                game_start: 0,
+                scanner: None,
             },
             done: false,
         }
@@ -546,7 +624,18 @@ impl<R: Read> Games<R> {
         if self.done {
             return None;
         }
-        let result = self.reader.read_game(&mut self.builder);
+        // Past what is left of the game before (after a fault), the BOM and
+        // blank lines: where this game starts.
+        let result = match self.reader.has_more() {
+            Ok(true) => {
+                let start = self.cursor();
+                self.builder.game_start = start;
+                self.builder.track.borrow_mut().keep_from(start);
+                self.reader.read_game(&mut self.builder)
+            }
+            Ok(false) => Ok(None),
+            Err(e) => Err(e),
+        };
         let cursor = self.cursor();
         let b = &mut self.builder;
         match result {
@@ -555,11 +644,13 @@ impl<R: Read> Games<R> {
                 return None;
             }
             Ok(Some(())) => {
-                if let Some(len) = b.fault_at_cursor.take() {
-                    // The move just read ends before the cursor.
-                    let start = cursor.saturating_sub(len as u64);
-                    let error = b.fault.take().expect("a move fault");
-                    b.fault_at(Some(start), error);
+                if b.fault.is_none() {
+                    // Nothing after the last move was passed over either.
+                    match b.scan(Some(cursor)) {
+                        Found::San { at, san } => b.unreadable(Some(at), san.to_string()),
+                        Found::Unreadable { at, text } => b.unreadable(Some(at), text),
+                        Found::End => {}
+                    }
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
@@ -715,5 +806,27 @@ mod import_tests {
         // Reasons the moves prove are still found.
         let g = read_pgn("1. f3 e5 2. g4 Qh4# 0-1\n", 0).unwrap();
         assert_eq!(g.end().unwrap().reason, EndReason::Checkmate);
+    }
+
+    #[test]
+    fn an_unreadable_move_is_an_error_with_its_place() {
+        let pgn = "[Event \"a\"]\n\n1. e4 e5\n2. Nf3 Nc 3. Bb5 *\n";
+        let err = read_pgn(pgn, 0).unwrap_err();
+        assert_eq!((err.line, err.column), (Some(4), Some(8)), "{err}");
+        assert_eq!(err.message, "unreadable move 'Nc' (move 2 for Black)");
+        let bad = err.bad_move.unwrap();
+        assert_eq!((bad.numbered(), bad.side), ("2... Nc".into(), Color::Black));
+        // Junk after the last move hides what may be one.
+        let err = read_pgn("1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5xx 1-0\n", 0).unwrap_err();
+        assert_eq!(err.column, Some(33), "{err}");
+        assert!(err.message.contains("'Bg5xx' (move 4 for White)"), "{err}");
+        // The error is where the move is, past long comments and lines.
+        let long = format!("{{{}}}", "c".repeat(100_000));
+        let pgn = format!("1. e4 {long}\ne5 2. Nf3 {long}\n\u{2658}c6 *\n");
+        let err = read_pgn(&pgn, 0).unwrap_err();
+        assert_eq!((err.line, err.column), (Some(3), Some(1)), "{err}");
+        // A game read through, and the next one, are not affected.
+        let two = "1. e4 e5 *\n\n1. d4 d5 2. c4 *\n";
+        assert_eq!(read_pgn(two, 1).unwrap().moves().len(), 3);
     }
 }

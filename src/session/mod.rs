@@ -13,6 +13,7 @@ mod effect;
 mod engine;
 mod notice;
 mod question;
+pub mod sighted;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Move, Position, Square};
@@ -176,6 +177,8 @@ pub enum Event {
     Command(Command),
     /// The peg-board link said something (see [`board`]).
     Board(board::BoardEvent),
+    /// The sighted player's e-board link said something (see [`sighted`]).
+    Sighted(board::BoardEvent),
     /// The engine thread answered or failed (practice).
     Engine(crate::engine::EngineEvent),
 }
@@ -191,6 +194,8 @@ pub enum Effect {
     SaveGame,
     /// Send a command to the peg-board (e.g. ask for a snapshot).
     BoardCommand(crate::board::HostCommand),
+    /// Send a command to the sighted player's e-board (ask for the board).
+    SightedBoardCommand(crate::board::HostCommand),
     /// Ask the engine thread for a move, hint, threat, evaluation or review.
     AskEngine(crate::engine::EngineRequest),
     /// Kill the engine (if running) and start it again.
@@ -210,6 +215,7 @@ pub struct Session {
     last_announcement: Option<Utterance>,
     pending: Option<Pending>,
     board: board::BoardState,
+    sighted: sighted::SightedBoard,
     engine: engine::EngineState,
 }
 
@@ -232,6 +238,7 @@ impl Session {
             last_announcement: None,
             pending: None,
             board,
+            sighted: sighted::SightedBoard::default(),
             engine: engine::EngineState::default(),
         }
     }
@@ -296,6 +303,7 @@ impl Session {
         self.pending = None;
         self.last_announcement = self.last_move_words();
         self.board.reset(&self.config, &self.record);
+        self.sighted.reset(&self.record);
         self.engine_forget();
     }
 
@@ -304,6 +312,7 @@ impl Session {
         let record = GameRecord::from_fen(fen)?;
         self.record = record;
         self.board.reset(&self.config, &self.record);
+        self.sighted.reset(&self.record);
         Ok(())
     }
 
@@ -351,6 +360,11 @@ impl Session {
         &self.board
     }
 
+    /// The sighted player's e-board.
+    pub fn sighted_board(&self) -> &sighted::SightedBoard {
+        &self.sighted
+    }
+
     pub fn last_announcement(&self) -> Option<&Utterance> {
         self.last_announcement.as_ref()
     }
@@ -361,6 +375,7 @@ impl Session {
         [
             self.clock.next_deadline(),
             self.board.next_deadline(),
+            self.sighted.next_deadline(),
             self.engine_move_due(),
         ]
         .into_iter()
@@ -381,17 +396,33 @@ impl Session {
             }
             Event::Command(cmd) => self.command(now_ms, cmd, &mut out),
             Event::Board(ev) => {
+                let mut fx = Vec::new();
                 let actions = self
                     .board
-                    .on_event(now_ms, ev, &self.record, &self.pack, &mut out);
+                    .on_event(now_ms, ev, &self.record, &self.pack, &mut fx);
+                self.own_board_words(fx, &mut out);
                 self.board_actions(now_ms, actions, &mut out);
+            }
+            Event::Sighted(ev) => {
+                let actions = self
+                    .sighted
+                    .on_event(now_ms, ev, &self.record, &self.pack, &mut out);
+                self.sighted_actions(now_ms, actions, &mut out);
             }
             Event::Engine(ev) => self.engine_event(now_ms, ev, &mut out),
         }
-        // Timers run after every event, so a late tick still fires them.
+        // Timers run after every event, so a late tick still fires them;
+        // the sighted board's first, so that a move read there reaches the
+        // peg-board's tracker in the same event.
+        let actions = self
+            .sighted
+            .on_tick(now_ms, &self.record, &self.pack, &mut out);
+        self.sighted_actions(now_ms, actions, &mut out);
+        let mut fx = Vec::new();
         let actions = self
             .board
-            .on_tick(now_ms, &self.record, &self.pack, &mut out);
+            .on_tick(now_ms, &self.record, &self.pack, &mut fx);
+        self.own_board_words(fx, &mut out);
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
         self.engine_after(now_ms, &mut out);
@@ -404,6 +435,48 @@ impl Session {
                 board::BoardAction::Play(mv) => self.play(now, mv, Source::PegBoard, out),
                 board::BoardAction::TakebackRequested => self.command(now, Command::Takeback, out),
                 board::BoardAction::CorrectPromotion(mv) => self.correct_promotion(now, mv, out),
+            }
+        }
+    }
+
+    /// With two boards, the peg-board's guidance says whose board it is
+    /// about ("Your board: ..."); the sighted board's says "Sighted board".
+    fn own_board_words(&self, effects: Vec<Effect>, out: &mut Vec<Effect>) {
+        let two_boards = self.sighted.in_use();
+        out.extend(effects.into_iter().map(|e| match e {
+            Effect::Speak(mut speech) if two_boards && speech.priority == Priority::Guidance => {
+                speech.text = self.pack.phrase("your_board", &[("text", speech.text)]);
+                Effect::Speak(speech)
+            }
+            e => e,
+        }));
+    }
+
+    fn sighted_actions(
+        &mut self,
+        now: u64,
+        actions: Vec<sighted::SightedAction>,
+        out: &mut Vec<Effect>,
+    ) {
+        for action in actions {
+            match action {
+                sighted::SightedAction::Play(mv) => {
+                    let count = self.record.moves().len();
+                    self.play(now, mv, Source::EBoard, out);
+                    if self.record.moves().len() == count {
+                        // Refused (the game is over): follow the record.
+                        self.sighted.reset(&self.record);
+                    }
+                }
+                sighted::SightedAction::TakebackRequested => {
+                    self.command(now, Command::Takeback, out)
+                }
+                sighted::SightedAction::Replace(mv) => {
+                    self.replace_last(now, mv, Source::EBoard, "move_corrected", out)
+                }
+                sighted::SightedAction::NewGameRequested => {
+                    self.command(now, Command::AskNewGame, out)
+                }
             }
         }
     }
@@ -545,6 +618,7 @@ impl Session {
         }));
         self.last_announcement = Some(announcement);
         self.board.on_game_changed(now, &self.record, source);
+        self.sighted.reconcile(now, &self.record);
         self.after_end_check(now, out);
     }
 
@@ -559,6 +633,22 @@ impl Session {
         if !last.mv.is_promotion() || last.mv.from() != mv.from() || last.mv.to() != mv.to() {
             return;
         }
+        self.replace_last(now, mv, Source::PegBoard, "promotion_corrected", out);
+    }
+
+    /// The record's last move becomes `mv` (same time and clock reading,
+    /// the clock is not pressed again), announced with the phrase `key`.
+    fn replace_last(
+        &mut self,
+        now: u64,
+        mv: Move,
+        source: Source,
+        key: &str,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some(last) = self.record.moves().last().cloned() else {
+            return;
+        };
         self.record.takeback(1);
         let before = self.record.position().clone();
         let mv = if before.is_legal(mv) { mv } else { last.mv };
@@ -571,12 +661,10 @@ impl Session {
         if let Some(ms) = last.clock_ms {
             self.record.set_last_clock(ms);
         }
-        let text = self
-            .pack
-            .phrase("promotion_corrected", &[("move", announcement.clone())]);
+        let text = self.pack.phrase(key, &[("move", announcement.clone())]);
         out.push(Effect::SaveGame);
         self.speak(out, text, Priority::Move);
-        self.recorded(now, &played, announcement, Source::PegBoard, out);
+        self.recorded(now, &played, announcement, source, out);
     }
 
     fn after_end_check(&mut self, now: u64, out: &mut Vec<Effect>) {
@@ -700,6 +788,7 @@ impl Session {
                 self.last_announcement = None;
                 self.pending = None;
                 self.board.reset(&self.config, &self.record);
+                self.sighted.reset(&self.record);
                 self.engine_forget();
                 self.speak(out, self.pack.say("new_game"), Priority::Answer);
                 out.push(Effect::Notice(Notice::NewGame));
@@ -772,6 +861,7 @@ impl Session {
         out.push(Effect::SaveGame);
         self.board
             .on_game_changed(now, &self.record, Source::Keyboard);
+        self.sighted.reconcile(now, &self.record);
     }
 
     fn claim(&mut self, now: u64, claim: Claim, intended: Option<String>, out: &mut Vec<Effect>) {

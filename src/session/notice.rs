@@ -63,6 +63,13 @@ pub enum Notice {
         state: String,
         detail: String,
     },
+    /// The sighted player's e-board: its link ("connected", "lost",
+    /// "restored", "lines_dropped"), "ident", "orientation", "mismatch"
+    /// (the squares that differ) and "in_sync".
+    SightedBoard {
+        state: String,
+        detail: String,
+    },
     /// The board reported a fault or identified itself.
     BoardInfo {
         text: String,
@@ -118,16 +125,22 @@ pub enum Notice {
 impl Notice {
     /// The `mismatch` notice for a board that differs from the game.
     pub fn mismatch(m: &crate::board::Mismatch) -> Notice {
-        Notice::Mismatch {
-            missing: m.missing.iter().map(|(sq, _)| sq.to_string()).collect(),
-            extra: m
-                .expected_empty
-                .iter()
-                .chain(&m.extra)
-                .map(|sq| sq.to_string())
-                .collect(),
-        }
+        let (missing, extra) = mismatch_squares(m);
+        Notice::Mismatch { missing, extra }
     }
+}
+
+/// The squares where a board lacks a piece, and those where it has one too
+/// many (a move not carried out included).
+pub fn mismatch_squares(m: &crate::board::Mismatch) -> (Vec<String>, Vec<String>) {
+    (
+        m.missing.iter().map(|(sq, _)| sq.to_string()).collect(),
+        m.expected_empty
+            .iter()
+            .chain(&m.extra)
+            .map(|sq| sq.to_string())
+            .collect(),
+    )
 }
 
 fn uci<S: serde::Serializer>(mv: &shakmaty::Move, s: S) -> Result<S::Ok, S::Error> {

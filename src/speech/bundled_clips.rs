@@ -226,6 +226,7 @@ static DE: &[(&str, &[u8])] = &[
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
     ("der", include_bytes!("../../assets/voice/de/der.wav")),
+    ("des", include_bytes!("../../assets/voice/de/des.wav")),
     (
         "deutlich",
         include_bytes!("../../assets/voice/de/deutlich.wav"),
@@ -245,6 +246,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "eigenen",
         include_bytes!("../../assets/voice/de/eigenen.wav"),
+    ),
+    (
+        "eigenes",
+        include_bytes!("../../assets/voice/de/eigenes.wav"),
     ),
     ("ein", include_bytes!("../../assets/voice/de/ein.wav")),
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
@@ -321,6 +326,10 @@ static DE: &[(&str, &[u8])] = &[
     ("gegen", include_bytes!("../../assets/voice/de/gegen.wav")),
     ("gegner", include_bytes!("../../assets/voice/de/gegner.wav")),
     (
+        "gegners",
+        include_bytes!("../../assets/voice/de/gegners.wav"),
+    ),
+    (
         "gespeichert",
         include_bytes!("../../assets/voice/de/gespeichert.wav"),
     ),
@@ -359,6 +368,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "koennen",
         include_bytes!("../../assets/voice/de/koennen.wav"),
+    ),
+    (
+        "korrigiert",
+        include_bytes!("../../assets/voice/de/korrigiert.wav"),
     ),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
     ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),

@@ -23,8 +23,10 @@ pub use backend::{
     Spoken, VoiceSettings,
 };
 pub use clips::{ClipStore, ClipVoice, save_user_clip, user_clip_dir, vocabulary};
-pub use mode::SpeechMode;
+pub use mode::{SpeechMode, UnknownSpeechMode};
 pub use queue::{Command, HistoryEntry, Outcome, SpeechQueue, UtteranceKey};
-pub use service::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, speak_all_blocking};
+pub use service::{
+    BackendChoice, SpeechConfig, SpeechHandle, SpeechService, UnknownBackend, speak_all_blocking,
+};
 pub use system::SystemSpeech;
 pub use voice::{VoiceInfo, VoiceMatch, choose_voice};

@@ -55,16 +55,19 @@ impl std::fmt::Display for SpeechMode {
     }
 }
 
+/// A speech mode's name that is none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown speech mode '{0}' (use self_voicing, screen_reader or both)")]
+pub struct UnknownSpeechMode(pub String);
+
 impl std::str::FromStr for SpeechMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<SpeechMode, String> {
+    type Err = UnknownSpeechMode;
+    fn from_str(s: &str) -> Result<SpeechMode, UnknownSpeechMode> {
         match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
             "self_voicing" | "self" | "app" => Ok(SpeechMode::SelfVoicing),
             "screen_reader" | "screenreader" | "sr" => Ok(SpeechMode::ScreenReader),
             "both" => Ok(SpeechMode::Both),
-            other => Err(format!(
-                "unknown speech mode '{other}' (use self_voicing, screen_reader or both)"
-            )),
+            other => Err(UnknownSpeechMode(other.to_owned())),
         }
     }
 }

@@ -31,17 +31,20 @@ pub enum BackendChoice {
     Recording(RecordingLog),
 }
 
+/// A speech backend's name that is none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown speech backend '{0}' (use auto, system, clips or silent)")]
+pub struct UnknownBackend(pub String);
+
 impl std::str::FromStr for BackendChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<BackendChoice, String> {
+    type Err = UnknownBackend;
+    fn from_str(s: &str) -> Result<BackendChoice, UnknownBackend> {
         match s.to_ascii_lowercase().as_str() {
             "auto" => Ok(BackendChoice::Auto),
             "system" => Ok(BackendChoice::System),
             "clips" | "clip" => Ok(BackendChoice::Clips),
             "silent" | "silence" | "none" => Ok(BackendChoice::Silent),
-            other => Err(format!(
-                "unknown speech backend '{other}' (use auto, system, clips or silent)"
-            )),
+            other => Err(UnknownBackend(other.to_owned())),
         }
     }
 }
@@ -511,14 +514,13 @@ pub fn speak_all_blocking(
     lang: Lang,
     texts: &[Utterance],
     backend: BackendChoice,
-) -> Result<(), String> {
+) -> Result<(), SpeechError> {
     let handle = SpeechService::spawn(SpeechConfig {
         backend,
         lang,
         settings: VoiceSettings::default(),
         mode: SpeechMode::SelfVoicing,
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     eprintln!("rochade: speaking with {}", handle.backend_name());
     for note in handle.backend_notes() {
         eprintln!("rochade: {note}");
@@ -538,13 +540,13 @@ pub fn speak_all_blocking(
     }
     let errors = handle.take_errors();
     if !errors.is_empty() {
-        return Err(errors.join("; "));
+        return Err(SpeechError::new(errors.join("; ")));
     }
     if !done {
-        return Err(format!(
+        return Err(SpeechError::new(format!(
             "speech did not finish within {} s",
             budget.as_secs()
-        ));
+        )));
     }
     Ok(())
 }

@@ -1,0 +1,297 @@
+//! Two boards, one record: the blind player's peg-board and the sighted
+//! player's DGT board inside one session, in virtual time through
+//! [`Session::handle`].
+
+use shakmaty::{Chess, Move, Position, Square};
+
+use crate::board::BoardMessage;
+use crate::dgt::Message;
+use crate::dgt::protocol::{Pieces, pieces_of_board};
+use crate::session::board::{BoardEvent, LinkState};
+use crate::session::{Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source};
+use crate::words::{Lang, Pack};
+
+struct Table {
+    session: Session,
+    now: u64,
+    effects: Vec<Effect>,
+    /// What the sighted board holds.
+    dgt: Pieces,
+}
+
+fn bit(sq: Square) -> u64 {
+    1 << u32::from(sq)
+}
+
+impl Table {
+    /// Both boards connected and showing the start position.
+    fn new() -> Table {
+        let config = SessionConfig {
+            lang: Lang::En,
+            mode: crate::session::Mode::Tournament,
+            // The sighted player has White.
+            blind_side: shakmaty::Color::Black,
+            ..SessionConfig::default()
+        };
+        let mut t = Table {
+            session: Session::with_pack(config, Pack::bundled(Lang::En)),
+            now: 0,
+            effects: Vec::new(),
+            dgt: pieces_of_board(shakmaty::Board::default()),
+        };
+        t.send(Event::Board(BoardEvent::LinkUp { port: "peg".into() }));
+        t.send(Event::Sighted(BoardEvent::LinkUp { port: "dgt".into() }));
+        t.peg(u64::from(Chess::default().board().occupied()));
+        t.dump();
+        t.wait(1000);
+        t.effects.clear();
+        t
+    }
+
+    fn send(&mut self, event: Event) {
+        let fx = self.session.handle(self.now, event);
+        self.effects.extend(fx);
+    }
+
+    fn wait(&mut self, ms: u64) {
+        let until = self.now + ms;
+        while let Some(due) = self.session.next_deadline().filter(|&d| d <= until) {
+            self.now = due.max(self.now);
+            self.send(Event::Tick);
+        }
+        self.now = until;
+    }
+
+    fn peg(&mut self, mask: u64) {
+        self.send(Event::Board(BoardEvent::Message(BoardMessage::Snapshot(
+            mask,
+        ))));
+        self.wait(300);
+    }
+
+    fn peg_move(&mut self, from: Square, to: Square) {
+        let mask = self.session.board_state().last_mask.expect("a snapshot").0;
+        self.peg(mask & !bit(from));
+        self.peg(mask & !bit(from) & !bit(to) | bit(to));
+    }
+
+    fn dump(&mut self) {
+        let m = Message::BoardDump(self.dgt);
+        self.send(Event::Sighted(BoardEvent::Message(BoardMessage::Dgt(m))));
+    }
+
+    fn dgt_set(&mut self, sq: Square, piece: Option<char>) {
+        let piece = piece.map(|c| shakmaty::Piece::from_char(c).expect("piece"));
+        self.dgt[usize::from(sq)] = piece;
+        let m = Message::FieldUpdate { square: sq, piece };
+        self.send(Event::Sighted(BoardEvent::Message(BoardMessage::Dgt(m))));
+    }
+
+    /// A move made by hand on the sighted board (a capture: the captured
+    /// piece replaced), then the board settles and answers the dump request.
+    fn dgt_move(&mut self, from: Square, to: Square) {
+        let p = self.dgt[usize::from(from)].expect("a piece").char();
+        self.dgt_set(from, None);
+        self.wait(100);
+        self.dgt_set(to, Some(p));
+        self.wait(400);
+        // The session asked for a dump when the updates settled: answer it.
+        if self
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::SightedBoardCommand(_)))
+        {
+            self.dump();
+        }
+        self.wait(600);
+    }
+
+    fn moves(&self) -> Vec<(String, Source)> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Notice(Notice::Move { san, source, .. }) => Some((san.clone(), *source)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn spoken(&self) -> Vec<String> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Speak(s) => Some(s.text.spoken.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn record(&self) -> Vec<String> {
+        self.session
+            .record()
+            .moves()
+            .iter()
+            .map(|m| m.san.to_string())
+            .collect()
+    }
+}
+
+#[test]
+fn a_move_on_the_sighted_board_is_announced_and_expected_on_the_peg_board() {
+    let mut t = Table::new();
+    t.dgt_move(Square::E2, Square::E4);
+    assert_eq!(t.moves(), [("e4".to_string(), Source::EBoard)]);
+    let spoken = t.spoken();
+    assert!(
+        t.effects.iter().any(|e| matches!(
+            e,
+            Effect::Speak(s) if s.priority == Priority::Move && s.text.spoken == "Eva four"
+        )),
+        "{spoken:?}"
+    );
+    // The blind player copies it wrongly: guidance names his board.
+    t.effects.clear();
+    t.peg_move(Square::D2, Square::D4);
+    t.wait(3000);
+    assert!(
+        t.spoken()
+            .iter()
+            .any(|s| s.starts_with("Your board: ") && s.contains("Eva four")),
+        "{:?}",
+        t.spoken()
+    );
+    t.peg_move(Square::D4, Square::D2);
+    t.effects.clear();
+    t.peg_move(Square::E2, Square::E4);
+    assert!(t.moves().is_empty(), "the peg-board follows, no new move");
+    assert_eq!(t.record(), ["e4"]);
+}
+
+#[test]
+fn a_move_on_the_peg_board_is_expected_on_the_sighted_board() {
+    let mut t = Table::new();
+    t.dgt_move(Square::E2, Square::E4);
+    t.peg_move(Square::E2, Square::E4);
+    t.effects.clear();
+    // The blind player answers on his peg-board.
+    t.peg_move(Square::E7, Square::E5);
+    assert_eq!(t.moves(), [("e5".to_string(), Source::PegBoard)]);
+    t.effects.clear();
+    t.wait(3000);
+    assert!(
+        t.spoken()
+            .contains(&"Sighted board: Pawn Eva seven to Eva five".to_string()),
+        "{:?}",
+        t.spoken()
+    );
+    assert!(t.effects.iter().any(|e| matches!(
+        e,
+        Effect::Notice(Notice::SightedBoard { state, .. }) if state == "mismatch"
+    )));
+    // The assistant carries it out on the sighted board: in sync, no move.
+    t.effects.clear();
+    t.dgt_move(Square::E7, Square::E5);
+    assert!(t.moves().is_empty(), "{:?}", t.moves());
+    assert!(
+        t.spoken()
+            .contains(&"Sighted board: Board matches".to_string()),
+        "{:?}",
+        t.spoken()
+    );
+    assert_eq!(t.record(), ["e4", "e5"]);
+    // The sighted player replies: the game goes on from the sighted board.
+    t.dgt_move(Square::G1, Square::F3);
+    assert_eq!(t.record(), ["e4", "e5", "Nf3"]);
+}
+
+#[test]
+fn the_clock_switches_once_for_castling_begun_with_the_rook() {
+    let mut t = Table::new();
+    let config = SessionConfig {
+        time_control: "15+10".parse().expect("time control"),
+        ..t.session.config().clone()
+    };
+    t.session.set_config(config);
+    t.send(Event::Command(Command::NewGame));
+    for (from, to) in [
+        (Square::E2, Square::E4),
+        (Square::E7, Square::E5),
+        (Square::G1, Square::F3),
+        (Square::B8, Square::C6),
+        (Square::F1, Square::C4),
+        (Square::F8, Square::C5),
+    ] {
+        t.dgt_move(from, to);
+    }
+    assert_eq!(t.record().len(), 6);
+    let black_before = t
+        .session
+        .clock()
+        .remaining(shakmaty::Color::Black, t.now)
+        .expect("timed");
+    t.effects.clear();
+    t.dgt_move(Square::H1, Square::F1);
+    t.dgt_move(Square::E1, Square::G1);
+    assert_eq!(t.record(), ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"]);
+    assert!(
+        t.spoken().iter().any(|s| s.starts_with("Corrected")),
+        "{:?}",
+        t.spoken()
+    );
+    assert!(matches!(
+        t.session.record().last_move().map(|m| m.mv),
+        Some(Move::Castle { .. })
+    ));
+    // Black's clock runs (it was pressed once, by the rook move), White's
+    // does not.
+    assert_eq!(t.session.clock().running(), Some(shakmaty::Color::Black));
+    assert!(
+        t.session
+            .clock()
+            .remaining(shakmaty::Color::Black, t.now)
+            .expect("timed")
+            < black_before
+    );
+}
+
+#[test]
+fn a_takeback_on_the_sighted_board_asks_and_link_troubles_are_said_as_the_sighted_boards() {
+    let mut t = Table::new();
+    t.dgt_move(Square::E2, Square::E4);
+    t.wait(3000);
+    t.effects.clear();
+    t.dgt_move(Square::E4, Square::E2);
+    assert!(
+        t.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Notice(Notice::Asked { .. })))
+    );
+    t.send(Event::Command(Command::Confirm));
+    assert!(t.record().is_empty());
+
+    t.effects.clear();
+    t.send(Event::Sighted(BoardEvent::LinkLost {
+        reason: "unplugged".into(),
+    }));
+    assert!(t.spoken().contains(&"Sighted board link lost".to_string()));
+    assert!(matches!(
+        t.session.sighted_board().link,
+        LinkState::Lost { .. }
+    ));
+    // The peg-board's link is untouched.
+    assert!(matches!(
+        t.session.board_state().link,
+        LinkState::Connected { .. }
+    ));
+    t.send(Event::Sighted(BoardEvent::LinkUp { port: "dgt".into() }));
+    assert!(
+        t.spoken()
+            .contains(&"Sighted board connected again".to_string())
+    );
+    assert!(
+        t.effects
+            .iter()
+            .any(|e| matches!(e, Effect::SightedBoardCommand(_))),
+        "the whole board is asked for again"
+    );
+}
