@@ -521,6 +521,12 @@ fn the_title_says_the_game_state_and_no_focusable_control_is_unnamed() {
 fn who_speaks_is_chosen_in_settings_and_applies_at_once() {
     let mut gui = start(settings(Lang::En));
     gui.press(Key::F8);
+    let combo = gui
+        .harness
+        .get_by_role_and_label(Role::ComboBox, "Who speaks");
+    // A combo box says its value (a screen reader reads "Who speaks,
+    // combo box, Rochade's own voice").
+    assert_eq!(combo.value().as_deref(), Some("Rochade's own voice"));
     gui.harness
         .get_by_role_and_label(Role::ComboBox, "Who speaks")
         .click();
