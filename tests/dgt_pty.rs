@@ -76,8 +76,14 @@ impl Sim {
     }
 
     fn start_format(link: &Path, format: &str) -> Sim {
+        Sim::start_with(link, &["--format", format])
+    }
+
+    fn start_with(link: &Path, args: &[&str]) -> Sim {
         let mut child = Command::new(BIN)
-            .args(["board-sim", "--format", format, "--link"])
+            .arg("board-sim")
+            .args(args)
+            .arg("--link")
             .arg(link)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -428,4 +434,151 @@ fn two_boards_one_record_in_tournament_mode() {
     }
     let pgn = std::fs::read_to_string(&pgn).unwrap();
     assert!(pgn.contains("4. Bxc6 dxc6 5. O-O"), "{pgn}");
+}
+
+/// The DGT board unplugged mid-game (the simulator quits) and plugged back
+/// in: the link notices the silence (the keep-alive goes unanswered or the
+/// device goes away), reconnects, reads the whole board again and the game
+/// goes on without a new game or a lost move.
+#[test]
+fn a_dgt_board_unplugged_and_plugged_back_in_keeps_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("dgt");
+    let sim = Sim::start(&link);
+    let (_track, rx) = start_track(&[
+        "track".as_ref(),
+        "--format".as_ref(),
+        "dgt".as_ref(),
+        "--lang".as_ref(),
+        "en".as_ref(),
+        link.as_os_str(),
+    ]);
+    let mut seen = Vec::new();
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        s.iter().any(|v| v["event"] == "orientation")
+    });
+    let mut sim = sim;
+    sim.say("move e2e4");
+    sim.say("move e7e5");
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        sans(s).len() == 2
+    });
+    drop(sim);
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        s.iter()
+            .any(|v| v["event"] == "link" && v["state"] == "lost")
+    });
+    // Plugged back in with the game's position on it.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR";
+    let mut sim = Sim::start_with(&link, &["--format", "dgt", "--setup", fen]);
+    let connections = |s: &[serde_json::Value]| {
+        s.iter()
+            .filter(|v| v["event"] == "link" && v["state"] == "connected")
+            .count()
+    };
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        connections(s) == 2
+    });
+    sim.say("move g1f3");
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        sans(s).len() == 3
+    });
+    assert_eq!(sans(&seen), ["e4", "e5", "Nf3"]);
+    for bad in ["new_game", "takeback", "rejected"] {
+        assert!(!seen.iter().any(|v| v["event"] == bad), "{bad}: {seen:?}");
+    }
+}
+
+/// The link thread on a DGT board that stops answering (the port stays
+/// open): the link greets the board (update mode, version, board), asks for
+/// the serial number every second as its keep-alive, reports the silence
+/// as a lost link, and the board's next answer as a link up again; bytes
+/// that are no message are counted, never passed on.
+#[test]
+fn the_link_keeps_a_dgt_board_alive_and_notices_its_silence() {
+    use rochade::board::BoardMessage;
+    use rochade::serial::{Link, LinkConfig};
+    use rochade::session::board::BoardEvent;
+    use serialport::{SerialPort, TTYPort};
+    use std::io::Read;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dgt");
+    let (mut master, slave) = TTYPort::pair().unwrap();
+    std::os::unix::fs::symlink(slave.name().unwrap(), &path).unwrap();
+    master.set_timeout(Duration::from_millis(50)).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let cfg = LinkConfig {
+        heartbeat_timeout_ms: 2500,
+        reconnect_ms: 100,
+        ..LinkConfig::dgt(path.to_string_lossy())
+    };
+    let link = Link::spawn(cfg, tx).unwrap();
+    // What the host sends, collected until `want` has been seen.
+    fn read_until(master: &mut TTYPort, want: &dyn Fn(&[u8]) -> bool, sent: &mut Vec<u8>) {
+        let end = Instant::now() + Duration::from_secs(5);
+        let mut buf = [0u8; 64];
+        while !want(sent) {
+            assert!(Instant::now() < end, "the host sent only {sent:02x?}");
+            if let Ok(n) = master.read(&mut buf) {
+                sent.extend(&buf[..n]);
+            }
+        }
+    }
+    let mut sent = Vec::new();
+    read_until(
+        &mut master,
+        &|s: &[u8]| s.starts_with(&[0x4B, 0x4D, 0x42]),
+        &mut sent,
+    );
+    let dump = encode(&Message::BoardDump(pieces_of_board(
+        shakmaty::Board::default(),
+    )));
+    let mut reply = vec![0x01, 0x02]; // noise first
+    reply.extend(&dump);
+    master.write_all(&reply).unwrap();
+    let next = |timeout: u64| {
+        rx.recv_timeout(Duration::from_millis(timeout))
+            .map(|input| input.event)
+    };
+    assert_eq!(
+        next(3000),
+        Ok(BoardEvent::LinkUp {
+            port: path.to_string_lossy().into()
+        })
+    );
+    assert!(matches!(
+        next(3000),
+        Ok(BoardEvent::Message(BoardMessage::Dgt(Message::BoardDump(
+            _
+        ))))
+    ));
+    // Keep-alive: the serial number is asked for about every second.
+    read_until(
+        &mut master,
+        &|s: &[u8]| s.iter().filter(|b| **b == 0x45).count() >= 2,
+        &mut sent,
+    );
+    // Silence: the link counts as lost.
+    match next(5000) {
+        Ok(BoardEvent::LinkLost { reason }) => assert!(reason.contains("heartbeat"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    // The board answers again (its serial number): the link is up.
+    master
+        .write_all(&encode(&Message::SerialNumber("10513".into())))
+        .unwrap();
+    assert_eq!(
+        next(3000),
+        Ok(BoardEvent::LinkUp {
+            port: path.to_string_lossy().into()
+        })
+    );
+    assert!(
+        link.status().stats.garbage >= 1,
+        "{:?}",
+        link.status().stats
+    );
+    drop(link);
+    drop(slave);
 }
