@@ -2,7 +2,9 @@
 //! pseudo-terminal, `rochade track --format dgt` following it through the
 //! serial link thread, a whole real game (Morphy's Opera game: captures,
 //! queen-side castling made king first, mate); the board log it records
-//! replayed; and a log of a board polled once a second replayed.
+//! replayed; a log of a board polled once a second replayed; and two
+//! boards, one record: the simulated peg-board and DGT board followed
+//! together in tournament mode.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -70,8 +72,12 @@ struct Sim {
 
 impl Sim {
     fn start(link: &Path) -> Sim {
+        Sim::start_format(link, "dgt")
+    }
+
+    fn start_format(link: &Path, format: &str) -> Sim {
         let mut child = Command::new(BIN)
-            .args(["board-sim", "--format", "dgt", "--link"])
+            .args(["board-sim", "--format", format, "--link"])
             .arg(link)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -109,6 +115,24 @@ impl Drop for KillOnDrop {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// `rochade track` with these arguments, its JSON lines read on a thread.
+fn start_track(args: &[&std::ffi::OsStr]) -> (KillOnDrop, Receiver<serde_json::Value>) {
+    let mut track = KillOnDrop(
+        Command::new(BIN)
+            .args(args)
+            .env(
+                "ROCHADE_CONFIG_DIR",
+                std::env::temp_dir().join("rochade-test-no-config"),
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("track starts"),
+    );
+    let rx = json_lines(track.0.stdout.take().unwrap());
+    (track, rx)
 }
 
 fn json_lines(stdout: std::process::ChildStdout) -> Receiver<serde_json::Value> {
@@ -165,32 +189,20 @@ fn track_follows_a_real_game_on_the_simulated_dgt_board_and_replays_its_log() {
     let log_path = dir.path().join("board.log");
     let pgn = dir.path().join("game.pgn");
     let mut sim = Sim::start(&link);
-    let mut track = KillOnDrop(
-        Command::new(BIN)
-            .args([
-                "track",
-                "--format",
-                "dgt",
-                "--lang",
-                "de",
-                "--settle-ms",
-                "150",
-            ])
-            .arg("--board-log")
-            .arg(&log_path)
-            .arg("--pgn")
-            .arg(&pgn)
-            .arg(&link)
-            .env(
-                "ROCHADE_CONFIG_DIR",
-                std::env::temp_dir().join("rochade-test-no-config"),
-            )
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("track starts"),
-    );
-    let rx = json_lines(track.0.stdout.take().unwrap());
+    let (track, rx) = start_track(&[
+        "track".as_ref(),
+        "--format".as_ref(),
+        "dgt".as_ref(),
+        "--lang".as_ref(),
+        "de".as_ref(),
+        "--settle-ms".as_ref(),
+        "150".as_ref(),
+        "--board-log".as_ref(),
+        log_path.as_os_str(),
+        "--pgn".as_ref(),
+        pgn.as_os_str(),
+        link.as_os_str(),
+    ]);
     let mut seen = Vec::new();
     // The link greets the board (update mode, version, dump); the start
     // position settles and decides the orientation.
@@ -331,4 +343,89 @@ fn a_log_of_a_board_polled_once_a_second_reproduces_the_game() {
             .any(|v| v["event"] == "takeback" || v["event"] == "rejected"),
         "{events:?}"
     );
+}
+
+/// The sighted player (White) on the DGT board, the blind player (Black) on
+/// the peg-board; each move is copied onto the other board (by the
+/// assistant, or by the blind player), and the record holds each move once,
+/// from the board it was made on.
+#[test]
+fn two_boards_one_record_in_tournament_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let (peg_link, dgt_link) = (dir.path().join("peg"), dir.path().join("dgt"));
+    let pgn = dir.path().join("game.pgn");
+    let mut peg = Sim::start_format(&peg_link, "peg");
+    let mut dgt = Sim::start(&dgt_link);
+    let (_track, rx) = start_track(&[
+        "track".as_ref(),
+        "--tournament".as_ref(),
+        "--lang".as_ref(),
+        "en".as_ref(),
+        "--pgn".as_ref(),
+        pgn.as_os_str(),
+        "--sighted".as_ref(),
+        dgt_link.as_os_str(),
+        peg_link.as_os_str(),
+    ]);
+    let mut seen = Vec::new();
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        s.iter()
+            .any(|v| v["event"] == "sighted_board" && v["state"] == "orientation")
+            && s.iter()
+                .any(|v| v["event"] == "link" && v["state"] == "connected")
+    });
+    let game: &[(&[&str], &str)] = &[
+        (&["move e2e4"], "e4"),
+        (&["move e7e5"], "e5"),
+        (&["move g1f3"], "Nf3"),
+        (&["move b8c6"], "Nc6"),
+        (&["move f1b5"], "Bb5"),
+        (&["move a7a6"], "a6"),
+        (&["move b5c6"], "Bxc6"),
+        (&["move d7c6"], "dxc6"),
+        (&["move e1g1", "move h1f1"], "O-O"),
+    ];
+    for (i, (commands, san)) in game.iter().enumerate() {
+        let sighted_moves = i % 2 == 0;
+        let (made_on, copied_on) = if sighted_moves {
+            (&mut dgt, &mut peg)
+        } else {
+            (&mut peg, &mut dgt)
+        };
+        for c in *commands {
+            made_on.say(c);
+        }
+        wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+            sans(s).len() > i
+        });
+        let last = seen.iter().rev().find(|v| v["event"] == "move").unwrap();
+        assert_eq!(last["san"], *san, "{seen:?}");
+        let source = if sighted_moves {
+            "e_board"
+        } else {
+            "peg_board"
+        };
+        assert_eq!(last["source"], source, "{last}");
+        // The other board follows (the simulator carries out its commands
+        // in order, so the copy is made before that board's next move); the
+        // move is not taken a second time.
+        for c in *commands {
+            copied_on.say(c);
+        }
+    }
+    // Both boards have settled on the final position: nothing more happens.
+    let end = Instant::now() + Duration::from_millis(1500);
+    while let Some(left) = end.checked_duration_since(Instant::now()) {
+        if let Ok(v) = rx.recv_timeout(left) {
+            seen.push(v);
+        }
+    }
+    let sans = sans(&seen);
+    let want: Vec<&str> = game.iter().map(|(_, san)| *san).collect();
+    assert_eq!(sans, want, "{seen:?}");
+    for bad in ["takeback", "rejected", "asked"] {
+        assert!(!seen.iter().any(|v| v["event"] == bad), "{bad}: {seen:?}");
+    }
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert!(pgn.contains("4. Bxc6 dxc6 5. O-O"), "{pgn}");
 }

@@ -53,6 +53,8 @@ pub enum Action {
     PlayTyped,
     /// Say again what differs between the peg-board and the game.
     BoardGuidance,
+    /// Both boards' links (and a DGT clock's times).
+    BoardStatus,
     /// The piece a pawn promotes to on the peg-board.
     Promote(Role),
     /// Practice: play against the computer, or stop.
@@ -105,6 +107,7 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::E, Action::Export),
     (CTRL, Key::P, Action::ClockToggle),
     (CTRL, Key::G, Action::BoardGuidance),
+    (CTRL_SHIFT, Key::G, Action::BoardStatus),
     (CTRL_SHIFT, Key::P, Action::ToggleComputer),
     (CTRL_SHIFT, Key::H, Action::Threat),
     (CTRL, Key::H, Action::Hint),

@@ -552,7 +552,13 @@ impl RochadeApp {
             Action::Confirm => self.command(Command::Confirm),
             Action::Cancel => self.command(Command::Cancel),
             Action::PlayTyped => self.play_typed(),
-            Action::BoardGuidance => self.dispatch(Event::Board(BoardEvent::RepeatGuidance)),
+            Action::BoardGuidance => {
+                self.dispatch(Event::Board(BoardEvent::RepeatGuidance));
+                if self.session.sighted_board().in_use() {
+                    self.dispatch(Event::Sighted(BoardEvent::RepeatGuidance));
+                }
+            }
+            Action::BoardStatus => self.dispatch(Event::Command(Command::BoardStatus)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
             Action::ToggleComputer => self.toggle_computer(),
             Action::Hint => self.command(Command::Hint),
