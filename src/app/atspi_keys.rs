@@ -139,19 +139,10 @@ fn text_key(c: char, keycode: u32) -> X11Key {
 }
 
 fn digit_value(key: Key) -> Option<u32> {
-    let digits = [
-        Key::Num0,
-        Key::Num1,
-        Key::Num2,
-        Key::Num3,
-        Key::Num4,
-        Key::Num5,
-        Key::Num6,
-        Key::Num7,
-        Key::Num8,
-        Key::Num9,
-    ];
-    digits.iter().position(|d| *d == key).map(|i| i as u32)
+    super::keys::DIGIT_KEYS
+        .iter()
+        .position(|d| *d == key)
+        .map(|i| i as u32)
 }
 
 /// X key codes of the letters by their position on a US keyboard.
