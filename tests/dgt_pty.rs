@@ -2,7 +2,9 @@
 //! pseudo-terminal, `rochade track --format dgt` following it through the
 //! serial link thread, a whole real game (Morphy's Opera game: captures,
 //! queen-side castling made king first, mate); the board log it records
-//! replayed; and a log of a board polled once a second replayed.
+//! replayed; a log of a board polled once a second replayed; and two
+//! boards, one record: the simulated peg-board and DGT board followed
+//! together in tournament mode.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -70,8 +72,18 @@ struct Sim {
 
 impl Sim {
     fn start(link: &Path) -> Sim {
+        Sim::start_format(link, "dgt")
+    }
+
+    fn start_format(link: &Path, format: &str) -> Sim {
+        Sim::start_with(link, &["--format", format])
+    }
+
+    fn start_with(link: &Path, args: &[&str]) -> Sim {
         let mut child = Command::new(BIN)
-            .args(["board-sim", "--format", "dgt", "--link"])
+            .arg("board-sim")
+            .args(args)
+            .arg("--link")
             .arg(link)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -109,6 +121,24 @@ impl Drop for KillOnDrop {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// `rochade track` with these arguments, its JSON lines read on a thread.
+fn start_track(args: &[&std::ffi::OsStr]) -> (KillOnDrop, Receiver<serde_json::Value>) {
+    let mut track = KillOnDrop(
+        Command::new(BIN)
+            .args(args)
+            .env(
+                "ROCHADE_CONFIG_DIR",
+                std::env::temp_dir().join("rochade-test-no-config"),
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("track starts"),
+    );
+    let rx = json_lines(track.0.stdout.take().unwrap());
+    (track, rx)
 }
 
 fn json_lines(stdout: std::process::ChildStdout) -> Receiver<serde_json::Value> {
@@ -165,32 +195,20 @@ fn track_follows_a_real_game_on_the_simulated_dgt_board_and_replays_its_log() {
     let log_path = dir.path().join("board.log");
     let pgn = dir.path().join("game.pgn");
     let mut sim = Sim::start(&link);
-    let mut track = KillOnDrop(
-        Command::new(BIN)
-            .args([
-                "track",
-                "--format",
-                "dgt",
-                "--lang",
-                "de",
-                "--settle-ms",
-                "150",
-            ])
-            .arg("--board-log")
-            .arg(&log_path)
-            .arg("--pgn")
-            .arg(&pgn)
-            .arg(&link)
-            .env(
-                "ROCHADE_CONFIG_DIR",
-                std::env::temp_dir().join("rochade-test-no-config"),
-            )
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("track starts"),
-    );
-    let rx = json_lines(track.0.stdout.take().unwrap());
+    let (track, rx) = start_track(&[
+        "track".as_ref(),
+        "--format".as_ref(),
+        "dgt".as_ref(),
+        "--lang".as_ref(),
+        "de".as_ref(),
+        "--settle-ms".as_ref(),
+        "150".as_ref(),
+        "--board-log".as_ref(),
+        log_path.as_os_str(),
+        "--pgn".as_ref(),
+        pgn.as_os_str(),
+        link.as_os_str(),
+    ]);
     let mut seen = Vec::new();
     // The link greets the board (update mode, version, dump); the start
     // position settles and decides the orientation.
@@ -331,4 +349,236 @@ fn a_log_of_a_board_polled_once_a_second_reproduces_the_game() {
             .any(|v| v["event"] == "takeback" || v["event"] == "rejected"),
         "{events:?}"
     );
+}
+
+/// The sighted player (White) on the DGT board, the blind player (Black) on
+/// the peg-board; each move is copied onto the other board (by the
+/// assistant, or by the blind player), and the record holds each move once,
+/// from the board it was made on.
+#[test]
+fn two_boards_one_record_in_tournament_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let (peg_link, dgt_link) = (dir.path().join("peg"), dir.path().join("dgt"));
+    let pgn = dir.path().join("game.pgn");
+    let mut peg = Sim::start_format(&peg_link, "peg");
+    let mut dgt = Sim::start(&dgt_link);
+    let (_track, rx) = start_track(&[
+        "track".as_ref(),
+        "--tournament".as_ref(),
+        "--lang".as_ref(),
+        "en".as_ref(),
+        "--pgn".as_ref(),
+        pgn.as_os_str(),
+        "--sighted".as_ref(),
+        dgt_link.as_os_str(),
+        peg_link.as_os_str(),
+    ]);
+    let mut seen = Vec::new();
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        s.iter()
+            .any(|v| v["event"] == "sighted_board" && v["state"] == "orientation")
+            && s.iter()
+                .any(|v| v["event"] == "link" && v["state"] == "connected")
+    });
+    let game: &[(&[&str], &str)] = &[
+        (&["move e2e4"], "e4"),
+        (&["move e7e5"], "e5"),
+        (&["move g1f3"], "Nf3"),
+        (&["move b8c6"], "Nc6"),
+        (&["move f1b5"], "Bb5"),
+        (&["move a7a6"], "a6"),
+        (&["move b5c6"], "Bxc6"),
+        (&["move d7c6"], "dxc6"),
+        (&["move e1g1", "move h1f1"], "O-O"),
+    ];
+    for (i, (commands, san)) in game.iter().enumerate() {
+        let sighted_moves = i % 2 == 0;
+        let (made_on, copied_on) = if sighted_moves {
+            (&mut dgt, &mut peg)
+        } else {
+            (&mut peg, &mut dgt)
+        };
+        for c in *commands {
+            made_on.say(c);
+        }
+        wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+            sans(s).len() > i
+        });
+        let last = seen.iter().rev().find(|v| v["event"] == "move").unwrap();
+        assert_eq!(last["san"], *san, "{seen:?}");
+        let source = if sighted_moves {
+            "e_board"
+        } else {
+            "peg_board"
+        };
+        assert_eq!(last["source"], source, "{last}");
+        // The other board follows (the simulator carries out its commands
+        // in order, so the copy is made before that board's next move); the
+        // move is not taken a second time.
+        for c in *commands {
+            copied_on.say(c);
+        }
+    }
+    // Both boards have settled on the final position: nothing more happens.
+    let end = Instant::now() + Duration::from_millis(1500);
+    while let Some(left) = end.checked_duration_since(Instant::now()) {
+        if let Ok(v) = rx.recv_timeout(left) {
+            seen.push(v);
+        }
+    }
+    let sans = sans(&seen);
+    let want: Vec<&str> = game.iter().map(|(_, san)| *san).collect();
+    assert_eq!(sans, want, "{seen:?}");
+    for bad in ["takeback", "rejected", "asked"] {
+        assert!(!seen.iter().any(|v| v["event"] == bad), "{bad}: {seen:?}");
+    }
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert!(pgn.contains("4. Bxc6 dxc6 5. O-O"), "{pgn}");
+}
+
+/// The DGT board unplugged mid-game (the simulator quits) and plugged back
+/// in: the link notices the silence (the keep-alive goes unanswered or the
+/// device goes away), reconnects, reads the whole board again and the game
+/// goes on without a new game or a lost move.
+#[test]
+fn a_dgt_board_unplugged_and_plugged_back_in_keeps_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("dgt");
+    let sim = Sim::start(&link);
+    let (_track, rx) = start_track(&[
+        "track".as_ref(),
+        "--format".as_ref(),
+        "dgt".as_ref(),
+        "--lang".as_ref(),
+        "en".as_ref(),
+        link.as_os_str(),
+    ]);
+    let mut seen = Vec::new();
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        s.iter().any(|v| v["event"] == "orientation")
+    });
+    let mut sim = sim;
+    sim.say("move e2e4");
+    sim.say("move e7e5");
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        sans(s).len() == 2
+    });
+    drop(sim);
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        s.iter()
+            .any(|v| v["event"] == "link" && v["state"] == "lost")
+    });
+    // Plugged back in with the game's position on it.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR";
+    let mut sim = Sim::start_with(&link, &["--format", "dgt", "--setup", fen]);
+    let connections = |s: &[serde_json::Value]| {
+        s.iter()
+            .filter(|v| v["event"] == "link" && v["state"] == "connected")
+            .count()
+    };
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        connections(s) == 2
+    });
+    sim.say("move g1f3");
+    wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
+        sans(s).len() == 3
+    });
+    assert_eq!(sans(&seen), ["e4", "e5", "Nf3"]);
+    for bad in ["new_game", "takeback", "rejected"] {
+        assert!(!seen.iter().any(|v| v["event"] == bad), "{bad}: {seen:?}");
+    }
+}
+
+/// The link thread on a DGT board that stops answering (the port stays
+/// open): the link greets the board (update mode, version, board), asks for
+/// the serial number every second as its keep-alive, reports the silence
+/// as a lost link, and the board's next answer as a link up again; bytes
+/// that are no message are counted, never passed on.
+#[test]
+fn the_link_keeps_a_dgt_board_alive_and_notices_its_silence() {
+    use rochade::board::BoardMessage;
+    use rochade::serial::{Link, LinkConfig};
+    use rochade::session::board::BoardEvent;
+    use serialport::{SerialPort, TTYPort};
+    use std::io::Read;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dgt");
+    let (mut master, slave) = TTYPort::pair().unwrap();
+    std::os::unix::fs::symlink(slave.name().unwrap(), &path).unwrap();
+    master.set_timeout(Duration::from_millis(50)).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let cfg = LinkConfig {
+        heartbeat_timeout_ms: 2500,
+        reconnect_ms: 100,
+        ..LinkConfig::dgt(path.to_string_lossy())
+    };
+    let link = Link::spawn(cfg, tx).unwrap();
+    // What the host sends, collected until `want` has been seen.
+    fn read_until(master: &mut TTYPort, want: &dyn Fn(&[u8]) -> bool, sent: &mut Vec<u8>) {
+        let end = Instant::now() + Duration::from_secs(5);
+        let mut buf = [0u8; 64];
+        while !want(sent) {
+            assert!(Instant::now() < end, "the host sent only {sent:02x?}");
+            if let Ok(n) = master.read(&mut buf) {
+                sent.extend(&buf[..n]);
+            }
+        }
+    }
+    let mut sent = Vec::new();
+    read_until(
+        &mut master,
+        &|s: &[u8]| s.starts_with(&[0x4B, 0x4D, 0x42]),
+        &mut sent,
+    );
+    let dump = encode(&Message::BoardDump(pieces_of_board(
+        shakmaty::Board::default(),
+    )));
+    let mut reply = vec![0x01, 0x02]; // noise first
+    reply.extend(&dump);
+    master.write_all(&reply).unwrap();
+    let next = |timeout: u64| {
+        rx.recv_timeout(Duration::from_millis(timeout))
+            .map(|input| input.event)
+    };
+    assert_eq!(
+        next(3000),
+        Ok(BoardEvent::LinkUp {
+            port: path.to_string_lossy().into()
+        })
+    );
+    assert!(matches!(
+        next(3000),
+        Ok(BoardEvent::Message(BoardMessage::Dgt(Message::BoardDump(
+            _
+        ))))
+    ));
+    // Keep-alive: the serial number is asked for about every second.
+    read_until(
+        &mut master,
+        &|s: &[u8]| s.iter().filter(|b| **b == 0x45).count() >= 2,
+        &mut sent,
+    );
+    // Silence: the link counts as lost.
+    match next(5000) {
+        Ok(BoardEvent::LinkLost { reason }) => assert!(reason.contains("heartbeat"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    // The board answers again (its serial number): the link is up.
+    master
+        .write_all(&encode(&Message::SerialNumber("10513".into())))
+        .unwrap();
+    assert_eq!(
+        next(3000),
+        Ok(BoardEvent::LinkUp {
+            port: path.to_string_lossy().into()
+        })
+    );
+    assert!(
+        link.status().stats.garbage >= 1,
+        "{:?}",
+        link.status().stats
+    );
+    drop(link);
+    drop(slave);
 }

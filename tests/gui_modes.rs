@@ -89,6 +89,21 @@ fn peg_move(gui: &mut Gui, from: shakmaty::Square, to: shakmaty::Square) {
     gui.advance(300);
 }
 
+/// A game record after these moves (SAN), as a save file would hold it.
+fn record_after(moves: &[&str]) -> rochade::chess::GameRecord {
+    let mut record = rochade::chess::GameRecord::new();
+    for san in moves {
+        let pos = record.position().clone();
+        let mv = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        record.play(mv, None).unwrap();
+    }
+    record
+}
+
 #[test]
 fn tournament_blind_moves_on_the_pegboard_assistant_types_the_reply() {
     let mut s = settings(Lang::En);
@@ -237,16 +252,7 @@ fn relay_the_assistant_enters_both_sides_and_the_clock_runs() {
 
 #[test]
 fn an_unfinished_game_is_offered_and_resumed() {
-    let mut record = rochade::chess::GameRecord::new();
-    for san in ["e4", "e5", "Nf3"] {
-        let pos = record.position().clone();
-        let mv = san
-            .parse::<shakmaty::san::San>()
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        record.play(mv, None).unwrap();
-    }
+    let record = record_after(&["e4", "e5", "Nf3"]);
     let mut gui = start_with(settings(Lang::En), |o| o.resume = Some(record));
     assert_eq!(
         gui.last_spoken(),
@@ -286,14 +292,7 @@ fn closing_mid_game_asks_first() {
 
 #[test]
 fn escape_at_the_resume_question_keeps_the_game() {
-    let mut record = rochade::chess::GameRecord::new();
-    let pos = record.position().clone();
-    let mv = "e4"
-        .parse::<shakmaty::san::San>()
-        .unwrap()
-        .to_move(&pos)
-        .unwrap();
-    record.play(mv, None).unwrap();
+    let record = record_after(&["e4"]);
     let mut gui = start_with(settings(Lang::En), |o| o.resume = Some(record));
     gui.press(egui::Key::Escape);
     assert!(gui.shows("Unfinished game"), "Escape only stops speech");
@@ -429,14 +428,7 @@ fn no_to_the_screen_reader_offer_keeps_the_voice_and_is_not_asked_again() {
 
 #[test]
 fn the_screen_reader_offer_waits_for_the_resume_question() {
-    let mut record = rochade::chess::GameRecord::new();
-    let pos = record.position().clone();
-    let mv = "e4"
-        .parse::<shakmaty::san::San>()
-        .unwrap()
-        .to_move(&pos)
-        .unwrap();
-    record.play(mv, None).unwrap();
+    let record = record_after(&["e4"]);
     let mut gui = start_with(settings(Lang::En), |o| {
         o.resume = Some(record);
         o.screen_reader = Some(screen_reader_found());

@@ -346,7 +346,12 @@ fn settings_dialog_changes_apply_at_once() {
 fn settings_dialog_sets_sounds_voice_and_board_timing() {
     let mut gui = start(settings(Lang::De));
     gui.press(Key::F8);
-    // Earcons can be switched off one by one.
+    // Earcons can be switched off one by one (further down the scrolling
+    // fields).
+    gui.harness
+        .get_by_role_and_label(Role::CheckBox, "Touched")
+        .scroll_to_me();
+    gui.harness.run();
     gui.harness
         .get_by_role_and_label(Role::CheckBox, "Touched")
         .click();
@@ -510,4 +515,35 @@ fn the_title_says_the_game_state_and_no_focusable_control_is_unnamed() {
         Vec::<String>::new(),
         "new game question"
     );
+}
+
+#[test]
+fn who_speaks_is_chosen_in_settings_and_applies_at_once() {
+    let mut gui = start(settings(Lang::En));
+    gui.press(Key::F8);
+    let combo = gui
+        .harness
+        .get_by_role_and_label(Role::ComboBox, "Who speaks");
+    // A combo box says its value (a screen reader reads "Who speaks,
+    // combo box, Rochade's own voice").
+    assert_eq!(combo.value().as_deref(), Some("Rochade's own voice"));
+    gui.harness
+        .get_by_role_and_label(Role::ComboBox, "Who speaks")
+        .click();
+    gui.harness.run();
+    gui.harness.get_by_label("My screen reader").click();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    assert_eq!(
+        gui.app().settings().speech.mode,
+        rochade::speech::SpeechMode::ScreenReader
+    );
+    // At once: the app's own voice is silent for the next move.
+    let voice_before = gui.spoken();
+    gui.type_move("e4");
+    assert!(gui.shows("1. e4"));
+    assert_eq!(gui.spoken(), voice_before);
 }

@@ -187,10 +187,11 @@ fn real_window_takes_keys_saves_and_closes_cleanly() {
     let data_dir = home.path().join("data");
     std::fs::create_dir_all(&config_dir).unwrap();
     // Through the settings file the app reads at start: no speech device
-    // needed, English interface.
+    // needed, English interface; the offer to let a screen reader speak is
+    // answered (a developer's own Orca must not change the flow).
     std::fs::write(
         config_dir.join("settings.toml"),
-        "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\n",
+        "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\nscreen_reader_offered = true\n",
     )
     .unwrap();
 

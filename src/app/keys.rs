@@ -6,6 +6,20 @@
 use egui::{Key, Modifiers};
 use shakmaty::{Color, File, Rank, Role};
 
+/// The digit keys 0 to 9, in order.
+pub(super) const DIGIT_KEYS: [Key; 10] = [
+    Key::Num0,
+    Key::Num1,
+    Key::Num2,
+    Key::Num3,
+    Key::Num4,
+    Key::Num5,
+    Key::Num6,
+    Key::Num7,
+    Key::Num8,
+    Key::Num9,
+];
+
 /// A command the app carries out (from a key, a menu or a button).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -39,6 +53,8 @@ pub enum Action {
     PlayTyped,
     /// Say again what differs between the peg-board and the game.
     BoardGuidance,
+    /// Both boards' links (and a DGT clock's times).
+    BoardStatus,
     /// The piece a pawn promotes to on the peg-board.
     Promote(Role),
     /// Practice: play against the computer, or stop.
@@ -91,6 +107,7 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::E, Action::Export),
     (CTRL, Key::P, Action::ClockToggle),
     (CTRL, Key::G, Action::BoardGuidance),
+    (CTRL_SHIFT, Key::G, Action::BoardStatus),
     (CTRL_SHIFT, Key::P, Action::ToggleComputer),
     (CTRL_SHIFT, Key::H, Action::Threat),
     (CTRL, Key::H, Action::Hint),
@@ -217,18 +234,8 @@ pub fn board_keys(ctx: &egui::Context) -> Vec<BoardKey> {
         (NONE, Key::A, BoardKey::Attackers),
         (NONE, Key::D, BoardKey::Defenders),
     ];
-    let digits = [
-        Key::Num1,
-        Key::Num2,
-        Key::Num3,
-        Key::Num4,
-        Key::Num5,
-        Key::Num6,
-        Key::Num7,
-        Key::Num8,
-    ];
-    for (i, key) in digits.into_iter().enumerate() {
-        bindings.push((NONE, key, BoardKey::Rank(Rank::new(i as u32))));
+    for (i, key) in DIGIT_KEYS[1..=8].iter().enumerate() {
+        bindings.push((NONE, *key, BoardKey::Rank(Rank::new(i as u32))));
     }
     let letters = [
         Key::A,

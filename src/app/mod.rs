@@ -9,6 +9,7 @@
 //! The window repaints only on input, session deadlines and clock seconds.
 
 mod a11y;
+mod atspi_keys;
 pub mod browse;
 mod keys;
 mod panels;
@@ -196,6 +197,10 @@ pub struct RochadeApp {
     screen_reader_probe: Option<std::sync::mpsc::Receiver<bool>>,
     /// A screen reader was found; the offer waits for no other question.
     screen_reader_found: bool,
+    /// The connection that hands keys to the screen reader, coming.
+    keys_rx: Option<std::sync::mpsc::Receiver<atspi_keys::Registry>>,
+    /// Keys go to the screen reader first ([`atspi_keys`]).
+    keys: Option<(atspi_keys::KeyFilter, atspi_keys::Registry)>,
 }
 
 impl RochadeApp {
@@ -247,6 +252,8 @@ impl RochadeApp {
             engine: None,
             screen_reader_probe: options.screen_reader,
             screen_reader_found: false,
+            keys_rx: None,
+            keys: None,
         };
         let tracker = app.settings.tracker_config();
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
@@ -545,7 +552,13 @@ impl RochadeApp {
             Action::Confirm => self.command(Command::Confirm),
             Action::Cancel => self.command(Command::Cancel),
             Action::PlayTyped => self.play_typed(),
-            Action::BoardGuidance => self.dispatch(Event::Board(BoardEvent::RepeatGuidance)),
+            Action::BoardGuidance => {
+                self.dispatch(Event::Board(BoardEvent::RepeatGuidance));
+                if self.session.sighted_board().in_use() {
+                    self.dispatch(Event::Sighted(BoardEvent::RepeatGuidance));
+                }
+            }
+            Action::BoardStatus => self.dispatch(Event::Command(Command::BoardStatus)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
             Action::ToggleComputer => self.toggle_computer(),
             Action::Hint => self.command(Command::Hint),
@@ -805,6 +818,10 @@ impl eframe::App for RochadeApp {
     /// [`panels::panel_frame`]).
     fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
         visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.forward_keys(raw_input);
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {

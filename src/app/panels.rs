@@ -344,6 +344,17 @@ fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
                 t.get("port")
             ),
         );
+        if let Some(c) = sighted.clock.filter(|c| !c.no_clock()) {
+            let time = |s: crate::dgt::protocol::ClockSide| {
+                crate::clock::display(u64::from(s.seconds_total()) * 1000)
+            };
+            ui.label(format!(
+                "{}: {} | {}",
+                t.get("dgt_clock"),
+                time(c.left),
+                time(c.right)
+            ));
+        }
     }
 }
 

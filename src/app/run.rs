@@ -288,15 +288,12 @@ pub fn run() -> Result<(), RunError> {
         native,
         Box::new(move |cc| {
             let mut options = options;
-            // Asked only while the app speaks itself and has not asked before.
-            if options.settings.speech.mode == crate::speech::SpeechMode::SelfVoicing
-                && !options.settings.speech.screen_reader_offered
-            {
-                options.screen_reader = Some(super::screen_reader::detect_in_background(
-                    cc.egui_ctx.clone(),
-                ));
-            }
+            // Whether a screen reader runs: for the offer to let it speak
+            // (asked once) and to hand it the window's keys.
+            let (found, keys) = super::screen_reader::detect_in_background(cc.egui_ctx.clone());
+            options.screen_reader = Some(found);
             let mut app = RochadeApp::new(options);
+            app.keys_rx = Some(keys);
             if let Some(cfg) = link_config {
                 app.connect_board(cfg, cc.egui_ctx.clone());
             }

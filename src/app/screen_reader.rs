@@ -12,6 +12,20 @@ use super::RochadeApp;
 use crate::speech::SpeechMode;
 
 impl RochadeApp {
+    /// Hands the frame's keys to the screen reader first (Orca 43), once
+    /// the connection is there; keys it used are taken out.
+    pub(super) fn forward_keys(&mut self, raw: &mut egui::RawInput) {
+        if let Some(rx) = &self.keys_rx
+            && let Ok(registry) = rx.try_recv()
+        {
+            self.keys = Some((super::atspi_keys::KeyFilter::default(), registry));
+            self.keys_rx = None;
+        }
+        if let Some((filter, registry)) = &mut self.keys {
+            filter.filter(&mut raw.events, registry);
+        }
+    }
+
     /// Takes the look-up's answer and asks, once no other question waits.
     pub(super) fn poll_screen_reader(&mut self, ctx: &egui::Context) {
         if let Some(probe) = &self.screen_reader_probe {
@@ -55,22 +69,42 @@ impl RochadeApp {
     }
 }
 
-/// Starts the look-up; the answer arrives on the receiver (once) and
-/// wakes the window.
-pub fn detect_in_background(wake: egui::Context) -> mpsc::Receiver<bool> {
+/// Starts the look-up; the answer arrives on the first receiver (once)
+/// and wakes the window. When a screen reader runs, the connection that
+/// hands it the window's keys follows on the second
+/// ([`super::atspi_keys`]).
+pub fn detect_in_background(
+    wake: egui::Context,
+) -> (
+    mpsc::Receiver<bool>,
+    mpsc::Receiver<super::atspi_keys::Registry>,
+) {
     let (tx, rx) = mpsc::channel();
+    let (keys_tx, keys_rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("screen-reader-probe".into())
         .spawn(move || {
-            let _ = tx.send(screen_reader_running());
+            let running = screen_reader_running();
+            let _ = tx.send(running);
             wake.request_repaint();
+            #[cfg(target_os = "linux")]
+            if running {
+                match super::atspi_keys::Registry::connect() {
+                    Ok(registry) => {
+                        let _ = keys_tx.send(registry);
+                        wake.request_repaint();
+                    }
+                    Err(e) => eprintln!("rochade: screen reader keys not forwarded: {e}"),
+                }
+            }
+            #[cfg(not(target_os = "linux"))]
+            drop(keys_tx);
         });
     if spawned.is_err() {
         // No thread: nothing is offered, which is what happened before.
-        let (_, rx) = mpsc::channel();
-        return rx;
+        return (mpsc::channel().1, mpsc::channel().1);
     }
-    rx
+    (rx, keys_rx)
 }
 
 /// The desktop says a screen reader is enabled (`ScreenReaderEnabled` of

@@ -332,7 +332,7 @@ pub fn track(args: TrackArgs) -> CliResult {
         cfg.baud = baud;
     }
     let (tx, rx) = mpsc::channel();
-    t.link = Some(Link::spawn(cfg, tx).map_err(|e| CliError::failure(e.to_string()))?);
+    t.link = Some(super::track::spawn_tagged(cfg, false, tx)?);
     follow_link(&mut t, rx, epoch)
 }
 

@@ -59,6 +59,14 @@ pub struct Args {
     /// Record the board log of a live session to this file.
     #[arg(long, requires = "port")]
     pub board_log: Option<PathBuf>,
+    /// The sighted player's DGT e-board on this port, beside the
+    /// peg-board: two boards, one record (moves read on either are
+    /// expected on the other).
+    #[arg(long, requires = "port")]
+    pub sighted: Option<String>,
+    /// Tournament mode (as in the app): strict touch-move, clock on request.
+    #[arg(long)]
+    pub tournament: bool,
     /// Serial port (a device path; pseudo-terminals work too).
     #[arg(required_unless_present = "log")]
     pub port: Option<String>,
@@ -92,6 +100,8 @@ struct Driver {
     session: Session,
     pgn: Option<PathBuf>,
     link: Option<Link>,
+    /// The sighted player's e-board, if one is followed too.
+    sighted: Option<Link>,
 }
 
 impl Driver {
@@ -120,8 +130,12 @@ impl Driver {
                         link.send(cmd);
                     }
                 }
+                Effect::SightedBoardCommand(cmd) => {
+                    if let Some(link) = &self.sighted {
+                        link.send(cmd);
+                    }
+                }
                 Effect::Speak(_)
-                | Effect::SightedBoardCommand(_)
                 | Effect::Sound(_)
                 | Effect::AskEngine(_)
                 | Effect::RestartEngine => {}
@@ -144,6 +158,10 @@ impl Follow for Driver {
     fn input(&mut self, now: u64, event: BoardEvent) -> CliResult {
         self.handle(now, Event::Board(event))
     }
+
+    fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+        self.handle(now, Event::Sighted(event))
+    }
 }
 
 /// Whatever follows one board for `rochade track`: the link's reports in,
@@ -153,6 +171,13 @@ pub(super) trait Follow {
     /// Runs the deadline due at `now`.
     fn tick(&mut self, now: u64) -> CliResult;
     fn input(&mut self, now: u64, event: BoardEvent) -> CliResult;
+
+    /// A report from the sighted player's e-board (when one is followed
+    /// beside the board).
+    fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+        let _ = (now, event);
+        Ok(())
+    }
 
     /// Runs every deadline up to and including `until`.
     fn run_until(&mut self, until: u64) -> CliResult {
@@ -190,10 +215,32 @@ pub(super) fn replay(
     follower.run_until(last + 60_000)
 }
 
-/// Follows a live link in real time until it stops.
+/// A report from one of the links `rochade track` follows: whether it is
+/// the sighted player's e-board, and what it said.
+pub(super) type Tagged = (bool, crate::serial::BoardInput);
+
+/// Starts a link whose reports go to `tx`, tagged.
+pub(super) fn spawn_tagged(
+    cfg: LinkConfig,
+    sighted: bool,
+    tx: mpsc::Sender<Tagged>,
+) -> Result<Link, CliError> {
+    let (link_tx, link_rx) = mpsc::channel();
+    let link = Link::spawn(cfg, link_tx).map_err(|e| CliError::failure(e.to_string()))?;
+    std::thread::spawn(move || {
+        for input in link_rx {
+            if tx.send((sighted, input)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(link)
+}
+
+/// Follows live links in real time until they stop.
 pub(super) fn follow_link(
     follower: &mut impl Follow,
-    rx: mpsc::Receiver<crate::serial::BoardInput>,
+    rx: mpsc::Receiver<Tagged>,
     epoch: Instant,
 ) -> CliResult {
     loop {
@@ -203,7 +250,8 @@ pub(super) fn follow_link(
             .map_or(500, |d| d.saturating_sub(now))
             .min(500);
         match rx.recv_timeout(Duration::from_millis(wait)) {
-            Ok(input) => follower.input(input.at_ms, input.event)?,
+            Ok((false, input)) => follower.input(input.at_ms, input.event)?,
+            Ok((true, input)) => follower.sighted_input(input.at_ms, input.event)?,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(CliError::failure("the board link stopped"));
@@ -244,6 +292,11 @@ pub fn run(args: Args) -> CliResult {
     let format = format.and_then(FormatArg::board);
     let config = SessionConfig {
         lang: args.lang,
+        mode: if args.tournament {
+            crate::session::Mode::Tournament
+        } else {
+            crate::session::Mode::default()
+        },
         ..SessionConfig::default()
     };
     let (pack, pack_error) =
@@ -269,6 +322,7 @@ pub fn run(args: Args) -> CliResult {
         session,
         pgn: args.pgn.clone(),
         link: None,
+        sighted: None,
     };
     driver.handle(0, Event::Board(BoardEvent::Configure(tracker)))?;
 
@@ -307,6 +361,13 @@ pub fn run(args: Args) -> CliResult {
         ..LinkConfig::new(port, format)
     };
     let (tx, rx) = mpsc::channel();
-    driver.link = Some(Link::spawn(cfg, tx).map_err(|e| CliError::failure(e.to_string()))?);
+    driver.link = Some(spawn_tagged(cfg, false, tx.clone())?);
+    if let Some(port) = &args.sighted {
+        let cfg = LinkConfig {
+            epoch,
+            ..LinkConfig::dgt(port.clone())
+        };
+        driver.sighted = Some(spawn_tagged(cfg, true, tx)?);
+    }
     follow_link(&mut driver, rx, epoch)
 }

@@ -103,6 +103,9 @@ pub enum Command {
     MoveCount,
     /// Whose turn it is.
     SideToMove,
+    /// The state of both boards' links and, with a DGT clock attached to
+    /// the sighted board, its times.
+    BoardStatus,
     /// Ask to take back the last move; needs [`Command::Confirm`].
     Takeback,
     /// Confirms the pending question ([`Session::pending`]).
@@ -397,10 +400,11 @@ impl Session {
             Event::Command(cmd) => self.command(now_ms, cmd, &mut out),
             Event::Board(ev) => {
                 let mut fx = Vec::new();
+                let asked = ev == board::BoardEvent::RepeatGuidance;
                 let actions = self
                     .board
                     .on_event(now_ms, ev, &self.record, &self.pack, &mut fx);
-                self.own_board_words(fx, &mut out);
+                self.own_board_words(fx, asked, &mut out);
                 self.board_actions(now_ms, actions, &mut out);
             }
             Event::Sighted(ev) => {
@@ -422,7 +426,7 @@ impl Session {
         let actions = self
             .board
             .on_tick(now_ms, &self.record, &self.pack, &mut fx);
-        self.own_board_words(fx, &mut out);
+        self.own_board_words(fx, false, &mut out);
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
         self.engine_after(now_ms, &mut out);
@@ -439,12 +443,17 @@ impl Session {
         }
     }
 
-    /// With two boards, the peg-board's guidance says whose board it is
-    /// about ("Your board: ..."); the sighted board's says "Sighted board".
-    fn own_board_words(&self, effects: Vec<Effect>, out: &mut Vec<Effect>) {
+    /// With two boards, the peg-board's guidance (and, when `asked`, its
+    /// answer) says whose board it is about ("Your board: ..."); the
+    /// sighted board's says "Sighted board".
+    fn own_board_words(&self, effects: Vec<Effect>, asked: bool, out: &mut Vec<Effect>) {
         let two_boards = self.sighted.in_use();
         out.extend(effects.into_iter().map(|e| match e {
-            Effect::Speak(mut speech) if two_boards && speech.priority == Priority::Guidance => {
+            Effect::Speak(mut speech)
+                if two_boards
+                    && (speech.priority == Priority::Guidance
+                        || asked && speech.priority == Priority::Answer) =>
+            {
                 speech.text = self.pack.phrase("your_board", &[("text", speech.text)]);
                 Effect::Speak(speech)
             }
@@ -721,6 +730,10 @@ impl Session {
                     })
                     .collect();
                 self.speak(out, Utterance::join_with(&parts, ". "), Priority::Answer);
+            }
+            Command::BoardStatus => {
+                let text = sighted::board_status(&self.pack, &self.board.link, &self.sighted);
+                self.speak(out, text, Priority::Answer);
             }
             Command::SideToMove => {
                 let text = announce::announce_to_move(&self.pack, self.record.turn());

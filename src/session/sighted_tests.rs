@@ -295,3 +295,51 @@ fn a_takeback_on_the_sighted_board_asks_and_link_troubles_are_said_as_the_sighte
         "the whole board is asked for again"
     );
 }
+
+#[test]
+fn both_boards_and_the_dgt_clock_are_said_on_request() {
+    use crate::dgt::protocol::{ClockReading, ClockSide};
+    let mut t = Table::new();
+    t.send(Event::Command(Command::BoardStatus));
+    assert_eq!(
+        t.spoken(),
+        ["Your board: connected. Sighted board: connected"]
+    );
+    t.effects.clear();
+    let reading = ClockReading {
+        left: ClockSide {
+            hours: 1,
+            minutes: 29,
+            seconds: 58,
+            flag: false,
+        },
+        right: ClockSide {
+            minutes: 5,
+            seconds: 7,
+            ..ClockSide::default()
+        },
+        status: 0x01,
+    };
+    let m = Message::Clock(reading);
+    t.send(Event::Sighted(BoardEvent::Message(BoardMessage::Dgt(m))));
+    t.send(Event::Sighted(BoardEvent::LinkLost {
+        reason: "unplugged".into(),
+    }));
+    t.effects.clear();
+    t.send(Event::Command(Command::BoardStatus));
+    assert_eq!(
+        t.spoken(),
+        [
+            "Your board: connected. Sighted board: link lost. Sighted board: Clock: left 1 hour \
+          29 minutes 58 seconds, right 5 minutes 7 seconds"
+        ]
+    );
+    // Asked for guidance, each board answers for itself.
+    t.effects.clear();
+    t.send(Event::Board(BoardEvent::RepeatGuidance));
+    t.send(Event::Sighted(BoardEvent::RepeatGuidance));
+    assert_eq!(
+        t.spoken(),
+        ["Your board: Board matches", "Sighted board: Board matches"]
+    );
+}

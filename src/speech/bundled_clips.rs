@@ -392,6 +392,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/letzter.wav"),
     ),
     ("linie", include_bytes!("../../assets/voice/de/linie.wav")),
+    ("links", include_bytes!("../../assets/voice/de/links.wav")),
     ("matt", include_bytes!("../../assets/voice/de/matt.wav")),
     (
         "mattsetzen",
@@ -448,6 +449,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/programm.wav"),
     ),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
+    ("rechts", include_bytes!("../../assets/voice/de/rechts.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),
     (

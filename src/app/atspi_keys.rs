@@ -1,0 +1,443 @@
+//! Orca's own keys inside the window: key presses handed to the AT-SPI
+//! registry (shell: D-Bus), as GTK's atk-bridge does.
+//!
+//! Orca 43 (Debian 12) learns of key presses in an application only when
+//! the toolkit hands each one to the registry
+//! (`org.a11y.atspi.DeviceEventController.NotifyListenersSync`) and obeys
+//! the answer: a key Orca used (its modifier Insert, Insert+T, flat review,
+//! Ctrl to stop speech) is "consumed" and must not reach the application.
+//! winit and AccessKit do not do this, so without it Orca's commands are
+//! dead inside the window. Newer Orca versions grab their keys themselves;
+//! for them the registry answers "not consumed" and nothing changes.
+//!
+//! egui gives no X key codes, only keys by position and by meaning, so
+//! [`x11_key`] translates them (US layout positions, the X server's evdev
+//! key codes). egui does not tell the keypad's Enter from the main Enter,
+//! so Orca's KP_Enter command ("Where am I") arrives as Return; with Num
+//! Lock off, the keypad's other keys arrive as the navigation keys they
+//! stand for and are sent as KP_ keys.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use egui::{Event, Key, Modifiers};
+
+/// How long a key may wait for the screen reader's answer before the app
+/// takes it anyway (atk-bridge waits similarly; Orca answers in a few ms).
+const ANSWER_TIMEOUT: Duration = Duration::from_millis(300);
+
+/// One key as X names it: what the registry and Orca expect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct X11Key {
+    pub keysym: u32,
+    /// The X key code (evdev code + 8), by the key's position.
+    pub keycode: u32,
+    /// The keysym's name ("Insert", "KP_Home") or the character typed.
+    pub name: String,
+    /// Whether the key types a character.
+    pub is_text: bool,
+}
+
+/// X's modifier mask for egui's modifiers (Shift, Control, Mod1 = Alt).
+pub fn x11_modifiers(m: Modifiers) -> u32 {
+    u32::from(m.shift) | (u32::from(m.ctrl) << 2) | (u32::from(m.alt) << 3)
+}
+
+/// The X key for an egui key event: `key` by meaning, `physical` by
+/// position (None: the same). None for keys X has no name for here.
+pub fn x11_key(key: Key, physical: Option<Key>, shift: bool) -> Option<X11Key> {
+    let physical = physical.unwrap_or(key);
+    let named = |keysym: u32, keycode: u32, name: &str| X11Key {
+        keysym,
+        keycode,
+        name: name.to_owned(),
+        is_text: false,
+    };
+    // The keypad with Num Lock off: a digit's position, a navigation meaning.
+    if let Some(digit) = digit_value(physical)
+        && digit_value(key).is_none()
+    {
+        let (keysym, keycode, name) = match digit {
+            7 => (0xff95, 79, "KP_Home"),
+            8 => (0xff97, 80, "KP_Up"),
+            9 => (0xff9a, 81, "KP_Prior"),
+            4 => (0xff96, 83, "KP_Left"),
+            5 => (0xff9d, 84, "KP_Begin"),
+            6 => (0xff98, 85, "KP_Right"),
+            1 => (0xff9c, 87, "KP_End"),
+            2 => (0xff99, 88, "KP_Down"),
+            3 => (0xff9b, 89, "KP_Next"),
+            _ => (0xff9e, 90, "KP_Insert"),
+        };
+        return Some(named(keysym, keycode, name));
+    }
+    if let Some(d) = digit_value(key) {
+        let keycode = if d == 0 { 19 } else { 9 + d };
+        let c = char::from(b'0' + d as u8);
+        return Some(text_key(c, keycode));
+    }
+    if let Some(keycode) = letter_keycode(physical)
+        && let Some(letter) = key.name().chars().next().filter(|_| key.name().len() == 1)
+    {
+        let c = if shift {
+            letter.to_ascii_uppercase()
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        return Some(text_key(c, keycode));
+    }
+    let function = [
+        Key::F1,
+        Key::F2,
+        Key::F3,
+        Key::F4,
+        Key::F5,
+        Key::F6,
+        Key::F7,
+        Key::F8,
+        Key::F9,
+        Key::F10,
+        Key::F11,
+        Key::F12,
+    ];
+    if let Some(i) = function.iter().position(|f| *f == key) {
+        let keycode = [67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 95, 96][i];
+        return Some(named(0xffbe + i as u32, keycode, &format!("F{}", i + 1)));
+    }
+    let (keysym, keycode, name) = match key {
+        Key::Enter => (0xff0d, 36, "Return"),
+        Key::Escape => (0xff1b, 9, "Escape"),
+        Key::Tab => (0xff09, 23, "Tab"),
+        Key::Backspace => (0xff08, 22, "BackSpace"),
+        Key::Insert => (0xff63, 118, "Insert"),
+        Key::Delete => (0xffff, 119, "Delete"),
+        Key::Home => (0xff50, 110, "Home"),
+        Key::End => (0xff57, 115, "End"),
+        Key::PageUp => (0xff55, 112, "Prior"),
+        Key::PageDown => (0xff56, 117, "Next"),
+        Key::ArrowLeft => (0xff51, 113, "Left"),
+        Key::ArrowUp => (0xff52, 111, "Up"),
+        Key::ArrowRight => (0xff53, 114, "Right"),
+        Key::ArrowDown => (0xff54, 116, "Down"),
+        Key::Space => return Some(text_key(' ', 65)),
+        Key::Minus => return Some(text_key('-', 20)),
+        Key::Period => return Some(text_key('.', 60)),
+        Key::Comma => return Some(text_key(',', 59)),
+        Key::Slash => return Some(text_key('/', 61)),
+        _ => return None,
+    };
+    Some(named(keysym, keycode, name))
+}
+
+fn text_key(c: char, keycode: u32) -> X11Key {
+    X11Key {
+        keysym: u32::from(c),
+        keycode,
+        name: c.to_string(),
+        is_text: true,
+    }
+}
+
+fn digit_value(key: Key) -> Option<u32> {
+    super::keys::DIGIT_KEYS
+        .iter()
+        .position(|d| *d == key)
+        .map(|i| i as u32)
+}
+
+/// X key codes of the letters by their position on a US keyboard.
+fn letter_keycode(key: Key) -> Option<u32> {
+    let name = key.name();
+    let letter = name
+        .chars()
+        .next()
+        .filter(|c| name.len() == 1 && c.is_ascii_alphabetic())?;
+    const ROWS: [(&str, u32); 3] = [("QWERTYUIOP", 24), ("ASDFGHJKL", 38), ("ZXCVBNM", 52)];
+    ROWS.iter().find_map(|(row, first)| {
+        row.find(letter.to_ascii_uppercase())
+            .map(|i| first + i as u32)
+    })
+}
+
+/// One key event for the registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyReport {
+    pub pressed: bool,
+    pub key: X11Key,
+    pub modifiers: u32,
+}
+
+/// Where key reports go: the registry, which answers whether a screen
+/// reader used the key.
+pub trait KeySink {
+    fn report(&mut self, report: &KeyReport) -> bool;
+}
+
+/// Hands every key of a frame to the sink before egui sees it and takes
+/// out what the screen reader used (pure: the sink does the I/O).
+#[derive(Default)]
+pub struct KeyFilter {
+    /// Keys whose press the screen reader used: their release is its too.
+    consumed: HashSet<Key>,
+    /// Shift, Control and Alt as last reported.
+    modifiers: Modifiers,
+}
+
+impl KeyFilter {
+    pub fn filter(&mut self, events: &mut Vec<Event>, sink: &mut dyn KeySink) {
+        let mut drop_text = false;
+        events.retain(|event| match event {
+            Event::Key {
+                key,
+                physical_key,
+                pressed,
+                modifiers,
+                ..
+            } => {
+                let Some(x) = x11_key(*key, *physical_key, modifiers.shift) else {
+                    drop_text = false;
+                    return true;
+                };
+                let used = sink.report(&KeyReport {
+                    pressed: *pressed,
+                    key: x,
+                    modifiers: x11_modifiers(*modifiers),
+                });
+                let used = if *pressed {
+                    if used {
+                        self.consumed.insert(*key);
+                    }
+                    used
+                } else {
+                    self.consumed.remove(key) || used
+                };
+                // The character a used key would type goes with it.
+                drop_text = used && *pressed;
+                !used
+            }
+            Event::Text(_) if drop_text => {
+                drop_text = false;
+                false
+            }
+            Event::ModifiersChanged(modifiers) => {
+                self.modifiers_changed(*modifiers, sink);
+                true
+            }
+            _ => true,
+        });
+    }
+
+    /// Shift, Control and Alt pressed or released: egui has no key events
+    /// for them, but Orca needs Control's press to stop speech.
+    fn modifiers_changed(&mut self, modifiers: Modifiers, sink: &mut dyn KeySink) {
+        for (down, was, keysym, keycode, name, bit) in [
+            (
+                modifiers.ctrl,
+                self.modifiers.ctrl,
+                0xffe3,
+                37,
+                "Control_L",
+                4,
+            ),
+            (
+                modifiers.shift,
+                self.modifiers.shift,
+                0xffe1,
+                50,
+                "Shift_L",
+                1,
+            ),
+            (modifiers.alt, self.modifiers.alt, 0xffe9, 64, "Alt_L", 8),
+        ] {
+            if down != was {
+                // X reports the state before the event: a modifier's own
+                // bit is set on its release, not on its press.
+                let others = x11_modifiers(modifiers) & !bit;
+                sink.report(&KeyReport {
+                    pressed: down,
+                    key: X11Key {
+                        keysym,
+                        keycode,
+                        name: name.to_owned(),
+                        is_text: false,
+                    },
+                    modifiers: if down { others } else { others | bit },
+                });
+            }
+        }
+        self.modifiers = modifiers;
+    }
+}
+
+/// The AT-SPI registry on the accessibility bus.
+pub struct Registry {
+    conn: zbus::Connection,
+    start: Instant,
+}
+
+impl Registry {
+    /// Connects to the accessibility bus (its address from the session
+    /// bus's `org.a11y.Bus`).
+    pub fn connect() -> zbus::Result<Registry> {
+        zbus::block_on(async {
+            let session = zbus::Connection::session().await?;
+            let reply = session
+                .call_method(
+                    Some("org.a11y.Bus"),
+                    "/org/a11y/bus",
+                    Some("org.a11y.Bus"),
+                    "GetAddress",
+                    &(),
+                )
+                .await?;
+            let address: String = reply.body().deserialize()?;
+            let conn = zbus::connection::Builder::address(address.as_str())?
+                .method_timeout(ANSWER_TIMEOUT)
+                .build()
+                .await?;
+            Ok(Registry {
+                conn,
+                start: Instant::now(),
+            })
+        })
+    }
+}
+
+impl KeySink for Registry {
+    fn report(&mut self, r: &KeyReport) -> bool {
+        // (uinnisb): type, keysym, key code, modifiers, time, string, is
+        // text. The registry of at-spi2-core 2.46 reads key code and
+        // modifiers as 16-bit numbers (its introspection data says 32) and
+        // refuses anything else as invalid arguments.
+        let event = (
+            u32::from(!r.pressed),
+            r.key.keysym as i32,
+            r.key.keycode as i16,
+            r.modifiers as i16,
+            self.start.elapsed().as_millis() as i32,
+            r.key.name.as_str(),
+            r.key.is_text,
+        );
+        let answer = zbus::block_on(self.conn.call_method(
+            Some("org.a11y.atspi.Registry"),
+            "/org/a11y/atspi/registry/deviceeventcontroller",
+            Some("org.a11y.atspi.DeviceEventController"),
+            "NotifyListenersSync",
+            &(event,),
+        ));
+        answer
+            .ok()
+            .and_then(|m| m.body().deserialize::<bool>().ok())
+            .unwrap_or(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_get_their_x_names_and_codes() {
+        let k = |key, physical, shift| x11_key(key, physical, shift).unwrap();
+        assert_eq!(
+            k(Key::Insert, None, false),
+            X11Key {
+                keysym: 0xff63,
+                keycode: 118,
+                name: "Insert".into(),
+                is_text: false
+            }
+        );
+        let t = k(Key::T, None, false);
+        assert_eq!(
+            (t.keysym, t.keycode, t.name.as_str(), t.is_text),
+            (0x74, 28, "t", true)
+        );
+        assert_eq!(k(Key::T, None, true).name, "T");
+        assert_eq!(k(Key::A, None, false).keycode, 38);
+        assert_eq!(k(Key::M, None, false).keycode, 58);
+        assert_eq!(k(Key::Num1, None, false).keycode, 10);
+        assert_eq!(k(Key::Num0, None, false).keycode, 19);
+        assert_eq!(k(Key::F1, None, false).name, "F1");
+        assert_eq!(k(Key::F12, None, false).keycode, 96);
+        // Keypad 8 with Num Lock off: position 8, meaning Up.
+        assert_eq!(k(Key::ArrowUp, Some(Key::Num8), false).name, "KP_Up");
+        assert_eq!(k(Key::Insert, Some(Key::Num0), false).name, "KP_Insert");
+        assert_eq!(k(Key::ArrowUp, None, false).name, "Up");
+        assert_eq!(x11_modifiers(Modifiers::CTRL | Modifiers::SHIFT), 5);
+    }
+
+    /// A screen reader that uses Insert (its modifier) and Insert+T.
+    #[derive(Default)]
+    struct FakeOrca {
+        seen: Vec<KeyReport>,
+        modifier_down: bool,
+    }
+
+    impl KeySink for FakeOrca {
+        fn report(&mut self, r: &KeyReport) -> bool {
+            self.seen.push(r.clone());
+            if r.key.name == "Insert" {
+                self.modifier_down = r.pressed;
+                return true;
+            }
+            self.modifier_down
+        }
+    }
+
+    fn key(key: Key, pressed: bool) -> Event {
+        Event::Key {
+            key,
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: Modifiers::NONE,
+        }
+    }
+
+    #[test]
+    fn keys_the_screen_reader_uses_never_reach_the_app_and_others_do() {
+        let mut filter = KeyFilter::default();
+        let mut orca = FakeOrca::default();
+        let mut events = vec![
+            key(Key::Insert, true),
+            key(Key::T, true),
+            Event::Text("t".into()),
+            key(Key::T, false),
+            key(Key::Insert, false),
+            key(Key::E, true),
+            Event::Text("e".into()),
+            key(Key::E, false),
+        ];
+        filter.filter(&mut events, &mut orca);
+        assert_eq!(
+            events,
+            vec![
+                key(Key::E, true),
+                Event::Text("e".into()),
+                key(Key::E, false)
+            ]
+        );
+        assert_eq!(orca.seen.len(), 6, "every key went to the screen reader");
+        assert!(orca.seen[1].pressed && orca.seen[1].key.name == "t");
+    }
+
+    #[test]
+    fn control_alone_is_reported_from_the_modifier_state() {
+        let mut filter = KeyFilter::default();
+        let mut orca = FakeOrca::default();
+        let mut events = vec![
+            Event::ModifiersChanged(Modifiers::CTRL),
+            Event::ModifiersChanged(Modifiers::CTRL),
+            Event::ModifiersChanged(Modifiers::NONE),
+        ];
+        filter.filter(&mut events, &mut orca);
+        assert_eq!(events.len(), 3, "the app still sees the modifiers");
+        let said: Vec<_> = orca
+            .seen
+            .iter()
+            .map(|r| (r.key.name.as_str(), r.pressed, r.modifiers))
+            .collect();
+        assert_eq!(said, [("Control_L", true, 0), ("Control_L", false, 4)]);
+    }
+}
