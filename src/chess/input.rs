@@ -120,7 +120,7 @@ fn looks_like_san(text: &str) -> bool {
 
 /// What a single typed word can mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
+pub(crate) enum Part {
     Piece(Role),
     File(File),
     Rank(Rank),
@@ -131,64 +131,105 @@ enum Part {
     Filler,
 }
 
+/// Lower case, German umlauts spelt out, Portuguese accents dropped: in
+/// one pass (this runs for every word of every pack on each typed move).
 fn normalise(word: &str) -> String {
-    word.to_lowercase()
-        .replace('ä', "ae")
-        .replace('ö', "oe")
-        .replace('ü', "ue")
-        .replace('ß', "ss")
-        .replace(['ã', 'á', 'â'], "a")
-        .replace(['é', 'ê'], "e")
-        .replace(['í'], "i")
-        .replace(['ó', 'ô', 'õ'], "o")
-        .replace('ú', "u")
-        .replace('ç', "c")
+    let mut out = String::with_capacity(word.len() + 2);
+    for c in word.chars().flat_map(char::to_lowercase) {
+        match c {
+            'ä' => out.push_str("ae"),
+            'ö' => out.push_str("oe"),
+            'ü' => out.push_str("ue"),
+            'ß' => out.push_str("ss"),
+            'ã' | 'á' | 'â' => out.push('a'),
+            'é' | 'ê' => out.push('e'),
+            'í' => out.push('i'),
+            'ó' | 'ô' | 'õ' => out.push('o'),
+            'ú' => out.push('u'),
+            'ç' => out.push('c'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
-fn vocabulary(packs: &[&Pack]) -> Vec<(String, Part)> {
+/// A phrase of the packs: its normalised words, how many, and its meaning.
+pub(crate) type Phrase = (String, usize, Part);
+
+/// Each pack's phrases, made once and kept in the pack.
+fn vocabulary<'a>(packs: &[&'a Pack]) -> Vec<&'a [Phrase]> {
+    packs
+        .iter()
+        .map(|pack| pack.input_phrases.get_or_init(|| phrases(pack)).as_slice())
+        .collect()
+}
+
+/// The phrase of the packs that `words` start with: the longest (so "kurze
+/// rochade" wins over a single word), of equal ones the first in pack order.
+fn phrase_at<'a>(words: &[String], vocab: &[&'a [Phrase]]) -> Option<&'a Phrase> {
+    // Each pack's phrases are longest first.
+    let longest = vocab.iter().filter_map(|p| p.first()).map(|p| p.1).max()?;
+    for n in (1..=longest.min(words.len())).rev() {
+        for list in vocab {
+            for phrase in list.iter() {
+                let found = phrase.1 == n
+                    && match n {
+                        1 => phrase.0 == words[0],
+                        _ => phrase
+                            .0
+                            .split(' ')
+                            .eq(words[..n].iter().map(String::as_str)),
+                    };
+                if found {
+                    return Some(phrase);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The phrases of one pack, longest first, else in pack order.
+pub(crate) fn phrases(pack: &Pack) -> Vec<Phrase> {
     let mut v = Vec::new();
     let mut add = |w: &crate::words::Word, part: Part| {
         for form in [&w.written, &w.spoken] {
-            v.push((normalise(form), part));
+            let phrase = normalise(form);
+            let n = phrase.split_whitespace().count();
+            v.push((phrase, n, part));
         }
     };
-    for pack in packs {
-        for i in 0..8 {
-            add(pack.file(File::new(i)), Part::File(File::new(i)));
-            add(pack.rank(Rank::new(i)), Part::Rank(Rank::new(i)));
-        }
-        for role in Role::ALL {
-            add(pack.piece(role), Part::Piece(role));
-        }
-        add(&pack.term("captures"), Part::Captures);
-        add(
-            &pack.term("castle_short"),
-            Part::Castle(CastlingSide::KingSide),
-        );
-        add(
-            &pack.term("castle_long"),
-            Part::Castle(CastlingSide::QueenSide),
-        );
-        for key in ["check", "mate", "en_passant"] {
-            add(&pack.term(key), Part::Filler);
-        }
+    for i in 0..8 {
+        add(pack.file(File::new(i)), Part::File(File::new(i)));
+        add(pack.rank(Rank::new(i)), Part::Rank(Rank::new(i)));
     }
-    // Longest phrases first, so "kurze rochade" wins over a single word.
-    v.sort_by_key(|(w, _)| std::cmp::Reverse(w.split_whitespace().count()));
+    for role in Role::ALL {
+        add(pack.piece(role), Part::Piece(role));
+    }
+    add(&pack.term("captures"), Part::Captures);
+    add(
+        &pack.term("castle_short"),
+        Part::Castle(CastlingSide::KingSide),
+    );
+    add(
+        &pack.term("castle_long"),
+        Part::Castle(CastlingSide::QueenSide),
+    );
+    for key in ["check", "mate", "en_passant"] {
+        add(&pack.term(key), Part::Filler);
+    }
+    v.sort_by_key(|&(_, n, _)| std::cmp::Reverse(n));
     v
 }
 
-fn classify(words: &[String], letters: Letters, vocab: &[(String, Part)]) -> Result<Vec<Part>, ()> {
+fn classify(words: &[String], letters: Letters, vocab: &[&[Phrase]]) -> Result<Vec<Part>, ()> {
     let mut parts = Vec::new();
     let mut i = 0;
-    'outer: while i < words.len() {
-        for (phrase, part) in vocab {
-            let n = phrase.split_whitespace().count();
-            if n > 0 && i + n <= words.len() && words[i..i + n].join(" ") == *phrase {
-                parts.push(*part);
-                i += n;
-                continue 'outer;
-            }
+    while i < words.len() {
+        if let Some(&(_, n, part)) = phrase_at(&words[i..], vocab) {
+            parts.push(part);
+            i += n;
+            continue;
         }
         let w = words[i].as_str();
         let part = match w {

@@ -1,7 +1,7 @@
 //! The game of chess as the scoresheet sees it: moves, results, claims,
 //! piece letters and move input. Rules and SAN come from `shakmaty`.
 
-mod input;
+pub(crate) mod input;
 mod letters;
 mod record;
 

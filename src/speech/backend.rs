@@ -62,7 +62,6 @@ impl VoiceSettings {
 #[derive(Debug)]
 pub enum Msg {
     Speak(crate::session::Speech, Instant),
-    Repeat,
     Stop,
     Finished(UtteranceKey),
     Settings(VoiceSettings),

@@ -1,7 +1,7 @@
 //! Speech: the app speaks for itself, with or without a screen reader.
 //!
-//! * [`queue`] is the pure scheduler (priorities, interruption, repeat,
-//!   history), tested with the recording backend;
+//! * [`queue`] is the pure scheduler (priorities, interruption, resumption),
+//!   tested with the recording backend;
 //! * [`voice`] chooses a system voice for a language (pure);
 //! * [`backend`] defines [`SpeechBackend`] and the recording and silent
 //!   backends; [`system`] is system speech through `tts`; [`clips`] is the
@@ -24,7 +24,7 @@ pub use backend::{
 };
 pub use clips::{ClipStore, ClipVoice, save_user_clip, user_clip_dir, vocabulary};
 pub use mode::{SpeechMode, UnknownSpeechMode};
-pub use queue::{Command, HistoryEntry, Outcome, SpeechQueue, UtteranceKey};
+pub use queue::{Command, SpeechQueue, UtteranceKey};
 pub use service::{
     BackendChoice, SpeechConfig, SpeechHandle, SpeechService, UnknownBackend, speak_all_blocking,
 };

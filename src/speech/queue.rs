@@ -1,7 +1,7 @@
 //! The speech scheduler: a pure state machine that decides what the speech
 //! backend says next. No threads, no clocks, no I/O: the speech thread feeds
-//! it events (a new item, "the backend finished utterance N", "repeat",
-//! "stop") and carries out the commands it returns.
+//! it events (a new item, "the backend finished utterance N", "stop") and
+//! carries out the commands it returns.
 //!
 //! Speech falls into three classes ([`SpeechClass`]), scheduled as screen
 //! readers do it:
@@ -16,8 +16,10 @@
 //!   waits in front of anything else, a move makes it stale (dropped), an
 //!   answer only pauses it (said again after the answer);
 //! * within a class, items of equal priority wait their turn in arrival order;
-//! * the same text twice in a row is spoken twice (no de-duplication);
-//! * "repeat" says the last announcement again; a short history is kept.
+//! * the same text twice in a row is spoken twice (no de-duplication).
+//!
+//! "Repeat the last announcement" (F2) is the session's: it knows what the
+//! last move was, whatever was said after it.
 
 use std::collections::VecDeque;
 
@@ -36,39 +38,12 @@ pub enum Command {
     Speak { key: UtteranceKey, speech: Speech },
 }
 
-/// How an utterance in the history ended (or that it is still playing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Playing,
-    Spoken,
-    /// Cut off by more urgent speech; moves and alerts are said again later.
-    Interrupted,
-    /// Cut off by the user's "stop".
-    Stopped,
-}
-
-/// One line of the "what was said" list shown to the assistant and to
-/// low-vision players.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct HistoryEntry {
-    pub key: UtteranceKey,
-    pub speech: Speech,
-    pub outcome: Outcome,
-}
-
-/// How many utterances the history keeps.
-pub const HISTORY_LEN: usize = 50;
-
 /// The scheduler's state.
 #[derive(Clone, Debug, Default)]
 pub struct SpeechQueue {
     current: Option<(UtteranceKey, Speech)>,
     /// Waiting items, highest priority first, arrival order within one.
     pending: VecDeque<Speech>,
-    /// The last item that started playing, for "repeat".
-    last: Option<Speech>,
-    history: VecDeque<HistoryEntry>,
     next_key: UtteranceKey,
 }
 
@@ -96,9 +71,8 @@ impl SpeechQueue {
                 self.enqueue(speech);
                 self.start_next(&mut out);
             }
-            Some((key, playing)) if cuts_off(&speech, &playing) => {
+            Some((_, playing)) if cuts_off(&speech, &playing) => {
                 out.push(Command::Interrupt);
-                self.set_outcome(key, Outcome::Interrupted);
                 // Lower-priority speech still waiting is stale now (moves
                 // and alerts are never dropped).
                 self.pending.retain(|p| {
@@ -132,28 +106,16 @@ impl SpeechQueue {
         let mut out = Vec::new();
         if self.current.as_ref().is_some_and(|(k, _)| *k == key) {
             self.current = None;
-            self.set_outcome(key, Outcome::Spoken);
             self.start_next(&mut out);
         }
         out
-    }
-
-    /// Says the last announcement again, at its own priority.
-    pub fn repeat(&mut self) -> Vec<Command> {
-        match self.last.clone() {
-            Some(last) => self.push(last),
-            None => Vec::new(),
-        }
     }
 
     /// The user asked for silence: cut off what plays and forget what waits.
     pub fn stop(&mut self) -> Vec<Command> {
         self.pending.clear();
         match self.current.take() {
-            Some((key, _)) => {
-                self.set_outcome(key, Outcome::Stopped);
-                vec![Command::Interrupt]
-            }
+            Some(_) => vec![Command::Interrupt],
             None => Vec::new(),
         }
     }
@@ -169,16 +131,6 @@ impl SpeechQueue {
 
     pub fn is_idle(&self) -> bool {
         self.current.is_none() && self.pending.is_empty()
-    }
-
-    /// The last item that started playing (what "repeat" says).
-    pub fn last(&self) -> Option<&Speech> {
-        self.last.as_ref()
-    }
-
-    /// Oldest first, at most [`HISTORY_LEN`] entries.
-    pub fn history(&self) -> impl Iterator<Item = &HistoryEntry> {
-        self.history.iter()
     }
 
     fn enqueue(&mut self, speech: Speech) {
@@ -206,23 +158,8 @@ impl SpeechQueue {
         if let Some(speech) = self.pending.pop_front() {
             let key = self.next_key;
             self.next_key += 1;
-            self.last = Some(speech.clone());
-            self.history.push_back(HistoryEntry {
-                key,
-                speech: speech.clone(),
-                outcome: Outcome::Playing,
-            });
-            while self.history.len() > HISTORY_LEN {
-                self.history.pop_front();
-            }
             self.current = Some((key, speech.clone()));
             out.push(Command::Speak { key, speech });
-        }
-    }
-
-    fn set_outcome(&mut self, key: UtteranceKey, outcome: Outcome) {
-        if let Some(entry) = self.history.iter_mut().rev().find(|e| e.key == key) {
-            entry.outcome = outcome;
         }
     }
 }
@@ -268,6 +205,14 @@ mod tests {
         said: Vec<(String, Priority)>,
         interrupts: usize,
         playing: Option<UtteranceKey>,
+        /// How each utterance ended, in the order they ended.
+        ended: Vec<Ended>,
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Ended {
+        Spoken,
+        CutOff,
     }
 
     impl Harness {
@@ -280,6 +225,7 @@ mod tests {
                             "interrupt with nothing playing"
                         );
                         self.interrupts += 1;
+                        self.ended.push(Ended::CutOff);
                     }
                     Command::Speak { key, speech } => {
                         assert!(
@@ -308,6 +254,7 @@ mod tests {
         }
         fn finish(&mut self) {
             let key = self.playing.take().expect("something is playing");
+            self.ended.push(Ended::Spoken);
             let c = self.queue.finished(key);
             self.apply(c);
         }
@@ -346,8 +293,7 @@ mod tests {
             2,
             "the cut-off clock reading is not spoken again"
         );
-        let outcomes: Vec<_> = h.queue.history().map(|e| e.outcome).collect();
-        assert_eq!(outcomes, [Outcome::Interrupted, Outcome::Spoken]);
+        assert_eq!(h.ended, [Ended::CutOff, Ended::Spoken]);
     }
 
     #[test]
@@ -419,15 +365,9 @@ mod tests {
                 "Eva vier"
             ]
         );
-        let outcomes: Vec<_> = h.queue.history().map(|e| e.outcome).collect();
         assert_eq!(
-            outcomes,
-            [
-                Outcome::Interrupted,
-                Outcome::Interrupted,
-                Outcome::Interrupted,
-                Outcome::Spoken
-            ]
+            h.ended,
+            [Ended::CutOff, Ended::CutOff, Ended::CutOff, Ended::Spoken]
         );
     }
 
@@ -578,22 +518,6 @@ mod tests {
     }
 
     #[test]
-    fn repeat_says_the_last_announcement_again() {
-        let mut h = Harness::default();
-        assert!(h.queue.repeat().is_empty(), "nothing to repeat yet");
-        h.push("Eva vier", Priority::Move);
-        h.drain();
-        let c = h.queue.repeat();
-        h.apply(c);
-        h.drain();
-        let c = h.queue.repeat();
-        h.apply(c);
-        h.drain();
-        assert_eq!(h.texts(), ["Eva vier", "Eva vier", "Eva vier"]);
-        assert_eq!(h.said[1].1, Priority::Move);
-    }
-
-    #[test]
     fn stop_silences_and_forgets_what_waits() {
         let mut h = Harness::default();
         h.push("Eva vier", Priority::Move);
@@ -602,11 +526,8 @@ mod tests {
         h.apply(c);
         assert_eq!(h.interrupts, 1);
         assert!(h.queue.is_idle());
-        assert_eq!(h.queue.history().last().unwrap().outcome, Outcome::Stopped);
-        // Repeat still knows the last announcement.
-        let c = h.queue.repeat();
-        h.apply(c);
-        assert_eq!(h.texts(), ["Eva vier", "Eva vier"]);
+        assert_eq!(h.ended, [Ended::CutOff]);
+        assert_eq!(h.texts(), ["Eva vier"]);
     }
 
     #[test]
@@ -674,18 +595,5 @@ mod tests {
         // Each alert was spoken before the moves queued ahead of it.
         let pos = |t: &str| h.texts().iter().position(|x| *x == t).unwrap();
         assert!(pos("alert 25") < pos("move 24"));
-    }
-
-    #[test]
-    fn history_is_bounded_and_oldest_first() {
-        let mut h = Harness::default();
-        for i in 0..(HISTORY_LEN + 10) {
-            h.push(&format!("item {i}"), Priority::Move);
-            h.finish();
-        }
-        let hist: Vec<_> = h.queue.history().collect();
-        assert_eq!(hist.len(), HISTORY_LEN);
-        assert_eq!(hist[0].speech.text.spoken, "item 10");
-        assert!(hist.iter().all(|e| e.outcome == Outcome::Spoken));
     }
 }

@@ -11,7 +11,7 @@ use super::backend::{
 };
 use super::clips::{ClipVoice, has_clips};
 use super::mode::SpeechMode;
-use super::queue::{Command, HistoryEntry, SpeechQueue};
+use super::queue::{Command, SpeechQueue};
 use super::system::SystemSpeech;
 use super::voice::VoiceInfo;
 use crate::session::{Priority, Speech};
@@ -57,7 +57,7 @@ pub struct SpeechConfig {
     pub lang: Lang,
     pub settings: VoiceSettings,
     /// Who speaks: in [`SpeechMode::ScreenReader`] the backend stays
-    /// silent (the queue, history and "repeat" still work).
+    /// silent (the queue still works).
     pub mode: SpeechMode,
 }
 
@@ -68,7 +68,6 @@ struct Status {
     submitted: u64,
     handled: u64,
     queue_idle: bool,
-    history: Vec<HistoryEntry>,
     backend_name: String,
     mode: SpeechMode,
     notes: Vec<String>,
@@ -282,7 +281,6 @@ fn run(
         let mut errors = Vec::new();
         let commands = match msg {
             Msg::Speak(speech, _sent) => queue.push(speech),
-            Msg::Repeat => queue.repeat(),
             Msg::Stop => queue.stop(),
             Msg::Finished(key) => {
                 counted = false;
@@ -351,7 +349,6 @@ fn run(
             s.handled += 1;
         }
         s.queue_idle = queue.is_idle();
-        s.history = queue.history().cloned().collect();
         s.skipped_words.extend(skipped);
         s.errors.extend(errors);
         drop(s);
@@ -419,11 +416,6 @@ impl SpeechHandle {
         });
     }
 
-    /// Says the last announcement again.
-    pub fn repeat(&self) {
-        self.send(Msg::Repeat);
-    }
-
     /// Silence now; forgets what was waiting.
     pub fn stop(&self) {
         self.send(Msg::Stop);
@@ -443,11 +435,6 @@ impl SpeechHandle {
     /// The speech mode in force (see [`SpeechMode`]).
     pub fn mode(&self) -> SpeechMode {
         self.status().mode
-    }
-
-    /// What was said, oldest first (at most [`super::queue::HISTORY_LEN`]).
-    pub fn history(&self) -> Vec<HistoryEntry> {
-        self.status().history.clone()
     }
 
     /// "system speech (speech-dispatcher)", "clip voice", "silence", ...
@@ -565,7 +552,7 @@ mod tests {
     }
 
     #[test]
-    fn the_service_speaks_in_order_with_priorities_and_keeps_history() {
+    fn the_service_speaks_in_order_with_priorities() {
         let log = RecordingLog::new();
         let h = start(&log);
         assert_eq!(h.backend_name(), "recording (test)");
@@ -593,10 +580,6 @@ mod tests {
                 },
             ]
         );
-        h.repeat();
-        assert!(h.wait_idle(Duration::from_secs(5)));
-        assert_eq!(log.spoken().last().unwrap(), "Weiss: 5 Minuten");
-        assert_eq!(h.history().len(), 4);
     }
 
     #[test]
@@ -665,11 +648,10 @@ mod tests {
         h.say("Eva vier", Lang::De, Priority::Move);
         assert!(h.wait_idle(Duration::from_secs(5)));
         assert_eq!(h.mode(), SpeechMode::ScreenReader);
-        // The playing answer was cut off; the move never reached the voice
-        // but is in the history (and "repeat" knows it).
+        // The playing answer was cut off; the move went through the queue
+        // (the service is idle) but never reached the voice.
         assert_eq!(log.spoken(), ["Weiss: 5 Minuten"]);
         assert_eq!(log.calls()[1], Recorded::Stop);
-        assert_eq!(h.history().last().unwrap().speech.text.spoken, "Eva vier");
         assert_eq!(h.backend_name(), "recording (test)", "the recorder stays");
         h.reconfigure(config(SpeechMode::SelfVoicing));
         h.say("Dame David acht", Lang::De, Priority::Move);

@@ -146,6 +146,8 @@ pub struct Pack {
     pieces: [Word; 6],
     terms: BTreeMap<String, Word>,
     phrases: BTreeMap<String, Word>,
+    /// The words as typed move input reads them, made at first use.
+    pub(crate) input_phrases: std::sync::OnceLock<Vec<crate::chess::input::Phrase>>,
 }
 
 /// What went wrong reading a pack; always names the file.
@@ -260,6 +262,7 @@ impl Pack {
             pieces: pieces.try_into().expect("six roles"),
             terms: raw.terms,
             phrases: raw.phrases,
+            input_phrases: std::sync::OnceLock::new(),
         })
     }
 
