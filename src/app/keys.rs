@@ -55,6 +55,11 @@ pub enum Action {
     BoardGuidance,
     /// Both boards' links (and a DGT clock's times).
     BoardStatus,
+    /// The arbiter's retrace: compare the scoresheet typed in the move
+    /// input with the record.
+    CompareScoresheet,
+    /// Put back the moves the last retrace removed.
+    UndoRetrace,
     /// The piece a pawn promotes to on the peg-board.
     Promote(Role),
     /// Practice: play against the computer, or stop.
@@ -108,6 +113,8 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL, Key::P, Action::ClockToggle),
     (CTRL, Key::G, Action::BoardGuidance),
     (CTRL_SHIFT, Key::G, Action::BoardStatus),
+    (CTRL_SHIFT, Key::S, Action::CompareScoresheet),
+    (CTRL_SHIFT, Key::Z, Action::UndoRetrace),
     (CTRL_SHIFT, Key::P, Action::ToggleComputer),
     (CTRL_SHIFT, Key::H, Action::Threat),
     (CTRL, Key::H, Action::Hint),

@@ -559,6 +559,11 @@ impl RochadeApp {
                 }
             }
             Action::BoardStatus => self.dispatch(Event::Command(Command::BoardStatus)),
+            Action::CompareScoresheet => {
+                let text = std::mem::take(&mut self.move_text);
+                self.dispatch(Event::Command(Command::CompareScoresheet(text)));
+            }
+            Action::UndoRetrace => self.dispatch(Event::Command(Command::UndoRetrace)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
             Action::ToggleComputer => self.toggle_computer(),
             Action::Hint => self.command(Command::Hint),

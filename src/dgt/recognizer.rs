@@ -173,11 +173,18 @@ impl Recognizer {
         self.recheck(now);
     }
 
-    /// A takeback made elsewhere: the board is expected to follow it.
+    /// A takeback made elsewhere: the board is expected to follow it. A
+    /// board still showing the move taken back is not read as that move
+    /// again: it gets guidance after the guidance time, and is matched
+    /// afresh when it changes.
     pub fn take_back_external(&mut self, now: u64) -> Option<Move> {
         let played = self.history.pop()?;
         self.pos = played.before;
-        self.recheck(now);
+        self.guided = false;
+        self.mismatch_since = match self.seen() {
+            Some(seen) if &seen != self.pos.board() && self.changed_at.is_none() => Some(now),
+            _ => None,
+        };
         Some(played.mv)
     }
 

@@ -13,6 +13,7 @@ mod effect;
 mod engine;
 mod notice;
 mod question;
+mod retrace;
 pub mod sighted;
 
 use serde::{Deserialize, Serialize};
@@ -106,6 +107,12 @@ pub enum Command {
     /// The state of both boards' links and, with a DGT clock attached to
     /// the sighted board, its times.
     BoardStatus,
+    /// The arbiter's retrace (E.7, E.8): compare the sighted player's
+    /// scoresheet (moves as typed, or PGN) with the record; where they
+    /// differ, ask to go back to the last move both agree on.
+    CompareScoresheet(String),
+    /// Put back the moves the last retrace removed.
+    UndoRetrace,
     /// Ask to take back the last move; needs [`Command::Confirm`].
     Takeback,
     /// Confirms the pending question ([`Session::pending`]).
@@ -229,6 +236,8 @@ pub struct Session {
     pending: Option<Pending>,
     board: board::BoardState,
     sighted: sighted::SightedBoard,
+    /// The moves the last retrace removed, for [`Command::UndoRetrace`].
+    retraced: Option<retrace::Retraced>,
     engine: engine::EngineState,
 }
 
@@ -252,6 +261,7 @@ impl Session {
             pending: None,
             board,
             sighted: sighted::SightedBoard::default(),
+            retraced: None,
             engine: engine::EngineState::default(),
         }
     }
@@ -263,54 +273,9 @@ impl Session {
     /// paused until [`Command::ResumeClock`] (the arbiter restarts it, E.2.8).
     /// The time the app was closed is charged to nobody.
     pub fn resume_game(&mut self, now_ms: u64, record: GameRecord) {
-        let last_at = record
-            .moves()
-            .iter()
-            .rev()
-            .find_map(|m| m.at_ms)
-            .unwrap_or(0);
-        let origin = now_ms.saturating_sub(last_at);
+        let (clock, origin) =
+            clock_from_record(&self.config, &self.config.time_control, now_ms, &record);
         self.game_origin_ms = Some(origin);
-        // The game's own time control (its TimeControl tag), not today's
-        // settings.
-        let control = record
-            .tags
-            .time_control
-            .as_deref()
-            .and_then(|t| t.parse().ok())
-            .unwrap_or_else(|| self.config.time_control.clone());
-        let mut clock = Clock::new(control);
-        if clock.control().is_timed() && !record.moves().is_empty() {
-            let start_turn = record.start_position().turn();
-            if clock.start(origin, start_turn).is_ok() {
-                // A move without a game time is charged nothing.
-                let mut at = 0;
-                for m in record.moves() {
-                    at = m.at_ms.unwrap_or(at).max(at);
-                    let _ = clock.press(origin + at);
-                }
-                if !record.is_over() {
-                    let _ = clock.pause(origin + last_at);
-                }
-                // The clock readings written with the moves win (an
-                // arbiter's correction, a game from another clock).
-                for color in [Color::White, Color::Black] {
-                    let first = usize::from(start_turn != color);
-                    let clk = record
-                        .moves()
-                        .iter()
-                        .skip(first)
-                        .step_by(2)
-                        .rev()
-                        .find_map(|m| m.clock_ms);
-                    if let Some(ms) = clk {
-                        clock.set_remaining(color, ms);
-                    }
-                }
-            }
-        }
-        // Thresholds set last: a warning already passed is not given again.
-        clock.set_low_time_thresholds(&self.config.low_time_ms);
         self.clock = clock;
         self.record = record;
         self.pending = None;
@@ -741,6 +706,8 @@ impl Session {
                     .collect();
                 self.speak(out, Utterance::join_with(&parts, ". "), Priority::Answer);
             }
+            Command::CompareScoresheet(text) => self.compare_scoresheet(&text, out),
+            Command::UndoRetrace => self.undo_retrace(now, out),
             Command::BoardStatus => {
                 let text = sighted::board_status(&self.pack, &self.board.link, &self.sighted);
                 self.speak(out, text, Priority::Answer);
@@ -966,6 +933,66 @@ impl From<&str> for Utterance {
             spoken: s.to_owned(),
         }
     }
+}
+
+/// The clock a saved or retraced game goes on with, and the game's time
+/// origin: each move's press replayed at its recorded game time, the clock
+/// readings written with the moves winning, paused (the arbiter restarts
+/// it, E.2.8). The time between is charged to nobody.
+fn clock_from_record(
+    config: &SessionConfig,
+    fallback: &TimeControl,
+    now_ms: u64,
+    record: &GameRecord,
+) -> (Clock, u64) {
+    let last_at = record
+        .moves()
+        .iter()
+        .rev()
+        .find_map(|m| m.at_ms)
+        .unwrap_or(0);
+    let origin = now_ms.saturating_sub(last_at);
+    // The game's own time control (its TimeControl tag), not today's
+    // settings.
+    let control = record
+        .tags
+        .time_control
+        .as_deref()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| fallback.clone());
+    let mut clock = Clock::new(control);
+    if clock.control().is_timed() && !record.moves().is_empty() {
+        let start_turn = record.start_position().turn();
+        if clock.start(origin, start_turn).is_ok() {
+            // A move without a game time is charged nothing.
+            let mut at = 0;
+            for m in record.moves() {
+                at = m.at_ms.unwrap_or(at).max(at);
+                let _ = clock.press(origin + at);
+            }
+            if !record.is_over() {
+                let _ = clock.pause(origin + last_at);
+            }
+            // The clock readings written with the moves win (an
+            // arbiter's correction, a game from another clock).
+            for color in [Color::White, Color::Black] {
+                let first = usize::from(start_turn != color);
+                let clk = record
+                    .moves()
+                    .iter()
+                    .skip(first)
+                    .step_by(2)
+                    .rev()
+                    .find_map(|m| m.clock_ms);
+                if let Some(ms) = clk {
+                    clock.set_remaining(color, ms);
+                }
+            }
+        }
+    }
+    // Thresholds set last: a warning already passed is not given again.
+    clock.set_low_time_thresholds(&config.low_time_ms);
+    (clock, origin)
 }
 
 #[cfg(test)]

@@ -54,6 +54,12 @@ pub enum Notice {
         question: QuestionKind,
         confirmed: bool,
     },
+    /// The arbiter's retrace went back to `ply` moves, removing these
+    /// (none: an undone retrace put them back).
+    Retraced {
+        ply: usize,
+        removed: Vec<String>,
+    },
     /// A move was taken back.
     Takeback {
         san: String,

@@ -30,6 +30,8 @@ pub enum Question {
     /// A screen reader runs: let it speak instead of the app's own voice?
     /// The shell switches the speech mode on [`Notice::Answered`].
     ScreenReaderMode,
+    /// Go back to this many moves (the arbiter's retrace, E.7, E.8).
+    Retrace(usize),
 }
 
 /// A [`Question`] without its data, for notices and logs.
@@ -42,6 +44,7 @@ pub enum QuestionKind {
     Resume,
     Close,
     ScreenReaderMode,
+    Retrace,
 }
 
 impl Question {
@@ -53,6 +56,7 @@ impl Question {
             Question::Resume(_) => QuestionKind::Resume,
             Question::Close => QuestionKind::Close,
             Question::ScreenReaderMode => QuestionKind::ScreenReaderMode,
+            Question::Retrace(_) => QuestionKind::Retrace,
         }
     }
 }
@@ -171,6 +175,7 @@ impl Session {
         }));
         match pending.question {
             Question::Takeback => self.take_back(now, out),
+            Question::Retrace(ply) => self.retrace(now, ply, out),
             Question::Resign(side) => self.command(now, Command::Resign(side), out),
             Question::NewGame => self.command(now, Command::NewGame, out),
             Question::Close => {}

@@ -343,3 +343,50 @@ fn both_boards_and_the_dgt_clock_are_said_on_request() {
         ["Your board: Board matches", "Sighted board: Board matches"]
     );
 }
+
+#[test]
+fn a_retrace_guides_both_boards_back_and_neither_replays_the_moves() {
+    let mut t = Table::new();
+    t.dgt_move(Square::E2, Square::E4);
+    t.peg_move(Square::E2, Square::E4);
+    t.peg_move(Square::E7, Square::E5);
+    t.dgt_move(Square::E7, Square::E5);
+    t.dgt_move(Square::G1, Square::F3);
+    t.peg_move(Square::G1, Square::F3);
+    t.wait(3000);
+    assert_eq!(t.record(), ["e4", "e5", "Nf3"]);
+    t.effects.clear();
+    t.send(Event::Command(Command::CompareScoresheet(
+        "1. e4 e5 2. Nc3".into(),
+    )));
+    t.send(Event::Command(Command::Confirm));
+    assert_eq!(t.record(), ["e4", "e5"]);
+    t.wait(5000);
+    assert_eq!(
+        t.record(),
+        ["e4", "e5"],
+        "no board plays Nf3 again: {:?}",
+        t.spoken()
+    );
+    let spoken = t.spoken();
+    assert!(
+        spoken.iter().any(|s| s.starts_with("Sighted board: ")),
+        "{spoken:?}"
+    );
+    // The peg-board's tracker waits quietly for the player to put his
+    // board back (as after any takeback); asked, it names the difference.
+    t.effects.clear();
+    t.send(Event::Board(BoardEvent::RepeatGuidance));
+    let asked = t.spoken();
+    assert!(
+        asked.len() == 1
+            && asked[0].starts_with("Your board: ")
+            && asked[0] != "Your board: Board matches",
+        "{asked:?}"
+    );
+    // The boards are put back: in sync, and the game goes on with Nc3.
+    t.dgt_move(Square::F3, Square::G1);
+    t.peg_move(Square::F3, Square::G1);
+    t.dgt_move(Square::B1, Square::C3);
+    assert_eq!(t.record(), ["e4", "e5", "Nc3"]);
+}

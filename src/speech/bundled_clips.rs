@@ -155,6 +155,7 @@ static DE: &[(&str, &[u8])] = &[
         "behaelt",
         include_bytes!("../../assets/voice/de/behaelt.wav"),
     ),
+    ("bei", include_bytes!("../../assets/voice/de/bei.wav")),
     ("beim", include_bytes!("../../assets/voice/de/beim.wav")),
     (
         "beiseitegelegt",
@@ -192,6 +193,7 @@ static DE: &[(&str, &[u8])] = &[
         "bildschirmleser",
         include_bytes!("../../assets/voice/de/bildschirmleser.wav"),
     ),
+    ("bis", include_bytes!("../../assets/voice/de/bis.wav")),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
     (
@@ -270,6 +272,7 @@ static DE: &[(&str, &[u8])] = &[
         "erhalten",
         include_bytes!("../../assets/voice/de/erhalten.wav"),
     ),
+    ("erster", include_bytes!("../../assets/voice/de/erster.wav")),
     (
         "erwartet",
         include_bytes!("../../assets/voice/de/erwartet.wav"),
@@ -330,6 +333,14 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/gegners.wav"),
     ),
     (
+        "gemacht",
+        include_bytes!("../../assets/voice/de/gemacht.wav"),
+    ),
+    (
+        "gemeinsamen",
+        include_bytes!("../../assets/voice/de/gemeinsamen.wav"),
+    ),
+    (
         "gespeichert",
         include_bytes!("../../assets/voice/de/gespeichert.wav"),
     ),
@@ -388,11 +399,16 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/lesbaren.wav"),
     ),
     (
+        "letzten",
+        include_bytes!("../../assets/voice/de/letzten.wav"),
+    ),
+    (
         "letzter",
         include_bytes!("../../assets/voice/de/letzter.wav"),
     ),
     ("linie", include_bytes!("../../assets/voice/de/linie.wav")),
     ("links", include_bytes!("../../assets/voice/de/links.wav")),
+    ("machen", include_bytes!("../../assets/voice/de/machen.wav")),
     ("matt", include_bytes!("../../assets/voice/de/matt.wav")),
     (
         "mattsetzen",
@@ -418,6 +434,7 @@ static DE: &[(&str, &[u8])] = &[
     ("neu", include_bytes!("../../assets/voice/de/neu.wav")),
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
+    ("nichts", include_bytes!("../../assets/voice/de/nichts.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
     ("nur", include_bytes!("../../assets/voice/de/nur.wav")),
     ("oben", include_bytes!("../../assets/voice/de/oben.wav")),
@@ -472,6 +489,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "rueckblick",
         include_bytes!("../../assets/voice/de/rueckblick.wav"),
+    ),
+    (
+        "rueckgaengig",
+        include_bytes!("../../assets/voice/de/rueckgaengig.wav"),
     ),
     ("schach", include_bytes!("../../assets/voice/de/schach.wav")),
     (
@@ -597,8 +618,13 @@ static DE: &[(&str, &[u8])] = &[
         "turnier",
         include_bytes!("../../assets/voice/de/turnier.wav"),
     ),
+    (
+        "ueberein",
+        include_bytes!("../../assets/voice/de/ueberein.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
+    ("uhren", include_bytes!("../../assets/voice/de/uhren.wav")),
     (
         "umgerechnet",
         include_bytes!("../../assets/voice/de/umgerechnet.wav"),
@@ -625,6 +651,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/ungueltig.wav"),
     ),
     ("unter", include_bytes!("../../assets/voice/de/unter.wav")),
+    (
+        "unterschied",
+        include_bytes!("../../assets/voice/de/unterschied.wav"),
+    ),
     (
         "unveraendert",
         include_bytes!("../../assets/voice/de/unveraendert.wav"),
@@ -680,6 +710,10 @@ static DE: &[(&str, &[u8])] = &[
     ("wer", include_bytes!("../../assets/voice/de/wer.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
+    (
+        "wiederhergestellt",
+        include_bytes!("../../assets/voice/de/wiederhergestellt.wav"),
+    ),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
     ("zeigen", include_bytes!("../../assets/voice/de/zeigen.wav")),
@@ -693,6 +727,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/zugeingabe.wav"),
     ),
     ("zum", include_bytes!("../../assets/voice/de/zum.wav")),
+    (
+        "zurueck",
+        include_bytes!("../../assets/voice/de/zurueck.wav"),
+    ),
     (
         "zurueckgenommen",
         include_bytes!("../../assets/voice/de/zurueckgenommen.wav"),

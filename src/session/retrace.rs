@@ -1,0 +1,360 @@
+//! The arbiter's retrace (FIDE Appendix E.7, E.8): the sighted player's
+//! scoresheet compared with the app's record. The app names the first move
+//! where they differ and offers to go back to the last move on which they
+//! agree; confirmed, the record goes back there, both clocks get the times
+//! recorded at that move (and stop until the arbiter restarts them), and
+//! both boards are guided to the position. [`super::Command::UndoRetrace`]
+//! puts the retraced moves back.
+
+use shakmaty::Position;
+use shakmaty::san::San;
+
+use super::{Effect, Notice, Priority, Question, Session, Source};
+use crate::chess::{GameRecord, RecordedMove};
+use crate::words::{Token, Utterance};
+
+/// Where a scoresheet first differs from the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// Index of the first differing ply (0 = White's first move).
+    pub ply: usize,
+    /// The move the scoresheet has there, as written.
+    pub written: String,
+}
+
+/// The moves of a scoresheet as typed or pasted (PGN movetext, tags,
+/// comments, move numbers and results allowed).
+pub fn scoresheet_moves(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    for line in text.lines() {
+        if line.trim_start().starts_with('[') {
+            continue;
+        }
+        for token in line.split_whitespace() {
+            let mut word = String::new();
+            for c in token.chars() {
+                match c {
+                    '{' | '(' => depth += 1,
+                    '}' | ')' => depth = depth.saturating_sub(1),
+                    _ if depth == 0 => word.push(c),
+                    _ => {}
+                }
+            }
+            if matches!(word.as_str(), "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") {
+                continue;
+            }
+            let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let word = word.trim_end_matches(['+', '#', '!', '?']);
+            if word.is_empty() {
+                continue;
+            }
+            out.push(word.to_owned());
+        }
+    }
+    out
+}
+
+/// The first ply where `sheet` differs from the record: a move that is not
+/// the recorded one, or not legal there. A scoresheet shorter than the
+/// record agrees as far as it goes.
+pub fn first_difference(record: &GameRecord, sheet: &[String]) -> Option<Difference> {
+    for (ply, written) in sheet.iter().enumerate() {
+        let Some(recorded) = record.moves().get(ply) else {
+            return Some(Difference {
+                ply,
+                written: written.clone(),
+            });
+        };
+        let same = written
+            .parse::<San>()
+            .ok()
+            .and_then(|san| san.to_move(record.position_before(ply)).ok())
+            == Some(recorded.mv);
+        if !same {
+            return Some(Difference {
+                ply,
+                written: written.clone(),
+            });
+        }
+    }
+    None
+}
+
+/// The retraced moves, kept for [`super::Command::UndoRetrace`].
+#[derive(Clone, Debug)]
+pub struct Retraced {
+    /// Record length after the retrace.
+    pub ply: usize,
+    pub moves: Vec<RecordedMove>,
+}
+
+impl Session {
+    /// Compares the sighted player's scoresheet with the record and, where
+    /// they differ, asks to go back to the last move both agree on.
+    pub(super) fn compare_scoresheet(&mut self, text: &str, out: &mut Vec<Effect>) {
+        let sheet = scoresheet_moves(text);
+        let Some(diff) = first_difference(&self.record, &sheet) else {
+            let number = self
+                .pack
+                .render(&[Token::Number(sheet.len().div_ceil(2) as u64)]);
+            let text = self.pack.phrase("scoresheets_agree", &[("number", number)]);
+            self.speak(out, text, Priority::Answer);
+            return;
+        };
+        let number = self.record.fullmove_number_of(diff.ply);
+        let side = self
+            .record
+            .position_before(diff.ply.min(self.record.moves().len()))
+            .turn();
+        let recorded = match self.record.moves().get(diff.ply) {
+            Some(m) => crate::announce::announce_move(
+                &self.pack,
+                self.record.position_before(diff.ply),
+                m.mv,
+                self.config.form,
+            ),
+            None => self.pack.say("no_move"),
+        };
+        let text = self.pack.phrase(
+            "retrace_offer",
+            &[
+                ("number", self.pack.render(&[Token::Number(number.into())])),
+                ("side", self.side(side)),
+                ("recorded", recorded),
+                ("written", Utterance::from(diff.written.as_str())),
+            ],
+        );
+        if diff.ply >= self.record.moves().len() {
+            // The scoresheet has more moves than the record: nothing to go
+            // back to; the arbiter decides.
+            self.speak(out, text, Priority::Answer);
+            return;
+        }
+        self.ask(Question::Retrace(diff.ply), text, out);
+    }
+
+    /// Goes back to `ply` moves (confirmed): clocks from the record, both
+    /// boards guided, the moves kept for undo.
+    pub(super) fn retrace(&mut self, now: u64, ply: usize, out: &mut Vec<Effect>) {
+        let n = self.record.moves().len().saturating_sub(ply);
+        let moves = self.record.takeback(n);
+        if moves.is_empty() {
+            return;
+        }
+        self.engine_forget();
+        self.restore_clocks(now);
+        let removed = moves.iter().map(|m| m.san.to_string()).collect();
+        self.retraced = Some(Retraced { ply, moves });
+        self.last_announcement = self.last_move_words();
+        let number = self.pack.render(&[Token::Number(
+            self.record.fullmove_number_of(ply.saturating_sub(1)).into(),
+        )]);
+        self.speak(
+            out,
+            self.pack.phrase("retraced", &[("number", number)]),
+            Priority::Move,
+        );
+        out.push(Effect::Notice(Notice::Retraced { ply, removed }));
+        out.push(Effect::SaveGame);
+        self.board
+            .on_game_changed(now, &self.record, Source::Keyboard);
+        self.sighted.reconcile(now, &self.record);
+    }
+
+    /// Puts the retraced moves back, with their times and clock readings.
+    pub(super) fn undo_retrace(&mut self, now: u64, out: &mut Vec<Effect>) {
+        let Some(retraced) = self.retraced.take() else {
+            self.speak(out, self.pack.say("nothing_to_undo"), Priority::Answer);
+            return;
+        };
+        if self.record.moves().len() != retraced.ply {
+            // Moves were played since: the retrace stands.
+            self.speak(out, self.pack.say("nothing_to_undo"), Priority::Answer);
+            return;
+        }
+        for m in &retraced.moves {
+            if self.record.play(m.mv, m.at_ms).is_err() {
+                break;
+            }
+            if let Some(ms) = m.clock_ms {
+                self.record.set_last_clock(ms);
+            }
+        }
+        self.restore_clocks(now);
+        self.last_announcement = self.last_move_words();
+        self.speak(out, self.pack.say("retrace_undone"), Priority::Answer);
+        out.push(Effect::Notice(Notice::Retraced {
+            ply: self.record.moves().len(),
+            removed: Vec::new(),
+        }));
+        out.push(Effect::SaveGame);
+        self.board
+            .on_game_changed(now, &self.record, Source::Keyboard);
+        self.sighted.reconcile(now, &self.record);
+    }
+
+    /// Both clocks to the times recorded with each side's last move,
+    /// stopped until the arbiter restarts them.
+    fn restore_clocks(&mut self, now: u64) {
+        let control = self.clock.control().clone();
+        let (clock, origin) = super::clock_from_record(&self.config, &control, now, &self.record);
+        self.clock = clock;
+        self.game_origin_ms = Some(origin);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{Command, Event, QuestionKind, SessionConfig};
+    use crate::words::{Lang, Pack};
+    use shakmaty::Color;
+
+    fn session() -> Session {
+        let config = SessionConfig {
+            lang: Lang::En,
+            time_control: "900+10".parse().expect("time control"),
+            ..SessionConfig::default()
+        };
+        Session::with_pack(config, Pack::bundled(Lang::En))
+    }
+
+    fn spoken(fx: &[Effect]) -> Vec<String> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Speak(s) => Some(s.text.spoken.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn scoresheet_text_is_read_as_moves() {
+        let text = "[Event \"x\"]\n1. e4 e5 2.Nf3 {a comment (nested)} Nc6+ 3. Bb5!? a6 1-0";
+        assert_eq!(
+            scoresheet_moves(text),
+            ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+        );
+    }
+
+    #[test]
+    fn the_first_difference_is_found_and_a_shorter_sheet_agrees() {
+        let mut r = GameRecord::new();
+        for san in ["e4", "e5", "Nf3", "Nc6"] {
+            let mv = san.parse::<San>().unwrap().to_move(r.position()).unwrap();
+            r.play(mv, None).unwrap();
+        }
+        let sheet = |s: &str| scoresheet_moves(s);
+        assert_eq!(first_difference(&r, &sheet("e4 e5 Nf3")), None);
+        assert_eq!(first_difference(&r, &sheet("e4 e5 Nf3 Nc6")), None);
+        assert_eq!(
+            first_difference(&r, &sheet("e4 e5 Ng1f3 Nf6")),
+            Some(Difference {
+                ply: 3,
+                written: "Nf6".into()
+            })
+        );
+        assert_eq!(
+            first_difference(&r, &sheet("e4 e6")),
+            Some(Difference {
+                ply: 1,
+                written: "e6".into()
+            })
+        );
+        assert_eq!(
+            first_difference(&r, &sheet("e4 e5 Nf3 Nc6 Bb5")).map(|d| d.ply),
+            Some(4)
+        );
+    }
+
+    #[test]
+    fn a_retrace_goes_back_restores_both_clocks_and_can_be_undone() {
+        let mut s = session();
+        let mut now = 1000;
+        // Each side thinks 10 s per move: the clock readings go with them.
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
+            now += 10_000;
+            s.handle(
+                now,
+                Event::MoveEntered {
+                    text: san.into(),
+                    source: Source::Keyboard,
+                },
+            );
+        }
+        let white_after_nf3 = s.record().moves()[2].clock_ms.expect("a clock reading");
+        let black_after_nc6 = s.record().moves()[3].clock_ms.expect("a clock reading");
+        now += 60_000;
+        // The sighted player (White) wrote 2. Nc3: the record differs there.
+        let fx = s.handle(
+            now,
+            Event::Command(Command::CompareScoresheet("1. e4 e5 2. Nc3 Nc6".into())),
+        );
+        assert_eq!(
+            spoken(&fx),
+            [
+                "First difference at move 2, White: record Knight Felix three, scoresheet Nc3. Go back \
+              to the last move both agree on? Please confirm"
+            ]
+        );
+        assert_eq!(
+            s.pending().map(|p| p.question.kind()),
+            Some(QuestionKind::Retrace)
+        );
+        let fx = s.handle(now, Event::Command(Command::Confirm));
+        assert_eq!(s.record().moves().len(), 2);
+        assert!(spoken(&fx).contains(&"Back to move 1. Clocks stopped".to_string()));
+        assert!(fx.iter().any(|e| matches!(
+            e,
+            Effect::Notice(Notice::Retraced { ply: 2, removed }) if removed == &["Nf3", "Nc6", "Bb5"]
+        )));
+        assert!(fx.iter().any(|e| matches!(e, Effect::SaveGame)));
+        // Both clocks as recorded at move 1 (e4, e5), and stopped.
+        let (w, b) = (
+            s.record().moves()[0].clock_ms.unwrap(),
+            s.record().moves()[1].clock_ms.unwrap(),
+        );
+        assert_eq!(s.clock().remaining(Color::White, now), Some(w));
+        assert_eq!(s.clock().remaining(Color::Black, now + 5000), Some(b));
+        assert_eq!(s.clock().running(), None);
+
+        // Undone: the moves and their clock readings are back.
+        let fx = s.handle(now, Event::Command(Command::UndoRetrace));
+        assert!(spoken(&fx).contains(&"Retrace undone, moves restored".to_string()));
+        let sans: Vec<String> = s
+            .record()
+            .moves()
+            .iter()
+            .map(|m| m.san.to_string())
+            .collect();
+        assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        assert_eq!(s.record().moves()[2].clock_ms, Some(white_after_nf3));
+        assert_eq!(
+            s.clock().remaining(Color::Black, now),
+            Some(black_after_nc6)
+        );
+        let fx = s.handle(now, Event::Command(Command::UndoRetrace));
+        assert_eq!(spoken(&fx), ["Nothing to undo"]);
+    }
+
+    #[test]
+    fn agreeing_scoresheets_are_said_so() {
+        let mut s = session();
+        for san in ["d4", "d5"] {
+            s.handle(
+                0,
+                Event::MoveEntered {
+                    text: san.into(),
+                    source: Source::Keyboard,
+                },
+            );
+        }
+        let fx = s.handle(
+            0,
+            Event::Command(Command::CompareScoresheet("1.d4 d5".into())),
+        );
+        assert_eq!(spoken(&fx), ["The scoresheets agree up to move 1"]);
+        assert!(s.pending().is_none());
+    }
+}
