@@ -266,6 +266,14 @@ mod tests {
     }
 
     #[test]
+    fn a_scoresheet_reads_as_its_moves_with_what_is_no_move_kept() {
+        assert_eq!(
+            crate::pgn::movetext_moves("1. e4 e5 2. 0-0+ Sf3 (2. d4) Nc6# *"),
+            ["e4", "e5", "O-O", "Sf3", "Nc6"]
+        );
+    }
+
+    #[test]
     fn tags_come_first() {
         assert_eq!(
             scan("[Event \"a ] \\\" b\"] [Site \"x\"]\n%esc\n\n1. e4 [x] *"),
