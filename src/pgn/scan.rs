@@ -215,6 +215,9 @@ fn classify(token: &[u8]) -> Token {
     };
     match SanPlus::from_ascii(san.as_bytes()) {
         Ok(san) => Token::San(san),
+        // Evaluation signs some programs write (`±`, `+=`, `∞`): with no
+        // letter or digit the token cannot be, or hide, a move.
+        Err(_) if !token.iter().any(u8::is_ascii_alphanumeric) => Token::Skip,
         Err(_) => Token::Unreadable,
     }
 }
@@ -286,6 +289,7 @@ mod tests {
         assert_eq!(scan("1. e4 Zz9 e5"), ["3:e4", "6:?Zz9", "10:e5"]);
         assert_eq!(scan("e4xyz e5"), ["0:?e4xyz", "6:e5"]);
         assert_eq!(scan("e4 }e5"), ["0:e4", "3:?}e5"]);
+        assert_eq!(scan("e4 ± e5 += Nf3 ∞"), ["0:e4", "6:e5", "12:Nf3"]);
         assert_eq!(scan("e4\u{a0}e5"), ["0:?e4\u{a0}e5"]);
         assert_eq!(scan("1/2 $x 0"), ["0:?1/2", "4:?$x", "7:?0"]);
         assert_eq!(
