@@ -759,8 +759,8 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
                 // first line, Up and Down move, Tab leaves for Close.
                 let lines: Vec<egui::WidgetText> = t
                     .help()
-                    .into_iter()
-                    .map(|(_, line)| big(line, 18.0).into())
+                    .iter()
+                    .map(|(_, line)| big(line.as_str(), 18.0).into())
                     .collect();
                 let take_focus = app.help_takes_focus;
                 let focused = super::a11y::row_list_at(ui, "help", &lines, 0, take_focus);
