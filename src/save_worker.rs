@@ -168,14 +168,7 @@ mod tests {
         .unwrap();
         let mut record = GameRecord::new();
         let first = worker.queue(record.clone());
-        for san in ["e4", "e5", "Nf3"] {
-            let mv = san
-                .parse::<shakmaty::san::San>()
-                .unwrap()
-                .to_move(record.position())
-                .unwrap();
-            record.play(mv, None).unwrap();
-        }
+        record.play_sans("e4 e5 Nf3").unwrap();
         // The first save is being written (blocked); two more queue up.
         started_rx.recv().unwrap();
         let _ = worker.queue(record.clone());

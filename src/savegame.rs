@@ -520,16 +520,9 @@ mod tests {
     use shakmaty::san::San;
 
     fn play(record: &mut GameRecord, sans: &str) {
-        for san in sans.split_whitespace() {
-            let mv = san
-                .parse::<San>()
-                .unwrap()
-                .to_move(record.position())
-                .unwrap();
-            record
-                .play(mv, None)
-                .unwrap_or_else(|e| panic!("{san}: {e}"));
-        }
+        record
+            .play_sans(sans)
+            .unwrap_or_else(|e| panic!("{sans}: {e}"));
     }
 
     fn play_at(record: &mut GameRecord, san: &str, at_ms: u64, clock_ms: u64) {

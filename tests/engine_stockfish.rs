@@ -34,13 +34,8 @@ fn driver(lang: Lang, level: u8, engine_color: Color) -> Driver {
 }
 
 fn spoken(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Speak(s) => Some(s.text.written.clone()),
-            _ => None,
-        })
-        .collect()
+    let said = effects.iter().filter_map(Effect::speech);
+    said.map(|s| s.text.written.clone()).collect()
 }
 
 fn fen_of(pos: &shakmaty::Chess) -> String {
@@ -299,16 +294,12 @@ fn a_missing_or_silent_engine_is_reported_in_words_and_the_game_kept() {
             text: "e4".into(),
             source: Source::Keyboard,
         });
-        said.extend(fx.iter().filter_map(|e| match e {
-            Effect::Speak(s) => Some(s.text.spoken.clone()),
-            _ => None,
-        }));
-        assert!(d.settle(|_, fx| {
-            said.extend(fx.iter().filter_map(|e| match e {
-                Effect::Speak(s) => Some(s.text.spoken.clone()),
-                _ => None,
-            }))
-        }));
+        let spoken_words = |fx: &[Effect]| -> Vec<String> {
+            let speech = fx.iter().filter_map(Effect::speech);
+            speech.map(|s| s.text.spoken.clone()).collect()
+        };
+        said.extend(spoken_words(&fx));
+        assert!(d.settle(|_, fx| said.extend(spoken_words(&fx))));
         let failure = said
             .iter()
             .find(|s| s.starts_with("Computergegner ausgefallen"))

@@ -214,17 +214,34 @@ fn command_line_writes_the_golden_output() {
         assert_eq!(std::fs::read(&out).unwrap(), expected, "{format}");
     }
     // Standard output when there is no -o.
-    let output = Command::new(env!("CARGO_BIN_EXE_rochade"))
-        .env("ROCHADE_CONFIG_DIR", config.path())
-        .args(["export", "--to", "brf", "--letters", "de", "--lang", "de"])
-        .arg(data_dir().join("club-draw.pgn"))
-        .output()
-        .unwrap();
+    let game = data_dir().join("club-draw.pgn");
+    let output = export_with_config(
+        config.path(),
+        &[
+            "--to",
+            "brf",
+            "--letters",
+            "de",
+            "--lang",
+            "de",
+            game.to_str().unwrap(),
+        ],
+    );
     assert!(output.status.success());
     assert_eq!(
         output.stdout,
         std::fs::read(golden_path(case, Format::Brf)).unwrap()
     );
+}
+
+/// `rochade export ARGS` with the config folder `config`.
+fn export_with_config(config: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_rochade"))
+        .env("ROCHADE_CONFIG_DIR", config)
+        .arg("export")
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -236,14 +253,7 @@ fn command_line_errors_are_clear_and_exit_2() {
         "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 4. Ba4 Nf6\n5. O-O Be7 6. Nf6 *\n",
     )
     .unwrap();
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_rochade"))
-            .env("ROCHADE_CONFIG_DIR", dir.path())
-            .arg("export")
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| export_with_config(dir.path(), args);
     let out = run(&["--to", "brf", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -285,11 +295,7 @@ fn an_unreadable_move_is_an_error_not_a_gap() {
     )
     .unwrap();
     for format in ["pgn", "text", "brf"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_rochade"))
-            .env("ROCHADE_CONFIG_DIR", dir.path())
-            .args(["export", "--to", format, bad.to_str().unwrap()])
-            .output()
-            .unwrap();
+        let out = export_with_config(dir.path(), &["--to", format, bad.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "--to {format}");
         assert!(out.stdout.is_empty(), "--to {format}");
         let err = String::from_utf8_lossy(&out.stderr);
@@ -318,14 +324,8 @@ fn user_tables_override_the_bundled_signs() {
     );
     assert_ne!(changed, bundled);
     std::fs::write(braille.join("chess-uk.toml"), &changed).unwrap();
-    let run = || {
-        Command::new(env!("CARGO_BIN_EXE_rochade"))
-            .env("ROCHADE_CONFIG_DIR", config.path())
-            .args(["export", "--to", "brf"])
-            .arg(data_dir().join("lasker-thomas.pgn"))
-            .output()
-            .unwrap()
-    };
+    let game = data_dir().join("lasker-thomas.pgn");
+    let run = || export_with_config(config.path(), &["--to", "brf", game.to_str().unwrap()]);
     let out = run();
     assert!(
         out.status.success(),

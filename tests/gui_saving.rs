@@ -113,14 +113,7 @@ fn a_second_window_says_it_does_not_save_and_never_touches_the_save_file() {
 fn a_damaged_save_offers_its_readable_moves_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let mut record = rochade::chess::GameRecord::new();
-    for san in ["e4", "e5", "Nf3", "Nc6"] {
-        let mv = san
-            .parse::<shakmaty::san::San>()
-            .unwrap()
-            .to_move(record.position())
-            .unwrap();
-        record.play(mv, None).unwrap();
-    }
+    record.play_sans("e4 e5 Nf3 Nc6").unwrap();
     let text = rochade::savegame::to_pgn(&record);
     let cut = &text[..text.len() - 4];
     std::fs::write(dir.path().join(rochade::savegame::CURRENT_FILE), cut).unwrap();

@@ -334,7 +334,14 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     // Help (F1) opens, Escape closes it and the focus comes back to the
     // move input.
     desktop.key("F1");
-    log.expect("help", "Hilfe", "Hilfe");
+    log.expect("help", "F1: this help", "F1: this help");
+    // The help is a document read line by line.
+    desktop.key("Down");
+    log.expect(
+        "help, next line",
+        "F2: repeat the last announcement",
+        "F2: repeat the last announcement",
+    );
     desktop.key("Escape");
     log.expect("help closed", "Move entry", "Move");
 

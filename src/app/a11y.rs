@@ -137,14 +137,30 @@ pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> e
 /// per row, a roving focus (Tab enters on the newest row, Up and Down move
 /// the focus row by row, Tab leaves).
 pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
+    row_list_at(ui, salt, rows, rows.len().saturating_sub(1), false);
+}
+
+/// [`row_list`] entered on row `enter_at`; `take_focus` puts the keyboard
+/// there now (a document that opens, such as the help). Returns whether a
+/// row has the keyboard (a window's first, invisible frame takes none).
+pub fn row_list_at(
+    ui: &mut egui::Ui,
+    salt: &str,
+    rows: &[egui::WidgetText],
+    enter_at: usize,
+    take_focus: bool,
+) -> bool {
     if rows.is_empty() {
-        return;
+        return false;
     }
     let row_id = |i: usize| Id::unique((salt, "row", i));
     let focused = ui
         .memory(|m| m.focused())
         .and_then(|f| (0..rows.len()).find(|&i| row_id(i) == f));
-    let mut target = focused.unwrap_or(rows.len() - 1);
+    let mut target = focused.unwrap_or(enter_at.min(rows.len() - 1));
+    if take_focus {
+        ui.memory_mut(|m| m.request_focus(row_id(target)));
+    }
     if focused.is_some() {
         let (up, down) = ui.input_mut(|i| {
             (
@@ -162,6 +178,7 @@ pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
             ui.memory_mut(|m| m.request_focus(row_id(target)));
         }
     }
+    let mut has_focus = false;
     for (i, row) in rows.iter().enumerate() {
         let sense = if i == target {
             egui::Sense::FOCUSABLE
@@ -189,6 +206,7 @@ pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
         let name = row.text().to_owned();
         r.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::ListItem, true, &name));
         if r.has_focus() {
+            has_focus = true;
             ui.memory_mut(|m| {
                 m.set_focus_lock_filter(
                     r.id,
@@ -200,6 +218,7 @@ pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
             });
         }
     }
+    has_focus
 }
 
 fn describe(ctx: &Context, id: Id, text: String) {

@@ -18,10 +18,12 @@
 //! stand for and are sent as KP_ keys.
 
 use std::collections::HashSet;
+#[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
 use egui::{Event, Key, Modifiers};
 
+#[cfg(target_os = "linux")]
 /// How long a key may wait for the screen reader's answer before the app
 /// takes it anyway (atk-bridge waits similarly; Orca answers in a few ms).
 const ANSWER_TIMEOUT: Duration = Duration::from_millis(300);
@@ -269,12 +271,26 @@ impl KeyFilter {
     }
 }
 
+/// Other platforms' screen readers see the keys themselves: there is no
+/// registry to hand them to (no value of this type exists).
+#[cfg(not(target_os = "linux"))]
+pub enum Registry {}
+
+#[cfg(not(target_os = "linux"))]
+impl KeySink for Registry {
+    fn report(&mut self, _: &KeyReport) -> bool {
+        match *self {}
+    }
+}
+
 /// The AT-SPI registry on the accessibility bus.
+#[cfg(target_os = "linux")]
 pub struct Registry {
     conn: zbus::Connection,
     start: Instant,
 }
 
+#[cfg(target_os = "linux")]
 impl Registry {
     /// Connects to the accessibility bus (its address from the session
     /// bus's `org.a11y.Bus`).
@@ -303,6 +319,7 @@ impl Registry {
     }
 }
 
+#[cfg(target_os = "linux")]
 impl KeySink for Registry {
     fn report(&mut self, r: &KeyReport) -> bool {
         // (uinnisb): type, keysym, key code, modifiers, time, string, is

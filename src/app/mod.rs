@@ -163,6 +163,8 @@ pub struct RochadeApp {
     focus_before_question: FocusTarget,
     /// A question was just asked: its dialog takes the keyboard.
     question_takes_focus: bool,
+    /// The help was just opened: its first line takes the keyboard.
+    help_takes_focus: bool,
     /// What was said, newest last (written form, for the screen).
     history: VecDeque<Utterance>,
     /// Said since the last frame, for the screen reader ([`a11y`]).
@@ -228,6 +230,7 @@ impl RochadeApp {
             board_focused: false,
             focus_before_question: FocusTarget::MoveInput,
             question_takes_focus: false,
+            help_takes_focus: false,
             history: VecDeque::new(),
             a11y_pending: a11y::Pending::default(),
             window_title: String::new(),
@@ -509,6 +512,7 @@ impl RochadeApp {
                     self.modal = None;
                 } else {
                     self.modal = Some(Modal::Help);
+                    self.help_takes_focus = true;
                     self.say_key("help_opened", Priority::Answer);
                 }
             }

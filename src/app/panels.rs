@@ -755,9 +755,17 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
             .movable(false)
             .default_width(600.0)
             .show(ctx, |ui| {
-                for (_, line) in t.help() {
-                    ui.label(big(line, 18.0));
-                }
+                // A document read line by line: the keyboard starts on the
+                // first line, Up and Down move, Tab leaves for Close.
+                let lines: Vec<egui::WidgetText> = t
+                    .help()
+                    .iter()
+                    .map(|(_, line)| big(line.as_str(), 18.0).into())
+                    .collect();
+                let take_focus = app.help_takes_focus;
+                let focused = super::a11y::row_list_at(ui, "help", &lines, 0, take_focus);
+                // Asked again until a line has it (see `row_list_at`).
+                app.help_takes_focus = take_focus && !focused;
                 if ui.button(t.get("close")).clicked() {
                     close = true;
                 }

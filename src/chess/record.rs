@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Position};
 
@@ -170,6 +170,8 @@ pub enum PlayError {
     Illegal,
     #[error("the game is over ({})", .0.result_str())]
     GameOver(GameEnd),
+    #[error("'{0}' is not a move in SAN")]
+    NotSan(String),
 }
 
 /// Why a FEN does not give a game.
@@ -346,6 +348,19 @@ impl GameRecord {
 
     /// Plays a legal move and writes it down. Automatic ends (mate,
     /// stalemate, dead position, fivefold repetition, 75 moves) are applied.
+    /// Plays moves written in SAN with English letters, separated by
+    /// spaces ("e4 e5 Nf3"), without times.
+    pub fn play_sans(&mut self, sans: &str) -> Result<(), PlayError> {
+        for san in sans.split_whitespace() {
+            let parsed: San = san.parse().map_err(|_| PlayError::NotSan(san.into()))?;
+            let mv = parsed
+                .to_move(self.position())
+                .map_err(|_| PlayError::Illegal)?;
+            self.play(mv, None)?;
+        }
+        Ok(())
+    }
+
     pub fn play(&mut self, mv: Move, at_ms: Option<u64>) -> Result<&RecordedMove, PlayError> {
         if let Some(end) = self.end {
             return Err(PlayError::GameOver(end));
@@ -620,17 +635,10 @@ pub fn is_dead_position(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::san::San;
 
     fn play_sans(game: &mut GameRecord, sans: &str) {
-        for san in sans.split_whitespace() {
-            let mv = san
-                .parse::<San>()
-                .unwrap()
-                .to_move(game.position())
-                .unwrap();
-            game.play(mv, None).unwrap_or_else(|e| panic!("{san}: {e}"));
-        }
+        game.play_sans(sans)
+            .unwrap_or_else(|e| panic!("{sans}: {e}"));
     }
 
     #[test]

@@ -24,6 +24,22 @@ use shakmaty::Color;
 
 use crate::chess::EndReason;
 
+/// The moves of a movetext as written, in order: tags, comments,
+/// variations, annotations, move numbers and results left out, each move in
+/// SAN without its check sign. A token that is no move stays in the list as
+/// written (shortened if long), so the caller sees where it is.
+pub fn movetext_moves(text: &str) -> Vec<String> {
+    let mut scanner = scan::Scanner::new(0);
+    let mut out = Vec::new();
+    loop {
+        match scanner.next(text.as_bytes(), 0) {
+            scan::Found::San { san, .. } => out.push(san.san.to_string()),
+            scan::Found::Unreadable { text, .. } => out.push(text),
+            scan::Found::End => return out,
+        }
+    }
+}
+
 /// How a draw offer is written (Appendix C) in a PGN comment.
 pub const DRAW_OFFER_COMMENT: &str = "(=)";
 

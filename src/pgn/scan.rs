@@ -215,6 +215,9 @@ fn classify(token: &[u8]) -> Token {
     };
     match SanPlus::from_ascii(san.as_bytes()) {
         Ok(san) => Token::San(san),
+        // Evaluation signs some programs write (`±`, `+=`, `∞`): with no
+        // letter or digit the token cannot be, or hide, a move.
+        Err(_) if !token.iter().any(u8::is_ascii_alphanumeric) => Token::Skip,
         Err(_) => Token::Unreadable,
     }
 }
@@ -266,6 +269,14 @@ mod tests {
     }
 
     #[test]
+    fn a_scoresheet_reads_as_its_moves_with_what_is_no_move_kept() {
+        assert_eq!(
+            crate::pgn::movetext_moves("1. e4 e5 2. 0-0+ Sf3 (2. d4) Nc6# *"),
+            ["e4", "e5", "O-O", "Sf3", "Nc6"]
+        );
+    }
+
+    #[test]
     fn tags_come_first() {
         assert_eq!(
             scan("[Event \"a ] \\\" b\"] [Site \"x\"]\n%esc\n\n1. e4 [x] *"),
@@ -278,6 +289,7 @@ mod tests {
         assert_eq!(scan("1. e4 Zz9 e5"), ["3:e4", "6:?Zz9", "10:e5"]);
         assert_eq!(scan("e4xyz e5"), ["0:?e4xyz", "6:e5"]);
         assert_eq!(scan("e4 }e5"), ["0:e4", "3:?}e5"]);
+        assert_eq!(scan("e4 ± e5 += Nf3 ∞"), ["0:e4", "6:e5", "12:Nf3"]);
         assert_eq!(scan("e4\u{a0}e5"), ["0:?e4\u{a0}e5"]);
         assert_eq!(scan("1/2 $x 0"), ["0:?1/2", "4:?$x", "7:?0"]);
         assert_eq!(

@@ -263,26 +263,23 @@ fn a_promotion_corrected_before_the_reply_is_recorded_and_announced() {
     assert_eq!(t.sans(), ["b8=N", "Kh7"]);
 }
 
-#[test]
-fn a_lost_link_then_the_opponent_hesitating_never_records_a_wrong_move() {
+/// The moves e4 d5 Nc3 f5 on the peg-board, after which White's e-pawn can
+/// take on d5 or on f5; returns the position.
+fn two_captures_for_the_e_pawn(t: &mut Table) -> Chess {
     use Square::*;
-    let mut t = Table::new();
-    // 1. e4 d5 2. Nc3 f5: the e-pawn can take on d5 or on f5.
     for (from, to) in [(E2, E4), (D7, D5), (B1, C3), (F7, F5)] {
         t.peg_move(from, to);
     }
     assert_eq!(t.sans(), ["e4", "d5", "Nc3", "f5"]);
-    let before = t.session.record().position().clone();
-    t.send(Event::Board(BoardEvent::LinkLost {
-        reason: "unplugged".into(),
-    }));
-    t.wait(5000);
-    t.take();
-    // While the link is down White plays exd5. When the board is back,
-    // Black hesitates: his f-pawn is in his hand, then put back. In
-    // occupancy that is also exf5 with its whole evidence.
-    let after_exd5 = occupancy(&before) & !bit(E4);
-    t.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
+    t.session.record().position().clone()
+}
+
+/// The board shows exd5, made while the session could not see it, then
+/// Black hesitates: his f-pawn is in his hand, then put back. In occupancy
+/// that is also exf5 with its whole evidence: nothing may be recorded.
+fn f_pawn_hesitation_after_unseen_exd5(t: &mut Table, before: &Chess) {
+    use Square::*;
+    let after_exd5 = occupancy(before) & !bit(E4);
     t.board(after_exd5 & !bit(F5));
     t.board(after_exd5);
     t.wait(3000);
@@ -293,6 +290,21 @@ fn a_lost_link_then_the_opponent_hesitating_never_records_a_wrong_move() {
         "no guess between exd5 and exf5: {:?}",
         notices(&fx)
     );
+}
+
+#[test]
+fn a_lost_link_then_the_opponent_hesitating_never_records_a_wrong_move() {
+    use Square::*;
+    let mut t = Table::new();
+    let before = two_captures_for_the_e_pawn(&mut t);
+    t.send(Event::Board(BoardEvent::LinkLost {
+        reason: "unplugged".into(),
+    }));
+    t.wait(5000);
+    t.take();
+    // While the link is down White plays exd5; the board comes back.
+    t.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
+    f_pawn_hesitation_after_unseen_exd5(&mut t, &before);
     // Black replies: exd5 Nf6 and exf5 Nf6 both explain the board, so
     // nothing is recorded; the board is reported as differing instead.
     t.peg_move(G8, F6);
@@ -413,12 +425,8 @@ fn two_typed_moves_the_board_has_not_followed_get_one_short_guidance_sentence() 
 
 #[test]
 fn dropped_lines_then_the_opponent_hesitating_never_records_a_wrong_move() {
-    use Square::*;
     let mut t = Table::new();
-    for (from, to) in [(E2, E4), (D7, D5), (B1, C3), (F7, F5)] {
-        t.peg_move(from, to);
-    }
-    let before = t.session.record().position().clone();
+    let before = two_captures_for_the_e_pawn(&mut t);
     // White plays exd5 but its three lines arrive with bad checksums: the
     // link stays up, the states are not seen.
     t.send(Event::Board(BoardEvent::LinesDropped { count: 3 }));
@@ -428,16 +436,5 @@ fn dropped_lines_then_the_opponent_hesitating_never_records_a_wrong_move() {
             .any(|e| matches!(e, Effect::BoardCommand(crate::board::HostCommand::Snapshot))),
         "the board is asked for its state again: {fx:?}"
     );
-    // Black hesitates with his f-pawn: in occupancy, also exf5.
-    let after_exd5 = occupancy(&before) & !bit(E4);
-    t.board(after_exd5 & !bit(F5));
-    t.board(after_exd5);
-    t.wait(3000);
-    let fx = t.take();
-    assert_eq!(
-        t.sans(),
-        ["e4", "d5", "Nc3", "f5"],
-        "no guess between exd5 and exf5: {:?}",
-        notices(&fx)
-    );
+    f_pawn_hesitation_after_unseen_exd5(&mut t, &before);
 }

@@ -212,6 +212,16 @@ pub enum Effect {
     RestartEngine,
 }
 
+impl Effect {
+    /// What to say, if this effect is speech.
+    pub fn speech(&self) -> Option<&Speech> {
+        match self {
+            Effect::Speak(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
 /// The session state. See the module documentation.
 pub struct Session {
     config: SessionConfig,

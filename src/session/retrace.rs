@@ -23,36 +23,9 @@ pub struct Difference {
 }
 
 /// The moves of a scoresheet as typed or pasted (PGN movetext, tags,
-/// comments, move numbers and results allowed).
+/// comments, move numbers and results allowed): read as PGN is.
 pub fn scoresheet_moves(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    for line in text.lines() {
-        if line.trim_start().starts_with('[') {
-            continue;
-        }
-        for token in line.split_whitespace() {
-            let mut word = String::new();
-            for c in token.chars() {
-                match c {
-                    '{' | '(' => depth += 1,
-                    '}' | ')' => depth = depth.saturating_sub(1),
-                    _ if depth == 0 => word.push(c),
-                    _ => {}
-                }
-            }
-            if matches!(word.as_str(), "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") {
-                continue;
-            }
-            let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            let word = word.trim_end_matches(['+', '#', '!', '?']);
-            if word.is_empty() {
-                continue;
-            }
-            out.push(word.to_owned());
-        }
-    }
-    out
+    crate::pgn::movetext_moves(text)
 }
 
 /// The first ply where `sheet` differs from the record: a move that is not

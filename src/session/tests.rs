@@ -9,13 +9,8 @@ fn session(config: SessionConfig) -> Session {
 }
 
 pub(super) fn spoken(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Speak(s) => Some(s.text.written.clone()),
-            _ => None,
-        })
-        .collect()
+    let said = effects.iter().filter_map(Effect::speech);
+    said.map(|s| s.text.written.clone()).collect()
 }
 
 fn enter(s: &mut Session, now: u64, text: &str) -> Vec<Effect> {
