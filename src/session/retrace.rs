@@ -6,8 +6,8 @@
 //! both boards are guided to the position. [`super::Command::UndoRetrace`]
 //! puts the retraced moves back.
 
-use shakmaty::Position;
 use shakmaty::san::San;
+use shakmaty::{Color, Position};
 
 use super::{Effect, Notice, Priority, Question, Session, Source};
 use crate::chess::{GameRecord, RecordedMove};
@@ -23,7 +23,7 @@ pub struct Difference {
 }
 
 /// The moves of a scoresheet as typed or pasted (PGN movetext, tags,
-/// comments, move numbers and results allowed): read as PGN is.
+/// comments, move numbers and results allowed), read by the PGN scanner.
 pub fn scoresheet_moves(text: &str) -> Vec<String> {
     crate::pgn::movetext_moves(text)
 }
@@ -60,6 +60,60 @@ pub struct Retraced {
     /// Record length after the retrace.
     pub ply: usize,
     pub moves: Vec<RecordedMove>,
+    /// The entry written into the record's `Retraced` tag.
+    pub entry: String,
+}
+
+/// The PGN tag that keeps retraced moves in the save file and exports:
+/// `[Retraced "4: 3. Bb5 a6; ..."]`, one entry per retrace, each the record
+/// length it went back to and the moves it removed.
+pub const RETRACED_TAG: &str = "Retraced";
+
+/// "4: 3. Bb5 a6": the moves removed after `ply`, numbered as on a
+/// scoresheet.
+fn retrace_entry(record: &GameRecord, ply: usize, moves: &[RecordedMove]) -> String {
+    let start = record.start_position();
+    let offset = usize::from(start.turn() == Color::Black);
+    let first_number = u32::from(start.fullmoves()) as usize;
+    let mut text = format!("{ply}:");
+    for (i, m) in moves.iter().enumerate() {
+        let index = ply + i + offset;
+        let number = first_number + index / 2;
+        let white = index.is_multiple_of(2);
+        if white {
+            text.push_str(&format!(" {number}. {}", m.san));
+        } else if i == 0 {
+            text.push_str(&format!(" {number}... {}", m.san));
+        } else {
+            text.push_str(&format!(" {}", m.san));
+        }
+    }
+    text
+}
+
+/// Adds (or with `remove`, takes out) an entry of the `Retraced` tag.
+fn edit_retraced_tag(record: &mut GameRecord, entry: &str, remove: bool) {
+    let extra = &mut record.tags.extra;
+    let at = extra.iter().position(|(k, _)| k == RETRACED_TAG);
+    let mut entries: Vec<String> = at
+        .map(|i| extra[i].1.split("; ").map(str::to_owned).collect())
+        .unwrap_or_default();
+    if remove {
+        if let Some(i) = entries.iter().rposition(|e| e == entry) {
+            entries.remove(i);
+        }
+    } else {
+        entries.push(entry.to_owned());
+    }
+    let value = entries.join("; ");
+    match (at, value.is_empty()) {
+        (Some(i), true) => {
+            extra.remove(i);
+        }
+        (Some(i), false) => extra[i].1 = value,
+        (None, false) => extra.push((RETRACED_TAG.to_owned(), value)),
+        (None, true) => {}
+    }
 }
 
 impl Session {
@@ -118,7 +172,9 @@ impl Session {
         self.engine_forget();
         self.restore_clocks(now);
         let removed = moves.iter().map(|m| m.san.to_string()).collect();
-        self.retraced = Some(Retraced { ply, moves });
+        let entry = retrace_entry(&self.record, ply, &moves);
+        edit_retraced_tag(&mut self.record, &entry, false);
+        self.retraced = Some(Retraced { ply, moves, entry });
         self.last_announcement = self.last_move_words();
         let number = self.pack.render(&[Token::Number(
             self.record.fullmove_number_of(ply.saturating_sub(1)).into(),
@@ -154,6 +210,7 @@ impl Session {
                 self.record.set_last_clock(ms);
             }
         }
+        edit_retraced_tag(&mut self.record, &retraced.entry, true);
         self.restore_clocks(now);
         self.last_announcement = self.last_move_words();
         self.speak(out, self.pack.say("retrace_undone"), Priority::Answer);
@@ -182,7 +239,6 @@ mod tests {
     use super::*;
     use crate::session::{Command, Event, QuestionKind, SessionConfig};
     use crate::words::{Lang, Pack};
-    use shakmaty::Color;
 
     fn session() -> Session {
         let config = SessionConfig {
@@ -283,6 +339,15 @@ mod tests {
             Effect::Notice(Notice::Retraced { ply: 2, removed }) if removed == &["Nf3", "Nc6", "Bb5"]
         )));
         assert!(fx.iter().any(|e| matches!(e, Effect::SaveGame)));
+        // The retraced moves stay in the record's tags, so in the save file.
+        let pgn = crate::pgn::write_pgn(s.record());
+        assert!(pgn.contains("[Retraced \"2: 2. Nf3 Nc6 3. Bb5\"]"), "{pgn}");
+        let back = crate::pgn::read_pgn(&pgn, 0).expect("the save file reads back");
+        assert!(
+            back.tags
+                .extra
+                .contains(&("Retraced".into(), "2: 2. Nf3 Nc6 3. Bb5".into()))
+        );
         // Both clocks as recorded at move 1 (e4, e5), and stopped.
         let (w, b) = (
             s.record().moves()[0].clock_ms.unwrap(),
@@ -302,6 +367,7 @@ mod tests {
             .map(|m| m.san.to_string())
             .collect();
         assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        assert!(!crate::pgn::write_pgn(s.record()).contains("Retraced"));
         assert_eq!(s.record().moves()[2].clock_ms, Some(white_after_nf3));
         assert_eq!(
             s.clock().remaining(Color::Black, now),
