@@ -447,3 +447,49 @@ fn the_screen_reader_offer_waits_for_the_resume_question() {
     ));
     assert_eq!(gui.last_spoken(), OFFER);
 }
+
+#[test]
+fn the_retrace_reads_the_sighted_players_scoresheet_from_a_pgn_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("sighted.pgn");
+    std::fs::write(&sheet, "[Event \"?\"]\n\n1. e4 e5 2. Nc3 *\n").unwrap();
+    let mut gui = start(settings(Lang::En));
+    for mv in ["e4", "e5", "Nf3"] {
+        gui.type_move(mv);
+    }
+    // The file's path typed into the move input, then Ctrl+Shift+S.
+    let input = gui.harness.get_by_role_and_label(Role::TextInput, "Move");
+    input.focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, "Move")
+        .type_text(&sheet.display().to_string());
+    gui.harness.run();
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    let said = gui.last_spoken();
+    assert!(
+        said.starts_with("First difference at move 2, White") && said.contains("scoresheet Nc3"),
+        "{said}"
+    );
+    assert!(matches!(
+        gui.app().question(),
+        Some(rochade::session::Question::Retrace(2))
+    ));
+    gui.press(Key::Escape);
+
+    // A file that cannot be read is said, and its name stays to be fixed.
+    let missing = dir.path().join("missing.pgn").display().to_string();
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, "Move")
+        .type_text(&missing);
+    gui.harness.run();
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    let said = gui.last_spoken();
+    assert!(
+        said.starts_with(&format!("The scoresheet file {missing} cannot be read")),
+        "{said}"
+    );
+    let input = gui.harness.get_by_role_and_label(Role::TextInput, "Move");
+    assert_eq!(input.value().as_deref(), Some(missing.as_str()));
+    assert_eq!(gui.app().session().record().moves().len(), 3);
+}

@@ -563,10 +563,23 @@ impl RochadeApp {
                 }
             }
             Action::BoardStatus => self.dispatch(Event::Command(Command::BoardStatus)),
-            Action::CompareScoresheet => {
-                let text = std::mem::take(&mut self.move_text);
-                self.dispatch(Event::Command(Command::CompareScoresheet(text)));
-            }
+            Action::CompareScoresheet => match scoresheet_text(&self.move_text) {
+                Ok(text) => {
+                    self.move_text.clear();
+                    self.dispatch(Event::Command(Command::CompareScoresheet(text)));
+                }
+                // The path stays in the move input to be corrected.
+                Err((file, reason)) => {
+                    let text = self.session.pack().phrase(
+                        "scoresheet_unreadable",
+                        &[
+                            ("file", Utterance::from(file.as_str())),
+                            ("reason", Utterance::from(reason.to_string().as_str())),
+                        ],
+                    );
+                    self.say(text, Priority::Alert);
+                }
+            },
             Action::UndoRetrace => self.dispatch(Event::Command(Command::UndoRetrace)),
             Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
             Action::ToggleComputer => self.toggle_computer(),
@@ -958,4 +971,21 @@ impl RochadeApp {
             self.command(Command::AskClose);
         }
     }
+}
+
+/// The sighted player's scoresheet for the retrace: the moves typed or
+/// pasted into the move input, or, when the input names a PGN file (ends
+/// in `.pgn`), that file's text (shell: it reads the file).
+fn scoresheet_text(input: &str) -> Result<String, (String, std::io::Error)> {
+    let input = input.trim();
+    if !input.to_ascii_lowercase().ends_with(".pgn") {
+        return Ok(input.to_owned());
+    }
+    let path = match input.strip_prefix("~/") {
+        Some(rest) => std::env::home_dir().map_or_else(|| input.into(), |home| home.join(rest)),
+        None => std::path::PathBuf::from(input),
+    };
+    std::fs::read(&path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|e| (path.display().to_string(), e))
 }

@@ -220,6 +220,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     ("das", include_bytes!("../../assets/voice/de/das.wav")),
+    ("datei", include_bytes!("../../assets/voice/de/datei.wav")),
     (
         "datentraeger",
         include_bytes!("../../assets/voice/de/datentraeger.wav"),
@@ -331,6 +332,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "gegners",
         include_bytes!("../../assets/voice/de/gegners.wav"),
+    ),
+    (
+        "gelesen",
+        include_bytes!("../../assets/voice/de/gelesen.wav"),
     ),
     (
         "gemacht",
