@@ -452,6 +452,19 @@ impl Tracker {
         self.clear_attempt();
     }
 
+    /// Starts again from `pos` when the record moved under the board (a
+    /// retrace, a refused move): the board is not read for moves until it
+    /// changes, but when it differs from `pos` the player is guided after
+    /// the mismatch time, unasked.
+    pub fn reset_guided(&mut self, now: u64, pos: Chess) {
+        self.reset(pos);
+        if let Some(settled) = self.settled
+            && self.orient(settled) != self.game_occ
+        {
+            self.guidance = Guidance::MismatchSince(now);
+        }
+    }
+
     fn refresh(&mut self) {
         self.game_occ = self.pos.board().occupied();
         self.prev_occ = self.history.last().map(|(p, _)| p.board().occupied());

@@ -162,7 +162,7 @@ impl BoardState {
             .base
             .get_or_insert(recorded.saturating_sub(self.tracker.moves().count()));
         if recorded < base {
-            self.tracker.reset(record.position().clone());
+            self.tracker.reset_guided(now, record.position().clone());
             self.base = Some(recorded);
             return;
         }
@@ -176,7 +176,7 @@ impl BoardState {
                 // game is over): the tracker saw it again at once. Drop it
                 // and follow the record; the board is compared afresh when
                 // the player puts the piece back.
-                self.tracker.reset(record.position().clone());
+                self.tracker.reset_guided(now, record.position().clone());
                 self.base = Some(recorded);
                 return;
             }
@@ -188,7 +188,7 @@ impl BoardState {
             .map(|m| m.mv)
             .eq(self.tracker.moves());
         if !agree {
-            self.tracker.reset(record.position().clone());
+            self.tracker.reset_guided(now, record.position().clone());
             self.base = Some(recorded);
             return;
         }
@@ -196,7 +196,7 @@ impl BoardState {
             // Never play a move the tracker's position does not allow (it
             // would panic in shakmaty): start again from the record.
             if !self.tracker.position().is_legal(m.mv) {
-                self.tracker.reset(record.position().clone());
+                self.tracker.reset_guided(now, record.position().clone());
                 self.base = Some(recorded);
                 return;
             }

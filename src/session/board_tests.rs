@@ -438,3 +438,39 @@ fn dropped_lines_then_the_opponent_hesitating_never_records_a_wrong_move() {
     );
     f_pawn_hesitation_after_unseen_exd5(&mut t, &before);
 }
+
+#[test]
+fn after_a_retrace_the_peg_board_is_guided_back_without_asking() {
+    let mut t = Table::new();
+    for (from, to) in [
+        (Square::E2, Square::E4),
+        (Square::E7, Square::E5),
+        (Square::G1, Square::F3),
+        (Square::B8, Square::C6),
+    ] {
+        t.peg_move(from, to);
+    }
+    assert_eq!(t.sans(), ["e4", "e5", "Nf3", "Nc6"]);
+    // The sighted player's scoresheet has 2. Nc3: the arbiter goes back
+    // to the last move both agree on (after 1... e5).
+    t.command(Command::CompareScoresheet("1. e4 e5 2. Nc3 Nc6".into()));
+    t.command(Command::Confirm);
+    assert_eq!(t.sans(), ["e4", "e5"]);
+    t.take();
+    // The peg-board still shows 2. Nf3 Nc6: the player is told, unasked,
+    // after the guidance time.
+    t.wait(10_000);
+    let fx = t.take();
+    let guidance: Vec<String> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Speak(s) if s.priority == Priority::Guidance => Some(s.text.spoken.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(guidance.len(), 1, "one guidance sentence: {fx:?}");
+    assert!(
+        guidance[0].contains("Gustav one") && guidance[0].contains("Felix three"),
+        "names the squares to put right: {guidance:?}"
+    );
+}
