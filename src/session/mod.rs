@@ -277,6 +277,8 @@ impl Session {
             clock_from_record(&self.config, &self.config.time_control, now_ms, &record);
         self.game_origin_ms = Some(origin);
         self.clock = clock;
+        // A retrace saved last can still be undone after the restart.
+        self.retraced = retrace::last_retrace(&record);
         self.record = record;
         self.pending = None;
         self.last_announcement = self.last_move_words();

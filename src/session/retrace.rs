@@ -91,6 +91,32 @@ fn retrace_entry(record: &GameRecord, ply: usize, moves: &[RecordedMove]) -> Str
     text
 }
 
+/// The last retrace of a saved game, read back from its `Retraced` tag
+/// (after a restart), when the record still ends where it went back to:
+/// it can then be undone as before (the moves' clock readings are not in
+/// the tag; the clocks keep their recorded times).
+pub fn last_retrace(record: &GameRecord) -> Option<Retraced> {
+    let (_, value) = record.tags.extra.iter().find(|(k, _)| k == RETRACED_TAG)?;
+    let entry = value.split("; ").last()?.to_owned();
+    let (ply, moves) = entry.split_once(':')?;
+    let ply: usize = ply.trim().parse().ok()?;
+    if ply != record.moves().len() {
+        return None;
+    }
+    let mut replay = record.clone();
+    let mut removed = Vec::new();
+    for san in scoresheet_moves(moves) {
+        let mv = san.parse::<San>().ok()?.to_move(replay.position()).ok()?;
+        replay.play(mv, None).ok()?;
+        removed.push(replay.moves().last()?.clone());
+    }
+    (!removed.is_empty()).then_some(Retraced {
+        ply,
+        moves: removed,
+        entry,
+    })
+}
+
 /// Adds (or with `remove`, takes out) an entry of the `Retraced` tag.
 fn edit_retraced_tag(record: &mut GameRecord, entry: &str, remove: bool) {
     let extra = &mut record.tags.extra;
@@ -256,6 +282,48 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_retrace_can_be_undone_after_a_restart() {
+        let mut s = session();
+        for mv in ["e4", "e5", "Nf3", "Nc6"] {
+            s.handle(
+                0,
+                Event::MoveEntered {
+                    text: mv.into(),
+                    source: Source::Keyboard,
+                },
+            );
+        }
+        s.handle(
+            0,
+            Event::Command(Command::CompareScoresheet("1. e4 e5 2. Nc3".into())),
+        );
+        s.handle(0, Event::Command(Command::Confirm));
+        assert_eq!(s.record().moves().len(), 2);
+        // The save file is written and read back by a new app.
+        let saved = crate::savegame::to_pgn(s.record());
+        let record = crate::savegame::from_pgn(&saved).expect("read back");
+        let mut again = session();
+        again.resume_game(0, record);
+        again.handle(0, Event::Command(Command::UndoRetrace));
+        let sans: Vec<String> = again
+            .record()
+            .moves()
+            .iter()
+            .map(|m| m.san.to_string())
+            .collect();
+        assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6"]);
+        assert!(
+            !again
+                .record()
+                .tags
+                .extra
+                .iter()
+                .any(|(k, _)| k == RETRACED_TAG),
+            "the undone retrace leaves the tag"
+        );
     }
 
     #[test]
