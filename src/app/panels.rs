@@ -1245,7 +1245,8 @@ impl RochadeApp {
         ));
         settings.apply_tags(&mut self.session.record_mut().tags);
         self.speech.reconfigure(settings.speech_config());
-        self.settings = settings;
+        let old = std::mem::replace(&mut self.settings, settings);
+        self.relink(&old);
         self.applied_style = None;
         if let Some(e) = pack_error {
             self.note = Some(e.to_string());

@@ -237,21 +237,8 @@ pub fn run() -> Result<(), RunError> {
         &mut notes,
     );
     let epoch = Instant::now();
-    let port = settings.board.port.clone();
-    let link_config = port.as_ref().map(|p| {
-        let mut cfg = crate::serial::LinkConfig::new(p.clone(), settings.board.format);
-        cfg.baud = settings.board.baud();
-        cfg.epoch = epoch;
-        cfg.log = board_log_path();
-        cfg
-    });
-    // The sighted player's DGT board, beside the peg-board.
-    let sighted_config = settings.board.sighted_port.as_ref().map(|p| {
-        let mut cfg = crate::serial::LinkConfig::dgt(p.clone());
-        cfg.epoch = epoch;
-        cfg.log = board_log_path().map(|l| l.with_extension("sighted.log"));
-        cfg
-    });
+    let link_config = peg_link_config(&settings, epoch);
+    let sighted_config = sighted_link_config(&settings, epoch);
     let options = AppOptions {
         // The simulated board stays off until the user turns it on
         // (Ctrl+B or the menu): a board nobody uses must not talk.
@@ -306,7 +293,62 @@ pub fn run() -> Result<(), RunError> {
     Ok(())
 }
 
+/// The peg-board's link as the settings describe it (none without a port).
+fn peg_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial::LinkConfig> {
+    settings.board.port.as_ref().map(|p| {
+        let mut cfg = crate::serial::LinkConfig::new(p.clone(), settings.board.format);
+        cfg.baud = settings.board.baud();
+        cfg.epoch = epoch;
+        cfg.log = board_log_path();
+        cfg
+    })
+}
+
+/// The sighted player's DGT board, beside the peg-board.
+fn sighted_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial::LinkConfig> {
+    settings.board.sighted_port.as_ref().map(|p| {
+        let mut cfg = crate::serial::LinkConfig::dgt(p.clone());
+        cfg.epoch = epoch;
+        cfg.log = board_log_path().map(|l| l.with_extension("sighted.log"));
+        cfg
+    })
+}
+
 impl RochadeApp {
+    /// A board's port (or format, or speed) changed in the settings: its
+    /// old link closes and the new one opens at once, without a restart.
+    pub(super) fn relink(&mut self, old: &Settings) {
+        let TimeSource::Real(epoch) = self.time else {
+            return;
+        };
+        let Some(ctx) = self.wake.get().cloned() else {
+            return;
+        };
+        let peg = |s: &Settings| (s.board.port.clone(), s.board.format, s.board.baud());
+        if peg(old) != peg(&self.settings) {
+            if self.link.take().is_some() {
+                self.board_rx = None;
+                self.dispatch(crate::session::Event::Board(
+                    crate::session::board::BoardEvent::LinkClosed,
+                ));
+            }
+            if let Some(cfg) = peg_link_config(&self.settings, epoch) {
+                self.connect_board(cfg, ctx.clone());
+            }
+        }
+        if old.board.sighted_port != self.settings.board.sighted_port {
+            if self.sighted_link.take().is_some() {
+                self.sighted_rx = None;
+                self.dispatch(crate::session::Event::Sighted(
+                    crate::session::board::BoardEvent::LinkClosed,
+                ));
+            }
+            if let Some(cfg) = sighted_link_config(&self.settings, epoch) {
+                self.connect_sighted_board(cfg, ctx);
+            }
+        }
+    }
+
     /// Starts the serial link thread; its reports wake the window.
     pub fn connect_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
         if let Some((link, rx)) = self.spawn_link(cfg, ctx) {

@@ -26,6 +26,9 @@ pub enum BoardEvent {
     LinkUp { port: String },
     /// No heartbeat for 3 s, a read error, or the device went away.
     LinkLost { reason: String },
+    /// The user closed the link (its port changed or was removed in the
+    /// settings): not connected, nothing lost, nothing said.
+    LinkClosed,
     /// The decoder dropped lines (bad checksum, garbage): a board state
     /// may have gone unseen, as after a lost link, though the link is up.
     LinesDropped { count: u64 },
@@ -273,6 +276,15 @@ impl BoardState {
                     }));
                 }
                 self.link = LinkState::Lost { reason };
+            }
+            BoardEvent::LinkClosed => {
+                // What happens on the board from now on is unseen.
+                self.tracker.link_lost();
+                self.link = LinkState::NotConnected;
+                out.push(Effect::Notice(Notice::Link {
+                    state: "closed".into(),
+                    detail: String::new(),
+                }));
             }
             BoardEvent::LinesDropped { count } => {
                 // What the lost lines said is unknown: the tracker must not

@@ -474,3 +474,29 @@ fn after_a_retrace_the_peg_board_is_guided_back_without_asking() {
         "names the squares to put right: {guidance:?}"
     );
 }
+
+#[test]
+fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
+    let mut t = Table::new();
+    t.send(Event::Board(BoardEvent::LinkClosed));
+    let fx = t.take();
+    assert!(said(&fx).is_empty(), "nothing said: {fx:?}");
+    assert_eq!(
+        t.session.board_state().link,
+        crate::session::board::LinkState::NotConnected
+    );
+    // The new port's link comes up as a first connection, not a restored one.
+    t.send(Event::Board(BoardEvent::LinkUp { port: "new".into() }));
+    let fx = t.take();
+    assert!(
+        said(&fx).is_empty(),
+        "a first connection is not announced: {fx:?}"
+    );
+    assert!(has(
+        &fx,
+        &Notice::Link {
+            state: "connected".into(),
+            detail: "new".into()
+        }
+    ));
+}

@@ -174,6 +174,11 @@ impl SightedBoard {
                 }
                 self.link = LinkState::Lost { reason };
             }
+            BoardEvent::LinkClosed => {
+                self.rec.link_lost(&mut events);
+                self.link = LinkState::NotConnected;
+                out.push(notice("closed", String::new()));
+            }
             BoardEvent::LinesDropped { count } => {
                 self.rec.link_lost(&mut events);
                 out.push(notice("lines_dropped", count.to_string()));
