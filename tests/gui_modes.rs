@@ -493,3 +493,73 @@ fn the_retrace_reads_the_sighted_players_scoresheet_from_a_pgn_file() {
     assert_eq!(input.value().as_deref(), Some(missing.as_str()));
     assert_eq!(gui.app().session().record().moves().len(), 3);
 }
+
+/// Frames until `done` holds (the link thread works in real time and wakes
+/// the window); a link that never gets there fails the test.
+fn run_until(gui: &mut Gui, what: &str, done: impl Fn(&Gui) -> bool) {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !done(gui) {
+        assert!(std::time::Instant::now() < end, "waited 20 s for {what}");
+        gui.harness.run();
+    }
+}
+
+#[test]
+fn a_board_port_set_in_settings_connects_at_once_and_clearing_it_disconnects() {
+    use std::io::BufRead;
+    // A simulated peg-board on a real pseudo-terminal.
+    let mut sim = std::process::Command::new(env!("CARGO_BIN_EXE_rochade"))
+        .arg("board-sim")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("board-sim starts");
+    let mut device = String::new();
+    std::io::BufReader::new(sim.stdout.take().unwrap())
+        .read_line(&mut device)
+        .unwrap();
+    let device = device.trim().to_owned();
+    assert!(device.starts_with("/dev/"), "{device}");
+
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.time = rochade::app::TimeSource::Real(std::time::Instant::now())
+    });
+    assert!(gui.shows_part("not connected, Port: "));
+    gui.press(Key::F8);
+    let port = gui.harness.get_by_role_and_label(Role::TextInput, "Port");
+    port.focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, "Port")
+        .type_text(&device);
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    let connected = format!("connected, Port: {device}");
+    run_until(&mut gui, "the new port's link", |g| g.shows(&connected));
+
+    // Cleared: the link closes quietly, nothing is "lost".
+    gui.press(Key::F8);
+    let port = gui.harness.get_by_role_and_label(Role::TextInput, "Port");
+    port.focus();
+    gui.harness.run();
+    gui.harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    gui.harness.key_press(Key::Backspace);
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    assert!(gui.shows_part("not connected, Port: "));
+    assert!(
+        !gui.spoken()
+            .iter()
+            .any(|s| s.to_lowercase().contains("lost")),
+        "{:?}",
+        gui.spoken()
+    );
+    let _ = sim.kill();
+    let _ = sim.wait();
+}
