@@ -155,6 +155,13 @@ impl Desktop {
     }
 }
 
+/// Presses a key in the window and waits until Orca has spoken and
+/// brailled what it should (see [`OrcaLog::expect`]).
+fn step(desktop: &Desktop, log: &mut OrcaLog, key: &str, flow: &str, spoken: &str, brailled: &str) {
+    desktop.key(key);
+    log.expect(flow, spoken, brailled);
+}
+
 #[test]
 fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/orca-session.sh");
@@ -234,8 +241,10 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         "Ein Bildschirmleser läuft",
         "Ein Bildschirmleser läuft",
     );
-    desktop.key("y");
-    log.expect(
+    step(
+        &desktop,
+        &mut log,
+        "y",
         "screen reader mode",
         "Bildschirmleser-Modus",
         "Bildschirmleser-Modus",
@@ -246,10 +255,22 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             .filter(|s| s.contains("mode = \"screen_reader\""))
     });
     // The keyboard is in the move input.
-    desktop.key("F7");
-    log.expect("board", "Eva zwei: weißer Bauer", "Eva zwei: weißer Bauer");
-    desktop.key("F7");
-    log.expect("start: the move input", "Move entry", "Move");
+    step(
+        &desktop,
+        &mut log,
+        "F7",
+        "board",
+        "Eva zwei: weißer Bauer",
+        "Eva zwei: weißer Bauer",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "F7",
+        "start: the move input",
+        "Move entry",
+        "Move",
+    );
 
     // Orca's own keys work inside the window: Insert+T says the time. The
     // keys go to the AT-SPI registry first and Orca uses them; the T never
@@ -289,8 +310,10 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     // The board, square by square: F7 puts the focus on the cursor's cell
     // (the last move's square), arrows move it; Orca speaks and brailles
     // each cell it lands on.
-    desktop.key("F7");
-    log.expect(
+    step(
+        &desktop,
+        &mut log,
+        "F7",
         "board",
         "Anna sechs: schwarzer Bauer",
         "Anna sechs: schwarzer Bauer",
@@ -315,16 +338,39 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
 
     // The scoresheet, line by line: back to the move input (F7), Tab past
     // Play to the newest row, Up to the older ones.
-    desktop.key("F7");
-    log.expect("back to the move input", "Move", "Move");
-    desktop.key("Tab");
-    log.expect("play button", "Play", "Play");
-    desktop.key("Tab");
-    log.expect("scoresheet", "3. Bb5 a6", "3. Bb5 a6");
-    desktop.key("Up");
-    log.expect("scoresheet up", "2. Nf3 Nc6", "2. Nf3 Nc6");
-    desktop.key("Up");
-    log.expect("scoresheet up", "1. e4 e5", "1. e4 e5");
+    step(
+        &desktop,
+        &mut log,
+        "F7",
+        "back to the move input",
+        "Move",
+        "Move",
+    );
+    step(&desktop, &mut log, "Tab", "play button", "Play", "Play");
+    step(
+        &desktop,
+        &mut log,
+        "Tab",
+        "scoresheet",
+        "3. Bb5 a6",
+        "3. Bb5 a6",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Up",
+        "scoresheet up",
+        "2. Nf3 Nc6",
+        "2. Nf3 Nc6",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Up",
+        "scoresheet up",
+        "1. e4 e5",
+        "1. e4 e5",
+    );
 
     // A clock request (F4) is answered through the focused row.
     desktop.key("F4");
@@ -333,30 +379,47 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
 
     // Help (F1) opens, Escape closes it and the focus comes back to the
     // move input.
-    desktop.key("F1");
-    log.expect("help", "F1: this help", "F1: this help");
+    step(
+        &desktop,
+        &mut log,
+        "F1",
+        "help",
+        "F1: this help",
+        "F1: this help",
+    );
     // The help is a document read line by line.
-    desktop.key("Down");
-    log.expect(
+    step(
+        &desktop,
+        &mut log,
+        "Down",
         "help, next line",
         "F2: repeat the last announcement",
         "F2: repeat the last announcement",
     );
-    desktop.key("Escape");
-    log.expect("help closed", "Move entry", "Move");
+    step(
+        &desktop,
+        &mut log,
+        "Escape",
+        "help closed",
+        "Move entry",
+        "Move",
+    );
 
     // Settings (F8) open and say so; Escape closes them, focus comes back.
-    desktop.key("F8");
-    log.expect("settings", "Settings", "Settings");
-    desktop.key("Escape");
-    log.expect("settings closed", "", "Move");
+    step(&desktop, &mut log, "F8", "settings", "Settings", "Settings");
+    step(&desktop, &mut log, "Escape", "settings closed", "", "Move");
 
     // A new game (Ctrl+N) mid-game asks first; the question is announced,
     // and Y starts the new game.
-    desktop.key("ctrl+n");
-    log.expect("new game question", "?", "?");
-    desktop.key("y");
-    log.expect("new game", "Neue Partie", "Neue Partie");
+    step(&desktop, &mut log, "ctrl+n", "new game question", "?", "?");
+    step(
+        &desktop,
+        &mut log,
+        "y",
+        "new game",
+        "Neue Partie",
+        "Neue Partie",
+    );
 
     std::fs::copy(&log.path, artifacts.join("orca-debug.log")).ok();
 }
