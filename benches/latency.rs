@@ -896,6 +896,12 @@ fn main() {
         .filter(|(_, _, f, budget)| f.p99 >= *budget)
         .map(|(v, s, ..)| format!("{v}, {s}"))
         .collect();
+    // The recorder and the private daemons stop before the exit below,
+    // which runs no destructors.
+    drop(rec);
+    drop(_speechd);
+    drop(_pulse);
+    drop(dir);
     if !over.is_empty() {
         eprintln!("latency: OVER BUDGET: {}", over.join("; "));
         std::process::exit(1);
