@@ -65,52 +65,19 @@ fn sim_commands(mv: Move) -> Vec<String> {
     }
 }
 
-struct Sim {
-    child: Child,
-    stdin: std::process::ChildStdin,
+#[path = "support/board_sim.rs"]
+mod board_sim;
+use board_sim::Sim;
+
+/// The DGT simulator on a link path.
+fn dgt_sim(link: &Path) -> Sim {
+    sim_with(link, &["--format", "dgt"])
 }
 
-impl Sim {
-    fn start(link: &Path) -> Sim {
-        Sim::start_format(link, "dgt")
-    }
-
-    fn start_format(link: &Path, format: &str) -> Sim {
-        Sim::start_with(link, &["--format", format])
-    }
-
-    fn start_with(link: &Path, args: &[&str]) -> Sim {
-        let mut child = Command::new(BIN)
-            .arg("board-sim")
-            .args(args)
-            .arg("--link")
-            .arg(link)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("board-sim starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        assert!(first.starts_with("/dev/"), "the device first: {first:?}");
-        let stdin = child.stdin.take().unwrap();
-        Sim { child, stdin }
-    }
-
-    fn say(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-}
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
-    }
+/// The simulator on a link path, with more arguments.
+fn sim_with(link: &Path, args: &[&str]) -> Sim {
+    let link = link.to_str().expect("a UTF-8 path");
+    Sim::start(&[args, &["--link", link]].concat())
 }
 
 /// A child process killed when the test ends, passed or not.
@@ -194,7 +161,7 @@ fn track_follows_a_real_game_on_the_simulated_dgt_board_and_replays_its_log() {
     let link = dir.path().join("dgt");
     let log_path = dir.path().join("board.log");
     let pgn = dir.path().join("game.pgn");
-    let mut sim = Sim::start(&link);
+    let mut sim = dgt_sim(&link);
     let (track, rx) = start_track(&[
         "track".as_ref(),
         "--format".as_ref(),
@@ -360,8 +327,8 @@ fn two_boards_one_record_in_tournament_mode() {
     let dir = tempfile::tempdir().unwrap();
     let (peg_link, dgt_link) = (dir.path().join("peg"), dir.path().join("dgt"));
     let pgn = dir.path().join("game.pgn");
-    let mut peg = Sim::start_format(&peg_link, "peg");
-    let mut dgt = Sim::start(&dgt_link);
+    let mut peg = sim_with(&peg_link, &["--format", "peg"]);
+    let mut dgt = dgt_sim(&dgt_link);
     let (_track, rx) = start_track(&[
         "track".as_ref(),
         "--tournament".as_ref(),
@@ -444,7 +411,7 @@ fn two_boards_one_record_in_tournament_mode() {
 fn a_dgt_board_unplugged_and_plugged_back_in_keeps_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let link = dir.path().join("dgt");
-    let sim = Sim::start(&link);
+    let sim = dgt_sim(&link);
     let (_track, rx) = start_track(&[
         "track".as_ref(),
         "--format".as_ref(),
@@ -470,7 +437,7 @@ fn a_dgt_board_unplugged_and_plugged_back_in_keeps_the_game() {
     });
     // Plugged back in with the game's position on it.
     let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR";
-    let mut sim = Sim::start_with(&link, &["--format", "dgt", "--setup", fen]);
+    let mut sim = sim_with(&link, &["--format", "dgt", "--setup", fen]);
     let connections = |s: &[serde_json::Value]| {
         s.iter()
             .filter(|v| v["event"] == "link" && v["state"] == "connected")

@@ -3,6 +3,8 @@
 //! bytes through the real decoder and tracker), the assistant types the
 //! rest, the clock follows E.3, and every answer is checked as spoken.
 
+#[path = "support/board_sim.rs"]
+mod board_sim;
 mod gui_common;
 
 use egui::accesskit::Role;
@@ -92,15 +94,7 @@ fn peg_move(gui: &mut Gui, from: shakmaty::Square, to: shakmaty::Square) {
 /// A game record after these moves (SAN), as a save file would hold it.
 fn record_after(moves: &[&str]) -> rochade::chess::GameRecord {
     let mut record = rochade::chess::GameRecord::new();
-    for san in moves {
-        let pos = record.position().clone();
-        let mv = san
-            .parse::<shakmaty::san::San>()
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        record.play(mv, None).unwrap();
-    }
+    record.play_sans(&moves.join(" ")).unwrap();
     record
 }
 
@@ -494,32 +488,11 @@ fn the_retrace_reads_the_sighted_players_scoresheet_from_a_pgn_file() {
     assert_eq!(gui.app().session().record().moves().len(), 3);
 }
 
-/// Frames until `done` holds (the link thread works in real time and wakes
-/// the window); a link that never gets there fails the test.
-fn run_until(gui: &mut Gui, what: &str, done: impl Fn(&Gui) -> bool) {
-    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !done(gui) {
-        assert!(std::time::Instant::now() < end, "waited 20 s for {what}");
-        gui.harness.run();
-    }
-}
-
 #[test]
 fn a_board_port_set_in_settings_connects_at_once_and_clearing_it_disconnects() {
-    use std::io::BufRead;
     // A simulated peg-board on a real pseudo-terminal.
-    let mut sim = std::process::Command::new(env!("CARGO_BIN_EXE_rochade"))
-        .arg("board-sim")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("board-sim starts");
-    let mut device = String::new();
-    std::io::BufReader::new(sim.stdout.take().unwrap())
-        .read_line(&mut device)
-        .unwrap();
-    let device = device.trim().to_owned();
-    assert!(device.starts_with("/dev/"), "{device}");
+    let sim = board_sim::Sim::start(&[]);
+    let device = sim.device.clone();
 
     let mut gui = start_with(settings(Lang::En), |o| {
         o.time = rochade::app::TimeSource::Real(std::time::Instant::now())
@@ -538,7 +511,7 @@ fn a_board_port_set_in_settings_connects_at_once_and_clearing_it_disconnects() {
         .click();
     gui.harness.run();
     let connected = format!("connected, Port: {device}");
-    run_until(&mut gui, "the new port's link", |g| g.shows(&connected));
+    gui.run_until("the new port's link", |g| g.shows(&connected));
 
     // Cleared: the link closes quietly, nothing is "lost".
     gui.press(Key::F8);
@@ -560,6 +533,5 @@ fn a_board_port_set_in_settings_connects_at_once_and_clearing_it_disconnects() {
         "{:?}",
         gui.spoken()
     );
-    let _ = sim.kill();
-    let _ = sim.wait();
+    drop(sim);
 }

@@ -89,45 +89,14 @@ impl Follower {
     }
 }
 
-struct Sim {
-    child: Child,
-    stdin: std::process::ChildStdin,
-}
+#[path = "support/board_sim.rs"]
+mod board_sim;
+use board_sim::Sim;
 
-impl Sim {
-    fn start(link: &Path, extra: &[&str]) -> Sim {
-        let mut child = Command::new(BIN)
-            .arg("board-sim")
-            .arg("--link")
-            .arg(link)
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("board-sim starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        assert!(
-            first.trim().starts_with("/dev/"),
-            "first line is the device: {first:?}"
-        );
-        let stdin = child.stdin.take().unwrap();
-        Sim { child, stdin }
-    }
-
-    fn say(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn quit(mut self) {
-        self.say("quit");
-        let status = self.child.wait().unwrap();
-        assert!(status.success());
-    }
+/// The simulator on a link path, with more arguments.
+fn start_sim(link: &Path, extra: &[&str]) -> Sim {
+    let link = link.to_str().expect("a UTF-8 path");
+    Sim::start(&[&["--link", link], extra].concat())
 }
 
 #[test]
@@ -135,7 +104,7 @@ fn board_sim_binary_to_tracker_with_unplug_and_replug() {
     let dir = tempfile::tempdir().unwrap();
     let link_path = dir.path().join("board");
     let log_path = dir.path().join("board.log");
-    let mut sim = Sim::start(&link_path, &[]);
+    let mut sim = start_sim(&link_path, &[]);
     let epoch = Instant::now();
     let (tx, rx) = mpsc::channel();
     let cfg = LinkConfig {
@@ -167,7 +136,7 @@ fn board_sim_binary_to_tracker_with_unplug_and_replug() {
 
     // Replug: a board with the same position comes back under the same name;
     // one move was made while it was away.
-    let mut sim = Sim::start(
+    let mut sim = start_sim(
         &link_path,
         &[
             "--setup",

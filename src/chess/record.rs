@@ -346,8 +346,6 @@ impl GameRecord {
         }
     }
 
-    /// Plays a legal move and writes it down. Automatic ends (mate,
-    /// stalemate, dead position, fivefold repetition, 75 moves) are applied.
     /// Plays moves written in SAN with English letters, separated by
     /// spaces ("e4 e5 Nf3"), without times.
     pub fn play_sans(&mut self, sans: &str) -> Result<(), PlayError> {
@@ -361,6 +359,8 @@ impl GameRecord {
         Ok(())
     }
 
+    /// Plays a legal move and writes it down. Automatic ends (mate,
+    /// stalemate, dead position, fivefold repetition, 75 moves) are applied.
     pub fn play(&mut self, mv: Move, at_ms: Option<u64>) -> Result<&RecordedMove, PlayError> {
         if let Some(end) = self.end {
             return Err(PlayError::GameOver(end));

@@ -446,4 +446,4 @@ impl BoardState {
 
 #[cfg(test)]
 #[path = "board_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -11,11 +11,12 @@ use crate::session::{
 };
 use crate::words::{Lang, Pack};
 
-/// A session with a peg-board attached, and a clock the test moves.
-struct Table {
-    session: Session,
-    now: u64,
-    effects: Vec<Effect>,
+/// A session with a peg-board attached, and a clock the test moves (also
+/// the base of the two-board tests in `sighted_tests`).
+pub(in crate::session) struct Table {
+    pub session: Session,
+    pub now: u64,
+    pub effects: Vec<Effect>,
 }
 
 fn occupancy(pos: &Chess) -> u64 {
@@ -29,29 +30,33 @@ fn bit(sq: Square) -> u64 {
 impl Table {
     /// Connected, with the board showing the start position.
     fn new() -> Table {
-        let pack = Pack::bundled(Lang::En);
         let config = SessionConfig {
             lang: Lang::En,
             ..SessionConfig::default()
         };
-        let mut table = Table {
-            session: Session::with_pack(config, pack),
-            now: 0,
-            effects: Vec::new(),
-        };
+        let mut table = Table::with_session(Session::with_pack(config, Pack::bundled(Lang::En)));
         table.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
         table.board(occupancy(&Chess::default()));
         table.take();
         table
     }
 
-    fn send(&mut self, event: Event) {
+    /// Around a session, at time 0, nothing connected.
+    pub fn with_session(session: Session) -> Table {
+        Table {
+            session,
+            now: 0,
+            effects: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, event: Event) {
         let fx = self.session.handle(self.now, event);
         self.effects.extend(fx);
     }
 
     /// Lets `ms` pass, sending a tick at every deadline on the way.
-    fn wait(&mut self, ms: u64) {
+    pub fn wait(&mut self, ms: u64) {
         let until = self.now + ms;
         while let Some(due) = self.session.next_deadline().filter(|&d| d <= until) {
             self.now = due.max(self.now);
@@ -61,7 +66,7 @@ impl Table {
     }
 
     /// The board reports this occupancy, which then stays for a while.
-    fn board(&mut self, mask: u64) {
+    pub fn board(&mut self, mask: u64) {
         self.send(Event::Board(BoardEvent::Message(BoardMessage::Snapshot(
             mask,
         ))));
@@ -69,7 +74,7 @@ impl Table {
     }
 
     /// A peg lifted from one square and put on another.
-    fn peg_move(&mut self, from: Square, to: Square) {
+    pub fn peg_move(&mut self, from: Square, to: Square) {
         let mask = self.session.board_state().last_mask.expect("a snapshot").0;
         self.board(mask & !bit(from));
         self.board(mask & !bit(from) | bit(to));

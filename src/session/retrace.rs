@@ -104,12 +104,8 @@ pub fn last_retrace(record: &GameRecord) -> Option<Retraced> {
         return None;
     }
     let mut replay = record.clone();
-    let mut removed = Vec::new();
-    for san in scoresheet_moves(moves) {
-        let mv = san.parse::<San>().ok()?.to_move(replay.position()).ok()?;
-        replay.play(mv, None).ok()?;
-        removed.push(replay.moves().last()?.clone());
-    }
+    replay.play_sans(&scoresheet_moves(moves).join(" ")).ok()?;
+    let removed = replay.moves()[ply..].to_vec();
     (!removed.is_empty()).then_some(Retraced {
         ply,
         moves: removed,

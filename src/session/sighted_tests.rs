@@ -11,16 +11,24 @@ use crate::session::board::{BoardEvent, LinkState};
 use crate::session::{Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source};
 use crate::words::{Lang, Pack};
 
+/// The peg-board tests' table with the sighted player's DGT board beside it.
 struct Table {
-    session: Session,
-    now: u64,
-    effects: Vec<Effect>,
+    base: crate::session::board::tests::Table,
     /// What the sighted board holds.
     dgt: Pieces,
 }
 
-fn bit(sq: Square) -> u64 {
-    1 << u32::from(sq)
+impl std::ops::Deref for Table {
+    type Target = crate::session::board::tests::Table;
+    fn deref(&self) -> &Self::Target {
+        &self.base
+    }
+}
+
+impl std::ops::DerefMut for Table {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.base
+    }
 }
 
 impl Table {
@@ -34,45 +42,19 @@ impl Table {
             ..SessionConfig::default()
         };
         let mut t = Table {
-            session: Session::with_pack(config, Pack::bundled(Lang::En)),
-            now: 0,
-            effects: Vec::new(),
+            base: crate::session::board::tests::Table::with_session(Session::with_pack(
+                config,
+                Pack::bundled(Lang::En),
+            )),
             dgt: pieces_of_board(shakmaty::Board::default()),
         };
         t.send(Event::Board(BoardEvent::LinkUp { port: "peg".into() }));
         t.send(Event::Sighted(BoardEvent::LinkUp { port: "dgt".into() }));
-        t.peg(u64::from(Chess::default().board().occupied()));
+        t.board(u64::from(Chess::default().board().occupied()));
         t.dump();
         t.wait(1000);
         t.effects.clear();
         t
-    }
-
-    fn send(&mut self, event: Event) {
-        let fx = self.session.handle(self.now, event);
-        self.effects.extend(fx);
-    }
-
-    fn wait(&mut self, ms: u64) {
-        let until = self.now + ms;
-        while let Some(due) = self.session.next_deadline().filter(|&d| d <= until) {
-            self.now = due.max(self.now);
-            self.send(Event::Tick);
-        }
-        self.now = until;
-    }
-
-    fn peg(&mut self, mask: u64) {
-        self.send(Event::Board(BoardEvent::Message(BoardMessage::Snapshot(
-            mask,
-        ))));
-        self.wait(300);
-    }
-
-    fn peg_move(&mut self, from: Square, to: Square) {
-        let mask = self.session.board_state().last_mask.expect("a snapshot").0;
-        self.peg(mask & !bit(from));
-        self.peg(mask & !bit(from) & !bit(to) | bit(to));
     }
 
     fn dump(&mut self) {

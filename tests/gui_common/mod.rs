@@ -111,6 +111,17 @@ impl Gui {
         }
     }
 
+    /// Runs frames until `done` holds (work on another thread in real
+    /// time, e.g. a serial link, wakes the window); fails the test after
+    /// 20 s.
+    pub fn run_until(&mut self, what: &str, done: impl Fn(&Gui) -> bool) {
+        let end = std::time::Instant::now() + Duration::from_secs(20);
+        while !done(self) {
+            assert!(std::time::Instant::now() < end, "waited 20 s for {what}");
+            self.harness.run();
+        }
+    }
+
     pub fn press(&mut self, key: egui::Key) {
         self.harness.key_press(key);
         self.harness.run();
