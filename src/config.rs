@@ -974,6 +974,12 @@ mod tests {
         tempfile::tempdir().expect("temp dir")
     }
 
+    #[test]
+    fn setting_names_are_their_codes() {
+        assert_eq!(Theme::YellowOnBlack.code(), "yellow_on_black");
+        assert_eq!(SpeechBackend::Clips.to_string(), "clips");
+    }
+
     fn bad_copies(dir: &Path) -> Vec<PathBuf> {
         std::fs::read_dir(dir)
             .unwrap()

@@ -1,37 +1,30 @@
 //! Rochade: over-the-board chess for blind and visually impaired players.
 //!
-//! The crate is a functional core with a thin shell around it:
+//! A functional core with a thin shell around it. The core is the crate
+//! `rochade_core` (plain data in, plain data out, time passed in as a
+//! value; no I/O, which its dependencies and its clippy configuration
+//! keep so): [`chess`], [`words`], [`announce`], [`clock`], [`board`],
+//! [`dgt`], [`pgn`], [`braille`], [`export`] and [`session`], re-exported
+//! here under the same paths, and the pure parts of [`speech`], [`audio`]
+//! and [`engine`].
 //!
-//! * pure core (plain data in, plain data out, time passed in as a value):
-//!   [`chess`] (game record, results, claims, PGN), [`words`] (language
-//!   packs), [`announce`] (FIDE Appendix E announcements), [`clock`],
-//!   [`board`] (peg-board protocol and the move tracker), [`braille`] and
-//!   [`export`] (scoresheets), and [`session`], which ties them together:
-//!   one [`session::Event`] in, a list of [`session::Effect`]s out
-//!   (`tests/core_purity.rs` fails on any file, environment, clock or
-//!   thread API in these modules; the shell loads packs and tables);
-//! * shell: [`serial`] (board link thread), [`louis`] (liblouis, Braille
-//!   tables from disk), [`save_worker`] (saving off the UI thread), [`speech`] and [`audio`]
-//!   (speech and sound threads), [`app`] (the egui desktop app) and [`cli`].
+//! This crate is the shell: [`serial`] (board link thread), [`louis`]
+//! (liblouis, Braille tables from disk), [`save_worker`] and [`savegame`]
+//! (saving off the UI thread), [`speech`] and [`audio`] (speech and sound
+//! threads), [`engine`] (the engine process), [`config`] and [`paths`]
+//! (settings and folders), [`app`] (the egui desktop app) and [`cli`].
 
-pub mod announce;
+pub use rochade_core::{announce, board, braille, chess, clock, dgt, export, pgn, session};
+
 pub mod app;
 pub mod audio;
-pub mod board;
-pub mod braille;
-pub mod chess;
 pub mod cli;
-pub mod clock;
 pub mod config;
-pub mod dgt;
 pub mod engine;
-pub mod export;
 pub mod louis;
 pub mod paths;
-pub mod pgn;
 pub mod save_worker;
 pub mod savegame;
 pub mod serial;
-pub mod session;
 pub mod speech;
 pub mod words;

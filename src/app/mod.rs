@@ -35,6 +35,7 @@ use crate::session::{
     Command, Effect, Event, Mode, Notice, Priority, Question, QuestionKind, Session, Source, Speech,
 };
 use crate::speech::SpeechHandle;
+use crate::words::LoadPack;
 use crate::words::{Pack, Utterance};
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE};

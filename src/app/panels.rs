@@ -13,6 +13,7 @@ use crate::config::Settings;
 use crate::session::board::LinkState;
 use crate::session::{Mode, Question};
 use crate::words::Lang;
+use crate::words::LoadPack;
 
 pub const MOVE_INPUT_ID: &str = "move_input";
 pub const BOARD_ID: &str = "board";

@@ -2,11 +2,12 @@
 //! clip voice's words, WAV clips, and microphone recording for users who
 //! record their own clips.
 //!
-//! [`earcon`] and [`clip`] are pure; [`player`] and [`record`] are the
-//! shell around `cpal`.
+//! [`earcon`] (from the core crate) and [`clip`] are pure; [`player`] and
+//! [`record`] are the shell around `cpal`.
+
+pub use rochade_core::audio::earcon;
 
 pub mod clip;
-pub mod earcon;
 pub mod player;
 pub mod record;
 

@@ -9,6 +9,7 @@ use super::{CliError, CliResult};
 use crate::announce::{AnnounceForm, announce_move};
 use crate::chess::{GameRecord, Letters};
 use crate::pgn::{Games, PgnError, ReadOptions};
+use crate::words::LoadPack;
 use crate::words::{Form, Lang, Pack, Utterance};
 
 #[derive(clap::Args, Debug)]

@@ -24,6 +24,7 @@ use crate::dgt::{Message, Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
 use crate::session::{Notice, Source};
+use crate::words::LoadPack;
 use crate::words::Pack;
 
 /// A board's wire format as the command line names it: a peg-board format

@@ -19,6 +19,7 @@ use crate::engine::driver::{Driver, Time};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineService, Level};
 use crate::session::{Command, Effect, Event, Notice, Opponent, Session, SessionConfig, Source};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
+use crate::words::LoadPack;
 use crate::words::{Lang, Token};
 
 #[derive(clap::Args, Debug)]

@@ -6,6 +6,7 @@ use super::{CliError, CliResult};
 use crate::audio::{AudioOut, EarconSettings, earcon_duration_ms};
 use crate::session::Earcon;
 use crate::speech::{BackendChoice, SpeechBackend, SystemSpeech, clips, speak_all_blocking};
+use crate::words::LoadPack;
 use crate::words::{Lang, Pack, Utterance};
 
 #[derive(clap::Args, Debug)]

@@ -19,6 +19,7 @@ use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
 use crate::session::{Effect, Event, Session, SessionConfig};
 use crate::words::Lang;
+use crate::words::LoadPack;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

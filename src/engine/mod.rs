@@ -1,114 +1,13 @@
 //! Practice against a UCI engine.
 //!
-//! Pure parts (plain data in, plain data out): [`Level`] and its [`Plan`]
-//! (what to send the engine, read against the option ranges it reported),
-//! candidate choice with a seeded [`Rng`], evaluation in words, and the
-//! after-game review. The shell part is [`EngineService`]: one thread that
-//! owns the engine process. The session core never talks to it: it emits
-//! [`crate::session::Effect::AskEngine`] and receives
-//! [`crate::session::Event::Engine`].
+//! The pure parts (levels, candidate choice, evaluation words, the review,
+//! the request and answer types) are in the core crate and re-exported
+//! here. The shell part is [`EngineService`]: one thread that owns the
+//! engine process.
 
-mod choose;
+pub use rochade_core::engine::*;
+
 pub mod driver;
-mod level;
-mod options;
 mod process;
-mod review;
-mod words;
 
-pub use choose::{Rng, choose_move};
-pub use level::{Choice, Level, Plan};
-pub use options::{EngineOptions, SpinRange};
-pub use process::{CommandLog, DEFAULT_ENGINE_PATH, Engine, EngineError, EngineService};
-pub use review::{Mistake, find_mistakes, review_words};
-pub use words::{evaluation_words, material_gain};
-
-use shakmaty::uci::UciMove;
-
-/// What the session wants from the engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ask {
-    /// The engine's own move at its level.
-    Move,
-    /// The best move for the player (full strength).
-    Hint,
-    /// The best move for the opponent if it were his turn.
-    Threat,
-    /// The evaluation of the position.
-    Evaluate,
-    /// One evaluation per position of the finished game.
-    Review,
-}
-
-/// A request to the engine thread: a position as a start FEN plus moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineRequest {
-    pub id: u64,
-    pub ask: Ask,
-    pub fen: String,
-    pub moves: Vec<UciMove>,
-    pub level: Level,
-    /// Seed for the weakened levels' random choice (tests fix it).
-    pub seed: u64,
-}
-
-/// A score from the point of view of the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
-    Cp(i32),
-    /// Mate in n moves (negative: the side to move is mated).
-    Mate(i32),
-}
-
-impl Score {
-    /// Centipawns, mates as large values (nearer mates larger).
-    pub fn as_cp(self) -> i32 {
-        match self {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => 10_000 - 10 * n,
-            Score::Mate(n) => -10_000 - 10 * n,
-        }
-    }
-
-    /// The same score seen by the other side.
-    pub fn flip(self) -> Score {
-        match self {
-            Score::Cp(cp) => Score::Cp(-cp),
-            Score::Mate(n) => Score::Mate(-n),
-        }
-    }
-}
-
-/// One line of the engine's analysis.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub score: Score,
-    /// The principal variation; its first move is the line's move.
-    pub pv: Vec<UciMove>,
-}
-
-/// The engine thread's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineAnswer {
-    pub id: u64,
-    pub ask: Ask,
-    /// The move to play (for [`Ask::Move`]) or the best move.
-    pub best: Option<UciMove>,
-    /// The engine's lines, best first ([`Ask::Review`]: one per position).
-    pub lines: Vec<Line>,
-}
-
-/// What the engine thread reports to the session.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineEvent {
-    Answer(EngineAnswer),
-    /// The engine is missing, crashed or hung; `id` is the request lost.
-    Failed {
-        id: Option<u64>,
-        error: EngineError,
-    },
-    /// The engine (re)started and answered `uciok`/`readyok`.
-    Ready {
-        name: String,
-    },
-}
+pub use process::{CommandLog, DEFAULT_ENGINE_PATH, Engine, EngineService};

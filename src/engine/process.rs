@@ -19,8 +19,8 @@ use shakmaty::{CastlingMode, Chess, Position};
 use shakmaty_uci::{UciInfoScore, UciMessage, UciSearchControl, UciTimeControl};
 
 use super::{
-    Ask, EngineAnswer, EngineEvent, EngineOptions, EngineRequest, Level, Line, Plan, Rng, Score,
-    choose_move,
+    Ask, EngineAnswer, EngineError, EngineEvent, EngineOptions, EngineRequest, Level, Line, Plan,
+    Rng, Score, choose_move,
 };
 
 /// Where Debian's `stockfish` package installs the engine.
@@ -43,23 +43,6 @@ impl CommandLog {
             l.push(line);
         }
     }
-}
-
-/// Why the engine could not answer.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EngineError {
-    /// The program could not be started.
-    #[error("the engine could not be started: {0}")]
-    Missing(String),
-    /// The engine exited or closed its output.
-    #[error("the engine stopped unexpectedly")]
-    Crashed,
-    /// No answer within the allowed time.
-    #[error("the engine did not answer in time")]
-    Hung,
-    /// The request makes no sense (an illegal position or move).
-    #[error("bad request to the engine: {0}")]
-    BadRequest(String),
 }
 
 /// A running UCI engine.

@@ -1,22 +1,21 @@
 //! Speech: the app speaks for itself, with or without a screen reader.
 //!
 //! * [`queue`] is the pure scheduler (priorities, interruption, resumption),
-//!   tested with the recording backend;
-//! * [`voice`] chooses a system voice for a language (pure);
+//!   tested with the recording backend, and [`voice`] chooses a system voice
+//!   for a language: both live in the core crate;
 //! * [`backend`] defines [`SpeechBackend`] and the recording and silent
 //!   backends; [`system`] is system speech through `tts`; [`clips`] is the
 //!   clip voice (recorded words played through `cpal`);
 //! * [`service`] runs a backend on its own thread behind a cloneable
 //!   [`SpeechHandle`].
 
+pub use rochade_core::speech::{mode, queue, voice};
+
 pub mod backend;
 mod bundled_clips;
 pub mod clips;
-pub mod mode;
-pub mod queue;
 pub mod service;
 pub mod system;
-pub mod voice;
 
 pub use backend::{
     Finished, Recorded, RecordingBackend, RecordingLog, Silence, SpeechBackend, SpeechError,

@@ -9,6 +9,7 @@ use super::backend::{Finished, SpeechBackend, SpeechError, Spoken, VoiceSettings
 use super::queue::UtteranceKey;
 use super::voice::{VoiceInfo, VoiceMatch, choose_voice};
 use crate::session::Speech;
+use crate::words::LoadPack;
 use crate::words::{Lang, Pack};
 
 /// Engine utterance ids are only `Debug` on every platform, so they are

@@ -5,15 +5,28 @@ use std::path::{Path, PathBuf};
 
 use super::{Lang, Pack, PackError};
 
-impl Pack {
+/// Loading a [`Pack`] from the bundled words and the user's folder: a
+/// trait because [`Pack`] lives in the core crate, which reads no files.
+pub trait LoadPack: Sized {
     /// The bundled pack merged with the user's override from
     /// `<config>/speech/<lang>.toml`, if present.
-    pub fn load(lang: Lang) -> Result<Pack, PackError> {
+    fn load(lang: Lang) -> Result<Self, PackError>;
+
+    /// The bundled pack merged with `<dir>/<lang>.toml` when that file exists.
+    fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Self, PackError>;
+
+    /// As [`LoadPack::load_with_override_dir`]; a broken user pack falls
+    /// back to the bundled one and its error comes alongside, for the shell
+    /// to report.
+    fn load_or_bundled(lang: Lang, dir: Option<&Path>) -> (Self, Option<PackError>);
+}
+
+impl LoadPack for Pack {
+    fn load(lang: Lang) -> Result<Pack, PackError> {
         Self::load_with_override_dir(lang, user_pack_dir().as_deref())
     }
 
-    /// The bundled pack merged with `<dir>/<lang>.toml` when that file exists.
-    pub fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
+    fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
         match dir.map(|d| d.join(format!("{}.toml", lang.code()))) {
             Some(path) if path.exists() => {
                 let source = path.display().to_string();
@@ -27,10 +40,7 @@ impl Pack {
         }
     }
 
-    /// As [`Pack::load_with_override_dir`]; a broken user pack falls back
-    /// to the bundled one and its error comes alongside, for the shell to
-    /// report.
-    pub fn load_or_bundled(lang: Lang, dir: Option<&Path>) -> (Pack, Option<PackError>) {
+    fn load_or_bundled(lang: Lang, dir: Option<&Path>) -> (Pack, Option<PackError>) {
         match Pack::load_with_override_dir(lang, dir) {
             Ok(pack) => (pack, None),
             Err(e) => (Pack::bundled(lang), Some(e)),

@@ -6,11 +6,12 @@
 //! without a rebuild: a file with the same name in the user's config folder
 //! (`<config>/speech/<lang>.toml`) is merged over the bundled pack, key by
 //! key, so it only needs the words it changes.
+//!
+//! The packs and their rendering are in the core crate; loading the user's
+//! files is here, in the shell ([`LoadPack`]).
+
+pub use rochade_core::words::*;
 
 mod load;
-mod pack;
-mod render;
 
-pub use load::{user_pack_dir, user_pack_path};
-pub use pack::{Lang, Pack, PackError, Word, role_key};
-pub use render::{Form, Token, Utterance};
+pub use load::{LoadPack, user_pack_dir, user_pack_path};

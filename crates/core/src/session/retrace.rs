@@ -299,8 +299,11 @@ mod tests {
         s.handle(0, Event::Command(Command::Confirm));
         assert_eq!(s.record().moves().len(), 2);
         // The save file is written and read back by a new app.
-        let saved = crate::savegame::to_pgn(s.record());
-        let record = crate::savegame::from_pgn(&saved).expect("read back");
+        let saved = crate::pgn::write(s.record(), &crate::pgn::WriteOptions::SAVE);
+        let record = crate::pgn::Games::new(saved.as_bytes(), crate::pgn::ReadOptions::default())
+            .next_game()
+            .and_then(|game| game.record)
+            .expect("read back");
         let mut again = session();
         again.resume_game(0, record);
         again.handle(0, Event::Command(Command::UndoRetrace));

@@ -243,7 +243,7 @@ pub struct Session {
 
 impl Session {
     /// A session speaking `pack` (the shell loads it, user overrides
-    /// included: [`Pack::load_or_bundled`]).
+    /// included: the shell's `LoadPack::load_or_bundled`).
     pub fn with_pack(config: SessionConfig, pack: Pack) -> Session {
         let mut input_packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
         input_packs.push(pack.clone());

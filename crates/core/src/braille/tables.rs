@@ -37,10 +37,10 @@ pub fn parse_dots(text: &str) -> Result<Vec<Cell>, String> {
 }
 
 const CHESS_UK_FILE: &str = "chess-uk.toml";
-const CHESS_UK: &str = include_str!("../../assets/braille/chess-uk.toml");
-const LITERARY_DE: &str = include_str!("../../assets/braille/literary-de.toml");
-const LITERARY_PT: &str = include_str!("../../assets/braille/literary-pt.toml");
-const LITERARY_EN: &str = include_str!("../../assets/braille/literary-en.toml");
+const CHESS_UK: &str = include_str!("../../../../assets/braille/chess-uk.toml");
+const LITERARY_DE: &str = include_str!("../../../../assets/braille/literary-de.toml");
+const LITERARY_PT: &str = include_str!("../../../../assets/braille/literary-pt.toml");
+const LITERARY_EN: &str = include_str!("../../../../assets/braille/literary-en.toml");
 
 fn literary_bundled(lang: Lang) -> &'static str {
     match lang {
