@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rochade::board::log::{format_entry, parse_entry, parse_log};
+use rochade_core::board::log::{format_entry, parse_entry, parse_log};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

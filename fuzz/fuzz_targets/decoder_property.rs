@@ -2,7 +2,7 @@
 //! targets: any bytes, in any chunking, decode without a panic to the same
 //! messages, and every snapshot re-encodes to a frame that decodes the same.
 
-use rochade::board::{BoardMessage, Decoder, Format};
+use rochade_core::board::{BoardMessage, Decoder, Format};
 
 pub fn check(format: Format, data: &[u8]) {
     let mut whole = Decoder::new(format);

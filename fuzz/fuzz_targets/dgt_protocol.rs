@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rochade::dgt::Decoder;
-use rochade::dgt::protocol::encode;
+use rochade_core::dgt::Decoder;
+use rochade_core::dgt::protocol::encode;
 
 fuzz_target!(|data: &[u8]| {
     let mut whole = Decoder::new();

@@ -5,6 +5,6 @@
 mod decoder_property;
 
 use libfuzzer_sys::fuzz_target;
-use rochade::board::Format;
+use rochade_core::board::Format;
 
 fuzz_target!(|data: &[u8]| decoder_property::check(Format::LiBoard, data));

@@ -5,8 +5,8 @@
 use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
-use rochade::chess::{Chess, Letters, Position, parse_move};
-use rochade::words::{Lang, Pack};
+use rochade_core::chess::{Chess, Letters, Position, parse_move};
+use rochade_core::words::{Lang, Pack};
 
 /// The packs are parsed once, not per input (that took seconds a run).
 static PACKS: LazyLock<Vec<Pack>> = LazyLock::new(|| Lang::ALL.map(Pack::bundled).into());

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rochade::pgn::{Games, ReadOptions, WriteOptions, write};
+use rochade_core::pgn::{Games, ReadOptions, WriteOptions, write};
 
 fuzz_target!(|data: &[u8]| {
     for game in Games::new(data, ReadOptions::default()).take(64) {

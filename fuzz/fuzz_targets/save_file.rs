@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rochade::savegame::{SaveRead, from_pgn, read_save, to_pgn};
+use rochade_core::pgn::save::{SaveRead, from_pgn, read_save, to_pgn};
 
 fuzz_target!(|data: &[u8]| match read_save(data) {
     SaveRead::Intact(record) => {
