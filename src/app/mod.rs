@@ -11,6 +11,7 @@
 mod a11y;
 mod atspi_keys;
 pub mod browse;
+mod effects;
 mod keys;
 mod panels;
 mod piece_disc;
@@ -30,6 +31,7 @@ use shakmaty::{Color, Position, Square};
 
 use crate::chess::{Claim, GameRecord};
 use crate::config::Settings;
+use crate::runtime::carry_out;
 use crate::session::board::BoardEvent;
 use crate::session::{
     Command, Effect, Event, Mode, Notice, Priority, Question, QuestionKind, Session, Source, Speech,
@@ -390,68 +392,16 @@ impl RochadeApp {
         self.run_effects(effects, false);
     }
 
-    /// Carries out effects in order; at a save, the rest waits for it
-    /// (in front of everything held when `front`).
+    /// Carries out effects in order (through the one runtime); at a save,
+    /// the rest waits for it (in front of everything held when `front`).
     fn run_effects(&mut self, effects: Vec<Effect>, front: bool) {
-        let mut effects = effects.into_iter();
-        while let Some(effect) = effects.next() {
-            match effect {
-                Effect::Speak(speech) => self.say(speech.text, speech.priority),
-                Effect::Sound(earcon) => {
-                    if let Some(audio) = &self.audio
-                        && self.settings.earcons.enabled(earcon)
-                    {
-                        audio.play_earcon(earcon, &crate::audio::EarconSettings::default());
-                    }
-                }
-                Effect::Notice(notice) => {
-                    // Every event, the tracker's decisions included, goes
-                    // into the board log as well.
-                    if let Some(link) = &self.link
-                        && let Ok(line) = serde_json::to_string(&notice)
-                    {
-                        link.note(self.time.now_ms(), &line);
-                    }
-                    self.on_notice(notice)
-                }
-                Effect::SaveGame => {
-                    if let Some(ticket) = self.save_game() {
-                        let held = saving::Held::saving(ticket, self.now_ms(), effects.collect());
-                        if front {
-                            self.held.push_front(held);
-                        } else {
-                            self.held.push_back(held);
-                        }
-                        return;
-                    }
-                }
-                Effect::AskEngine(request) => self.ask_engine(request),
-                Effect::RestartEngine => self.restart_engine(),
-                Effect::SightedBoardCommand(cmd) => {
-                    if let Some(link) = &self.sighted_link {
-                        link.send(cmd);
-                    }
-                }
-                Effect::BoardCommand(cmd) => {
-                    if let Some(link) = &self.link {
-                        link.send(cmd);
-                    }
-                    if let Some(sim) = &mut self.sim {
-                        let messages = sim.answer(cmd);
-                        for m in messages {
-                            let now = self.time.now_ms();
-                            let fx = self
-                                .session
-                                .handle(now, Event::Board(BoardEvent::Message(m)));
-                            // Answers to a snapshot request do not ask again.
-                            self.apply_effects(
-                                fx.into_iter()
-                                    .filter(|e| !matches!(e, Effect::BoardCommand(_)))
-                                    .collect(),
-                            );
-                        }
-                    }
-                }
+        let Ok(held) = carry_out(self, effects);
+        if let Some(held) = held {
+            let held = saving::Held::saving(held.ticket, self.now_ms(), held.effects);
+            if front {
+                self.held.push_front(held);
+            } else {
+                self.held.push_back(held);
             }
         }
     }

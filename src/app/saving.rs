@@ -71,7 +71,7 @@ pub(super) fn spawn(
 
 impl RochadeApp {
     /// Queues a save of the record; the ticket to wait for, if saving.
-    pub(super) fn save_game(&mut self) -> Option<u64> {
+    pub(super) fn queue_save(&mut self) -> Option<u64> {
         self.saves += 1;
         let record = self.session.record().clone();
         Some(self.saver.as_mut()?.queue(record))

@@ -15,9 +15,14 @@ use serde_json::json;
 use shakmaty::Color;
 
 use super::{CliError, CliResult};
+use crate::board::HostCommand;
+use crate::engine::EngineRequest;
 use crate::engine::driver::{Driver, Time};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineService, Level};
-use crate::session::{Command, Effect, Event, Notice, Opponent, Session, SessionConfig, Source};
+use crate::runtime::{SaveStep, Shell, carry_out};
+use crate::session::{
+    Command, Earcon, Effect, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
+};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
 use crate::words::LoadPack;
 use crate::words::{Lang, Token};
@@ -97,74 +102,132 @@ struct Out {
 }
 
 impl Out {
+    /// Carries out effects the driver did not send to the engine: notices
+    /// are printed as they come, then what is said (so a move is printed
+    /// once, as its `move` line, and saved before it is spoken).
     fn emit(&self, session: &Session, effects: Vec<Effect>) -> CliResult {
-        let mut stdout = std::io::stdout().lock();
-        let mut moved = false;
-        for effect in &effects {
-            if let Effect::Notice(notice) = effect {
-                match notice {
-                    Notice::Move {
-                        san,
-                        mv,
-                        announcement,
-                        source,
-                        ..
-                    } => {
-                        moved = true;
-                        let by = if *source == Source::Engine {
-                            "engine"
-                        } else {
-                            "player"
-                        };
-                        if self.json {
-                            let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
-                            let line = json!({"event": "move", "uci": uci, "san": san, "by": by, "announcement": announcement});
-                            writeln!(stdout, "{line}")?;
-                        } else {
-                            writeln!(stdout, "{announcement}")?;
-                        }
-                    }
-                    Notice::GameOver { result, reason } if self.json => {
-                        let line = json!({"event": "end", "result": result, "reason": reason});
-                        writeln!(stdout, "{line}")?;
-                    }
-                    Notice::Rejected { input, reason } if self.json => {
-                        let line = json!({"event": "error", "input": input, "reason": reason});
-                        writeln!(stdout, "{line}")?;
-                    }
-                    Notice::Engine { state, detail } if self.json && state == "failed" => {
-                        let line = json!({"event": "error", "reason": detail});
-                        writeln!(stdout, "{line}")?;
-                    }
-                    _ => {}
+        let moved = effects
+            .iter()
+            .any(|e| matches!(e, Effect::Notice(Notice::Move { .. })));
+        let mut shell = PlayOut {
+            out: self,
+            session,
+            stdout: std::io::stdout().lock(),
+            moved,
+            said: Vec::new(),
+        };
+        carry_out(&mut shell, effects)?;
+        shell.flush_speech()
+    }
+}
+
+/// `rochade play`'s side of the runtime (the engine's requests go to the
+/// engine thread through the driver).
+struct PlayOut<'a> {
+    out: &'a Out,
+    session: &'a Session,
+    stdout: std::io::StdoutLock<'static>,
+    /// This batch holds a move: its announcement is printed as the move.
+    moved: bool,
+    said: Vec<Speech>,
+}
+
+impl PlayOut<'_> {
+    fn flush_speech(&mut self) -> CliResult {
+        for speech in std::mem::take(&mut self.said) {
+            let is_move = self.moved && speech.priority == crate::session::Priority::Move;
+            if !is_move && !speech.text.written.is_empty() {
+                if self.out.json {
+                    let line = json!({"event": "say", "text": speech.text.written});
+                    writeln!(self.stdout, "{line}")?;
+                } else {
+                    writeln!(self.stdout, "{}", speech.text.written)?;
                 }
             }
-        }
-        for effect in effects {
-            match effect {
-                Effect::Speak(speech) => {
-                    let is_move = moved && speech.priority == crate::session::Priority::Move;
-                    if !is_move && !speech.text.written.is_empty() {
-                        if self.json {
-                            let line = json!({"event": "say", "text": speech.text.written});
-                            writeln!(stdout, "{line}")?;
-                        } else {
-                            writeln!(stdout, "{}", speech.text.written)?;
-                        }
-                    }
-                    if let Some(s) = &self.speech {
-                        s.speak(speech);
-                    }
-                }
-                Effect::SaveGame => {
-                    if let Some(path) = &self.pgn {
-                        super::write_file(path, crate::pgn::write_pgn(session.record()))?;
-                    }
-                }
-                _ => {}
+            if let Some(s) = &self.out.speech {
+                s.speak(speech);
             }
         }
         Ok(())
+    }
+}
+
+impl Shell for PlayOut<'_> {
+    type Error = CliError;
+
+    fn speak(&mut self, speech: Speech) -> CliResult {
+        self.said.push(speech);
+        Ok(())
+    }
+    fn sound(&mut self, _: Earcon) -> CliResult {
+        // The terminal plays no earcons: every event is printed or said.
+        Ok(())
+    }
+    fn notice(&mut self, notice: Notice) -> CliResult {
+        let json = self.out.json;
+        match notice {
+            Notice::Move {
+                san,
+                mv,
+                announcement,
+                source,
+                ..
+            } => {
+                let by = if source == Source::Engine {
+                    "engine"
+                } else {
+                    "player"
+                };
+                if json {
+                    let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                    let line = json!({"event": "move", "uci": uci, "san": san, "by": by, "announcement": announcement});
+                    writeln!(self.stdout, "{line}")?;
+                } else {
+                    writeln!(self.stdout, "{announcement}")?;
+                }
+            }
+            Notice::GameOver { result, reason } if json => {
+                let line = json!({"event": "end", "result": result, "reason": reason});
+                writeln!(self.stdout, "{line}")?;
+            }
+            Notice::Rejected { input, reason } if json => {
+                let line = json!({"event": "error", "input": input, "reason": reason});
+                writeln!(self.stdout, "{line}")?;
+            }
+            Notice::Engine { state, detail } if json && state == "failed" => {
+                let line = json!({"event": "error", "reason": detail});
+                writeln!(self.stdout, "{line}")?;
+            }
+            // Other notices are for the window and `track`; their words
+            // reach the terminal as speech.
+            _ => {}
+        }
+        Ok(())
+    }
+    fn save_game(&mut self) -> Result<SaveStep, CliError> {
+        if let Some(path) = &self.out.pgn {
+            super::write_file(path, crate::pgn::write_pgn(self.session.record()))?;
+        }
+        Ok(SaveStep::Done)
+    }
+    fn board_command(&mut self, _: HostCommand) -> CliResult {
+        // `play` follows no board.
+        Ok(())
+    }
+    fn sighted_board_command(&mut self, _: HostCommand) -> CliResult {
+        Ok(())
+    }
+    fn ask_engine(&mut self, request: EngineRequest) -> CliResult {
+        // The driver sends requests to the engine before they reach here.
+        Err(CliError::failure(format!(
+            "internal: engine request {} reached the terminal",
+            request.id
+        )))
+    }
+    fn restart_engine(&mut self) -> CliResult {
+        Err(CliError::failure(
+            "internal: an engine restart reached the terminal".to_owned(),
+        ))
     }
 }
 

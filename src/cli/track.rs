@@ -14,10 +14,12 @@ use shakmaty::Role;
 
 use super::dgt::FormatArg;
 use super::{CliError, CliResult};
-use crate::board::{Decoder, TrackerConfig, log};
+use crate::board::{Decoder, HostCommand, TrackerConfig, log};
+use crate::engine::EngineRequest;
+use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
-use crate::session::{Effect, Event, Session, SessionConfig};
+use crate::session::{Earcon, Event, Notice, Session, SessionConfig, Speech};
 use crate::words::Lang;
 use crate::words::LoadPack;
 
@@ -108,41 +110,69 @@ struct Driver {
 impl Driver {
     fn handle(&mut self, now: u64, event: Event) -> CliResult {
         let effects = self.session.handle(now, event);
-        let mut stdout = std::io::stdout().lock();
-        for effect in effects {
-            match effect {
-                Effect::Notice(notice) => {
-                    let line = serde_json::to_string(&notice)
-                        .map_err(|e| CliError::failure(e.to_string()))?;
-                    writeln!(stdout, "{line}")?;
-                    // Every event, the tracker's decisions included, also
-                    // goes into the board log of a live session.
-                    if let Some(link) = &self.link {
-                        link.note(now, &line);
-                    }
-                }
-                Effect::SaveGame => {
-                    if let Some(path) = &self.pgn {
-                        super::write_file(path, crate::pgn::write_pgn(self.session.record()))?;
-                    }
-                }
-                Effect::BoardCommand(cmd) => {
-                    if let Some(link) = &self.link {
-                        link.send(cmd);
-                    }
-                }
-                Effect::SightedBoardCommand(cmd) => {
-                    if let Some(link) = &self.sighted {
-                        link.send(cmd);
-                    }
-                }
-                Effect::Speak(_)
-                | Effect::Sound(_)
-                | Effect::AskEngine(_)
-                | Effect::RestartEngine => {}
-            }
+        let mut out = TrackOut {
+            driver: self,
+            now,
+            stdout: std::io::stdout().lock(),
+        };
+        // Saving is done in place, so nothing is ever held back.
+        carry_out(&mut out, effects)?;
+        out.stdout.flush()?;
+        Ok(())
+    }
+}
+
+/// `rochade track`'s side of the runtime: one JSON line per notice, the PGN
+/// file, the board links. It has no voice, no sound and no engine.
+struct TrackOut<'a> {
+    driver: &'a mut Driver,
+    now: u64,
+    stdout: std::io::StdoutLock<'static>,
+}
+
+impl Shell for TrackOut<'_> {
+    type Error = CliError;
+
+    fn speak(&mut self, _: Speech) -> CliResult {
+        // The notices carry the words; `track` prints, it does not speak.
+        Ok(())
+    }
+    fn sound(&mut self, _: Earcon) -> CliResult {
+        Ok(())
+    }
+    fn notice(&mut self, notice: Notice) -> CliResult {
+        let line = serde_json::to_string(&notice).map_err(|e| CliError::failure(e.to_string()))?;
+        writeln!(self.stdout, "{line}")?;
+        // Every event, the tracker's decisions included, also goes into
+        // the board log of a live session.
+        if let Some(link) = &self.driver.link {
+            link.note(self.now, &line);
         }
-        stdout.flush()?;
+        Ok(())
+    }
+    fn save_game(&mut self) -> Result<SaveStep, CliError> {
+        if let Some(path) = &self.driver.pgn {
+            super::write_file(path, crate::pgn::write_pgn(self.driver.session.record()))?;
+        }
+        Ok(SaveStep::Done)
+    }
+    fn board_command(&mut self, command: HostCommand) -> CliResult {
+        if let Some(link) = &self.driver.link {
+            link.send(command);
+        }
+        Ok(())
+    }
+    fn sighted_board_command(&mut self, command: HostCommand) -> CliResult {
+        if let Some(link) = &self.driver.sighted {
+            link.send(command);
+        }
+        Ok(())
+    }
+    fn ask_engine(&mut self, _: EngineRequest) -> CliResult {
+        // No opponent is set in `track`, so the session asks for none.
+        Ok(())
+    }
+    fn restart_engine(&mut self) -> CliResult {
         Ok(())
     }
 }

@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::EngineService;
+use crate::runtime::{Collect, Held, Shell, WithEngine, carry_out};
 use crate::session::{Effect, Event, Session};
 
 /// How the driver tells time.
@@ -43,19 +44,30 @@ impl Driver {
         }
     }
 
-    /// Hands one event to the session and passes engine effects on; every
-    /// effect is returned for the caller to carry out (speech, notices).
-    pub fn handle(&mut self, event: Event) -> Vec<Effect> {
+    /// Hands one event to the session; engine requests go to the engine
+    /// thread, every other effect to `shell` (through the one runtime).
+    pub fn handle_with<S: Shell>(
+        &mut self,
+        event: Event,
+        shell: &mut S,
+    ) -> Result<Option<Held>, S::Error> {
         let now = self.now();
         let effects = self.session.handle(now, event);
-        for effect in &effects {
-            match effect {
-                Effect::AskEngine(request) => self.engine.ask(request.clone()),
-                Effect::RestartEngine => self.engine.restart(),
-                _ => {}
-            }
-        }
-        effects
+        carry_out(
+            &mut WithEngine {
+                engine: &self.engine,
+                inner: shell,
+            },
+            effects,
+        )
+    }
+
+    /// As [`Driver::handle_with`], the effects other than engine requests
+    /// returned in order (tests and the benchmark look at them).
+    pub fn handle(&mut self, event: Event) -> Vec<Effect> {
+        let mut kept = Collect::default();
+        let Ok(_) = self.handle_with(event, &mut kept);
+        kept.0
     }
 
     /// Waits until the engine has answered everything asked and a held
