@@ -4,6 +4,8 @@ use std::process::Output;
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/hermetic.rs"]
+mod hermetic;
 use cli::run_rochade;
 
 fn rochade(args: &[&str], stdin: Option<&str>) -> Output {

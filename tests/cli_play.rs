@@ -4,6 +4,8 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/hermetic.rs"]
+mod hermetic;
 use cli::run_rochade;
 
 fn play(args: &[&str], input: &str) -> Vec<serde_json::Value> {

@@ -8,7 +8,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -18,8 +18,8 @@ use shakmaty::{Chess, Move, Position};
 
 #[path = "support/cli.rs"]
 mod cli;
-
-const BIN: &str = env!("CARGO_BIN_EXE_rochade");
+#[path = "support/hermetic.rs"]
+mod hermetic;
 
 const OPERA: &[&str] = &[
     "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3",
@@ -93,12 +93,8 @@ impl Drop for KillOnDrop {
 /// `rochade track` with these arguments, its JSON lines read on a thread.
 fn start_track(args: &[&std::ffi::OsStr]) -> (KillOnDrop, Receiver<serde_json::Value>) {
     let mut track = KillOnDrop(
-        Command::new(BIN)
+        hermetic::rochade()
             .args(args)
-            .env(
-                "ROCHADE_CONFIG_DIR",
-                std::env::temp_dir().join("rochade-test-no-config"),
-            )
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

@@ -17,6 +17,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+#[path = "support/hermetic.rs"]
+mod hermetic;
 #[path = "support/pef_schema.rs"]
 mod pef_schema;
 use pef_schema::OfficialPefSchema;
@@ -32,7 +34,7 @@ fn game() -> PathBuf {
 
 /// Runs `rochade export --to FORMAT ARGS GAME` and returns its output.
 fn export(format: &str, args: &[&str]) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_rochade"))
+    let out = hermetic::rochade()
         .arg("export")
         .args(["--to", format])
         .args(args)

@@ -1,6 +1,7 @@
 //! Ctrl+E through the real app: the exports are written by a thread of
 //! their own (issue 16, item 6) and the result is said when it comes.
-//! One test in this binary: it sets `ROCHADE_DATA_DIR` for the process.
+//! One test in this binary: it sets `ROCHADE_DATA_DIR` and
+//! `ROCHADE_CONFIG_DIR` for the process.
 
 mod gui_common;
 
@@ -11,9 +12,14 @@ use rochade::words::Lang;
 #[test]
 fn ctrl_e_exports_off_the_ui_thread_and_says_the_file() {
     let dir = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
     // SAFETY: the only test in this binary; no other thread reads the
-    // environment yet.
-    unsafe { std::env::set_var("ROCHADE_DATA_DIR", dir.path()) };
+    // environment yet. Braille tables and words are read from this empty
+    // config folder, never the developer's own.
+    unsafe {
+        std::env::set_var("ROCHADE_DATA_DIR", dir.path());
+        std::env::set_var("ROCHADE_CONFIG_DIR", config.path());
+    }
     let mut gui = start(settings(Lang::En));
     gui.type_move("e4");
     gui.press_with(Modifiers::COMMAND, Key::E);

@@ -6,6 +6,8 @@
 #[path = "support/board_sim.rs"]
 mod board_sim;
 mod gui_common;
+#[path = "support/hermetic.rs"]
+mod hermetic;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

@@ -144,6 +144,38 @@ fn screenshot(display: &str, path: &Path) {
     );
 }
 
+/// A hash of the picture's pixels (not of the file, whose metadata holds
+/// the time it was taken).
+fn pixels_hash(display: &str, path: &Path) -> String {
+    let out = run(
+        display,
+        "identify",
+        &["-format", "%#", path.to_str().unwrap()],
+    );
+    assert!(
+        out.status.success(),
+        "identify: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// Screenshot of the whole screen once the window has stopped changing
+/// (two pictures in a row the same), instead of a guessed pause; returns
+/// the picture's hash.
+fn settled_screenshot(display: &str, path: &Path) -> String {
+    let mut last: Option<String> = None;
+    wait_for("the window to stop changing", STEP_TIMEOUT, || {
+        screenshot(display, path);
+        let hash = pixels_hash(display, path);
+        if last.as_ref() == Some(&hash) {
+            return Some(hash);
+        }
+        last = Some(hash);
+        None
+    })
+}
+
 /// What a window manager sends when the user clicks the close button.
 fn request_close(display: &str, window: u32) {
     let (conn, _) = x11rb::connect(Some(display)).expect("connect to Xvfb");
@@ -242,8 +274,7 @@ fn real_window_takes_keys_saves_and_closes_cleanly() {
         "window after {} ms; {spoken_after}",
         window_after.as_millis()
     );
-    std::thread::sleep(Duration::from_millis(500));
-    screenshot(&display, &artifacts.join("gui_xvfb-start.png"));
+    settled_screenshot(&display, &artifacts.join("gui_xvfb-start.png"));
 
     // Without a window manager nobody gives the window the keyboard.
     let w = window.to_string();
@@ -269,17 +300,21 @@ fn real_window_takes_keys_saves_and_closes_cleanly() {
     });
     let sans: Vec<String> = saved.moves().iter().map(|m| m.san_string()).collect();
     assert_eq!(sans, ["e4"], "{}", read_to_string(&store.current_path()));
-    std::thread::sleep(Duration::from_millis(500));
-    screenshot(&display, &artifacts.join("gui_xvfb-after-e4.png"));
+    let after_e4 = settled_screenshot(&display, &artifacts.join("gui_xvfb-after-e4.png"));
 
-    // Closing mid-game asks first: the app must still be running.
+    // Closing mid-game asks first: the question appears (the picture
+    // changes) and the app must still be running.
     request_close(&display, window);
-    std::thread::sleep(Duration::from_millis(1500));
+    let question = artifacts.join("gui_xvfb-close-question.png");
+    wait_for("the close question on the screen", STEP_TIMEOUT, || {
+        screenshot(&display, &question);
+        (pixels_hash(&display, &question) != after_e4).then_some(())
+    });
+    settled_screenshot(&display, &question);
     assert!(
         exited(&mut app).is_none(),
         "the app closed a game in progress without asking"
     );
-    screenshot(&display, &artifacts.join("gui_xvfb-close-question.png"));
 
     // Yes: close. The game stays saved for resumption.
     let out = run(&display, "xdotool", &["key", "y"]);

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -15,8 +15,6 @@ use rochade::session::board::BoardEvent;
 use serialport::{SerialPort, TTYPort};
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
-
-const BIN: &str = env!("CARGO_BIN_EXE_rochade");
 
 /// The link's output fed into a tracker, in real time.
 struct Follower {
@@ -91,6 +89,8 @@ impl Follower {
 
 #[path = "support/board_sim.rs"]
 mod board_sim;
+#[path = "support/hermetic.rs"]
+mod hermetic;
 use board_sim::Sim;
 
 /// The simulator on a link path, with more arguments.
@@ -165,7 +165,7 @@ fn board_sim_binary_to_tracker_with_unplug_and_replug() {
     drop(link);
 
     // The board log replays to the same game.
-    let out = Command::new(BIN)
+    let out = hermetic::rochade()
         .args(["track", "--log"])
         .arg(&log_path)
         .output()
@@ -317,7 +317,7 @@ fn track_replays_a_board_log_as_json_and_pgn() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/boardlogs/ruy_lopez.log"
     );
-    let out = Command::new(BIN)
+    let out = hermetic::rochade()
         .args(["track", "--lang", "de", "--pgn"])
         .arg(&pgn)
         .args(["--log", log])
@@ -390,7 +390,7 @@ fn track_writes_every_event_and_decision_into_the_board_log() {
     let mut mask = bit(E1) | bit(B7) | bit(E8);
     board.send(mask);
     let mut child = KillOnDrop(
-        Command::new(BIN)
+        hermetic::rochade()
             .args(["track", "--lang", "en", "--fen", fen, "--board-log"])
             .arg(&log_path)
             .arg(&link_path)
@@ -454,7 +454,7 @@ fn track_writes_every_event_and_decision_into_the_board_log() {
         noted.starts_with(before_extra),
         "printed {seen:?}\nin the log {noted:?}"
     );
-    let replay = Command::new(BIN)
+    let replay = hermetic::rochade()
         .args(["track", "--lang", "en", "--fen", fen, "--log"])
         .arg(&log_path)
         .output()

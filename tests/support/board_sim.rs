@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 
 pub struct Sim {
     child: Child,
@@ -18,7 +18,7 @@ pub struct Sim {
 impl Sim {
     /// Starts `rochade board-sim ARGS` and waits for its device line.
     pub fn start(args: &[&str]) -> Sim {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rochade"))
+        let mut child = super::hermetic::rochade()
             .arg("board-sim")
             .args(args)
             .stdin(Stdio::piped())

@@ -4,15 +4,11 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 pub fn run_rochade(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rochade"))
+    let mut child = super::hermetic::rochade()
         .args(args)
-        .env(
-            "ROCHADE_CONFIG_DIR",
-            std::env::temp_dir().join("rochade-test-no-config"),
-        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
