@@ -10,7 +10,7 @@
 
 mod a11y;
 mod atspi_keys;
-pub mod browse;
+pub use rochade_core::browse;
 mod effects;
 mod keys;
 mod panels;

@@ -9,7 +9,8 @@
 //!   [`clock`];
 //! * [`board`] (peg-board protocol and the move tracker), [`dgt`] (the
 //!   sighted player's DGT e-board: protocol and move recognition);
-//! * [`pgn`], [`braille`] and [`export`] (scoresheets);
+//! * [`pgn`], [`braille`] and [`export`] (scoresheets); [`browse`] (the
+//!   board read aloud square by square, rank, file, attackers);
 //! * [`speech`] (the speech queue, voice choice, who speaks), [`audio`]
 //!   (earcon synthesis), [`engine`] (levels, move choice, evaluation words,
 //!   the review, and the messages to and from the engine thread);
@@ -25,6 +26,7 @@ pub mod announce;
 pub mod audio;
 pub mod board;
 pub mod braille;
+pub mod browse;
 pub mod chess;
 pub mod clock;
 pub mod dgt;
