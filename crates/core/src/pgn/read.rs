@@ -98,18 +98,21 @@ pub struct ReadGame {
     pub terminated: bool,
 }
 
-/// How far back positions are kept: more than `pgn-reader`'s buffer.
+/// How far back line numbers are counted exactly: more than `pgn-reader`'s
+/// buffer.
 const WINDOW: u64 = 1 << 16;
 
+/// How much of a tag value or comment is compared to find its place.
+const FIND_PREFIX: usize = 32;
+
 /// Where the reading stands, for line and column numbers: the bytes read
-/// so far, the address just after the last read (which `pgn-reader` makes
-/// into its own buffer, so a slice it hands the visitor can be placed), the
-/// newlines of the last [`WINDOW`] bytes, and the bytes from the start of
-/// the current game on (for the [`Scanner`]).
+/// so far, the newlines of the last [`WINDOW`] bytes, and the bytes from
+/// the start of the current game on (for the [`Scanner`], and to place the
+/// tags and comments `pgn-reader` hands over, by reading them again in
+/// order).
 #[derive(Default)]
 struct Track {
     total: u64,
-    end_addr: usize,
     lines_before: usize,
     newlines: VecDeque<u64>,
     bytes: Vec<u8>,
@@ -118,10 +121,21 @@ struct Track {
 }
 
 impl Track {
-    /// The input offset of a byte `pgn-reader` shows from its buffer.
-    fn offset_of(&self, bytes: &[u8]) -> Option<u64> {
-        let back = self.end_addr.checked_sub(bytes.as_ptr().addr())? as u64;
-        (back <= WINDOW.min(self.total)).then(|| self.total - back)
+    /// The input offset where `text` next stands in the current game at or
+    /// after offset `from`, just behind `opener` (a tag value's `"`, a
+    /// comment's `{`). Only the first [`FIND_PREFIX`] bytes are compared: a
+    /// place for an error message, found in time linear in the text.
+    fn find(&self, from: u64, opener: u8, text: &[u8]) -> Option<u64> {
+        let start = (from.saturating_sub(self.bytes_from) as usize).min(self.bytes.len());
+        let text = &text[..text.len().min(FIND_PREFIX)];
+        let rest = &self.bytes[start..];
+        let i = rest
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == opener)
+            .map(|(i, _)| i + 1)
+            .find(|&i| rest[i..].starts_with(text))?;
+        Some(self.bytes_from + (start + i) as u64)
     }
 
     /// Forgets the bytes before input offset `offset`.
@@ -201,7 +215,6 @@ impl<R: Read> Read for Tracked<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         let mut t = self.track.borrow_mut();
-        t.end_addr = buf.as_ptr().addr() + n;
         let start = t.total;
         for (i, _) in buf[..n].iter().enumerate().filter(|(_, b)| **b == b'\n') {
             t.newlines.push_back(start + i as u64);
@@ -236,6 +249,9 @@ struct Builder {
     comment_start: Option<u64>,
     /// The input offset where the game starts.
     game_start: u64,
+    /// The input offset up to which the tags, comments and moves handed
+    /// over so far stand: the next one is looked for from here.
+    placed: u64,
     /// The second look at the movetext, from its start.
     scanner: Option<Scanner>,
 }
@@ -254,6 +270,15 @@ impl Builder {
             column,
             ..error
         });
+    }
+
+    /// The input offset of a tag value or comment text `pgn-reader` handed
+    /// over (found after `opener`, from where the last one stood), and the
+    /// next search starts behind it.
+    fn locate(&mut self, opener: u8, text: &[u8]) -> Option<u64> {
+        let at = self.track.borrow().find(self.placed, opener, text)?;
+        self.placed = at + text.len() as u64;
+        Some(at)
     }
 
     /// Text from the file (at input offset `at`): UTF-8, or a fault placed
@@ -409,11 +434,12 @@ impl Visitor for Builder {
         self.fault = None;
         self.comment_start = None;
         self.scanner = None;
+        self.placed = self.game_start;
         ControlFlow::Continue(())
     }
 
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        let at = self.track.borrow().offset_of(value.as_bytes());
+        let at = self.locate(b'"', value.as_bytes());
         let name = String::from_utf8_lossy(name).into_owned();
         let Some(value) = self.text(&value.decode(), at, &format!("the tag {name}")) else {
             return ControlFlow::Break(());
@@ -474,6 +500,7 @@ impl Visitor for Builder {
                 return ControlFlow::Break(());
             }
         };
+        self.placed = self.placed.max(at);
         let record = self.record.as_mut().expect("movetext has a record");
         let (number, turn) = (record.position().fullmoves().get(), record.turn());
         let side = side_name(turn);
@@ -509,15 +536,20 @@ impl Visitor for Builder {
 
     fn partial_comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
         let bytes = comment.as_bytes();
-        if self.comment_start.is_none() {
-            self.comment_start = self
-                .track
-                .borrow()
-                .offset_of(bytes)
-                .map(|o| o.saturating_sub(1));
-        }
+        let at = match self.comment_start {
+            // The comment goes on where its last part ended.
+            Some(_) => {
+                let at = self.placed;
+                self.placed += bytes.len() as u64;
+                Some(at)
+            }
+            None => {
+                let at = self.locate(b'{', bytes);
+                self.comment_start = at.map(|o| o.saturating_sub(1));
+                at
+            }
+        };
         // Long comments hold no commands of ours; only check the text.
-        let at = self.track.borrow().offset_of(bytes);
         match self.text(bytes, at, "a comment") {
             Some(_) => ControlFlow::Continue(()),
             None => ControlFlow::Break(()),
@@ -525,8 +557,14 @@ impl Visitor for Builder {
     }
 
     fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        self.comment_start = None;
-        let at = self.track.borrow().offset_of(comment.as_bytes());
+        let at = match self.comment_start.take() {
+            Some(_) => {
+                let at = self.placed;
+                self.placed += comment.as_bytes().len() as u64;
+                Some(at)
+            }
+            None => self.locate(b'{', comment.as_bytes()),
+        };
         let Some(body) = self.text(comment.as_bytes(), at, "a comment") else {
             return ControlFlow::Break(());
         };
@@ -596,6 +634,7 @@ impl<R: Read> Games<R> {
                 fault: None,
                 comment_start: None,
                 game_start: 0,
+                placed: 0,
                 scanner: None,
             },
             done: false,
@@ -654,14 +693,17 @@ impl<R: Read> Games<R> {
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                let message = e.to_string();
-                let at = if message.contains("comment") {
-                    b.comment_start.or(Some(cursor.saturating_sub(1)))
-                } else {
-                    Some(cursor.saturating_sub(1))
+                // `pgn-reader` has two such errors: a tag left open (while
+                // it reads the tags) and a comment left open (in the
+                // movetext). Which one it is follows from where the reading
+                // stands, not from the message's wording.
+                let in_movetext = b.record.is_some();
+                let at = match b.comment_start {
+                    Some(start) if in_movetext => Some(start),
+                    _ => Some(cursor.saturating_sub(1)),
                 };
-                b.fault_at(at, PgnError::new(message));
-                if let (Some(f), true) = (b.fault.as_mut(), e.to_string().contains("tag")) {
+                b.fault_at(at, PgnError::new(e.to_string()));
+                if let (Some(f), false) = (b.fault.as_mut(), in_movetext) {
                     // A tag starts its line.
                     f.column = f.line.map(|_| 1);
                 }
@@ -828,5 +870,43 @@ mod import_tests {
         // A game read through, and the next one, are not affected.
         let two = "1. e4 e5 *\n\n1. d4 d5 2. c4 *\n";
         assert_eq!(read_pgn(two, 1).unwrap().moves().len(), 3);
+    }
+    /// The first game of `bytes`, read strictly (no lossy text).
+    fn strict(bytes: &[u8]) -> ReadGame {
+        Games::new(bytes, ReadOptions::default())
+            .next_game()
+            .expect("a game")
+    }
+
+    #[test]
+    fn bad_text_in_a_tag_or_comment_is_placed_at_its_byte() {
+        // A byte that is no UTF-8 in a tag value: line 2, at that byte.
+        let err = strict(b"[Event \"a\"]\n[Site \"Ber\xfflin\"]\n\n1. e4 *\n")
+            .error
+            .unwrap();
+        assert_eq!((err.line, err.column), (Some(2), Some(11)), "{err}");
+        assert_eq!(err.message, "the tag Site is not UTF-8 text");
+        // In a comment, after an earlier comment with the same beginning.
+        let err = strict(b"1. e4 {ok} e5 {ok\xff} 2. Nf3 *\n").error.unwrap();
+        assert_eq!((err.line, err.column), (Some(1), Some(18)), "{err}");
+        // In a long comment that reaches the visitor in parts.
+        let mut long = b"1. e4 {".to_vec();
+        long.extend(std::iter::repeat_n(b'c', 20_000));
+        long.extend(b"\xff} e5 *\n");
+        let err = strict(&long).error.unwrap();
+        assert_eq!((err.line, err.column), (Some(1), Some(20_008)), "{err}");
+    }
+
+    #[test]
+    fn a_comment_or_tag_left_open_is_placed_where_it_opens() {
+        let err = strict(b"1. e4 e5\n2. Nf3 {never closed\n*\n")
+            .error
+            .unwrap();
+        assert_eq!((err.line, err.column), (Some(2), Some(8)), "{err}");
+        let err = strict(b"[Event \"a\"]\n[Site \"never closed")
+            .error
+            .unwrap();
+        assert_eq!(err.line, Some(2), "{err}");
+        assert_eq!(err.column, Some(1), "{err}");
     }
 }
