@@ -8,10 +8,13 @@
 //! * [`log`]: the board log format;
 //! * [`tracker`]: occupancy snapshots to touched / executed moves (FIDE
 //!   Appendix E.2), mismatches, takebacks;
+//! * [`catch_up`]: the way back when the board is several plies ahead
+//!   (shared with the DGT recognizer);
 //! * [`sim`]: a simulated board, used by `rochade board-sim` and the GUI.
 
 use shakmaty::Piece;
 
+pub mod catch_up;
 mod decoder;
 pub mod guidance;
 pub mod liboard;

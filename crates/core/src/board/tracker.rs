@@ -272,6 +272,21 @@ impl OrientationState {
 
 const SEEN: usize = 16;
 
+/// How many plies the board may be ahead of the game and still be followed
+/// back ([`super::catch_up`]); more, and the player is guided instead.
+const CATCH_UP_PLIES: usize = 4;
+/// The catch-up's node budget: a few milliseconds at most.
+const CATCH_UP_NODES: usize = 60_000;
+
+/// Lines lost since the last good one.
+#[derive(Clone, Copy, Debug)]
+struct Hole {
+    /// How many lines were lost (a burst counts each line).
+    lines: u64,
+    /// The link itself went down (unplugged): anything may have happened.
+    link_down: bool,
+}
+
 /// The move tracker. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct Tracker {
@@ -300,10 +315,17 @@ pub struct Tracker {
     lifted: BoardMask,
     touch_move_reported: bool,
     suspect_reported: bool,
-    /// The link was lost since the board last matched the game or a move
-    /// was executed: states may have been missed, so a capture is not
-    /// chosen among several that the board shows alike.
-    gap: bool,
+    /// Lines were lost and the next good one has not come yet: what the
+    /// board did meanwhile is judged when it comes ([`Hole`]).
+    hole: Option<Hole>,
+    /// A hole in time may have hidden a whole capture since the board last
+    /// matched the game or a move was executed: captures the board shows
+    /// alike are told apart only by what was seen before the hole
+    /// (`Some(n)`: the last `n` settled states came after it).
+    gap: Option<usize>,
+    /// A line was lost since the board last matched the game or a move was
+    /// executed: a lift may have gone unseen.
+    missed: bool,
     phase: Phase,
     guidance: Guidance,
     /// The last move, a promotion executed on the board, whose piece can
@@ -365,7 +387,9 @@ impl Tracker {
             lifted: BoardMask(0),
             touch_move_reported: false,
             suspect_reported: false,
-            gap: false,
+            hole: None,
+            gap: None,
+            missed: false,
             phase: Phase::Following,
             guidance: Guidance::Quiet,
             correctable: None,
@@ -409,13 +433,44 @@ impl Tracker {
         self.clear_attempt();
     }
 
-    /// The board link was lost: whatever happened on the board until it is
-    /// back was not seen. Until the board matches the game or a move is
-    /// executed again, captures the board shows alike are not told apart by
-    /// the states seen since (the move may have been made unseen, and a
-    /// piece lifted and put back since only looks like the other capture).
+    /// The board link was lost (unplugged, silent): whatever happened on
+    /// the board until it is back was not seen.
     pub fn link_lost(&mut self) {
-        self.gap = true;
+        self.open_hole(1, true);
+    }
+
+    /// Lines arrived with a bad checksum or cut short: a hole in time, not
+    /// a lost game. The board's state before and after it are known; when
+    /// enough was lost that a whole capture may have been made unseen,
+    /// captures the board shows alike are told apart only by what was seen
+    /// before the hole (a piece lifted and put back after it only looks
+    /// like the other capture).
+    pub fn lines_lost(&mut self, count: u64) {
+        self.open_hole(count.max(1), false);
+    }
+
+    fn open_hole(&mut self, lines: u64, link_down: bool) {
+        self.missed = true;
+        let hole = self.hole.get_or_insert(Hole {
+            lines: 0,
+            link_down: false,
+        });
+        hole.lines += lines;
+        hole.link_down |= link_down;
+    }
+
+    /// The first good report after lost lines: were states missed that
+    /// could hide a capture? A capture made wholly unseen needs two changes
+    /// unseen (the target taken off or the piece lifted, then the piece
+    /// put down), so one lost line hides none: it was a heartbeat, or the
+    /// one change the board shows now. Two or more may.
+    fn close_hole(&mut self, _after: BoardMask) {
+        let Some(hole) = self.hole.take() else {
+            return;
+        };
+        if (hole.link_down || hole.lines >= 2) && self.gap.is_none() {
+            self.gap = Some(0);
+        }
     }
 
     /// Whether a move entered elsewhere still has to be carried out on the board.
@@ -502,7 +557,10 @@ impl Tracker {
     /// When [`Tracker::on_tick`] must next be called, if anything waits.
     pub fn next_deadline(&self) -> Option<u64> {
         let (raw, since) = self.raw?;
-        if self.settled != Some(raw) {
+        // While lines are lost, the last report may already be over (the
+        // line that ended it may be among them): it settles only when a
+        // good line confirms it.
+        if self.settled != Some(raw) && self.hole.is_none() {
             return Some(since + self.cfg.settle_ms);
         }
         let phase = match self.phase {
@@ -528,7 +586,7 @@ impl Tracker {
                 return;
             }
             let Some((raw, since)) = self.raw else { return };
-            if self.settled != Some(raw) {
+            if self.settled != Some(raw) && self.hole.is_none() {
                 self.settle(raw, since + self.cfg.settle_ms, out);
                 continue;
             }
@@ -567,6 +625,7 @@ impl Tracker {
     /// A snapshot arrived at `now`, as the board sent it.
     pub fn on_snapshot(&mut self, now: u64, mask: BoardMask, out: &mut Vec<TrackerEvent>) {
         self.on_tick(now, out);
+        self.close_hole(mask);
         match self.raw {
             Some((raw, _)) if raw == mask => {}
             _ => self.raw = Some((mask, now)),
@@ -830,6 +889,9 @@ impl Tracker {
     }
 
     fn push_seen(&mut self, m: Bitboard) {
+        if let Some(after) = &mut self.gap {
+            *after += 1;
+        }
         if self.seen_len == SEEN {
             self.seen.copy_within(1.., 0);
             self.seen_len -= 1;
@@ -884,7 +946,8 @@ impl Tracker {
             }
             self.phase = Phase::Following;
             self.guidance = Guidance::Quiet;
-            self.gap = false;
+            self.gap = None;
+            self.missed = false;
             if self.game_occ.rotate_180() != self.game_occ {
                 self.decide(self.orientation.get(), out);
             }
@@ -1008,12 +1071,18 @@ impl Tracker {
                 continue;
             }
             // A capture needs evidence: an earlier state with both the
-            // capturing piece's square and the target empty.
+            // capturing piece's square and the target empty (before a hole
+            // in time, when one may hide the capture).
             if let Some(age) = self.capture_evidence(c.mv)
                 && best.is_none_or(|(a, _)| age < a)
             {
                 best = Some((age, c.mv));
             }
+        }
+        if let (Some(after_gap), true) = (self.gap, captures > 1) {
+            // Any of them may have been made unseen: evidence seen since
+            // may be a piece lifted and put back.
+            return self.pre_gap_capture(m, after_gap);
         }
         if best.is_none()
             && let Some((mv, Some(square))) = suspect
@@ -1022,11 +1091,27 @@ impl Tracker {
             self.suspect_reported = true;
             out.push(TrackerEvent::SensorSuspect { mv, square });
         }
-        if self.gap && captures > 1 {
-            // Any of them may have been made while the link was down.
-            return None;
-        }
         best.map(|(_, mv)| mv)
+    }
+
+    /// The one capture resulting in `m` with evidence from before a hole
+    /// in time (states older than the last `after_gap`).
+    fn pre_gap_capture(&self, m: Bitboard, after_gap: usize) -> Option<Move> {
+        let mut found = self
+            .candidates
+            .iter()
+            .filter(|c| c.capture && c.after == m)
+            .filter_map(|c| {
+                let both = Bitboard::from(c.mv.from()?) | c.mv.to();
+                self.seen[..self.seen_len.saturating_sub(after_gap)]
+                    .iter()
+                    .rev()
+                    .position(|s| !s.intersects(both))
+                    .map(|age| (age, c.mv))
+            });
+        let first = found.next()?;
+        // The youngest evidence decides, as without a hole.
+        Some(found.fold(first, |a, b| if b.0 < a.0 { b } else { a }).1)
     }
 
     /// How many settled states ago both squares of a capture were empty.
@@ -1118,91 +1203,153 @@ impl Tracker {
             self.evaluate(self.game_occ, at, out);
             return true;
         }
-        let Some([first, _]) = self.two_plies(m) else {
+        let Some(missed) = self.catch_up(m) else {
             return false;
         };
-        // The missed move is played; the reply is then an ordinary move on
-        // the board (a rook move may still be castling, a promotion waits
-        // for its piece), with the evidence seen so far.
-        out.push(TrackerEvent::Resynchronised { moves: vec![first] });
+        // The missed moves are played; the last ply is then an ordinary
+        // move on the board (a rook move may still be castling, a promotion
+        // waits for its piece, a capture needs its evidence), with the
+        // evidence seen so far.
+        out.push(TrackerEvent::Resynchronised {
+            moves: missed.clone(),
+        });
         let (seen, seen_len, seen_empty) = (self.seen, self.seen_len, self.seen_empty);
-        // What was lifted since belongs to the reply: no touch-move for it.
-        self.touched = Bitboard::EMPTY;
-        self.lifted = BoardMask(0);
-        self.commit(first, out);
+        for mv in missed {
+            // What was lifted since belongs to a later ply: no touch-move.
+            self.touched = Bitboard::EMPTY;
+            self.lifted = BoardMask(0);
+            self.commit(mv, out);
+        }
         (self.seen, self.seen_len, self.seen_empty) = (seen, seen_len, seen_empty);
         self.evaluate(m, at, out);
         true
     }
 
-    /// The one pair of moves whose result the board shows. The first may
-    /// be a capture whose evidence was lost (a missed snapshot), if its
-    /// target is the only one seen empty; the second needs the usual
-    /// evidence. Promotions take the default piece.
-    fn two_plies(&self, m: Bitboard) -> Option<[Move; 2]> {
-        let seen_empty_since = self.seen[..self.seen_len]
+    /// The way back ([`super::catch_up`]): when the board shows what two or
+    /// more plies from the game reach, and one sequence explains it best
+    /// (the fewest plies, then the states seen on the way, which tell the
+    /// order of the plies and which capture was made), its plies but the
+    /// last. Sequences that end in different positions and that the states
+    /// seen do not tell apart are waited on: a later board will.
+    fn catch_up(&self, m: Bitboard) -> Option<Vec<Move>> {
+        let limits = super::catch_up::Limits {
+            min_plies: 1,
+            max_plies: CATCH_UP_PLIES,
+            more_plies: 1,
+            max_nodes: CATCH_UP_NODES,
+            promote_to: self.cfg.promote_to,
+        };
+        // After a hole in time that may hide a capture, only what was seen
+        // before it tells captures apart.
+        let trusted = self.seen_len - self.gap.unwrap_or(0).min(self.seen_len);
+        let seen = &self.seen[..self.seen_len];
+        let seen_empty_since = seen
             .iter()
             .fold(Bitboard::EMPTY, |acc, s| acc | (self.game_occ & !*s));
-        let mut found: Option<([Move; 2], bool)> = None;
-        let turn = self.pos.turn();
-        let earlier = &self.seen[..self.seen_len.saturating_sub(1)];
-        let opponent = self.pos.board().by_color(!turn);
-        for c1 in &self.candidates {
-            if c1.mv.promotion().is_some_and(|r| r != self.cfg.promote_to) {
-                continue;
-            }
-            // The second move must account for what the first leaves: it
-            // empties squares of the opponent's pieces (or the pawn the
-            // first move pushed, taken en passant) and fills at most two.
-            let vacated = c1.after & !m;
-            let double_push = matches!(c1.mv, Move::Normal { role: Role::Pawn, from, to, .. }
-                if u32::from(from).abs_diff(u32::from(to)) == 16);
-            let mut allowed = opponent & !c1.involved;
-            if double_push {
-                allowed.add(c1.mv.to());
-            }
-            if !vacated.intersects(opponent)
-                || !vacated.is_subset(allowed)
-                || (m & !c1.after).count() > 2
-            {
-                continue;
-            }
-            if c1.capture && !self.gap && !seen_empty_since.contains(c1.mv.to()) {
-                continue;
-            }
-            let mut pos = self.pos.clone();
-            pos.play_unchecked(c1.mv);
-            for mv2 in pos.legal_moves() {
-                if mv2.promotion().is_some_and(|r| r != self.cfg.promote_to) {
-                    continue;
+        let seen_lifted = self.orient(self.seen_empty);
+        // A square seen holding a piece after it had stood empty since the
+        // game and the board last agreed (a piece put down there, seen).
+        let refilled = |sq: Square| {
+            let mut was_empty = !self.game_occ.contains(sq);
+            seen.iter().any(|s| {
+                if s.contains(sq) {
+                    was_empty
+                } else {
+                    was_empty = true;
+                    false
                 }
-                let c2 = candidate(mv2, c1.after, !turn);
-
-                if c2.after != m {
-                    continue;
-                }
-                let evidence = !c2.capture || self.capture_evidence(mv2).is_some();
-                if !evidence && !self.gap {
-                    continue;
-                }
-                // A square the first move filled and the second emptied
-                // again must have been seen filled (else the second move
-                // may have taken something that never stood there).
-                if c1.filled.intersects(c2.involved)
-                    && !earlier.iter().any(|s| c1.filled.is_subset(*s))
-                {
-                    continue;
-                }
-                if found.is_some_and(|(f, _)| f != [c1.mv, mv2]) {
-                    return None;
-                }
-                // After a lost link a reply without evidence still counts
-                // as an explanation (it may have been made unseen), but is
-                // not taken over: the hand may still hold the piece.
-                found = Some(([c1.mv, mv2], evidence));
-            }
-        }
-        found.filter(|&(_, evidence)| evidence).map(|(f, _)| f)
+            })
+        };
+        // The plies to play now: all of them when the board shows the next
+        // move in the hand, else all but the last, which is then read as
+        // an ordinary move (with its evidence).
+        let to_play = |way: &super::catch_up::Way| -> Vec<Move> {
+            let n = way.moves.len() - usize::from(!way.in_hand);
+            way.moves[..n].to_vec()
+        };
+        let evidenced = |way: &super::catch_up::Way| {
+            let seq = &way.moves;
+            // Every ply's piece was seen out of its hole (unless a line was
+            // lost meanwhile): a board that is simply wrong (a piece knocked
+            // over, a peg in the wrong hole) is no string of moves.
+            let lifted = self.missed
+                || seq.iter().all(|&mv| match mv {
+                    Move::Castle { king, .. } => seen_lifted.contains(king),
+                    _ => mv.from().is_none_or(|from| seen_lifted.contains(from)),
+                });
+            // A piece a ply put down and a later ply lifts (or takes) was
+            // seen standing there: else the later ply moved a piece that
+            // never stood there (a hand still holding one, read as moves).
+            let mut filled = Bitboard::EMPTY;
+            let mut occ = self.game_occ;
+            let mut turn = self.pos.turn();
+            let stood = seq.iter().all(|&mv| {
+                let touched = super::catch_up::involved(mv, turn) & occ;
+                let ok = self.gap.is_some() || (touched & filled).into_iter().all(refilled);
+                let after = super::catch_up::occupancy_after(mv, occ, turn);
+                filled |= after & !occ;
+                (occ, turn) = (after, !turn);
+                ok
+            });
+            // The piece in the hand, if a ply put it down, was seen there.
+            let held = !way.in_hand || (filled & !m).into_iter().all(refilled);
+            // Every capture played now took a piece the board was seen
+            // without (unless a hole may hide it).
+            lifted
+                && stood
+                && held
+                && to_play(way).iter().all(|&mv| {
+                    !mv.is_capture()
+                        || self.gap.is_some()
+                        || seen_empty_since.contains(mv.to())
+                        || !self.game_occ.contains(mv.to())
+                })
+        };
+        let states = if self.gap.is_some() {
+            &seen[..trusted]
+        } else {
+            seen
+        };
+        let super::catch_up::Found::Sequences(ways) =
+            super::catch_up::explain_with(&self.pos, m, limits, &mut |way| evidenced(way))
+        else {
+            return None;
+        };
+        let scored: Vec<(usize, Vec<Move>)> = ways
+            .iter()
+            .map(|way| {
+                (
+                    super::catch_up::fit(&self.pos, way, states),
+                    to_play(way),
+                )
+            })
+            .collect();
+        // What explains most of what the board showed on the way wins; then
+        // the fewest plies.
+        let best = scored
+            .iter()
+            .map(|(score, moves)| (*score, std::cmp::Reverse(moves.len())))
+            .max()?;
+        let top: Vec<&Vec<Move>> = scored
+            .iter()
+            .filter(|(score, moves)| (*score, std::cmp::Reverse(moves.len())) == best)
+            .map(|(_, moves)| moves)
+            .collect();
+        let first = top[0];
+        let end = |moves: &Vec<Move>| {
+            let pos = super::catch_up::play_all(&self.pos, moves);
+            (
+                pos.board().clone(),
+                pos.turn(),
+                pos.castles().castling_rights(),
+                pos.maybe_ep_square(),
+            )
+        };
+        // Ways that play the same moves now, or several orders of the same
+        // moves that no state seen tells apart, reach the same position:
+        // the position is certain, the order the first the search found.
+        (!first.is_empty() && top.iter().all(|moves| end(moves) == end(first)))
+            .then(|| first.clone())
     }
 
     /// Settles the orientation (once: later calls change nothing), and
@@ -1240,7 +1387,8 @@ impl Tracker {
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
         self.lifted = BoardMask(0);
-        self.gap = false;
+        self.gap = None;
+        self.missed = false;
         self.correctable = mv.is_promotion().then_some(mv);
         self.refresh();
         self.clear_attempt();

@@ -287,10 +287,10 @@ impl BoardState {
                 }));
             }
             BoardEvent::LinesDropped { count } => {
-                // What the lost lines said is unknown: the tracker must not
-                // tell captures apart by states seen since, and the board
-                // is asked for its whole state again.
-                self.tracker.link_lost();
+                // A hole in time: the board is asked for its whole state
+                // again at once, and the tracker judges from the next good
+                // line what may have been missed.
+                self.tracker.lines_lost(count);
                 out.push(Effect::Notice(Notice::Link {
                     state: "lines_dropped".into(),
                     detail: count.to_string(),
