@@ -13,6 +13,13 @@
 //! snapshot with both pieces off), which the tracker must resynchronise
 //! from the reply.
 //!
+//! Harsher still: lines that arrive with a bad checksum or cut short at
+//! random points (10 % of all lines for the self-play games, 15 % for the
+//! classics), in bursts of up to six, in the middle of captures, castling
+//! and promotions; the tracker hears only that a line was lost, the host
+//! asks for a snapshot, whose answer may be lost too. Every game must still
+//! come out exact, never more than a move behind.
+//!
 //! Games: a few classics under `tests/data/games/`, and Stockfish self-play
 //! in `tests/data/selfplay.pgn` (made by `scripts/gen-selfplay-games`, fixed
 //! seeds, committed so CI needs no engine).
@@ -192,10 +199,11 @@ impl Player {
                 eprintln!("{} bad line {:016x}", self.now, self.mask);
             }
             self.cases.bad_lines_mid_move += u64::from(self.mid_move);
-            self.tracker.lines_lost(1);
+            self.tracker.lines_lost(self.now, 1);
             // The session asks the board for its state at once; the
-            // answer comes within a few milliseconds (and may be bad too).
-            self.reply_at = Some(self.now + self.rng.between(5, 30));
+            // answer comes within a few milliseconds (a line takes 2 ms at
+            // 115200 baud), and may be bad too.
+            self.reply_at = Some(self.now + self.rng.between(2, 12));
             return;
         }
         if self.debug {
@@ -565,8 +573,10 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
                     other => panic!("{name} seed {seed}: after a resynchronisation {other:?}"),
                 }
             }
+            // (With bad lines the board's answer to the host's request may
+            // show the capture's evidence after all: then no catch-up.)
             assert!(
-                resynced,
+                resynced || noise > 0,
                 "{name} seed {seed}: resynchronised at move {}",
                 i + 1
             );
@@ -694,7 +704,12 @@ fn replay_all_with_noise(
         failed.is_empty(),
         "{} of {replays} replays not exact, e.g.:\n{}",
         failed.len(),
-        failed.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+        failed
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     cases
 }
@@ -801,12 +816,12 @@ fn selfplay_games_are_reconstructed_exactly_in_strict_mode() {
 fn noisy(strict: bool) {
     let games = selfplay_games();
     assert!(games.len() >= 300, "{} games", games.len());
-    let cases = replay_all_with_noise(&games, 1, strict, 4);
+    let cases = replay_all_with_noise(&games, 1, strict, 10);
     assert!(cases.bad_lines > 1000, "{cases:?}");
     assert!(cases.bad_line_bursts > 50, "{cases:?}");
     assert!(cases.bad_lines_mid_move > 300, "{cases:?}");
     let classics = classic_games();
-    replay_all_with_noise(&classics, 20, strict, 8);
+    replay_all_with_noise(&classics, 20, strict, 15);
 }
 
 #[test]

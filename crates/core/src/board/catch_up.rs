@@ -125,8 +125,8 @@ pub fn fit(start: &Chess, way: &Way, seen: &[Bitboard]) -> usize {
     let mut at = 0;
     let mut fitted = 0;
     for &state in seen {
-        if let Some(k) = (at..steps.len())
-            .find(|&k| ((state ^ steps[k].0) & !steps[k].1).is_empty())
+        if let Some(k) =
+            (at..steps.len()).find(|&k| ((state ^ steps[k].0) & !steps[k].1).is_empty())
         {
             at = k;
             fitted += 1;
@@ -182,11 +182,18 @@ impl Search<'_> {
         // (castling), and removes at most one piece from the board; a move
         // in the hand at the end empties up to two more (the piece and the
         // one it takes).
-        let hand = if self.path_len(left) <= IN_HAND_PLIES { 2 } else { 0 };
+        let hand = if self.path_len(left) <= IN_HAND_PLIES {
+            2
+        } else {
+            0
+        };
         let to_fill = (self.target & !occ).count();
         let to_empty = (occ & !self.target).count();
         let (now, then) = (occ.count(), self.target.count());
-        if to_fill > 2 * left || to_empty > 2 * left + hand || then > now || now - then > left + hand
+        if to_fill > 2 * left
+            || to_empty > 2 * left + hand
+            || then > now
+            || now - then > left + hand
         {
             return;
         }
@@ -329,7 +336,11 @@ mod tests {
         let Found::Sequences(ways) = found else {
             panic!("{found:?}")
         };
-        let seqs: Vec<Vec<Move>> = ways.into_iter().filter(|w| !w.in_hand).map(|w| w.moves).collect();
+        let seqs: Vec<Vec<Move>> = ways
+            .into_iter()
+            .filter(|w| !w.in_hand)
+            .map(|w| w.moves)
+            .collect();
         // Knights' moves can be made in either order: the board alone does
         // not tell which came first, so all orders are returned.
         assert!(seqs.len() > 1, "{seqs:?}");
@@ -376,7 +387,10 @@ mod tests {
         };
         let mut all: Vec<String> = ways.iter().map(|w| sans(&start, &w.moves)).collect();
         all.sort();
-        assert!(all.contains(&"Nxb5".to_owned()) && all.contains(&"Nxd5".to_owned()), "{all:?}");
+        assert!(
+            all.contains(&"Nxb5".to_owned()) && all.contains(&"Nxd5".to_owned()),
+            "{all:?}"
+        );
     }
 
     #[test]
@@ -390,7 +404,10 @@ mod tests {
             panic!()
         };
         assert!(ways.iter().all(|w| w.moves.len() == 1), "{ways:?}");
-        assert!(ways.iter().any(|w| w.in_hand && sans(&start, &w.moves) == "e3"));
+        assert!(
+            ways.iter()
+                .any(|w| w.in_hand && sans(&start, &w.moves) == "e3")
+        );
         assert!(ways.iter().all(|w| w.hand.contains(Square::F8)));
     }
 
@@ -405,7 +422,10 @@ mod tests {
             max_nodes: 500,
             ..Limits::default()
         };
-        assert_eq!(explain(&start, far.board().occupied(), tight), Found::TooHard);
+        assert_eq!(
+            explain(&start, far.board().occupied(), tight),
+            Found::TooHard
+        );
     }
 
     #[test]

@@ -22,10 +22,19 @@
 //!   still be corrected ([`TrackerEvent::PromotionCorrected`]);
 //! * the board back at the position before the last move is a takeback
 //!   request (E.6);
-//! * a board that shows the position two plies on (a move the tracker
-//!   missed, e.g. a lost serial line during a capture, then the reply), or
-//!   the game turned round, is taken over when exactly one explanation
-//!   exists ([`TrackerEvent::Resynchronised`], [`TrackerEvent::BoardTurned`]);
+//! * a board that shows a position several plies on (moves the tracker
+//!   missed, e.g. lines lost during a capture, then the reply) is followed
+//!   back by the one way that explains it ([`super::catch_up`]: the fewest
+//!   plies, a move in the hand, the states seen on the way deciding the
+//!   order and which capture; [`TrackerEvent::Resynchronised`]); where
+//!   several ways explain it alike, the tracker waits for a board that
+//!   tells them apart. The game turned round is taken over too
+//!   ([`TrackerEvent::BoardTurned`]);
+//! * lost lines are a hole in time ([`Tracker::lines_lost`]): a report is
+//!   not settled while lines are lost; a hole too short for two steps of
+//!   the hand hides nothing, a longer one may hide a whole capture, and then
+//!   captures the board shows alike are told apart only by what was seen
+//!   before it;
 //!   anything else that matches neither the game, a legal move nor a move in
 //!   progress for longer than the mismatch time is a mismatch, with the
 //!   squares that differ. No move is ever dropped or invented;
@@ -278,9 +287,18 @@ const CATCH_UP_PLIES: usize = 4;
 /// The catch-up's node budget: a few milliseconds at most.
 const CATCH_UP_NODES: usize = 60_000;
 
+/// The least time between two steps of a hand (a piece taken off, a piece
+/// put down): lost lines closer together than this hide at most one.
+const HAND_STEP_MS: u64 = 150;
+
 /// Lines lost since the last good one.
 #[derive(Clone, Copy, Debug)]
 struct Hole {
+    /// The last report before them.
+    before: Option<BoardMask>,
+    /// When the first and the last of them were lost.
+    first_ms: u64,
+    last_ms: u64,
     /// How many lines were lost (a burst counts each line).
     lines: u64,
     /// The link itself went down (unplugged): anything may have happened.
@@ -436,7 +454,7 @@ impl Tracker {
     /// The board link was lost (unplugged, silent): whatever happened on
     /// the board until it is back was not seen.
     pub fn link_lost(&mut self) {
-        self.open_hole(1, true);
+        self.open_hole(0, 1, true);
     }
 
     /// Lines arrived with a bad checksum or cut short: a hole in time, not
@@ -445,32 +463,53 @@ impl Tracker {
     /// captures the board shows alike are told apart only by what was seen
     /// before the hole (a piece lifted and put back after it only looks
     /// like the other capture).
-    pub fn lines_lost(&mut self, count: u64) {
-        self.open_hole(count.max(1), false);
+    pub fn lines_lost(&mut self, now: u64, count: u64) {
+        self.open_hole(now, count.max(1), false);
     }
 
-    fn open_hole(&mut self, lines: u64, link_down: bool) {
+    fn open_hole(&mut self, now: u64, lines: u64, link_down: bool) {
         self.missed = true;
+        let before = self.raw.map(|(r, _)| r);
         let hole = self.hole.get_or_insert(Hole {
+            before,
+            first_ms: now,
+            last_ms: now,
             lines: 0,
             link_down: false,
         });
+        hole.last_ms = hole.last_ms.max(now);
         hole.lines += lines;
         hole.link_down |= link_down;
     }
 
     /// The first good report after lost lines: were states missed that
-    /// could hide a capture? A capture made wholly unseen needs two changes
-    /// unseen (the target taken off or the piece lifted, then the piece
-    /// put down), so one lost line hides none: it was a heartbeat, or the
-    /// one change the board shows now. Two or more may.
-    fn close_hole(&mut self, _after: BoardMask) {
-        let Some(hole) = self.hole.take() else {
-            return;
-        };
-        if (hole.link_down || hole.lines >= 2) && self.gap.is_none() {
-            self.gap = Some(0);
+    /// could hide a capture? A capture made wholly unseen needs two steps
+    /// of the hand unseen (the target taken off or the piece lifted, then
+    /// the piece put down), so lines lost closer together than a hand's
+    /// step hide none that matters: a heartbeat, the answers to the
+    /// host's requests, or the one change the board shows now. Lines lost
+    /// further apart, or a link that went down, may.
+    /// A capture made also leaves its piece's hole empty: a board after
+    /// the hole with every piece of the side to move in place hides none.
+    fn close_hole(&mut self, after: BoardMask) -> Option<u64> {
+        let hole = self.hole.take()?;
+        let hand_steps = hole.lines >= 2 && hole.last_ms - hole.first_ms >= HAND_STEP_MS;
+        let own = self.pos.board().by_color(self.pos.turn());
+        let own_lifted = (self.game_occ & own & !self.orient(after)).any();
+        if hole.link_down || (hand_steps && own_lifted) {
+            if self.gap.is_none() {
+                self.gap = Some(0);
+            }
+            return None;
         }
+        // At most one step of the hand was hidden, and the board shows just
+        // that step (one hole changed): it has shown this since the first
+        // lost line, so it may settle from then on, before the hand moves
+        // again. Anything more (a glitch besides) settles as usual.
+        let one_step = hole
+            .before
+            .is_some_and(|b| (b.0 ^ after.0).count_ones() == 1);
+        one_step.then_some(hole.first_ms)
     }
 
     /// Whether a move entered elsewhere still has to be carried out on the board.
@@ -625,10 +664,10 @@ impl Tracker {
     /// A snapshot arrived at `now`, as the board sent it.
     pub fn on_snapshot(&mut self, now: u64, mask: BoardMask, out: &mut Vec<TrackerEvent>) {
         self.on_tick(now, out);
-        self.close_hole(mask);
+        let shown_since = self.close_hole(mask);
         match self.raw {
             Some((raw, _)) if raw == mask => {}
-            _ => self.raw = Some((mask, now)),
+            _ => self.raw = Some((mask, shown_since.unwrap_or(now).min(now))),
         }
         if self.cfg.settle_ms == 0 {
             self.on_tick(now, out);
@@ -1317,12 +1356,7 @@ impl Tracker {
         };
         let scored: Vec<(usize, Vec<Move>)> = ways
             .iter()
-            .map(|way| {
-                (
-                    super::catch_up::fit(&self.pos, way, states),
-                    to_play(way),
-                )
-            })
+            .map(|way| (super::catch_up::fit(&self.pos, way, states), to_play(way)))
             .collect();
         // What explains most of what the board showed on the way wins; then
         // the fewest plies.

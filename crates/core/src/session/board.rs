@@ -290,7 +290,7 @@ impl BoardState {
                 // A hole in time: the board is asked for its whole state
                 // again at once, and the tracker judges from the next good
                 // line what may have been missed.
-                self.tracker.lines_lost(count);
+                self.tracker.lines_lost(now, count);
                 out.push(Effect::Notice(Notice::Link {
                     state: "lines_dropped".into(),
                     detail: count.to_string(),

@@ -432,10 +432,15 @@ fn two_typed_moves_the_board_has_not_followed_get_one_short_guidance_sentence() 
 fn dropped_lines_then_the_opponent_hesitating_never_records_a_wrong_move() {
     let mut t = Table::new();
     let before = two_captures_for_the_e_pawn(&mut t);
-    // White plays exd5 but its three lines arrive with bad checksums: the
-    // link stays up, the states are not seen.
-    t.send(Event::Board(BoardEvent::LinesDropped { count: 3 }));
+    // White plays exd5 but its three lines arrive with bad checksums, one
+    // for each step of the hand: the link stays up, the states are not
+    // seen.
+    t.send(Event::Board(BoardEvent::LinesDropped { count: 1 }));
     let fx = t.take();
+    for _ in 0..2 {
+        t.wait(300);
+        t.send(Event::Board(BoardEvent::LinesDropped { count: 1 }));
+    }
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::BoardCommand(crate::board::HostCommand::Snapshot))),
