@@ -4,7 +4,7 @@
 //! "und 3 weitere" for the rest. Pure: the mismatch, the record and the
 //! words in, an utterance out.
 
-use shakmaty::{Move, Square};
+use shakmaty::{Move, Position, Square};
 
 use super::Mismatch;
 use super::tracker::{render_in_sync, render_mismatch};
@@ -27,6 +27,12 @@ pub fn guidance(pack: &Pack, mismatch: &Mismatch, record: &GameRecord) -> Uttera
     }
     let mut rest = mismatch.clone();
     let mut parts = Vec::new();
+    // A piece of the side to move taken from its square to another that
+    // it cannot legally reach: said as what it is, an illegal move, first.
+    if let Some((from, to, role)) = illegal_move(mismatch, record) {
+        let played = pack.render(&[Token::Piece(role), Token::Square(from), Token::Square(to)]);
+        parts.push(pack.phrase("illegal_move", &[("move", played)]));
+    }
     for (from, to, role) in moves_not_carried_out(&mut rest, record) {
         let piece = pack.render(&[Token::Piece(role)]);
         parts.push(pack.phrase(
@@ -50,6 +56,28 @@ pub fn guidance(pack: &Pack, mismatch: &Mismatch, record: &GameRecord) -> Uttera
         parts.push(pack.phrase("and_more", &[("count", count)]));
     }
     Utterance::join_with(&parts, ", ")
+}
+
+/// The board shows one piece of the side to move gone from its square and
+/// one peg on an empty square, and no legal move goes there: (from, to,
+/// piece) of that illegal move.
+fn illegal_move(
+    mismatch: &Mismatch,
+    record: &GameRecord,
+) -> Option<(Square, Square, shakmaty::Role)> {
+    let ([(from, piece)], [to], []) = (
+        mismatch.missing.as_slice(),
+        mismatch.extra.as_slice(),
+        mismatch.expected_empty.as_slice(),
+    ) else {
+        return None;
+    };
+    let pos = record.position();
+    let legal = pos
+        .legal_moves()
+        .iter()
+        .any(|mv| mv.from() == Some(*from) && mv.to() == *to);
+    (piece.color == pos.turn() && !legal).then_some((*from, *to, piece.role))
 }
 
 /// Moves of the last plies whose pieces still stand on their starting
@@ -131,6 +159,48 @@ mod tests {
 
     fn de() -> Pack {
         Pack::bundled(Lang::De)
+    }
+
+    #[test]
+    fn an_illegal_move_on_the_board_is_said_as_one_first() {
+        // 1. e4 e5, then the knight from g1 to g3: no knight goes there.
+        let r = record(&["e4", "e5"]);
+        let m = Mismatch {
+            missing: vec![(
+                Square::G1,
+                Piece {
+                    color: Color::White,
+                    role: Role::Knight,
+                },
+            )],
+            expected_empty: vec![],
+            extra: vec![Square::G3],
+        };
+        let said = guidance(&de(), &m, &r).spoken;
+        assert!(
+            said.starts_with("Unzulässiger Zug: Springer Gustav eins Gustav drei"),
+            "{said}"
+        );
+        let en = guidance(&Pack::bundled(Lang::En), &m, &r).spoken;
+        assert!(en.starts_with("Illegal move: "), "{en}");
+        // A legal move not finished (Nf3 with the peg still in the hand)
+        // or the opponent's piece is no illegal move.
+        let legal = Mismatch {
+            extra: vec![Square::F3],
+            ..m.clone()
+        };
+        assert!(!guidance(&de(), &legal, &r).spoken.contains("Unzulässig"));
+        let black = Mismatch {
+            missing: vec![(
+                Square::G8,
+                Piece {
+                    color: Color::Black,
+                    role: Role::Knight,
+                },
+            )],
+            ..m
+        };
+        assert!(!guidance(&de(), &black, &r).spoken.contains("Unzulässig"));
     }
 
     fn record(sans: &[&str]) -> GameRecord {

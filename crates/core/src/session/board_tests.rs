@@ -510,3 +510,31 @@ fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
         }
     ));
 }
+
+#[test]
+fn an_illegal_move_on_the_peg_board_is_said_as_illegal_before_any_guidance() {
+    use Square::*;
+    let mut t = Table::new();
+    t.peg_move(E2, E4);
+    t.peg_move(E7, E5);
+    t.take();
+    // The knight from g1 to g3: no move of the game.
+    let before = occupancy(t.session.record().position());
+    t.board(before & !bit(G1));
+    t.board(before & !bit(G1) | bit(G3));
+    t.wait(5000);
+    let fx = t.take();
+    let guidance: Vec<String> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Speak(s) if s.priority == Priority::Guidance => Some(s.text.spoken.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(guidance.len(), 1, "{fx:?}");
+    assert!(
+        guidance[0].starts_with("Illegal move: Knight Gustav one Gustav three, "),
+        "{guidance:?}"
+    );
+    assert_eq!(t.sans(), ["e4", "e5"], "nothing recorded");
+}
