@@ -97,7 +97,17 @@ pub struct Recognizer {
     /// guidance was given for it.
     mismatch_since: Option<u64>,
     guided: bool,
+    /// The board (field updates as a stream) shows the position after this
+    /// legal move; it counts as made once the other side's pieces are
+    /// touched, before the board settles (a fast reply).
+    shown: Option<Move>,
+    /// Every board shown since the game last changed (game coordinates),
+    /// in order: the evidence a way back several plies long must fit.
+    trail: Vec<Board>,
 }
+
+/// Boards kept in the trail at most.
+const TRAIL: usize = 256;
 
 impl Recognizer {
     pub fn new(cfg: RecognizerConfig, start: Chess) -> Recognizer {
@@ -112,6 +122,8 @@ impl Recognizer {
             from_updates: false,
             mismatch_since: None,
             guided: false,
+            shown: None,
+            trail: Vec::new(),
         }
     }
 
@@ -150,6 +162,8 @@ impl Recognizer {
     /// Starts again from `pos` (a new or resumed game, or a move the game
     /// refused); the board is matched again when it next changes.
     pub fn reset(&mut self, pos: Chess) {
+        self.shown = None;
+        self.trail.clear();
         self.pos = pos;
         self.history.clear();
         self.mismatch_since = None;
@@ -164,6 +178,8 @@ impl Recognizer {
         }
         let before = self.pos.clone();
         self.pos.play_unchecked(mv);
+        self.shown = None;
+        self.trail.clear();
         self.history.push(Played {
             before,
             mv,
@@ -208,6 +224,7 @@ impl Recognizer {
             self.board = Some(*pieces);
             self.changed_at = Some(now);
             self.from_updates = false;
+            self.remember();
         } else if self.changed_at.is_some() {
             // The dump confirms what the updates said.
             self.from_updates = false;
@@ -227,11 +244,82 @@ impl Recognizer {
             out.push(RecognizerEvent::RequestBoard);
             return;
         };
-        if board[usize::from(square)] != piece {
+        let before = board[usize::from(square)];
+        if before != piece {
             board[usize::from(square)] = piece;
             self.changed_at = Some(now);
             self.from_updates = true;
+            self.remember();
+            self.follow_stream(now, square, before.or(piece), out);
         }
+    }
+
+    /// The game moved on: boards before it are no evidence any more, but
+    /// the one shown now still is.
+    fn forget_trail(&mut self) {
+        let now = self.trail.pop();
+        self.trail.clear();
+        self.trail.extend(now);
+    }
+
+    /// Keeps the board now shown in the trail.
+    fn remember(&mut self) {
+        if let Some(seen) = self.seen() {
+            if self.trail.len() == TRAIL {
+                self.trail.remove(0);
+            }
+            self.trail.push(seen);
+        }
+    }
+
+    /// Field updates as a stream of evidence: a board that shows the
+    /// position after a legal move is remembered; when the other side then
+    /// lifts or sets down a piece of its own elsewhere, the move was done
+    /// (the reply has begun), and it is played at once, without waiting for
+    /// a board that stands still. The mover's own pieces going on (a slide,
+    /// castling begun with the rook) wait: the move may not be finished.
+    fn follow_stream(
+        &mut self,
+        now: u64,
+        square: shakmaty::Square,
+        piece: Option<shakmaty::Piece>,
+        out: &mut Vec<RecognizerEvent>,
+    ) {
+        if !self.orientation_known && self.history.is_empty() {
+            return;
+        }
+        let game_square = if self.orientation.is_turned() {
+            square.flip_vertical().flip_horizontal()
+        } else {
+            square
+        };
+        if let Some(mv) = self.shown.take().filter(|mv| self.pos.is_legal(*mv)) {
+            let mover = self.pos.turn();
+            let involved = crate::board::catch_up::involved(mv, mover);
+            // The other side touches its own piece, or takes one of the
+            // mover's that it attacks (the mover's king is never taken).
+            let next = after(&self.pos, mv);
+            let replying = !involved.contains(game_square)
+                && piece.is_some_and(|p| {
+                    p.color != mover
+                        || (p.role != shakmaty::Role::King
+                            && next
+                                .board()
+                                .attacks_to(game_square, !mover, next.board().occupied())
+                                .any())
+                });
+            if replying {
+                self.play(now, mv, out);
+                self.in_sync(out);
+            }
+        }
+        let Some(seen) = self.seen() else { return };
+        self.shown = self
+            .pos
+            .legal_moves()
+            .iter()
+            .find(|m| after(&self.pos, **m).board() == &seen)
+            .copied();
     }
 
     /// When [`Recognizer::on_tick`] must run next.
@@ -373,6 +461,26 @@ impl Recognizer {
             self.in_sync(out);
             return true;
         }
+        // A move in the hand (a capture half made: both squares empty) may
+        // look like a whole reply made: wait for the hand.
+        if crate::board::catch_up::in_hand(&self.pos, self.pos.board().occupied(), seen.occupied())
+            .any()
+        {
+            return false;
+        }
+        // Further ahead (a fast game that never stood still): the moves
+        // whose positions the board showed on its way here, in order.
+        // (Before the blind two-ply search below: a piece set down on its
+        // way can make a wrong pair of moves end on the same board.)
+        if let Some(moves) = chain(&self.pos, &self.trail, seen) {
+            for mv in moves {
+                self.play(now, mv, out);
+            }
+            self.in_sync(out);
+            return true;
+        }
+        // Two plies the board did not show on the way (a board polled once
+        // a second): the first pair that ends here.
         for first in &legal {
             let next = after(&self.pos, *first);
             if let Some(second) = next
@@ -393,6 +501,8 @@ impl Recognizer {
     fn play(&mut self, now: u64, mv: Move, out: &mut Vec<RecognizerEvent>) {
         let before = self.pos.clone();
         self.pos.play_unchecked(mv);
+        self.shown = None;
+        self.forget_trail();
         self.history.push(Played {
             before,
             mv,
@@ -446,6 +556,57 @@ struct Played {
     /// When it was made on this board (`None`: made elsewhere).
     at: Option<u64>,
 }
+
+/// The legal moves from `start` whose positions the board showed in
+/// order (`trail`), ending in `seen` (the last may be shown only there): a
+/// fast game passes through the position after each move for a moment;
+/// a piece set down on the way (a slide) shows a move too, earlier, so the
+/// latest showing of each is tried first.
+/// `None` when no such string of moves exists (within a budget).
+fn chain(start: &Chess, trail: &[Board], seen: &Board) -> Option<Vec<Move>> {
+    fn walk(
+        pos: &Chess,
+        trail: &[Board],
+        seen: &Board,
+        moves: &mut Vec<Move>,
+        budget: &mut usize,
+    ) -> bool {
+        if *budget == 0 || moves.len() >= CHAIN_PLIES {
+            return false;
+        }
+        *budget -= 1;
+        let legal = pos.legal_moves();
+        let occ = pos.board().occupied();
+        let turn = pos.turn();
+        let result = |mv: Move, board: &Board| {
+            crate::board::catch_up::occupancy_after(mv, occ, turn) == board.occupied()
+                && after(pos, mv).board() == board
+        };
+        if let Some(&mv) = legal.iter().find(|&&mv| result(mv, seen)) {
+            moves.push(mv);
+            return true;
+        }
+        // The latest board each move's position was shown in first: a
+        // piece set down on the way shows a move too, earlier.
+        for (i, board) in trail.iter().enumerate().rev() {
+            for &mv in legal.iter().filter(|&&mv| result(mv, board)) {
+                moves.push(mv);
+                if walk(&after(pos, mv), &trail[i + 1..], seen, moves, budget) {
+                    return true;
+                }
+                moves.pop();
+            }
+        }
+        false
+    }
+    let mut moves = Vec::new();
+    let mut budget = CHAIN_BUDGET;
+    walk(start, trail, seen, &mut moves, &mut budget).then_some(moves)
+}
+
+/// The most moves one catch-up plays, and the positions it may try.
+const CHAIN_PLIES: usize = 40;
+const CHAIN_BUDGET: usize = 2_000;
 
 fn rotated(board: &Board) -> Board {
     let mut board = board.clone();
