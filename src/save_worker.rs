@@ -6,8 +6,8 @@
 //! ([`SaveWorker::queue`] returns a ticket) and holds the move's
 //! announcement until the worker reports that ticket done
 //! ([`SaveWorker::poll`]): a move is announced only once it is on disk
-//! (or once the save took longer than the window is willing to wait, see
-//! `app::SAVE_HOLD_MS`). Saves queued faster than the disk takes them are
+//! (a slow disk is said after `app::SAVE_HOLD_MS`; only one that hangs for
+//! `app::SAVE_GIVE_UP_MS` lets the move go out unsaved, after that word). Saves queued faster than the disk takes them are
 //! merged: the newest record is written and every older ticket is done
 //! with it (the newest record holds every move of the older ones).
 

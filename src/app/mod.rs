@@ -69,7 +69,7 @@ pub use crate::config::Theme;
 /// its own ([`crate::save_worker`]). The shell passes one that writes the
 /// save file; tests pass one that records calls.
 pub type GameSaver = crate::save_worker::GameSaver;
-pub use saving::SAVE_HOLD_MS;
+pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
 
 /// Everything the app needs at start.
 pub struct AppOptions {

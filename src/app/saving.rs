@@ -5,9 +5,12 @@
 //! on disk. So a move that was heard is a move that was saved, as the
 //! rules for a scoresheet ask; a failed save is said before the move.
 //!
-//! A save that takes longer than [`SAVE_HOLD_MS`] (a stalled USB stick)
-//! no longer holds the move back: the announcement goes out, the save
-//! goes on, and a failure is said when it comes.
+//! A save that takes longer than [`SAVE_HOLD_MS`] (a slow USB stick or SD
+//! card) is said at once ("Saving is taking long ..."), and the move is
+//! announced as soon as it is on disk. Only a disk that has not answered
+//! for [`SAVE_GIVE_UP_MS`] lets the move go out unsaved (the player was
+//! told it is not saved yet: never silently), and a failure is said when
+//! it comes.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -18,8 +21,13 @@ use crate::save_worker::{GameSaver, SaveWorker};
 use crate::session::{Effect, Priority};
 use crate::words::Utterance;
 
-/// How long a move's announcement waits for its save, at most.
+/// How long a move's announcement waits for its save before the player is
+/// told that saving is slow.
 pub const SAVE_HOLD_MS: u64 = 500;
+
+/// How long a move's announcement waits for its save at most (a disk that
+/// hangs): then it goes out, after the player heard it is not saved yet.
+pub const SAVE_GIVE_UP_MS: u64 = 10_000;
 
 /// An export being written: its result comes here.
 pub(super) struct Export(std::sync::mpsc::Receiver<Result<std::path::PathBuf, ExportGameError>>);
@@ -29,6 +37,8 @@ pub(super) struct Held {
     ticket: Option<u64>,
     since: u64,
     effects: Vec<crate::session::Effect>,
+    /// "Saving is taking long" was said for it.
+    told_slow: bool,
 }
 
 impl Held {
@@ -37,6 +47,7 @@ impl Held {
             ticket: Some(ticket),
             since,
             effects,
+            told_slow: false,
         }
     }
 
@@ -45,6 +56,7 @@ impl Held {
             ticket: None,
             since: 0,
             effects,
+            told_slow: false,
         }
     }
 }
@@ -166,10 +178,18 @@ impl RochadeApp {
                 None => true,
                 Some(t) => {
                     self.saver.as_ref().is_none_or(|w| w.is_done(t))
-                        || now >= front.since + SAVE_HOLD_MS
+                        || now >= front.since + SAVE_GIVE_UP_MS
                 }
             };
             if !due {
+                if now >= front.since + SAVE_HOLD_MS && !front.told_slow {
+                    // Said at once, ahead of the move that waits for it.
+                    if let Some(front) = self.held.front_mut() {
+                        front.told_slow = true;
+                    }
+                    let text = self.session.pack().say("save_slow");
+                    self.say(text, Priority::Alert);
+                }
                 break;
             }
             let held = self.held.pop_front().expect("front exists");
@@ -177,11 +197,17 @@ impl RochadeApp {
         }
     }
 
-    /// How long until a held announcement goes out without its save.
+    /// How long until a held announcement needs a word (saving is slow) or
+    /// goes out without its save.
     pub(super) fn save_hold_delay(&self) -> Option<Duration> {
         let front = self.held.front()?;
         front.ticket?;
-        let left = (front.since + SAVE_HOLD_MS).saturating_sub(self.now_ms());
+        let at = if front.told_slow {
+            front.since + SAVE_GIVE_UP_MS
+        } else {
+            front.since + SAVE_HOLD_MS
+        };
+        let left = at.saturating_sub(self.now_ms());
         Some(Duration::from_millis(left.max(1)))
     }
 
