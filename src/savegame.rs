@@ -134,6 +134,18 @@ impl GameStore {
         ))
     }
 
+    /// Removes the current game if `record` continues it (it is saved
+    /// elsewhere now); a different game, or one with moves `record` lacks,
+    /// is archived first: a save never drops a game it does not hold.
+    pub fn discard_if_continued(&self, record: &GameRecord) -> io::Result<()> {
+        if let Ok(SaveRead::Intact(here)) = self.read_current()
+            && !continues(record, &here)
+        {
+            self.archive(&here)?;
+        }
+        self.discard_current()
+    }
+
     /// Removes the current game (the user chose not to resume it, or it was
     /// archived). A missing file is fine.
     pub fn discard_current(&self) -> io::Result<()> {
@@ -279,6 +291,8 @@ pub struct SaveFile {
     fallback: Option<GameStore>,
     /// The fallback holds a game that now goes on in the data folder.
     clear_fallback: bool,
+    /// The fallback folder, locked like the data folder when it can be.
+    _fallback_lock: Option<StoreLock>,
 }
 
 /// A save that failed in the data folder (`cause`) but was written to
@@ -299,11 +313,30 @@ impl SavedElsewhere {
 }
 
 /// `Documents/Rochade` (or the platform's equivalent): where a game is
-/// saved when the data folder is full or read-only.
+/// saved when the data folder is full or read-only. Without a Documents
+/// folder, the user's own state folder (`~/.local/state/rochade/spare` on
+/// Linux, the local application data elsewhere): never a temporary folder
+/// shared by every user of the machine and wiped at reboot.
 pub fn fallback_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("ROCHADE_SPARE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
     directories::UserDirs::new()
         .and_then(|d| d.document_dir().map(|p| p.join("Rochade")))
-        .or_else(|| Some(std::env::temp_dir().join("rochade-games")))
+        .or_else(|| {
+            let dirs = directories::ProjectDirs::from("org", "Rochade", "rochade")?;
+            let base = dirs
+                .state_dir()
+                .unwrap_or_else(|| dirs.data_local_dir())
+                .to_path_buf();
+            Some(base.join("spare"))
+        })
+}
+
+/// Whether `longer` is `shorter` played on (the same start, its moves and
+/// more): saving `longer` over `shorter` loses nothing.
+pub fn continues(longer: &GameRecord, shorter: &GameRecord) -> bool {
+    longer.start_fen() == shorter.start_fen() && longer.moves().starts_with(shorter.moves())
 }
 
 impl SaveFile {
@@ -314,12 +347,17 @@ impl SaveFile {
             _lock: lock,
             fallback: None,
             clear_fallback: false,
+            _fallback_lock: None,
         }
     }
 
     /// Saves into `fallback` when the data folder cannot be written;
     /// `resumed_from_it`: the offered game came from there.
     pub fn with_fallback(mut self, fallback: GameStore, resumed_from_it: bool) -> SaveFile {
+        // A second window must not write there either (a lock that cannot
+        // be had, e.g. the folder does not exist yet, is taken at the
+        // first save there).
+        self._fallback_lock = fallback.lock().ok().flatten();
         self.fallback = Some(fallback);
         self.clear_fallback = resumed_from_it;
         self
@@ -334,7 +372,7 @@ impl SaveFile {
             Ok(saved) => {
                 if self.clear_fallback
                     && let Some(fallback) = &self.fallback
-                    && fallback.discard_current().is_ok()
+                    && fallback.discard_if_continued(record).is_ok()
                 {
                     self.clear_fallback = false;
                 }

@@ -224,3 +224,83 @@ fn a_note_at_start_is_said_and_shown_at_the_top() {
     gui.type_move("e4");
     assert!(gui.shows_part("settings.toml line 3"), "it stays");
 }
+
+/// Writes a save file with these moves into `dir`.
+fn save_in(dir: &std::path::Path, sans: &str) {
+    let mut record = rochade::chess::GameRecord::new();
+    record.play_sans(sans).unwrap();
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join(rochade::savegame::CURRENT_FILE),
+        rochade::savegame::to_pgn(&record),
+    )
+    .unwrap();
+}
+
+fn moves_in(dir: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(dir.join(rochade::savegame::CURRENT_FILE)).unwrap();
+    rochade::savegame::from_pgn(&text).unwrap().moves().len()
+}
+
+#[test]
+fn the_newer_game_in_the_spare_folder_is_offered_and_nothing_is_lost() {
+    // e4 e5 were saved in the data folder; the disk filled, and Nf3 Nc6
+    // Bb5 went to the spare folder; the app was killed. At the restart the
+    // game with every move is offered, wherever it is.
+    let root = tempfile::tempdir().unwrap();
+    let (data, spare) = (root.path().join("data"), root.path().join("spare"));
+    save_in(&data, "e4 e5");
+    save_in(&spare, "e4 e5 Nf3 Nc6 Bb5");
+    let mut notes = Vec::new();
+    let (resume, mut saver, _) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(&data)),
+        Some(spare.clone()),
+        &mut notes,
+    );
+    let mut game = resume.expect("a game is offered");
+    assert_eq!(game.moves().len(), 5, "the newest game: {notes:?}");
+    // Play on: saved in the data folder (writable again), the spare copy
+    // is cleared only because the saved game holds every move of it.
+    game.play_sans("a6").unwrap();
+    saver(&game).unwrap();
+    assert_eq!(moves_in(&data), 6);
+    assert!(!spare.join(rochade::savegame::CURRENT_FILE).exists());
+}
+
+#[test]
+fn two_different_unfinished_games_keep_both() {
+    let root = tempfile::tempdir().unwrap();
+    let (data, spare) = (root.path().join("data"), root.path().join("spare"));
+    save_in(&data, "d4 d5 c4");
+    save_in(&spare, "e4 e5 Nf3 Nc6");
+    let mut notes = Vec::new();
+    let (resume, _, _) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(&data)),
+        Some(spare.clone()),
+        &mut notes,
+    );
+    assert_eq!(resume.expect("offered").moves().len(), 4);
+    let kept = notes
+        .iter()
+        .find(|n| n.contains("Another unfinished game (3 moves) was kept as"))
+        .unwrap_or_else(|| panic!("the other game is named: {notes:?}"));
+    let path = kept
+        .trim_end_matches('.')
+        .rsplit(" as ")
+        .next()
+        .expect("a path");
+    let archived = std::fs::read_to_string(path).unwrap();
+    assert!(archived.contains("1. d4 d5 2. c4"), "{archived}");
+}
+
+#[test]
+fn the_spare_folder_is_the_users_own_never_a_shared_temporary_one() {
+    // (On a machine without a Documents folder, as this test machine, the
+    // spare folder used to be /tmp/rochade-games, shared by every user.)
+    let dir = rochade::savegame::fallback_dir().expect("a spare folder");
+    assert!(
+        !dir.starts_with(std::env::temp_dir()),
+        "{} is a shared temporary folder",
+        dir.display()
+    );
+}

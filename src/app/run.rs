@@ -116,8 +116,8 @@ fn board_log_path() -> Option<std::path::PathBuf> {
 /// first) offers nothing and saves nothing: every save fails with "another
 /// Rochade window is using the save folder", said after every move.
 /// A data folder that is full or read-only saves into `fallback`
-/// ([`crate::savegame::SavedElsewhere`]), whose game is offered at start
-/// when the data folder has none.
+/// ([`crate::savegame::SavedElsewhere`]); at start both folders are
+/// searched and the game with more moves is offered (the other kept).
 pub fn open_save_folder(
     store: std::io::Result<crate::savegame::GameStore>,
     fallback: Option<PathBuf>,
@@ -166,20 +166,61 @@ pub fn open_save_folder(
     if lock.is_some() {
         store.remove_stale_temps();
     }
+    // Both folders are searched: a game saved in the fallback folder while
+    // the data folder could not be written may be newer than the data
+    // folder's. The one with more moves is offered; the other, unless the
+    // offered one continues it, is kept in its folder's archive and named.
     let mut found = store.at_start();
-    // A game saved in the fallback folder while the data folder could not
-    // be written is offered when the data folder has none.
     let fallback = fallback.map(crate::savegame::GameStore::new);
     let mut from_fallback = false;
-    if found.game.is_none()
-        && found.problem.is_none()
-        && let Some(other) = fallback.as_ref().map(|f| f.at_start())
-        && (other.game.is_some() || other.problem.is_some())
-    {
-        from_fallback = other.game.is_some();
-        found = other;
-    }
     let mut alerts = Vec::new();
+    if let Some(spare) = &fallback {
+        let other = spare.at_start();
+        if let Some(problem) = other.problem {
+            notes.push(problem);
+            alerts.push("save_damaged");
+        }
+        match (&found.game, other.game) {
+            (None, Some(game)) => {
+                found.game = Some(game);
+                found.prefix_of_damaged = other.prefix_of_damaged;
+                from_fallback = true;
+            }
+            (Some(here), Some(there)) => {
+                let (newer, older, older_store) = if there.moves().len() > here.moves().len() {
+                    (there, here.clone(), &store)
+                } else {
+                    (here.clone(), there, spare)
+                };
+                if crate::savegame::continues(&newer, &older) {
+                    // The newer game holds every move of the older one.
+                    if std::ptr::eq(older_store, spare) {
+                        let _ = spare.discard_current();
+                    }
+                } else {
+                    match older_store.archive(&older) {
+                        Ok(path) => {
+                            let _ = older_store.discard_current();
+                            notes.push(format!(
+                                "Another unfinished game ({} moves) was kept as {}.",
+                                older.moves().len(),
+                                path.display()
+                            ));
+                        }
+                        Err(e) => notes.push(format!(
+                            "Another unfinished game ({} moves) in {} could not be archived ({e}); \
+                             it stays there.",
+                            older.moves().len(),
+                            older_store.dir().display()
+                        )),
+                    }
+                }
+                from_fallback = !std::ptr::eq(older_store, spare);
+                found.game = Some(newer);
+            }
+            _ => {}
+        }
+    }
     if let Some(problem) = found.problem {
         notes.push(problem);
         alerts.push(if found.prefix_of_damaged {
