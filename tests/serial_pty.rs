@@ -310,6 +310,35 @@ fn test_writer_heartbeat_loss_unplug_replug_and_garbage() {
 }
 
 #[test]
+fn track_keeps_following_the_board_when_its_pgn_cannot_be_written() {
+    // /sys refuses new files (EPERM) even to root: a PGN path that can
+    // never be written, as on a full disk or a pulled stick.
+    let pgn = "/sys/rochade-track-test/game.pgn";
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/boardlogs/ruy_lopez.log"
+    );
+    let out = hermetic::rochade()
+        .args(["track", "--lang", "de", "--pgn", pgn, "--log", log])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        json_moves(&stdout),
+        ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"],
+        "every move still followed and announced"
+    );
+    let failed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("pgn_failed"))
+        .collect();
+    assert_eq!(failed.len(), 1, "said once: {stdout}");
+    assert!(stderr.contains("the board is still followed"), "{stderr}");
+}
+
+#[test]
 fn track_replays_a_board_log_as_json_and_pgn() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("game.pgn");

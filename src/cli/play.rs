@@ -99,6 +99,8 @@ struct Out {
     json: bool,
     speech: Option<SpeechHandle>,
     pgn: Option<PathBuf>,
+    /// The PGN file could not be written the last time (said once).
+    pgn_failing: std::cell::Cell<bool>,
 }
 
 impl Out {
@@ -205,8 +207,23 @@ impl Shell for PlayOut<'_> {
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        if let Some(path) = &self.out.pgn {
-            super::write_file(path, crate::pgn::write_pgn(self.session.record()))?;
+        let Some(path) = &self.out.pgn else {
+            return Ok(SaveStep::Done);
+        };
+        // A file that cannot be written stops the file, never the game:
+        // said once, and again when it works.
+        let failing = &self.out.pgn_failing;
+        match super::write_file(path, crate::pgn::write_pgn(self.session.record())) {
+            Ok(()) => failing.set(false),
+            Err(e) if !failing.get() => {
+                failing.set(true);
+                if self.out.json {
+                    let line = json!({"event": "error", "reason": e.to_string()});
+                    writeln!(self.stdout, "{line}")?;
+                }
+                eprintln!("rochade: {e}; the game goes on");
+            }
+            Err(_) => {}
         }
         Ok(SaveStep::Done)
     }
@@ -268,6 +285,7 @@ pub fn run(args: Args) -> CliResult {
         json: args.json,
         speech,
         pgn: args.pgn,
+        pgn_failing: Default::default(),
     };
     let greeting = {
         let pack = session.pack();

@@ -102,6 +102,9 @@ impl From<PromotionPiece> for Role {
 struct Driver {
     session: Session,
     pgn: Option<PathBuf>,
+    /// The PGN file could not be written the last time (said once; the
+    /// board is still followed and announced).
+    pgn_failing: bool,
     link: Option<Link>,
     /// The sighted player's e-board, if one is followed too.
     sighted: Option<Link>,
@@ -151,8 +154,29 @@ impl Shell for TrackOut<'_> {
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        if let Some(path) = &self.driver.pgn {
-            super::write_file(path, crate::pgn::write_pgn(self.driver.session.record()))?;
+        let Some(path) = &self.driver.pgn else {
+            return Ok(SaveStep::Done);
+        };
+        // A full disk or a pulled stick stops the file, never the game:
+        // the board is still followed and every move announced; the
+        // failure is said once (a JSON line and on stderr), and again when
+        // writing works again.
+        match super::write_file(path, crate::pgn::write_pgn(self.driver.session.record())) {
+            Ok(()) if self.driver.pgn_failing => {
+                self.driver.pgn_failing = false;
+                let line =
+                    serde_json::json!({"event": "pgn_saved", "path": path.display().to_string()});
+                writeln!(self.stdout, "{line}")?;
+                eprintln!("rochade: {} is written again", path.display());
+            }
+            Ok(()) => {}
+            Err(e) if !self.driver.pgn_failing => {
+                self.driver.pgn_failing = true;
+                let line = serde_json::json!({"event": "pgn_failed", "reason": e.to_string()});
+                writeln!(self.stdout, "{line}")?;
+                eprintln!("rochade: {e}; the board is still followed");
+            }
+            Err(_) => {}
         }
         Ok(SaveStep::Done)
     }
@@ -352,6 +376,7 @@ pub fn run(args: Args) -> CliResult {
     let mut driver = Driver {
         session,
         pgn: args.pgn.clone(),
+        pgn_failing: false,
         link: None,
         sighted: None,
     };
