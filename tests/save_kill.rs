@@ -125,6 +125,53 @@ fn announcement(line: &str) -> Option<String> {
     line[at..].split(' ').nth(2).map(str::to_owned)
 }
 
+/// Runs the child on `data` (with a spare folder, if any) and kills it
+/// with SIGKILL once it has announced `after` moves and `spin` loops
+/// later; every move it announced, and whether it finished first.
+fn kill_child_after(
+    data: &Path,
+    spare: Option<&Path>,
+    seed: u64,
+    after: usize,
+    spin: u64,
+) -> (Vec<String>, bool) {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--exact", "kill_child", "--nocapture", "--test-threads=1"])
+        .env("ROCHADE_KILL_CHILD", data)
+        .env("ROCHADE_KILL_SEED", seed.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    if let Some(spare) = spare {
+        command.env("ROCHADE_KILL_SPARE", spare);
+    }
+    let mut child = command.spawn().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut announced: Vec<String> = Vec::new();
+    let mut finished = false;
+    while announced.len() < after {
+        match lines.next() {
+            Some(Ok(line)) => match announcement(&line) {
+                Some(san) => announced.push(san),
+                None if line.contains("DONE") => {
+                    finished = true;
+                    break;
+                }
+                None => {}
+            },
+            _ => break,
+        }
+    }
+    for _ in 0..spin {
+        std::hint::spin_loop();
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    // Announcements the child wrote before it died count too.
+    announced.extend(lines.map_while(Result::ok).filter_map(|l| announcement(&l)));
+    (announced, finished)
+}
+
 fn walk(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -161,7 +208,6 @@ fn read_moves(dir: &Path) -> Result<Vec<String>, String> {
 
 #[test]
 fn kill_9_during_play_never_loses_an_announced_move() {
-    let exe = std::env::current_exe().unwrap();
     let mut rng = Rng(0x5EED_0017);
     let mut killed_mid_game = 0;
     let mut most_announced = 0;
@@ -178,37 +224,7 @@ fn kill_9_during_play_never_loses_an_announced_move() {
         // still, so the kill lands anywhere in the next save.
         let after = rng.below(MAX_PLIES as u64) as usize;
         let spin = rng.below(400_000);
-        let mut child = Command::new(&exe)
-            .args(["--exact", "kill_child", "--nocapture", "--test-threads=1"])
-            .env("ROCHADE_KILL_CHILD", dir.path())
-            .env("ROCHADE_KILL_SEED", seed.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut announced: Vec<String> = Vec::new();
-        let mut finished = false;
-        while announced.len() < after {
-            match lines.next() {
-                Some(Ok(line)) => match announcement(&line) {
-                    Some(san) => announced.push(san),
-                    None if line.contains("DONE") => {
-                        finished = true;
-                        break;
-                    }
-                    None => {}
-                },
-                _ => break,
-            }
-        }
-        for _ in 0..spin {
-            std::hint::spin_loop();
-        }
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
-        // Announcements the child wrote before it died count too.
-        announced.extend(lines.map_while(Result::ok).filter_map(|l| announcement(&l)));
+        let (announced, finished) = kill_child_after(dir.path(), None, seed, after, spin);
         killed_mid_game += usize::from(!finished);
         most_announced = most_announced.max(announced.len());
         ended += usize::from(dir.path().join(rochade::savegame::ARCHIVE_DIR).exists());
@@ -303,7 +319,6 @@ fn kill_9_while_the_disk_fills_and_empties_never_loses_an_announced_move() {
     let disk = SmallDisk::mount(256);
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let filler = fill_and_empty(disk.0.clone(), stop.clone());
-    let exe = std::env::current_exe().unwrap();
     let mut rng = Rng(0x5EED_0025);
     let (mut in_spare, mut most_announced) = (0, 0);
     for run in 0..RUNS {
@@ -311,30 +326,7 @@ fn kill_9_while_the_disk_fills_and_empties_never_loses_an_announced_move() {
         let spare = tempfile::tempdir().unwrap();
         let seed = rng.next();
         let after = rng.below(MAX_PLIES as u64) as usize;
-        let mut child = Command::new(&exe)
-            .args(["--exact", "kill_child", "--nocapture", "--test-threads=1"])
-            .env("ROCHADE_KILL_CHILD", &data)
-            .env("ROCHADE_KILL_SPARE", spare.path())
-            .env("ROCHADE_KILL_SEED", seed.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut announced: Vec<String> = Vec::new();
-        while announced.len() < after {
-            match lines.next() {
-                Some(Ok(line)) => match announcement(&line) {
-                    Some(san) => announced.push(san),
-                    None if line.contains("DONE") => break,
-                    None => {}
-                },
-                _ => break,
-            }
-        }
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
-        announced.extend(lines.map_while(Result::ok).filter_map(|l| announcement(&l)));
+        let (announced, _) = kill_child_after(&data, Some(spare.path()), seed, after, 0);
         most_announced = most_announced.max(announced.len());
         // The next start, as the window does it: both folders searched.
         let mut notes = Vec::new();
