@@ -122,6 +122,15 @@ impl Gui {
         }
     }
 
+    /// Types text wherever the keyboard is, as a user typing without
+    /// looking (into the move input, or under a question).
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.harness.event(egui::Event::Text(c.to_string()));
+            self.harness.run();
+        }
+    }
+
     pub fn press(&mut self, key: egui::Key) {
         self.harness.key_press(key);
         self.harness.run();
