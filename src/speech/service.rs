@@ -158,13 +158,25 @@ impl SpeechService {
                 run(backend, config, rebuild, &rx, &thread_shared);
             })
             .map_err(|e| SpeechError::new(format!("cannot start the speech thread: {e}")))?;
-        match ready_rx.recv() {
+        // A speech daemon that hangs (a module without audio, one left by a
+        // killed process) must not hang the app or the terminal: after
+        // START_TIMEOUT the caller falls back and says so. The thread is
+        // left to end by itself if the daemon ever answers.
+        match ready_rx.recv_timeout(START_TIMEOUT) {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
                 let _ = thread.join();
                 return Err(e);
             }
-            Err(_) => return Err(SpeechError::new("the speech thread stopped while starting")),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return Err(SpeechError::new(format!(
+                    "the speech system did not answer within {} s",
+                    START_TIMEOUT.as_secs()
+                )));
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(SpeechError::new("the speech thread stopped while starting"));
+            }
         }
         let guard = Arc::new(Guard {
             tx: tx.clone(),
@@ -177,6 +189,10 @@ impl SpeechService {
         })
     }
 }
+
+/// How long starting a backend (connecting to speech-dispatcher, listing
+/// its voices) may take.
+pub const START_TIMEOUT: Duration = Duration::from_secs(5);
 
 fn make_backend(
     config: &SpeechConfig,
