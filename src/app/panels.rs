@@ -56,13 +56,15 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
         {
             actions.push(Action::SimBoard);
         }
-        ui.separator();
+    });
+    // The modes on their own line, wrapping in a narrow column.
+    ui.horizontal_wrapped(|ui| {
         let mode_label = ui.label(t.get("mode"));
         let current = app.session.config().mode;
         // The three modes are one radio group named "Mode": a
         // screen reader says "radio button, 2 of 3, checked".
         let group = ui.scope(|ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 for (mode, key) in [
                     (Mode::Tournament, "mode_tournament"),
                     (Mode::Relay, "mode_relay"),
@@ -90,7 +92,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
 /// Everything but the board, in one column that scrolls: the menus, the
 /// simulated peg-board when it is shown, clocks, move input,
 /// announcements, scoresheet and connection. `ui` is the column's place
-/// (from [`super::board_view::split`]).
+/// (from [`super::layout::split`]).
 pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     egui::ScrollArea::vertical()
