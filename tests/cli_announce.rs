@@ -308,3 +308,36 @@ fn help_lists_every_command() {
         assert!(help.contains(cmd), "--help lacks {cmd}:\n{help}");
     }
 }
+
+#[test]
+fn a_word_file_that_makes_two_squares_alike_is_refused_and_the_bundled_words_used() {
+    let config = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(config.path().join("speech")).unwrap();
+    std::fs::write(
+        config.path().join("speech/de.toml"),
+        "[files]\na = \"Bella\"\n",
+    )
+    .unwrap();
+    let mut child = hermetic::rochade()
+        .env("ROCHADE_CONFIG_DIR", config.path())
+        .arg("announce")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"a4 b5").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        ["Anna vier", "Bella fuenf"]
+    );
+    assert!(
+        stderr.contains("file 'b'") && stderr.contains("the bundled words are used"),
+        "{stderr}"
+    );
+}

@@ -342,3 +342,30 @@ fn cli_options_read_back_fit_the_page_and_validate() {
     assert_eq!(read_back, 28 + 21 + 15);
     schema.validate(&pefs).unwrap();
 }
+
+#[test]
+fn nul_bytes_and_an_empty_board_log_are_errors_not_silent_successes() {
+    let dir = tempfile::tempdir().unwrap();
+    let nul = dir.path().join("nul.pgn");
+    std::fs::write(&nul, vec![0u8; 100 * 1024]).unwrap();
+    let out = hermetic::rochade()
+        .args(["export", "--to", "pgn"])
+        .arg(&nul)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "exit {:?}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("NUL byte"), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing exported");
+
+    let empty = dir.path().join("empty.log");
+    std::fs::write(&empty, "").unwrap();
+    let out = hermetic::rochade()
+        .args(["track", "--log"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "exit {:?}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("holds no board message"), "{stderr}");
+}

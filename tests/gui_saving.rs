@@ -304,3 +304,24 @@ fn the_spare_folder_is_the_users_own_never_a_shared_temporary_one() {
         dir.display()
     );
 }
+
+#[test]
+fn a_word_file_that_makes_two_squares_alike_is_refused_said_and_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("en.toml"), "[files]\na = \"Bella\"\n").unwrap();
+    let gui = start_with(settings(Lang::En), |o| {
+        o.pack_dir = Some(dir.path().to_path_buf());
+    });
+    let said = gui.spoken();
+    assert!(
+        said.iter()
+            .any(|s| s.starts_with("Your corrected words are not used")
+                && s.contains("file 'b'")
+                && s.ends_with("The bundled words are used")),
+        "{said:?}"
+    );
+    assert!(gui.shows_part("file 'b'"), "shown at the top");
+    // The bundled words: a5 is Anna, not Bella.
+    let pack = gui.app().session().pack();
+    assert_eq!(pack.file(shakmaty::File::A).written, "Anna");
+}

@@ -222,7 +222,11 @@ impl RochadeApp {
         let (pack, pack_error) = Pack::load_or_bundled(config.lang, options.pack_dir.as_deref());
         let mut session = Session::with_pack(config, pack);
         options.settings.apply_tags(&mut session.record_mut().tags);
-        let note = options.startup_note.or(pack_error.map(|e| e.to_string()));
+        let refused = pack_error.as_ref().map(|e| e.to_string());
+        let note = match (options.startup_note, refused.clone()) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        };
         let wake = Arc::new(std::sync::OnceLock::new());
         let (saver, saver_error) = saving::spawn(options.saver, &wake);
         let mut app = RochadeApp {
@@ -279,9 +283,18 @@ impl RochadeApp {
         for key in &options.startup_alerts {
             app.say_key(key, Priority::Alert);
         }
+        // A correction of the words that was refused (two squares would
+        // sound alike, a word is missing) is said naming the word.
+        if let Some(reason) = &refused {
+            let text = app
+                .session
+                .pack()
+                .phrase("words_refused", &[("reason", reason.as_str().into())]);
+            app.say(text, Priority::Alert);
+        }
         // Any other note (settings, speech pack, sound) is said too: it is
         // in the banner at the top.
-        if options.startup_alerts.is_empty() && app.note.is_some() {
+        if options.startup_alerts.is_empty() && refused.is_none() && app.note.is_some() {
             app.say_key("startup_problem", Priority::Alert);
         }
         let offer = options

@@ -9,8 +9,7 @@ use super::{CliError, CliResult};
 use crate::announce::{AnnounceForm, announce_move};
 use crate::chess::{GameRecord, Letters};
 use crate::pgn::{Games, PgnError, ReadOptions};
-use crate::words::LoadPack;
-use crate::words::{Form, Lang, Pack, Utterance};
+use crate::words::{Form, Lang, Utterance};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -38,7 +37,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CliResult {
-    let pack = Pack::load(args.lang).map_err(|e| CliError::input(e.to_string()))?;
+    let pack = super::load_pack(args.lang);
     let start = match &args.fen {
         Some(fen) => Some(
             GameRecord::from_fen(fen)

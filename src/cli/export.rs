@@ -65,6 +65,15 @@ pub fn run(args: Args) -> CliResult {
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.input.display())))?;
     let text = String::from_utf8(bytes)
         .map_err(|e| CliError::input(format!("{}: not UTF-8 text ({e})", args.input.display())))?;
+    // NUL bytes (a file overwritten by a crash, a disk image) are no PGN:
+    // refused like `announce` refuses them, never exported as an empty game.
+    if let Some(at) = text.find('\0') {
+        return Err(CliError::input(format!(
+            "{}: not a PGN text (a NUL byte at byte {})",
+            args.input.display(),
+            at + 1
+        )));
+    }
     let record = read_pgn(&text, args.game - 1)
         .map_err(|e| CliError::input(format!("{}: {e}", args.input.display())))?;
     let options = ExportOptions {

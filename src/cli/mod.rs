@@ -85,6 +85,19 @@ fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
 }
 
+/// The language pack with the user's corrections; a correction that is
+/// refused (a word missing, or two squares that would sound alike) is said
+/// on stderr, naming the word, and the bundled words are used.
+fn load_pack(lang: crate::words::Lang) -> crate::words::Pack {
+    use crate::words::LoadPack;
+    let (pack, error) =
+        crate::words::Pack::load_or_bundled(lang, crate::words::user_pack_dir().as_deref());
+    if let Some(e) = error {
+        eprintln!("rochade: {e}; the bundled words are used");
+    }
+    pack
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();

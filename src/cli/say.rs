@@ -6,8 +6,7 @@ use super::{CliError, CliResult};
 use crate::audio::{AudioOut, EarconSettings, earcon_duration_ms};
 use crate::session::Earcon;
 use crate::speech::{BackendChoice, SpeechBackend, SystemSpeech, clips, speak_all_blocking};
-use crate::words::LoadPack;
-use crate::words::{Lang, Pack, Utterance};
+use crate::words::{Lang, Utterance};
 
 #[derive(clap::Args, Debug)]
 pub struct SayArgs {
@@ -50,7 +49,7 @@ fn parse_earcon(name: &str) -> Result<Earcon, CliError> {
 
 pub fn run_say(args: SayArgs) -> CliResult {
     if args.list_vocabulary {
-        let pack = Pack::load(args.lang).map_err(|e| CliError::input(e.to_string()))?;
+        let pack = super::load_pack(args.lang);
         for (name, spoken) in clips::vocabulary(&pack) {
             println!("{name}\t{spoken}");
         }
@@ -158,7 +157,7 @@ pub fn run_voices(_args: VoicesArgs) -> CliResult {
     }
     println!("Clip voices:");
     for lang in Lang::ALL {
-        let pack = Pack::load(lang).map_err(|e| CliError::input(e.to_string()))?;
+        let pack = super::load_pack(lang);
         let mut store = clips::ClipStore::for_lang(lang);
         let (have, total) = store.coverage(&pack);
         let user = clips::user_clip_dir(lang)

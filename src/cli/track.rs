@@ -385,6 +385,17 @@ pub fn run(args: Args) -> CliResult {
     if let Some(text) = &log_text {
         let format = format.unwrap_or_default();
         let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
+        if entries.is_empty() {
+            // An empty or cut log is no game: said, never a silent success.
+            let path = args
+                .log
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            return Err(CliError::input(format!(
+                "{path}: the board log holds no board message"
+            )));
+        }
         let mut decoder = Decoder::new(format);
         replay(&mut driver, entries, |bytes| {
             let dropped_before = decoder.stats().dropped();

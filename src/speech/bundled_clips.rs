@@ -102,6 +102,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/angehalten.wav"),
     ),
     (
+        "angesagt",
+        include_bytes!("../../assets/voice/de/angesagt.wav"),
+    ),
+    (
         "angreifer",
         include_bytes!("../../assets/voice/de/angreifer.wav"),
     ),
@@ -225,6 +229,7 @@ static DE: &[(&str, &[u8])] = &[
         "datentraeger",
         include_bytes!("../../assets/voice/de/datentraeger.wav"),
     ),
+    ("dauert", include_bytes!("../../assets/voice/de/dauert.wav")),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
@@ -337,6 +342,7 @@ static DE: &[(&str, &[u8])] = &[
         "gelesen",
         include_bytes!("../../assets/voice/de/gelesen.wav"),
     ),
+    ("gelten", include_bytes!("../../assets/voice/de/gelten.wav")),
     (
         "gemacht",
         include_bytes!("../../assets/voice/de/gemacht.wav"),
@@ -372,6 +378,7 @@ static DE: &[(&str, &[u8])] = &[
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
+    ("ihn", include_bytes!("../../assets/voice/de/ihn.wav")),
     ("ihr", include_bytes!("../../assets/voice/de/ihr.wav")),
     ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
@@ -380,6 +387,7 @@ static DE: &[(&str, &[u8])] = &[
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
+    ("klemmt", include_bytes!("../../assets/voice/de/klemmt.wav")),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
     (
         "koennen",
@@ -388,6 +396,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "korrigiert",
         include_bytes!("../../assets/voice/de/korrigiert.wav"),
+    ),
+    (
+        "korrigierten",
+        include_bytes!("../../assets/voice/de/korrigierten.wav"),
     ),
     ("kurze", include_bytes!("../../assets/voice/de/kurze.wav")),
     ("laesst", include_bytes!("../../assets/voice/de/laesst.wav")),
@@ -420,12 +432,17 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/mattsetzen.wav"),
     ),
     ("mehr", include_bytes!("../../assets/voice/de/mehr.wav")),
+    ("meldet", include_bytes!("../../assets/voice/de/meldet.wav")),
     ("minute", include_bytes!("../../assets/voice/de/minute.wav")),
     (
         "minuten",
         include_bytes!("../../assets/voice/de/minuten.wav"),
     ),
     ("mit", include_bytes!("../../assets/voice/de/mit.wav")),
+    (
+        "mitgelieferten",
+        include_bytes!("../../assets/voice/de/mitgelieferten.wav"),
+    ),
     ("modus", include_bytes!("../../assets/voice/de/modus.wav")),
     (
         "moeglich",
@@ -488,6 +505,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/restart.wav"),
     ),
     (
+        "richtig",
+        include_bytes!("../../assets/voice/de/richtig.wav"),
+    ),
+    (
         "rochade",
         include_bytes!("../../assets/voice/de/rochade.wav"),
     ),
@@ -542,6 +563,7 @@ static DE: &[(&str, &[u8])] = &[
         "sekunden",
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
+    ("sensor", include_bytes!("../../assets/voice/de/sensor.wav")),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
     ("sich", include_bytes!("../../assets/voice/de/sich.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
@@ -550,7 +572,12 @@ static DE: &[(&str, &[u8])] = &[
         "simuliertes",
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
     ),
+    ("sobald", include_bytes!("../../assets/voice/de/sobald.wav")),
     ("soll", include_bytes!("../../assets/voice/de/soll.wav")),
+    (
+        "speichern",
+        include_bytes!("../../assets/voice/de/speichern.wav"),
+    ),
     (
         "speicherordner",
         include_bytes!("../../assets/voice/de/speicherordner.wav"),
@@ -696,6 +723,10 @@ static DE: &[(&str, &[u8])] = &[
         "verteidiger",
         include_bytes!("../../assets/voice/de/verteidiger.wav"),
     ),
+    (
+        "verwendet",
+        include_bytes!("../../assets/voice/de/verwendet.wav"),
+    ),
     ("viel", include_bytes!("../../assets/voice/de/viel.wav")),
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
@@ -720,6 +751,11 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/wiederhergestellt.wav"),
     ),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
+    ("wo", include_bytes!("../../assets/voice/de/wo.wav")),
+    (
+        "woerter",
+        include_bytes!("../../assets/voice/de/woerter.wav"),
+    ),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
     ("zeigen", include_bytes!("../../assets/voice/de/zeigen.wav")),
     ("zeit", include_bytes!("../../assets/voice/de/zeit.wav")),

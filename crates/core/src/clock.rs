@@ -446,9 +446,9 @@ impl Clock {
     /// A move was executed (Appendix E.3: only then does the clock switch).
     /// Charges the mover's time, adds the increment, moves to the next
     /// period when the mover completed the period's moves, and starts the
-    /// opponent. While paused the move is credited and the turn passes, but
-    /// the clock stays paused. A side whose flag has fallen gets no time
-    /// added.
+    /// opponent. While paused the move is counted and the turn passes, but
+    /// the clock stays paused and no increment is added. A side whose flag
+    /// has fallen gets no time added.
     pub fn press(&mut self, now: u64) -> Result<Press, ClockError> {
         let (mover, paused) = match self.state {
             State::NotStarted => return Err(ClockError::NotStarted),
@@ -466,7 +466,7 @@ impl Clock {
             mover,
             delay_left,
         });
-        self.credit_move(mover);
+        self.credit_move(mover, paused);
         let next = mover.other();
         let delay_left = self.delay_ms(next);
         self.state = if paused {
@@ -745,7 +745,10 @@ impl Clock {
         }
     }
 
-    fn credit_move(&mut self, mover: Color) {
+    /// Counts a move; the increment only for a move made on a running
+    /// clock (a move entered while the clock is paused, e.g. after a
+    /// resumed game, used no time and earns none).
+    fn credit_move(&mut self, mover: Color, paused: bool) {
         let flagged = self.flag == Some(mover);
         let control = &self.control;
         let thresholds = &self.thresholds_ms;
@@ -757,7 +760,9 @@ impl Clock {
         if flagged {
             return;
         }
-        side.remaining_ms += period.increment_secs * 1000;
+        if !paused {
+            side.remaining_ms += period.increment_secs * 1000;
+        }
         side.moves_in_period += 1;
         if period.moves == Some(side.moves_in_period) {
             side.period += 1;
@@ -1008,6 +1013,22 @@ mod tests {
         assert_eq!(clock.running(), Some(Color::White));
         assert_eq!(clock.remaining(Color::White, 15 * S), Some(290 * S));
         assert_eq!(clock.remaining(Color::Black, 15 * S), Some(300 * S));
+    }
+
+    #[test]
+    fn a_move_on_a_paused_clock_adds_no_increment() {
+        let mut c = Clock::new(tc("300+2"));
+        c.start(0, Color::White).unwrap();
+        c.pause(1000).unwrap();
+        let white_before = c.remaining(Color::White, 1000);
+        c.press(5000).unwrap();
+        c.press(9000).unwrap();
+        assert_eq!(
+            c.remaining(Color::White, 9000),
+            white_before,
+            "no +2 s while paused"
+        );
+        assert_eq!(c.moves_completed(Color::White), 1, "the move still counts");
     }
 
     #[test]

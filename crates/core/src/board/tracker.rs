@@ -210,6 +210,14 @@ pub enum TrackerEvent {
     /// The board shows the result of `mv`, but a square it fills was never
     /// seen empty (a stuck sensor?): the move is not executed.
     SensorSuspect { mv: Move, square: Square },
+    /// A hole reports a peg where the game has none, and that one square
+    /// is all that keeps the board from making sense, for the mismatch
+    /// time: its sensor is taken as stuck, and it is read as the game has
+    /// it until it reports what the game expects again (moves elsewhere
+    /// are recognised meanwhile).
+    SensorStuck { square: Square },
+    /// A sensor taken as stuck reports what the game expects again.
+    SensorRecovered { square: Square },
 }
 
 /// A legal move with the occupancy it leaves and the squares it touches
@@ -344,6 +352,9 @@ pub struct Tracker {
     /// A line was lost since the board last matched the game or a move was
     /// executed: a lift may have gone unseen.
     missed: bool,
+    /// Squares whose sensors are taken as stuck (game coordinates): read
+    /// as the game has them.
+    stuck: Bitboard,
     phase: Phase,
     guidance: Guidance,
     /// The last move, a promotion executed on the board, whose piece can
@@ -408,6 +419,7 @@ impl Tracker {
             hole: None,
             gap: None,
             missed: false,
+            stuck: Bitboard::EMPTY,
             phase: Phase::Following,
             guidance: Guidance::Quiet,
             correctable: None,
@@ -652,8 +664,18 @@ impl Tracker {
             }
             match self.guidance {
                 Guidance::MismatchSince(s) if s + self.cfg.mismatch_ms <= now => {
-                    self.guidance = Guidance::MismatchAnnounced;
                     let m = self.orient(raw);
+                    if let Some(square) = self.stuck_square(m) {
+                        // Said by name; the board is read without it.
+                        self.stuck.add(square);
+                        out.push(TrackerEvent::SensorStuck { square });
+                        self.guidance = Guidance::Quiet;
+                        let raw = self.unstick(raw, out);
+                        self.raw = Some((raw, now));
+                        self.settle(raw, now, out);
+                        continue;
+                    }
+                    self.guidance = Guidance::MismatchAnnounced;
                     out.push(TrackerEvent::Mismatch(self.diff(m)));
                 }
                 _ => return,
@@ -664,6 +686,7 @@ impl Tracker {
     /// A snapshot arrived at `now`, as the board sent it.
     pub fn on_snapshot(&mut self, now: u64, mask: BoardMask, out: &mut Vec<TrackerEvent>) {
         self.on_tick(now, out);
+        let mask = self.unstick(mask, out);
         let shown_since = self.close_hole(mask);
         match self.raw {
             Some((raw, _)) if raw == mask => {}
@@ -672,6 +695,38 @@ impl Tracker {
         if self.cfg.settle_ms == 0 {
             self.on_tick(now, out);
         }
+    }
+
+    /// A report with the stuck sensors read as the game has them; a stuck
+    /// sensor that reports what the game expects again is trusted again.
+    fn unstick(&mut self, mask: BoardMask, out: &mut Vec<TrackerEvent>) -> BoardMask {
+        if self.stuck.is_empty() {
+            return mask;
+        }
+        let o = self.orientation.get();
+        let read = o.to_game(mask);
+        for square in self.stuck {
+            if read.contains(square) == self.game_occ.contains(square) {
+                self.stuck.discard(square);
+                out.push(TrackerEvent::SensorRecovered { square });
+            }
+        }
+        let stuck = o.to_board(self.stuck).0;
+        let expected = o.to_board(self.game_occ & self.stuck).0;
+        BoardMask((mask.0 & !stuck) | expected)
+    }
+
+    /// At the mismatch time: the one square whose peg, if its sensor were
+    /// wrong, would leave the board exactly as the game is or as a legal
+    /// move leaves it (a piece in the hand, or a piece on a wrong square,
+    /// is no stuck sensor: those are guided).
+    fn stuck_square(&self, m: Bitboard) -> Option<Square> {
+        let mut found = (m & !self.game_occ).into_iter().filter(|&sq| {
+            let without = m.without(sq);
+            without == self.game_occ || self.candidates.iter().any(|c| c.after == without)
+        });
+        let square = found.next()?;
+        found.next().is_none().then_some(square)
     }
 
     /// Convenience: [`Tracker::on_snapshot`] returning the events.

@@ -429,6 +429,21 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::Resynchronised { moves: uci }));
                     speak(out, text, Priority::Move);
                 }
+                TrackerEvent::SensorStuck { square } => {
+                    let text = pack.phrase("sensor_stuck", &[("square", pack.square(square))]);
+                    out.push(Effect::Notice(Notice::SensorStuck {
+                        square: square.to_string(),
+                    }));
+                    speak(out, text, Priority::Alert);
+                    out.push(Effect::Sound(Earcon::Mismatch));
+                }
+                TrackerEvent::SensorRecovered { square } => {
+                    let text = pack.phrase("sensor_recovered", &[("square", pack.square(square))]);
+                    out.push(Effect::Notice(Notice::SensorRecovered {
+                        square: square.to_string(),
+                    }));
+                    speak(out, text, Priority::Guidance);
+                }
                 TrackerEvent::SensorSuspect { mv, square } => {
                     let text = pack.phrase("sensor_suspect", &[("square", pack.square(square))]);
                     out.push(Effect::Notice(Notice::SensorSuspect {

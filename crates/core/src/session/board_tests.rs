@@ -538,3 +538,38 @@ fn an_illegal_move_on_the_peg_board_is_said_as_illegal_before_any_guidance() {
     );
     assert_eq!(t.sans(), ["e4", "e5"], "nothing recorded");
 }
+
+#[test]
+fn a_stuck_sensor_is_said_by_name_and_moves_elsewhere_are_still_recognised() {
+    use Square::*;
+    let mut t = Table::new();
+    // h3 reads occupied from the start, though nothing stands there.
+    let start = occupancy(t.session.record().position());
+    let stuck = bit(H3);
+    t.board(start | stuck);
+    t.wait(3000);
+    let mut said_all = said(&t.take());
+    for (from, to) in [(E2, E4), (E7, E5), (G1, F3)] {
+        let before = occupancy(t.session.record().position()) | stuck;
+        t.board(before & !bit(from));
+        t.board(before & !bit(from) | bit(to));
+        t.wait(3000);
+        said_all.extend(said(&t.take()));
+    }
+    assert_eq!(t.sans(), ["e4", "e5", "Nf3"], "{said_all:?}");
+    let stuck_said: Vec<&String> = said_all
+        .iter()
+        .filter(|s| s.contains("Hector three") && s.contains("stuck"))
+        .collect();
+    assert_eq!(stuck_said.len(), 1, "said once, by name: {said_all:?}");
+    // The sensor works again: said, and trusted again.
+    let now = occupancy(t.session.record().position());
+    t.board(now);
+    t.wait(500);
+    let fx = said(&t.take());
+    assert!(
+        fx.iter()
+            .any(|s| s.contains("Hector three") && s.contains("correctly again")),
+        "{fx:?}"
+    );
+}

@@ -104,6 +104,15 @@ pub enum Notice {
         square: String,
         uci: String,
     },
+    /// The sensor under `square` is taken as stuck (it reports a peg where
+    /// the game has none); the board is read without it.
+    SensorStuck {
+        square: String,
+    },
+    /// A sensor taken as stuck reports what the game expects again.
+    SensorRecovered {
+        square: String,
+    },
     DrawOffer {
         side: String,
     },

@@ -189,6 +189,78 @@ fn role_index(role: Role) -> usize {
     usize::from(role) - 1
 }
 
+/// A correction must never make two squares, or a square and a piece, sound
+/// or read alike: a wrong announcement at a tournament is a wrong move on
+/// the opponent's board. Every file, rank and piece word and both castling
+/// words are non-empty and differ from each other, and the 64 squares
+/// differ, in the spoken and in the written form (case and spacing aside).
+fn check_distinct(
+    files: &[Word],
+    ranks: &[Word],
+    pieces: &[Word],
+    terms: &BTreeMap<String, Word>,
+) -> Result<(), String> {
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let mut named: Vec<(String, &Word)> = Vec::new();
+    for (i, w) in files.iter().enumerate() {
+        named.push((format!("file '{}'", File::new(i as u32).char()), w));
+    }
+    for (i, w) in ranks.iter().enumerate() {
+        named.push((format!("rank '{}'", Rank::new(i as u32).char()), w));
+    }
+    for ((_, key), w) in ROLE_KEYS.iter().zip(pieces) {
+        named.push((format!("piece '{key}'"), w));
+    }
+    for key in ["castle_short", "castle_long"] {
+        if let Some(w) = terms.get(key) {
+            named.push((format!("term '{key}'"), w));
+        }
+    }
+    for (form, get) in [
+        (
+            "spoken",
+            (|w: &Word| w.spoken.as_str()) as fn(&Word) -> &str,
+        ),
+        ("written", |w: &Word| w.written.as_str()),
+    ] {
+        let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+        for (name, word) in &named {
+            let text = norm(get(word));
+            if text.is_empty() {
+                return Err(format!("{name} is empty ({form})"));
+            }
+            if let Some(other) = seen.insert(text.clone(), name) {
+                return Err(format!(
+                    "{name} is \"{}\" ({form}), the same as {other}: two words would sound or read alike",
+                    get(word)
+                ));
+            }
+        }
+        let mut squares: BTreeMap<String, String> = BTreeMap::new();
+        for (f, file) in files.iter().enumerate() {
+            for (r, rank) in ranks.iter().enumerate() {
+                let square = format!(
+                    "{}{}",
+                    File::new(f as u32).char(),
+                    Rank::new(r as u32).char()
+                );
+                let text = norm(&format!("{} {}", get(file), get(rank)));
+                if let Some(other) = squares.insert(text.clone(), square.clone()) {
+                    return Err(format!(
+                        "the squares {other} and {square} would both be \"{text}\" ({form})"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Pack {
     /// The pack compiled into the binary, without user overrides.
     pub fn bundled(lang: Lang) -> Pack {
@@ -253,6 +325,7 @@ impl Pack {
         for key in REQUIRED_TERMS {
             take(&raw.terms, key, "term")?;
         }
+        check_distinct(&files, &ranks, &pieces, &raw.terms).map_err(err)?;
         Ok(Pack {
             lang: raw.lang,
             name: raw.name,
@@ -396,6 +469,27 @@ mod tests {
             "LONG".parse::<crate::announce::AnnounceForm>(),
             Ok(crate::announce::AnnounceForm::Long)
         );
+    }
+
+    #[test]
+    fn a_correction_that_makes_two_squares_alike_is_refused_naming_the_word() {
+        for (text, says) in [
+            ("[files]\na = \"Bella\"\n", "file 'b'"),
+            ("[files]\nc = \"\"\n", "file 'c' is empty"),
+            ("[ranks]\n4 = \"fuenf\"\n", "rank '5'"),
+            ("[files]\nd = \"Dame\"\n", "piece 'queen'"),
+            (
+                "[files]\na = { written = \"Anna\", spoken = \"Bella\" }\n",
+                "(spoken)",
+            ),
+        ] {
+            let err = Pack::with_override(Lang::De, text, "user de.toml").unwrap_err();
+            assert!(err.message.contains(says), "{text}: {err}");
+            assert!(err.to_string().contains("user de.toml"), "{err}");
+        }
+        // A correction that keeps every word distinct is taken.
+        let pack = Pack::with_override(Lang::De, "[files]\nc = \"Caesar\"\n", "user").unwrap();
+        assert_eq!(pack.file(File::C).written, "Caesar");
     }
 
     #[test]
