@@ -8,8 +8,10 @@
 
 use egui::{Rect, Vec2, pos2};
 
-/// The board's least share of the window's shorter side.
-pub const MIN_SHARE: f32 = 0.62;
+/// The board's least share of the window's shorter side: its squares (13
+/// fourteenths of it; the rest is the coordinates' margin) then keep
+/// 61 %.
+pub const MIN_SHARE: f32 = 0.66;
 
 /// The side column's least width (or height below the board), in points.
 pub const SIDE_MIN: f32 = 200.0;

@@ -853,7 +853,6 @@ impl eframe::App for RochadeApp {
             self.window_title = title;
         }
         layout::fit_to_screen(&ctx, &mut self.window_fitted);
-        saving::alert_banner(self, ui);
         // The board first, in a square from the window's size alone; the
         // rest in a scrolling column beside or below it.
         let split = layout::split(ui.available_rect_before_wrap());

@@ -71,6 +71,17 @@ impl Palette {
         }
     }
 
+    /// The colour of the large square names on a light or dark square:
+    /// black or white, whichever stands out more.
+    pub fn square_name(&self, light: bool) -> Color32 {
+        let ground = self.square(light);
+        if contrast(self.edge, ground) >= contrast(self.black_piece_line, ground) {
+            self.edge
+        } else {
+            self.black_piece_line
+        }
+    }
+
     /// The square colour of `light` squares or dark ones.
     pub fn square(&self, light: bool) -> Color32 {
         if light {
@@ -106,6 +117,10 @@ pub fn style(theme: Theme, base: &egui::Style) -> egui::Style {
     visuals.window_stroke = egui::Stroke::new(2.0, text);
     visuals.selection.stroke = egui::Stroke::new(3.0, text);
     visuals.hyperlink_color = text;
+    if p.background != Color32::WHITE {
+        // egui's selection blue is too light under yellow text (6.9:1).
+        visuals.selection.bg_fill = Color32::from_rgb(0, 60, 100);
+    }
     visuals.warn_fg_color = text;
     visuals.error_fg_color = text;
     for w in [
@@ -198,6 +213,10 @@ pub fn contrasts(theme: Theme) -> Vec<(String, f64)> {
             format!("mark on {name} square"),
             mark_contrast(p.mark, p.edge, ground),
         ));
+        out.push((
+            format!("large square name on {name} square"),
+            contrast(p.square_name(ground == p.light_square), ground),
+        ));
     }
     out.push((
         "light square on dark square".into(),
@@ -232,9 +251,21 @@ mod tests {
     #[test]
     fn every_theme_meets_wcag() {
         for theme in Theme::ALL {
-            for (what, ratio) in contrasts(theme) {
+            let all = contrasts(theme);
+            let lowest = all
+                .iter()
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .expect("some contrasts");
+            println!("{theme:?}: lowest {:.2}:1 ({})", lowest.1, lowest.0);
+            for (what, ratio) in &all {
+                println!("  {what}: {ratio:.2}:1");
+            }
+            for (what, ratio) in all {
                 let needed = if what.contains("text") || what.contains("coordinates") {
                     7.0
+                } else if what.contains("square name") {
+                    // Large text (a third of a square): WCAG AAA asks 4.5:1.
+                    4.5
                 } else {
                     3.0
                 };
@@ -253,6 +284,21 @@ mod tests {
             let style = style(theme, &egui::Style::default());
             assert_eq!(style.visuals.override_text_color, Some(p.text), "{theme:?}");
             assert_eq!(style.visuals.panel_fill, p.background, "{theme:?}");
+            // Text on every widget background egui paints behind it.
+            let v = &style.visuals;
+            for (what, ground) in [
+                ("button", v.widgets.inactive.weak_bg_fill),
+                ("hovered button", v.widgets.hovered.weak_bg_fill),
+                ("pressed button", v.widgets.active.weak_bg_fill),
+                ("open menu", v.widgets.open.weak_bg_fill),
+                ("selection", v.selection.bg_fill),
+                ("text field", v.extreme_bg_color),
+                ("window", v.window_fill),
+            ] {
+                let ratio = contrast(p.text, ground);
+                println!("{theme:?}: text on {what}: {ratio:.2}:1");
+                assert!(ratio >= 7.0, "{theme:?}: text on {what} is {ratio:.2}:1");
+            }
             for (name, font) in &style.text_styles {
                 assert!(font.size >= 14.0, "{theme:?}: {name:?} is {}", font.size);
             }

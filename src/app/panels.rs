@@ -99,6 +99,10 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
         .id_salt("side_column")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            // A save problem or start-up note heads the column: above the
+            // whole window it took the board's height (at text size 4, all
+            // but a strip of it).
+            super::saving::alert_banner(app, ui);
             top_bar(app, ui);
             ui.separator();
             if app.sim.is_some() {
