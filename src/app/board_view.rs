@@ -318,7 +318,9 @@ impl BoardView {
             p.cursor,
             &p,
         );
-        let font = FontId::proportional((margin * 0.7).max(10.0));
+        // At least the window's least text size where the margin has room.
+        let min_text = super::palette::MIN_TEXT.min(margin);
+        let font = FontId::proportional((margin * 0.7).max(min_text));
         for i in 0..8u32 {
             let file = File::new(i);
             let rank = Rank::new(i);
