@@ -14,6 +14,10 @@
 use std::path::Path;
 use std::process::Command;
 
+#[path = "support/source.rs"]
+mod source;
+use source::rust_files;
+
 /// The core crate's source.
 const CORE: &str = "crates/core/src";
 
@@ -89,21 +93,6 @@ const FORBIDDEN: &[&str] = &[
     "egui",
     "tempfile",
 ];
-
-fn rust_files(path: &Path, out: &mut Vec<std::path::PathBuf>) {
-    if path.is_dir() {
-        let mut entries: Vec<_> = std::fs::read_dir(path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            .map(|e| e.expect("directory entry").path())
-            .collect();
-        entries.sort();
-        for entry in entries {
-            rust_files(&entry, out);
-        }
-    } else if path.extension().is_some_and(|e| e == "rs") {
-        out.push(path.to_path_buf());
-    }
-}
 
 /// The uses of a forbidden API in one file's text, as (line number, API,
 /// line). Comments do not count; the core's unit tests are core too.

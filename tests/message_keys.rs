@@ -6,7 +6,11 @@
 //! literal at a lookup, and renders it in each language: a missing key in
 //! any language fails, naming the file, the line and the language.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+#[path = "support/source.rs"]
+mod source;
+use source::rust_files;
 
 use rochade::app::text::UiText;
 use rochade::words::{Lang, Pack};
@@ -35,23 +39,6 @@ struct Use {
     key: String,
 }
 
-fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
-    if path.is_dir() {
-        let mut entries: Vec<_> = std::fs::read_dir(path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            .map(|e| e.expect("directory entry").path())
-            .collect();
-        entries.sort();
-        for entry in entries {
-            rust_files(&entry, out);
-        }
-    } else if path.extension().is_some_and(|e| e == "rs")
-        && !path.to_string_lossy().ends_with("tests.rs")
-    {
-        out.push(path.to_path_buf());
-    }
-}
-
 /// Every literal key at one of `calls` in the product code (unit tests,
 /// which may name a missing key on purpose, left out).
 fn uses(calls: &[&str]) -> Vec<Use> {
@@ -59,6 +46,7 @@ fn uses(calls: &[&str]) -> Vec<Use> {
     let mut files = Vec::new();
     rust_files(&root.join("src"), &mut files);
     rust_files(&root.join("crates/core/src"), &mut files);
+    files.retain(|f| !f.to_string_lossy().ends_with("tests.rs"));
     let mut found = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();

@@ -449,6 +449,16 @@ fn dropped_lines_then_the_opponent_hesitating_never_records_a_wrong_move() {
     f_pawn_hesitation_after_unseen_exd5(&mut t, &before);
 }
 
+/// What was said as guidance.
+fn guidance_said(fx: &[Effect]) -> Vec<String> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Speak(s) if s.priority == Priority::Guidance => Some(s.text.spoken.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn after_a_retrace_the_peg_board_is_guided_back_without_asking() {
     let mut t = Table::new();
@@ -471,13 +481,7 @@ fn after_a_retrace_the_peg_board_is_guided_back_without_asking() {
     // after the guidance time.
     t.wait(10_000);
     let fx = t.take();
-    let guidance: Vec<String> = fx
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Speak(s) if s.priority == Priority::Guidance => Some(s.text.spoken.clone()),
-            _ => None,
-        })
-        .collect();
+    let guidance = guidance_said(&fx);
     assert_eq!(guidance.len(), 1, "one guidance sentence: {fx:?}");
     assert!(
         guidance[0].contains("Gustav one") && guidance[0].contains("Felix three"),
@@ -524,13 +528,7 @@ fn an_illegal_move_on_the_peg_board_is_said_as_illegal_before_any_guidance() {
     t.board(before & !bit(G1) | bit(G3));
     t.wait(5000);
     let fx = t.take();
-    let guidance: Vec<String> = fx
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Speak(s) if s.priority == Priority::Guidance => Some(s.text.spoken.clone()),
-            _ => None,
-        })
-        .collect();
+    let guidance = guidance_said(&fx);
     assert_eq!(guidance.len(), 1, "{fx:?}");
     assert!(
         guidance[0].starts_with("Illegal move: Knight Gustav one Gustav three, "),
