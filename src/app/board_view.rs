@@ -2,7 +2,6 @@
 //! the main board and the simulated peg-board), and the main board's glue
 //! to the app ([`main_board`]). Where it goes is [`super::layout`].
 
-use egui::emath::GuiRounding;
 use egui::{Align2, FontId, Id, Rect, Sense, Stroke, Ui, Vec2, pos2};
 use shakmaty::{File, Piece, Position, Rank, Role, Square};
 
@@ -232,10 +231,24 @@ impl BoardView {
         // GPU) real time on every repaint, and a running clock repaints every
         // second.
         let ppp = ui.ctx().pixels_per_point();
+        // Each grid line is rounded once and shared by the squares on both
+        // sides of it (rounding each square's own edges left one-pixel
+        // gaps of background between some ranks).
+        let line = |start: f32, i: f32| ((start + i * sq_size) * ppp).round() / ppp;
         let mut squares = egui::Mesh::default();
         for sq in Square::ALL {
             let is_light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
-            squares.add_colored_rect(square_rect(sq).round_to_pixels(ppp), p.square(is_light));
+            let r = square_rect(sq);
+            let (col, row) = (
+                (r.min.x - origin.x) / sq_size,
+                (r.min.y - origin.y) / sq_size,
+            );
+            let (col, row) = (col.round(), row.round());
+            let snapped = Rect::from_min_max(
+                pos2(line(origin.x, col), line(origin.y, row)),
+                pos2(line(origin.x, col + 1.0), line(origin.y, row + 1.0)),
+            );
+            squares.add_colored_rect(snapped, p.square(is_light));
         }
         painter.add(squares);
         if let Some((from, to)) = view.last_move {
