@@ -77,3 +77,30 @@ fn the_board_keeps_60_percent_of_the_shorter_side_and_its_size() {
     }
     println!("{}", report.join("\n"));
 }
+
+/// Every theme, with letter discs or piece shapes and with or without the
+/// large square names, draws the same board in the same place (the options
+/// change the drawing, never the layout), after a move (the last-move
+/// marks drawn too).
+#[test]
+fn themes_and_piece_options_keep_the_board_in_place() {
+    let mut rects = Vec::new();
+    for theme in rochade::config::Theme::ALL {
+        for letter_discs in [false, true] {
+            for big_coordinates in [false, true] {
+                let mut s = settings(Lang::En);
+                s.display.theme = theme;
+                s.display.letter_discs = letter_discs;
+                s.display.big_coordinates = big_coordinates;
+                let mut gui = start_with(s, |_| {});
+                gui.harness.set_size(egui::vec2(1024.0, 600.0));
+                gui.type_move("e4");
+                gui.harness.run();
+                assert_eq!(gui.app().session().record().moves().len(), 1);
+                rects.push(gui.app().board_rect().expect("drawn"));
+            }
+        }
+    }
+    assert!(rects.windows(2).all(|w| w[0] == w[1]), "{rects:?}");
+    assert_eq!(rects[0].width(), 600.0);
+}
