@@ -432,6 +432,10 @@ pub struct DisplaySettings {
     pub theme: Theme,
     /// UI zoom factor (1.0 = the system's size).
     pub scale: f32,
+    /// Pieces as letters in discs instead of Staunton shapes.
+    pub letter_discs: bool,
+    /// Each square's name written large on the board.
+    pub big_coordinates: bool,
 }
 
 impl Default for DisplaySettings {
@@ -439,6 +443,8 @@ impl Default for DisplaySettings {
         DisplaySettings {
             theme: Theme::DarkHighContrast,
             scale: 1.0,
+            letter_discs: false,
+            big_coordinates: false,
         }
     }
 }
@@ -457,17 +463,18 @@ impl DisplaySettings {
 pub const MIN_SCALE: f32 = 0.5;
 pub const MAX_SCALE: f32 = 4.0;
 
-/// Colour themes; all have high contrast.
+/// Colour themes, each named for what it shows; all have high contrast
+/// (text 7:1, board graphics 3:1; see `app::palette`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[derive(strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
 #[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Theme {
-    /// White text on black.
+    /// White on black ("White on black" in the settings).
     #[default]
     DarkHighContrast,
-    /// Black text on white.
+    /// Black on white ("Black on white").
     LightHighContrast,
     /// Yellow on black, which many low-vision readers prefer.
     YellowOnBlack,

@@ -11,10 +11,14 @@
 mod a11y;
 mod atspi_keys;
 pub use rochade_core::browse;
+mod board_view;
 mod effects;
 mod keys;
+mod layout;
+pub mod palette;
 mod panels;
 mod piece_disc;
+mod pieces;
 mod practice;
 pub mod run;
 mod saving;
@@ -182,6 +186,10 @@ pub struct RochadeApp {
     window_title: String,
     modal: Option<Modal>,
     sim: Option<SimPanel>,
+    /// The main board's view state (its tessellated pieces).
+    board_view: board_view::BoardView,
+    /// Whether the window was checked against the screen's size.
+    window_fitted: bool,
     last_notice: Option<Notice>,
     saver: Option<crate::save_worker::SaveWorker>,
     /// Effects waiting for their save (a move is announced once on disk).
@@ -251,6 +259,8 @@ impl RochadeApp {
             window_title: String::new(),
             modal: None,
             sim: None,
+            board_view: board_view::BoardView::new(board_view::BOARD_ID),
+            window_fitted: false,
             last_notice: None,
             saver,
             held: VecDeque::new(),
@@ -845,8 +855,8 @@ impl RochadeApp {
 }
 
 impl eframe::App for RochadeApp {
-    /// The theme's background: the panels paint none of their own (see
-    /// [`panels::panel_frame`]).
+    /// The theme's background: no part of the window paints its own
+    /// (painting the window twice costs a software renderer real time).
     fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
         visuals.panel_fill.to_normalized_gamma_f32()
     }
@@ -895,13 +905,16 @@ impl eframe::App for RochadeApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.window_title = title;
         }
-        panels::top_bar(self, ui);
-        saving::alert_banner(self, ui);
-        panels::side_panel(self, ui);
-        if self.sim.is_some() {
-            sim_panel::show(self, ui);
-        }
-        panels::central_board(self, ui);
+        layout::fit_to_screen(&ctx, &mut self.window_fitted);
+        // The board first, in a square from the window's size alone; the
+        // rest in a scrolling column beside or below it.
+        let split = layout::split(ui.available_rect_before_wrap());
+        ui.scope_builder(egui::UiBuilder::new().max_rect(split.side), |ui| {
+            panels::side_column(self, ui)
+        });
+        ui.scope_builder(egui::UiBuilder::new().max_rect(split.board), |ui| {
+            board_view::main_board(self, ui)
+        });
         panels::dialogs(self, &ctx);
         // Focus is never lost: when nothing has the keyboard (Escape in
         // the move input, a closed dialog, help or settings, a click on
@@ -941,41 +954,8 @@ impl RochadeApp {
             return;
         }
         self.applied_style = Some(key);
-        let (mut visuals, text, background) = match self.settings.display.theme {
-            Theme::LightHighContrast => (
-                egui::Visuals::light(),
-                egui::Color32::BLACK,
-                egui::Color32::WHITE,
-            ),
-            Theme::DarkHighContrast => (
-                egui::Visuals::dark(),
-                egui::Color32::WHITE,
-                egui::Color32::BLACK,
-            ),
-            Theme::YellowOnBlack => (
-                egui::Visuals::dark(),
-                egui::Color32::YELLOW,
-                egui::Color32::BLACK,
-            ),
-        };
-        visuals.override_text_color = Some(text);
-        // A steady cursor: blinking costs a repaint twice a second (most of
-        // the idle CPU while a clock runs) and distracts low-vision users
-        // (WCAG 2.2.2).
-        visuals.text_cursor.blink = false;
-        visuals.panel_fill = background;
-        visuals.window_fill = background;
-        visuals.window_stroke = egui::Stroke::new(2.0, text);
-        visuals.selection.stroke = egui::Stroke::new(3.0, text);
-        for w in [
-            &mut visuals.widgets.inactive,
-            &mut visuals.widgets.hovered,
-            &mut visuals.widgets.active,
-        ] {
-            w.bg_stroke = egui::Stroke::new(2.0, text);
-            w.fg_stroke = egui::Stroke::new(2.0, text);
-        }
-        ctx.set_visuals(visuals);
+        let theme = self.settings.display.theme;
+        ctx.all_styles_mut(|style| *style = palette::style(theme, style));
         ctx.set_zoom_factor(self.settings.display.scale());
     }
 

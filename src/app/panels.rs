@@ -2,11 +2,10 @@
 //! bar, the side panel (clocks, move input, announcements, scoresheet,
 //! connection), the board, the dialogs, the help and the settings.
 
-use egui::emath::GuiRounding;
-use egui::{Align2, Color32, FontId, Id, Key, RichText, Sense, Stroke, Ui, Vec2};
-use shakmaty::{Color, File, Piece, Position, Rank, Role, Square};
+use egui::{Color32, FontId, Id, Key, RichText, Ui};
+use shakmaty::{Color, Position};
 
-use super::keys::{Action, board_keys};
+use super::keys::Action;
 use super::{FocusTarget, Modal, RochadeApp, Theme, UiText};
 use crate::chess::Letters;
 use crate::config::Settings;
@@ -16,16 +15,6 @@ use crate::words::Lang;
 use crate::words::LoadPack;
 
 pub const MOVE_INPUT_ID: &str = "move_input";
-pub const BOARD_ID: &str = "board";
-
-/// The frame of every panel: egui's, but without a fill. The window is
-/// cleared to the theme's background anyway
-/// ([`eframe::App::clear_color`]), and without a GPU painting the whole
-/// window a second time is a large part of each repaint.
-pub fn panel_frame(frame: egui::Frame) -> egui::Frame {
-    frame.fill(Color32::TRANSPARENT)
-}
-
 fn big(text: impl Into<String>, size: f32) -> RichText {
     RichText::new(text.into()).size(size)
 }
@@ -35,66 +24,64 @@ fn big(text: impl Into<String>, size: f32) -> RichText {
 pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     let mut actions = Vec::new();
-    egui::Panel::top("top_bar")
-        .frame(panel_frame(egui::Frame::side_top_panel(ui.style())))
-        .show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                ui.menu_button(t.get("game_menu"), |ui| {
-                    for (key, action) in [
-                        ("new_game", Action::NewGame),
-                        ("takeback", Action::Takeback),
-                        ("offer_draw", Action::OfferDraw),
-                        ("accept_draw", Action::AcceptDraw),
-                        ("claim_threefold", Action::ClaimThreefold),
-                        ("claim_fifty", Action::ClaimFifty),
-                        ("resign", Action::Resign),
-                        ("clock_start_pause", Action::ClockToggle),
-                        ("export", Action::Export),
-                    ] {
-                        if ui.button(t.get(key)).clicked() {
-                            actions.push(action);
-                            ui.close();
-                        }
-                    }
-                });
-                super::practice::computer_menu(app, ui, &t, &mut actions);
-                if ui.button(t.get("settings")).clicked() {
-                    actions.push(Action::Settings);
+    ui.horizontal_wrapped(|ui| {
+        ui.menu_button(t.get("game_menu"), |ui| {
+            for (key, action) in [
+                ("new_game", Action::NewGame),
+                ("takeback", Action::Takeback),
+                ("offer_draw", Action::OfferDraw),
+                ("accept_draw", Action::AcceptDraw),
+                ("claim_threefold", Action::ClaimThreefold),
+                ("claim_fifty", Action::ClaimFifty),
+                ("resign", Action::Resign),
+                ("clock_start_pause", Action::ClockToggle),
+                ("export", Action::Export),
+            ] {
+                if ui.button(t.get(key)).clicked() {
+                    actions.push(action);
+                    ui.close();
                 }
-                if ui.button(t.get("help")).clicked() {
-                    actions.push(Action::Help);
-                }
-                if ui
-                    .selectable_label(app.sim.is_some(), t.get("sim_show"))
-                    .clicked()
-                {
-                    actions.push(Action::SimBoard);
-                }
-                ui.separator();
-                let mode_label = ui.label(t.get("mode"));
-                let current = app.session.config().mode;
-                // The three modes are one radio group named "Mode": a
-                // screen reader says "radio button, 2 of 3, checked".
-                let group = ui.scope(|ui| {
-                    ui.horizontal(|ui| {
-                        for (mode, key) in [
-                            (Mode::Tournament, "mode_tournament"),
-                            (Mode::Relay, "mode_relay"),
-                            (Mode::Practice, "mode_practice"),
-                        ] {
-                            if ui.radio(current == mode, t.get(key)).clicked() && current != mode {
-                                app.set_mode(mode);
-                            }
-                        }
-                    })
-                });
-                let (group_id, label_id) = (group.response.id, mode_label.id);
-                ui.ctx().accesskit_node_builder(group_id, |node| {
-                    node.set_role(egui::accesskit::Role::RadioGroup);
-                    node.push_labelled_by(label_id.accesskit_id());
-                });
-            });
+            }
         });
+        super::practice::computer_menu(app, ui, &t, &mut actions);
+        if ui.button(t.get("settings")).clicked() {
+            actions.push(Action::Settings);
+        }
+        if ui.button(t.get("help")).clicked() {
+            actions.push(Action::Help);
+        }
+        if ui
+            .selectable_label(app.sim.is_some(), t.get("sim_show"))
+            .clicked()
+        {
+            actions.push(Action::SimBoard);
+        }
+    });
+    // The modes on their own line, wrapping in a narrow column.
+    ui.horizontal_wrapped(|ui| {
+        let mode_label = ui.label(t.get("mode"));
+        let current = app.session.config().mode;
+        // The three modes are one radio group named "Mode": a
+        // screen reader says "radio button, 2 of 3, checked".
+        let group = ui.scope(|ui| {
+            ui.horizontal_wrapped(|ui| {
+                for (mode, key) in [
+                    (Mode::Tournament, "mode_tournament"),
+                    (Mode::Relay, "mode_relay"),
+                    (Mode::Practice, "mode_practice"),
+                ] {
+                    if ui.radio(current == mode, t.get(key)).clicked() && current != mode {
+                        app.set_mode(mode);
+                    }
+                }
+            })
+        });
+        let (group_id, label_id) = (group.response.id, mode_label.id);
+        ui.ctx().accesskit_node_builder(group_id, |node| {
+            node.set_role(egui::accesskit::Role::RadioGroup);
+            node.push_labelled_by(label_id.accesskit_id());
+        });
+    });
     for a in actions {
         app.act(a);
     }
@@ -102,27 +89,35 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
 
 // ------------------------------------------------------------- side panel
 
-pub fn side_panel(app: &mut RochadeApp, ui: &mut Ui) {
+/// Everything but the board, in one column that scrolls: the menus, the
+/// simulated peg-board when it is shown, clocks, move input,
+/// announcements, scoresheet and connection. `ui` is the column's place
+/// (from [`super::layout::split`]).
+pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
-    let width = (ui.available_width() * 0.38).max(280.0);
-    egui::Panel::right("side_panel")
-        .frame(panel_frame(egui::Frame::side_top_panel(ui.style())))
-        .resizable(true)
-        .default_size(width)
+    egui::ScrollArea::vertical()
+        .id_salt("side_column")
+        .auto_shrink([false, false])
         .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .auto_shrink([false, false])
-                .show(ui, |ui| {
-                    clocks(app, ui, &t);
-                    ui.separator();
-                    move_input(app, ui, &t);
-                    ui.separator();
-                    announcements(app, ui, &t);
-                    ui.separator();
-                    scoresheet(app, ui, &t);
-                    ui.separator();
-                    connection(app, ui, &t);
-                });
+            // A save problem or start-up note heads the column: above the
+            // whole window it took the board's height (at text size 4, all
+            // but a strip of it).
+            super::saving::alert_banner(app, ui);
+            top_bar(app, ui);
+            ui.separator();
+            if app.sim.is_some() {
+                super::sim_panel::show(app, ui);
+                ui.separator();
+            }
+            clocks(app, ui, &t);
+            ui.separator();
+            move_input(app, ui, &t);
+            ui.separator();
+            announcements(app, ui, &t);
+            ui.separator();
+            scoresheet(app, ui, &t);
+            ui.separator();
+            connection(app, ui, &t);
         });
 }
 
@@ -366,336 +361,6 @@ fn link_words(t: &UiText, link: &LinkState, configured: String) -> (String, Stri
         LinkState::Connected { port } => (t.get("connected"), port.clone()),
         LinkState::Lost { reason } => (format!("{} ({reason})", t.get("lost")), String::new()),
     }
-}
-
-// ------------------------------------------------------------------ board
-
-/// What a board widget shows.
-pub struct BoardView<'a> {
-    pub id_salt: &'static str,
-    pub label: &'a str,
-    /// The focused square's contents, for AccessKit.
-    pub value: &'a str,
-    pub size: f32,
-    pub pieces: &'a [Option<Piece>; 64],
-    pub cursor: Square,
-    pub selected: Option<Square>,
-    /// Squares to mark (the peg-board differs here).
-    pub differs: u64,
-    pub flipped: bool,
-    pub theme: Theme,
-    pub letters: Letters,
-    /// Each square's accessible name ("Eva vier: weißer Bauer"), by square
-    /// index; the grid exposes one cell per square (see [`board_cells`]).
-    pub cell_names: &'a [String; 64],
-}
-
-pub struct BoardOut {
-    pub clicked: Option<Square>,
-    pub focused: bool,
-    pub response: egui::Response,
-    /// The cursor's cell: the board's keyboard focus lives here.
-    pub cell: egui::Response,
-}
-
-/// The id of a board's cell for one square.
-fn cell_id(board: Id, sq: Square) -> Id {
-    board.with(("cell", u32::from(sq)))
-}
-
-/// The 64 cells of a board grid for screen readers, rank 8 to 1 (as a
-/// sighted player reads the board) and file a to h, each named by square
-/// and content. Only the cursor's cell takes the keyboard (a roving focus:
-/// Tab enters the board once, arrows move the focus cell by cell and the
-/// screen reader speaks and brailles each cell it lands on); the picked-up
-/// piece's square is selected.
-fn board_cells(
-    ui: &mut Ui,
-    board: Id,
-    view: &BoardView<'_>,
-    square_rect: impl Fn(Square) -> egui::Rect,
-) -> egui::Response {
-    let mut cursor_cell = None;
-    ui.scope_builder(egui::UiBuilder::new().accessibility_parent(board), |ui| {
-        for rank in (0..8u32).rev() {
-            for file in 0..8u32 {
-                let sq = Square::from_coords(File::new(file), Rank::new(rank));
-                let id = cell_id(board, sq);
-                let sense = if sq == view.cursor {
-                    Sense::FOCUSABLE
-                } else {
-                    Sense::hover()
-                };
-                let r = ui.interact(square_rect(sq), id, sense);
-                let name = view.cell_names[usize::from(sq)].clone();
-                r.widget_info(|| egui::WidgetInfo::labeled(super::a11y::CELL_ROLE, true, &name));
-                let selected = view.selected == Some(sq);
-                ui.ctx().accesskit_node_builder(id, |node| {
-                    node.set_row_index(7 - rank as usize);
-                    node.set_column_index(file as usize);
-                    if selected {
-                        node.set_selected(true);
-                    }
-                });
-                if sq == view.cursor {
-                    cursor_cell = Some(r);
-                }
-            }
-        }
-    });
-    cursor_cell.expect("the cursor is on the board")
-}
-
-fn piece_letter(letters: Letters, role: Role) -> char {
-    letters.letter(role).unwrap_or(match letters {
-        Letters::De => 'B',
-        Letters::En | Letters::Pt => 'P',
-    })
-}
-
-/// Colours: (light square, dark square, cursor, mark, coordinates).
-fn board_colours(theme: Theme) -> (Color32, Color32, Color32, Color32, Color32) {
-    match theme {
-        Theme::DarkHighContrast => (
-            Color32::from_gray(200),
-            Color32::from_gray(90),
-            Color32::from_rgb(255, 230, 0),
-            Color32::from_rgb(255, 0, 200),
-            Color32::WHITE,
-        ),
-        Theme::LightHighContrast => (
-            Color32::from_gray(235),
-            Color32::from_gray(120),
-            Color32::from_rgb(0, 90, 255),
-            Color32::from_rgb(220, 0, 0),
-            Color32::BLACK,
-        ),
-        Theme::YellowOnBlack => (
-            Color32::from_rgb(170, 160, 60),
-            Color32::from_rgb(70, 60, 20),
-            Color32::from_rgb(0, 220, 255),
-            Color32::from_rgb(255, 0, 200),
-            Color32::YELLOW,
-        ),
-    }
-}
-
-/// Draws a board that takes clicks and, when it has the keyboard, keeps
-/// the arrow keys for itself.
-pub fn board_widget(ui: &mut Ui, view: BoardView<'_>) -> BoardOut {
-    let (rect, _) = ui.allocate_exact_size(Vec2::splat(view.size), Sense::hover());
-    let id = ui.make_persistent_id(view.id_salt);
-    // Clicks only: the keyboard focus lives on the cursor's cell.
-    let response = ui.interact(rect, id, Sense::CLICK);
-    response.widget_info(|| egui::WidgetInfo::labeled(super::a11y::BOARD_ROLE, true, view.label));
-    let value = view.value.to_owned();
-    ui.ctx().accesskit_node_builder(id, |node| {
-        node.set_value(value);
-        node.set_row_count(8);
-        node.set_column_count(8);
-    });
-    let margin = view.size / 14.0;
-    let sq_size = (view.size - margin) / 8.0;
-    let origin = rect.min + Vec2::new(margin, 0.0);
-    let square_rect = |sq: Square| {
-        let (f, r) = (u32::from(sq.file()) as f32, u32::from(sq.rank()) as f32);
-        let (col, row) = if view.flipped {
-            (7.0 - f, r)
-        } else {
-            (f, 7.0 - r)
-        };
-        egui::Rect::from_min_size(
-            origin + Vec2::new(col * sq_size, row * sq_size),
-            Vec2::splat(sq_size),
-        )
-    };
-    // A cell the cursor left hands the keyboard to the cursor's cell
-    // (before the cells are built: the left one no longer takes focus).
-    let cursor_id = cell_id(id, view.cursor);
-    let on_other_cell = ui.memory(|m| {
-        m.focused().is_some_and(|f| {
-            f != cursor_id && Square::ALL.into_iter().any(|sq| cell_id(id, sq) == f)
-        })
-    });
-    if on_other_cell {
-        ui.memory_mut(|m| m.request_focus(cursor_id));
-    }
-    let cell = board_cells(ui, id, &view, square_rect);
-    if response.clicked() {
-        cell.request_focus();
-    }
-    let focused = cell.has_focus();
-    if focused {
-        ui.memory_mut(|m| {
-            m.set_focus_lock_filter(
-                cell.id,
-                egui::EventFilter {
-                    horizontal_arrows: true,
-                    vertical_arrows: true,
-                    tab: false,
-                    escape: false,
-                },
-            )
-        });
-    }
-    let (light, dark, cursor_colour, mark, coords) = board_colours(view.theme);
-    let painter = ui.painter_at(rect);
-    // The 64 squares as one plain mesh, each snapped to whole pixels: a
-    // filled rect gets an anti-aliasing strip on every edge, which shows
-    // nothing on pixel-aligned squares but costs a software renderer (no
-    // GPU) real time on every repaint, and a running clock repaints every
-    // second.
-    let ppp = ui.ctx().pixels_per_point();
-    let mut squares = egui::Mesh::default();
-    for sq in Square::ALL {
-        let is_light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
-        squares.add_colored_rect(
-            square_rect(sq).round_to_pixels(ppp),
-            if is_light { light } else { dark },
-        );
-    }
-    painter.add(squares);
-    let disc = |sq: Square| {
-        egui::Rect::from_center_size(square_rect(sq).center(), Vec2::splat(sq_size * 0.8))
-    };
-    painter.add(super::piece_disc::discs(
-        ui.ctx(),
-        Square::ALL
-            .into_iter()
-            .filter_map(|sq| view.pieces[usize::from(sq)].map(|p| (disc(sq), p.color))),
-    ));
-    for sq in Square::ALL {
-        let r = square_rect(sq);
-        if let Some(p) = view.pieces[usize::from(sq)] {
-            let ink = super::piece_disc::colours(p.color).1;
-            painter.text(
-                r.center(),
-                Align2::CENTER_CENTER,
-                piece_letter(view.letters, p.role),
-                FontId::proportional(sq_size * 0.5),
-                ink,
-            );
-        }
-        if view.differs & (1u64 << u32::from(sq)) != 0 {
-            painter.rect_stroke(
-                r.shrink(sq_size * 0.08),
-                0.0,
-                Stroke::new(sq_size * 0.08, mark),
-                egui::StrokeKind::Inside,
-            );
-            painter.text(
-                r.right_top(),
-                Align2::RIGHT_TOP,
-                "!",
-                FontId::proportional(sq_size * 0.35),
-                mark,
-            );
-        }
-        if Some(sq) == view.selected {
-            painter.rect_stroke(
-                r,
-                0.0,
-                Stroke::new(sq_size * 0.06, mark),
-                egui::StrokeKind::Inside,
-            );
-        }
-    }
-    let cursor_width = if focused {
-        sq_size * 0.1
-    } else {
-        sq_size * 0.05
-    };
-    painter.rect_stroke(
-        square_rect(view.cursor),
-        0.0,
-        Stroke::new(cursor_width, cursor_colour),
-        egui::StrokeKind::Inside,
-    );
-    let font = FontId::proportional((margin * 0.7).max(10.0));
-    for i in 0..8u32 {
-        let file = File::new(i);
-        let rank = Rank::new(i);
-        let fr = square_rect(Square::from_coords(file, Rank::First));
-        painter.text(
-            egui::pos2(fr.center().x, origin.y + 8.0 * sq_size + margin * 0.5),
-            Align2::CENTER_CENTER,
-            file.char(),
-            font.clone(),
-            coords,
-        );
-        let rr = square_rect(Square::from_coords(File::A, rank));
-        painter.text(
-            egui::pos2(rect.min.x + margin * 0.5, rr.center().y),
-            Align2::CENTER_CENTER,
-            rank.char(),
-            font.clone(),
-            coords,
-        );
-    }
-    let clicked = if response.clicked() {
-        response.interact_pointer_pos().and_then(|pos| {
-            Square::ALL
-                .into_iter()
-                .find(|&sq| square_rect(sq).contains(pos))
-        })
-    } else {
-        None
-    };
-    BoardOut {
-        clicked,
-        focused,
-        response,
-        cell,
-    }
-}
-
-pub fn central_board(app: &mut RochadeApp, ui: &mut Ui) {
-    let t = app.ui.clone();
-    egui::CentralPanel::default()
-        .frame(panel_frame(egui::Frame::central_panel(ui.style())))
-        .show(ui, |ui| {
-            let size = ui.available_width().min(ui.available_height()).max(160.0);
-            let board = app.session.record().position().board().clone();
-            let mut pieces = [None; 64];
-            for sq in Square::ALL {
-                pieces[usize::from(sq)] = board.piece_at(sq);
-            }
-            let value = super::browse::square(app.session.pack(), &board, app.cursor).spoken;
-            let cell_names: [String; 64] = std::array::from_fn(|i| {
-                super::browse::square(app.session.pack(), &board, Square::ALL[i]).spoken
-            });
-            let out = board_widget(
-                ui,
-                BoardView {
-                    id_salt: BOARD_ID,
-                    label: &t.get("board"),
-                    value: &value,
-                    size,
-                    pieces: &pieces,
-                    cursor: app.cursor,
-                    selected: app.selected,
-                    differs: app.board_differs(),
-                    flipped: app.flipped(),
-                    theme: app.settings.display.theme,
-                    letters: app.session.config().letters,
-                    cell_names: &cell_names,
-                },
-            );
-            out.response.clone().on_hover_text(t.get("board_hint"));
-            if app.focus_request == Some(FocusTarget::Board) {
-                out.cell.request_focus();
-                app.focus_request = None;
-            }
-            app.board_focused = out.focused;
-            if let Some(sq) = out.clicked {
-                app.pick(sq);
-            }
-            if out.focused {
-                for key in board_keys(ui.ctx()) {
-                    app.board_key(key);
-                }
-            }
-        });
 }
 
 // ---------------------------------------------------------------- dialogs
@@ -1128,6 +793,8 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                             .accessible_name(t.get(key));
                     }
                 });
+                ui.checkbox(&mut s.display.letter_discs, t.get("letter_discs"));
+                ui.checkbox(&mut s.display.big_coordinates, t.get("big_coordinates"));
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("scale"));
                     ui.add(egui::Slider::new(

@@ -316,7 +316,7 @@ pub fn run() -> Result<(), RunError> {
         viewport: egui::ViewportBuilder::default()
             .with_title("Rochade")
             .with_app_id("rochade")
-            .with_inner_size([1280.0, 860.0])
+            .with_inner_size(super::layout::FIRST_SIZE)
             .with_min_inner_size([640.0, 480.0]),
         // Dithering adds noise to every pixel against colour banding in
         // gradients. The app has no gradients, only flat high-contrast

@@ -16,6 +16,8 @@ pub struct SimPanel {
     pub cursor: Square,
     /// The last thing the simulator refused ("e4 is occupied").
     pub error: Option<String>,
+    /// Its board's view state.
+    view: super::board_view::BoardView,
 }
 
 impl Default for SimPanel {
@@ -45,7 +47,13 @@ impl SimPanel {
             decoder: Decoder::new(Format::Peg),
             cursor: Square::E2,
             error: None,
+            view: super::board_view::BoardView::new("sim_board"),
         }
+    }
+
+    /// Where its board was drawn last.
+    pub fn view_rect(&self) -> Option<egui::Rect> {
+        self.view.rect
     }
 
     pub fn board(&self) -> &SimBoard {
@@ -104,88 +112,82 @@ impl SimPanel {
     }
 }
 
-/// The simulated board, in a panel at the bottom of the window.
+/// The simulated board, in the side column (never in the main board's
+/// space), as wide as the column.
 pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
     let title = app.ui.get("sim_board");
     let hint = app.ui.get("sim_board_hint");
     let hand_label = app.ui.get("sim_hand");
     let flipped = app.flipped();
-    let theme = app.settings.display.theme;
+    let display = app.settings.display.clone();
     let mut pressed = None;
     // A square reached by an arrow key (and whether the cursor moved).
     let mut walked = None;
     let pack = app.session.pack().clone();
-    egui::Panel::bottom("sim_board_panel")
-        .frame(super::panels::panel_frame(egui::Frame::side_top_panel(
-            ui.style(),
-        )))
-        .resizable(true)
-        .default_size(220.0)
-        .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.heading(&title);
-                ui.label(&hint);
-            });
-            let Some(sim) = app.sim.as_mut() else { return };
-            let hand: Vec<String> = sim
-                .board
-                .hand()
-                .iter()
-                .map(|p| p.char().to_string())
-                .collect();
-            ui.label(format!(
-                "{hand_label}: {}",
-                if hand.is_empty() {
-                    "-".into()
-                } else {
-                    hand.join(" ")
+    super::a11y::heading(ui, &title);
+    ui.label(&hint);
+    let Some(sim) = app.sim.as_mut() else { return };
+    let hand: Vec<String> = sim
+        .board
+        .hand()
+        .iter()
+        .map(|p| p.char().to_string())
+        .collect();
+    ui.label(format!(
+        "{hand_label}: {}",
+        if hand.is_empty() {
+            "-".into()
+        } else {
+            hand.join(" ")
+        }
+    ));
+    if let Some(e) = &sim.error {
+        ui.label(egui::RichText::new(e).strong());
+    }
+    let size = ui.available_width().max(120.0);
+    let pieces = *sim.board.pieces();
+    let pegs = sim.pegs();
+    let cell_names: [String; 64] = std::array::from_fn(|i| {
+        super::browse::square(&pack, &pegs, shakmaty::Square::ALL[i]).spoken
+    });
+    let value = format!("{}", sim.cursor);
+    let out = sim.view.ui(
+        ui,
+        super::board_view::BoardInput {
+            label: &title,
+            value: &value,
+            size,
+            pieces: &pieces,
+            cursor: sim.cursor,
+            selected: None,
+            differs: 0,
+            last_move: None,
+            flipped,
+            theme: display.theme,
+            letters: crate::chess::Letters::En,
+            letter_discs: display.letter_discs,
+            big_coordinates: display.big_coordinates,
+            cell_names: &cell_names,
+        },
+    );
+    if let Some(sq) = out.clicked {
+        pressed = Some(sq);
+    }
+    if out.focused {
+        for key in super::keys::board_keys(ui.ctx()) {
+            match key {
+                super::keys::BoardKey::Step(df, dr) => {
+                    let before = sim.cursor;
+                    sim.cursor = super::keys::step(before, df, dr, flipped);
+                    walked = Some((sim.cursor, before != sim.cursor));
                 }
-            ));
-            if let Some(e) = &sim.error {
-                ui.colored_label(egui::Color32::from_rgb(255, 120, 120), e);
-            }
-            let size = ui.available_height().min(ui.available_width()).max(120.0);
-            let pieces = *sim.board.pieces();
-            let pegs = sim.pegs();
-            let cell_names: [String; 64] = std::array::from_fn(|i| {
-                super::browse::square(&pack, &pegs, shakmaty::Square::ALL[i]).spoken
-            });
-            let out = super::panels::board_widget(
-                ui,
-                super::panels::BoardView {
-                    id_salt: "sim_board",
-                    label: &title,
-                    value: &format!("{}", sim.cursor),
-                    size,
-                    pieces: &pieces,
-                    cursor: sim.cursor,
-                    selected: None,
-                    differs: 0,
-                    flipped,
-                    theme,
-                    letters: crate::chess::Letters::En,
-                    cell_names: &cell_names,
-                },
-            );
-            if let Some(sq) = out.clicked {
-                pressed = Some(sq);
-            }
-            if out.focused {
-                for key in super::keys::board_keys(ui.ctx()) {
-                    match key {
-                        super::keys::BoardKey::Step(df, dr) => {
-                            let before = sim.cursor;
-                            sim.cursor = super::keys::step(before, df, dr, flipped);
-                            walked = Some((sim.cursor, before != sim.cursor));
-                        }
-                        super::keys::BoardKey::Pick | super::keys::BoardKey::SayAgain => {
-                            pressed = Some(sim.cursor)
-                        }
-                        _ => {}
-                    }
+                super::keys::BoardKey::Pick | super::keys::BoardKey::SayAgain => {
+                    pressed = Some(sim.cursor)
                 }
+                _ => {}
             }
-        });
+        }
+    }
     if let Some((sq, moved)) = walked {
         let board = app
             .sim
