@@ -45,7 +45,7 @@ fn moves_commands_and_bad_input_as_json_lines() {
         "--seed",
         "5",
     ];
-    let events = play(&args, "e4\nKe9\nhint\neval\ntakeback\nresign\n");
+    let events = play(&args, "e4\nKe9\nhint\neval\ntakeback\nyes\nresign\n");
     let kinds: Vec<&str> = events
         .iter()
         .map(|e| e["event"].as_str().unwrap())
@@ -81,4 +81,36 @@ fn moves_commands_and_bad_input_as_json_lines() {
     assert_eq!(end["event"], "say", "{kinds:?}");
     let end = events.iter().find(|e| e["event"] == "end").expect("end");
     assert_eq!(end["result"], "0-1");
+}
+
+#[test]
+fn a_takeback_waits_for_its_answer_and_no_keeps_the_moves() {
+    let args = [
+        "--level",
+        "2",
+        "--lang",
+        "en",
+        "--json",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+    ];
+    let events = play(&args, "e4\ntakeback\nn\nresign\n");
+    assert!(
+        !events
+            .iter()
+            .any(|e| e["event"] == "error" && e["input"] == "n"),
+        "the answer is no move: {events:?}"
+    );
+    let says: Vec<&str> = events
+        .iter()
+        .filter(|e| e["event"] == "say")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        !says.iter().any(|s| s.starts_with("Taken back")),
+        "{says:?}"
+    );
 }
