@@ -114,3 +114,37 @@ fn a_takeback_waits_for_its_answer_and_no_keeps_the_moves() {
         "{says:?}"
     );
 }
+
+#[test]
+fn the_pgn_of_a_practice_game_is_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    let pgn_arg = pgn.to_str().unwrap();
+    let args = [
+        "--level",
+        "2",
+        "--lang",
+        "en",
+        "--json",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+        "--pgn",
+        pgn_arg,
+    ];
+    play(&args, "e4\nresign\n");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let today = jiff::Zoned::now().date();
+    let date = format!(
+        "[Date \"{:04}.{:02}.{:02}\"]",
+        today.year(),
+        today.month(),
+        today.day()
+    );
+    assert!(text.contains(&date), "{text}");
+    assert!(text.contains("[White \"Player\"]"), "{text}");
+    assert!(text.contains("[Black \"Computer level 2\"]"), "{text}");
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+}

@@ -268,6 +268,20 @@ pub fn run(args: Args) -> CliResult {
         eprintln!("rochade: {e}");
     }
     let mut session = Session::with_pack(config, pack);
+    // A complete PGN: the date, who played whom, the result (written from
+    // the record's end).
+    {
+        let tags = &mut session.record_mut().tags;
+        tags.event = "Rochade practice".into();
+        tags.date = crate::pgn::pgn_date(crate::savegame::today());
+        let computer = format!("Computer level {}", args.level.number());
+        let (white, black) = match args.color {
+            Color::White => ("Player".to_owned(), computer),
+            Color::Black => (computer, "Player".to_owned()),
+        };
+        tags.white = white;
+        tags.black = black;
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
