@@ -603,3 +603,62 @@ fn a_board_port_set_in_settings_connects_at_once_and_clearing_it_disconnects() {
     );
     drop(sim);
 }
+
+#[test]
+fn a_mode_chosen_in_the_top_bar_is_kept_when_the_settings_are_saved() {
+    let mut gui = start(settings(Lang::En));
+    gui.harness
+        .get_by_role_and_label(Role::RadioButton, "Assistant relay")
+        .click();
+    gui.harness.run();
+    assert_eq!(gui.app().session().config().mode, Mode::Relay);
+    gui.press(Key::F8);
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    assert_eq!(
+        gui.app().session().config().mode,
+        Mode::Relay,
+        "Save in Settings switched the mode back"
+    );
+    assert_eq!(
+        gui.app().settings().game.mode,
+        Mode::Relay,
+        "and it is kept"
+    );
+}
+
+#[test]
+fn a_time_control_set_during_a_game_says_it_starts_with_the_next_game() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    let mut changed = gui.app().settings().clone();
+    changed.game.time_control = "300+2".into();
+    gui.app_mut().apply_settings(changed);
+    gui.harness.run();
+    assert_eq!(
+        gui.last_spoken(),
+        "The new time control applies from the next game, Control N"
+    );
+}
+
+#[test]
+fn a_hidden_simulated_board_is_disconnected_and_the_last_message_has_a_unit() {
+    let mut gui = start(settings(Lang::En));
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(
+        gui.shows_part("connected, Port: "),
+        "the simulated board is linked"
+    );
+    gui.advance(3000);
+    assert!(
+        gui.shows_part("s ago"),
+        "the last message says how long ago"
+    );
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(
+        gui.shows_part("not connected"),
+        "hidden, it is no longer connected"
+    );
+}

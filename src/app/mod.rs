@@ -614,12 +614,14 @@ impl RochadeApp {
     }
 
     pub fn set_mode(&mut self, mode: Mode) {
-        let mut config = self.session.config().clone();
-        if config.mode == mode {
+        if self.session.config().mode == mode {
             return;
         }
-        config.mode = mode;
-        self.session.set_config(config);
+        // Through the settings, so it is kept (a later Save in Settings
+        // keeps it too) and the session gets it.
+        let mut settings = self.settings.clone();
+        settings.game.mode = mode;
+        self.apply_settings(settings);
         let name = self.session.pack().say(match mode {
             Mode::Tournament => "mode_tournament",
             Mode::Relay => "mode_relay",
@@ -636,6 +638,8 @@ impl RochadeApp {
     /// Ctrl+B: shows or hides the simulated peg-board and says which.
     fn toggle_sim_board(&mut self) {
         if self.sim.take().is_some() {
+            // Hidden is disconnected: it guides nothing any more.
+            self.dispatch(Event::Board(BoardEvent::LinkClosed));
             self.say_key("sim_board_off", Priority::Answer);
             return;
         }

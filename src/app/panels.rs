@@ -313,8 +313,11 @@ fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .or(link.as_ref().and_then(|l| l.format))
         .unwrap_or(app.settings.board.format);
     ui.label(format!("{}: {}", t.get("format"), format.code()));
+    // How long ago, with its unit (the app's own time is no time of day).
     let heard = match board.last_message_ms {
-        Some(ms) => crate::clock::display(ms),
+        Some(ms) => t
+            .get("seconds_ago")
+            .replace("{n}", &(app.now_ms().saturating_sub(ms) / 1000).to_string()),
         None => t.get("never"),
     };
     ui.label(format!("{}: {heard}", t.get("last_heartbeat")));
@@ -901,6 +904,11 @@ impl RochadeApp {
     /// Applies edited settings: language and speech at once, the time
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
+        // A new time control takes effect with the next game: said when a
+        // game is under way, so nobody waits for it in vain.
+        let control_changed = settings.time_control() != self.settings.time_control()
+            && !self.session.record().moves().is_empty()
+            && !self.session.record().is_over();
         self.ui = UiText::bundled(settings.interface_language);
         let config = settings.session_config();
         let (pack, pack_error) =
@@ -923,6 +931,10 @@ impl RochadeApp {
             && let Err(e) = self.settings.save()
         {
             self.note = Some(format!("{}: {e}", self.ui.get("settings_error")));
+        }
+        if control_changed {
+            let text = self.session.pack().say("time_control_next_game");
+            self.say(text, crate::session::Priority::Answer);
         }
     }
 

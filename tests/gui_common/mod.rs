@@ -78,6 +78,10 @@ impl Gui {
         self.harness.state()
     }
 
+    pub fn app_mut(&mut self) -> &mut RochadeApp {
+        self.harness.state_mut()
+    }
+
     /// Types a move into the move input and presses Enter, and waits
     /// until it is saved.
     pub fn type_move(&mut self, text: &str) {
