@@ -77,7 +77,7 @@ pub fn export_game(
     ] {
         let bytes = exporter.render(record, format)?;
         let path = dir.join(format!("{stem}.{}", format.extension()));
-        crate::config::write_atomically(&path, &bytes).map_err(write_error(&path))?;
+        crate::storage::write_atomically(&path, &bytes).map_err(write_error(&path))?;
         written.push(path);
     }
     // The PGN's, which comes first.
