@@ -240,3 +240,12 @@ mod tests {
         assert_eq!(p.take(), None);
     }
 }
+
+/// A labelled one-line text field: the label names the field for a screen
+/// reader (`labelled_by`).
+pub(super) fn text_row(ui: &mut egui::Ui, label: String, value: &mut String) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.text_edit_singleline(value).labelled_by(l.id);
+    });
+}
