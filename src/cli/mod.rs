@@ -7,6 +7,7 @@ pub mod announce;
 pub mod board_sim;
 pub mod dgt;
 pub mod export;
+pub mod follow;
 pub mod play;
 pub mod say;
 pub mod track;
