@@ -227,22 +227,23 @@ fn relay_the_assistant_enters_both_sides_and_the_clock_runs() {
     gui.press(Key::F4);
     assert_eq!(
         gui.last_spoken(),
-        "Weiß: 4 Minuten 53 Sekunden übrig, 7 Sekunden verbraucht, 1 Zug gespielt. \
-         Schwarz: 4 Minuten 57 Sekunden übrig, 3 Sekunden verbraucht, 1 Zug gespielt"
+        "White: 4 minutes 53 seconds left, 7 seconds used, 1 move played. \
+         Black: 4 minutes 57 seconds left, 3 seconds used, 1 move played",
+        "the clock in the interface language (English), only moves in German"
     );
     // Pausing the clock (e.g. for an arbiter) stops both sides.
     gui.press_with(Modifiers::COMMAND, Key::P);
-    assert_eq!(gui.last_spoken(), "Uhr angehalten");
+    assert_eq!(gui.last_spoken(), "Clock paused");
     gui.advance(60_000);
     assert!(gui.shows("White  4:53"));
     gui.press_with(Modifiers::COMMAND, Key::P);
-    assert_eq!(gui.last_spoken(), "Uhr läuft");
+    assert_eq!(gui.last_spoken(), "Clock running");
     // Switching the mode mid-game is announced and kept.
     gui.harness
         .get_by_role_and_label(Role::RadioButton, "Practice")
         .click();
     gui.harness.run();
-    assert_eq!(gui.last_spoken(), "Modus: Training");
+    assert_eq!(gui.last_spoken(), "Mode: practice");
     assert_eq!(gui.app().session().config().mode, Mode::Practice);
 }
 
@@ -321,10 +322,10 @@ fn ctrl_b_shows_and_hides_the_simulated_board_and_says_so() {
     assert!(gui.app().sim().is_none(), "off on a first run");
     gui.press_with(Modifiers::COMMAND, Key::B);
     assert!(gui.app().sim().is_some());
-    assert_eq!(gui.last_spoken(), "Simuliertes Brett an");
+    assert_eq!(gui.last_spoken(), "Simulated board on");
     gui.press_with(Modifiers::COMMAND, Key::B);
     assert!(gui.app().sim().is_none());
-    assert_eq!(gui.last_spoken(), "Simuliertes Brett aus");
+    assert_eq!(gui.last_spoken(), "Simulated board off");
 }
 
 #[test]

@@ -15,7 +15,7 @@ const CTRL: Modifiers = Modifiers::COMMAND;
 #[test]
 fn typed_moves_are_announced_written_and_saved() {
     let mut gui = start(settings(Lang::De));
-    assert_eq!(gui.last_spoken(), "Rochade bereit. F1 für Hilfe");
+    assert_eq!(gui.last_spoken(), "Rochade ready. F1 for help");
     gui.type_move("Nf3");
     assert_eq!(gui.last_spoken(), "Springer Felix drei");
     assert!(gui.shows("1. Nf3"), "scoresheet row");
@@ -33,7 +33,7 @@ fn typed_moves_are_announced_written_and_saved() {
     assert_eq!(gui.app().saves(), 3, "saved after every move");
     // The move input is cleared after a legal move, kept after a bad one.
     gui.type_move("Ke7");
-    assert_eq!(gui.last_spoken(), "Unzulässiger Zug: Ke7");
+    assert_eq!(gui.last_spoken(), "Illegal move: Ke7");
     assert_eq!(gui.app().session().record().moves().len(), 3);
     let input = gui.harness.get_by_role_and_label(Role::TextInput, "Move");
     assert_eq!(input.value().as_deref(), Some("Ke7"));
@@ -307,11 +307,8 @@ fn settings_dialog_changes_apply_at_once() {
         .click();
     gui.harness.run();
     assert!(!gui.shows("Long announcements"), "the dialog closed");
-    // Save says what it changed, in the announcement language.
-    assert_eq!(
-        gui.last_spoken(),
-        "Einstellungen gespeichert: Sprache, Partie"
-    );
+    // Save says what it changed, in the interface language.
+    assert_eq!(gui.last_spoken(), "Settings saved: speech, game");
     assert_eq!(
         gui.app().settings().speech.form,
         rochade::announce::AnnounceForm::Long

@@ -222,10 +222,21 @@ pub struct RochadeApp {
     keys: Option<(atspi_keys::KeyFilter, atspi_keys::Registry)>,
 }
 
+/// The session's words: moves in the announcement language, every message
+/// (questions, confirmations, results) in the interface language.
+pub(crate) fn session_pack(
+    settings: &crate::config::Settings,
+    dir: Option<&std::path::Path>,
+) -> (Pack, Option<crate::words::PackError>) {
+    let (pack, error) = Pack::load_or_bundled(settings.session_config().lang, dir);
+    let (interface, _) = Pack::load_or_bundled(settings.interface_language, dir);
+    (pack.with_messages_from(&interface), error)
+}
+
 impl RochadeApp {
     pub fn new(options: AppOptions) -> RochadeApp {
         let config = options.settings.session_config();
-        let (pack, pack_error) = Pack::load_or_bundled(config.lang, options.pack_dir.as_deref());
+        let (pack, pack_error) = session_pack(&options.settings, options.pack_dir.as_deref());
         let mut session = Session::with_pack(config, pack);
         options.settings.apply_tags(&mut session.record_mut().tags);
         let refused = pack_error.as_ref().map(|e| e.to_string());

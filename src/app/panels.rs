@@ -904,8 +904,7 @@ impl RochadeApp {
             && !self.session.record().is_over();
         self.ui = UiText::bundled(settings.interface_language);
         let config = settings.session_config();
-        let (pack, pack_error) =
-            crate::words::Pack::load_or_bundled(config.lang, self.pack_dir.as_deref());
+        let (pack, pack_error) = super::session_pack(&settings, self.pack_dir.as_deref());
         self.session.set_config(config);
         self.session.set_pack(pack);
         let tracker = settings.tracker_config();

@@ -266,7 +266,29 @@ fn check_distinct(
     Ok(())
 }
 
+/// Terms that are no move phonetics: sides and time units. They
+/// follow the interface language with the phrases.
+pub const MESSAGE_TERMS: &[&str] = &[
+    "white", "black", "hour", "hours", "minute", "minutes", "second", "seconds",
+];
+
 impl Pack {
+    /// This pack's move phonetics (files, ranks, pieces, move terms) with
+    /// every message (questions, confirmations, results, guidance frames)
+    /// from `interface`: only moves follow the announcement language.
+    pub fn with_messages_from(mut self, interface: &Pack) -> Pack {
+        if interface.lang == self.lang {
+            return self;
+        }
+        self.phrases = interface.phrases.clone();
+        for key in MESSAGE_TERMS {
+            if let Some(word) = interface.terms.get(*key) {
+                self.terms.insert((*key).to_owned(), word.clone());
+            }
+        }
+        self
+    }
+
     /// The pack compiled into the binary, without user overrides.
     pub fn bundled(lang: Lang) -> Pack {
         Self::from_toml_str(
