@@ -119,6 +119,22 @@ fn an_english_interface_asks_in_english_and_names_the_move_in_german() {
             .is_some_and(|w| asked.starts_with(w)),
         "{asked} vs {english}"
     );
+    // The system voice picks its voice by the speech's language.
+    let langs = |fx: &[Effect]| {
+        fx.iter()
+            .filter_map(Effect::speech)
+            .map(|s| s.lang)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        langs(&enter(&mut s, "e5")),
+        [Lang::De],
+        "a move in the announcement voice"
+    );
+    let fx = s.handle(0, Event::Command(Command::Repeat));
+    assert_eq!(langs(&fx), [Lang::De]);
+    let fx = s.handle(0, Event::Command(Command::Takeback));
+    assert_eq!(langs(&fx), [Lang::En], "a question in the interface voice");
     let cancelled = spoken(&s.handle(0, Event::Command(Command::Cancel))).join(" ");
     assert_eq!(cancelled, Pack::bundled(Lang::En).say("cancelled").written);
 }

@@ -475,9 +475,15 @@ impl Session {
 
     fn speak(&self, out: &mut Vec<Effect>, text: Utterance, priority: Priority) {
         if !text.is_empty() {
+            // Moves in the announcement language's voice, every other
+            // message in the interface language's.
+            let lang = match priority {
+                Priority::Move => self.config.lang,
+                _ => self.pack.messages_lang(),
+            };
             out.push(Effect::Speak(Speech {
                 text,
-                lang: self.config.lang,
+                lang,
                 priority,
             }));
         }

@@ -153,6 +153,9 @@ pub struct Pack {
     input: BTreeMap<String, String>,
     /// The words as typed move input reads them, made at first use.
     pub(crate) input_phrases: std::sync::OnceLock<Vec<crate::chess::input::Phrase>>,
+    /// The language of the phrases (the interface language after
+    /// [`Pack::with_messages_from`]; else `lang`).
+    messages: Lang,
 }
 
 /// What went wrong reading a pack; always names the file.
@@ -281,12 +284,18 @@ impl Pack {
             return self;
         }
         self.phrases = interface.phrases.clone();
+        self.messages = interface.lang;
         for key in MESSAGE_TERMS {
             if let Some(word) = interface.terms.get(*key) {
                 self.terms.insert((*key).to_owned(), word.clone());
             }
         }
         self
+    }
+
+    /// The language the phrases are in, for the voice that says them.
+    pub fn messages_lang(&self) -> Lang {
+        self.messages
     }
 
     /// The pack compiled into the binary, without user overrides.
@@ -364,6 +373,7 @@ impl Pack {
             phrases: raw.phrases,
             input: raw.input,
             input_phrases: std::sync::OnceLock::new(),
+            messages: raw.lang,
         })
     }
 
