@@ -57,3 +57,19 @@ rochade_ensure_python_module() {
   python3 -m pip install --quiet "$package" 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages "$package"
 }
+
+# Rust itself: cargo and a rustc at least as new as Cargo.toml's
+# rust-version. Missing or too old: one clear line on what to install.
+rochade_ensure_rust() {
+  local need have
+  need=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+  if ! command -v cargo >/dev/null 2>&1 || ! command -v rustc >/dev/null 2>&1; then
+    echo "rochade: Rust is not installed; install it with rustup (https://rustup.rs): curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh, then open a new terminal (Rochade needs Rust $need or newer)" >&2
+    return 1
+  fi
+  have=$(rustc --version | awk '{print $2}')
+  if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n 1)" != "$need" ]; then
+    echo "rochade: Rust $have is too old; Rochade needs $need or newer: run 'rustup update stable' (a distribution's Rust is often older: install rustup from https://rustup.rs)" >&2
+    return 1
+  fi
+}

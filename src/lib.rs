@@ -12,7 +12,8 @@
 //! (liblouis, Braille tables from disk), [`save_worker`] and [`savegame`]
 //! (saving off the UI thread), [`speech`] and [`audio`] (speech and sound
 //! threads), [`engine`] (the engine process), [`config`] and [`paths`]
-//! (settings and folders), [`app`] (the egui desktop app) and [`cli`], all
+//! (settings and folders), [`storage`] (files written whole or not at
+//! all), [`app`] (the egui desktop app) and [`cli`], all
 //! carrying out the session's effects through one [`runtime`].
 
 pub use rochade_core::{announce, board, braille, chess, clock, dgt, export, pgn, session};
@@ -29,4 +30,5 @@ pub mod save_worker;
 pub mod savegame;
 pub mod serial;
 pub mod speech;
+pub mod storage;
 pub mod words;

@@ -28,8 +28,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::chess::GameRecord;
-use crate::config::write_atomically;
 use crate::pgn::WriteOptions;
+use crate::storage::write_atomically;
 
 /// The game in progress, inside the data folder.
 pub const CURRENT_FILE: &str = "current-game.pgn";
@@ -176,7 +176,7 @@ impl GameStore {
     /// Removes temporary files a killed save left behind (call with the
     /// lock held, so no other writer is mid-save); how many.
     pub fn remove_stale_temps(&self) -> usize {
-        crate::config::remove_stale_temps(&self.current_path())
+        crate::storage::remove_stale_temps(&self.current_path())
     }
 
     /// What to offer at start: the unfinished game, or the readable start

@@ -45,7 +45,7 @@ fn moves_commands_and_bad_input_as_json_lines() {
         "--seed",
         "5",
     ];
-    let events = play(&args, "e4\nKe9\nhint\neval\ntakeback\nresign\n");
+    let events = play(&args, "e4\nKe9\nhint\neval\ntakeback\nyes\nresign\n");
     let kinds: Vec<&str> = events
         .iter()
         .map(|e| e["event"].as_str().unwrap())
@@ -81,4 +81,70 @@ fn moves_commands_and_bad_input_as_json_lines() {
     assert_eq!(end["event"], "say", "{kinds:?}");
     let end = events.iter().find(|e| e["event"] == "end").expect("end");
     assert_eq!(end["result"], "0-1");
+}
+
+#[test]
+fn a_takeback_waits_for_its_answer_and_no_keeps_the_moves() {
+    let args = [
+        "--level",
+        "2",
+        "--lang",
+        "en",
+        "--json",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+    ];
+    let events = play(&args, "e4\ntakeback\nn\nresign\n");
+    assert!(
+        !events
+            .iter()
+            .any(|e| e["event"] == "error" && e["input"] == "n"),
+        "the answer is no move: {events:?}"
+    );
+    let says: Vec<&str> = events
+        .iter()
+        .filter(|e| e["event"] == "say")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        !says.iter().any(|s| s.starts_with("Taken back")),
+        "{says:?}"
+    );
+}
+
+#[test]
+fn the_pgn_of_a_practice_game_is_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    let pgn_arg = pgn.to_str().unwrap();
+    let args = [
+        "--level",
+        "2",
+        "--lang",
+        "en",
+        "--json",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+        "--pgn",
+        pgn_arg,
+    ];
+    play(&args, "e4\nresign\n");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let today = jiff::Zoned::now().date();
+    let date = format!(
+        "[Date \"{:04}.{:02}.{:02}\"]",
+        today.year(),
+        today.month(),
+        today.day()
+    );
+    assert!(text.contains(&date), "{text}");
+    assert!(text.contains("[White \"Player\"]"), "{text}");
+    assert!(text.contains("[Black \"Computer level 2\"]"), "{text}");
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
 }

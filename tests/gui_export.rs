@@ -28,6 +28,8 @@ fn ctrl_e_exports_off_the_ui_thread_and_says_the_file() {
         said.starts_with("Saved: ") && said.ends_with(".pgn"),
         "{said}"
     );
+    // The folder the three files went to is said, not only the file.
+    assert!(said.contains(", exports, "), "{said}");
     let names: Vec<String> = std::fs::read_dir(dir.path().join("exports"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

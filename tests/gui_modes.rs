@@ -355,6 +355,8 @@ fn a_running_screen_reader_is_offered_the_speech_and_yes_switches_at_once() {
     let mut gui = start_with(settings(Lang::En), |o| {
         o.screen_reader = Some(screen_reader_found())
     });
+    // Asked once the keyboard has been idle (nobody asked for it).
+    gui.advance(1500);
     assert_eq!(gui.last_spoken(), OFFER);
     assert!(gui.shows(OFFER), "the question is in the dialog");
     gui.harness
@@ -401,6 +403,7 @@ fn no_to_the_screen_reader_offer_keeps_the_voice_and_is_not_asked_again() {
     let mut gui = start_with(settings(Lang::En), |o| {
         o.screen_reader = Some(screen_reader_found())
     });
+    gui.advance(1500);
     assert_eq!(gui.last_spoken(), OFFER);
     gui.press(Key::N);
     assert_eq!(
@@ -437,11 +440,74 @@ fn the_screen_reader_offer_waits_for_the_resume_question() {
         .get_by_role_and_label(Role::Button, "Resume")
         .click();
     gui.harness.run();
+    gui.advance(1500);
     assert!(matches!(
         gui.app().question(),
         Some(rochade::session::Question::ScreenReaderMode)
     ));
     assert_eq!(gui.last_spoken(), OFFER);
+}
+
+#[test]
+fn the_screen_reader_offer_never_comes_under_typing_and_takes_no_typed_move() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.screen_reader = Some(screen_reader_found())
+    });
+    // The user types at once, before the offer: it waits.
+    gui.type_move("e4");
+    assert!(gui.app().question().is_none(), "no question under typing");
+    gui.advance(1000);
+    gui.type_text("d");
+    gui.advance(1000);
+    assert!(
+        gui.app().question().is_none(),
+        "text in the move input: it waits"
+    );
+    gui.press(Key::Backspace);
+    gui.advance(1500);
+    assert!(matches!(
+        gui.app().question(),
+        Some(rochade::session::Question::ScreenReaderMode)
+    ));
+    // A move typed under the question is kept, and its Enter is no answer.
+    gui.type_text("e5");
+    gui.press(Key::Enter);
+    assert!(
+        gui.app().question().is_some(),
+        "a typed Enter did not answer the offer"
+    );
+    assert_eq!(
+        gui.app().settings().speech.mode,
+        rochade::speech::SpeechMode::SelfVoicing
+    );
+    gui.press(Key::N);
+    assert!(gui.app().question().is_none());
+    gui.press(Key::Enter);
+    assert!(gui.shows("1. e4 e5"), "the typed move was kept and played");
+}
+
+#[test]
+fn a_move_typed_under_the_resume_question_is_no_answer() {
+    let record = record_after(&["e4"]);
+    let mut gui = start_with(settings(Lang::En), |o| o.resume = Some(record));
+    assert!(matches!(
+        gui.app().question(),
+        Some(rochade::session::Question::Resume(_))
+    ));
+    // Someone who has not heard the question types a move.
+    gui.type_text("d4");
+    gui.press(Key::Enter);
+    assert!(
+        matches!(
+            gui.app().question(),
+            Some(rochade::session::Question::Resume(_))
+        ),
+        "the typed Enter did not answer"
+    );
+    // The explicit key answers.
+    gui.press(Key::Y);
+    assert!(gui.app().question().is_none());
+    assert_eq!(gui.app().session().record().moves().len(), 1, "resumed");
 }
 
 #[test]
@@ -536,4 +602,63 @@ fn a_board_port_set_in_settings_connects_at_once_and_clearing_it_disconnects() {
         gui.spoken()
     );
     drop(sim);
+}
+
+#[test]
+fn a_mode_chosen_in_the_top_bar_is_kept_when_the_settings_are_saved() {
+    let mut gui = start(settings(Lang::En));
+    gui.harness
+        .get_by_role_and_label(Role::RadioButton, "Assistant relay")
+        .click();
+    gui.harness.run();
+    assert_eq!(gui.app().session().config().mode, Mode::Relay);
+    gui.press(Key::F8);
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Save")
+        .click();
+    gui.harness.run();
+    assert_eq!(
+        gui.app().session().config().mode,
+        Mode::Relay,
+        "Save in Settings switched the mode back"
+    );
+    assert_eq!(
+        gui.app().settings().game.mode,
+        Mode::Relay,
+        "and it is kept"
+    );
+}
+
+#[test]
+fn a_time_control_set_during_a_game_says_it_starts_with_the_next_game() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    let mut changed = gui.app().settings().clone();
+    changed.game.time_control = "300+2".into();
+    gui.app_mut().apply_settings(changed);
+    gui.harness.run();
+    assert_eq!(
+        gui.last_spoken(),
+        "The new time control applies from the next game, Control N"
+    );
+}
+
+#[test]
+fn a_hidden_simulated_board_is_disconnected_and_the_last_message_has_a_unit() {
+    let mut gui = start(settings(Lang::En));
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(
+        gui.shows_part("connected, Port: "),
+        "the simulated board is linked"
+    );
+    gui.advance(3000);
+    assert!(
+        gui.shows_part("s ago"),
+        "the last message says how long ago"
+    );
+    gui.press_with(Modifiers::COMMAND, Key::B);
+    assert!(
+        gui.shows_part("not connected"),
+        "hidden, it is no longer connected"
+    );
 }

@@ -225,6 +225,15 @@ fn describe(ctx: &Context, id: Id, text: String) {
     ctx.accesskit_node_builder(id, |node| node.set_description(text));
 }
 
+/// A labelled one-line text field: the label names the field for a screen
+/// reader (`labelled_by`).
+pub(super) fn text_row(ui: &mut egui::Ui, label: String, value: &mut String) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.text_edit_singleline(value).labelled_by(l.id);
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

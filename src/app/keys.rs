@@ -157,19 +157,25 @@ fn take(input: &mut egui::InputState, mods: Modifiers, key: Key) -> bool {
 /// with help or settings open, Escape closes them.
 /// `escape_answers` is false for a question where "no" loses something (the
 /// resume question): there Escape only stops speech, as everywhere else.
+/// `enter_answers` is false once text was typed under the question: that
+/// Enter ends a typed move, it is no answer (and never reaches the button).
 pub fn global_actions(
     ctx: &egui::Context,
     dialog_open: bool,
     escape_answers: bool,
+    enter_answers: bool,
     window_open: bool,
 ) -> Vec<Action> {
     ctx.input_mut(|input| {
         let mut out = Vec::new();
         if dialog_open {
-            for key in [Key::Enter, Key::Y] {
-                while take(input, NONE, key) {
+            while take(input, NONE, Key::Enter) {
+                if enter_answers {
                     out.push(Action::Confirm);
                 }
+            }
+            while take(input, NONE, Key::Y) {
+                out.push(Action::Confirm);
             }
             for key in [Key::Escape, Key::N] {
                 while take(input, NONE, key) {

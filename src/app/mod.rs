@@ -163,6 +163,12 @@ pub struct RochadeApp {
     /// A piece picked up by click or Enter, waiting for its target square.
     selected: Option<Square>,
     move_text: String,
+    /// When a key was last pressed (typing: a question nobody asked for
+    /// waits until the keyboard is idle).
+    last_key_ms: u64,
+    /// Text was typed while the current question is shown: Enter does not
+    /// answer it (Y, N or the buttons do).
+    typed_under_question: bool,
     focus_request: Option<FocusTarget>,
     /// The board had the keyboard in the last frame.
     board_focused: bool,
@@ -241,6 +247,8 @@ impl RochadeApp {
             cursor: Square::E2,
             selected: None,
             move_text: String::new(),
+            last_key_ms: 0,
+            typed_under_question: false,
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
             focus_before_question: FocusTarget::MoveInput,
@@ -606,12 +614,14 @@ impl RochadeApp {
     }
 
     pub fn set_mode(&mut self, mode: Mode) {
-        let mut config = self.session.config().clone();
-        if config.mode == mode {
+        if self.session.config().mode == mode {
             return;
         }
-        config.mode = mode;
-        self.session.set_config(config);
+        // Through the settings, so it is kept (a later Save in Settings
+        // keeps it too) and the session gets it.
+        let mut settings = self.settings.clone();
+        settings.game.mode = mode;
+        self.apply_settings(settings);
         let name = self.session.pack().say(match mode {
             Mode::Tournament => "mode_tournament",
             Mode::Relay => "mode_relay",
@@ -628,6 +638,8 @@ impl RochadeApp {
     /// Ctrl+B: shows or hides the simulated peg-board and says which.
     fn toggle_sim_board(&mut self) {
         if self.sim.take().is_some() {
+            // Hidden is disconnected: it guides nothing any more.
+            self.dispatch(Event::Board(BoardEvent::LinkClosed));
             self.say_key("sim_board_off", Priority::Answer);
             return;
         }
@@ -786,6 +798,43 @@ impl RochadeApp {
         self.say(text, Priority::Info);
     }
 
+    /// Keeps track of typing: when the last key came, and text typed while
+    /// a question is shown (a move typed by someone who has not heard the
+    /// question): that text goes to the move input, kept, and the Enter
+    /// after it is no answer.
+    fn note_typing(&mut self, ctx: &egui::Context, asking: bool) {
+        let (any_key, typed) = ctx.input(|i| {
+            let any_key = i.events.iter().any(|e| {
+                matches!(
+                    e,
+                    egui::Event::Key { pressed: true, .. } | egui::Event::Text(_)
+                )
+            });
+            let typed: String = i
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    egui::Event::Text(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect();
+            (any_key, typed)
+        });
+        if any_key {
+            self.last_key_ms = self.now_ms();
+        }
+        if !asking {
+            self.typed_under_question = false;
+            return;
+        }
+        // Y and N alone are the answers' own keys.
+        let answer_key = matches!(typed.as_str(), "y" | "Y" | "n" | "N");
+        if !typed.is_empty() && !answer_key {
+            self.typed_under_question = true;
+            self.move_text.push_str(&typed);
+        }
+    }
+
     /// Called every frame: deadlines due now become a tick.
     fn run_deadlines(&mut self) {
         let now = self.now_ms();
@@ -835,8 +884,16 @@ impl eframe::App for RochadeApp {
         self.run_deadlines();
         self.handle_close_request(&ctx);
         let asking = self.session.pending().is_some();
+        self.note_typing(&ctx, asking);
         let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
-        for action in keys::global_actions(&ctx, asking, escape_answers, self.modal.is_some()) {
+        let enter_answers = !self.typed_under_question;
+        for action in keys::global_actions(
+            &ctx,
+            asking,
+            escape_answers,
+            enter_answers,
+            self.modal.is_some(),
+        ) {
             match action {
                 Action::Cancel if !asking => {
                     if self.modal.take().is_none() {

@@ -313,8 +313,11 @@ fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .or(link.as_ref().and_then(|l| l.format))
         .unwrap_or(app.settings.board.format);
     ui.label(format!("{}: {}", t.get("format"), format.code()));
+    // How long ago, with its unit (the app's own time is no time of day).
     let heard = match board.last_message_ms {
-        Some(ms) => crate::clock::display(ms),
+        Some(ms) => t
+            .get("seconds_ago")
+            .replace("{n}", &(app.now_ms().saturating_sub(ms) / 1000).to_string()),
         None => t.get("never"),
     };
     ui.label(format!("{}: {heard}", t.get("last_heartbeat")));
@@ -536,7 +539,7 @@ fn speech_rows(ui: &mut Ui, t: &UiText, s: &mut Settings, voice: &mut String) {
             .response
             .labelled_by(l.id);
     });
-    text_row(ui, t.get("voice_name"), voice);
+    super::a11y::text_row(ui, t.get("voice_name"), voice);
     ui.label(t.get("earcons"));
     ui.horizontal_wrapped(|ui| {
         for earcon in crate::session::Earcon::ALL {
@@ -626,13 +629,6 @@ fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
         ui.label(status);
     }
     clip.words = Some((lang, words));
-}
-
-pub(super) fn text_row(ui: &mut Ui, label: String, value: &mut String) {
-    ui.horizontal(|ui| {
-        let l = ui.label(label);
-        ui.text_edit_singleline(value).labelled_by(l.id);
-    });
 }
 
 fn lang_row(ui: &mut Ui, id: &str, label: String, value: &mut Lang) {
@@ -745,14 +741,14 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                     });
                 });
                 super::practice::engine_rows(ui, t, &mut s.engine);
-                text_row(ui, t.get("time_control"), &mut s.game.time_control);
-                text_row(ui, t.get("white_name"), &mut s.game.white);
-                text_row(ui, t.get("black_name"), &mut s.game.black);
-                text_row(ui, t.get("event"), &mut s.game.event);
-                text_row(ui, t.get("round"), &mut s.game.round);
-                text_row(ui, t.get("board_number"), &mut s.game.board_number);
+                super::a11y::text_row(ui, t.get("time_control"), &mut s.game.time_control);
+                super::a11y::text_row(ui, t.get("white_name"), &mut s.game.white);
+                super::a11y::text_row(ui, t.get("black_name"), &mut s.game.black);
+                super::a11y::text_row(ui, t.get("event"), &mut s.game.event);
+                super::a11y::text_row(ui, t.get("round"), &mut s.game.round);
+                super::a11y::text_row(ui, t.get("board_number"), &mut s.game.board_number);
                 ui.separator();
-                text_row(ui, t.get("port"), &mut draft.port);
+                super::a11y::text_row(ui, t.get("port"), &mut draft.port);
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("format"));
                     egui::ComboBox::from_id_salt("board_format")
@@ -779,7 +775,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                     &mut s.board.mismatch_ms,
                     0..=60_000,
                 );
-                text_row(ui, t.get("sighted_port"), &mut draft.sighted_port);
+                super::a11y::text_row(ui, t.get("sighted_port"), &mut draft.sighted_port);
                 ui.separator();
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("theme"));
@@ -901,6 +897,11 @@ impl RochadeApp {
     /// Applies edited settings: language and speech at once, the time
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
+        // A new time control takes effect with the next game: said when a
+        // game is under way, so nobody waits for it in vain.
+        let control_changed = settings.time_control() != self.settings.time_control()
+            && !self.session.record().moves().is_empty()
+            && !self.session.record().is_over();
         self.ui = UiText::bundled(settings.interface_language);
         let config = settings.session_config();
         let (pack, pack_error) =
@@ -923,6 +924,10 @@ impl RochadeApp {
             && let Err(e) = self.settings.save()
         {
             self.note = Some(format!("{}: {e}", self.ui.get("settings_error")));
+        }
+        if control_changed {
+            let text = self.session.pack().say("time_control_next_game");
+            self.say(text, crate::session::Priority::Answer);
         }
     }
 

@@ -175,7 +175,7 @@ pub(super) fn engine_rows(ui: &mut Ui, t: &UiText, e: &mut EngineSettings) {
             .labelled_by(l.id);
         e.level = Level::new(n).unwrap_or_default();
     });
-    super::panels::text_row(ui, t.get("engine_path"), &mut e.path);
+    super::a11y::text_row(ui, t.get("engine_path"), &mut e.path);
     ui.horizontal(|ui| {
         let l = ui.label(t.get("engine_pause"));
         ui.add(egui::DragValue::new(&mut e.pause_ms).range(0..=5000))

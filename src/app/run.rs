@@ -77,7 +77,7 @@ pub fn export_game(
     ] {
         let bytes = exporter.render(record, format)?;
         let path = dir.join(format!("{stem}.{}", format.extension()));
-        crate::config::write_atomically(&path, &bytes).map_err(write_error(&path))?;
+        crate::storage::write_atomically(&path, &bytes).map_err(write_error(&path))?;
         written.push(path);
     }
     // The PGN's, which comes first.
@@ -255,14 +255,28 @@ pub fn run() -> Result<(), RunError> {
     let settings = loaded.settings;
     let mut notes: Vec<String> = loaded.warning.into_iter().collect();
 
-    let speech = match SpeechService::spawn(speech_config_from_env(&settings)) {
+    let config = speech_config_from_env(&settings);
+    let speech = match SpeechService::spawn(config.clone()) {
         Ok(h) => h,
         Err(e) => {
-            notes.push(format!("speech: {e}"));
-            SpeechService::spawn(SpeechConfig {
-                backend: BackendChoice::Silent,
-                ..SpeechConfig::default()
-            })?
+            // The window opens anyway, with the clip voice (or silent when
+            // that cannot play either); the note is said and shown.
+            match SpeechService::spawn(SpeechConfig {
+                backend: BackendChoice::Clips,
+                ..config
+            }) {
+                Ok(h) => {
+                    notes.push(format!("speech: {e}; the recorded voice speaks instead"));
+                    h
+                }
+                Err(clips) => {
+                    notes.push(format!("speech: {e}; {clips}"));
+                    SpeechService::spawn(SpeechConfig {
+                        backend: BackendChoice::Silent,
+                        ..SpeechConfig::default()
+                    })?
+                }
+            }
         }
     };
     let audio = match crate::audio::AudioOut::open() {

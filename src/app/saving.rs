@@ -143,12 +143,22 @@ impl RochadeApp {
     fn exported(&mut self, result: Result<std::path::PathBuf, ExportGameError>) {
         let text = match result {
             Ok(path) => {
+                // Spoken: the folder the three files went to (its last two
+                // names) and the PGN's name.
+                let folder: Vec<String> = path
+                    .parent()
+                    .into_iter()
+                    .flat_map(|p| p.components().rev().take(2))
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                let folder: Vec<String> = folder.into_iter().rev().collect();
+                let name = path
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let file = Utterance {
                     written: path.display().to_string(),
-                    spoken: path
-                        .file_name()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
+                    spoken: format!("{}, {name}", folder.join(", ")),
                 };
                 self.session.pack().phrase("exported", &[("file", file)])
             }

@@ -11,6 +11,9 @@ use std::sync::mpsc;
 use super::RochadeApp;
 use crate::speech::SpeechMode;
 
+/// How long the keyboard must be idle before the screen-reader offer.
+const OFFER_IDLE_MS: u64 = 1500;
+
 impl RochadeApp {
     /// Hands the frame's keys to the screen reader first (Orca 43), once
     /// the connection is there; keys it used are taken out.
@@ -43,7 +46,19 @@ impl RochadeApp {
         // control, and drops what comes before it knows the window.
         let window_focused = ctx.input(|i| i.viewport().focused) != Some(false);
         let control_focused = ctx.memory(|m| m.focused()).is_some();
+        // Nobody asked for this question: it waits until the move input is
+        // empty and the keyboard idle, so it never takes a typed move.
+        let now = self.now_ms();
+        let idle = self.move_text.is_empty() && now >= self.last_key_ms + OFFER_IDLE_MS;
+        if self.screen_reader_found && !idle {
+            ctx.request_repaint_after(std::time::Duration::from_millis(
+                (self.last_key_ms + OFFER_IDLE_MS)
+                    .saturating_sub(now)
+                    .max(50),
+            ));
+        }
         if self.screen_reader_found
+            && idle
             && window_focused
             && control_focused
             && self.session.pending().is_none()

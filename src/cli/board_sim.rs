@@ -7,7 +7,7 @@
 //! `--format dgt` it is a DGT e-board instead (see [`super::dgt`]): it
 //! answers the DGT commands and sends field updates in update mode.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -15,9 +15,9 @@ use std::time::Duration;
 
 use serialport::{SerialPort, TTYPort};
 
-use super::dgt::FormatArg;
+use super::follow::{FormatArg, typed_commands};
 use super::{CliError, CliResult};
-use crate::board::sim::{self, SimBoard, SimCommand, SimStep};
+use crate::board::sim::{self, SimBoard, SimCommand};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -163,52 +163,6 @@ pub fn run(args: Args) -> CliResult {
         },
     )?;
     finish(&args, (), slave)
-}
-
-/// Reads typed commands from stdin until `quit` or the end of input; each
-/// other command is carried out by `apply`, its bytes go to `wire` (and to
-/// `on_send`) with the pauses between them, and errors are printed.
-pub(super) fn typed_commands(
-    wire: &mpsc::Sender<Vec<u8>>,
-    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, String>,
-    mut on_send: impl FnMut(&SimCommand, &[u8]),
-) -> CliResult {
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
-        let cmd = match sim::parse_command(&line) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("{e}");
-                continue;
-            }
-        };
-        match cmd {
-            SimCommand::Quit => break,
-            SimCommand::Help => {
-                eprintln!("{}", sim::HELP);
-                continue;
-            }
-            _ => {}
-        }
-        match apply(&cmd) {
-            Ok(steps) => {
-                for step in steps {
-                    match step {
-                        SimStep::Send(bytes) => {
-                            on_send(&cmd, &bytes);
-                            let _ = wire.send(bytes);
-                        }
-                        SimStep::Pause(ms) => std::thread::sleep(Duration::from_millis(ms)),
-                    }
-                }
-            }
-            Err(e) => eprintln!("{e}"),
-        }
-    }
-    Ok(())
 }
 
 /// Removes the link, lets the writer drain, then closes the terminal.

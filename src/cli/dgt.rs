@@ -7,17 +7,16 @@
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Move};
 
-use super::track::{Follow, follow_link, replay};
+use super::follow::{Follow, follow_link, replay};
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimCommand};
-use crate::board::{BoardMessage, Format, HostCommand, log};
+use crate::board::{BoardMessage, HostCommand, log};
 use crate::chess::GameRecord;
 use crate::dgt::sim::DgtSim;
 use crate::dgt::{Message, Recognizer, RecognizerConfig, RecognizerEvent};
@@ -26,40 +25,6 @@ use crate::session::board::BoardEvent;
 use crate::session::{Notice, Source};
 use crate::words::LoadPack;
 use crate::words::Pack;
-
-/// A board's wire format as the command line names it: a peg-board format
-/// or `dgt`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormatArg {
-    Board(Format),
-    Dgt,
-}
-
-impl FromStr for FormatArg {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<FormatArg, String> {
-        if s.eq_ignore_ascii_case("dgt") {
-            return Ok(FormatArg::Dgt);
-        }
-        Format::from_str(s).map(FormatArg::Board).map_err(|_| {
-            format!(
-                "unknown board format '{}' (use peg, liboard, sentio or dgt)",
-                s.to_ascii_lowercase()
-            )
-        })
-    }
-}
-
-impl FormatArg {
-    /// The peg-board format, if it is one.
-    pub fn board(self) -> Option<Format> {
-        match self {
-            FormatArg::Board(f) => Some(f),
-            FormatArg::Dgt => None,
-        }
-    }
-}
 
 /// What `rochade track --format dgt` needs from its arguments.
 pub struct TrackArgs {
@@ -333,7 +298,7 @@ pub fn track(args: TrackArgs) -> CliResult {
         cfg.baud = baud;
     }
     let (tx, rx) = mpsc::channel();
-    t.link = Some(super::track::spawn_tagged(cfg, false, tx)?);
+    t.link = Some(super::follow::spawn_tagged(cfg, false, tx)?);
     follow_link(&mut t, rx, epoch)
 }
 
@@ -384,7 +349,7 @@ pub fn board_sim(
             }
         });
     }
-    super::board_sim::typed_commands(
+    super::follow::typed_commands(
         &wire,
         |cmd| match cmd {
             SimCommand::Fault(_) => Err("a DGT board reports no faults".into()),

@@ -7,6 +7,7 @@ pub mod announce;
 pub mod board_sim;
 pub mod dgt;
 pub mod export;
+pub mod follow;
 pub mod play;
 pub mod say;
 pub mod track;
@@ -81,7 +82,7 @@ pub type CliResult = Result<(), CliError>;
 /// Writes an output file whole or not at all (a temporary file renamed
 /// over it), so a reader never sees half a file.
 fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
-    crate::config::write_atomically(path, bytes.as_ref())
+    crate::storage::write_atomically(path, bytes.as_ref())
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
 }
 

@@ -1,8 +1,9 @@
 //! `rochade play`: a practice game against a UCI engine in the terminal.
 //!
 //! The player types moves (every form the move input accepts) or a
-//! command: `hint`, `threat`, `eval`, `takeback`, `resign`, `restart`,
-//! `repeat`, `quit`. The engine's move is printed as its announcement and
+//! command: `hint`, `threat`, `eval`, `takeback` (answered on the next
+//! line: `yes`/`ja`/`sim`, anything else keeps the moves), `resign`,
+//! `restart`, `repeat`, `quit`. The engine's move is printed as its announcement and
 //! spoken unless `--quiet`. With `--json` each event is one JSON object per
 //! line: `move` (uci, san, by, announcement), `say` (any other words),
 //! `end` (result, reason) and `error` (bad input; the game goes on).
@@ -79,6 +80,14 @@ impl From<Side> for Color {
             Side::Black => Color::Black,
         }
     }
+}
+
+/// An answer that confirms a question, in English, German or Portuguese.
+fn is_yes(answer: &str) -> bool {
+    matches!(
+        answer.to_lowercase().as_str(),
+        "y" | "yes" | "j" | "ja" | "s" | "sim" | "confirm"
+    )
 }
 
 /// A typed line that is a command rather than a move.
@@ -259,6 +268,20 @@ pub fn run(args: Args) -> CliResult {
         eprintln!("rochade: {e}");
     }
     let mut session = Session::with_pack(config, pack);
+    // A complete PGN: the date, who played whom, the result (written from
+    // the record's end).
+    {
+        let tags = &mut session.record_mut().tags;
+        tags.event = "Rochade practice".into();
+        tags.date = crate::pgn::pgn_date(crate::savegame::today());
+        let computer = format!("Computer level {}", args.level.number());
+        let (white, black) = match args.color {
+            Color::White => ("Player".to_owned(), computer),
+            Color::Black => (computer, "Player".to_owned()),
+        };
+        tags.white = white;
+        tags.black = black;
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -320,7 +343,8 @@ pub fn run(args: Args) -> CliResult {
     out.emit(&driver.session, fx)?;
     settle(&mut driver, &out)?;
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
+    let mut lines = stdin.lock().lines();
+    while let Some(line) = lines.next() {
         let line = line?;
         let text = line.trim();
         if text.is_empty() {
@@ -333,7 +357,18 @@ pub fn run(args: Args) -> CliResult {
             Some(Command::Takeback) => {
                 let fx = driver.handle(Event::Command(Command::Takeback));
                 out.emit(&driver.session, fx)?;
-                Event::Command(Command::Confirm)
+                if driver.session.pending().is_none() {
+                    continue; // nothing to take back: said, no question
+                }
+                // The question waits for its answer: the next line.
+                let answer = lines
+                    .by_ref()
+                    .map_while(Result::ok)
+                    .find(|l| !l.trim().is_empty());
+                match answer.as_deref().map(str::trim) {
+                    Some(a) if is_yes(a) => Event::Command(Command::Confirm),
+                    _ => Event::Command(Command::Cancel),
+                }
             }
             Some(cmd) => Event::Command(cmd),
             None => Event::MoveEntered {

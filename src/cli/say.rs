@@ -137,24 +137,48 @@ fn say_with_settings(
 
 pub fn run_voices(_args: VoicesArgs) -> CliResult {
     println!("System voices:");
-    let (tx, _rx) = std::sync::mpsc::channel();
-    match SystemSpeech::new(crate::speech::Finished::from_sender(tx)) {
-        Ok(mut system) => {
-            println!("  engine: {}", system.name());
-            for lang in Lang::ALL {
-                match system.voice_for(lang) {
-                    Some((v, _)) => {
-                        println!("  {lang}: {} ({}) would be chosen", v.name, v.language)
+    // Asked on a thread of its own: a speech daemon that hangs is reported
+    // after a while, never waited on for ever.
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
+    let _ = std::thread::Builder::new()
+        .name("voices".into())
+        .spawn(move || {
+            let (tx, _rx) = std::sync::mpsc::channel();
+            let mut lines = Vec::new();
+            match SystemSpeech::new(crate::speech::Finished::from_sender(tx)) {
+                Ok(mut system) => {
+                    lines.push(format!("  engine: {}", system.name()));
+                    for lang in Lang::ALL {
+                        lines.push(match system.voice_for(lang) {
+                            Some((v, _)) => {
+                                format!("  {lang}: {} ({}) would be chosen", v.name, v.language)
+                            }
+                            None => format!("  {lang}: no voice (the clip voice is used)"),
+                        });
                     }
-                    None => println!("  {lang}: no voice (the clip voice is used)"),
+                    for v in system.voices() {
+                        lines.push(format!("  {}\t{}", v.language, v.name));
+                    }
                 }
+                Err(e) => lines.push(format!("  none: {e}")),
             }
-            for v in system.voices() {
-                println!("  {}\t{}", v.language, v.name);
+            let _ = lines_tx.send(lines);
+        });
+    let hung = match lines_rx.recv_timeout(crate::speech::service::START_TIMEOUT) {
+        Ok(lines) => {
+            for line in lines {
+                println!("{line}");
             }
+            false
         }
-        Err(e) => println!("  none: {e}"),
-    }
+        Err(_) => {
+            println!(
+                "  none: the speech system did not answer within {} s",
+                crate::speech::service::START_TIMEOUT.as_secs()
+            );
+            true
+        }
+    };
     println!("Clip voices:");
     for lang in Lang::ALL {
         let pack = super::load_pack(lang);
@@ -164,6 +188,11 @@ pub fn run_voices(_args: VoicesArgs) -> CliResult {
             .map(|d| d.display().to_string())
             .unwrap_or_default();
         println!("  {lang}: {have} of {total} words have a clip (your recordings: {user})");
+    }
+    if hung {
+        return Err(CliError::failure(
+            "the speech system (speech-dispatcher) does not answer",
+        ));
     }
     Ok(())
 }

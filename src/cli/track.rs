@@ -8,11 +8,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use shakmaty::Role;
 
-use super::dgt::FormatArg;
+use super::follow::{Follow, FormatArg, follow_link, replay, spawn_tagged};
 use super::{CliError, CliResult};
 use crate::board::{Decoder, HostCommand, TrackerConfig, log};
 use crate::engine::EngineRequest;
@@ -216,104 +216,6 @@ impl Follow for Driver {
 
     fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
         self.handle(now, Event::Sighted(event))
-    }
-}
-
-/// Whatever follows one board for `rochade track`: the link's reports in,
-/// its deadlines run in time (real or virtual).
-pub(super) trait Follow {
-    fn next_deadline(&self) -> Option<u64>;
-    /// Runs the deadline due at `now`.
-    fn tick(&mut self, now: u64) -> CliResult;
-    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult;
-
-    /// A report from the sighted player's e-board (when one is followed
-    /// beside the board).
-    fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
-        let _ = (now, event);
-        Ok(())
-    }
-
-    /// Runs every deadline up to and including `until`.
-    fn run_until(&mut self, until: u64) -> CliResult {
-        // Each tick consumes a deadline; the bound guards against a stuck one.
-        for _ in 0..100_000 {
-            match self.next_deadline() {
-                Some(d) if d <= until => self.tick(d)?,
-                _ => return Ok(()),
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Replays a board log in virtual time: each entry's bytes through
-/// `decode` (the messages, and how many frames it dropped), then every
-/// pending timer (settle, promotion, guidance) runs out.
-pub(super) fn replay(
-    follower: &mut impl Follow,
-    entries: Vec<log::LogEntry>,
-    mut decode: impl FnMut(&[u8]) -> (Vec<crate::board::BoardMessage>, u64),
-) -> CliResult {
-    let mut last = 0;
-    for entry in entries {
-        follower.run_until(entry.ms)?;
-        let (messages, dropped) = decode(&entry.bytes);
-        if dropped > 0 {
-            follower.input(entry.ms, BoardEvent::LinesDropped { count: dropped })?;
-        }
-        for msg in messages {
-            follower.input(entry.ms, BoardEvent::Message(msg))?;
-        }
-        last = entry.ms;
-    }
-    follower.run_until(last + 60_000)
-}
-
-/// A report from one of the links `rochade track` follows: whether it is
-/// the sighted player's e-board, and what it said.
-pub(super) type Tagged = (bool, crate::serial::BoardInput);
-
-/// Starts a link whose reports go to `tx`, tagged.
-pub(super) fn spawn_tagged(
-    cfg: LinkConfig,
-    sighted: bool,
-    tx: mpsc::Sender<Tagged>,
-) -> Result<Link, CliError> {
-    let (link_tx, link_rx) = mpsc::channel();
-    let link = Link::spawn(cfg, link_tx).map_err(|e| CliError::failure(e.to_string()))?;
-    std::thread::spawn(move || {
-        for input in link_rx {
-            if tx.send((sighted, input)).is_err() {
-                return;
-            }
-        }
-    });
-    Ok(link)
-}
-
-/// Follows live links in real time until they stop.
-pub(super) fn follow_link(
-    follower: &mut impl Follow,
-    rx: mpsc::Receiver<Tagged>,
-    epoch: Instant,
-) -> CliResult {
-    loop {
-        let now = epoch.elapsed().as_millis() as u64;
-        let wait = follower
-            .next_deadline()
-            .map_or(500, |d| d.saturating_sub(now))
-            .min(500);
-        match rx.recv_timeout(Duration::from_millis(wait)) {
-            Ok((false, input)) => follower.input(input.at_ms, input.event)?,
-            Ok((true, input)) => follower.sighted_input(input.at_ms, input.event)?,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(CliError::failure("the board link stopped"));
-            }
-        }
-        let now = epoch.elapsed().as_millis() as u64;
-        follower.run_until(now)?;
     }
 }
 

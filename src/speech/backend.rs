@@ -66,7 +66,7 @@ pub enum Msg {
     Finished(UtteranceKey),
     Settings(VoiceSettings),
     /// New backend choice, language, voice settings or mode, at once.
-    Reconfigure(super::service::SpeechConfig),
+    Reconfigure(SpeechConfig),
     Shutdown,
 }
 
@@ -342,4 +342,48 @@ impl SpeechBackend for Silence {
     fn apply_settings(&mut self, _settings: &VoiceSettings) -> Result<(), SpeechError> {
         Ok(())
     }
+}
+
+/// Which backend to speak with.
+#[derive(Clone, Debug, Default)]
+pub enum BackendChoice {
+    /// System speech when it has a voice for the language, otherwise the
+    /// clip voice, otherwise silence (with a message saying so).
+    #[default]
+    Auto,
+    System,
+    Clips,
+    Silent,
+    /// Records calls instead of speaking (tests, benchmarks).
+    Recording(RecordingLog),
+}
+
+/// A speech backend's name that is none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown speech backend '{0}' (use auto, system, clips or silent)")]
+pub struct UnknownBackend(pub String);
+
+impl std::str::FromStr for BackendChoice {
+    type Err = UnknownBackend;
+    fn from_str(s: &str) -> Result<BackendChoice, UnknownBackend> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(BackendChoice::Auto),
+            "system" => Ok(BackendChoice::System),
+            "clips" | "clip" => Ok(BackendChoice::Clips),
+            "silent" | "silence" | "none" => Ok(BackendChoice::Silent),
+            other => Err(UnknownBackend(other.to_owned())),
+        }
+    }
+}
+
+/// How to start the speech service.
+#[derive(Clone, Debug, Default)]
+pub struct SpeechConfig {
+    pub backend: BackendChoice,
+    /// The language spoken most (decides `Auto`).
+    pub lang: Lang,
+    pub settings: VoiceSettings,
+    /// Who speaks: in [`super::mode::SpeechMode::ScreenReader`] the backend stays
+    /// silent (the queue still works).
+    pub mode: super::mode::SpeechMode,
 }

@@ -65,6 +65,7 @@ static DE: &[(&str, &[u8])] = &[
     ("75", include_bytes!("../../assets/voice/de/75.wav")),
     ("8", include_bytes!("../../assets/voice/de/8.wav")),
     ("9", include_bytes!("../../assets/voice/de/9.wav")),
+    ("ab", include_bytes!("../../assets/voice/de/ab.wav")),
     ("aber", include_bytes!("../../assets/voice/de/aber.wav")),
     (
         "abgebrochen",
@@ -146,6 +147,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("bauer", include_bytes!("../../assets/voice/de/bauer.wav")),
     ("bauern", include_bytes!("../../assets/voice/de/bauern.wav")),
+    (
+        "bedenkzeit",
+        include_bytes!("../../assets/voice/de/bedenkzeit.wav"),
+    ),
     (
         "beendet",
         include_bytes!("../../assets/voice/de/beendet.wav"),
@@ -373,6 +378,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/gewinnt.wav"),
     ),
     ("gibt", include_bytes!("../../assets/voice/de/gibt.wav")),
+    ("gilt", include_bytes!("../../assets/voice/de/gilt.wav")),
     ("groben", include_bytes!("../../assets/voice/de/groben.wav")),
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
@@ -448,6 +454,7 @@ static DE: &[(&str, &[u8])] = &[
         "moeglich",
         include_bytes!("../../assets/voice/de/moeglich.wav"),
     ),
+    ("n", include_bytes!("../../assets/voice/de/n.wav")),
     ("nach", include_bytes!("../../assets/voice/de/nach.wav")),
     (
         "naechsten",
@@ -620,6 +627,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "stellungswiederholung",
         include_bytes!("../../assets/voice/de/stellungswiederholung.wav"),
+    ),
+    (
+        "steuerung",
+        include_bytes!("../../assets/voice/de/steuerung.wav"),
     ),
     ("stimme", include_bytes!("../../assets/voice/de/stimme.wav")),
     ("stimmt", include_bytes!("../../assets/voice/de/stimmt.wav")),

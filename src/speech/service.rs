@@ -6,8 +6,7 @@ use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use super::backend::{
-    Finished, Msg, RecordingBackend, RecordingLog, Silence, SpeechBackend, SpeechError,
-    VoiceSettings,
+    Finished, Msg, RecordingBackend, Silence, SpeechBackend, SpeechError, VoiceSettings,
 };
 use super::clips::{ClipVoice, has_clips};
 use super::mode::SpeechMode;
@@ -17,49 +16,7 @@ use super::voice::VoiceInfo;
 use crate::session::{Priority, Speech};
 use crate::words::{Lang, Utterance};
 
-/// Which backend to speak with.
-#[derive(Clone, Debug, Default)]
-pub enum BackendChoice {
-    /// System speech when it has a voice for the language, otherwise the
-    /// clip voice, otherwise silence (with a message saying so).
-    #[default]
-    Auto,
-    System,
-    Clips,
-    Silent,
-    /// Records calls instead of speaking (tests, benchmarks).
-    Recording(RecordingLog),
-}
-
-/// A speech backend's name that is none.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown speech backend '{0}' (use auto, system, clips or silent)")]
-pub struct UnknownBackend(pub String);
-
-impl std::str::FromStr for BackendChoice {
-    type Err = UnknownBackend;
-    fn from_str(s: &str) -> Result<BackendChoice, UnknownBackend> {
-        match s.to_ascii_lowercase().as_str() {
-            "auto" => Ok(BackendChoice::Auto),
-            "system" => Ok(BackendChoice::System),
-            "clips" | "clip" => Ok(BackendChoice::Clips),
-            "silent" | "silence" | "none" => Ok(BackendChoice::Silent),
-            other => Err(UnknownBackend(other.to_owned())),
-        }
-    }
-}
-
-/// How to start the speech service.
-#[derive(Clone, Debug, Default)]
-pub struct SpeechConfig {
-    pub backend: BackendChoice,
-    /// The language spoken most (decides `Auto`).
-    pub lang: Lang,
-    pub settings: VoiceSettings,
-    /// Who speaks: in [`SpeechMode::ScreenReader`] the backend stays
-    /// silent (the queue still works).
-    pub mode: SpeechMode,
-}
+pub use super::backend::{BackendChoice, SpeechConfig, UnknownBackend};
 
 #[derive(Default)]
 struct Status {
@@ -158,13 +115,25 @@ impl SpeechService {
                 run(backend, config, rebuild, &rx, &thread_shared);
             })
             .map_err(|e| SpeechError::new(format!("cannot start the speech thread: {e}")))?;
-        match ready_rx.recv() {
+        // A speech daemon that hangs (a module without audio, one left by a
+        // killed process) must not hang the app or the terminal: after
+        // START_TIMEOUT the caller falls back and says so. The thread is
+        // left to end by itself if the daemon ever answers.
+        match ready_rx.recv_timeout(START_TIMEOUT) {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
                 let _ = thread.join();
                 return Err(e);
             }
-            Err(_) => return Err(SpeechError::new("the speech thread stopped while starting")),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return Err(SpeechError::new(format!(
+                    "the speech system did not answer within {} s",
+                    START_TIMEOUT.as_secs()
+                )));
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(SpeechError::new("the speech thread stopped while starting"));
+            }
         }
         let guard = Arc::new(Guard {
             tx: tx.clone(),
@@ -177,6 +146,10 @@ impl SpeechService {
         })
     }
 }
+
+/// How long starting a backend (connecting to speech-dispatcher, listing
+/// its voices) may take.
+pub const START_TIMEOUT: Duration = Duration::from_secs(5);
 
 fn make_backend(
     config: &SpeechConfig,
@@ -542,6 +515,7 @@ pub fn speak_all_blocking(
 mod tests {
     use super::*;
     use crate::speech::backend::Recorded;
+    use crate::speech::backend::RecordingLog;
 
     fn start(log: &RecordingLog) -> SpeechHandle {
         SpeechService::spawn(SpeechConfig {

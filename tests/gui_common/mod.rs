@@ -78,6 +78,10 @@ impl Gui {
         self.harness.state()
     }
 
+    pub fn app_mut(&mut self) -> &mut RochadeApp {
+        self.harness.state_mut()
+    }
+
     /// Types a move into the move input and presses Enter, and waits
     /// until it is saved.
     pub fn type_move(&mut self, text: &str) {
@@ -118,6 +122,15 @@ impl Gui {
         let end = std::time::Instant::now() + Duration::from_secs(20);
         while !done(self) {
             assert!(std::time::Instant::now() < end, "waited 20 s for {what}");
+            self.harness.run();
+        }
+    }
+
+    /// Types text wherever the keyboard is, as a user typing without
+    /// looking (into the move input, or under a question).
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.harness.event(egui::Event::Text(c.to_string()));
             self.harness.run();
         }
     }

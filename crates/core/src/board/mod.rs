@@ -1,6 +1,6 @@
 //! The tactile peg-board: wire formats, the board log, the move tracker and
 //! a simulated board. Everything here is pure; the serial thread lives in
-//! [`crate::serial`].
+//! the shell's `serial` module.
 //!
 //! * [`protocol`]: the open peg-board protocol v1 (`B`, `P`, `I`, `E` lines);
 //!   [`liboard`] and [`sentio`]: two DIY boards' formats;

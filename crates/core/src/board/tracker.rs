@@ -35,8 +35,11 @@
 //!   the hand hides nothing, a longer one may hide a whole capture, and then
 //!   captures the board shows alike are told apart only by what was seen
 //!   before it;
-//!   anything else that matches neither the game, a legal move nor a move in
-//!   progress for longer than the mismatch time is a mismatch, with the
+//! * a hole whose peg alone keeps the board from matching the game (or a
+//!   legal move done) for the mismatch time has a stuck sensor: said by
+//!   name ([`TrackerEvent::SensorStuck`]) and read as the game has it;
+//! * anything else that matches neither the game, a legal move nor a move
+//!   in progress for longer than the mismatch time is a mismatch, with the
 //!   squares that differ. No move is ever dropped or invented;
 //! * at the start position, which looks the same turned round, the first
 //!   executed move that only one orientation explains decides whether the

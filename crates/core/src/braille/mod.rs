@@ -6,7 +6,7 @@
 //! 0x80). Every chess sign comes from the data files under
 //! `assets/braille/` (see [`tables`]); literary text (labels, names,
 //! results) goes through a [`Translator`] the shell passes in (liblouis,
-//! [`crate::louis`]). `docs/braille.md` explains the choices.
+//! the shell's `louis` module). `docs/braille.md` explains the choices.
 
 mod layout;
 mod moves;
@@ -53,7 +53,7 @@ pub struct Tables {
 
 impl Tables {
     /// The tables bundled into the binary (the shell's
-    /// [`crate::louis::load_tables`] prefers the user's corrected copies).
+    /// the shell's `louis::load_tables` prefers the user's corrected copies).
     pub fn bundled(letters: crate::chess::Letters, lang: crate::words::Lang) -> Tables {
         Tables {
             chess: ChessCode::bundled(letters),

@@ -1,5 +1,5 @@
 //! The Braille sign tables: data files under `assets/braille/`, bundled into
-//! the binary. Pure: the shell ([`crate::louis::load_tables`]) reads an
+//! the binary. Pure: the shell (the shell's `louis::load_tables`) reads an
 //! expert's corrected copy from `<config folder>/braille/<file>` and passes
 //! its text to [`ChessCode::parse`] / [`LiteraryTable::parse`].
 

@@ -218,6 +218,18 @@ pub(crate) fn phrases(pack: &Pack) -> Vec<Phrase> {
     for key in ["check", "mate", "en_passant"] {
         add(&pack.term(key), Part::Filler);
     }
+    // Other ways people type castling ("castles short", "kleine Rochade",
+    // "roque menor"), `|`-separated in the pack: data, not code.
+    for (key, side) in [
+        ("castle_short", CastlingSide::KingSide),
+        ("castle_long", CastlingSide::QueenSide),
+    ] {
+        for alias in pack.input_aliases(key) {
+            let phrase = normalise(alias);
+            let n = phrase.split_whitespace().count();
+            v.push((phrase, n, Part::Castle(side)));
+        }
+    }
     v.sort_by_key(|&(_, n, _)| std::cmp::Reverse(n));
     v
 }
@@ -235,8 +247,8 @@ fn classify(words: &[String], letters: Letters, vocab: &[&[Phrase]]) -> Result<V
         let part = match w {
             "x" | ":" => Part::Captures,
             "+" | "#" | "ep" | "e.p." => Part::Filler,
-            "o-o" => Part::Castle(CastlingSide::KingSide),
-            "o-o-o" => Part::Castle(CastlingSide::QueenSide),
+            "o-o" | "0-0" => Part::Castle(CastlingSide::KingSide),
+            "o-o-o" | "0-0-0" => Part::Castle(CastlingSide::QueenSide),
             _ => {
                 let b = w.as_bytes();
                 if b.len() == 2 && matches!(b[0], b'a'..=b'h') && matches!(b[1], b'1'..=b'8') {
@@ -378,6 +390,49 @@ fn promotion_words_only(parts: &[Part]) -> bool {
         .iter()
         .position(|p| matches!(p, Part::Square(_) | Part::File(_)));
     matches!((first_piece, first_square), (Some(p), Some(s)) if p > s)
+}
+
+#[cfg(test)]
+mod castling_phrasings {
+    use super::*;
+    use crate::words::{Lang, Pack};
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn castling_is_understood_as_people_type_it() {
+        let mut pos = Chess::default();
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+            let mv = san
+                .parse::<shakmaty::san::San>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play_unchecked(mv);
+        }
+        let packs = [
+            Pack::bundled(Lang::En),
+            Pack::bundled(Lang::De),
+            Pack::bundled(Lang::Pt),
+        ];
+        for text in [
+            "castles short",
+            "Castle kingside",
+            "O-O",
+            "0-0",
+            "kurze Rochade",
+            "kleine Rochade",
+            "roque pequeno",
+            "roque menor",
+        ] {
+            let refs: Vec<&Pack> = packs.iter().collect();
+            let mv = parse_move(&pos, text, Letters::En, &refs)
+                .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert!(
+                matches!(mv, shakmaty::Move::Castle { .. }),
+                "{text}: {mv:?}"
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The sighted player's board when it is a DGT e-board: its serial protocol
 //! and move recognition from full positions. Everything here is pure; the
-//! serial thread lives in [`crate::serial`].
+//! serial thread lives in the shell's `serial` module.
 //!
 //! * [`protocol`]: commands, messages, a streaming decoder with counters;
 //! * [`recognizer`]: settled positions to moves, takebacks, new games and

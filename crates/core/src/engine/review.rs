@@ -19,7 +19,7 @@ pub struct Mistake {
     pub loss_cp: i32,
 }
 
-/// The worst moves of `side` (up to `max`), worst first. `evals[i]` is the
+/// The worst moves of `side` (up to `max`), in game order. `evals[i]` is the
 /// engine's best line in the position before move `i` (one more for the
 /// final position), scores from the side to move's view.
 pub fn find_mistakes(record: &GameRecord, evals: &[Line], side: Color, max: usize) -> Vec<Mistake> {
@@ -52,8 +52,11 @@ pub fn find_mistakes(record: &GameRecord, evals: &[Line], side: Color, max: usiz
             });
         }
     }
+    // The worst ones are kept, then said in the order they were played:
+    // a review follows the game.
     found.sort_by_key(|m| (-m.loss_cp, m.index));
     found.truncate(max);
+    found.sort_by_key(|m| m.index);
     found
 }
 
@@ -81,4 +84,45 @@ pub fn review_words(
         ));
     }
     Utterance::join_with(&parts, ". ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Score;
+    use shakmaty::CastlingMode;
+    use shakmaty::uci::UciMove;
+
+    #[test]
+    fn the_worst_moves_are_said_in_the_order_they_were_played() {
+        let mut record = GameRecord::new();
+        record.play_sans("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6").unwrap();
+        // Before each move: 0 for the side to move; after White's 2nd move
+        // Black is 150 up, after White's 4th 300 up (White lost that much).
+        let line = |i: usize, cp: i32| {
+            let before = record.position_before(i.min(record.moves().len()));
+            let other = before
+                .legal_moves()
+                .into_iter()
+                .find(|m| i >= record.moves().len() || *m != record.moves()[i].mv)
+                .unwrap();
+            Line {
+                score: Score::Cp(cp),
+                pv: vec![UciMove::from_move(other, CastlingMode::Standard)],
+            }
+        };
+        let evals: Vec<Line> = (0..=8)
+            .map(|i| match i {
+                3 => line(i, 150),
+                7 => line(i, 300),
+                _ => line(i, 0),
+            })
+            .collect();
+        let found = find_mistakes(&record, &evals, Color::White, 5);
+        let order: Vec<usize> = found.iter().map(|m| m.index).collect();
+        assert_eq!(order, [2, 6], "game order, not worst first: {found:?}");
+        // With room for one, the worst is the one kept.
+        let worst = find_mistakes(&record, &evals, Color::White, 1);
+        assert_eq!(worst[0].index, 6);
+    }
 }

@@ -1,6 +1,6 @@
 //! Scoresheet exports (pure): Braille (Unicode, BRF, PEF), PGN and a
 //! printable text scoresheet. The GUI and `rochade export` both build an
-//! [`Exporter`] in the shell ([`crate::louis::exporter`] loads the tables
+//! [`Exporter`] in the shell (the shell's `louis::exporter` loads the tables
 //! and liblouis) and call [`Exporter::render`], which is pure.
 
 pub mod text;

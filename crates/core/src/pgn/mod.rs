@@ -36,6 +36,11 @@ pub fn movetext_moves(text: &str) -> Vec<String> {
         match scanner.next(text.as_bytes(), 0) {
             scan::Found::San { san, .. } => out.push(san.san.to_string()),
             scan::Found::Unreadable { text, .. } => out.push(text),
+            // Shown as the token where the moves stop being readable.
+            scan::Found::Unclosed { .. } => {
+                out.push("(".into());
+                return out;
+            }
             scan::Found::End => return out,
         }
     }

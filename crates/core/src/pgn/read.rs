@@ -335,6 +335,15 @@ impl Builder {
         );
     }
 
+    /// A variation that is never closed: the moves after its `(` would be
+    /// lost, so reading stops there with an error at the `(`.
+    fn unclosed(&mut self, at: u64) {
+        self.fault_at(
+            Some(at),
+            PgnError::new("a variation '(' is never closed: the moves after it cannot be read"),
+        );
+    }
+
     /// The game's end, from the result token or tag, its reason and the
     /// moves; a result the moves contradict is a fault.
     fn finish(&mut self) {
@@ -499,6 +508,10 @@ impl Visitor for Builder {
                 self.unreadable(None, san_plus.to_string());
                 return ControlFlow::Break(());
             }
+            Found::Unclosed { at } => {
+                self.unclosed(at);
+                return ControlFlow::Break(());
+            }
         };
         self.placed = self.placed.max(at);
         let record = self.record.as_mut().expect("movetext has a record");
@@ -576,12 +589,25 @@ impl Visitor for Builder {
         };
         let has_offer = last.draw_offer;
         let mover = !record.turn();
-        if let Some(ms) = command(&body, "clk").and_then(parse_clock_text) {
-            record.set_last_clock(ms);
+        // A clock reading or game time that is no time ([%clk 9:99:92]) is
+        // an error at its comment, never passed over.
+        for name in ["clk", "at"] {
+            let Some(text) = command(&body, name) else {
+                continue;
+            };
+            let Some(ms) = parse_clock_text(text) else {
+                let text = format!("[%{name} {text}]");
+                self.fault_at(at, PgnError::new(format!("{text} is no time")));
+                return ControlFlow::Break(());
+            };
+            let record = self.record.as_mut().expect("checked above");
+            if name == "clk" {
+                record.set_last_clock(ms);
+            } else {
+                record.set_last_time(ms);
+            }
         }
-        if let Some(ms) = command(&body, "at").and_then(parse_clock_text) {
-            record.set_last_time(ms);
-        }
+        let record = self.record.as_mut().expect("checked above");
         if !has_offer
             && (body.contains(DRAW_OFFER_COMMENT) || body.to_lowercase().contains("draw offer"))
         {
@@ -688,6 +714,7 @@ impl<R: Read> Games<R> {
                     match b.scan(Some(cursor)) {
                         Found::San { at, san } => b.unreadable(Some(at), san.to_string()),
                         Found::Unreadable { at, text } => b.unreadable(Some(at), text),
+                        Found::Unclosed { at } => b.unclosed(at),
                         Found::End => {}
                     }
                 }
@@ -895,6 +922,27 @@ mod import_tests {
         long.extend(b"\xff} e5 *\n");
         let err = strict(&long).error.unwrap();
         assert_eq!((err.line, err.column), (Some(1), Some(20_008)), "{err}");
+    }
+
+    #[test]
+    fn an_unclosed_variation_and_a_clock_that_is_no_time_are_errors() {
+        let err = strict(b"1. e4 e5 2. Nf3 (2. Nc3 Nc6 3. Bc4 *\n")
+            .error
+            .unwrap();
+        assert!(err.message.contains("never closed"), "{err}");
+        assert_eq!((err.line, err.column), (Some(1), Some(17)), "{err}");
+        let game = strict(b"1. e4 {[%clk 9:99:92]} e5 *\n");
+        let err = game.error.unwrap();
+        assert!(err.message.contains("[%clk 9:99:92] is no time"), "{err}");
+        assert_eq!(
+            game.record.unwrap().moves().len(),
+            1,
+            "the moves before kept"
+        );
+        // A closed variation is passed over as before.
+        let game = strict(b"1. e4 e5 2. Nf3 (2. Nc3 Nc6) Nc6 *\n");
+        assert!(game.error.is_none(), "{:?}", game.error);
+        assert_eq!(game.record.unwrap().moves().len(), 4);
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub(super) enum Found {
     Unreadable { at: u64, text: String },
     /// The bytes ran out before any of the above.
     End,
+    /// A variation opened at this offset is never closed (the game ends
+    /// inside it: every move after its `(` would be lost).
+    Unclosed { at: u64 },
 }
 
 /// Bytes that end a token in `pgn-reader`.
@@ -89,7 +92,10 @@ impl Scanner {
                     Some(end) => end + 1,
                     None => return Found::End,
                 },
-                b'(' => variation(rest),
+                b'(' => match variation(rest) {
+                    Some(len) => len,
+                    None => return Found::Unclosed { at: self.at },
+                },
                 _ => {
                     let len = rest[1..]
                         .iter()
@@ -160,8 +166,9 @@ fn tag(bytes: &[u8]) -> usize {
 }
 
 /// Bytes of a variation from its `(` to after its `)` (nested ones, comments
-/// and escapes inside), as `pgn-reader` skips it.
-fn variation(bytes: &[u8]) -> usize {
+/// and escapes inside), as `pgn-reader` skips it; `None` when it is never
+/// closed.
+fn variation(bytes: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
@@ -170,12 +177,12 @@ fn variation(bytes: &[u8]) -> usize {
             b')' => {
                 depth -= 1;
                 if depth == 0 {
-                    return i + 1;
+                    return Some(i + 1);
                 }
             }
             b'{' => match bytes[i..].iter().position(|&b| b == b'}') {
                 Some(end) => i += end,
-                None => return bytes.len(),
+                None => return None,
             },
             b';' => i += until_line_end(&bytes[i..]).saturating_sub(1),
             b'\n' if bytes.get(i + 1) == Some(&b'%') => {
@@ -185,7 +192,7 @@ fn variation(bytes: &[u8]) -> usize {
         }
         i += 1;
     }
-    bytes.len()
+    None
 }
 
 enum Token {
@@ -251,6 +258,10 @@ mod tests {
             match scanner.next(text.as_bytes(), 0) {
                 Found::San { at, san } => out.push(format!("{at}:{san}")),
                 Found::Unreadable { at, text } => out.push(format!("{at}:?{text}")),
+                Found::Unclosed { at } => {
+                    out.push(format!("{at}:(?"));
+                    return out;
+                }
                 Found::End => return out,
             }
         }

@@ -232,6 +232,10 @@ pub struct Session {
     clock: Clock,
     /// Time of the first event of this game, so moves carry game time.
     game_origin_ms: Option<u64>,
+    /// Game time already played before `game_origin_ms` (a resumed game
+    /// whose saved time is longer than this process has run): moves made
+    /// now go on from it instead of starting at 0 again.
+    game_time_base_ms: u64,
     last_announcement: Option<Utterance>,
     pending: Option<Pending>,
     board: board::BoardState,
@@ -257,6 +261,7 @@ impl Session {
             record: GameRecord::new(),
             clock,
             game_origin_ms: None,
+            game_time_base_ms: 0,
             last_announcement: None,
             pending: None,
             board,
@@ -276,6 +281,7 @@ impl Session {
         let (clock, origin) =
             clock_from_record(&self.config, &self.config.time_control, now_ms, &record);
         self.game_origin_ms = Some(origin);
+        self.game_time_base_ms = last_game_time(&record).saturating_sub(now_ms);
         self.clock = clock;
         // A retrace saved last can still be undone after the restart.
         self.retraced = retrace::last_retrace(&record);
@@ -550,7 +556,8 @@ impl Session {
             return;
         }
         let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
-        let at_ms = now.saturating_sub(*self.game_origin_ms.get_or_insert(now));
+        let at_ms =
+            now.saturating_sub(*self.game_origin_ms.get_or_insert(now)) + self.game_time_base_ms;
         let mover = before.turn();
         let played = self
             .record
@@ -777,6 +784,7 @@ impl Session {
                 self.clock = Clock::new(self.config.time_control.clone())
                     .with_low_time_thresholds(&self.config.low_time_ms);
                 self.game_origin_ms = Some(now);
+                self.game_time_base_ms = 0;
                 self.last_announcement = None;
                 self.pending = None;
                 self.board.reset(&self.config, &self.record);
@@ -941,18 +949,23 @@ impl From<&str> for Utterance {
 /// origin: each move's press replayed at its recorded game time, the clock
 /// readings written with the moves winning, paused (the arbiter restarts
 /// it, E.2.8). The time between is charged to nobody.
+/// The game time of the last move that has one (0: none).
+fn last_game_time(record: &GameRecord) -> u64 {
+    record
+        .moves()
+        .iter()
+        .rev()
+        .find_map(|m| m.at_ms)
+        .unwrap_or(0)
+}
+
 fn clock_from_record(
     config: &SessionConfig,
     fallback: &TimeControl,
     now_ms: u64,
     record: &GameRecord,
 ) -> (Clock, u64) {
-    let last_at = record
-        .moves()
-        .iter()
-        .rev()
-        .find_map(|m| m.at_ms)
-        .unwrap_or(0);
+    let last_at = last_game_time(record);
     let origin = now_ms.saturating_sub(last_at);
     // The game's own time control (its TimeControl tag), not today's
     // settings.

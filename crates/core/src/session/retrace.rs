@@ -253,6 +253,7 @@ impl Session {
         let (clock, origin) = super::clock_from_record(&self.config, &control, now, &self.record);
         self.clock = clock;
         self.game_origin_ms = Some(origin);
+        self.game_time_base_ms = super::last_game_time(&self.record).saturating_sub(now);
     }
 }
 

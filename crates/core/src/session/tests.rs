@@ -519,3 +519,19 @@ fn resume_restores_the_games_time_control_and_stored_clock_readings_and_says_the
     // not counting the time the app was closed).
     assert_eq!(last.at_ms, Some(9_000 + 45_000));
 }
+
+#[test]
+fn game_time_goes_on_after_a_resume_in_a_new_process() {
+    // 10 minutes into a game, the app restarts: its own time begins at 0
+    // again, the game time must not.
+    let config = SessionConfig::default();
+    let mut first = session(config.clone());
+    enter(&mut first, 0, "e4");
+    enter(&mut first, 600_000, "e5");
+    let saved = first.record().clone();
+    let mut resumed = session(config);
+    resumed.resume_game(2_000, saved);
+    enter(&mut resumed, 7_000, "Nf3");
+    let at = resumed.record().moves()[2].at_ms;
+    assert_eq!(at, Some(605_000), "the game time goes on from 600 s");
+}

@@ -131,6 +131,9 @@ struct PackFile {
     pieces: BTreeMap<String, Word>,
     terms: BTreeMap<String, Word>,
     phrases: BTreeMap<String, Word>,
+    /// Other phrasings typed moves may use (never spoken).
+    #[serde(default)]
+    input: BTreeMap<String, String>,
 }
 
 /// A loaded language pack.
@@ -146,6 +149,8 @@ pub struct Pack {
     pieces: [Word; 6],
     terms: BTreeMap<String, Word>,
     phrases: BTreeMap<String, Word>,
+    /// Other phrasings typed moves may use, `|`-separated (never spoken).
+    input: BTreeMap<String, String>,
     /// The words as typed move input reads them, made at first use.
     pub(crate) input_phrases: std::sync::OnceLock<Vec<crate::chess::input::Phrase>>,
 }
@@ -335,6 +340,7 @@ impl Pack {
             pieces: pieces.try_into().expect("six roles"),
             terms: raw.terms,
             phrases: raw.phrases,
+            input: raw.input,
             input_phrases: std::sync::OnceLock::new(),
         })
     }
@@ -366,6 +372,17 @@ impl Pack {
     }
 
     /// All phrase keys, for checks that every pack has the same phrases.
+    /// Other phrasings of `key` typed moves may use (`castle_short`:
+    /// "castles short", ...).
+    pub fn input_aliases(&self, key: &str) -> impl Iterator<Item = &str> {
+        self.input
+            .get(key)
+            .into_iter()
+            .flat_map(|s| s.split('|'))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+
     pub fn phrase_keys(&self) -> impl Iterator<Item = &str> {
         self.phrases.keys().map(String::as_str)
     }

@@ -1,0 +1,193 @@
+//! What `rochade track` and `rochade board-sim` share for every kind of
+//! board: the format named on the command line, following a board's
+//! reports (live or from a log) with their deadlines, and the simulators'
+//! typed commands.
+
+use std::io::BufRead;
+use std::str::FromStr;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::{CliError, CliResult};
+use crate::board::sim::{self, SimCommand, SimStep};
+use crate::board::{Format, log};
+use crate::serial::{Link, LinkConfig};
+use crate::session::board::BoardEvent;
+
+/// A board's wire format as the command line names it: a peg-board format
+/// or `dgt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatArg {
+    Board(Format),
+    Dgt,
+}
+
+impl FromStr for FormatArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<FormatArg, String> {
+        if s.eq_ignore_ascii_case("dgt") {
+            return Ok(FormatArg::Dgt);
+        }
+        Format::from_str(s).map(FormatArg::Board).map_err(|_| {
+            format!(
+                "unknown board format '{}' (use peg, liboard, sentio or dgt)",
+                s.to_ascii_lowercase()
+            )
+        })
+    }
+}
+
+impl FormatArg {
+    /// The peg-board format, if it is one.
+    pub fn board(self) -> Option<Format> {
+        match self {
+            FormatArg::Board(f) => Some(f),
+            FormatArg::Dgt => None,
+        }
+    }
+}
+
+/// Whatever follows one board for `rochade track`: the link's reports in,
+/// its deadlines run in time (real or virtual).
+pub(super) trait Follow {
+    fn next_deadline(&self) -> Option<u64>;
+    /// Runs the deadline due at `now`.
+    fn tick(&mut self, now: u64) -> CliResult;
+    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult;
+
+    /// A report from the sighted player's e-board (when one is followed
+    /// beside the board).
+    fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+        let _ = (now, event);
+        Ok(())
+    }
+
+    /// Runs every deadline up to and including `until`.
+    fn run_until(&mut self, until: u64) -> CliResult {
+        // Each tick consumes a deadline; the bound guards against a stuck one.
+        for _ in 0..100_000 {
+            match self.next_deadline() {
+                Some(d) if d <= until => self.tick(d)?,
+                _ => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Replays a board log in virtual time: each entry's bytes through
+/// `decode` (the messages, and how many frames it dropped), then every
+/// pending timer (settle, promotion, guidance) runs out.
+pub(super) fn replay(
+    follower: &mut impl Follow,
+    entries: Vec<log::LogEntry>,
+    mut decode: impl FnMut(&[u8]) -> (Vec<crate::board::BoardMessage>, u64),
+) -> CliResult {
+    let mut last = 0;
+    for entry in entries {
+        follower.run_until(entry.ms)?;
+        let (messages, dropped) = decode(&entry.bytes);
+        if dropped > 0 {
+            follower.input(entry.ms, BoardEvent::LinesDropped { count: dropped })?;
+        }
+        for msg in messages {
+            follower.input(entry.ms, BoardEvent::Message(msg))?;
+        }
+        last = entry.ms;
+    }
+    follower.run_until(last + 60_000)
+}
+
+/// A report from one of the links `rochade track` follows: whether it is
+/// the sighted player's e-board, and what it said.
+pub(super) type Tagged = (bool, crate::serial::BoardInput);
+
+/// Starts a link whose reports go to `tx`, tagged.
+pub(super) fn spawn_tagged(
+    cfg: LinkConfig,
+    sighted: bool,
+    tx: mpsc::Sender<Tagged>,
+) -> Result<Link, CliError> {
+    let (link_tx, link_rx) = mpsc::channel();
+    let link = Link::spawn(cfg, link_tx).map_err(|e| CliError::failure(e.to_string()))?;
+    std::thread::spawn(move || {
+        for input in link_rx {
+            if tx.send((sighted, input)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(link)
+}
+
+/// Follows live links in real time until they stop.
+pub(super) fn follow_link(
+    follower: &mut impl Follow,
+    rx: mpsc::Receiver<Tagged>,
+    epoch: Instant,
+) -> CliResult {
+    loop {
+        let now = epoch.elapsed().as_millis() as u64;
+        let wait = follower
+            .next_deadline()
+            .map_or(500, |d| d.saturating_sub(now))
+            .min(500);
+        match rx.recv_timeout(Duration::from_millis(wait)) {
+            Ok((false, input)) => follower.input(input.at_ms, input.event)?,
+            Ok((true, input)) => follower.sighted_input(input.at_ms, input.event)?,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(CliError::failure("the board link stopped"));
+            }
+        }
+        let now = epoch.elapsed().as_millis() as u64;
+        follower.run_until(now)?;
+    }
+}
+
+/// Reads typed commands from stdin until `quit` or the end of input; each
+/// other command is carried out by `apply`, its bytes go to `wire` (and to
+/// `on_send`) with the pauses between them, and errors are printed.
+pub(super) fn typed_commands(
+    wire: &mpsc::Sender<Vec<u8>>,
+    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, String>,
+    mut on_send: impl FnMut(&SimCommand, &[u8]),
+) -> CliResult {
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let cmd = match sim::parse_command(&line) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{e}");
+                continue;
+            }
+        };
+        match cmd {
+            SimCommand::Quit => break,
+            SimCommand::Help => {
+                eprintln!("{}", sim::HELP);
+                continue;
+            }
+            _ => {}
+        }
+        match apply(&cmd) {
+            Ok(steps) => {
+                for step in steps {
+                    match step {
+                        SimStep::Send(bytes) => {
+                            on_send(&cmd, &bytes);
+                            let _ = wire.send(bytes);
+                        }
+                        SimStep::Pause(ms) => std::thread::sleep(Duration::from_millis(ms)),
+                    }
+                }
+            }
+            Err(e) => eprintln!("{e}"),
+        }
+    }
+    Ok(())
+}
