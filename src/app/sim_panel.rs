@@ -144,9 +144,7 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
     if let Some(e) = &sim.error {
         ui.label(egui::RichText::new(e).strong());
     }
-    // Clear of the column's scroll bar.
-    let bar = ui.spacing().scroll.allocated_width();
-    let size = (ui.available_width() - bar).max(120.0);
+    let size = ui.available_width().max(120.0);
     let pieces = *sim.board.pieces();
     let pegs = sim.pegs();
     let cell_names: [String; 64] = std::array::from_fn(|i| {
