@@ -7,7 +7,6 @@ use shakmaty::{File, Piece, Position, Rank, Role, Square};
 
 use super::keys::board_keys;
 use super::palette::Palette;
-use super::pieces::PieceMeshes;
 use super::{FocusTarget, RochadeApp, Theme};
 use crate::chess::Letters;
 
@@ -46,11 +45,10 @@ pub struct BoardOut {
     pub cell: egui::Response,
 }
 
-/// A board on screen: its id and what it keeps between frames (the
-/// tessellated pieces, the last rect for tests).
+/// A board on screen: its id and what it keeps between frames (its last
+/// rect, for tests and measurements).
 pub struct BoardView {
     id_salt: &'static str,
-    meshes: PieceMeshes,
     /// Where the board was drawn last.
     pub rect: Option<Rect>,
 }
@@ -125,8 +123,11 @@ fn double_frame(painter: &egui::Painter, r: Rect, width: f32, bright: egui::Colo
 
 /// The last move's to-square: four corner brackets (dark and bright).
 fn corner_brackets(painter: &egui::Painter, r: Rect, p: &Palette) {
+    // Inside the cursor's frame (at most 0.12 of the square), so that the
+    // cursor on the same square does not hide them.
+    let r = r.shrink(r.width() * 0.13);
     let s = r.width();
-    let (len, w) = (s * 0.3, s * 0.06);
+    let (len, w) = (s * 0.3, s * 0.08);
     for (corner, dx, dy) in [
         (r.left_top(), 1.0, 1.0),
         (r.right_top(), -1.0, 1.0),
@@ -158,7 +159,6 @@ impl BoardView {
     pub fn new(id_salt: &'static str) -> BoardView {
         BoardView {
             id_salt,
-            meshes: PieceMeshes::default(),
             rect: None,
         }
     }
@@ -277,10 +277,11 @@ impl BoardView {
                 );
             }
         } else {
-            let placed = occupied
-                .map(|(sq, piece)| (square_rect(sq), piece))
-                .collect();
-            painter.add(egui::Shape::Mesh(self.meshes.board(placed, &p, ppp)));
+            painter.add(super::pieces::pieces(
+                ui.ctx(),
+                &p,
+                occupied.map(|(sq, piece)| (square_rect(sq), piece)),
+            ));
         }
         for sq in Square::ALL {
             let r = square_rect(sq);

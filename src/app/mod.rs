@@ -186,7 +186,7 @@ pub struct RochadeApp {
     window_title: String,
     modal: Option<Modal>,
     sim: Option<SimPanel>,
-    /// The main board's view state (its tessellated pieces).
+    /// The main board's view state (where it was drawn).
     board_view: board_view::BoardView,
     /// Whether the window was checked against the screen's size.
     window_fitted: bool,

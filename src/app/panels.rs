@@ -95,6 +95,9 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
 /// (from [`super::layout::split`]).
 pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
+    // A solid scroll bar beside the column, not floating over its right
+    // edge (where it hid the simulated board's h-file).
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
     egui::ScrollArea::vertical()
         .id_salt("side_column")
         .auto_shrink([false, false])

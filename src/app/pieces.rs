@@ -1,23 +1,26 @@
-//! Staunton piece shapes, drawn as vector paths with egui's painter.
+//! Staunton piece shapes: vector outlines drawn once into an image.
 //!
-//! Each piece is a handful of convex parts (egui fills convex paths) in a
-//! unit square, y downwards, the piece standing on y = 0.88. A piece is
-//! drawn in layers: every part widened in the edge colour (black), for a
-//! black piece every part slightly less widened in its line colour, then
-//! every part in the piece's colour, then a few detail lines (the bishop's
-//! mitre cut, the knight's eye). Only the silhouette gets the edge, so the
-//! parts merge into one figure.
+//! Each piece is a handful of convex parts (polygons and circles) in a
+//! unit square, y downwards, the piece standing on y = 0.88, and a few
+//! detail lines (the bishop's mitre cut, the knight's eye and mane). The
+//! parts' union is the silhouette; around it a black edge, for a black
+//! piece with a thin white line inside it; everything anti-aliased from
+//! the exact distance to the outline ([`piece_image`]).
 //!
-//! Tessellating these paths is the expensive part, so a board keeps each
-//! (piece, colour) mesh for its square size and the whole board's mesh
-//! while nothing changes ([`PieceMeshes`]): a repaint for the clock adds
-//! one ready mesh.
+//! Why an image, not egui paths: the window repaints every second while a
+//! clock runs, and without a GPU (Mesa's llvmpipe) the thousands of small
+//! triangles of 32 tessellated pieces doubled the CPU time of a repaint
+//! (18.5 ms against 10.4 ms, `scripts/measure-idle`). The twelve pieces
+//! are drawn once into one mipmapped texture; a board's pieces are then
+//! two triangles each and one draw call, as the letter discs
+//! ([`super::piece_disc`]) always were.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use egui::epaint::{PathShape, PathStroke, TessellationOptions, Tessellator};
-use egui::{Color32, Mesh, Pos2, Rect, Shape, Stroke, pos2};
+use egui::{
+    Color32, ColorImage, Context, Id, ImageData, Mesh, Pos2, Rect, TextureFilter, TextureHandle,
+    TextureId, TextureOptions, TextureWrapMode, Vec2, pos2,
+};
 use shakmaty::{Color, Piece, Role};
 
 use super::palette::Palette;
@@ -138,139 +141,189 @@ pub fn shape(role: Role) -> (Vec<Part>, Vec<[Pos2; 2]>) {
     (parts, lines)
 }
 
-/// The part as an egui shape, in a square at `origin` of side `size`,
-/// widened by `grow` points, filled with `fill`.
-fn part_shape(part: &Part, origin: Pos2, size: f32, grow: f32, fill: Color32) -> Shape {
-    let at = |p: Pos2| origin + p.to_vec2() * size;
-    match part {
-        Part::Circle(c, r) => Shape::circle_filled(at(*c), r * size + grow, fill),
-        Part::Polygon(points) => Shape::Path(PathShape {
-            points: points.iter().map(|&p| at(p)).collect(),
-            closed: true,
-            fill,
-            stroke: if grow > 0.0 {
-                PathStroke::new(2.0 * grow, fill)
-            } else {
-                PathStroke::NONE
-            },
-        }),
+impl Part {
+    /// Signed distance from `p` to the part's outline (negative inside),
+    /// in unit coordinates. For a polygon, the largest distance to an
+    /// edge's line: exact along the edges, a little short of the true
+    /// distance past a corner, which only sharpens the outline there.
+    fn distance(&self, p: Pos2) -> f32 {
+        match self {
+            Part::Circle(c, r) => (p - *c).length() - r,
+            Part::Polygon(points) => {
+                let n = points.len();
+                // Outward normals point away from the centroid.
+                let centre = points.iter().fold(Vec2::ZERO, |s, q| s + q.to_vec2()) / n as f32;
+                (0..n)
+                    .map(|i| {
+                        let (a, b) = (points[i], points[(i + 1) % n]);
+                        let along = (b - a).normalized();
+                        let mut normal = Vec2::new(along.y, -along.x);
+                        if normal.dot(a.to_vec2() - centre) < 0.0 {
+                            normal = -normal;
+                        }
+                        normal.dot(p - a)
+                    })
+                    .fold(f32::MIN, f32::max)
+            }
+        }
     }
 }
 
-/// The shapes of one piece in a square at `origin` of side `size`.
-pub fn piece_shapes(piece: Piece, origin: Pos2, size: f32, p: &Palette) -> Vec<Shape> {
+/// Distance from `p` to the segment `a`-`b`.
+fn segment_distance(p: Pos2, [a, b]: [Pos2; 2]) -> f32 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.dot(ab)).clamp(0.0, 1.0);
+    (p - (a + ab * t)).length()
+}
+
+/// The piece colours an image depends on: (edge, white, black, black's line).
+pub type Inks = [Color32; 4];
+
+pub fn inks(p: &Palette) -> Inks {
+    [p.edge, p.white_piece, p.black_piece, p.black_piece_line]
+}
+
+fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
+    let m = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
+    Color32::from_rgb(m(a.r(), b.r()), m(a.g(), b.g()), m(a.b(), b.b()))
+}
+
+/// Side of each piece's image in pixels; mipmaps serve smaller squares.
+pub const SIDE: usize = 192;
+
+/// The edge's width as a share of the square.
+pub const EDGE: f32 = 0.035;
+
+/// One piece filling a `side`-pixel square image, transparent around it:
+/// its silhouette (the union of its parts) in the piece's colour inside a
+/// black edge (for a black piece: a thin line of `inks[3]` inside the
+/// edge), and its detail lines; every boundary anti-aliased over a pixel.
+pub fn piece_image(piece: Piece, side: usize, inks: Inks) -> ColorImage {
+    let [edge_ink, white, black, line_ink] = inks;
     let (parts, lines) = shape(piece.role);
-    let edge = (size * 0.035).max(1.0);
-    let mut layers = vec![(edge, p.edge)];
-    let (fill, line) = match piece.color {
-        Color::White => (p.white_piece, p.edge),
-        Color::Black => {
-            layers.push((edge * 0.45, p.black_piece_line));
-            (p.black_piece, p.black_piece_line)
+    let px = side as f32;
+    let edge = EDGE * px;
+    let (fill, ring_inner, detail) = match piece.color {
+        Color::White => (white, edge_ink, edge_ink),
+        Color::Black => (black, line_ink, line_ink),
+    };
+    // Black pieces: the line takes the inner 45 % of the edge.
+    let line_width = match piece.color {
+        Color::White => 0.0,
+        Color::Black => edge * 0.45,
+    };
+    let detail_half = edge * 0.4;
+    let cover = |d: f32| (0.5 - d).clamp(0.0, 1.0);
+    let mut pixels = Vec::with_capacity(side * side);
+    for y in 0..side {
+        for x in 0..side {
+            let p = pos2((x as f32 + 0.5) / px, (y as f32 + 0.5) / px);
+            let d = parts
+                .iter()
+                .map(|part| part.distance(p))
+                .fold(f32::MAX, f32::min)
+                * px;
+            let alpha = cover(d - edge);
+            if alpha == 0.0 {
+                pixels.push(Color32::TRANSPARENT);
+                continue;
+            }
+            let ring = mix(edge_ink, ring_inner, cover(d - line_width));
+            let inside = cover(d);
+            let mut c = mix(ring, fill, inside);
+            if inside > 0.0 {
+                let dl = lines
+                    .iter()
+                    .map(|&l| segment_distance(p, l))
+                    .fold(f32::MAX, f32::min)
+                    * px;
+                c = mix(c, detail, cover(dl - detail_half) * inside);
+            }
+            let a = (alpha * 255.0).round() as u8;
+            pixels.push(Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), a));
+        }
+    }
+    ColorImage::new([side, side], pixels)
+}
+
+/// The twelve pieces in one image: White's in the top row, Black's in the
+/// bottom row, each row in [`Role::ALL`] order.
+pub fn atlas_image(side: usize, inks: Inks) -> ColorImage {
+    let mut pixels = vec![Color32::TRANSPARENT; 6 * side * 2 * side];
+    for (row, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        for (col, role) in Role::ALL.into_iter().enumerate() {
+            let image = piece_image(role.of(color), side, inks);
+            for y in 0..side {
+                let start = (row * side + y) * 6 * side + col * side;
+                pixels[start..start + side]
+                    .copy_from_slice(&image.pixels[y * side..(y + 1) * side]);
+            }
+        }
+    }
+    ColorImage::new([6 * side, 2 * side], pixels)
+}
+
+/// Where a piece lies in the atlas.
+pub fn uv(piece: Piece) -> Rect {
+    let col = Role::ALL
+        .iter()
+        .position(|&r| r == piece.role)
+        .expect("every role") as f32;
+    let row = match piece.color {
+        Color::White => 0.0,
+        Color::Black => 1.0,
+    };
+    Rect::from_min_size(pos2(col / 6.0, row / 2.0), Vec2::new(1.0 / 6.0, 0.5))
+}
+
+/// The atlas, drawn on first use (once per process and colours: the
+/// drawing takes a moment in a debug build) and uploaded once per window.
+fn atlas(ctx: &Context, inks: Inks) -> TextureId {
+    let id = Id::unique("rochade_piece_atlas").with(inks.map(|c| c.to_array()));
+    if let Some(handle) = ctx.data(|d| d.get_temp::<TextureHandle>(id)) {
+        return handle.id();
+    }
+    static DRAWN: Mutex<Vec<(Inks, Arc<ColorImage>)>> = Mutex::new(Vec::new());
+    let image = {
+        let mut drawn = DRAWN.lock().unwrap_or_else(|e| e.into_inner());
+        match drawn.iter().find(|(k, _)| *k == inks) {
+            Some((_, image)) => image.clone(),
+            None => {
+                let image = Arc::new(atlas_image(SIDE, inks));
+                drawn.push((inks, image.clone()));
+                image
+            }
         }
     };
-    layers.push((0.0, fill));
-    let mut shapes = Vec::new();
-    for (grow, colour) in layers {
-        shapes.extend(
-            parts
-                .iter()
-                .map(|part| part_shape(part, origin, size, grow, colour)),
-        );
-    }
-    let at = |q: Pos2| origin + q.to_vec2() * size;
-    for [a, b] in lines {
-        shapes.push(Shape::line_segment(
-            [at(a), at(b)],
-            Stroke::new(edge * 0.8, line),
-        ));
-    }
-    shapes
+    let options = TextureOptions {
+        magnification: TextureFilter::Linear,
+        minification: TextureFilter::Linear,
+        wrap_mode: TextureWrapMode::ClampToEdge,
+        mipmap_mode: Some(TextureFilter::Linear),
+    };
+    let handle = ctx.load_texture("pieces", ImageData::Color(image), options);
+    let texture = handle.id();
+    ctx.data_mut(|d| d.insert_temp(id, handle));
+    texture
 }
 
-/// Tessellates shapes into one mesh (no text, so no font texture).
-pub fn tessellate(shapes: Vec<Shape>, pixels_per_point: f32) -> Mesh {
-    let mut tessellator = Tessellator::new(
-        pixels_per_point,
-        TessellationOptions::default(),
-        [1, 1],
-        vec![],
-    );
-    let mut mesh = Mesh::default();
-    for shape in shapes {
-        tessellator.tessellate_shape(shape, &mut mesh);
+/// One mesh with every piece of a board (each the square's rect and its
+/// piece): two triangles a piece, one draw call for the board.
+pub fn pieces(
+    ctx: &Context,
+    palette: &Palette,
+    squares: impl IntoIterator<Item = (Rect, Piece)>,
+) -> Mesh {
+    let mut mesh = Mesh::with_texture(atlas(ctx, inks(palette)));
+    for (rect, piece) in squares {
+        mesh.add_rect_with_uv(rect, uv(piece), Color32::WHITE);
     }
     mesh
-}
-
-/// What a board's piece mesh depends on.
-#[derive(Clone, Debug, PartialEq)]
-struct BoardKey {
-    squares: Vec<(Rect, Piece)>,
-    palette: Palette,
-    pixels_per_point: f32,
-}
-
-/// A board's piece meshes: one per (piece, colour) at the current square
-/// size, and the last whole board.
-#[derive(Default)]
-pub struct PieceMeshes {
-    /// The square size and pixel density the piece meshes are for.
-    size: Option<(f32, f32, Palette)>,
-    pieces: HashMap<Piece, Mesh>,
-    board: Option<(BoardKey, Arc<Mesh>)>,
-    /// How many times a piece was tessellated (for tests).
-    pub tessellated: usize,
-}
-
-impl PieceMeshes {
-    /// One mesh with every piece of `squares` (each the square's rect and
-    /// its piece), reused as long as nothing changed.
-    pub fn board(
-        &mut self,
-        squares: Vec<(Rect, Piece)>,
-        palette: &Palette,
-        pixels_per_point: f32,
-    ) -> Arc<Mesh> {
-        let key = BoardKey {
-            squares,
-            palette: *palette,
-            pixels_per_point,
-        };
-        if let Some((k, mesh)) = &self.board
-            && *k == key
-        {
-            return mesh.clone();
-        }
-        let side = key.squares.first().map_or(0.0, |(r, _)| r.width());
-        let size_key = (side, pixels_per_point, *palette);
-        if self.size != Some(size_key) {
-            self.size = Some(size_key);
-            self.pieces.clear();
-        }
-        let mut mesh = Mesh::default();
-        for (r, piece) in &key.squares {
-            let one = self.pieces.entry(*piece).or_insert_with(|| {
-                self.tessellated += 1;
-                tessellate(
-                    piece_shapes(*piece, Pos2::ZERO, side, palette),
-                    pixels_per_point,
-                )
-            });
-            let mut placed = one.clone();
-            placed.translate(r.min.to_vec2());
-            mesh.append(placed);
-        }
-        let mesh = Arc::new(mesh);
-        self.board = Some((key, mesh.clone()));
-        mesh
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use egui::Vec2;
 
     fn convex(points: &[Pos2]) -> bool {
         let n = points.len();
@@ -321,38 +374,80 @@ mod tests {
         }
     }
 
+    fn at(image: &ColorImage, x: f32, y: f32) -> Color32 {
+        let side = image.size[0];
+        let (x, y) = ((x * side as f32) as usize, (y * side as f32) as usize);
+        image.pixels[y * side + x]
+    }
+
     #[test]
-    fn a_black_piece_has_one_more_layer() {
-        let p = Palette::of(crate::config::Theme::DarkHighContrast);
+    fn a_piece_is_filled_edged_and_transparent_around() {
+        let inks = inks(&Palette::of(crate::config::Theme::DarkHighContrast));
+        let side = 96;
         for role in Role::ALL {
-            let parts = shape(role).0.len();
-            let white = piece_shapes(role.of(Color::White), Pos2::ZERO, 80.0, &p);
-            let black = piece_shapes(role.of(Color::Black), Pos2::ZERO, 80.0, &p);
-            assert_eq!(black.len(), white.len() + parts, "{role:?}");
+            let white = piece_image(role.of(Color::White), side, inks);
+            let black = piece_image(role.of(Color::Black), side, inks);
+            // The plinth's middle: inside every piece.
+            assert_eq!(at(&white, 0.3, 0.84), Color32::WHITE, "{role:?}");
+            assert_eq!(at(&black, 0.3, 0.84), Color32::BLACK, "{role:?}");
+            assert_eq!(at(&white, 0.02, 0.02), Color32::TRANSPARENT, "{role:?}");
+            // Just outside the plinth's lower side: the edge, opaque black.
+            let below = 0.88 + EDGE * 0.5;
+            assert_eq!(at(&white, 0.5, below), Color32::BLACK, "{role:?}");
+            assert_eq!(at(&black, 0.5, below), Color32::BLACK, "{role:?}");
         }
     }
 
     #[test]
-    fn meshes_are_made_once_and_reused() {
-        let p = Palette::of(crate::config::Theme::DarkHighContrast);
-        let mut meshes = PieceMeshes::default();
-        let sq = |i: f32| Rect::from_min_size(pos2(i * 50.0, 0.0), Vec2::splat(50.0));
-        let board = vec![
-            (sq(0.0), Role::Rook.of(Color::White)),
-            (sq(1.0), Role::Rook.of(Color::White)),
-            (sq(2.0), Role::King.of(Color::Black)),
-        ];
-        let first = meshes.board(board.clone(), &p, 1.0);
-        assert_eq!(meshes.tessellated, 2, "one mesh per (role, colour)");
-        let again = meshes.board(board.clone(), &p, 1.0);
+    fn a_black_piece_has_a_light_line_inside_its_edge() {
+        let inks = inks(&Palette::of(crate::config::Theme::DarkHighContrast));
+        let side = 400;
+        let black = piece_image(Role::Rook.of(Color::Black), side, inks);
+        // Down the middle from below the plinth: transparent, black edge,
+        // white line, black fill.
+        let column: Vec<Color32> = (0..side)
+            .rev()
+            .map(|y| black.pixels[y * side + side / 4])
+            .take(60)
+            .collect();
+        let first_white = column.iter().position(|&c| c == Color32::WHITE);
+        let first_black = column.iter().position(|&c| c == Color32::BLACK);
         assert!(
-            Arc::ptr_eq(&first, &again),
-            "the same board reuses its mesh"
+            matches!((first_black, first_white), (Some(b), Some(w)) if b < w),
+            "{column:?}"
         );
-        let moved = vec![board[0], (sq(3.0), board[1].1), board[2]];
-        let next = meshes.board(moved, &p, 1.0);
-        assert_eq!(meshes.tessellated, 2, "a move tessellates nothing");
-        assert_eq!(next.vertices.len(), first.vertices.len());
-        assert!(!first.vertices.is_empty());
+        assert_eq!(column.last(), Some(&Color32::BLACK), "the fill");
+    }
+
+    #[test]
+    fn the_atlas_holds_each_piece_where_uv_says() {
+        let inks = inks(&Palette::of(crate::config::Theme::YellowOnBlack));
+        let side = 48;
+        let atlas = atlas_image(side, inks);
+        assert_eq!(atlas.size, [6 * side, 2 * side]);
+        for color in [Color::White, Color::Black] {
+            for role in Role::ALL {
+                let piece = role.of(color);
+                let r = uv(piece);
+                let (x0, y0) = (
+                    (r.min.x * 6.0 * side as f32).round() as usize,
+                    (r.min.y * 2.0 * side as f32).round() as usize,
+                );
+                let one = piece_image(piece, side, inks);
+                for y in 0..side {
+                    let row = &atlas.pixels[(y0 + y) * 6 * side + x0..][..side];
+                    assert_eq!(row, &one.pixels[y * side..(y + 1) * side], "{piece:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_theme_draws_the_pieces_alike() {
+        // One atlas serves all themes: the pieces' colours are the same.
+        let first = inks(&Palette::of(crate::config::Theme::ALL[0]));
+        for theme in crate::config::Theme::ALL {
+            assert_eq!(inks(&Palette::of(theme)), first, "{theme:?}");
+        }
     }
 }
