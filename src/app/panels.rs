@@ -907,7 +907,11 @@ impl RochadeApp {
             && !self.session.record().is_over();
         self.ui = UiText::bundled(settings.interface_language);
         let config = settings.session_config();
-        let (pack, pack_error) = super::session_pack(&settings, self.pack_dir.as_deref());
+        let (pack, pack_error) = super::session_pack(
+            &settings,
+            self.pack_dir.as_deref(),
+            &self.speech.backend_name(),
+        );
         self.session.set_config(config);
         self.session.set_pack(pack);
         let tracker = settings.tracker_config();
