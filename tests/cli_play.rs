@@ -83,21 +83,23 @@ fn moves_commands_and_bad_input_as_json_lines() {
     assert_eq!(end["result"], "0-1");
 }
 
+/// Level 2, English, JSON, silent, no pause, a fixed seed.
+const QUIET_LEVEL_2: [&str; 10] = [
+    "--level",
+    "2",
+    "--lang",
+    "en",
+    "--json",
+    "--quiet",
+    "--pause-ms",
+    "0",
+    "--seed",
+    "5",
+];
+
 #[test]
 fn a_takeback_waits_for_its_answer_and_no_keeps_the_moves() {
-    let args = [
-        "--level",
-        "2",
-        "--lang",
-        "en",
-        "--json",
-        "--quiet",
-        "--pause-ms",
-        "0",
-        "--seed",
-        "5",
-    ];
-    let events = play(&args, "e4\ntakeback\nn\nresign\n");
+    let events = play(&QUIET_LEVEL_2, "e4\ntakeback\nn\nresign\n");
     assert!(
         !events
             .iter()
@@ -120,20 +122,8 @@ fn the_pgn_of_a_practice_game_is_complete() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("game.pgn");
     let pgn_arg = pgn.to_str().unwrap();
-    let args = [
-        "--level",
-        "2",
-        "--lang",
-        "en",
-        "--json",
-        "--quiet",
-        "--pause-ms",
-        "0",
-        "--seed",
-        "5",
-        "--pgn",
-        pgn_arg,
-    ];
+    let mut args = QUIET_LEVEL_2.to_vec();
+    args.extend(["--pgn", pgn_arg]);
     play(&args, "e4\nresign\n");
     let text = std::fs::read_to_string(&pgn).unwrap();
     let today = jiff::Zoned::now().date();
