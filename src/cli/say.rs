@@ -115,12 +115,17 @@ fn say_with_settings(
     for note in handle.backend_notes() {
         eprintln!("rochade: {note}");
     }
+    // A voice that never reports the end (a speech module without audio)
+    // may not keep the command waiting: 10 s plus a generous 150 ms a
+    // character.
+    let limit =
+        Duration::from_secs(10) + Duration::from_millis(150) * text.spoken.chars().count() as u32;
     handle.speak(Speech {
         text,
         lang,
         priority: Priority::Move,
     });
-    let done = handle.wait_idle(Duration::from_secs(60));
+    let done = handle.wait_idle(limit);
     let skipped = handle.take_skipped_words();
     if !skipped.is_empty() {
         eprintln!("rochade: no voice clip for: {}", skipped.join(", "));
@@ -130,7 +135,10 @@ fn say_with_settings(
         return Err(CliError::failure(errors.join("; ")));
     }
     if !done {
-        return Err(CliError::failure("speech did not finish within 60 s"));
+        return Err(CliError::failure(format!(
+            "the voice did not finish speaking within {} s (a speech module without audio output?); try --backend clip",
+            limit.as_secs()
+        )));
     }
     Ok(())
 }

@@ -492,7 +492,11 @@ pub fn speak_all_blocking(
             priority: Priority::Move,
         });
     }
-    let budget = Duration::from_secs(30 + 15 * texts.len() as u64);
+    // A voice that never reports the end (a speech module without audio
+    // output) may not keep the command waiting long: 10 s plus a generous
+    // 150 ms a character.
+    let chars: usize = texts.iter().map(|t| t.spoken.chars().count()).sum();
+    let budget = Duration::from_secs(10) + Duration::from_millis(150 * chars as u64);
     let done = handle.wait_idle(budget);
     let skipped = handle.take_skipped_words();
     if !skipped.is_empty() {
@@ -504,7 +508,7 @@ pub fn speak_all_blocking(
     }
     if !done {
         return Err(SpeechError::new(format!(
-            "speech did not finish within {} s",
+            "the voice did not finish speaking within {} s (a speech module without audio output?); try --backend clip",
             budget.as_secs()
         )));
     }
