@@ -413,14 +413,7 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     // A new game (Ctrl+N) mid-game asks first; the question is announced,
     // and Y starts the new game.
     step(&desktop, &mut log, "ctrl+n", "new game question", "?", "?");
-    step(
-        &desktop,
-        &mut log,
-        "y",
-        "new game",
-        "New game",
-        "New game",
-    );
+    step(&desktop, &mut log, "y", "new game", "New game", "New game");
 
     std::fs::copy(&log.path, artifacts.join("orca-debug.log")).ok();
 }
