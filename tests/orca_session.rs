@@ -81,7 +81,12 @@ impl OrcaLog {
         for line in new.lines() {
             if let Some(rest) = line.split_once("SPEECH OUTPUT: '").map(|x| x.1) {
                 // SPEECH OUTPUT: 'words'{voice}
-                speech.push(rest.rsplit_once("'{").map_or(rest, |x| x.0).to_owned());
+                // 'words'{voice} or 'words'[{voice}]
+                let words = rest
+                    .rsplit_once("'{")
+                    .or_else(|| rest.rsplit_once("'[{"))
+                    .map_or(rest, |x| x.0);
+                speech.push(words.to_owned());
             } else if let Some(rest) = line.split_once("BRAILLE LINE:  '").map(|x| x.1) {
                 braille.push(rest.rsplit_once('\'').map_or(rest, |x| x.0).to_owned());
             }
@@ -384,6 +389,53 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         log.expect_held(&format!("move {typed}"), said, Duration::from_millis(1500));
     }
 
+    // Flat review (Orca's keypad, Num Lock off): KP_Subtract enters it
+    // and reaches Orca (it typed "-" into the move input); KP_9 walks the
+    // window's lines, which include the last announcement and the
+    // scoresheet (Orca found 1 object and read nothing before).
+    step(
+        &desktop,
+        &mut log,
+        "KP_Subtract",
+        "flat review on",
+        "Entering flat review",
+        "Entering flat review",
+    );
+    let mut read = Vec::new();
+    for _ in 0..60 {
+        desktop.key("KP_Prior");
+        read.extend(log.expect("flat review, next line", "", ""));
+        if read.iter().any(|s| s.contains("3. Bb5 a6")) {
+            break;
+        }
+    }
+    assert!(
+        read.iter()
+            .any(|s| s.contains("Anna sechs") && !s.contains(':')),
+        "flat review read the last announcement: {read:?}"
+    );
+    assert!(
+        read.iter().any(|s| s.contains("1. e4 e5")) && read.iter().any(|s| s.contains("3. Bb5 a6")),
+        "flat review read the scoresheet: {read:?}"
+    );
+    step(
+        &desktop,
+        &mut log,
+        "KP_Subtract",
+        "flat review off",
+        "Leaving flat review",
+        "",
+    );
+    // KP_Add (say all) goes to Orca and types nothing.
+    desktop.key("KP_Add");
+    wait_for("Orca to take KP_Add", STEP_TIMEOUT, || {
+        log.text()
+            .get(log.seen..)
+            .unwrap_or("")
+            .contains("CONSUME ATSPI_KEY_PRESSED_EVENT: 'KP_Add'")
+            .then_some(())
+    });
+    log.mark();
     // An illegal move: the error is spoken and brailled, the text kept.
     desktop.type_move("Ke3");
     log.expect("illegal move", "Ke3", "Ke3");
@@ -418,6 +470,42 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             "no selection chatter on a board cell: {said:?}"
         );
     }
+
+    // Escape with a lifted piece puts it back, said and brailled, and the
+    // board keeps the keyboard; Down and Enter then play nothing (the
+    // scoresheet's newest row below is still 3. Bb5 a6).
+    step(
+        &desktop,
+        &mut log,
+        "Return",
+        "pick up the bishop",
+        "Läufer Bella fünf picked up",
+        "Läufer Bella fünf picked up",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Escape",
+        "Escape puts it back",
+        "Läufer Bella fünf put back",
+        "Läufer Bella fünf put back",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Down",
+        "still on the board",
+        "Bella vier: leer",
+        "Bella vier: leer",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Return",
+        "Enter plays nothing",
+        "Bella vier: leer",
+        "Bella vier: leer",
+    );
 
     // The scoresheet, line by line: back to the move input (F7), Tab past
     // Play to the newest row, Up to the older ones.

@@ -1025,7 +1025,14 @@ impl RochadeApp {
         }
         self.applied_style = Some(key);
         let theme = self.settings.display.theme;
-        ctx.all_styles_mut(|style| *style = palette::style(theme, style));
+        ctx.all_styles_mut(|style| {
+            *style = palette::style(theme, style);
+            // A selectable label is a text object on AT-SPI, and Orca 43's
+            // flat review reads text objects with a method AccessKit does
+            // not offer (GetTextAtOffset): the whole review failed and read
+            // nothing. A plain label is read by its name.
+            style.interaction.selectable_labels = false;
+        });
         ctx.set_zoom_factor(self.settings.display.scale());
     }
 
