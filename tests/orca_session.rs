@@ -576,9 +576,57 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         "Move",
     );
 
-    // Settings (F8) open and say so; Escape closes them, focus comes back.
-    step(&desktop, &mut log, "F8", "settings", "Settings", "Settings");
-    step(&desktop, &mut log, "Escape", "settings closed", "", "Move");
+    // Settings by keyboard alone, every value spoken: F8 puts the
+    // keyboard on the first field; Tab, Down and Up change the
+    // announcement language to English (each value said; the name
+    // carries it on AT-SPI); Space opens the list and says its choices,
+    // Escape closes only the list; Shift+Tab reaches Save, Enter saves, the
+    // keyboard is back in the move input. Nine keys.
+    let mut keys = 0;
+    let mut press = |key: &str, flow: &str, spoken: &str, brailled: &str| {
+        keys += 1;
+        step(&desktop, &mut log, key, flow, spoken, brailled);
+    };
+    press(
+        "F8",
+        "settings",
+        "Interface language: English",
+        "Interface language: English",
+    );
+    press(
+        "Tab",
+        "settings: next field",
+        "Announcement language: Deutsch",
+        "Announcement language: Deutsch",
+    );
+    press("Up", "settings: Up changes the value", "English", "English");
+    press(
+        "space",
+        "settings: the list opens and says its choices",
+        "Português (Brasil), English, Deutsch",
+        "",
+    );
+    press(
+        "Escape",
+        "settings: Escape closes the list",
+        "Announcement language: English",
+        "",
+    );
+    press(
+        "shift+Tab",
+        "settings: back",
+        "Interface language",
+        "Interface language",
+    );
+    press("shift+Tab", "settings: Cancel", "Cancel", "Cancel");
+    press("shift+Tab", "settings: Save", "Save", "Save");
+    press("Return", "settings saved", "Move", "Move");
+    assert!(keys <= 10, "{keys} keys");
+    wait_for("the announcement language saved", STEP_TIMEOUT, || {
+        std::fs::read_to_string(config_dir.join("settings.toml"))
+            .ok()
+            .filter(|s| s.contains("language = \"en\""))
+    });
 
     // A new game (Ctrl+N) mid-game asks first; the question is announced,
     // and Y starts the new game.

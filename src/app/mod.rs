@@ -46,7 +46,7 @@ use crate::speech::SpeechHandle;
 use crate::words::LoadPack;
 use crate::words::{Pack, Utterance};
 
-pub use a11y::{BOARD_ROLE, CELL_ROLE};
+pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use keys::Action;
 pub use run::run;
 pub use sim_panel::SimPanel;
@@ -945,6 +945,9 @@ impl eframe::App for RochadeApp {
                     self.put_back_lifted(true);
                 }
                 Action::Cancel if !asking => {
+                    if let Some(Modal::Settings(draft)) = &self.modal {
+                        self.focus_request = Some(draft.return_to);
+                    }
                     if self.modal.take().is_none() {
                         self.act(Action::StopSpeech);
                     }
