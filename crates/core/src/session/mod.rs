@@ -11,6 +11,7 @@
 pub mod board;
 mod effect;
 mod engine;
+pub mod link;
 mod notice;
 mod question;
 mod retrace;
