@@ -195,6 +195,10 @@ impl Shell for TrackOut<'_> {
     fn restart_engine(&mut self) -> CliResult {
         Ok(())
     }
+    fn config_changed(&mut self, _: SessionConfig) -> CliResult {
+        // `track` sends no practice keys; its settings are its arguments.
+        Ok(())
+    }
 }
 
 impl Follow for Driver {

@@ -193,7 +193,7 @@ fn the_clock_switches_once_for_castling_begun_with_the_rook() {
         time_control: "15+10".parse().expect("time control"),
         ..t.session.config().clone()
     };
-    t.session.set_config(config);
+    t.send(Event::ConfigChanged(config));
     t.send(Event::Command(Command::NewGame));
     for (from, to) in [
         (Square::E2, Square::E4),

@@ -158,6 +158,23 @@ pub struct Pack {
     messages: Lang,
 }
 
+/// Two packs are equal when they say and read the same words (the input
+/// cache made at first use aside).
+impl PartialEq for Pack {
+    fn eq(&self, other: &Pack) -> bool {
+        self.lang == other.lang
+            && self.name == other.name
+            && self.voice == other.voice
+            && self.files == other.files
+            && self.ranks == other.ranks
+            && self.pieces == other.pieces
+            && self.terms == other.terms
+            && self.phrases == other.phrases
+            && self.input == other.input
+            && self.messages == other.messages
+    }
+}
+
 /// What went wrong reading a pack; always names the file.
 #[derive(Debug, thiserror::Error)]
 #[error("language pack {origin}: {message}")]
