@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess, Move};
 
-use super::follow::{DgtLog, Follow, follow_ports, print_json, replay_log};
+use super::follow::{CommandError, DgtLog, Follow, follow_ports, print_json, replay_log};
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimCommand};
 use crate::board::{BoardMessage, HostCommand, log};
@@ -340,12 +340,11 @@ pub fn board_sim(
     super::follow::typed_commands(
         &wire,
         |cmd| match cmd {
-            SimCommand::Fault(_) => Err("a DGT board reports no faults".into()),
-            cmd => board
+            SimCommand::Fault(_) => Err(CommandError::NoFaults),
+            cmd => Ok(board
                 .lock()
-                .map_err(|_| "simulator state poisoned".to_string())?
-                .apply(cmd)
-                .map_err(|e| e.to_string()),
+                .map_err(|_| CommandError::Poisoned)?
+                .apply(cmd)?),
         },
         |_, _| {},
     )?;

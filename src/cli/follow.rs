@@ -22,19 +22,22 @@ pub enum FormatArg {
     Dgt,
 }
 
-impl FromStr for FormatArg {
-    type Err = String;
+/// A board format on the command line that names none (the name, in
+/// lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown board format '{0}' (use peg, liboard, sentio or dgt)")]
+pub struct UnknownFormatArg(pub String);
 
-    fn from_str(s: &str) -> Result<FormatArg, String> {
+impl FromStr for FormatArg {
+    type Err = UnknownFormatArg;
+
+    fn from_str(s: &str) -> Result<FormatArg, UnknownFormatArg> {
         if s.eq_ignore_ascii_case("dgt") {
             return Ok(FormatArg::Dgt);
         }
-        Format::from_str(s).map(FormatArg::Board).map_err(|_| {
-            format!(
-                "unknown board format '{}' (use peg, liboard, sentio or dgt)",
-                s.to_ascii_lowercase()
-            )
-        })
+        Format::from_str(s)
+            .map(FormatArg::Board)
+            .map_err(|_| UnknownFormatArg(s.to_ascii_lowercase()))
     }
 }
 
@@ -263,12 +266,24 @@ fn follow_link(
     }
 }
 
+/// Why a simulator's typed command was not carried out (said on stderr).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum CommandError {
+    #[error(transparent)]
+    Sim(#[from] crate::board::sim::SimError),
+    /// A thread died holding the simulator.
+    #[error("simulator state poisoned")]
+    Poisoned,
+    #[error("a DGT board reports no faults")]
+    NoFaults,
+}
+
 /// Reads typed commands from stdin until `quit` or the end of input; each
 /// other command is carried out by `apply`, its bytes go to `wire` (and to
 /// `on_send`) with the pauses between them, and errors are printed.
 pub(super) fn typed_commands(
     wire: &mpsc::Sender<Vec<u8>>,
-    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, String>,
+    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, CommandError>,
     mut on_send: impl FnMut(&SimCommand, &[u8]),
 ) -> CliResult {
     for line in std::io::stdin().lock().lines() {
