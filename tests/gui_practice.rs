@@ -259,6 +259,59 @@ fn the_board_is_walked_and_read_by_keyboard() {
     assert!(gui.shows("1. Nf3 d5"));
 }
 
+/// Escape with a lifted piece puts it back and the board keeps the
+/// keyboard; no later Enter can finish the move the user cancelled (it
+/// did: Escape left the piece in the hand, and Down, Down, Left, Enter
+/// played Nb8-a6).
+#[test]
+fn escape_puts_a_lifted_piece_back_and_no_later_key_plays_it() {
+    let mut gui = start(settings(Lang::De));
+    gui.type_move("e4");
+    gui.press(Key::F7);
+    gui.press(Key::N);
+    assert_eq!(gui.last_spoken(), "Bella acht: schwarzer Springer");
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Springer Bella acht picked up");
+    gui.press(Key::Escape);
+    assert_eq!(gui.last_spoken(), "Springer Bella acht put back");
+    assert!(
+        gui.harness
+            .get_by_role_and_label(rochade::app::CELL_ROLE, "Bella acht: schwarzer Springer")
+            .is_focused(),
+        "the board keeps the keyboard"
+    );
+    for key in [Key::ArrowDown, Key::ArrowDown, Key::ArrowLeft, Key::Enter] {
+        gui.press(key);
+    }
+    assert_eq!(
+        gui.app().session().record().moves().len(),
+        1,
+        "no move played"
+    );
+    assert_eq!(gui.last_spoken(), "Anna sechs: leer");
+    // Leaving the board with a piece in the hand puts it back too.
+    gui.press(Key::N);
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Springer Bella acht picked up");
+    gui.press(Key::F7);
+    assert!(
+        gui.spoken()
+            .iter()
+            .any(|s| s == "Springer Bella acht put back"),
+        "{:?}",
+        gui.spoken()
+    );
+    gui.press(Key::F7);
+    gui.press(Key::ArrowDown);
+    gui.press(Key::ArrowDown);
+    gui.press(Key::Enter);
+    assert_eq!(
+        gui.app().session().record().moves().len(),
+        1,
+        "no move played"
+    );
+}
+
 #[test]
 fn the_window_sleeps_without_a_running_clock() {
     let mut gui = start(settings(Lang::En));

@@ -83,8 +83,11 @@ impl Pending {
 
 /// Call at the end of a frame, after every widget is built: sets the
 /// pending announcement as the focused widget's description on AT-SPI and
-/// asks for another frame, which builds the node without it.
-pub fn deliver(ctx: &Context, pending: &mut Pending) {
+/// asks for another frame, which builds the node without it. `hold`: the
+/// focused widget's text changed in this frame, so the words wait a frame
+/// (a screen reader re-presents an entry whose text or caret changed, and
+/// that would push the words off the Braille line at once).
+pub fn deliver(ctx: &Context, pending: &mut Pending, hold: bool) {
     let focused = ctx.memory(|m| m.focused());
     // When the focus moved in this frame, the words wait one frame: a
     // screen reader takes the focus change after the description change
@@ -99,7 +102,7 @@ pub fn deliver(ctx: &Context, pending: &mut Pending) {
     if pending.0.is_empty() {
         return;
     }
-    if moved && !LIVE_REGION {
+    if (moved || hold) && !LIVE_REGION {
         ctx.request_repaint();
         return;
     }
@@ -122,6 +125,11 @@ pub fn heading(ui: &mut egui::Ui, text: impl Into<egui::RichText>) -> egui::Resp
     let r = ui.heading(text);
     ui.ctx().accesskit_node_builder(r.id, |node| {
         node.set_role(egui::accesskit::Role::Heading);
+        // A label's words are its value; a heading is read by its name.
+        if let Some(value) = node.value().map(str::to_owned) {
+            node.set_label(value);
+            node.clear_value();
+        }
         node.set_level(2);
     });
     r
@@ -219,6 +227,22 @@ pub fn row_list_at(
         }
     }
     has_focus
+}
+
+/// Names the window for a screen reader and gives it its bounds: without
+/// them the window has no on-screen extent, and a screen reader's flat
+/// review (Orca's keypad) finds nothing in it.
+pub fn name_window(ctx: &Context, name: &str) {
+    let rect = ctx.content_rect();
+    ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
+        node.set_label(name);
+        node.set_bounds(egui::accesskit::Rect {
+            x0: rect.min.x.into(),
+            y0: rect.min.y.into(),
+            x1: rect.max.x.into(),
+            y1: rect.max.y.into(),
+        });
+    });
 }
 
 fn describe(ctx: &Context, id: Id, text: String) {

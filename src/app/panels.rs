@@ -127,6 +127,41 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
 /// The window title says the game state, so a screen reader's "read
 /// title" answers where the game is: "Rochade – 12. Nf3 – Black to move",
 /// or the result once the game is over.
+/// The window's accessible name, which a screen reader says on entering
+/// the window and in "where am I": "Rochade – Anna Blin vs Bert Sighte",
+/// or the mode when no player is named. It does not change with every move
+/// (a screen reader re-presents a window whose name changes, and that
+/// would push the move off the Braille line).
+pub fn accessible_window_name(white: &str, black: &str, mode: Mode, t: &UiText) -> String {
+    // PGN's "?" is an unknown name.
+    fn clean(n: &str) -> &str {
+        Some(n.trim()).filter(|n| *n != "?").unwrap_or("")
+    }
+    let (white, black) = (clean(white), clean(black));
+    let what = if white.is_empty() && black.is_empty() {
+        t.get(match mode {
+            Mode::Tournament => "mode_tournament",
+            Mode::Relay => "mode_relay",
+            Mode::Practice => "mode_practice",
+        })
+    } else {
+        let name = |n: &str, side| {
+            if n.is_empty() {
+                side_name(t, side)
+            } else {
+                n.to_owned()
+            }
+        };
+        format!(
+            "{} {} {}",
+            name(white, shakmaty::Color::White),
+            t.get("versus"),
+            name(black, shakmaty::Color::Black)
+        )
+    };
+    format!("{} – {what}", t.get("window_title"))
+}
+
 pub fn window_title(record: &crate::chess::GameRecord, letters: Letters, t: &UiText) -> String {
     let mut parts = vec!["Rochade".to_string()];
     if let Some(row) = record.rows().last() {
@@ -208,6 +243,7 @@ fn move_input(app: &mut RochadeApp, ui: &mut Ui, t: &UiText) {
             .font(FontId::proportional(24.0))
             .desired_width(ui.available_width() - 90.0);
         let response = ui.add(edit).labelled_by(label.id);
+        app.move_text_built.clone_from(&app.move_text);
         if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
             play = true;
             response.request_focus();
