@@ -255,8 +255,11 @@ impl RochadeApp {
             options.pack_dir.as_deref(),
             &options.speech.backend_name(),
         );
-        let mut session = Session::with_pack(config, pack);
-        options.settings.apply_tags(&mut session.record_mut().tags);
+        let mut tags = crate::chess::Tags::default();
+        options.settings.apply_tags(&mut tags);
+        let session = Session::with_pack(config, pack)
+            .with_tags(tags)
+            .with_seed(practice::seed());
         let refused = pack_error.as_ref().map(|e| e.to_string());
         let note = match (options.startup_note, refused.clone()) {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),

@@ -942,15 +942,19 @@ impl RochadeApp {
             self.pack_dir.as_deref(),
             &self.speech.backend_name(),
         );
-        self.session.set_config(config);
-        self.session.set_pack(pack);
         let tracker = settings.tracker_config();
+        let mut tags = self.session.record().tags.clone();
+        settings.apply_tags(&mut tags);
+        self.speech.reconfigure(settings.speech_config());
+        // The app's settings first: what the session asks for on the new
+        // ones (the computer's move) meets them.
+        let old = std::mem::replace(&mut self.settings, settings);
+        self.dispatch(crate::session::Event::ConfigChanged(config));
+        self.dispatch(crate::session::Event::PackChanged(Box::new(pack)));
         self.dispatch(crate::session::Event::Board(
             crate::session::board::BoardEvent::Configure(tracker),
         ));
-        settings.apply_tags(&mut self.session.record_mut().tags);
-        self.speech.reconfigure(settings.speech_config());
-        let old = std::mem::replace(&mut self.settings, settings);
+        self.dispatch(crate::session::Event::TagsChanged(tags));
         self.relink(&old);
         self.applied_style = None;
         if let Some(e) = pack_error {
