@@ -417,16 +417,21 @@ impl RochadeApp {
                 start.elapsed().as_millis()
             );
         }
-        let lang = self.session.config().lang;
-        self.speech.speak(Speech {
-            text: text.clone(),
-            lang,
-            priority,
-        });
-        // The screen reader gets the words when it is meant to speak them;
-        // in self-voicing mode it would talk over the app's voice. The offer
-        // to let it speak is for its user, so it always gets that.
+        // The offer to let the screen reader speak is for its user: the
+        // screen reader says it, the app's own voice does not (it was heard
+        // twice, and Orca's own reading waited behind it).
         let offering = matches!(self.question(), Some(Question::ScreenReaderMode));
+        let the_offer = offering && self.session.pending().is_some_and(|p| p.text == text);
+        if !the_offer {
+            let lang = self.session.config().lang;
+            self.speech.speak(Speech {
+                text: text.clone(),
+                lang,
+                priority,
+            });
+        }
+        // The screen reader gets the words when it is meant to speak them;
+        // in self-voicing mode it would talk over the app's voice.
         if self.settings.speech.mode.screen_reader() || offering {
             self.a11y_pending.push(&text.spoken);
         }
