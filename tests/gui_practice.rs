@@ -194,6 +194,16 @@ fn the_board_is_walked_and_read_by_keyboard() {
     gui.press(Key::ArrowUp);
     gui.press(Key::ArrowUp);
     assert_eq!(gui.last_spoken(), "Eva four: empty");
+    // At the edge the cursor stays and says so.
+    for _ in 0..4 {
+        gui.press(Key::ArrowUp);
+    }
+    assert_eq!(gui.last_spoken(), "Eva eight: black King");
+    gui.press(Key::ArrowUp);
+    assert_eq!(gui.last_spoken(), "Edge: Eva eight: black King");
+    for _ in 0..4 {
+        gui.press(Key::ArrowDown);
+    }
     let board = gui
         .harness
         .get_by_role_and_label(rochade::app::BOARD_ROLE, "Board");

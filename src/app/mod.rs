@@ -730,6 +730,15 @@ impl RochadeApp {
         let before = self.cursor;
         self.cursor = keys::step(before, df, dr, self.flipped());
         let mark = self.a11y_pending.mark();
+        if before == self.cursor {
+            // At the edge the square is said again with a cue, so a
+            // repeated square never sounds like a step taken.
+            let pack = self.session.pack();
+            let square = browse::square(pack, self.session.record().position().board(), before);
+            let text = pack.phrase("board_edge", &[("square", square)]);
+            self.say(text, Priority::Info);
+            return;
+        }
         self.speak_square(self.cursor);
         self.focus_moved(mark, before != self.cursor);
     }
