@@ -159,8 +159,14 @@ pub enum Recorded {
 
 #[derive(Default)]
 struct LogInner {
-    calls: Vec<(Recorded, Instant)>,
+    /// Each call, when it came, and whether the fallback backend got it.
+    calls: Vec<(Recorded, Instant, bool)>,
     held: Option<UtteranceKey>,
+    /// Calls (speak or stop) the first backend answers before the next
+    /// one never returns, like a speech daemon that hangs mid-session.
+    answers: Option<usize>,
+    /// Ends a hang (so the stuck thread can finish at the end of a test).
+    released: bool,
 }
 
 /// What a [`RecordingBackend`] captured, shared with the test that reads
@@ -194,6 +200,37 @@ impl RecordingLog {
         }
     }
 
+    /// The backend answers `calls` speak or stop calls, then the next one
+    /// never returns (until [`Self::release`]): a speech daemon that
+    /// hangs mid-session. The backend the service falls back to
+    /// ("recording (fallback)") records into the same log and never hangs.
+    pub fn hanging_after(self, calls: usize) -> RecordingLog {
+        self.inner.0.lock().unwrap().answers = Some(calls);
+        self
+    }
+
+    /// Lets a hung call return.
+    pub fn release(&self) {
+        let (lock, cv) = &*self.inner;
+        lock.lock().unwrap().released = true;
+        cv.notify_all();
+    }
+
+    /// The texts the fallback backend spoke, in order.
+    pub fn spoken_by_fallback(&self) -> Vec<String> {
+        self.inner
+            .0
+            .lock()
+            .unwrap()
+            .calls
+            .iter()
+            .filter_map(|(c, _, fallback)| match c {
+                Recorded::Speak { text, .. } if *fallback => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every call, in order.
     pub fn calls(&self) -> Vec<Recorded> {
         self.inner
@@ -202,7 +239,7 @@ impl RecordingLog {
             .unwrap()
             .calls
             .iter()
-            .map(|(c, _)| c.clone())
+            .map(|(c, _, _)| c.clone())
             .collect()
     }
 
@@ -225,7 +262,7 @@ impl RecordingLog {
             .unwrap()
             .calls
             .get(index)
-            .map(|(_, t)| *t)
+            .map(|(_, t, _)| *t)
     }
 
     /// Waits until at least `count` calls were recorded; false on timeout.
@@ -251,10 +288,21 @@ impl RecordingLog {
         }
     }
 
-    fn push(&self, call: Recorded) {
+    fn push(&self, call: Recorded, fallback: bool) {
         let (lock, cv) = &*self.inner;
-        lock.lock().unwrap().calls.push((call, Instant::now()));
+        let mut g = lock.lock().unwrap();
+        g.calls.push((call, Instant::now(), fallback));
         cv.notify_all();
+        if fallback {
+            return;
+        }
+        let answered = g.calls.iter().filter(|(_, _, f)| !f).count();
+        if g.answers.is_some_and(|n| answered > n) {
+            // Hung: this call never returns (until released).
+            while !g.released {
+                g = cv.wait(g).unwrap();
+            }
+        }
     }
 }
 
@@ -263,29 +311,50 @@ impl RecordingLog {
 pub struct RecordingBackend {
     log: RecordingLog,
     finished: Finished,
+    /// The backend the service fell back to: never hangs.
+    fallback: bool,
 }
 
 impl RecordingBackend {
     pub fn new(log: RecordingLog, finished: Finished) -> RecordingBackend {
         *log.finished.lock().unwrap() = Some(finished.clone());
-        RecordingBackend { log, finished }
+        RecordingBackend {
+            log,
+            finished,
+            fallback: false,
+        }
+    }
+
+    /// What the service falls back to when a recording backend hangs.
+    pub fn fallback(log: RecordingLog, finished: Finished) -> RecordingBackend {
+        RecordingBackend {
+            fallback: true,
+            ..RecordingBackend::new(log, finished)
+        }
     }
 }
 
 impl SpeechBackend for RecordingBackend {
     fn name(&self) -> String {
-        "recording (test)".into()
+        if self.fallback {
+            "recording (fallback)".into()
+        } else {
+            "recording (test)".into()
+        }
     }
 
     fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Spoken, SpeechError> {
         if self.log.hold {
             self.log.inner.0.lock().unwrap().held = Some(key);
         }
-        self.log.push(Recorded::Speak {
-            text: speech.text.spoken.clone(),
-            lang: speech.lang,
-            priority: speech.priority,
-        });
+        self.log.push(
+            Recorded::Speak {
+                text: speech.text.spoken.clone(),
+                lang: speech.lang,
+                priority: speech.priority,
+            },
+            self.fallback,
+        );
         Ok(if self.log.hold {
             Spoken::playing(Vec::new())
         } else {
@@ -295,7 +364,7 @@ impl SpeechBackend for RecordingBackend {
 
     fn stop(&mut self) -> Result<(), SpeechError> {
         let held = self.log.inner.0.lock().unwrap().held.take();
-        self.log.push(Recorded::Stop);
+        self.log.push(Recorded::Stop, self.fallback);
         if let Some(key) = held {
             self.finished.finished(key);
         }

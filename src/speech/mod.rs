@@ -6,8 +6,11 @@
 //! * [`backend`] defines [`SpeechBackend`] and the recording and silent
 //!   backends; [`system`] is system speech through `tts`; [`clips`] is the
 //!   clip voice (recorded words played through `cpal`);
-//! * [`service`] runs a backend on its own thread behind a cloneable
-//!   [`SpeechHandle`].
+//! * [`service`] runs the queue on its own thread behind a cloneable
+//!   [`SpeechHandle`]; [`watchdog`] puts a deadline on every call into the
+//!   backend (which runs on a thread of its own) and on every utterance,
+//!   so a speech daemon that hangs mid-session is replaced by the clip
+//!   voice.
 
 pub use rochade_core::speech::{mode, queue, voice};
 
@@ -16,6 +19,7 @@ mod bundled_clips;
 pub mod clips;
 pub mod service;
 pub mod system;
+pub mod watchdog;
 
 pub use backend::{
     Finished, Recorded, RecordingBackend, RecordingLog, Silence, SpeechBackend, SpeechError,
@@ -25,7 +29,8 @@ pub use clips::{ClipStore, ClipVoice, save_user_clip, user_clip_dir, vocabulary}
 pub use mode::{SpeechMode, UnknownSpeechMode};
 pub use queue::{Command, SpeechQueue, UtteranceKey};
 pub use service::{
-    BackendChoice, SpeechConfig, SpeechHandle, SpeechService, UnknownBackend, speak_all_blocking,
+    BackendChoice, Fallback, SpeechConfig, SpeechHandle, SpeechService, UnknownBackend,
+    speak_all_blocking,
 };
 pub use system::SystemSpeech;
 pub use voice::{VoiceInfo, VoiceMatch, choose_voice};

@@ -1,6 +1,11 @@
-//! The speech thread: owns the backend (system speech is not `Send`), runs
-//! the [`SpeechQueue`] and carries out its commands. Everything else talks
-//! to it through a [`SpeechHandle`].
+//! The speech thread runs the [`SpeechQueue`] and carries out its commands
+//! on the backend, which lives on a worker thread of its own (system speech
+//! is not `Send`; see [`super::watchdog`]). Every call into the backend has
+//! a deadline, and so has every utterance: a backend that stops answering
+//! in the middle of a session is abandoned, the clip voice says again what
+//! was cut off and then what happened. Nothing waits on the backend for
+//! ever: not the window, not the terminal. Everything else talks to the
+//! speech thread through a [`SpeechHandle`], which only sends.
 
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -10,11 +15,12 @@ use super::backend::{
 };
 use super::clips::{ClipVoice, has_clips};
 use super::mode::SpeechMode;
-use super::queue::{Command, SpeechQueue};
+use super::queue::{Command, SpeechQueue, UtteranceKey};
 use super::system::SystemSpeech;
 use super::voice::VoiceInfo;
+use super::watchdog::{Deadlines, Hung, MakeBackend, Started, Watchdog, Worker};
 use crate::session::{Priority, Speech};
-use crate::words::{Lang, Utterance};
+use crate::words::{Lang, LoadPack, Pack, Utterance};
 
 pub use super::backend::{BackendChoice, SpeechConfig, UnknownBackend};
 
@@ -31,26 +37,63 @@ struct Status {
     voices: Vec<VoiceInfo>,
     skipped_words: Vec<String>,
     errors: Vec<String>,
+    fallbacks: Vec<Fallback>,
+    /// The speech thread has ended.
+    stopped: bool,
 }
+
+/// The speech service gave up on a backend that stopped answering in the
+/// middle of a session and speaks on with another (see
+/// [`SpeechHandle::take_fallbacks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fallback {
+    /// What happened, in English, for the terminal and logs:
+    /// "speech: system speech (speech-dispatcher) did not answer a speak
+    /// call within 4 s; the clip voice speaks instead".
+    pub report: String,
+    /// Nothing can speak now (no clip voice): silence.
+    pub silent: bool,
+}
+
+type OnFallback = Box<dyn Fn(&Fallback) + Send>;
 
 struct Shared {
     status: Mutex<Status>,
     changed: Condvar,
+    on_fallback: Mutex<Option<OnFallback>>,
 }
 
 struct Guard {
     tx: mpsc::Sender<Msg>,
+    shared: Arc<Shared>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl Drop for Guard {
     fn drop(&mut self) {
         let _ = self.tx.send(Msg::Shutdown);
-        if let Some(t) = self.thread.lock().ok().and_then(|mut g| g.take()) {
+        // The thread never waits on the backend past a deadline, so it
+        // ends soon; should it not, it is left behind rather than keep
+        // the app or the terminal from closing.
+        let limit = Instant::now() + SHUTDOWN_TIMEOUT;
+        let mut s = self.shared.status.lock().unwrap_or_else(|e| e.into_inner());
+        while !s.stopped && Instant::now() < limit {
+            let left = limit.saturating_duration_since(Instant::now());
+            s = match self.shared.changed.wait_timeout(s, left) {
+                Ok((s, _)) => s,
+                Err(e) => e.into_inner().0,
+            };
+        }
+        let stopped = s.stopped;
+        drop(s);
+        if stopped && let Some(t) = self.thread.lock().ok().and_then(|mut g| g.take()) {
             let _ = t.join();
         }
     }
 }
+
+/// How long dropping the last handle waits for the speech thread.
+const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The way into the speech thread. Clone it freely (GUI, session driver);
 /// the thread stops when the last clone is dropped.
@@ -72,8 +115,17 @@ pub struct SpeechService;
 
 impl SpeechService {
     /// Starts the speech thread with the configured backend. Fails only
-    /// when an explicitly chosen backend cannot start (`Auto` falls back).
+    /// when an explicitly chosen backend cannot start (`Auto` falls back),
+    /// or the speech system does not answer within [`START_TIMEOUT`].
     pub fn spawn(config: SpeechConfig) -> Result<SpeechHandle, SpeechError> {
+        SpeechService::spawn_with(config, Deadlines::default())
+    }
+
+    /// [`Self::spawn`] with other deadlines (tests).
+    pub fn spawn_with(
+        config: SpeechConfig,
+        deadlines: Deadlines,
+    ) -> Result<SpeechHandle, SpeechError> {
         let (tx, rx) = mpsc::channel();
         let shared = Arc::new(Shared {
             status: Mutex::new(Status {
@@ -81,62 +133,43 @@ impl SpeechService {
                 ..Status::default()
             }),
             changed: Condvar::new(),
+            on_fallback: Mutex::new(None),
         });
-        let (ready_tx, ready_rx) = mpsc::channel();
-        let finished = Finished(tx.clone());
-        let rebuild = finished.clone();
+        // A speech daemon that hangs (a module without audio, one left by a
+        // killed process) must not hang the app or the terminal: after
+        // START_TIMEOUT the caller falls back and says so. The backend's
+        // thread is left to end by itself if the daemon ever answers.
+        let (worker, started) = start_voice(&config, &tx, deadlines)?;
+        {
+            let mut s = shared.status.lock().unwrap();
+            s.backend_name = started.name.clone();
+            s.mode = config.mode;
+            s.notes = started.notes.clone();
+            s.voices = started.voices.clone();
+            s.errors.extend(started.settings_error.clone());
+        }
         let thread_shared = shared.clone();
+        let finished = tx.clone();
         let thread = std::thread::Builder::new()
             .name("rochade-speech".into())
             .spawn(move || {
-                let (mut backend, notes) = match make_backend(&config, finished) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        return;
-                    }
+                let voice = Voice {
+                    worker,
+                    generation: 0,
+                    name: started.name,
                 };
-                if let Err(e) = backend.apply_settings(&config.settings) {
-                    thread_shared
-                        .status
-                        .lock()
-                        .unwrap()
-                        .errors
-                        .push(e.to_string());
-                }
-                {
-                    let mut s = thread_shared.status.lock().unwrap();
-                    s.backend_name = backend.name();
-                    s.mode = config.mode;
-                    s.notes = notes;
-                    s.voices = backend.voices();
-                }
-                let _ = ready_tx.send(Ok(()));
-                run(backend, config, rebuild, &rx, &thread_shared);
+                Thread::new(voice, config, deadlines, finished, &thread_shared).run(&rx);
+                let mut s = thread_shared.status.lock().unwrap();
+                s.queue_idle = true;
+                s.handled = s.submitted;
+                s.stopped = true;
+                drop(s);
+                thread_shared.changed.notify_all();
             })
             .map_err(|e| SpeechError::new(format!("cannot start the speech thread: {e}")))?;
-        // A speech daemon that hangs (a module without audio, one left by a
-        // killed process) must not hang the app or the terminal: after
-        // START_TIMEOUT the caller falls back and says so. The thread is
-        // left to end by itself if the daemon ever answers.
-        match ready_rx.recv_timeout(START_TIMEOUT) {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => {
-                let _ = thread.join();
-                return Err(e);
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                return Err(SpeechError::new(format!(
-                    "the speech system did not answer within {} s",
-                    START_TIMEOUT.as_secs()
-                )));
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(SpeechError::new("the speech thread stopped while starting"));
-            }
-        }
         let guard = Arc::new(Guard {
             tx: tx.clone(),
+            shared: shared.clone(),
             thread: Mutex::new(Some(thread)),
         });
         Ok(SpeechHandle {
@@ -150,6 +183,64 @@ impl SpeechService {
 /// How long starting a backend (connecting to speech-dispatcher, listing
 /// its voices) may take.
 pub const START_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Backend utterance keys carry the backend's generation in their top
+/// bits, so an end reported late by an abandoned backend cannot end the
+/// utterance its successor says again.
+const GENERATION_SHIFT: u32 = 40;
+
+fn tag(generation: u64, key: UtteranceKey) -> UtteranceKey {
+    (generation << GENERATION_SHIFT) | key
+}
+
+fn untag(key: UtteranceKey) -> (u64, UtteranceKey) {
+    (
+        key >> GENERATION_SHIFT,
+        key & ((1 << GENERATION_SHIFT) - 1),
+    )
+}
+
+/// Starts the configured backend on a worker thread.
+fn start_voice(
+    config: &SpeechConfig,
+    tx: &mpsc::Sender<Msg>,
+    deadlines: Deadlines,
+) -> Result<(Worker, Started), SpeechError> {
+    let finished = Finished(tx.clone());
+    let config2 = config.clone();
+    Worker::start(
+        Box::new(move || make_backend(&config2, finished)),
+        config.settings.clone(),
+        deadlines.start,
+    )
+}
+
+/// What speaks when `from` stopped answering: the clip voice after system
+/// speech, silence after the clip voice (and after silence, nothing new).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NextVoice {
+    Clips,
+    Silence,
+    /// Recording backends (tests) fall back to a recorder that never hangs.
+    Recorder,
+    None,
+}
+
+pub fn next_voice(from: &str, recording: bool, lang_has_clips: bool) -> NextVoice {
+    if recording {
+        return if from == "recording (fallback)" {
+            NextVoice::None
+        } else {
+            NextVoice::Recorder
+        };
+    }
+    match from {
+        "silence" => NextVoice::None,
+        "clip voice" => NextVoice::Silence,
+        _ if lang_has_clips => NextVoice::Clips,
+        _ => NextVoice::Silence,
+    }
+}
 
 fn make_backend(
     config: &SpeechConfig,
@@ -226,150 +317,425 @@ fn same_backend(a: &SpeechConfig, b: &SpeechConfig) -> bool {
         && (!matches!(a.backend, B::Auto) || a.lang == b.lang)
 }
 
-fn run(
-    mut backend: Box<dyn SpeechBackend>,
-    mut config: SpeechConfig,
-    finished: Finished,
-    rx: &mpsc::Receiver<Msg>,
-    shared: &Shared,
-) {
-    let mut queue = SpeechQueue::new();
-    loop {
-        let msg = if queue.current().is_some() {
-            match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(m) => m,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    backend.poll();
-                    continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-        } else {
-            match rx.recv() {
-                Ok(m) => m,
-                Err(_) => break,
-            }
-        };
-        let mut counted = true;
-        let mut errors = Vec::new();
-        let commands = match msg {
-            Msg::Speak(speech, _sent) => queue.push(speech),
-            Msg::Stop => queue.stop(),
-            Msg::Finished(key) => {
-                counted = false;
-                queue.finished(key)
-            }
-            Msg::Settings(settings) => {
-                if let Err(e) = backend.apply_settings(&settings) {
-                    errors.push(e.to_string());
-                }
-                config.settings = settings;
-                Vec::new()
-            }
-            Msg::Reconfigure(mut new) => {
-                // The recorder (tests, benchmarks) is never swapped for a
-                // real voice by the stored settings, which cannot name it.
-                if let BackendChoice::Recording(log) = &config.backend {
-                    new.backend = BackendChoice::Recording(log.clone());
-                }
-                // Whatever plays now was meant for the old voice or mode.
-                let commands = queue.stop();
-                let mut skipped = Vec::new();
-                execute(
-                    backend.as_mut(),
-                    config.mode,
-                    &mut queue,
-                    commands,
-                    &mut skipped,
-                    &mut errors,
+/// The backend speaking now, on its worker thread.
+struct Voice {
+    worker: Worker,
+    /// Which backend of this service it is (0 the first): tags its keys.
+    generation: u64,
+    name: String,
+}
+
+/// How often the speech thread polls a backend while an utterance plays.
+const POLL: Duration = Duration::from_millis(50);
+
+/// "4 s", "11.2 s".
+fn secs(d: Duration) -> String {
+    format!("{} s", (d.as_secs_f32() * 10.0).round() / 10.0)
+}
+
+/// The speech thread's state: the queue, the voice and its watchdog.
+struct Thread<'a> {
+    voice: Voice,
+    config: SpeechConfig,
+    deadlines: Deadlines,
+    /// For the `Finished` notifiers of backends started later.
+    tx: mpsc::Sender<Msg>,
+    shared: &'a Shared,
+    queue: SpeechQueue,
+    watchdog: Watchdog,
+    /// A backend was abandoned: say so once nothing else is to be said.
+    notice_due: bool,
+    generations: u64,
+    skipped: Vec<String>,
+    errors: Vec<String>,
+}
+
+impl<'a> Thread<'a> {
+    fn new(
+        voice: Voice,
+        config: SpeechConfig,
+        deadlines: Deadlines,
+        tx: mpsc::Sender<Msg>,
+        shared: &'a Shared,
+    ) -> Thread<'a> {
+        Thread {
+            voice,
+            config,
+            deadlines,
+            tx,
+            shared,
+            queue: SpeechQueue::new(),
+            watchdog: Watchdog::new(deadlines),
+            notice_due: false,
+            generations: 0,
+            skipped: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    fn run(mut self, rx: &mpsc::Receiver<Msg>) {
+        loop {
+            if let Some(key) = self.watchdog.overdue(Instant::now()) {
+                let chars = self.queue.current().map_or(0, |s| s.text.spoken.chars().count());
+                let what = format!(
+                    "did not finish an utterance within {}",
+                    secs(self.deadlines.for_utterance(chars))
                 );
-                if !same_backend(&config, &new) {
-                    let _ = backend.stop();
-                    match make_backend(&new, finished.clone()) {
-                        Ok((b, notes)) => {
-                            backend = b;
-                            let mut s = shared.status.lock().unwrap();
-                            s.backend_name = backend.name();
-                            s.notes = notes;
-                            s.voices = backend.voices();
-                        }
-                        Err(e) => errors.push(e.to_string()),
+                self.resay_after_hang(key, what);
+                self.publish(false);
+            }
+            let msg = if self.queue.current().is_some() {
+                match rx.recv_timeout(self.watchdog.wait(Instant::now(), POLL)) {
+                    Ok(m) => m,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        self.poll();
+                        self.publish(false);
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            } else {
+                match rx.recv() {
+                    Ok(m) => m,
+                    Err(_) => break,
+                }
+            };
+            let mut counted = true;
+            let commands = match msg {
+                Msg::Speak(speech, _sent) => self.queue.push(speech),
+                Msg::Stop => self.queue.stop(),
+                Msg::Finished(tagged) => {
+                    counted = false;
+                    let (generation, key) = untag(tagged);
+                    if generation == self.voice.generation {
+                        self.watchdog.ended(key);
+                        self.queue.finished(key)
+                    } else {
+                        // From an abandoned backend: its words were said
+                        // again by the one speaking now.
+                        Vec::new()
                     }
                 }
-                if let Err(e) = backend.apply_settings(&new.settings) {
-                    errors.push(e.to_string());
+                Msg::Settings(settings) => {
+                    self.apply_settings(settings);
+                    Vec::new()
                 }
-                shared.status.lock().unwrap().mode = new.mode;
-                config = new;
-                Vec::new()
-            }
-            Msg::Shutdown => {
-                let _ = backend.stop();
-                break;
-            }
-        };
-        let mut skipped = Vec::new();
-        execute(
-            backend.as_mut(),
-            config.mode,
-            &mut queue,
-            commands,
-            &mut skipped,
-            &mut errors,
-        );
-        let mut s = shared.status.lock().unwrap();
+                Msg::Reconfigure(new) => {
+                    self.reconfigure(new);
+                    Vec::new()
+                }
+                Msg::Shutdown => {
+                    let _ = self
+                        .voice
+                        .worker
+                        .call("stop", self.deadlines.call, |b| b.stop());
+                    break;
+                }
+            };
+            self.execute(commands);
+            self.publish(counted);
+        }
+    }
+
+    /// Hands the news to the handles.
+    fn publish(&mut self, counted: bool) {
+        let mut s = self.shared.status.lock().unwrap();
         if counted {
             s.handled += 1;
         }
-        s.queue_idle = queue.is_idle();
-        s.skipped_words.extend(skipped);
-        s.errors.extend(errors);
+        s.queue_idle = self.queue.is_idle();
+        s.skipped_words.append(&mut self.skipped);
+        s.errors.append(&mut self.errors);
         drop(s);
-        shared.changed.notify_all();
+        self.shared.changed.notify_all();
     }
-    let mut s = shared.status.lock().unwrap();
-    s.queue_idle = true;
-    s.handled = s.submitted;
-    drop(s);
-    shared.changed.notify_all();
-}
 
-fn execute(
-    backend: &mut dyn SpeechBackend,
-    mode: SpeechMode,
-    queue: &mut SpeechQueue,
-    commands: Vec<Command>,
-    skipped: &mut Vec<String>,
-    errors: &mut Vec<String>,
-) {
-    let mut work = std::collections::VecDeque::from(commands);
-    while let Some(c) = work.pop_front() {
-        match c {
-            Command::Interrupt => {
-                if let Err(e) = backend.stop() {
-                    errors.push(e.to_string());
+    fn execute(&mut self, commands: Vec<Command>) {
+        let mut work = std::collections::VecDeque::from(commands);
+        loop {
+            let Some(c) = work.pop_front() else {
+                work.extend(self.notice_when_idle());
+                if work.is_empty() {
+                    return;
                 }
-            }
-            // The screen reader speaks instead: the utterance is over at once.
-            Command::Speak { key, .. } if !mode.app_voice() => work.extend(queue.finished(key)),
-            Command::Speak { key, speech } => match backend.speak(key, &speech) {
-                Ok(spoken) => {
-                    skipped.extend(spoken.skipped);
-                    if spoken.over {
-                        work.extend(queue.finished(key));
+                continue;
+            };
+            match c {
+                Command::Interrupt => {
+                    self.watchdog.clear();
+                    match self
+                        .voice
+                        .worker
+                        .call("stop", self.deadlines.call, |b| b.stop())
+                    {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => self.errors.push(e.to_string()),
+                        // What was cut off is cut off; the next command
+                        // goes to the new voice.
+                        Err(hung) => {
+                            self.fall_back(hung_words(&hung));
+                        }
                     }
                 }
-                Err(e) => {
-                    // The backend will never report this one finished:
-                    // count it as done so the queue moves on.
-                    errors.push(e.to_string());
-                    work.extend(queue.finished(key));
+                // The screen reader speaks instead: the utterance is over at once.
+                Command::Speak { key, .. } if !self.config.mode.app_voice() => {
+                    work.extend(self.queue.finished(key))
                 }
-            },
+                Command::Speak { key, speech } => {
+                    let tagged = tag(self.voice.generation, key);
+                    let chars = speech.text.spoken.chars().count();
+                    let said = speech.clone();
+                    let result =
+                        self.voice
+                            .worker
+                            .call("speak", self.deadlines.call, move |b| {
+                                b.speak(tagged, &said)
+                            });
+                    match result {
+                        Ok(Ok(spoken)) => {
+                            self.skipped.extend(spoken.skipped);
+                            if spoken.over {
+                                work.extend(self.queue.finished(key));
+                            } else {
+                                self.watchdog.started(key, chars, Instant::now());
+                            }
+                        }
+                        Ok(Err(e)) => {
+                            // The backend will never report this one finished:
+                            // count it as done so the queue moves on.
+                            self.errors.push(e.to_string());
+                            work.extend(self.queue.finished(key));
+                        }
+                        // Never lost: said again, whole, by the next voice.
+                        Err(hung) => {
+                            if self.fall_back(hung_words(&hung)) {
+                                work.push_front(Command::Speak { key, speech });
+                            } else {
+                                work.extend(self.queue.finished(key));
+                            }
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    /// After a fallback, once nothing plays: the news, in the voice that
+    /// speaks now (an alert, so no answer replaces it).
+    fn notice_when_idle(&mut self) -> Vec<Command> {
+        if !self.notice_due || self.queue.current().is_some() {
+            return Vec::new();
+        }
+        self.notice_due = false;
+        let lang = self.config.lang;
+        let (pack, _) = Pack::load_or_bundled(lang, crate::words::user_pack_dir().as_deref());
+        self.queue.push(Speech {
+            text: pack.say("speech_stopped"),
+            lang,
+            priority: Priority::Alert,
+        })
+    }
+
+    /// Polls the backend (engines that cannot report an end).
+    fn poll(&mut self) {
+        if let Err(hung) = self
+            .voice
+            .worker
+            .call("poll", self.deadlines.call, |b| b.poll())
+            && let Some(key) = self.watchdog.playing()
+        {
+            self.resay_after_hang(key, hung_words(&hung));
+        }
+    }
+
+    /// The backend hung while utterance `key` played: the next voice says
+    /// it again, whole.
+    fn resay_after_hang(&mut self, key: UtteranceKey, what: String) {
+        let Some(speech) = self.queue.current().cloned() else {
+            self.watchdog.clear();
+            return;
+        };
+        let commands = if self.fall_back(what) {
+            vec![Command::Speak { key, speech }]
+        } else {
+            self.watchdog.clear();
+            self.queue.finished(key)
+        };
+        self.execute(commands);
+    }
+
+    fn apply_settings(&mut self, settings: VoiceSettings) {
+        self.config.settings = settings.clone();
+        match self
+            .voice
+            .worker
+            .call("settings", self.deadlines.call, move |b| {
+                b.apply_settings(&settings)
+            }) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => self.errors.push(e.to_string()),
+            Err(hung) => {
+                // The new voice starts with the new settings.
+                if let Some(key) = self.watchdog.playing() {
+                    self.resay_after_hang(key, hung_words(&hung));
+                } else {
+                    self.fall_back(hung_words(&hung));
+                }
+            }
+        }
+    }
+
+    fn reconfigure(&mut self, mut new: SpeechConfig) {
+        // The recorder (tests, benchmarks) is never swapped for a real
+        // voice by the stored settings, which cannot name it.
+        if let BackendChoice::Recording(log) = &self.config.backend {
+            new.backend = BackendChoice::Recording(log.clone());
+        }
+        // Whatever plays now was meant for the old voice or mode.
+        let commands = self.queue.stop();
+        self.execute(commands);
+        if same_backend(&self.config, &new) {
+            self.apply_settings(new.settings.clone());
+        } else {
+            let _ = self
+                .voice
+                .worker
+                .call("stop", self.deadlines.call, |b| b.stop());
+            match start_voice(&new, &self.tx, self.deadlines) {
+                Ok((worker, started)) => {
+                    self.generations += 1;
+                    self.voice = Voice {
+                        worker,
+                        generation: self.generations,
+                        name: started.name.clone(),
+                    };
+                    self.errors.extend(started.settings_error);
+                    let mut s = self.shared.status.lock().unwrap();
+                    s.backend_name = started.name;
+                    s.notes = started.notes;
+                    s.voices = started.voices;
+                }
+                Err(e) => self.errors.push(e.to_string()),
+            }
+        }
+        self.shared.status.lock().unwrap().mode = new.mode;
+        self.config = new;
+    }
+
+    /// Abandons the backend that stopped answering and starts the next
+    /// voice ([`next_voice`]); says and shows what happened (once the
+    /// queue is idle, see [`Self::notice_when_idle`]). False when there is
+    /// no other voice to go to.
+    fn fall_back(&mut self, what: String) -> bool {
+        let lang = self.config.lang;
+        let recording = match &self.config.backend {
+            BackendChoice::Recording(log) => Some(log.clone()),
+            _ => None,
+        };
+        let next = next_voice(&self.voice.name, recording.is_some(), has_clips(lang));
+        self.watchdog.clear();
+        let mut candidates: Vec<MakeBackend> = Vec::new();
+        let finished = Finished(self.tx.clone());
+        match (next, recording) {
+            (NextVoice::None, _) => {
+                self.errors
+                    .push(format!("speech: {} {what}", self.voice.name));
+                return false;
+            }
+            (NextVoice::Recorder, Some(log)) => candidates.push(Box::new(move || {
+                Ok((
+                    Box::new(RecordingBackend::fallback(log, finished)) as Box<dyn SpeechBackend>,
+                    Vec::new(),
+                ))
+            })),
+            (NextVoice::Clips, _) => candidates.push(Box::new(move || {
+                Ok((
+                    Box::new(ClipVoice::open(finished)?) as Box<dyn SpeechBackend>,
+                    Vec::new(),
+                ))
+            })),
+            _ => {}
+        }
+        candidates.push(Box::new(|| {
+            Ok((Box::new(Silence) as Box<dyn SpeechBackend>, Vec::new()))
+        }));
+        let mut started = None;
+        let mut problems = Vec::new();
+        for make in candidates {
+            match Worker::start(make, self.config.settings.clone(), self.deadlines.start) {
+                Ok(s) => {
+                    started = Some(s);
+                    break;
+                }
+                Err(e) => problems.push(e.to_string()),
+            }
+        }
+        let Some((worker, started)) = started else {
+            self.errors.push(format!(
+                "speech: {} {what}; {}",
+                self.voice.name,
+                problems.join("; ")
+            ));
+            return false;
+        };
+        self.generations += 1;
+        let old = std::mem::replace(
+            &mut self.voice,
+            Voice {
+                worker,
+                generation: self.generations,
+                name: started.name.clone(),
+            },
+        );
+        // Should the old backend ever answer again, it is silenced, and
+        // its thread ends.
+        old.worker.post(|b| {
+            let _ = b.stop();
+        });
+        let silent = started.name == "silence";
+        let instead = if silent {
+            "staying silent".to_owned()
+        } else {
+            format!("the {} speaks instead", started.name)
+        };
+        let mut report = format!("speech: {} {what}; {instead}", old.name);
+        if !problems.is_empty() {
+            report = format!("{report} ({})", problems.join("; "));
+        }
+        let fallback = Fallback { report, silent };
+        self.errors.push(fallback.report.clone());
+        self.notice_due = true;
+        {
+            let mut s = self.shared.status.lock().unwrap();
+            s.backend_name = started.name;
+            s.notes = started.notes;
+            s.voices = started.voices;
+            s.fallbacks.push(fallback.clone());
+        }
+        if let Some(tell) = self
+            .shared
+            .on_fallback
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            tell(&fallback);
+        }
+        true
     }
 }
 
+/// "did not answer a speak call within 4 s".
+fn hung_words(hung: &Hung) -> String {
+    if hung.after.is_zero() {
+        return format!("stopped (its thread ended) in a {} call", hung.what);
+    }
+    format!(
+        "did not answer a {} call within {}",
+        hung.what,
+        secs(hung.after)
+    )
+}
 impl SpeechHandle {
     /// Queues speech; returns at once.
     pub fn speak(&self, speech: Speech) {
@@ -430,9 +796,25 @@ impl SpeechHandle {
         std::mem::take(&mut self.status().skipped_words)
     }
 
-    /// Backend errors since the last call.
+    /// Backend errors since the last call (fallbacks included).
     pub fn take_errors(&self) -> Vec<String> {
         std::mem::take(&mut self.status().errors)
+    }
+
+    /// Backends given up on since the last call because they stopped
+    /// answering (the clip voice or silence took over).
+    pub fn take_fallbacks(&self) -> Vec<Fallback> {
+        std::mem::take(&mut self.status().fallbacks)
+    }
+
+    /// Calls `tell` on the speech thread whenever a backend is given up
+    /// on (to wake the window, to print a line); it must return quickly.
+    pub fn on_fallback(&self, tell: impl Fn(&Fallback) + Send + 'static) {
+        *self
+            .shared
+            .on_fallback
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(Box::new(tell));
     }
 
     /// Waits until everything queued has been said; false on timeout.
@@ -467,6 +849,15 @@ impl SpeechHandle {
     }
 }
 
+/// How long a command waits for `chars` characters to be said: a voice
+/// that never reports the end (a speech module without audio output) is
+/// given up on after 10 s plus 150 ms a character and the clip voice says
+/// it all again, with a note; this leaves room for both.
+pub fn say_budget(chars: usize) -> Duration {
+    let d = Deadlines::default();
+    d.for_utterance(chars) + d.call + d.start + d.for_utterance(chars + 100)
+}
+
 /// Speaks `texts` in order and returns when all were said: for
 /// `rochade announce --speak` and `rochade say`. Prints on stderr which
 /// backend speaks and any words the clip voice could not say.
@@ -492,11 +883,8 @@ pub fn speak_all_blocking(
             priority: Priority::Move,
         });
     }
-    // A voice that never reports the end (a speech module without audio
-    // output) may not keep the command waiting long: 10 s plus a generous
-    // 150 ms a character.
     let chars: usize = texts.iter().map(|t| t.spoken.chars().count()).sum();
-    let budget = Duration::from_secs(10) + Duration::from_millis(150 * chars as u64);
+    let budget = say_budget(chars);
     let done = handle.wait_idle(budget);
     let skipped = handle.take_skipped_words();
     if !skipped.is_empty() {
