@@ -344,7 +344,9 @@ impl SpeechBackend for RecordingBackend {
     }
 
     fn speak(&mut self, key: UtteranceKey, speech: &Speech) -> Result<Spoken, SpeechError> {
-        if self.log.hold {
+        // The fallback is a voice that works: it ends what it says.
+        let hold = self.log.hold && !self.fallback;
+        if hold {
             self.log.inner.0.lock().unwrap().held = Some(key);
         }
         self.log.push(
@@ -355,7 +357,7 @@ impl SpeechBackend for RecordingBackend {
             },
             self.fallback,
         );
-        Ok(if self.log.hold {
+        Ok(if hold {
             Spoken::playing(Vec::new())
         } else {
             Spoken::over(Vec::new())

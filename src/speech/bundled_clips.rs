@@ -136,6 +136,10 @@ static DE: &[(&str, &[u8])] = &[
         "aufgenommen",
         include_bytes!("../../assets/voice/de/aufgenommen.wav"),
     ),
+    (
+        "aufnahmestimme",
+        include_bytes!("../../assets/voice/de/aufnahmestimme.wav"),
+    ),
     ("aus", include_bytes!("../../assets/voice/de/aus.wav")),
     (
         "ausgefallen",
@@ -642,6 +646,10 @@ static DE: &[(&str, &[u8])] = &[
         "stunden",
         include_bytes!("../../assets/voice/de/stunden.wav"),
     ),
+    (
+        "systemstimme",
+        include_bytes!("../../assets/voice/de/systemstimme.wav"),
+    ),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
     ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),
@@ -750,6 +758,7 @@ static DE: &[(&str, &[u8])] = &[
         "weisser",
         include_bytes!("../../assets/voice/de/weisser.wav"),
     ),
+    ("weiter", include_bytes!("../../assets/voice/de/weiter.wav")),
     (
         "weitere",
         include_bytes!("../../assets/voice/de/weitere.wav"),

@@ -194,10 +194,7 @@ fn tag(generation: u64, key: UtteranceKey) -> UtteranceKey {
 }
 
 fn untag(key: UtteranceKey) -> (u64, UtteranceKey) {
-    (
-        key >> GENERATION_SHIFT,
-        key & ((1 << GENERATION_SHIFT) - 1),
-    )
+    (key >> GENERATION_SHIFT, key & ((1 << GENERATION_SHIFT) - 1))
 }
 
 /// Starts the configured backend on a worker thread.
@@ -376,7 +373,10 @@ impl<'a> Thread<'a> {
     fn run(mut self, rx: &mpsc::Receiver<Msg>) {
         loop {
             if let Some(key) = self.watchdog.overdue(Instant::now()) {
-                let chars = self.queue.current().map_or(0, |s| s.text.spoken.chars().count());
+                let chars = self
+                    .queue
+                    .current()
+                    .map_or(0, |s| s.text.spoken.chars().count());
                 let what = format!(
                     "did not finish an utterance within {}",
                     secs(self.deadlines.for_utterance(chars))
@@ -485,12 +485,12 @@ impl<'a> Thread<'a> {
                     let tagged = tag(self.voice.generation, key);
                     let chars = speech.text.spoken.chars().count();
                     let said = speech.clone();
-                    let result =
-                        self.voice
-                            .worker
-                            .call("speak", self.deadlines.call, move |b| {
-                                b.speak(tagged, &said)
-                            });
+                    let result = self
+                        .voice
+                        .worker
+                        .call("speak", self.deadlines.call, move |b| {
+                            b.speak(tagged, &said)
+                        });
                     match result {
                         Ok(Ok(spoken)) => {
                             self.skipped.extend(spoken.skipped);
@@ -1025,6 +1025,161 @@ mod tests {
         assert_eq!(log.spoken().last().unwrap(), "Dame David acht");
         log.finish_current();
         assert!(h.wait_idle(Duration::from_secs(5)));
+    }
+
+    /// Deadlines short enough for tests: a call may take 300 ms, an
+    /// utterance 400 ms.
+    fn quick() -> Deadlines {
+        Deadlines {
+            start: Duration::from_secs(5),
+            call: Duration::from_millis(300),
+            utterance: Duration::from_millis(400),
+            per_char: Duration::ZERO,
+        }
+    }
+
+    fn start_quick(log: &RecordingLog) -> SpeechHandle {
+        SpeechService::spawn_with(
+            SpeechConfig {
+                backend: BackendChoice::Recording(log.clone()),
+                ..SpeechConfig::default()
+            },
+            quick(),
+        )
+        .unwrap()
+    }
+
+    fn notice() -> String {
+        Pack::bundled(Lang::De).say("speech_stopped").spoken
+    }
+
+    #[test]
+    fn a_speak_call_that_never_returns_mid_session_loses_no_move() {
+        // The first move is said; the second speak call never returns.
+        let log = RecordingLog::new().hanging_after(1);
+        let h = start_quick(&log);
+        let (tx, told) = mpsc::channel();
+        h.on_fallback(move |f| {
+            let _ = tx.send(f.clone());
+        });
+        h.say("Eva vier", Lang::De, Priority::Move);
+        h.say("Springer Felix drei", Lang::De, Priority::Move);
+        assert!(h.wait_idle(Duration::from_secs(10)));
+        let fallback = told.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(
+            fallback
+                .report
+                .contains("did not answer a speak call within 0.3 s"),
+            "{fallback:?}"
+        );
+        assert!(!fallback.silent);
+        // The cut move is said again, whole, by the next voice, then what
+        // happened; later moves go to the new voice at once.
+        assert_eq!(
+            log.spoken_by_fallback(),
+            ["Springer Felix drei".to_owned(), notice()]
+        );
+        assert_eq!(h.backend_name(), "recording (fallback)");
+        assert_eq!(h.take_fallbacks(), [fallback.clone()]);
+        assert!(h.take_fallbacks().is_empty(), "reported once");
+        assert_eq!(h.take_errors(), [fallback.report]);
+        h.say("Dame David acht", Lang::De, Priority::Move);
+        assert!(h.wait_idle(Duration::from_secs(5)));
+        assert_eq!(log.spoken_by_fallback().last().unwrap(), "Dame David acht");
+        assert_eq!(
+            log.spoken(),
+            [
+                "Eva vier",
+                "Springer Felix drei", // the call that hung
+                "Springer Felix drei",
+                &notice(),
+                "Dame David acht"
+            ]
+        );
+        // The stuck call was 0.3 s at most before the move was said again.
+        let hung = log.call_time(1).unwrap();
+        let again = log.call_time(2).unwrap();
+        assert!(again - hung >= Duration::from_millis(300));
+        log.release();
+    }
+
+    #[test]
+    fn speech_that_never_reports_its_end_is_said_again_by_the_next_voice() {
+        let log = RecordingLog::holding();
+        let h = start_quick(&log);
+        h.say("Eva vier", Lang::De, Priority::Move);
+        h.say("Dame David acht", Lang::De, Priority::Move);
+        // Nobody ends the held utterance: after 400 ms it is given up on.
+        assert!(h.wait_idle(Duration::from_secs(10)));
+        assert_eq!(
+            log.spoken(),
+            ["Eva vier", "Eva vier", "Dame David acht", notice().as_str()]
+        );
+        assert_eq!(log.spoken_by_fallback().len(), 3);
+        assert!(
+            log.call_time(1).unwrap() - log.call_time(0).unwrap() >= Duration::from_millis(400)
+        );
+        let fallbacks = h.take_fallbacks();
+        assert_eq!(fallbacks.len(), 1);
+        assert!(
+            fallbacks[0]
+                .report
+                .contains("did not finish an utterance within 0.4 s"),
+            "{fallbacks:?}"
+        );
+        // A late end from the abandoned voice ends nothing of the new one.
+        log.finish_current();
+        assert!(h.wait_idle(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn a_stop_call_that_never_returns_lets_the_alert_through() {
+        // The answer is said (and held); the stop before the alert hangs.
+        let log = RecordingLog::holding().hanging_after(1);
+        let h = start_quick(&log);
+        h.say("Weiss: 5 Minuten", Lang::De, Priority::Answer);
+        assert!(log.wait_for_calls(1, Duration::from_secs(5)));
+        h.say("Verbindung zum Brett verloren", Lang::De, Priority::Alert);
+        assert!(h.wait_idle(Duration::from_secs(10)));
+        assert_eq!(log.calls()[1], Recorded::Stop);
+        // The answer was cut off by the alert, as it would have been.
+        assert_eq!(
+            log.spoken_by_fallback(),
+            ["Verbindung zum Brett verloren".to_owned(), notice()]
+        );
+        assert!(h.take_fallbacks()[0].report.contains("stop call"));
+        log.release();
+    }
+
+    #[test]
+    fn dropping_the_handle_never_waits_on_a_stuck_backend() {
+        let log = RecordingLog::new().hanging_after(0);
+        let h = start_quick(&log);
+        h.say("Eva vier", Lang::De, Priority::Move);
+        assert!(log.wait_for_calls(1, Duration::from_secs(5)));
+        let began = Instant::now();
+        drop(h);
+        assert!(began.elapsed() < Duration::from_secs(5));
+        log.release();
+    }
+
+    #[test]
+    fn the_clip_voice_follows_system_speech_and_silence_follows_the_clip_voice() {
+        let system = "system speech (speech-dispatcher)";
+        assert_eq!(next_voice(system, false, true), NextVoice::Clips);
+        assert_eq!(next_voice(system, false, false), NextVoice::Silence);
+        assert_eq!(next_voice("clip voice", false, true), NextVoice::Silence);
+        assert_eq!(next_voice("silence", false, true), NextVoice::None);
+        assert_eq!(
+            next_voice("recording (test)", true, true),
+            NextVoice::Recorder
+        );
+        assert_eq!(
+            next_voice("recording (fallback)", true, true),
+            NextVoice::None
+        );
+        assert_eq!(untag(tag(3, 17)), (3, 17));
+        assert_eq!(tag(0, 17), 17, "the first backend sees the queue's keys");
     }
 
     #[test]

@@ -245,14 +245,26 @@ mod tests {
         let ms = |n: u64| t0 + Duration::from_millis(n);
         let mut w = Watchdog::new(deadlines());
         assert_eq!(w.overdue(ms(1_000_000)), None, "nothing plays");
-        assert_eq!(w.wait(t0, Duration::from_millis(50)), Duration::from_millis(50));
+        assert_eq!(
+            w.wait(t0, Duration::from_millis(50)),
+            Duration::from_millis(50)
+        );
         w.started(7, 8, t0); // "Eva vier": 10 s + 1.2 s
         assert_eq!(w.overdue(ms(11_199)), None);
         assert_eq!(w.overdue(ms(11_200)), Some(7));
         // The thread never sleeps past the deadline, nor longer than a poll.
-        assert_eq!(w.wait(ms(0), Duration::from_millis(50)), Duration::from_millis(50));
-        assert_eq!(w.wait(ms(11_180), Duration::from_millis(50)), Duration::from_millis(20));
-        assert_eq!(w.wait(ms(12_000), Duration::from_millis(50)), Duration::ZERO);
+        assert_eq!(
+            w.wait(ms(0), Duration::from_millis(50)),
+            Duration::from_millis(50)
+        );
+        assert_eq!(
+            w.wait(ms(11_180), Duration::from_millis(50)),
+            Duration::from_millis(20)
+        );
+        assert_eq!(
+            w.wait(ms(12_000), Duration::from_millis(50)),
+            Duration::ZERO
+        );
         // A late end of an older utterance changes nothing; its own does.
         w.ended(6);
         assert_eq!(w.playing(), Some(7));
