@@ -317,6 +317,14 @@ impl RochadeApp {
             keys_rx: None,
             keys: None,
         };
+        // A voice that stops answering mid-session wakes the window, which
+        // shows it (the speech service says it).
+        let wake = app.wake.clone();
+        app.speech.on_fallback(move |_| {
+            if let Some(ctx) = wake.get() {
+                ctx.request_repaint();
+            }
+        });
         let tracker = app.settings.tracker_config();
         app.dispatch(Event::Board(BoardEvent::Configure(tracker)));
         if options.simulated_board {
@@ -896,6 +904,18 @@ impl RochadeApp {
         }
     }
 
+    /// A voice that stopped answering mid-session: the speech service
+    /// said so with the next voice; the banner at the top shows it.
+    fn poll_speech(&mut self) {
+        if let Some(fallback) = self.speech.take_fallbacks().pop() {
+            self.note = Some(if fallback.silent {
+                self.ui.get("speech_stopped_silent")
+            } else {
+                self.ui.get("speech_stopped")
+            });
+        }
+    }
+
     /// Called every frame: deadlines due now become a tick.
     fn run_deadlines(&mut self) {
         let now = self.now_ms();
@@ -941,6 +961,7 @@ impl eframe::App for RochadeApp {
         self.poll_exports();
         self.poll_board();
         self.poll_engine();
+        self.poll_speech();
         self.poll_screen_reader(&ctx);
         self.run_deadlines();
         self.handle_close_request(&ctx);

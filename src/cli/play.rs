@@ -302,7 +302,12 @@ pub fn run(args: Args) -> CliResult {
             settings: VoiceSettings::default(),
             mode: Default::default(),
         }) {
-            Ok(h) => Some(h),
+            Ok(h) => {
+                // A voice that hangs mid-game is replaced (the clip voice,
+                // else silence) and the game goes on; the terminal says so.
+                h.on_fallback(|f| eprintln!("rochade: {}", f.report));
+                Some(h)
+            }
             Err(e) => {
                 eprintln!("rochade: no speech ({e}); printing only");
                 None

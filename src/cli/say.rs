@@ -116,10 +116,9 @@ fn say_with_settings(
         eprintln!("rochade: {note}");
     }
     // A voice that never reports the end (a speech module without audio)
-    // may not keep the command waiting: 10 s plus a generous 150 ms a
-    // character.
-    let limit =
-        Duration::from_secs(10) + Duration::from_millis(150) * text.spoken.chars().count() as u32;
+    // is replaced by the clip voice after 10 s plus 150 ms a character;
+    // the command never waits longer than that allows.
+    let limit = crate::speech::service::say_budget(text.spoken.chars().count());
     handle.speak(Speech {
         text,
         lang,

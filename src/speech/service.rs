@@ -1080,7 +1080,7 @@ mod tests {
             ["Springer Felix drei".to_owned(), notice()]
         );
         assert_eq!(h.backend_name(), "recording (fallback)");
-        assert_eq!(h.take_fallbacks(), [fallback.clone()]);
+        assert_eq!(h.take_fallbacks(), std::slice::from_ref(&fallback));
         assert!(h.take_fallbacks().is_empty(), "reported once");
         assert_eq!(h.take_errors(), [fallback.report]);
         h.say("Dame David acht", Lang::De, Priority::Move);
