@@ -336,3 +336,81 @@ fn play_says_the_next_move_with_the_clip_voice_when_speech_hangs_mid_game() {
     );
     assert!(took < Duration::from_secs(60), "play took {took:?}");
 }
+
+#[path = "gui_common/mod.rs"]
+mod gui_common;
+
+/// The app (in a headless `egui_kittest` harness) with a recording voice
+/// that answers `answered` calls and then hangs, behind the given call
+/// deadline.
+fn window_with_stuck_voice(
+    answered: usize,
+    call: Duration,
+) -> (
+    gui_common::Gui,
+    rochade::speech::RecordingLog,
+    rochade::speech::SpeechHandle,
+) {
+    use rochade::speech::watchdog::Deadlines;
+    use rochade::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
+    let log = RecordingLog::new().hanging_after(answered);
+    let speech = SpeechService::spawn_with(
+        SpeechConfig {
+            backend: BackendChoice::Recording(log.clone()),
+            lang: Lang::De,
+            ..SpeechConfig::default()
+        },
+        Deadlines {
+            call,
+            ..Deadlines::default()
+        },
+    )
+    .unwrap();
+    let handle = speech.clone();
+    let gui = gui_common::start_with(gui_common::settings(Lang::De), move |o| {
+        o.speech = handle;
+    });
+    // The welcome is said before anything hangs.
+    assert!(speech.wait_idle(Duration::from_secs(10)));
+    (gui, log, speech)
+}
+
+#[test]
+fn the_window_never_waits_on_a_voice_that_hangs() {
+    // The first move's speak call never returns (no deadline in reach).
+    let (mut gui, log, _speech) = window_with_stuck_voice(1, Duration::from_secs(3600));
+    gui.type_move("e4");
+    gui.type_move("e5");
+    gui.type_move("Nf3");
+    // Every move was announced by the window, which went on at once.
+    let said = gui.app().spoken();
+    assert!(
+        said.ends_with(&[
+            "Eva vier".to_owned(),
+            "Eva fünf".to_owned(),
+            "Springer Felix drei".to_owned()
+        ]),
+        "{said:?}"
+    );
+    assert_eq!(log.spoken().last().map(String::as_str), Some("Eva vier"));
+    log.release();
+}
+
+#[test]
+fn the_window_says_the_cut_move_with_the_next_voice_and_shows_why() {
+    let (mut gui, log, speech) = window_with_stuck_voice(1, Duration::from_millis(300));
+    gui.type_move("e4");
+    gui.run_until("the note that the voice stopped", |g| {
+        g.shows_part("The system voice stopped answering; the clip voice speaks instead")
+    });
+    assert!(speech.wait_idle(Duration::from_secs(10)));
+    let notice = rochade::words::Pack::bundled(Lang::De)
+        .say("speech_stopped")
+        .spoken;
+    assert_eq!(log.spoken_by_fallback(), ["Eva vier".to_owned(), notice]);
+    // The next move goes to the new voice at once.
+    gui.type_move("e5");
+    assert!(speech.wait_idle(Duration::from_secs(10)));
+    assert_eq!(log.spoken_by_fallback().last().unwrap(), "Eva fünf");
+    log.release();
+}

@@ -542,9 +542,13 @@ impl<'a> Thread<'a> {
             .voice
             .worker
             .call("poll", self.deadlines.call, |b| b.poll())
-            && let Some(key) = self.watchdog.playing()
         {
-            self.resay_after_hang(key, hung_words(&hung));
+            match self.watchdog.playing() {
+                Some(key) => self.resay_after_hang(key, hung_words(&hung)),
+                None => {
+                    self.fall_back(hung_words(&hung));
+                }
+            }
         }
     }
 
