@@ -356,7 +356,9 @@ pub fn run(args: Args) -> CliResult {
     };
     let pack = super::load_pack(args.lang);
     // Who we are (and whether the token works).
-    let account = request_with_retry(&out, &pack, || client.get_json("/api/account"))?;
+    let account = request_with_retry(&out, &pack, client.timing.rate_limit_wait, || {
+        client.get_json("/api/account")
+    })?;
     let account = account
         .get("id")
         .and_then(|v| v.as_str())
@@ -402,6 +404,7 @@ pub fn run(args: Args) -> CliResult {
 fn request_with_retry(
     out: &Out,
     pack: &crate::words::Pack,
+    wait: Duration,
     mut request: impl FnMut() -> Result<serde_json::Value, ApiError>,
 ) -> Result<serde_json::Value, CliError> {
     for attempt in 0..3 {
@@ -410,9 +413,7 @@ fn request_with_retry(
             Err(ApiError::RateLimited) if attempt < 2 => {
                 let e = ApiError::RateLimited;
                 out.error(None, &e.to_string(), server_error(pack, &e))?;
-                std::thread::sleep(Duration::from_millis(
-                    out_wait(out).as_millis().try_into().unwrap_or(60_000),
-                ));
+                std::thread::sleep(wait);
             }
             Err(e) => {
                 out.error(None, &e.to_string(), server_error(pack, &e))?;
@@ -421,14 +422,6 @@ fn request_with_retry(
         }
     }
     unreachable!("the last attempt returns")
-}
-
-thread_local! {
-    static RATE_LIMIT_WAIT: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::from_secs(60)) };
-}
-
-fn out_wait(_: &Out) -> Duration {
-    RATE_LIMIT_WAIT.with(|w| w.get())
 }
 
 fn server_error(pack: &crate::words::Pack, e: &ApiError) -> Utterance {
@@ -469,7 +462,6 @@ impl Run {
         pack: &crate::words::Pack,
         stop_seek: &Arc<AtomicBool>,
     ) -> CliResult {
-        RATE_LIMIT_WAIT.with(|w| w.set(self.client.timing.rate_limit_wait));
         if let Some(tc) = args.seek {
             self.out.say(
                 pack.phrase(
@@ -494,9 +486,10 @@ impl Run {
         } else if let Some(level) = args.ai {
             let mut form = vec![("level", level.to_string()), ("color", "random".into())];
             form.extend(args.clock.clock_form());
-            let answer = request_with_retry(&self.out, pack, || {
-                self.client.post("/api/challenge/ai", &form)
-            })?;
+            let answer =
+                request_with_retry(&self.out, pack, self.client.timing.rate_limit_wait, || {
+                    self.client.post("/api/challenge/ai", &form)
+                })?;
             if let Some(id) = answer.get("id").and_then(|v| v.as_str()) {
                 self.open_game(id);
             }
@@ -506,7 +499,7 @@ impl Run {
                 .chars()
                 .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
                 .collect();
-            request_with_retry(&self.out, pack, || {
+            request_with_retry(&self.out, pack, self.client.timing.rate_limit_wait, || {
                 self.client.post(&format!("/api/challenge/{user}"), &form)
             })?;
             self.out.say(pack.say("online_waiting"), Priority::Answer)?;
@@ -533,7 +526,12 @@ impl Run {
         self.game_stream = Some(stop);
     }
 
-    fn main_loop(&mut self, rx: &Receiver<Msg>, args: &Args, pack: &crate::words::Pack) -> CliResult {
+    fn main_loop(
+        &mut self,
+        rx: &Receiver<Msg>,
+        args: &Args,
+        pack: &crate::words::Pack,
+    ) -> CliResult {
         while !self.done {
             let Ok(msg) = rx.recv() else { break };
             match msg {
@@ -563,7 +561,11 @@ impl Run {
                 }
                 Msg::Events(StreamMsg::Unreadable(e)) | Msg::Game(StreamMsg::Unreadable(e)) => {
                     let reason = format!("unreadable line from the server: {e}");
-                    self.out.error(None, &reason, pack.phrase("online_error", &[("reason", plain(&reason))]))?;
+                    self.out.error(
+                        None,
+                        &reason,
+                        pack.phrase("online_error", &[("reason", plain(&reason))]),
+                    )?;
                 }
                 Msg::Game(StreamMsg::Dropped { reason, first }) => {
                     if first {
@@ -578,19 +580,23 @@ impl Run {
                     }
                 }
                 Msg::Game(StreamMsg::Back) => {
-                    self.out.line(json!({"event": "connection", "state": "back"}))?;
-                    self.out.say(pack.say("online_connection_back"), Priority::Alert)?;
+                    self.out
+                        .line(json!({"event": "connection", "state": "back"}))?;
+                    self.out
+                        .say(pack.say("online_connection_back"), Priority::Alert)?;
                     self.resend()?;
                 }
                 Msg::Events(StreamMsg::Dropped { .. }) | Msg::Events(StreamMsg::Back) => {
                     // The game's own stream says what the player needs.
                 }
                 Msg::Events(StreamMsg::Fatal(e)) | Msg::Game(StreamMsg::Fatal(e)) => {
-                    self.out.error(None, &e.to_string(), server_error(pack, &e))?;
+                    self.out
+                        .error(None, &e.to_string(), server_error(pack, &e))?;
                     return Err(CliError::failure(e.to_string()));
                 }
                 Msg::SeekDone(Err(e)) => {
-                    self.out.error(None, &e.to_string(), server_error(pack, &e))?;
+                    self.out
+                        .error(None, &e.to_string(), server_error(pack, &e))?;
                     if self.live.is_none() && self.game_stream.is_none() {
                         return Err(CliError::failure(e.to_string()));
                     }
@@ -601,7 +607,12 @@ impl Run {
         Ok(())
     }
 
-    fn incoming(&mut self, event: IncomingEvent, args: &Args, pack: &crate::words::Pack) -> CliResult {
+    fn incoming(
+        &mut self,
+        event: IncomingEvent,
+        args: &Args,
+        pack: &crate::words::Pack,
+    ) -> CliResult {
         match event {
             IncomingEvent::GameStart { game } => {
                 if game.compat.as_ref().is_none_or(|c| c.board) {
@@ -609,34 +620,63 @@ impl Run {
                 }
             }
             IncomingEvent::Challenge { challenge } if args.accept && self.game_stream.is_none() => {
-                let challenger = challenge.challenger.clone().unwrap_or(rochade_core::online::ChallengeUser {
-                    id: None,
-                    name: None,
-                    rating: None,
-                    title: None,
-                    provisional: false,
-                });
-                if challenger.id.as_deref().is_some_and(|id| id.eq_ignore_ascii_case(&self.account)) {
+                let challenger =
+                    challenge
+                        .challenger
+                        .clone()
+                        .unwrap_or(rochade_core::online::ChallengeUser {
+                            id: None,
+                            name: None,
+                            rating: None,
+                            title: None,
+                            provisional: false,
+                        });
+                if challenger
+                    .id
+                    .as_deref()
+                    .is_some_and(|id| id.eq_ignore_ascii_case(&self.account))
+                {
                     return Ok(()); // our own challenge
                 }
-                let name = challenger.name.or(challenger.id).unwrap_or_else(|| "?".into());
+                let name = challenger
+                    .name
+                    .or(challenger.id)
+                    .unwrap_or_else(|| "?".into());
                 let name = match challenger.rating {
-                    Some(r) => pack.phrase("online_rated", &[("name", plain(&name)), ("rating", plain(&r.to_string()))]),
+                    Some(r) => pack.phrase(
+                        "online_rated",
+                        &[("name", plain(&name)), ("rating", plain(&r.to_string()))],
+                    ),
                     None => plain(&name),
                 };
                 let time = challenge
                     .time_control
                     .as_ref()
-                    .and_then(|t| t.show.clone().or_else(|| t.minutes_increment().map(|(m, i)| format!("{m}+{i}"))))
+                    .and_then(|t| {
+                        t.show
+                            .clone()
+                            .or_else(|| t.minutes_increment().map(|(m, i)| format!("{m}+{i}")))
+                    })
                     .unwrap_or_else(|| "-".into());
                 self.out.line(json!({"event": "challenge", "id": challenge.id, "from": name.written, "time": time}))?;
                 self.out.say(
-                    pack.phrase("online_challenge", &[("name", name), ("time", plain(&time))]),
+                    pack.phrase(
+                        "online_challenge",
+                        &[("name", name), ("time", plain(&time))],
+                    ),
                     Priority::Answer,
                 )?;
-                let id: String = challenge.id.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-                if let Err(e) = self.client.post(&format!("/api/challenge/{id}/accept"), &[]) {
-                    self.out.error(None, &e.to_string(), server_error(pack, &e))?;
+                let id: String = challenge
+                    .id
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric())
+                    .collect();
+                if let Err(e) = self
+                    .client
+                    .post(&format!("/api/challenge/{id}/accept"), &[])
+                {
+                    self.out
+                        .error(None, &e.to_string(), server_error(pack, &e))?;
                 }
             }
             _ => {}
@@ -663,11 +703,14 @@ impl Run {
                 let Some(live) = &mut self.live else {
                     return Ok(());
                 };
-                if chat.username.eq_ignore_ascii_case(&self.account) || chat.room.as_deref() == Some("spectator") {
+                if chat.username.eq_ignore_ascii_case(&self.account)
+                    || chat.room.as_deref() == Some("spectator")
+                {
                     return Ok(());
                 }
                 live.chat.push((chat.username.clone(), chat.text.clone()));
-                self.out.line(json!({"event": "chat", "from": chat.username}))?;
+                self.out
+                    .line(json!({"event": "chat", "from": chat.username}))?;
                 let words = live.session.pack().say("online_chat_new");
                 self.out.say(words, Priority::Info)
             }
@@ -678,7 +721,10 @@ impl Run {
                 let pack = live.session.pack();
                 let words = match (gone.gone, gone.claim_win_in_seconds) {
                     (false, _) => pack.say("online_opponent_back"),
-                    (true, Some(s)) if s > 0 => pack.phrase("online_opponent_gone", &[("seconds", plain(&s.to_string()))]),
+                    (true, Some(s)) if s > 0 => pack.phrase(
+                        "online_opponent_gone",
+                        &[("seconds", plain(&s.to_string()))],
+                    ),
                     (true, _) => pack.say("online_opponent_gone_now"),
                 };
                 self.out.line(json!({"event": "opponent_gone", "gone": gone.gone, "claim_in": gone.claim_win_in_seconds}))?;
@@ -723,12 +769,18 @@ impl Run {
         let opponent = game.opponent();
         let name = opponent.display_name();
         let opponent_words = match opponent.rating {
-            Some(r) => pack.phrase("online_rated", &[("name", plain(&name)), ("rating", plain(&r.to_string()))]),
+            Some(r) => pack.phrase(
+                "online_rated",
+                &[("name", plain(&name)), ("rating", plain(&r.to_string()))],
+            ),
             None => plain(&name),
         };
         let greeting = pack.phrase(
             "online_game",
-            &[("opponent", opponent_words), ("side", crate::announce::side_word(pack, game.me))],
+            &[
+                ("opponent", opponent_words),
+                ("side", crate::announce::side_word(pack, game.me)),
+            ],
         );
         self.out.line(json!({
             "event": "game",
@@ -772,7 +824,8 @@ impl Run {
                         .first()
                         .map(|m| plain(&m.san_string()))
                         .unwrap_or_default();
-                    self.out.line(json!({"event": "takeback", "count": n, "ours_lost": ours_lost}))?;
+                    self.out
+                        .line(json!({"event": "takeback", "count": n, "ours_lost": ours_lost}))?;
                     let words = if ours_lost {
                         pack.phrase("online_game_moved_on", &[("move", what)])
                     } else {
@@ -789,7 +842,10 @@ impl Run {
                             .and_then(|u| u.to_move(live.session.record().position()).ok());
                         let Some(mv) = mv else {
                             let reason = format!("the server's move {uci} is not legal here");
-                            let words = live.session.pack().phrase("online_error", &[("reason", plain(&reason))]);
+                            let words = live
+                                .session
+                                .pack()
+                                .phrase("online_error", &[("reason", plain(&reason))]);
                             self.out.error(None, &reason, words)?;
                             break;
                         };
@@ -815,30 +871,46 @@ impl Run {
                     if n > live.clocked && live.game.clock.is_some() {
                         // The last mover's time after his move.
                         let mover = record.position().turn().other();
-                        record.set_last_clock(if mover == Color::White { white_ms } else { black_ms });
+                        record.set_last_clock(if mover == Color::White {
+                            white_ms
+                        } else {
+                            black_ms
+                        });
                         live.clocked = n;
                         self.out.save(&live.session)?;
                     }
                 }
                 Change::DrawOffered => {
                     let pack = live.session.pack();
-                    self.out.line(json!({"event": "offer", "what": "draw", "by": "opponent"}))?;
-                    let words = pack.phrase("draw_offer", &[("side", crate::announce::side_word(pack, !me))]);
+                    self.out
+                        .line(json!({"event": "offer", "what": "draw", "by": "opponent"}))?;
+                    let words = pack.phrase(
+                        "draw_offer",
+                        &[("side", crate::announce::side_word(pack, !me))],
+                    );
                     self.out.say(words, Priority::Alert)?;
                 }
                 Change::DrawDeclined => {
-                    self.out.line(json!({"event": "offer_declined", "what": "draw", "by": "opponent"}))?;
+                    self.out.line(
+                        json!({"event": "offer_declined", "what": "draw", "by": "opponent"}),
+                    )?;
                     let words = live.session.pack().say("draw_offer_declined");
                     self.out.say(words, Priority::Alert)?;
                 }
                 Change::TakebackOffered => {
                     let pack = live.session.pack();
-                    self.out.line(json!({"event": "offer", "what": "takeback", "by": "opponent"}))?;
-                    let words = pack.phrase("online_takeback_offer", &[("side", crate::announce::side_word(pack, !me))]);
+                    self.out
+                        .line(json!({"event": "offer", "what": "takeback", "by": "opponent"}))?;
+                    let words = pack.phrase(
+                        "online_takeback_offer",
+                        &[("side", crate::announce::side_word(pack, !me))],
+                    );
                     self.out.say(words, Priority::Alert)?;
                 }
                 Change::TakebackDeclined => {
-                    self.out.line(json!({"event": "offer_declined", "what": "takeback", "by": "opponent"}))?;
+                    self.out.line(
+                        json!({"event": "offer_declined", "what": "takeback", "by": "opponent"}),
+                    )?;
                     let words = live.session.pack().say("online_takeback_declined");
                     self.out.say(words, Priority::Alert)?;
                 }
@@ -879,7 +951,10 @@ impl Run {
                 let offering = !live.game.opponent_offers_draw();
                 if offering {
                     let pack = live.session.pack();
-                    let words = pack.phrase("draw_offer", &[("side", crate::announce::side_word(pack, me))]);
+                    let words = pack.phrase(
+                        "draw_offer",
+                        &[("side", crate::announce::side_word(pack, me))],
+                    );
                     self.out.say(words, Priority::Answer)?;
                 }
                 Some(live.game.draw(true))
@@ -908,7 +983,10 @@ impl Run {
                     return self.out.say(words, Priority::Answer);
                 }
                 for (name, line) in std::mem::take(&mut live.chat) {
-                    let words = pack.phrase("online_chat", &[("name", plain(&name)), ("text", plain(&line))]);
+                    let words = pack.phrase(
+                        "online_chat",
+                        &[("name", plain(&name)), ("text", plain(&line))],
+                    );
                     self.out.say(words, Priority::Answer)?;
                 }
                 return Ok(());
@@ -931,7 +1009,10 @@ impl Run {
                 return Ok(());
             }
             "repeat" | "r" => {
-                let fx = live.session.handle(self.started.elapsed().as_millis() as u64, Event::Command(Command::Repeat));
+                let fx = live.session.handle(
+                    self.started.elapsed().as_millis() as u64,
+                    Event::Command(Command::Repeat),
+                );
                 return self.out.emit(&live.session, fx);
             }
             _ => None,
@@ -985,7 +1066,10 @@ impl Run {
             (Request::Move(_), ApiError::Network(_)) => {
                 // Sent again when the connection is back.
                 live.unsent = true;
-                let words = pack.phrase("online_connection_lost", &[("reason", plain(&e.to_string()))]);
+                let words = pack.phrase(
+                    "online_connection_lost",
+                    &[("reason", plain(&e.to_string()))],
+                );
                 self.out.error(input, &e.to_string(), words)
             }
             (Request::Move(_), _) => {

@@ -118,13 +118,11 @@ impl Client {
     }
 
     /// POST a form; the JSON answer.
-    pub fn post(
-        &self,
-        path: &str,
-        form: &[(&str, String)],
-    ) -> Result<serde_json::Value, ApiError> {
+    pub fn post(&self, path: &str, form: &[(&str, String)]) -> Result<serde_json::Value, ApiError> {
         let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let response = self.auth(self.agent.post(&self.url(path))).send_form(&pairs);
+        let response = self
+            .auth(self.agent.post(&self.url(path)))
+            .send_form(&pairs);
         read_json(response)
     }
 
@@ -277,10 +275,7 @@ where
                 };
                 let first = !dropped;
                 dropped = true;
-                if tx
-                    .send(wrap(StreamMsg::Dropped { reason, first }))
-                    .is_err()
-                {
+                if tx.send(wrap(StreamMsg::Dropped { reason, first })).is_err() {
                     return;
                 }
                 wait_or_stop(wait, &stop);
