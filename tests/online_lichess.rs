@@ -413,7 +413,6 @@ fn a_seek_finds_a_game_and_black_waits_for_the_first_move() {
     let first = r.until("move");
     assert_eq!(first["by"], "opponent");
     assert_eq!(first["uci"], "a2a3");
-    // Not our turn after our move: refused locally, nothing sent.
     r.type_line("d7d5");
     let mine = r.until("move");
     assert_eq!(mine["by"], "player");

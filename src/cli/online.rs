@@ -614,10 +614,8 @@ impl Run {
         pack: &crate::words::Pack,
     ) -> CliResult {
         match event {
-            IncomingEvent::GameStart { game } => {
-                if game.compat.as_ref().is_none_or(|c| c.board) {
-                    self.open_game(&game.game_id);
-                }
+            IncomingEvent::GameStart { game } if game.compat.as_ref().is_none_or(|c| c.board) => {
+                self.open_game(&game.game_id);
             }
             IncomingEvent::Challenge { challenge } if args.accept && self.game_stream.is_none() => {
                 let challenger =

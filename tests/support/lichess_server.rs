@@ -332,7 +332,7 @@ fn opponent_moves(s: &mut State) {
     let Some(mv) = s.script.moves.get(ply).cloned() else {
         return;
     };
-    let white_moves = ply % 2 == 0;
+    let white_moves = ply.is_multiple_of(2);
     if white_moves == s.script.account_white {
         return;
     }
@@ -387,7 +387,7 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
     let result = match action.split('/').collect::<Vec<_>>().as_slice() {
         ["move", uci] => {
             let ply = s.moves.len();
-            let my_turn = (ply % 2 == 0) == me_white;
+            let my_turn = ply.is_multiple_of(2) == me_white;
             if !running || !my_turn {
                 Err("Not your turn, or game already over")
             } else if s.script.moves.get(ply).map(String::as_str) != Some(uci) {

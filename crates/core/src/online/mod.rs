@@ -28,19 +28,19 @@ mod tests;
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum IncomingEvent {
     GameStart {
-        game: GameEventInfo,
+        game: Box<GameEventInfo>,
     },
     GameFinish {
-        game: GameEventInfo,
+        game: Box<GameEventInfo>,
     },
     Challenge {
-        challenge: ChallengeInfo,
+        challenge: Box<ChallengeInfo>,
     },
     ChallengeCanceled {
-        challenge: ChallengeInfo,
+        challenge: Box<ChallengeInfo>,
     },
     ChallengeDeclined {
-        challenge: ChallengeInfo,
+        challenge: Box<ChallengeInfo>,
     },
     /// Any event type this version does not know.
     #[serde(other)]
@@ -155,7 +155,7 @@ pub struct Variant {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum GameLine {
-    GameFull(GameFull),
+    GameFull(Box<GameFull>),
     GameState(GameState),
     ChatLine(ChatLine),
     OpponentGone(OpponentGone),
@@ -597,7 +597,7 @@ impl OnlineGame {
         self.our_draw_offer = our_draw;
         self.our_takeback_offer = our_takeback;
         if !self.ended {
-            let to_move = if server.len() % 2 == 0 {
+            let to_move = if server.len().is_multiple_of(2) {
                 Color::White
             } else {
                 Color::Black
