@@ -15,6 +15,8 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
+#[path = "support/board_sim.rs"]
+mod board_sim;
 #[path = "support/hermetic.rs"]
 mod hermetic;
 #[path = "support/lichess_server.rs"]
@@ -433,4 +435,82 @@ fn a_seek_finds_a_game_and_black_waits_for_the_first_move() {
         "{seek:?}"
     );
     assert_eq!(server.moves(), vec!["a2a3", "d7d5", "b2b3"]);
+}
+
+/// The peg-board commands that execute `uci` (castling: king, then rook;
+/// promotion: the pawn, then the piece chosen).
+fn on_board(uci: &str) -> Vec<String> {
+    let (from, to) = (&uci[..2], &uci[2..4]);
+    let mut steps = vec![format!("move {from} {to}")];
+    match uci {
+        "e1g1" => steps.push("move h1 f1".into()),
+        "e1c1" => steps.push("move a1 d1".into()),
+        "e8g8" => steps.push("move h8 f8".into()),
+        "e8c8" => steps.push("move a8 d8".into()),
+        _ => {}
+    }
+    if uci.len() == 5 {
+        steps.push(format!("promote {to} {}", &uci[4..]));
+    }
+    steps
+}
+
+#[test]
+fn the_whole_game_on_the_peg_board_simulator() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        drop_after: Some(20),
+        reconnect_refusals: 1,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-board");
+    let pgn = dir.join("game.pgn");
+    let mut sim = board_sim::Sim::start(&[]);
+    let device = sim.device.clone();
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "2", "--board", &device], &pgn);
+    r.until("game");
+    let mut ply = 0;
+    while ply < moves.len() {
+        // Our move, executed on the board.
+        for step in on_board(&moves[ply]) {
+            sim.say(&step);
+        }
+        let v = r.until("move");
+        assert_eq!(v["by"], "player", "{v}; seen:\n{}", r.seen.join("\n"));
+        assert_eq!(v["uci"], moves[ply]);
+        ply += 1;
+        if ply == moves.len() {
+            break;
+        }
+        // The opponent's, from the server, then executed on the board.
+        let v = r.until("move");
+        assert_eq!(v["by"], "opponent", "{v}");
+        assert_eq!(v["uci"], moves[ply]);
+        for step in on_board(&moves[ply]) {
+            sim.say(&step);
+        }
+        ply += 1;
+    }
+    r.type_line("resign");
+    let end = r.until("end");
+    assert_eq!(end["result"], "0-1");
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.moves(), moves);
+    assert_eq!(
+        pgn_moves_as_uci(&std::fs::read_to_string(&pgn).unwrap()),
+        moves
+    );
+    let text = out.join("\n");
+    assert!(!text.contains(TOKEN) && !stderr.contains(TOKEN));
+    assert!(text.contains("\"state\":\"back\""), "the reconnection");
+    // The opponent's moves were guided on the board and found there.
+    assert!(
+        text.matches("Board matches").count() >= 10,
+        "guidance: {text}"
+    );
+    sim.quit();
 }

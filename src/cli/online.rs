@@ -72,6 +72,10 @@ pub struct Args {
     /// Print only; do not speak.
     #[arg(long)]
     pub quiet: bool,
+    /// The blind player's peg-board on this serial port: his moves are read
+    /// from it, the opponent's guided on it until executed.
+    #[arg(long, value_name = "PORT")]
+    pub board: Option<String>,
     /// Write the game as PGN to this file after every move.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
@@ -100,6 +104,7 @@ enum Msg {
     Events(StreamMsg<IncomingEvent>),
     Game(StreamMsg<GameLine>),
     SeekDone(Result<(), ApiError>),
+    Board(crate::serial::BoardInput),
 }
 
 fn wrap_events(m: StreamMsg<IncomingEvent>) -> Msg {
@@ -118,6 +123,8 @@ struct Out {
     pgn_failing: std::cell::Cell<bool>,
     /// Who made the move of the batch being carried out.
     by: &'static str,
+    /// The peg-board, with `--board`.
+    link: Option<crate::serial::Link>,
 }
 
 impl Out {
@@ -247,7 +254,10 @@ impl Shell for OnlineShell<'_> {
         self.out.save(self.session)?;
         Ok(SaveStep::Done)
     }
-    fn board_command(&mut self, _: HostCommand) -> CliResult {
+    fn board_command(&mut self, command: HostCommand) -> CliResult {
+        if let Some(link) = &self.out.link {
+            link.send(command);
+        }
         Ok(())
     }
     fn sighted_board_command(&mut self, _: HostCommand) -> CliResult {
@@ -299,6 +309,8 @@ struct Run {
     waiting_input: Vec<String>,
     /// Stop: the game ended or the player quit.
     done: bool,
+    /// Board reports before the game started (the board's first snapshot).
+    board_waiting: Vec<crate::serial::BoardInput>,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -353,6 +365,7 @@ pub fn run(args: Args) -> CliResult {
         pgn: args.pgn.clone(),
         pgn_failing: Default::default(),
         by: "player",
+        link: None,
     };
     let pack = super::load_pack(args.lang);
     // Who we are (and whether the token works).
@@ -374,17 +387,38 @@ pub fn run(args: Args) -> CliResult {
         wrap_events,
     );
     spawn_stdin(tx.clone());
+    let started = Instant::now();
+    let mut out = out;
+    if let Some(port) = &args.board {
+        let cfg = crate::serial::LinkConfig {
+            epoch: started,
+            ..crate::serial::LinkConfig::new(port.clone(), crate::board::Format::default())
+        };
+        let (link_tx, link_rx) = channel();
+        let link = crate::serial::Link::spawn(cfg, link_tx)
+            .map_err(|e| CliError::failure(format!("the board on {port}: {e}")))?;
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for input in link_rx {
+                if tx.send(Msg::Board(input)).is_err() {
+                    return;
+                }
+            }
+        });
+        out.link = Some(link);
+    }
     let mut run = Run {
         args_server: args.server.clone(),
         client,
         out,
         account,
-        started: Instant::now(),
+        started,
         live: None,
         game_stream: None,
         tx,
         waiting_input: Vec::new(),
         done: false,
+        board_waiting: Vec::new(),
     };
     let stop_seek = Arc::new(AtomicBool::new(false));
     run.find_game(&args, &pack, &stop_seek)?;
@@ -533,8 +567,36 @@ impl Run {
         pack: &crate::words::Pack,
     ) -> CliResult {
         while !self.done {
-            let Ok(msg) = rx.recv() else { break };
+            let now = self.now_ms();
+            let wait = self
+                .live
+                .as_ref()
+                .and_then(|l| l.session.next_deadline())
+                .map_or(500, |d| d.saturating_sub(now))
+                .min(500);
+            let msg = match rx.recv_timeout(Duration::from_millis(wait)) {
+                Ok(msg) => msg,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    self.run_deadlines()?;
+                    continue;
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             match msg {
+                Msg::Board(input) => {
+                    if let Some(live) = &mut self.live {
+                        self.out.by = if live.session.record().turn() == live.game.me {
+                            "player"
+                        } else {
+                            "opponent"
+                        };
+                        let fx = live.session.handle(input.at_ms, Event::Board(input.event));
+                        self.out.emit(&live.session, fx)?;
+                        self.send_new_move(None)?;
+                    } else {
+                        self.board_waiting.push(input);
+                    }
+                }
                 Msg::Stdin(line) => {
                     let text = line.trim().to_owned();
                     if text.is_empty() {
@@ -553,7 +615,11 @@ impl Run {
                 Msg::Events(StreamMsg::Line(event)) => self.incoming(event, args, pack)?,
                 Msg::Game(StreamMsg::Line(line)) => {
                     self.game_line(line)?;
-                    if self.live.is_some() {
+                    if let Some(live) = &mut self.live {
+                        for input in std::mem::take(&mut self.board_waiting) {
+                            let fx = live.session.handle(input.at_ms, Event::Board(input.event));
+                            self.out.emit(&live.session, fx)?;
+                        }
                         for text in std::mem::take(&mut self.waiting_input) {
                             self.input(&text)?;
                         }
@@ -1038,14 +1104,48 @@ impl Run {
         if live.session.record().moves().len() != before + 1 {
             return Ok(()); // refused locally: said by the session
         }
-        let uci = live
-            .session
-            .record()
+        self.send_new_move(Some(text))
+    }
+
+    /// Sends our move that the record has and the server has not (typed,
+    /// or executed on the peg-board).
+    fn send_new_move(&mut self, input: Option<&str>) -> CliResult {
+        let Some(live) = &mut self.live else {
+            return Ok(());
+        };
+        let record = live.session.record();
+        let server_len = live.game.state.move_list().len();
+        let ours = record.moves().len() == server_len + 1
+            && record.position().turn() != live.game.me
+            && live.game.pending().is_none()
+            && !live.game.is_over();
+        if !ours {
+            return Ok(());
+        }
+        let uci = record
             .last_move()
             .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
             .unwrap_or_default();
         let request = live.game.send_move(&uci);
-        self.send(request, Some(text))
+        self.send(request, input)
+    }
+
+    /// The session's deadlines due now (settle windows, guidance).
+    fn run_deadlines(&mut self) -> CliResult {
+        let now = self.now_ms();
+        let Some(live) = &mut self.live else {
+            return Ok(());
+        };
+        for _ in 0..1000 {
+            match live.session.next_deadline() {
+                Some(d) if d <= now => {
+                    let fx = live.session.handle(d, Event::Tick);
+                    self.out.emit(&live.session, fx)?;
+                }
+                _ => break,
+            }
+        }
+        self.send_new_move(None)
     }
 
     /// Sends a game request; a refused move is taken back and said.
