@@ -47,6 +47,18 @@ struct Rochade {
 impl Rochade {
     fn start(server: &Server, token: &str, extra: &[&str], pgn: &Path) -> Rochade {
         let config = hermetic::private_dir("online-config");
+        Rochade::start_in(server, Some(token), config, extra, pgn)
+    }
+
+    /// With this config folder; the token from the environment, or (None)
+    /// from the stored file.
+    fn start_in(
+        server: &Server,
+        token: Option<&str>,
+        config: std::path::PathBuf,
+        extra: &[&str],
+        pgn: &Path,
+    ) -> Rochade {
         let url = server.url();
         let mut args = vec![
             "online",
@@ -66,9 +78,13 @@ impl Rochade {
         ];
         args.push(pgn.to_str().unwrap());
         args.extend(extra);
-        let mut child = hermetic::rochade()
-            .env("ROCHADE_CONFIG_DIR", &config)
-            .env("ROCHADE_LICHESS_TOKEN", token)
+        let mut command = hermetic::rochade();
+        command.env("ROCHADE_CONFIG_DIR", &config);
+        match token {
+            Some(token) => command.env("ROCHADE_LICHESS_TOKEN", token),
+            None => command.env_remove("ROCHADE_LICHESS_TOKEN"),
+        };
+        let mut child = command
             .args(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -513,4 +529,49 @@ fn the_whole_game_on_the_peg_board_simulator() {
         "guidance: {text}"
     );
     sim.quit();
+}
+
+#[test]
+fn a_stored_token_is_readable_by_the_user_only_and_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let config = hermetic::private_dir("online-token");
+    let out = hermetic::rochade()
+        .env("ROCHADE_CONFIG_DIR", &config)
+        .env_remove("ROCHADE_LICHESS_TOKEN")
+        .args(["online", "--set-token"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            writeln!(child.stdin.take().unwrap(), "  {TOKEN}  ")?;
+            child.wait_with_output()
+        })
+        .expect("rochade runs");
+    assert!(out.status.success(), "{out:?}");
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!printed.contains(TOKEN), "{printed}");
+    let file = config.join("lichess-token");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), TOKEN);
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    // Used without the environment variable.
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-token-game");
+    let mut r = Rochade::start_in(&server, None, config, &["--ai", "1"], &dir.join("g.pgn"));
+    r.until("game");
+    r.type_line("abort");
+    assert_eq!(r.until("end")["reason"], "aborted");
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!out.join("\n").contains(TOKEN) && !stderr.contains(TOKEN));
 }
