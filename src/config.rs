@@ -663,19 +663,22 @@ impl Settings {
             low_time_ms: self.low_time_ms(),
             announce_touched: self.speech.announce_touched,
             speak_low_time: self.speech.speak_low_time,
+            practice: crate::session::Practice {
+                computer: self.engine.opponent,
+                level: self.engine.level,
+                pause_ms: self.engine.pause_ms,
+            },
         }
     }
 
-    /// The computer opponent, when practice mode plays against it.
-    pub fn opponent(&self, seed: u64) -> Option<crate::session::Opponent> {
-        (self.game.mode == Mode::Practice && self.engine.opponent).then(|| {
-            crate::session::Opponent {
-                color: !self.game.blind_side.color(),
-                level: self.engine.level,
-                pause_ms: self.engine.pause_ms,
-                seed,
-            }
-        })
+    /// Takes over what the session changed itself ([`Effect::ConfigChanged`](crate::session::Effect)):
+    /// the mode, the player's colour and the practice opponent.
+    pub fn keep_session_config(&mut self, config: &SessionConfig) {
+        self.game.mode = config.mode;
+        self.game.blind_side = Side::from_color(config.blind_side);
+        self.engine.opponent = config.practice.computer;
+        self.engine.level = config.practice.level;
+        self.engine.pause_ms = config.practice.pause_ms;
     }
 
     /// How the speech service starts.
@@ -1026,7 +1029,11 @@ mod tests {
         assert_eq!(s.board.baud(), 115_200);
         assert!(Earcon::ALL.iter().all(|&e| s.earcons.enabled(e)));
         assert_eq!(s.engine.path, "/usr/games/stockfish");
-        assert_eq!(s.opponent(1), None, "no computer opponent unless chosen");
+        assert_eq!(
+            s.session_config().opponent(1),
+            None,
+            "no computer opponent unless chosen"
+        );
         assert_eq!(
             s.session_config(),
             SessionConfig {

@@ -16,7 +16,7 @@
 
 use crate::board::HostCommand;
 use crate::engine::{EngineRequest, EngineService};
-use crate::session::{Earcon, Effect, Notice, Speech};
+use crate::session::{Earcon, Effect, Notice, SessionConfig, Speech};
 
 /// How a front end's save went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +42,9 @@ pub trait Shell {
     fn sighted_board_command(&mut self, command: HostCommand) -> Result<(), Self::Error>;
     fn ask_engine(&mut self, request: EngineRequest) -> Result<(), Self::Error>;
     fn restart_engine(&mut self) -> Result<(), Self::Error>;
+    /// The session changed the settings itself (a practice key): keep
+    /// them where the front end keeps its settings.
+    fn config_changed(&mut self, config: SessionConfig) -> Result<(), Self::Error>;
 }
 
 /// Effects that wait for a save still under way.
@@ -76,6 +79,7 @@ pub fn carry_out<S: Shell + ?Sized>(
             Effect::SightedBoardCommand(command) => shell.sighted_board_command(command)?,
             Effect::AskEngine(request) => shell.ask_engine(request)?,
             Effect::RestartEngine => shell.restart_engine()?,
+            Effect::ConfigChanged(config) => shell.config_changed(config)?,
         }
     }
     Ok(None)
@@ -117,6 +121,9 @@ impl<S: Shell + ?Sized> Shell for WithEngine<'_, S> {
         self.engine.restart();
         Ok(())
     }
+    fn config_changed(&mut self, config: SessionConfig) -> Result<(), S::Error> {
+        self.inner.config_changed(config)
+    }
 }
 
 /// A front end that keeps the effects it is given, in order, for a caller
@@ -157,6 +164,10 @@ impl Shell for Collect {
     }
     fn restart_engine(&mut self) -> Result<(), Self::Error> {
         self.0.push(Effect::RestartEngine);
+        Ok(())
+    }
+    fn config_changed(&mut self, config: SessionConfig) -> Result<(), Self::Error> {
+        self.0.push(Effect::ConfigChanged(config));
         Ok(())
     }
 }
@@ -218,6 +229,10 @@ mod tests {
         }
         fn restart_engine(&mut self) -> Result<(), Self::Error> {
             self.done.push(Effect::RestartEngine);
+            Ok(())
+        }
+        fn config_changed(&mut self, config: SessionConfig) -> Result<(), Self::Error> {
+            self.done.push(Effect::ConfigChanged(config));
             Ok(())
         }
     }

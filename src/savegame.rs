@@ -214,7 +214,7 @@ impl GameStore {
     /// (the app stopped between archiving and clearing) is archived now.
     /// A file that cannot be read is moved to `current-game.pgn.bad-<time>`
     /// (never deleted) and the error names both files.
-    pub fn unfinished_game(&self) -> Result<Option<GameRecord>, String> {
+    pub fn unfinished_game(&self) -> Result<Option<GameRecord>, SavedGameProblem> {
         let path = self.current_path();
         let record = match self.read_current() {
             Ok(SaveRead::Empty) => return Ok(None),
@@ -225,12 +225,8 @@ impl GameStore {
             Err(e) => return Err(self.set_aside(&path, &format!("it cannot be read: {e}"))),
         };
         if record.is_over() {
-            self.save_current(&record).map_err(|e| {
-                format!(
-                    "could not archive the finished game in {}: {e}",
-                    path.display()
-                )
-            })?;
+            self.save_current(&record)
+                .map_err(|error| SavedGameProblem::NotArchived { path, error })?;
             return Ok(None);
         }
         let started = !record.moves().is_empty() || record.open_draw_offer().is_some();
@@ -246,21 +242,52 @@ impl GameStore {
         }
     }
 
-    fn set_aside(&self, path: &Path, problem: &str) -> String {
+    fn set_aside(&self, path: &Path, problem: &str) -> SavedGameProblem {
         let stamp = crate::pgn::compact_stamp(jiff::Timestamp::now());
         let kept = path.with_file_name(format!("{CURRENT_FILE}.bad-{stamp}"));
-        match std::fs::rename(path, &kept) {
-            Ok(()) => format!(
-                "The saved game {} could not be read ({problem}); it was moved to {}.",
-                path.display(),
-                kept.display()
-            ),
-            Err(e) => format!(
-                "The saved game {} could not be read ({problem}) nor moved aside ({e}).",
-                path.display()
-            ),
+        let (path, problem) = (path.to_path_buf(), problem.to_owned());
+        match std::fs::rename(&path, &kept) {
+            Ok(()) => SavedGameProblem::MovedAside {
+                path,
+                problem,
+                kept,
+            },
+            Err(error) => SavedGameProblem::NotMovedAside {
+                path,
+                problem,
+                error,
+            },
         }
     }
+}
+
+/// What went wrong with the saved game at start, naming the files (for
+/// the screen).
+#[derive(Debug, thiserror::Error)]
+pub enum SavedGameProblem {
+    /// Unreadable (`problem` says why), kept under another name.
+    #[error(
+        "The saved game {} could not be read ({problem}); it was moved to {}.",
+        path.display(),
+        kept.display()
+    )]
+    MovedAside {
+        path: PathBuf,
+        problem: String,
+        kept: PathBuf,
+    },
+    #[error(
+        "The saved game {} could not be read ({problem}) nor moved aside ({error}).",
+        path.display()
+    )]
+    NotMovedAside {
+        path: PathBuf,
+        problem: String,
+        error: io::Error,
+    },
+    /// A finished game found there could not be archived.
+    #[error("could not archive the finished game in {}: {error}", path.display())]
+    NotArchived { path: PathBuf, error: io::Error },
 }
 
 /// The save folder taken by this process ([`GameStore::lock`]).
@@ -277,7 +304,7 @@ pub struct AtStart {
     /// The save file was damaged: `game` is the part that could be read.
     pub prefix_of_damaged: bool,
     /// What went wrong, naming the files (for the screen).
-    pub problem: Option<String>,
+    pub problem: Option<SavedGameProblem>,
 }
 
 /// The app's saver: writes the save file, keeps the folder locked while it
@@ -733,6 +760,8 @@ mod tests {
         let store = GameStore::new(dir.path());
         std::fs::write(store.current_path(), "1. e4 e5 2. Qxf7 *").unwrap();
         let err = store.unfinished_game().unwrap_err();
+        assert!(matches!(err, SavedGameProblem::MovedAside { .. }), "{err}");
+        let err = err.to_string();
         assert!(err.contains(CURRENT_FILE) && err.contains("Qxf7"), "{err}");
         assert!(!store.current_path().exists());
         let kept: Vec<_> = std::fs::read_dir(dir.path())
@@ -934,7 +963,7 @@ mod safety_tests {
         let found = store.at_start();
         assert!(found.prefix_of_damaged);
         assert_eq!(found.game.unwrap().moves().len(), 4);
-        let problem = found.problem.unwrap();
+        let problem = found.problem.unwrap().to_string();
         assert!(problem.contains(".bad-"), "{problem}");
         let kept: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()

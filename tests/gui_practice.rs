@@ -8,6 +8,7 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
 use gui_common::{Gui, settings, start, start_with};
+use rochade::app::choice_name;
 use rochade::words::Lang;
 
 const CTRL: Modifiers = Modifiers::COMMAND;
@@ -257,6 +258,59 @@ fn the_board_is_walked_and_read_by_keyboard() {
     assert_eq!(gui.last_spoken(), "Move input");
     gui.type_move("d5");
     assert!(gui.shows("1. Nf3 d5"));
+}
+
+/// Escape with a lifted piece puts it back and the board keeps the
+/// keyboard; no later Enter can finish the move the user cancelled (it
+/// did: Escape left the piece in the hand, and Down, Down, Left, Enter
+/// played Nb8-a6).
+#[test]
+fn escape_puts_a_lifted_piece_back_and_no_later_key_plays_it() {
+    let mut gui = start(settings(Lang::De));
+    gui.type_move("e4");
+    gui.press(Key::F7);
+    gui.press(Key::N);
+    assert_eq!(gui.last_spoken(), "Bella acht: schwarzer Springer");
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Springer Bella acht picked up");
+    gui.press(Key::Escape);
+    assert_eq!(gui.last_spoken(), "Springer Bella acht put back");
+    assert!(
+        gui.harness
+            .get_by_role_and_label(rochade::app::CELL_ROLE, "Bella acht: schwarzer Springer")
+            .is_focused(),
+        "the board keeps the keyboard"
+    );
+    for key in [Key::ArrowDown, Key::ArrowDown, Key::ArrowLeft, Key::Enter] {
+        gui.press(key);
+    }
+    assert_eq!(
+        gui.app().session().record().moves().len(),
+        1,
+        "no move played"
+    );
+    assert_eq!(gui.last_spoken(), "Anna sechs: leer");
+    // Leaving the board with a piece in the hand puts it back too.
+    gui.press(Key::N);
+    gui.press(Key::Enter);
+    assert_eq!(gui.last_spoken(), "Springer Bella acht picked up");
+    gui.press(Key::F7);
+    assert!(
+        gui.spoken()
+            .iter()
+            .any(|s| s == "Springer Bella acht put back"),
+        "{:?}",
+        gui.spoken()
+    );
+    gui.press(Key::F7);
+    gui.press(Key::ArrowDown);
+    gui.press(Key::ArrowDown);
+    gui.press(Key::Enter);
+    assert_eq!(
+        gui.app().session().record().moves().len(),
+        1,
+        "no move played"
+    );
 }
 
 #[test]
@@ -518,14 +572,13 @@ fn the_title_says_the_game_state_and_no_focusable_control_is_unnamed() {
 fn who_speaks_is_chosen_in_settings_and_applies_at_once() {
     let mut gui = start(settings(Lang::En));
     gui.press(Key::F8);
-    let combo = gui
-        .harness
-        .get_by_role_and_label(Role::ComboBox, "Who speaks");
+    let name = choice_name("Who speaks", "Rochade's own voice");
+    let combo = gui.harness.get_by_role_and_label(Role::ComboBox, &name);
     // A combo box says its value (a screen reader reads "Who speaks,
-    // combo box, Rochade's own voice").
+    // combo box, Rochade's own voice"; on AT-SPI the value is in the name).
     assert_eq!(combo.value().as_deref(), Some("Rochade's own voice"));
     gui.harness
-        .get_by_role_and_label(Role::ComboBox, "Who speaks")
+        .get_by_role_and_label(Role::ComboBox, &name)
         .click();
     gui.harness.run();
     gui.harness.get_by_label("My screen reader").click();
@@ -543,4 +596,75 @@ fn who_speaks_is_chosen_in_settings_and_applies_at_once() {
     gui.type_move("e4");
     assert!(gui.shows("1. e4"));
     assert_eq!(gui.spoken(), voice_before);
+}
+
+/// Settings by keyboard alone: the keyboard moves into the dialog, each
+/// choice says its value and Up/Down change it, Shift+Tab reaches Save,
+/// Enter saves, and the keyboard goes back where it was. Seven keys.
+#[test]
+fn settings_are_changed_and_saved_by_keyboard_alone() {
+    let mut gui = start(settings(Lang::En));
+    gui.press(Key::F8);
+    let focused_combo = |gui: &Gui, label: &str, value: &str| {
+        gui.harness
+            .get_by_role_and_label(Role::ComboBox, &choice_name(label, value))
+            .is_focused()
+    };
+    assert!(
+        focused_combo(&gui, "Interface language", "English"),
+        "the first field has the keyboard"
+    );
+    gui.press(Key::Tab);
+    assert!(focused_combo(&gui, "Announcement language", "English"));
+    gui.press(Key::ArrowDown);
+    assert!(
+        focused_combo(&gui, "Announcement language", "Deutsch"),
+        "Down changes the value and the name says it"
+    );
+    gui.press(Key::ArrowUp);
+    assert!(focused_combo(&gui, "Announcement language", "English"));
+    gui.press(Key::ArrowDown);
+    for _ in 0..3 {
+        gui.press_with(Modifiers::SHIFT, Key::Tab);
+    }
+    assert!(
+        gui.harness
+            .get_by_role_and_label(Role::Button, "Save")
+            .is_focused(),
+        "Shift+Tab reaches Save"
+    );
+    gui.press(Key::Enter);
+    assert_eq!(gui.app().settings().speech.language, Lang::De);
+    assert!(!gui.shows("Cancel"), "the dialog closed");
+    assert!(
+        gui.harness.get_by_role(Role::TextInput).is_focused(),
+        "the keyboard is back in the move input"
+    );
+    gui.type_move("e4");
+    assert_eq!(gui.last_spoken(), "Eva vier");
+}
+
+/// Escape in an open list closes the list, a second Escape the dialog;
+/// Tab never leaves the dialog for the window behind it.
+#[test]
+fn escape_closes_a_list_first_and_tab_stays_in_settings() {
+    let mut gui = start(settings(Lang::En));
+    gui.press(Key::F8);
+    gui.press(Key::Space);
+    assert!(gui.shows("Português (Brasil)"), "the list opened");
+    gui.press(Key::Escape);
+    assert!(!gui.shows("Português (Brasil)"), "the list closed");
+    assert!(gui.shows("Cancel"), "the dialog is still open");
+    for _ in 0..80 {
+        gui.press(Key::Tab);
+        assert!(
+            !gui.harness
+                .get_by_role_and_label(Role::TextInput, "Move")
+                .is_focused(),
+            "Tab stayed in the dialog"
+        );
+    }
+    assert!(gui.shows("Cancel"));
+    gui.press(Key::Escape);
+    assert!(!gui.shows("Cancel"), "the second Escape closed the dialog");
 }

@@ -81,12 +81,77 @@ impl OrcaLog {
         for line in new.lines() {
             if let Some(rest) = line.split_once("SPEECH OUTPUT: '").map(|x| x.1) {
                 // SPEECH OUTPUT: 'words'{voice}
-                speech.push(rest.rsplit_once("'{").map_or(rest, |x| x.0).to_owned());
+                // 'words'{voice} or 'words'[{voice}]
+                let words = rest
+                    .rsplit_once("'{")
+                    .or_else(|| rest.rsplit_once("'[{"))
+                    .map_or(rest, |x| x.0);
+                speech.push(words.to_owned());
             } else if let Some(rest) = line.split_once("BRAILLE LINE:  '").map(|x| x.1) {
                 braille.push(rest.rsplit_once('\'').map_or(rest, |x| x.0).to_owned());
             }
         }
         (speech, braille)
+    }
+
+    /// Waits until Orca has spoken and brailled `text`, then `hold` more
+    /// with no key pressed, and checks that the Braille line still shows
+    /// it (a deafblind player reads the move there). Returns how long it
+    /// has been on the line at least.
+    fn expect_held(&mut self, flow: &str, text: &str, hold: Duration) -> Duration {
+        self.expect_unmarked(flow, text);
+        let shown = Instant::now();
+        while shown.elapsed() < hold {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let log = self.text();
+        let new = log.get(self.seen..).unwrap_or("");
+        let lines: Vec<(&str, &str)> = new
+            .lines()
+            .filter_map(|l| {
+                let (time, rest) = l.split_once(" - BRAILLE LINE:  '")?;
+                Some((time, rest.rsplit_once('\'').map_or(rest, |x| x.0)))
+            })
+            .collect();
+        let Some(&(last_time, last)) = lines.last() else {
+            panic!("{flow}: no Braille line")
+        };
+        let Some(&(first_time, _)) = lines.iter().rev().find(|(_, l)| l.contains(text)) else {
+            panic!("{flow}: '{text}' never brailled")
+        };
+        if !last.contains(text) {
+            std::fs::copy(&self.path, artifacts_dir().join("orca-debug.log")).ok();
+            panic!(
+                "{flow}: '{text}' left the Braille line at {last_time} (shown at {first_time}), \
+                 replaced by '{last}'"
+            );
+        }
+        let held = shown.elapsed();
+        eprintln!(
+            "{flow}: BRAILLE LINE '{last}' at {first_time}, still the line {held:?} later \
+             (the log's last line is {:?} after it)",
+            shown_at_age(&log, first_time)
+        );
+        self.mark();
+        held
+    }
+
+    /// Like [`OrcaLog::expect`] with the same words spoken and brailled,
+    /// without moving the mark.
+    fn expect_unmarked(&mut self, flow: &str, text: &str) {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            let (speech, braille) = self.since_mark();
+            if speech.iter().any(|s| s.contains(text)) && braille.iter().any(|b| b.contains(text)) {
+                eprintln!("{flow}: Orca said {speech:?}");
+                return;
+            }
+            if Instant::now() > deadline {
+                std::fs::copy(&self.path, artifacts_dir().join("orca-debug.log")).ok();
+                panic!("{flow}: Orca did not speak and braille '{text}': {speech:?} {braille:?}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     fn mark(&mut self) {
@@ -117,6 +182,26 @@ impl OrcaLog {
         eprintln!("{flow}: Orca said {said:?}");
         self.mark();
         said
+    }
+}
+
+/// How long before the log's last line a line stamped `time` was written
+/// (Orca stamps each debug line "HH:MM:SS.micros - ").
+fn shown_at_age(log: &str, time: &str) -> Duration {
+    let stamp = |t: &str| -> Option<f64> {
+        let mut parts = t.trim().split(':');
+        let h: f64 = parts.next()?.parse().ok()?;
+        let m: f64 = parts.next()?.parse().ok()?;
+        let s: f64 = parts.next()?.parse().ok()?;
+        Some(h * 3600.0 + m * 60.0 + s)
+    };
+    let last = log
+        .lines()
+        .rev()
+        .find_map(|l| l.split_once(" - ").and_then(|(t, _)| stamp(t)));
+    match (last, stamp(time)) {
+        (Some(last), Some(then)) if last >= then => Duration::from_secs_f64(last - then),
+        _ => Duration::ZERO,
     }
 }
 
@@ -289,7 +374,9 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         "Orca said the time: {said:?}"
     );
 
-    // Six typed moves, each spoken and brailled by Orca.
+    // Six typed moves, each spoken and brailled by Orca, and each still on
+    // the Braille line 1.5 s later (it was replaced within 50 ms when the
+    // move input was cleared).
     for (typed, said) in [
         ("e4", "Eva vier"),
         ("e5", "Eva fünf"),
@@ -299,9 +386,56 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         ("a6", "Anna sechs"),
     ] {
         desktop.type_move(typed);
-        log.expect(&format!("move {typed}"), said, said);
+        log.expect_held(&format!("move {typed}"), said, Duration::from_millis(1500));
     }
 
+    // Flat review (Orca's keypad, Num Lock off): KP_Subtract enters it
+    // and reaches Orca (it typed "-" into the move input); KP_9 walks the
+    // window's lines, which include the last announcement and the
+    // scoresheet (Orca found 1 object and read nothing before).
+    step(
+        &desktop,
+        &mut log,
+        "KP_Subtract",
+        "flat review on",
+        "Entering flat review",
+        "Entering flat review",
+    );
+    let mut read = Vec::new();
+    for _ in 0..60 {
+        desktop.key("KP_Prior");
+        read.extend(log.expect("flat review, next line", "", ""));
+        if read.iter().any(|s| s.contains("3. Bb5 a6")) {
+            break;
+        }
+    }
+    assert!(
+        read.iter()
+            .any(|s| s.contains("Anna sechs") && !s.contains(':')),
+        "flat review read the last announcement: {read:?}"
+    );
+    assert!(
+        read.iter().any(|s| s.contains("1. e4 e5")) && read.iter().any(|s| s.contains("3. Bb5 a6")),
+        "flat review read the scoresheet: {read:?}"
+    );
+    step(
+        &desktop,
+        &mut log,
+        "KP_Subtract",
+        "flat review off",
+        "Leaving flat review",
+        "",
+    );
+    // KP_Add (say all) goes to Orca and types nothing.
+    desktop.key("KP_Add");
+    wait_for("Orca to take KP_Add", STEP_TIMEOUT, || {
+        log.text()
+            .get(log.seen..)
+            .unwrap_or("")
+            .contains("CONSUME ATSPI_KEY_PRESSED_EVENT: 'KP_Add'")
+            .then_some(())
+    });
+    log.mark();
     // An illegal move: the error is spoken and brailled, the text kept.
     desktop.type_move("Ke3");
     log.expect("illegal move", "Ke3", "Ke3");
@@ -336,6 +470,42 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             "no selection chatter on a board cell: {said:?}"
         );
     }
+
+    // Escape with a lifted piece puts it back, said and brailled, and the
+    // board keeps the keyboard; Down and Enter then play nothing (the
+    // scoresheet's newest row below is still 3. Bb5 a6).
+    step(
+        &desktop,
+        &mut log,
+        "Return",
+        "pick up the bishop",
+        "Läufer Bella fünf picked up",
+        "Läufer Bella fünf picked up",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Escape",
+        "Escape puts it back",
+        "Läufer Bella fünf put back",
+        "Läufer Bella fünf put back",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Down",
+        "still on the board",
+        "Bella vier: leer",
+        "Bella vier: leer",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Return",
+        "Enter plays nothing",
+        "Bella vier: leer",
+        "Bella vier: leer",
+    );
 
     // The scoresheet, line by line: back to the move input (F7), Tab past
     // Play to the newest row, Up to the older ones.
@@ -406,9 +576,57 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         "Move",
     );
 
-    // Settings (F8) open and say so; Escape closes them, focus comes back.
-    step(&desktop, &mut log, "F8", "settings", "Settings", "Settings");
-    step(&desktop, &mut log, "Escape", "settings closed", "", "Move");
+    // Settings by keyboard alone, every value spoken: F8 puts the
+    // keyboard on the first field; Tab, Down and Up change the
+    // announcement language to English (each value said; the name
+    // carries it on AT-SPI); Space opens the list and says its choices,
+    // Escape closes only the list; Shift+Tab reaches Save, Enter saves, the
+    // keyboard is back in the move input. Nine keys.
+    let mut keys = 0;
+    let mut press = |key: &str, flow: &str, spoken: &str, brailled: &str| {
+        keys += 1;
+        step(&desktop, &mut log, key, flow, spoken, brailled);
+    };
+    press(
+        "F8",
+        "settings",
+        "Interface language: English",
+        "Interface language: English",
+    );
+    press(
+        "Tab",
+        "settings: next field",
+        "Announcement language: Deutsch",
+        "Announcement language: Deutsch",
+    );
+    press("Up", "settings: Up changes the value", "English", "English");
+    press(
+        "space",
+        "settings: the list opens and says its choices",
+        "Português (Brasil), English, Deutsch",
+        "",
+    );
+    press(
+        "Escape",
+        "settings: Escape closes the list",
+        "Announcement language: English",
+        "",
+    );
+    press(
+        "shift+Tab",
+        "settings: back",
+        "Interface language",
+        "Interface language",
+    );
+    press("shift+Tab", "settings: Cancel", "Cancel", "Cancel");
+    press("shift+Tab", "settings: Save", "Save", "Save");
+    press("Return", "settings saved", "Move", "Move");
+    assert!(keys <= 10, "{keys} keys");
+    wait_for("the announcement language saved", STEP_TIMEOUT, || {
+        std::fs::read_to_string(config_dir.join("settings.toml"))
+            .ok()
+            .filter(|s| s.contains("language = \"en\""))
+    });
 
     // A new game (Ctrl+N) mid-game asks first; the question is announced,
     // and Y starts the new game.

@@ -81,16 +81,34 @@ impl Pending {
     }
 }
 
+/// Words a widget wants said to the screen reader at the end of this frame
+/// (a choice's new value), picked up by [`deliver`].
+fn say_soon(ctx: &Context, text: &str) {
+    let id = Id::new("a11y_say_soon");
+    ctx.data_mut(|d| {
+        d.get_temp_mut_or_default::<Vec<String>>(id)
+            .push(text.to_owned())
+    });
+}
+
 /// Call at the end of a frame, after every widget is built: sets the
 /// pending announcement as the focused widget's description on AT-SPI and
-/// asks for another frame, which builds the node without it.
-pub fn deliver(ctx: &Context, pending: &mut Pending) {
+/// asks for another frame, which builds the node without it. `hold`: the
+/// focused widget's text changed in this frame, so the words wait a frame
+/// (a screen reader re-presents an entry whose text or caret changed, and
+/// that would push the words off the Braille line at once).
+pub fn deliver(ctx: &Context, pending: &mut Pending, hold: bool) {
     let focused = ctx.memory(|m| m.focused());
     // When the focus moved in this frame, the words wait one frame: a
     // screen reader takes the focus change after the description change
     // of the same update, and drops words said to an object that does not
     // have its focus yet.
     let last_focus = Id::unique("a11y_last_focus");
+    let said: Vec<String> =
+        ctx.data_mut(|d| d.remove_temp(Id::new("a11y_say_soon")).unwrap_or_default());
+    for text in &said {
+        pending.push(text);
+    }
     let moved = ctx.data_mut(|d| {
         let before = d.get_temp::<Option<Id>>(last_focus);
         d.insert_temp(last_focus, focused);
@@ -99,7 +117,7 @@ pub fn deliver(ctx: &Context, pending: &mut Pending) {
     if pending.0.is_empty() {
         return;
     }
-    if moved && !LIVE_REGION {
+    if (moved || hold) && !LIVE_REGION {
         ctx.request_repaint();
         return;
     }
@@ -122,6 +140,11 @@ pub fn heading(ui: &mut egui::Ui, text: impl Into<egui::RichText>) -> egui::Resp
     let r = ui.heading(text);
     ui.ctx().accesskit_node_builder(r.id, |node| {
         node.set_role(egui::accesskit::Role::Heading);
+        // A label's words are its value; a heading is read by its name.
+        if let Some(value) = node.value().map(str::to_owned) {
+            node.set_label(value);
+            node.clear_value();
+        }
         node.set_level(2);
     });
     r
@@ -221,8 +244,123 @@ pub fn row_list_at(
     has_focus
 }
 
+/// Names the window for a screen reader and gives it its bounds: without
+/// them the window has no on-screen extent, and a screen reader's flat
+/// review (Orca's keypad) finds nothing in it.
+pub fn name_window(ctx: &Context, name: &str) {
+    let rect = ctx.content_rect();
+    ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
+        node.set_label(name);
+        node.set_bounds(egui::accesskit::Rect {
+            x0: rect.min.x.into(),
+            y0: rect.min.y.into(),
+            x1: rect.max.x.into(),
+            y1: rect.max.y.into(),
+        });
+    });
+}
+
 fn describe(ctx: &Context, id: Id, text: String) {
     ctx.accesskit_node_builder(id, |node| node.set_description(text));
+}
+
+/// The accessible name of a choice (combo box) whose value is `value`. On
+/// AT-SPI a combo box's value is not exposed (Orca said "Who speaks combo
+/// box." and nothing more), so the value is part of the name there, and a
+/// change of value is a change of the focused object's name, which Orca
+/// speaks. UI Automation and macOS read the value itself.
+pub fn choice_name(label: &str, value: &str) -> String {
+    if cfg!(target_os = "linux") {
+        format!("{label}: {value}")
+    } else {
+        label.to_owned()
+    }
+}
+
+/// A labelled choice among `options` (value, words shown): a combo box
+/// whose list opens with Space or a click, and whose value Up and Down
+/// change while it has the keyboard (as a desktop combo box does), each
+/// change spoken by the screen reader.
+pub fn choice<T: PartialEq + Clone>(
+    ui: &mut egui::Ui,
+    id_salt: &str,
+    label: &str,
+    value: &mut T,
+    options: &[(T, String)],
+) -> egui::Response {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        let at = options.iter().position(|(v, _)| v == value);
+        let shown = at.map_or_else(String::new, |i| options[i].1.clone());
+        let inner = egui::ComboBox::from_id_salt(id_salt)
+            .selected_text(shown.as_str())
+            .height(400.0)
+            .show_ui(ui, |ui| {
+                for (v, text) in options {
+                    ui.selectable_value(value, v.clone(), text);
+                }
+            });
+        let r = inner.response;
+        let open = inner.inner.is_some();
+        let open_id = r.id.with("list_open");
+        let was_open = ui.data(|d| d.get_temp::<bool>(open_id).unwrap_or(false));
+        ui.data_mut(|d| d.insert_temp(open_id, open));
+        if open && !was_open {
+            // The list opened (Space or a click): its choices are said, and
+            // Up and Down still choose.
+            let all: Vec<&str> = options.iter().map(|(_, t)| t.as_str()).collect();
+            say_soon(ui.ctx(), &all.join(", "));
+        }
+        // Escape closing the list leaves the keyboard on the combo box
+        // (egui let it go, and the dialog had nothing focused).
+        if was_open && !open && ui.memory(|m| m.focused().is_none()) {
+            r.request_focus();
+        }
+        if r.has_focus() && !options.is_empty() {
+            ui.memory_mut(|m| {
+                m.set_focus_lock_filter(
+                    r.id,
+                    egui::EventFilter {
+                        vertical_arrows: true,
+                        ..Default::default()
+                    },
+                )
+            });
+            let (up, down) = ui.input_mut(|i| {
+                (
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+                )
+            });
+            let last = options.len() - 1;
+            let next = match (at, up, down) {
+                (Some(i), true, false) => Some(i.saturating_sub(1)),
+                (Some(i), false, true) => Some((i + 1).min(last)),
+                (None, true, false) | (None, false, true) => Some(0),
+                _ => None,
+            };
+            if let Some(i) = next {
+                *value = options[i].0.clone();
+                // Said through the focused widget, as every announcement
+                // (Orca 43 ignores the name change of a focused combo box).
+                say_soon(ui.ctx(), &options[i].1);
+                ui.ctx().request_repaint();
+            }
+        }
+        let now = options
+            .iter()
+            .find(|(v, _)| v == value)
+            .map_or(shown, |(_, text)| text.clone());
+        let name = choice_name(label, &now);
+        if cfg!(target_os = "linux") {
+            ui.ctx()
+                .accesskit_node_builder(r.id, |node| node.set_label(name));
+            r
+        } else {
+            r.labelled_by(l.id)
+        }
+    })
+    .inner
 }
 
 /// A labelled one-line text field: the label names the field for a screen

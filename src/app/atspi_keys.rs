@@ -17,7 +17,7 @@
 //! Lock off, the keypad's other keys arrive as the navigation keys they
 //! stand for and are sent as KP_ keys.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet, VecDeque};
 #[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
@@ -123,12 +123,40 @@ pub fn x11_key(key: Key, physical: Option<Key>, shift: bool) -> Option<X11Key> {
         Key::ArrowDown => (0xff54, 116, "Down"),
         Key::Space => return Some(text_key(' ', 65)),
         Key::Minus => return Some(text_key('-', 20)),
+        // egui names the keypad's plus by its position alone (the main
+        // keyboard's plus is Shift and the equals key).
+        Key::Plus if physical == Key::Plus => (0xffab, 86, "KP_Add"),
+        Key::Plus => return Some(text_key('+', 21)),
         Key::Period => return Some(text_key('.', 60)),
         Key::Comma => return Some(text_key(',', 59)),
         Key::Slash => return Some(text_key('/', 61)),
         _ => return None,
     };
     Some(named(keysym, keycode, name))
+}
+
+/// Keys egui names alike on the main keyboard and the keypad, by their X
+/// key codes: (main, keypad, the keypad key's keysym and name).
+const KEYPAD_TWINS: [(u32, u32, u32, &str); 3] = [
+    (20, 82, 0xffad, "KP_Subtract"),
+    (36, 104, 0xff8d, "KP_Enter"),
+    (61, 106, 0xffaf, "KP_Divide"),
+];
+
+/// The keypad twin of a main key, when the X server says the press came
+/// from the keypad (`true_codes`: the key codes pressed, oldest first;
+/// those up to the match are used up).
+fn keypad_twin(x: &X11Key, true_codes: &mut VecDeque<u32>) -> Option<X11Key> {
+    let &(main, keypad, keysym, name) = KEYPAD_TWINS.iter().find(|t| t.0 == x.keycode)?;
+    let at = true_codes.iter().position(|c| *c == main || *c == keypad)?;
+    let code = true_codes[at];
+    true_codes.drain(..=at);
+    (code == keypad).then(|| X11Key {
+        keysym,
+        keycode: keypad,
+        name: name.to_owned(),
+        is_text: false,
+    })
 }
 
 fn text_key(c: char, keycode: u32) -> X11Key {
@@ -173,6 +201,11 @@ pub struct KeyReport {
 /// reader used the key.
 pub trait KeySink {
     fn report(&mut self, report: &KeyReport) -> bool;
+
+    /// Appends the true X key codes of the presses since the last call
+    /// (the keypad's twins of minus, slash and Enter); nothing where the
+    /// platform cannot tell.
+    fn true_keycodes(&mut self, _into: &mut VecDeque<u32>) {}
 }
 
 /// Hands every key of a frame to the sink before egui sees it and takes
@@ -183,23 +216,46 @@ pub struct KeyFilter {
     consumed: HashSet<Key>,
     /// Shift, Control and Alt as last reported.
     modifiers: Modifiers,
+    /// True X key codes pressed and not yet matched to egui's keys.
+    true_codes: VecDeque<u32>,
+    /// The X key each held key's press was reported as (its release is
+    /// reported the same: a keypad minus is released as KP_Subtract).
+    held: HashMap<Key, X11Key>,
 }
 
 impl KeyFilter {
     pub fn filter(&mut self, events: &mut Vec<Event>, sink: &mut dyn KeySink) {
         let mut drop_text = false;
+        let twin_pressed = events.iter().any(|e| {
+            matches!(e, Event::Key { key, pressed: true, repeat: false, .. }
+                if matches!(key, Key::Minus | Key::Enter | Key::Slash))
+        });
+        if twin_pressed {
+            sink.true_keycodes(&mut self.true_codes);
+        }
         events.retain(|event| match event {
             Event::Key {
                 key,
                 physical_key,
                 pressed,
+                repeat,
                 modifiers,
-                ..
             } => {
-                let Some(x) = x11_key(*key, *physical_key, modifiers.shift) else {
+                let Some(mut x) = x11_key(*key, *physical_key, modifiers.shift) else {
                     drop_text = false;
                     return true;
                 };
+                if *pressed && !*repeat {
+                    if let Some(twin) = keypad_twin(&x, &mut self.true_codes) {
+                        x = twin;
+                    }
+                    self.held.insert(*key, x.clone());
+                } else if let Some(held) = self.held.get(key) {
+                    x = held.clone();
+                    if !*pressed {
+                        self.held.remove(key);
+                    }
+                }
                 let used = sink.report(&KeyReport {
                     pressed: *pressed,
                     key: x,
@@ -288,6 +344,8 @@ impl KeySink for Registry {
 pub struct Registry {
     conn: zbus::Connection,
     start: Instant,
+    /// The true key codes, where the window is on an X display.
+    raw_keys: Option<super::x11_raw_keys::RawKeys>,
 }
 
 #[cfg(target_os = "linux")]
@@ -314,6 +372,7 @@ impl Registry {
             Ok(Registry {
                 conn,
                 start: Instant::now(),
+                raw_keys: super::x11_raw_keys::RawKeys::connect(),
             })
         })
     }
@@ -346,6 +405,12 @@ impl KeySink for Registry {
             .ok()
             .and_then(|m| m.body().deserialize::<bool>().ok())
             .unwrap_or(false)
+    }
+
+    fn true_keycodes(&mut self, into: &mut VecDeque<u32>) {
+        if let Some(raw) = &mut self.raw_keys {
+            raw.presses(into);
+        }
     }
 }
 
@@ -437,6 +502,86 @@ mod tests {
         );
         assert_eq!(orca.seen.len(), 6, "every key went to the screen reader");
         assert!(orca.seen[1].pressed && orca.seen[1].key.name == "t");
+    }
+
+    /// A screen reader that uses the keypad's plus and minus (Orca's "say
+    /// all" and flat review) and sees the true key codes.
+    struct KeypadOrca {
+        seen: Vec<String>,
+        codes: Vec<u32>,
+    }
+
+    impl KeySink for KeypadOrca {
+        fn report(&mut self, r: &KeyReport) -> bool {
+            self.seen.push(format!(
+                "{}{}",
+                if r.pressed { "+" } else { "-" },
+                r.key.name
+            ));
+            r.key.name.starts_with("KP_")
+        }
+
+        fn true_keycodes(&mut self, into: &mut VecDeque<u32>) {
+            into.extend(self.codes.drain(..));
+        }
+    }
+
+    fn key_at(key: Key, physical: Key, pressed: bool) -> Event {
+        Event::Key {
+            key,
+            physical_key: Some(physical),
+            pressed,
+            repeat: false,
+            modifiers: Modifiers::NONE,
+        }
+    }
+
+    /// The keypad's plus and minus reach the screen reader as KP_Add and
+    /// KP_Subtract and type nothing; the main minus types "-" (it typed
+    /// "+-" into the move input and Orca never heard the keys).
+    #[test]
+    fn keypad_keys_go_to_the_screen_reader_by_their_true_names() {
+        let mut filter = KeyFilter::default();
+        // X says: keypad minus (82), then the main minus (20).
+        let mut orca = KeypadOrca {
+            seen: Vec::new(),
+            codes: vec![82, 20],
+        };
+        let mut events = vec![
+            key_at(Key::Plus, Key::Plus, true),
+            Event::Text("+".into()),
+            key_at(Key::Plus, Key::Plus, false),
+            key_at(Key::Minus, Key::Minus, true),
+            Event::Text("-".into()),
+            key_at(Key::Minus, Key::Minus, false),
+            key_at(Key::Minus, Key::Minus, true),
+            Event::Text("-".into()),
+            key_at(Key::Minus, Key::Minus, false),
+        ];
+        filter.filter(&mut events, &mut orca);
+        assert_eq!(
+            orca.seen,
+            [
+                "+KP_Add",
+                "-KP_Add",
+                "+KP_Subtract",
+                "-KP_Subtract",
+                "+-",
+                "--"
+            ]
+        );
+        assert_eq!(
+            events,
+            vec![
+                key_at(Key::Minus, Key::Minus, true),
+                Event::Text("-".into()),
+                key_at(Key::Minus, Key::Minus, false),
+            ],
+            "only the main minus types"
+        );
+        // The main keyboard's plus (Shift and equals) is text.
+        let plus = x11_key(Key::Plus, Some(Key::Equals), true).unwrap();
+        assert_eq!((plus.name.as_str(), plus.is_text), ("+", true));
     }
 
     #[test]

@@ -430,7 +430,14 @@ pub fn main_board(app: &mut RochadeApp, ui: &mut Ui) {
         out.cell.request_focus();
         app.focus_request = None;
     }
+    let left_board = app.board_focused && !out.focused && app.focus_request.is_none();
     app.board_focused = out.focused;
+    // A piece lifted by key is put down when the keyboard leaves the board
+    // (Tab, F7, a dialog): a later Enter must never finish a move the
+    // user has left behind.
+    if left_board {
+        app.put_back_lifted(false);
+    }
     if let Some(sq) = out.clicked {
         app.pick(sq);
     }

@@ -85,4 +85,8 @@ impl Shell for RochadeApp {
         RochadeApp::restart_engine(self);
         Ok(())
     }
+    fn config_changed(&mut self, config: crate::session::SessionConfig) -> Result<(), Infallible> {
+        self.keep_config(&config);
+        Ok(())
+    }
 }

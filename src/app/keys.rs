@@ -166,6 +166,9 @@ pub fn global_actions(
     enter_answers: bool,
     window_open: bool,
 ) -> Vec<Action> {
+    // Escape in an open list (a combo box's) closes the list first; the
+    // list sees the key, the dialog stays.
+    let popup_open = egui::Popup::is_any_open(ctx);
     ctx.input_mut(|input| {
         let mut out = Vec::new();
         if dialog_open {
@@ -186,7 +189,7 @@ pub fn global_actions(
                     });
                 }
             }
-        } else if take(input, NONE, Key::Escape) {
+        } else if !popup_open && take(input, NONE, Key::Escape) {
             let _ = window_open;
             out.push(Action::Cancel);
         }

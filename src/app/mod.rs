@@ -25,6 +25,8 @@ mod saving;
 mod screen_reader;
 mod sim_panel;
 pub mod text;
+#[cfg(target_os = "linux")]
+mod x11_raw_keys;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -44,7 +46,7 @@ use crate::speech::SpeechHandle;
 use crate::words::LoadPack;
 use crate::words::{Pack, Utterance};
 
-pub use a11y::{BOARD_ROLE, CELL_ROLE};
+pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use keys::Action;
 pub use run::run;
 pub use sim_panel::SimPanel;
@@ -182,6 +184,10 @@ pub struct RochadeApp {
     history: VecDeque<Utterance>,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
+    /// The move input's text as its widget was built in this frame and in
+    /// the frame before (see `a11y::deliver`'s `hold`).
+    move_text_built: String,
+    move_text_built_before: String,
     /// The window title last sent (it says the game state).
     window_title: String,
     modal: Option<Modal>,
@@ -249,8 +255,11 @@ impl RochadeApp {
             options.pack_dir.as_deref(),
             &options.speech.backend_name(),
         );
-        let mut session = Session::with_pack(config, pack);
-        options.settings.apply_tags(&mut session.record_mut().tags);
+        let mut tags = crate::chess::Tags::default();
+        options.settings.apply_tags(&mut tags);
+        let session = Session::with_pack(config, pack)
+            .with_tags(tags)
+            .with_seed(practice::seed());
         let refused = pack_error.as_ref().map(|e| e.to_string());
         let note = match (options.startup_note, refused.clone()) {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
@@ -279,6 +288,8 @@ impl RochadeApp {
             help_takes_focus: false,
             history: VecDeque::new(),
             a11y_pending: a11y::Pending::default(),
+            move_text_built: String::new(),
+            move_text_built_before: String::new(),
             window_title: String::new(),
             modal: None,
             sim: None,
@@ -805,6 +816,19 @@ impl RochadeApp {
         }
     }
 
+    /// Puts a piece lifted by key or click back on its square and says so
+    /// ("Springer Bella acht zurückgestellt"); `stay` keeps the keyboard on
+    /// the board (Escape there).
+    pub fn put_back_lifted(&mut self, stay: bool) {
+        let Some(sq) = self.selected.take() else {
+            return;
+        };
+        self.say_piece_at(sq, "put_back");
+        if stay && self.board_focused {
+            self.focus_request = Some(FocusTarget::Board);
+        }
+    }
+
     /// "Läufer Felix eins aufgenommen": the piece on `sq` in a phrase of the
     /// pack (`picked_up`, `put_back`), so a key press that picks up or puts
     /// back a piece is confirmed.
@@ -918,7 +942,15 @@ impl eframe::App for RochadeApp {
             self.modal.is_some(),
         ) {
             match action {
+                // Escape with a lifted piece puts it back, and the board
+                // keeps the keyboard; only then does it close or stop.
+                Action::Cancel if !asking && self.selected.is_some() => {
+                    self.put_back_lifted(true);
+                }
                 Action::Cancel if !asking => {
+                    if let Some(Modal::Settings(draft)) = &self.modal {
+                        self.focus_request = Some(draft.return_to);
+                    }
                     if self.modal.take().is_none() {
                         self.act(Action::StopSpeech);
                     }
@@ -932,6 +964,13 @@ impl eframe::App for RochadeApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.window_title = title;
         }
+        let name = panels::accessible_window_name(
+            &self.session.record().tags.white,
+            &self.session.record().tags.black,
+            self.session.config().mode,
+            &self.ui,
+        );
+        a11y::name_window(&ctx, &name);
         layout::fit_to_screen(&ctx, &mut self.window_fitted);
         // The board first, in a square from the window's size alone; the
         // rest in a scrolling column beside or below it.
@@ -955,7 +994,17 @@ impl eframe::App for RochadeApp {
             self.focus_request = Some(FocusTarget::MoveInput);
             ctx.request_repaint();
         }
-        a11y::deliver(&ctx, &mut self.a11y_pending);
+        // A move typed and played clears the move input in the frame of
+        // its announcement, and the emptied entry reaches the screen
+        // reader in the next: it re-presents the entry (its text and caret
+        // changed) and the move left the Braille line within 50 ms. The
+        // words wait until the entry's change has gone out in a frame of
+        // its own, so the move stays on the line.
+        let input_changing = self.move_text != self.move_text_built
+            || self.move_text_built != self.move_text_built_before;
+        self.move_text_built_before
+            .clone_from(&self.move_text_built);
+        a11y::deliver(&ctx, &mut self.a11y_pending, input_changing);
         if self.allow_close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
@@ -982,7 +1031,14 @@ impl RochadeApp {
         }
         self.applied_style = Some(key);
         let theme = self.settings.display.theme;
-        ctx.all_styles_mut(|style| *style = palette::style(theme, style));
+        ctx.all_styles_mut(|style| {
+            *style = palette::style(theme, style);
+            // A selectable label is a text object on AT-SPI, and Orca 43's
+            // flat review reads text objects with a method AccessKit does
+            // not offer (GetTextAtOffset): the whole review failed and read
+            // nothing. A plain label is read by its name.
+            style.interaction.selectable_labels = false;
+        });
         ctx.set_zoom_factor(self.settings.display.scale());
     }
 

@@ -127,6 +127,41 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
 /// The window title says the game state, so a screen reader's "read
 /// title" answers where the game is: "Rochade – 12. Nf3 – Black to move",
 /// or the result once the game is over.
+/// The window's accessible name, which a screen reader says on entering
+/// the window and in "where am I": "Rochade – Anna Blin vs Bert Sighte",
+/// or the mode when no player is named. It does not change with every move
+/// (a screen reader re-presents a window whose name changes, and that
+/// would push the move off the Braille line).
+pub fn accessible_window_name(white: &str, black: &str, mode: Mode, t: &UiText) -> String {
+    // PGN's "?" is an unknown name.
+    fn clean(n: &str) -> &str {
+        Some(n.trim()).filter(|n| *n != "?").unwrap_or("")
+    }
+    let (white, black) = (clean(white), clean(black));
+    let what = if white.is_empty() && black.is_empty() {
+        t.get(match mode {
+            Mode::Tournament => "mode_tournament",
+            Mode::Relay => "mode_relay",
+            Mode::Practice => "mode_practice",
+        })
+    } else {
+        let name = |n: &str, side| {
+            if n.is_empty() {
+                side_name(t, side)
+            } else {
+                n.to_owned()
+            }
+        };
+        format!(
+            "{} {} {}",
+            name(white, shakmaty::Color::White),
+            t.get("versus"),
+            name(black, shakmaty::Color::Black)
+        )
+    };
+    format!("{} – {what}", t.get("window_title"))
+}
+
 pub fn window_title(record: &crate::chess::GameRecord, letters: Letters, t: &UiText) -> String {
     let mut parts = vec!["Rochade".to_string()];
     if let Some(row) = record.rows().last() {
@@ -208,6 +243,7 @@ fn move_input(app: &mut RochadeApp, ui: &mut Ui, t: &UiText) {
             .font(FontId::proportional(24.0))
             .desired_width(ui.available_width() - 90.0);
         let response = ui.add(edit).labelled_by(label.id);
+        app.move_text_built.clone_from(&app.move_text);
         if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
             play = true;
             response.request_focus();
@@ -464,6 +500,10 @@ pub struct SettingsDraft {
     pub error: Option<String>,
     /// Recording one's own word for the clip voice.
     pub clip: ClipRecording,
+    /// The first field takes the keyboard when the dialog opens.
+    pub(super) take_focus: bool,
+    /// Where the keyboard goes back to when the dialog closes.
+    pub(super) return_to: super::FocusTarget,
 }
 
 /// The "record your own word" part of the settings: which word, and the
@@ -496,6 +536,12 @@ impl SettingsDraft {
                 pack_dir: app.pack_dir.clone(),
                 ..ClipRecording::default()
             },
+            take_focus: true,
+            return_to: if app.board_focused {
+                super::FocusTarget::Board
+            } else {
+                super::FocusTarget::MoveInput
+            },
         }
     }
 }
@@ -510,38 +556,28 @@ fn number_row(ui: &mut Ui, label: String, value: &mut u64, range: std::ops::Rang
 
 /// Speech backend, voice and earcons.
 fn speech_rows(ui: &mut Ui, t: &UiText, s: &mut Settings, voice: &mut String) {
-    ui.horizontal(|ui| {
-        let l = ui.label(t.get("speech_mode"));
-        egui::ComboBox::from_id_salt("speech_mode")
-            .selected_text(t.get(&format!("speech_mode_{}", s.speech.mode.code())))
-            .show_ui(ui, |ui| {
-                for m in crate::speech::SpeechMode::ALL {
-                    ui.selectable_value(
-                        &mut s.speech.mode,
-                        m,
-                        t.get(&format!("speech_mode_{}", m.code())),
-                    );
-                }
-            })
-            .response
-            .labelled_by(l.id);
-    });
-    ui.horizontal(|ui| {
-        let l = ui.label(t.get("speech_backend"));
-        egui::ComboBox::from_id_salt("speech_backend")
-            .selected_text(t.get(&format!("backend_{}", s.speech.backend.code())))
-            .show_ui(ui, |ui| {
-                for b in crate::config::SpeechBackend::ALL {
-                    ui.selectable_value(
-                        &mut s.speech.backend,
-                        b,
-                        t.get(&format!("backend_{}", b.code())),
-                    );
-                }
-            })
-            .response
-            .labelled_by(l.id);
-    });
+    let modes: Vec<_> = crate::speech::SpeechMode::ALL
+        .into_iter()
+        .map(|m| (m, t.get(&format!("speech_mode_{}", m.code()))))
+        .collect();
+    super::a11y::choice(
+        ui,
+        "speech_mode",
+        &t.get("speech_mode"),
+        &mut s.speech.mode,
+        &modes,
+    );
+    let backends: Vec<_> = crate::config::SpeechBackend::ALL
+        .into_iter()
+        .map(|b| (b, t.get(&format!("backend_{}", b.code()))))
+        .collect();
+    super::a11y::choice(
+        ui,
+        "speech_backend",
+        &t.get("speech_backend"),
+        &mut s.speech.backend,
+        &backends,
+    );
     super::a11y::text_row(ui, t.get("voice_name"), voice);
     ui.label(t.get("earcons"));
     ui.horizontal_wrapped(|ui| {
@@ -587,21 +623,13 @@ fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
         clip.word = name.clone();
     }
     ui.horizontal(|ui| {
-        let l = ui.label(t.get("record_word"));
-        let shown = words
-            .iter()
-            .find(|(name, _)| *name == clip.word)
-            .map_or(clip.word.clone(), |(_, spoken)| spoken.clone());
-        egui::ComboBox::from_id_salt("record_word")
-            .selected_text(shown)
-            .height(400.0)
-            .show_ui(ui, |ui| {
-                for (name, spoken) in &words {
-                    ui.selectable_value(&mut clip.word, name.clone(), spoken);
-                }
-            })
-            .response
-            .labelled_by(l.id);
+        super::a11y::choice(
+            ui,
+            "record_word",
+            &t.get("record_word"),
+            &mut clip.word,
+            &words,
+        );
         let recording = clip.recorder.is_some();
         let label = if recording {
             t.get("record_stop")
@@ -634,23 +662,13 @@ fn clip_rows(ui: &mut Ui, t: &UiText, lang: Lang, clip: &mut ClipRecording) {
     clip.words = Some((lang, words));
 }
 
-fn lang_row(ui: &mut Ui, id: &str, label: String, value: &mut Lang) {
-    ui.horizontal(|ui| {
-        let l = ui.label(&label);
-        egui::ComboBox::from_id_salt(id)
-            .selected_text(match value {
-                Lang::De => "Deutsch",
-                Lang::Pt => "Português (Brasil)",
-                Lang::En => "English",
-            })
-            .show_ui(ui, |ui| {
-                ui.selectable_value(value, Lang::Pt, "Português (Brasil)");
-                ui.selectable_value(value, Lang::En, "English");
-                ui.selectable_value(value, Lang::De, "Deutsch");
-            })
-            .response
-            .labelled_by(l.id);
-    });
+fn lang_row(ui: &mut Ui, id: &str, label: String, value: &mut Lang) -> egui::Response {
+    let options = [
+        (Lang::Pt, "Português (Brasil)".to_owned()),
+        (Lang::En, "English".to_owned()),
+        (Lang::De, "Deutsch".to_owned()),
+    ];
+    super::a11y::choice(ui, id, &label, value, &options)
 }
 
 fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
@@ -659,7 +677,7 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
     };
     let mut save = false;
     let mut cancel = false;
-    egui::Window::new(t.get("settings"))
+    let shown = egui::Window::new(t.get("settings"))
         // Fixed in place: the resize corner and the title
         // bar would be unnamed controls.
         .resizable(false)
@@ -682,12 +700,18 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
             ui.separator();
             egui::ScrollArea::vertical().show(ui, |ui| {
                 let s = &mut draft.settings;
-                lang_row(
+                let first = lang_row(
                     ui,
                     "ui_lang",
                     t.get("interface_language"),
                     &mut s.interface_language,
                 );
+                // The keyboard moves into the dialog (it stayed in the move
+                // input, six Tabs away).
+                if draft.take_focus {
+                    first.request_focus();
+                    draft.take_focus = false;
+                }
                 lang_row(
                     ui,
                     "speech_lang",
@@ -702,18 +726,17 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                         crate::announce::AnnounceForm::Short
                     };
                 }
-                ui.horizontal(|ui| {
-                    let l = ui.label(t.get("piece_letters"));
-                    egui::ComboBox::from_id_salt("letters")
-                        .selected_text(s.game.letters.code())
-                        .show_ui(ui, |ui| {
-                            for letters in Letters::ALL {
-                                ui.selectable_value(&mut s.game.letters, letters, letters.code());
-                            }
-                        })
-                        .response
-                        .labelled_by(l.id);
-                });
+                let letters: Vec<_> = Letters::ALL
+                    .into_iter()
+                    .map(|l| (l, l.code().to_owned()))
+                    .collect();
+                super::a11y::choice(
+                    ui,
+                    "letters",
+                    &t.get("piece_letters"),
+                    &mut s.game.letters,
+                    &letters,
+                );
                 braille_rows(ui, t, &mut s.braille);
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("speech_rate"));
@@ -752,18 +775,17 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                 super::a11y::text_row(ui, t.get("board_number"), &mut s.game.board_number);
                 ui.separator();
                 super::a11y::text_row(ui, t.get("port"), &mut draft.port);
-                ui.horizontal(|ui| {
-                    let l = ui.label(t.get("format"));
-                    egui::ComboBox::from_id_salt("board_format")
-                        .selected_text(s.board.format.code())
-                        .show_ui(ui, |ui| {
-                            for f in crate::board::Format::ALL {
-                                ui.selectable_value(&mut s.board.format, f, f.code());
-                            }
-                        })
-                        .response
-                        .labelled_by(l.id);
-                });
+                let formats: Vec<_> = crate::board::Format::ALL
+                    .into_iter()
+                    .map(|f| (f, f.code().to_owned()))
+                    .collect();
+                super::a11y::choice(
+                    ui,
+                    "board_format",
+                    &t.get("format"),
+                    &mut s.board.format,
+                    &formats,
+                );
                 let mut baud = u64::from(s.board.baud());
                 number_row(ui, t.get("baud"), &mut baud, 1200..=1_000_000);
                 // Left at the format's own rate, it stays "none" so that a
@@ -804,6 +826,14 @@ fn settings_window(app: &mut RochadeApp, ctx: &egui::Context, t: &UiText) {
                 });
             });
         });
+    // A real modal dialog: Tab cycles inside it, nothing behind it takes
+    // the keyboard.
+    if let Some(r) = &shown {
+        ctx.memory_mut(|m| m.set_modal_layer(r.response.layer_id));
+    }
+    if save || cancel {
+        app.focus_request = Some(draft.return_to);
+    }
     if save {
         let port = draft.port.trim().to_owned();
         draft.settings.board.port = (!port.is_empty()).then_some(port);
@@ -912,15 +942,19 @@ impl RochadeApp {
             self.pack_dir.as_deref(),
             &self.speech.backend_name(),
         );
-        self.session.set_config(config);
-        self.session.set_pack(pack);
         let tracker = settings.tracker_config();
+        let mut tags = self.session.record().tags.clone();
+        settings.apply_tags(&mut tags);
+        self.speech.reconfigure(settings.speech_config());
+        // The app's settings first: what the session asks for on the new
+        // ones (the computer's move) meets them.
+        let old = std::mem::replace(&mut self.settings, settings);
+        self.dispatch(crate::session::Event::ConfigChanged(config));
+        self.dispatch(crate::session::Event::PackChanged(Box::new(pack)));
         self.dispatch(crate::session::Event::Board(
             crate::session::board::BoardEvent::Configure(tracker),
         ));
-        settings.apply_tags(&mut self.session.record_mut().tags);
-        self.speech.reconfigure(settings.speech_config());
-        let old = std::mem::replace(&mut self.settings, settings);
+        self.dispatch(crate::session::Event::TagsChanged(tags));
         self.relink(&old);
         self.applied_style = None;
         if let Some(e) = pack_error {

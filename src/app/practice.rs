@@ -12,7 +12,7 @@ use super::RochadeApp;
 use super::text::UiText;
 use crate::config::EngineSettings;
 use crate::engine::{EngineRequest, EngineService, Level};
-use crate::session::{Event, Mode, Priority};
+use crate::session::{Command, Event, PracticeCommand};
 
 impl RochadeApp {
     fn engine_service(&mut self) -> &EngineService {
@@ -54,73 +54,39 @@ impl RochadeApp {
             .then_some(Duration::from_millis(50))
     }
 
-    /// Gives the session the opponent the settings and the mode ask for
+    /// Gives the session the settings, whose opponent it plays against
     /// (after start-up, a mode change or Save in Settings); the engine
     /// moves at once if it is its turn.
     pub(super) fn sync_opponent(&mut self) {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        let want = self.settings.opponent(seed);
-        let key = |o: Option<crate::session::Opponent>| o.map(|o| (o.color, o.level, o.pause_ms));
-        if key(want) != key(self.session.opponent()) {
-            self.session.set_opponent(want);
-            self.dispatch(Event::Tick);
-        }
+        self.dispatch(Event::ConfigChanged(self.settings.session_config()));
     }
 
     /// Ctrl+Shift+P: practice against the computer on or off (switching
-    /// to practice mode), said and saved.
+    /// to practice mode), said and saved (the session decides).
     pub(super) fn toggle_computer(&mut self) {
-        let mut settings = self.settings.clone();
-        settings.engine.opponent =
-            !(settings.engine.opponent && settings.game.mode == Mode::Practice);
-        settings.game.mode = Mode::Practice;
-        self.apply_settings(settings);
-        let text = match self.settings.opponent(0) {
-            Some(_) => self.practice_words(),
-            None => self.session.pack().say("practice_off"),
-        };
-        self.say(text, Priority::Answer);
-        self.sync_opponent();
+        self.practice(PracticeCommand::ToggleComputer);
     }
 
-    /// "Practice against the computer, level 3. You play White".
-    fn practice_words(&self) -> crate::words::Utterance {
-        let pack = self.session.pack();
-        let level = self.settings.engine.level.number();
-        let level = pack.render(&[crate::words::Token::Number(level.into())]);
-        let side = crate::announce::side_word(pack, self.settings.game.blind_side.color());
-        let key = if self.settings.opponent(0).is_some() {
-            "practice_start"
-        } else {
-            "practice_settings"
-        };
-        pack.phrase(key, &[("level", level), ("side", side)])
-    }
-
-    /// Ctrl+Shift+Up/Down: the computer one level stronger or weaker
-    /// (from its next move on), said and saved.
+    /// Ctrl+Shift+Up/Down: the computer one level stronger or weaker.
     pub(super) fn change_level(&mut self, up: bool) {
-        let mut settings = self.settings.clone();
-        let n = settings.engine.level.number();
-        let n = if up { n + 1 } else { n.saturating_sub(1) };
-        settings.engine.level = Level::new(n.clamp(Level::MIN, Level::MAX)).unwrap_or_default();
-        self.apply_settings(settings);
-        self.say(self.practice_words(), Priority::Answer);
-        self.sync_opponent();
+        self.practice(PracticeCommand::Level(up));
     }
 
-    /// Ctrl+Shift+C: the player takes the other colour (the computer,
-    /// when on, plays the one he had, at once if it is its turn).
+    /// Ctrl+Shift+C: the player takes the other colour.
     pub(super) fn switch_colours(&mut self) {
+        self.practice(PracticeCommand::SwitchColours);
+    }
+
+    fn practice(&mut self, cmd: PracticeCommand) {
+        self.dispatch(Event::Command(Command::Practice(cmd)));
+    }
+
+    /// The session changed the settings itself (a practice key): they are
+    /// taken into the app's settings, applied and saved.
+    pub(super) fn keep_config(&mut self, config: &crate::session::SessionConfig) {
         let mut settings = self.settings.clone();
-        let other = !settings.game.blind_side.color();
-        settings.game.blind_side = crate::config::Side::from_color(other);
+        settings.keep_session_config(config);
         self.apply_settings(settings);
-        self.say(self.practice_words(), Priority::Answer);
-        self.sync_opponent();
     }
 }
 
@@ -199,4 +165,13 @@ impl RochadeApp {
             Err(_) => false,
         }
     }
+}
+
+/// A seed for the practice opponent's random choices, new every start
+/// (from the standard library's per-process hash keys; no clock).
+pub(super) fn seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
 }

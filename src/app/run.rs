@@ -177,7 +177,7 @@ pub fn open_save_folder(
     if let Some(spare) = &fallback {
         let other = spare.at_start();
         if let Some(problem) = other.problem {
-            notes.push(problem);
+            notes.push(problem.to_string());
             alerts.push("save_damaged");
         }
         match (&found.game, other.game) {
@@ -222,7 +222,7 @@ pub fn open_save_folder(
         }
     }
     if let Some(problem) = found.problem {
-        notes.push(problem);
+        notes.push(problem.to_string());
         alerts.push(if found.prefix_of_damaged {
             "save_damaged_prefix"
         } else {

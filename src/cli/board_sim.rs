@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serialport::{SerialPort, TTYPort};
 
-use super::follow::{FormatArg, typed_commands};
+use super::follow::{CommandError, FormatArg, typed_commands};
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimBoard, SimCommand};
 
@@ -148,11 +148,10 @@ pub fn run(args: Args) -> CliResult {
     typed_commands(
         &wire,
         |cmd| {
-            board
+            Ok(board
                 .lock()
-                .map_err(|_| "simulator state poisoned".to_string())?
-                .apply(cmd)
-                .map_err(|e| e.to_string())
+                .map_err(|_| CommandError::Poisoned)?
+                .apply(cmd)?)
         },
         |cmd, bytes| {
             if !matches!(cmd, SimCommand::Fault(_))

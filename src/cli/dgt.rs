@@ -9,11 +9,11 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess, Move};
 
-use super::follow::{Follow, follow_link, replay};
+use super::follow::{CommandError, DgtLog, Follow, follow_ports, print_json, replay_log};
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimCommand};
 use crate::board::{BoardMessage, HostCommand, log};
@@ -57,13 +57,9 @@ fn uci(mv: Move) -> String {
 
 impl Tracker {
     fn print(&self, now: u64, value: &impl serde::Serialize) -> CliResult {
-        let line = serde_json::to_string(value).map_err(|e| CliError::failure(e.to_string()))?;
         let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "{line}")?;
+        print_json(&mut stdout, self.link.as_ref(), now, value)?;
         stdout.flush()?;
-        if let Some(link) = &self.link {
-            link.note(now, &line);
-        }
         Ok(())
     }
 
@@ -228,9 +224,18 @@ impl Follow for Tracker {
                     },
                 )?;
             }
-            _ => {}
+            // The DGT board has no promotion to choose (it knows its
+            // pieces), no tracker settings and no spoken guidance here.
+            BoardEvent::LinkClosed
+            | BoardEvent::PromotionChoice(_)
+            | BoardEvent::Configure(_)
+            | BoardEvent::RepeatGuidance => {}
         }
         self.events(now, out)
+    }
+
+    fn attach(&mut self, link: Link, _sighted: bool) {
+        self.link = Some(link);
     }
 }
 
@@ -262,44 +267,27 @@ pub fn track(args: TrackArgs) -> CliResult {
 
     if let Some(text) = &args.log {
         let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
-        let mut decoder = crate::dgt::Decoder::new();
-        replay(&mut t, entries, |bytes| {
-            let dropped_before = decoder.stats().dropped();
-            let messages = decoder.push_collect(bytes);
-            let dropped = decoder.stats().dropped() - dropped_before;
-            (
-                messages.into_iter().map(BoardMessage::Dgt).collect(),
-                dropped,
-            )
-        })?;
-        let s = decoder.stats();
-        if s.dropped() > 0 {
-            eprintln!(
-                "rochade: {} DGT message(s) skipped: {} unknown, {} garbage",
-                s.dropped(),
-                s.unknown,
-                s.garbage
-            );
-        }
-        return Ok(());
+        return replay_log(&mut t, entries, DgtLog(crate::dgt::Decoder::new()));
     }
 
-    let port = args
-        .port
-        .clone()
-        .ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
-    let epoch = Instant::now();
-    let mut cfg = LinkConfig {
-        log: args.board_log.clone(),
-        epoch,
-        ..LinkConfig::dgt(port)
-    };
-    if let Some(baud) = args.baud {
-        cfg.baud = baud;
-    }
-    let (tx, rx) = mpsc::channel();
-    t.link = Some(super::follow::spawn_tagged(cfg, false, tx)?);
-    follow_link(&mut t, rx, epoch)
+    let baud = args.baud;
+    let board_log = args.board_log.clone();
+    follow_ports(
+        &mut t,
+        args.port.clone(),
+        |port, epoch| {
+            let mut cfg = LinkConfig {
+                log: board_log,
+                epoch,
+                ..LinkConfig::dgt(port)
+            };
+            if let Some(baud) = baud {
+                cfg.baud = baud;
+            }
+            cfg
+        },
+        None,
+    )
 }
 
 /// `rochade board-sim --format dgt`: the pseudo-terminal `pty` (already
@@ -352,12 +340,11 @@ pub fn board_sim(
     super::follow::typed_commands(
         &wire,
         |cmd| match cmd {
-            SimCommand::Fault(_) => Err("a DGT board reports no faults".into()),
-            cmd => board
+            SimCommand::Fault(_) => Err(CommandError::NoFaults),
+            cmd => Ok(board
                 .lock()
-                .map_err(|_| "simulator state poisoned".to_string())?
-                .apply(cmd)
-                .map_err(|e| e.to_string()),
+                .map_err(|_| CommandError::Poisoned)?
+                .apply(cmd)?),
         },
         |_, _| {},
     )?;

@@ -22,19 +22,22 @@ pub enum FormatArg {
     Dgt,
 }
 
-impl FromStr for FormatArg {
-    type Err = String;
+/// A board format on the command line that names none (the name, in
+/// lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown board format '{0}' (use peg, liboard, sentio or dgt)")]
+pub struct UnknownFormatArg(pub String);
 
-    fn from_str(s: &str) -> Result<FormatArg, String> {
+impl FromStr for FormatArg {
+    type Err = UnknownFormatArg;
+
+    fn from_str(s: &str) -> Result<FormatArg, UnknownFormatArg> {
         if s.eq_ignore_ascii_case("dgt") {
             return Ok(FormatArg::Dgt);
         }
-        Format::from_str(s).map(FormatArg::Board).map_err(|_| {
-            format!(
-                "unknown board format '{}' (use peg, liboard, sentio or dgt)",
-                s.to_ascii_lowercase()
-            )
-        })
+        Format::from_str(s)
+            .map(FormatArg::Board)
+            .map_err(|_| UnknownFormatArg(s.to_ascii_lowercase()))
     }
 }
 
@@ -63,6 +66,10 @@ pub(super) trait Follow {
         Ok(())
     }
 
+    /// Keeps a live link once it runs: the board's (`sighted` false) or
+    /// the sighted player's e-board's, for commands and the board log.
+    fn attach(&mut self, link: Link, sighted: bool);
+
     /// Runs every deadline up to and including `until`.
     fn run_until(&mut self, until: u64) -> CliResult {
         // Each tick consumes a deadline; the bound guards against a stuck one.
@@ -79,7 +86,7 @@ pub(super) trait Follow {
 /// Replays a board log in virtual time: each entry's bytes through
 /// `decode` (the messages, and how many frames it dropped), then every
 /// pending timer (settle, promotion, guidance) runs out.
-pub(super) fn replay(
+fn replay(
     follower: &mut impl Follow,
     entries: Vec<log::LogEntry>,
     mut decode: impl FnMut(&[u8]) -> (Vec<crate::board::BoardMessage>, u64),
@@ -99,12 +106,125 @@ pub(super) fn replay(
     follower.run_until(last + 60_000)
 }
 
+/// A board log's decoder as [`replay_log`] uses it.
+pub(super) trait LogDecoder {
+    /// The messages in `bytes`, and how many frames were dropped.
+    fn decode(&mut self, bytes: &[u8]) -> (Vec<crate::board::BoardMessage>, u64);
+    /// What was dropped over the whole log, if anything (for stderr).
+    fn dropped(&self) -> Option<String>;
+}
+
+/// The peg-board formats' decoder, fed the log's frames as on the wire.
+pub(super) struct PegLog(pub crate::board::Decoder, pub Format);
+
+impl LogDecoder for PegLog {
+    fn decode(&mut self, bytes: &[u8]) -> (Vec<crate::board::BoardMessage>, u64) {
+        let dropped_before = self.0.stats().dropped();
+        let messages = self.0.push_collect(&self.1.frame_to_wire(bytes));
+        (messages, self.0.stats().dropped() - dropped_before)
+    }
+
+    fn dropped(&self) -> Option<String> {
+        let s = self.0.stats();
+        (s.dropped() > 0).then(|| {
+            format!(
+                "{} line(s) dropped: {} bad checksum, {} too long, {} garbage",
+                s.dropped(),
+                s.bad_checksum,
+                s.too_long,
+                s.garbage
+            )
+        })
+    }
+}
+
+/// The DGT decoder.
+pub(super) struct DgtLog(pub crate::dgt::Decoder);
+
+impl LogDecoder for DgtLog {
+    fn decode(&mut self, bytes: &[u8]) -> (Vec<crate::board::BoardMessage>, u64) {
+        let dropped_before = self.0.stats().dropped();
+        let messages = self.0.push_collect(bytes);
+        let dropped = self.0.stats().dropped() - dropped_before;
+        let messages = messages
+            .into_iter()
+            .map(crate::board::BoardMessage::Dgt)
+            .collect();
+        (messages, dropped)
+    }
+
+    fn dropped(&self) -> Option<String> {
+        let s = self.0.stats();
+        (s.dropped() > 0).then(|| {
+            format!(
+                "{} DGT message(s) skipped: {} unknown, {} garbage",
+                s.dropped(),
+                s.unknown,
+                s.garbage
+            )
+        })
+    }
+}
+
+/// Replays a board log through `decoder` (see [`replay`]), then says on
+/// stderr what the decoder dropped.
+pub(super) fn replay_log(
+    follower: &mut impl Follow,
+    entries: Vec<log::LogEntry>,
+    mut decoder: impl LogDecoder,
+) -> CliResult {
+    replay(follower, entries, |bytes| decoder.decode(bytes))?;
+    if let Some(text) = decoder.dropped() {
+        eprintln!("rochade: {text}");
+    }
+    Ok(())
+}
+
+/// Follows the board on `port` live (its link made by `config` from the
+/// port and the epoch), and the sighted player's DGT board on `sighted`
+/// beside it, until the link stops.
+pub(super) fn follow_ports(
+    follower: &mut impl Follow,
+    port: Option<String>,
+    config: impl FnOnce(String, Instant) -> LinkConfig,
+    sighted: Option<String>,
+) -> CliResult {
+    let port = port.ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
+    let epoch = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    follower.attach(spawn_tagged(config(port, epoch), false, tx.clone())?, false);
+    if let Some(port) = sighted {
+        let cfg = LinkConfig {
+            epoch,
+            ..LinkConfig::dgt(port)
+        };
+        follower.attach(spawn_tagged(cfg, true, tx)?, true);
+    }
+    follow_link(follower, rx, epoch)
+}
+
+/// One JSON line on `out`, also written into the board log of a live
+/// session (every event, the tracker's decisions included).
+pub(super) fn print_json(
+    out: &mut impl std::io::Write,
+    link: Option<&Link>,
+    now: u64,
+    value: &impl serde::Serialize,
+) -> CliResult {
+    let line = serde_json::to_string(value).map_err(|e| CliError::failure(e.to_string()))?;
+    writeln!(out, "{line}")?;
+    if let Some(link) = link {
+        link.note(now, &line);
+    }
+    Ok(())
+}
+
 /// A report from one of the links `rochade track` follows: whether it is
 /// the sighted player's e-board, and what it said.
 pub(super) type Tagged = (bool, crate::serial::BoardInput);
 
 /// Starts a link whose reports go to `tx`, tagged.
-pub(super) fn spawn_tagged(
+fn spawn_tagged(
     cfg: LinkConfig,
     sighted: bool,
     tx: mpsc::Sender<Tagged>,
@@ -122,7 +242,7 @@ pub(super) fn spawn_tagged(
 }
 
 /// Follows live links in real time until they stop.
-pub(super) fn follow_link(
+fn follow_link(
     follower: &mut impl Follow,
     rx: mpsc::Receiver<Tagged>,
     epoch: Instant,
@@ -146,12 +266,24 @@ pub(super) fn follow_link(
     }
 }
 
+/// Why a simulator's typed command was not carried out (said on stderr).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum CommandError {
+    #[error(transparent)]
+    Sim(#[from] crate::board::sim::SimError),
+    /// A thread died holding the simulator.
+    #[error("simulator state poisoned")]
+    Poisoned,
+    #[error("a DGT board reports no faults")]
+    NoFaults,
+}
+
 /// Reads typed commands from stdin until `quit` or the end of input; each
 /// other command is carried out by `apply`, its bytes go to `wire` (and to
 /// `on_send`) with the pauses between them, and errors are printed.
 pub(super) fn typed_commands(
     wire: &mpsc::Sender<Vec<u8>>,
-    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, String>,
+    mut apply: impl FnMut(&SimCommand) -> Result<Vec<SimStep>, CommandError>,
     mut on_send: impl FnMut(&SimCommand, &[u8]),
 ) -> CliResult {
     for line in std::io::stdin().lock().lines() {

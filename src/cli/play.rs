@@ -255,6 +255,11 @@ impl Shell for PlayOut<'_> {
             "internal: an engine restart reached the terminal".to_owned(),
         ))
     }
+    fn config_changed(&mut self, _: crate::session::SessionConfig) -> CliResult {
+        // The terminal sends no practice keys; its settings are its
+        // arguments, kept nowhere.
+        Ok(())
+    }
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -267,21 +272,21 @@ pub fn run(args: Args) -> CliResult {
     if let Some(e) = pack_error {
         eprintln!("rochade: {e}");
     }
-    let mut session = Session::with_pack(config, pack);
     // A complete PGN: the date, who played whom, the result (written from
     // the record's end).
-    {
-        let tags = &mut session.record_mut().tags;
-        tags.event = "Rochade practice".into();
-        tags.date = crate::pgn::pgn_date(crate::savegame::today());
-        let computer = format!("Computer level {}", args.level.number());
-        let (white, black) = match args.color {
-            Color::White => ("Player".to_owned(), computer),
-            Color::Black => (computer, "Player".to_owned()),
-        };
-        tags.white = white;
-        tags.black = black;
-    }
+    let computer = format!("Computer level {}", args.level.number());
+    let (white, black) = match args.color {
+        Color::White => ("Player".to_owned(), computer),
+        Color::Black => (computer, "Player".to_owned()),
+    };
+    let tags = crate::chess::Tags {
+        event: "Rochade practice".into(),
+        date: crate::pgn::pgn_date(crate::savegame::today()),
+        white,
+        black,
+        ..crate::chess::Tags::default()
+    };
+    let mut session = Session::with_pack(config, pack).with_tags(tags);
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

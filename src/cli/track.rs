@@ -7,12 +7,10 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::mpsc;
-use std::time::Instant;
 
 use shakmaty::Role;
 
-use super::follow::{Follow, FormatArg, follow_link, replay, spawn_tagged};
+use super::follow::{Follow, FormatArg, PegLog, follow_ports, print_json, replay_log};
 use super::{CliError, CliResult};
 use crate::board::{Decoder, HostCommand, TrackerConfig, log};
 use crate::engine::EngineRequest;
@@ -144,14 +142,12 @@ impl Shell for TrackOut<'_> {
         Ok(())
     }
     fn notice(&mut self, notice: Notice) -> CliResult {
-        let line = serde_json::to_string(&notice).map_err(|e| CliError::failure(e.to_string()))?;
-        writeln!(self.stdout, "{line}")?;
-        // Every event, the tracker's decisions included, also goes into
-        // the board log of a live session.
-        if let Some(link) = &self.driver.link {
-            link.note(self.now, &line);
-        }
-        Ok(())
+        print_json(
+            &mut self.stdout,
+            self.driver.link.as_ref(),
+            self.now,
+            &notice,
+        )
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
         let Some(path) = &self.driver.pgn else {
@@ -199,6 +195,10 @@ impl Shell for TrackOut<'_> {
     fn restart_engine(&mut self) -> CliResult {
         Ok(())
     }
+    fn config_changed(&mut self, _: SessionConfig) -> CliResult {
+        // `track` sends no practice keys; its settings are its arguments.
+        Ok(())
+    }
 }
 
 impl Follow for Driver {
@@ -216,6 +216,14 @@ impl Follow for Driver {
 
     fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
         self.handle(now, Event::Sighted(event))
+    }
+
+    fn attach(&mut self, link: Link, sighted: bool) {
+        if sighted {
+            self.sighted = Some(link);
+        } else {
+            self.link = Some(link);
+        }
     }
 }
 
@@ -298,45 +306,21 @@ pub fn run(args: Args) -> CliResult {
                 "{path}: the board log holds no board message"
             )));
         }
-        let mut decoder = Decoder::new(format);
-        replay(&mut driver, entries, |bytes| {
-            let dropped_before = decoder.stats().dropped();
-            let messages = decoder.push_collect(&format.frame_to_wire(bytes));
-            (messages, decoder.stats().dropped() - dropped_before)
-        })?;
-        let s = decoder.stats();
-        if s.dropped() > 0 {
-            eprintln!(
-                "rochade: {} line(s) dropped: {} bad checksum, {} too long, {} garbage",
-                s.dropped(),
-                s.bad_checksum,
-                s.too_long,
-                s.garbage
-            );
-        }
-        return Ok(());
+        return replay_log(&mut driver, entries, PegLog(Decoder::new(format), format));
     }
 
-    let port = args
-        .port
-        .clone()
-        .ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
     let format = format.unwrap_or_default();
-    let epoch = Instant::now();
-    let cfg = LinkConfig {
-        baud: args.baud.unwrap_or(format.default_baud()),
-        log: args.board_log.clone(),
-        epoch,
-        ..LinkConfig::new(port, format)
-    };
-    let (tx, rx) = mpsc::channel();
-    driver.link = Some(spawn_tagged(cfg, false, tx.clone())?);
-    if let Some(port) = &args.sighted {
-        let cfg = LinkConfig {
+    let baud = args.baud.unwrap_or(format.default_baud());
+    let board_log = args.board_log.clone();
+    follow_ports(
+        &mut driver,
+        args.port.clone(),
+        |port, epoch| LinkConfig {
+            baud,
+            log: board_log,
             epoch,
-            ..LinkConfig::dgt(port.clone())
-        };
-        driver.sighted = Some(spawn_tagged(cfg, true, tx)?);
-    }
-    follow_link(&mut driver, rx, epoch)
+            ..LinkConfig::new(port, format)
+        },
+        args.sighted.clone(),
+    )
 }

@@ -17,7 +17,7 @@ use crate::words::{Pack, Token, Utterance};
 #[strum(
     serialize_all = "lowercase",
     ascii_case_insensitive,
-    parse_err_ty = String,
+    parse_err_ty = UnknownForm,
     parse_err_fn = unknown_form
 )]
 pub enum AnnounceForm {
@@ -26,11 +26,13 @@ pub enum AnnounceForm {
     Long,
 }
 
-fn unknown_form(s: &str) -> String {
-    format!(
-        "unknown form '{}' (use short or long)",
-        s.to_ascii_lowercase()
-    )
+/// An announcement form's name that names none (in lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown form '{0}' (use short or long)")]
+pub struct UnknownForm(pub String);
+
+fn unknown_form(s: &str) -> UnknownForm {
+    UnknownForm(s.to_ascii_lowercase())
 }
 
 /// The tokens announcing `mv`, which must be legal in `pos`.

@@ -10,7 +10,7 @@ use super::{BoardMessage, liboard, sentio};
 )]
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
-#[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_format)]
+#[strum(ascii_case_insensitive, parse_err_ty = UnknownFormat, parse_err_fn = unknown_format)]
 #[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Format {
     /// Peg-board protocol v1 (this app's open protocol), 115200 baud.
@@ -25,11 +25,13 @@ pub enum Format {
     Sentio,
 }
 
-fn unknown_format(s: &str) -> String {
-    format!(
-        "unknown board format '{}' (use peg, liboard or sentio)",
-        s.to_ascii_lowercase()
-    )
+/// A board format name that names none (the name, in lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown board format '{0}' (use peg, liboard or sentio)")]
+pub struct UnknownFormat(pub String);
+
+fn unknown_format(s: &str) -> UnknownFormat {
+    UnknownFormat(s.to_ascii_lowercase())
 }
 
 impl Format {

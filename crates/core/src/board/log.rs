@@ -57,30 +57,45 @@ pub fn notes(text: &str) -> impl Iterator<Item = (u64, &str)> {
 
 /// Why a log line could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("board log line {line}: {message}")]
+#[error("board log line {line}: {problem}")]
 pub struct LogError {
     pub line: usize,
-    pub message: String,
+    pub problem: LineError,
+}
+
+/// What is wrong with one log line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("expected '<ms> <frame>'")]
+    NoFrame,
+    #[error("bad time '{0}'")]
+    BadTime(String),
+    #[error("odd number of hex digits")]
+    OddHex,
+    #[error("bad hex '{0}'")]
+    BadHex(String),
+    #[error("time goes backwards")]
+    TimeGoesBackwards,
 }
 
 /// Parses one line (without LF). Blank lines and lines starting with `#`
 /// are comments and give `Ok(None)`.
-pub fn parse_entry(line: &str) -> Result<Option<LogEntry>, String> {
+pub fn parse_entry(line: &str) -> Result<Option<LogEntry>, LineError> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     if line.trim().is_empty() || line.starts_with('#') {
         return Ok(None);
     }
-    let (ms, rest) = line.split_once(' ').ok_or("expected '<ms> <frame>'")?;
-    let ms: u64 = ms.parse().map_err(|_| format!("bad time '{ms}'"))?;
+    let (ms, rest) = line.split_once(' ').ok_or(LineError::NoFrame)?;
+    let ms: u64 = ms.parse().map_err(|_| LineError::BadTime(ms.into()))?;
     let bytes = match rest.strip_prefix("hex:") {
         Some(hex) => {
             if hex.len() % 2 != 0 {
-                return Err("odd number of hex digits".into());
+                return Err(LineError::OddHex);
             }
             let mut out = Vec::with_capacity(hex.len() / 2);
             for pair in hex.as_bytes().chunks(2) {
-                let s = std::str::from_utf8(pair).map_err(|_| "bad hex")?;
-                out.push(u8::from_str_radix(s, 16).map_err(|_| format!("bad hex '{s}'"))?);
+                let s = String::from_utf8_lossy(pair);
+                out.push(u8::from_str_radix(&s, 16).map_err(|_| LineError::BadHex(s.into()))?);
             }
             out
         }
@@ -93,15 +108,15 @@ pub fn parse_entry(line: &str) -> Result<Option<LogEntry>, String> {
 pub fn parse_log(text: &str) -> Result<Vec<LogEntry>, LogError> {
     let mut out: Vec<LogEntry> = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let entry = parse_entry(line).map_err(|message| LogError {
+        let entry = parse_entry(line).map_err(|problem| LogError {
             line: i + 1,
-            message,
+            problem,
         })?;
         if let Some(entry) = entry {
             if out.last().is_some_and(|prev| prev.ms > entry.ms) {
                 return Err(LogError {
                     line: i + 1,
-                    message: "time goes backwards".into(),
+                    problem: LineError::TimeGoesBackwards,
                 });
             }
             out.push(entry);
@@ -161,14 +176,11 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        assert!(
-            parse_log("# comment\n\n5 B x\n4 B y\n")
-                .unwrap_err()
-                .message
-                .contains("backwards")
-        );
+        let err = parse_log("# comment\n\n5 B x\n4 B y\n").unwrap_err();
+        assert_eq!(err.problem, LineError::TimeGoesBackwards);
+        assert!(err.to_string().contains("line 4: time goes backwards"));
         assert_eq!(parse_log("x y").unwrap_err().line, 1);
-        assert!(parse_entry("1 hex:0").is_err());
-        assert!(parse_entry("1 hex:zz").is_err());
+        assert_eq!(parse_entry("1 hex:0"), Err(LineError::OddHex));
+        assert_eq!(parse_entry("1 hex:zz"), Err(LineError::BadHex("zz".into())));
     }
 }

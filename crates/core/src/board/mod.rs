@@ -24,7 +24,7 @@ pub mod sentio;
 pub mod sim;
 pub mod tracker;
 
-pub use decoder::{Decoder, DecoderStats, Format, Frame};
+pub use decoder::{Decoder, DecoderStats, Format, Frame, UnknownFormat};
 pub use protocol::{DropReason, HostCommand};
 pub use tracker::{BoardMask, Mismatch, Orientation, Tracker, TrackerConfig, TrackerEvent};
 

@@ -30,23 +30,22 @@ pub const MIN_ROWS: usize = 3;
 /// Continuation lines are indented by this many blank cells.
 const INDENT: usize = 2;
 
+/// A page too small for a scoresheet.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct LayoutError(pub String);
+pub enum LayoutError {
+    #[error("a line needs at least {MIN_COLS} cells (got {0})")]
+    TooFewCells(usize),
+    #[error("a page needs at least {MIN_ROWS} lines (got {0})")]
+    TooFewLines(usize),
+}
 
 impl Layout {
     pub fn check(self) -> Result<Layout, LayoutError> {
         if self.cols < MIN_COLS {
-            return Err(LayoutError(format!(
-                "a line needs at least {MIN_COLS} cells (got {})",
-                self.cols
-            )));
+            return Err(LayoutError::TooFewCells(self.cols));
         }
         if self.rows < MIN_ROWS {
-            return Err(LayoutError(format!(
-                "a page needs at least {MIN_ROWS} lines (got {})",
-                self.rows
-            )));
+            return Err(LayoutError::TooFewLines(self.rows));
         }
         Ok(self)
     }

@@ -20,17 +20,26 @@ pub struct TableError {
     pub message: String,
 }
 
+/// A cell in dot notation with something other than a dot number.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{found}' in cell '{cell}' is not a dot number 1-8")]
+pub struct DotsError {
+    pub found: char,
+    pub cell: String,
+}
+
 /// Parses dot notation: cells separated by spaces, each a list of dot
 /// numbers 1-8 (`"134"` is m); `"0"` is a blank cell; `""` is no cells.
-pub fn parse_dots(text: &str) -> Result<Vec<Cell>, String> {
+pub fn parse_dots(text: &str) -> Result<Vec<Cell>, DotsError> {
     text.split_whitespace()
         .map(|cell| {
             cell.chars().try_fold(0u8, |mask, c| match c {
                 '0' => Ok(mask),
                 '1'..='8' => Ok(mask | 1 << (c as u8 - b'1')),
-                other => Err(format!(
-                    "'{other}' in cell '{cell}' is not a dot number 1-8"
-                )),
+                found => Err(DotsError {
+                    found,
+                    cell: cell.into(),
+                }),
             })
         })
         .collect()
@@ -51,9 +60,9 @@ fn literary_bundled(lang: Lang) -> &'static str {
 }
 
 fn cells_of(file: &str, key: &str, dots: &str) -> Result<Vec<Cell>, TableError> {
-    parse_dots(dots).map_err(|message| TableError {
+    parse_dots(dots).map_err(|e| TableError {
         file: file.into(),
-        message: format!("{key}: {message}"),
+        message: format!("{key}: {e}"),
     })
 }
 
@@ -358,7 +367,13 @@ mod tests {
             vec![0x01, 0x0D, 0x00, 0xFF]
         );
         assert_eq!(parse_dots("").unwrap(), Vec::<Cell>::new());
-        assert!(parse_dots("19").unwrap_err().contains("'9'"));
+        assert_eq!(
+            parse_dots("19").unwrap_err(),
+            DotsError {
+                found: '9',
+                cell: "19".into()
+            }
+        );
     }
 
     #[test]

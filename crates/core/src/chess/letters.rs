@@ -8,7 +8,7 @@ use shakmaty::Role;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
-#[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_letters)]
+#[strum(ascii_case_insensitive, parse_err_ty = UnknownLetters, parse_err_fn = unknown_letters)]
 #[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Letters {
     /// K Q R B N.
@@ -23,11 +23,13 @@ pub enum Letters {
     Pt,
 }
 
-fn unknown_letters(s: &str) -> String {
-    format!(
-        "unknown piece letters '{}' (use en, de or pt)",
-        s.to_ascii_lowercase()
-    )
+/// A name of piece letters that names none (the name, in lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown piece letters '{0}' (use en, de or pt)")]
+pub struct UnknownLetters(pub String);
+
+fn unknown_letters(s: &str) -> UnknownLetters {
+    UnknownLetters(s.to_ascii_lowercase())
 }
 
 impl Letters {

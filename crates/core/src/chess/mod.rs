@@ -6,7 +6,7 @@ mod letters;
 mod record;
 
 pub use input::{MoveInputError, parse_move};
-pub use letters::Letters;
+pub use letters::{Letters, UnknownLetters};
 pub use record::{
     Claim, ClaimVerdict, EndReason, FenError, GameEnd, GameRecord, PlayError, RecordedMove,
     ScoresheetRow, Tags,

@@ -26,7 +26,7 @@ pub use text::text_scoresheet;
 #[strum(
     serialize_all = "lowercase",
     ascii_case_insensitive,
-    parse_err_ty = String,
+    parse_err_ty = UnknownFormat,
     parse_err_fn = unknown_format
 )]
 #[derive(strum::EnumCount, strum::VariantArray)]
@@ -70,8 +70,13 @@ impl Format {
     }
 }
 
-fn unknown_format(s: &str) -> String {
-    format!("unknown format '{s}' (use brf, pef, unicode, pgn or text)")
+/// An output format's name that names none (as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format '{0}' (use brf, pef, unicode, pgn or text)")]
+pub struct UnknownFormat(pub String);
+
+fn unknown_format(s: &str) -> UnknownFormat {
+    UnknownFormat(s.to_owned())
 }
 
 /// Literary Braille without (the default) or with contractions.
@@ -251,7 +256,9 @@ mod tests {
         for f in Format::ALL {
             assert_eq!(f.code().parse::<Format>().unwrap(), f);
         }
-        assert!("docx".parse::<Format>().unwrap_err().contains("brf"));
+        let err = "docx".parse::<Format>().unwrap_err();
+        assert_eq!(err, UnknownFormat("docx".into()));
+        assert!(err.to_string().contains("brf"));
     }
 
     #[test]

@@ -9,9 +9,9 @@
 
 use shakmaty::{Chess, Move, Piece, Position, Role};
 
-use super::{Effect, Mode, Notice, Priority, SessionConfig, Source, Speech};
-use crate::board::guidance::guidance;
-use crate::board::tracker::{BoardMask, board_difference, render_in_sync};
+use super::link::{BoardSide, LinkInput, Mirror, follow_record, say};
+use super::{Effect, Mode, Notice, Priority, SessionConfig, Source};
+use crate::board::tracker::{BoardMask, board_difference};
 use crate::board::{BoardMessage, Tracker, TrackerConfig, TrackerEvent};
 use crate::chess::GameRecord;
 use crate::session::Earcon;
@@ -53,18 +53,7 @@ pub enum BoardAction {
     CorrectPromotion(Move),
 }
 
-/// Link state as the GUI shows it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum LinkState {
-    #[default]
-    NotConnected,
-    Connected {
-        port: String,
-    },
-    Lost {
-        reason: String,
-    },
-}
+pub use super::link::LinkState;
 
 /// The peg-board part of the session state.
 #[derive(Clone, Debug)]
@@ -156,55 +145,17 @@ impl BoardState {
         self.tracker.next_deadline()
     }
 
-    /// Brings the tracker in line with the record: moves entered elsewhere
-    /// are expected on the board, takebacks are followed, and a move the
-    /// session refused (game over) is withdrawn.
+    /// Brings the tracker in line with the record (see
+    /// [`follow_record`]); what it says on the way waits for the next
+    /// output.
     fn reconcile(&mut self, now: u64, record: &GameRecord) {
-        let recorded = record.moves().len();
-        let base = *self
-            .base
-            .get_or_insert(recorded.saturating_sub(self.tracker.moves().count()));
-        if recorded < base {
-            self.tracker.reset_guided(now, record.position().clone());
-            self.base = Some(recorded);
-            return;
-        }
-        let want = recorded - base;
-        while self.tracker.moves().count() > want {
-            let count = self.tracker.moves().count();
-            let mut events = Vec::new();
-            self.tracker.take_back(now, &mut events);
-            if self.tracker.moves().count() >= count {
-                // The board still shows a move the session refused (the
-                // game is over): the tracker saw it again at once. Drop it
-                // and follow the record; the board is compared afresh when
-                // the player puts the piece back.
-                self.tracker.reset_guided(now, record.position().clone());
-                self.base = Some(recorded);
-                return;
-            }
-            self.queued.extend(events);
-        }
-        let have = self.tracker.moves().count();
-        let agree = record.moves()[base..base + have]
-            .iter()
-            .map(|m| m.mv)
-            .eq(self.tracker.moves());
-        if !agree {
-            self.tracker.reset_guided(now, record.position().clone());
-            self.base = Some(recorded);
-            return;
-        }
-        for m in &record.moves()[base + have..] {
-            // Never play a move the tracker's position does not allow (it
-            // would panic in shakmaty): start again from the record.
-            if !self.tracker.position().is_legal(m.mv) {
-                self.tracker.reset_guided(now, record.position().clone());
-                self.base = Some(recorded);
-                return;
-            }
-            self.tracker.apply_external(now, m.mv, &mut self.queued);
-        }
+        follow_record(
+            &mut self.tracker,
+            &mut self.base,
+            now,
+            record,
+            &mut self.queued,
+        );
     }
 
     pub fn on_event(
@@ -215,22 +166,31 @@ impl BoardState {
         pack: &Pack,
         out: &mut Vec<Effect>,
     ) -> Vec<BoardAction> {
-        let say = |out: &mut Vec<Effect>, text, priority| {
-            out.push(Effect::Speak(Speech {
-                text,
-                lang: pack.lang,
-                priority,
-            }));
-        };
         self.reconcile(now, record);
         let mut events = std::mem::take(&mut self.queued);
-        match event {
-            BoardEvent::Message(msg) => {
+        let tracker = &self.tracker;
+        let input = self.link.on_event(
+            BoardSide::Peg,
+            event,
+            || tracker.mismatch(),
+            record,
+            pack,
+            out,
+        );
+        match input {
+            LinkInput::Done => {}
+            // What happens on the board from now on is unseen.
+            LinkInput::Down => self.tracker.link_lost(),
+            // The tracker judges from the next good line what may have
+            // been missed.
+            LinkInput::LinesDropped { count } => self.tracker.lines_lost(now, count),
+            LinkInput::Message(msg) => {
                 self.last_message_ms = Some(now);
                 match msg {
                     BoardMessage::Fault(text) => {
                         say(
                             out,
+                            pack,
                             pack.phrase("board_fault", &[("text", text.as_str().into())]),
                             Priority::Alert,
                         );
@@ -251,63 +211,10 @@ impl BoardState {
                     BoardMessage::Dgt(_) => {}
                 }
             }
-            BoardEvent::LinkUp { port } => {
-                let was_lost = matches!(self.link, LinkState::Lost { .. });
-                self.link = LinkState::Connected { port: port.clone() };
-                if was_lost {
-                    say(out, pack.say("link_restored"), Priority::Alert);
-                    out.push(Effect::Sound(Earcon::LinkRestored));
-                }
-                let state = if was_lost { "restored" } else { "connected" };
-                out.push(Effect::Notice(Notice::Link {
-                    state: state.into(),
-                    detail: port,
-                }));
-                out.push(Effect::BoardCommand(crate::board::HostCommand::Snapshot));
-            }
-            BoardEvent::LinkLost { reason } => {
-                self.tracker.link_lost();
-                if !matches!(self.link, LinkState::Lost { .. }) {
-                    say(out, pack.say("link_lost"), Priority::Alert);
-                    out.push(Effect::Sound(Earcon::LinkLost));
-                    out.push(Effect::Notice(Notice::Link {
-                        state: "lost".into(),
-                        detail: reason.clone(),
-                    }));
-                }
-                self.link = LinkState::Lost { reason };
-            }
-            BoardEvent::LinkClosed => {
-                // What happens on the board from now on is unseen.
-                self.tracker.link_lost();
-                self.link = LinkState::NotConnected;
-                out.push(Effect::Notice(Notice::Link {
-                    state: "closed".into(),
-                    detail: String::new(),
-                }));
-            }
-            BoardEvent::LinesDropped { count } => {
-                // A hole in time: the board is asked for its whole state
-                // again at once, and the tracker judges from the next good
-                // line what may have been missed.
-                self.tracker.lines_lost(now, count);
-                out.push(Effect::Notice(Notice::Link {
-                    state: "lines_dropped".into(),
-                    detail: count.to_string(),
-                }));
-                out.push(Effect::BoardCommand(crate::board::HostCommand::Snapshot));
-            }
-            BoardEvent::PromotionChoice(role) => {
+            LinkInput::PromotionChoice(role) => {
                 self.tracker.choose_promotion(role, &mut events);
             }
-            BoardEvent::Configure(cfg) => self.tracker.set_config(cfg),
-            BoardEvent::RepeatGuidance => {
-                let text = match self.tracker.mismatch() {
-                    Some(m) => guidance(pack, &m, record),
-                    None => render_in_sync(pack),
-                };
-                say(out, text, Priority::Answer);
-            }
+            LinkInput::Configure(cfg) => self.tracker.set_config(cfg),
         }
         self.translate(events, record, pack, out)
     }
@@ -342,13 +249,8 @@ impl BoardState {
     ) -> Vec<BoardAction> {
         let announce_touched = self.announce_touched;
         let mut actions = Vec::new();
-        let speak = |out: &mut Vec<Effect>, text: Utterance, priority| {
-            out.push(Effect::Speak(Speech {
-                text,
-                lang: pack.lang,
-                priority,
-            }));
-        };
+        let speak =
+            |out: &mut Vec<Effect>, text: Utterance, priority| say(out, pack, text, priority);
         for event in events {
             match event {
                 TrackerEvent::Touched { square, piece } => {
@@ -392,16 +294,8 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::TakebackRequested));
                     actions.push(BoardAction::TakebackRequested);
                 }
-                TrackerEvent::Mismatch(m) => {
-                    speak(out, guidance(pack, &m, record), Priority::Guidance);
-                    out.push(Effect::Sound(Earcon::Mismatch));
-                    out.push(Effect::Notice(Notice::mismatch(&m)));
-                }
-                TrackerEvent::InSync => {
-                    speak(out, render_in_sync(pack), Priority::Guidance);
-                    out.push(Effect::Sound(Earcon::InSync));
-                    out.push(Effect::Notice(Notice::InSync));
-                }
+                TrackerEvent::Mismatch(m) => BoardSide::Peg.mismatch(&m, record, pack, out),
+                TrackerEvent::InSync => BoardSide::Peg.in_sync(pack, out),
                 TrackerEvent::BoardTurned { .. } => {
                     speak(out, pack.say("board_turned"), Priority::Guidance);
                     out.push(Effect::Notice(Notice::BoardTurned));
@@ -456,6 +350,30 @@ impl BoardState {
             }
         }
         actions
+    }
+}
+
+impl Mirror for Tracker {
+    type Event = TrackerEvent;
+
+    fn played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves()
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.position().is_legal(mv)
+    }
+
+    fn apply(&mut self, now: u64, mv: Move, events: &mut Vec<TrackerEvent>) {
+        self.apply_external(now, mv, events);
+    }
+
+    fn take_back(&mut self, now: u64, events: &mut Vec<TrackerEvent>) {
+        Tracker::take_back(self, now, events);
+    }
+
+    fn restart(&mut self, now: u64, record: &GameRecord) {
+        self.reset_guided(now, record.position().clone());
     }
 }
 

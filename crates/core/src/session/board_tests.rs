@@ -219,11 +219,11 @@ fn a_move_the_session_refuses_is_withdrawn_from_the_board_tracker() {
 fn touched_pieces_are_spoken_only_when_the_setting_says_so() {
     for announce in [true, false] {
         let mut t = Table::new();
-        t.session.set_config(SessionConfig {
+        t.send(Event::ConfigChanged(SessionConfig {
             lang: Lang::En,
             announce_touched: announce,
             ..SessionConfig::default()
-        });
+        }));
         let start = occupancy(&Chess::default());
         t.board(start & !bit(Square::G1));
         let fx = t.take();

@@ -11,7 +11,9 @@
 pub mod board;
 mod effect;
 mod engine;
+pub mod link;
 mod notice;
+pub mod practice;
 mod question;
 mod retrace;
 pub mod sighted;
@@ -27,6 +29,7 @@ use crate::words::{Lang, Pack, Utterance};
 pub use effect::{Earcon, Priority, Speech, SpeechClass};
 pub use engine::Opponent;
 pub use notice::Notice;
+pub use practice::{Practice, PracticeCommand};
 pub use question::{Pending, Question, QuestionKind};
 
 /// How the two players' moves reach the app (chosen at the start of a game).
@@ -59,6 +62,8 @@ pub struct SessionConfig {
     pub announce_touched: bool,
     /// Speak low-time warnings (an earcon sounds either way).
     pub speak_low_time: bool,
+    /// The computer opponent of practice mode (see [`practice`]).
+    pub practice: Practice,
 }
 
 impl Default for SessionConfig {
@@ -73,6 +78,7 @@ impl Default for SessionConfig {
             low_time_ms: crate::clock::DEFAULT_LOW_TIME_MS.to_vec(),
             announce_touched: true,
             speak_low_time: true,
+            practice: Practice::default(),
         }
     }
 }
@@ -159,6 +165,9 @@ pub enum Command {
     Evaluate,
     /// Practice: start the engine again and continue the game.
     RestartEngine,
+    /// Practice: the computer on or off, its level, the player's colour
+    /// (see [`practice`]).
+    Practice(PracticeCommand),
 }
 
 /// Something that happened in the world.
@@ -185,6 +194,16 @@ pub enum Event {
         source: Source,
     },
     Command(Command),
+    /// New settings from the shell (the settings dialog, a mode change):
+    /// the language at once (with the bundled pack until
+    /// [`Event::PackChanged`]), the time control from the next game, the
+    /// practice opponent at once.
+    ConfigChanged(SessionConfig),
+    /// Speak and read moves with this pack from now on (a user's pack the
+    /// shell loaded; its language should be the config's).
+    PackChanged(Box<Pack>),
+    /// New tags (players, event) for the scoresheet.
+    TagsChanged(crate::chess::Tags),
     /// The peg-board link said something (see [`board`]).
     Board(board::BoardEvent),
     /// The sighted player's e-board link said something (see [`sighted`]).
@@ -210,6 +229,9 @@ pub enum Effect {
     AskEngine(crate::engine::EngineRequest),
     /// Kill the engine (if running) and start it again.
     RestartEngine,
+    /// The session changed the settings itself (a practice key): the
+    /// shell keeps them (and saves them where it saves settings).
+    ConfigChanged(SessionConfig),
 }
 
 impl Effect {
@@ -243,6 +265,8 @@ pub struct Session {
     /// The moves the last retrace removed, for [`Command::UndoRetrace`].
     retraced: Option<retrace::Retraced>,
     engine: engine::EngineState,
+    /// The shell's seed for the practice opponent's random choices.
+    seed: u64,
 }
 
 impl Session {
@@ -268,7 +292,22 @@ impl Session {
             sighted: sighted::SightedBoard::default(),
             retraced: None,
             engine: engine::EngineState::default(),
+            seed: 0,
         }
+    }
+
+    /// The same session with these tags on its scoresheet (set up before
+    /// the first event; later through [`Event::TagsChanged`]).
+    pub fn with_tags(mut self, tags: crate::chess::Tags) -> Session {
+        self.record.tags = tags;
+        self
+    }
+
+    /// The same session seeding the practice opponent's random choices
+    /// from `seed` (and the time it is chosen).
+    pub fn with_seed(mut self, seed: u64) -> Session {
+        self.seed = seed;
+        self
     }
 
     /// Continues a saved game (resumption after a restart).
@@ -306,10 +345,11 @@ impl Session {
         &self.config
     }
 
-    /// Applies new settings. Language changes take effect at once (with
-    /// the bundled pack until the shell passes the user's with
-    /// [`Session::set_pack`]); the time control applies from the next game.
-    pub fn set_config(&mut self, config: SessionConfig) {
+    /// Applies new settings ([`Event::ConfigChanged`]). Language changes
+    /// take effect at once (with the bundled pack until the shell passes
+    /// the user's with [`Event::PackChanged`]); the time control applies
+    /// from the next game.
+    fn set_config(&mut self, config: SessionConfig) {
         if config.lang != self.pack.lang {
             self.set_pack(Pack::bundled(config.lang));
         }
@@ -317,9 +357,9 @@ impl Session {
         self.config = config;
     }
 
-    /// Speaks and reads moves with this pack from now on (a user's pack
-    /// the shell loaded; its language should be `config().lang`).
-    pub fn set_pack(&mut self, pack: Pack) {
+    /// Speaks and reads moves with this pack from now on
+    /// ([`Event::PackChanged`]).
+    fn set_pack(&mut self, pack: Pack) {
         self.input_packs.pop();
         self.input_packs.push(pack.clone());
         self.pack = pack;
@@ -331,11 +371,6 @@ impl Session {
 
     pub fn record(&self) -> &GameRecord {
         &self.record
-    }
-
-    /// Tags (players, event) are edited by the shell directly.
-    pub fn record_mut(&mut self) -> &mut GameRecord {
-        &mut self.record
     }
 
     pub fn clock(&self) -> &Clock {
@@ -381,6 +416,12 @@ impl Session {
                 self.choose_squares(now_ms, from, to, source, &mut out)
             }
             Event::Command(cmd) => self.command(now_ms, cmd, &mut out),
+            Event::ConfigChanged(config) => {
+                self.set_config(config);
+                self.sync_opponent(now_ms);
+            }
+            Event::PackChanged(pack) => self.set_pack(*pack),
+            Event::TagsChanged(tags) => self.record.tags = tags,
             Event::Board(ev) => {
                 let mut fx = Vec::new();
                 let asked = ev == board::BoardEvent::RepeatGuidance;
@@ -685,6 +726,7 @@ impl Session {
 
     fn command(&mut self, now: u64, cmd: Command, out: &mut Vec<Effect>) {
         match cmd {
+            Command::Practice(cmd) => self.practice(now, cmd, out),
             Command::Repeat => match self.last_announcement.clone() {
                 Some(text) => self.speak(out, text, Priority::Move),
                 None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),

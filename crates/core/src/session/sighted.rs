@@ -11,14 +11,12 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::board::{BoardEvent, LinkState};
-use super::{Effect, Notice, Priority, Speech};
-use crate::board::guidance::guidance;
-use crate::board::tracker::render_in_sync;
+use super::board::BoardEvent;
+use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say};
+use super::{Effect, Notice, Priority};
 use crate::board::{BoardMessage, HostCommand};
 use crate::chess::GameRecord;
 use crate::dgt::{ClockReading, Message, Recognizer, RecognizerConfig, RecognizerEvent};
-use crate::session::Earcon;
 use crate::words::{Pack, Utterance};
 
 /// What the sighted board asks the session to do with the game.
@@ -68,7 +66,7 @@ pub fn sighted_words(pack: &Pack, text: Utterance) -> Utterance {
 impl SightedBoard {
     /// Whether a sighted board is in use (connected now or before).
     pub fn in_use(&self) -> bool {
-        !matches!(self.link, LinkState::NotConnected)
+        self.link.in_use()
     }
 
     pub fn recognizer(&self) -> &Recognizer {
@@ -85,33 +83,11 @@ impl SightedBoard {
         self.base = Some(record.moves().len());
     }
 
-    /// Brings the recognizer in line with the record: moves entered
-    /// elsewhere are expected on the sighted board, takebacks followed.
+    /// Brings the recognizer in line with the record (see
+    /// [`follow_record`]): moves entered elsewhere are expected on the
+    /// sighted board, takebacks followed.
     pub fn reconcile(&mut self, now: u64, record: &GameRecord) {
-        let recorded = record.moves().len();
-        let base = *self
-            .base
-            .get_or_insert(recorded.saturating_sub(self.rec.moves().count()));
-        if recorded < base {
-            return self.reset(record);
-        }
-        while self.rec.moves().count() > recorded - base {
-            self.rec.take_back_external(now);
-        }
-        let have = self.rec.moves().count();
-        let agree = record.moves()[base..base + have]
-            .iter()
-            .map(|m| m.mv)
-            .eq(self.rec.moves());
-        if !agree {
-            return self.reset(record);
-        }
-        for m in &record.moves()[base + have..] {
-            if !self.rec.position().is_legal(m.mv) {
-                return self.reset(record);
-            }
-            self.rec.apply_external(now, m.mv);
-        }
+        follow_record(&mut self.rec, &mut self.base, now, record, &mut Vec::new());
     }
 
     pub fn on_event(
@@ -124,14 +100,24 @@ impl SightedBoard {
     ) -> Vec<SightedAction> {
         self.reconcile(now, record);
         let mut events = Vec::new();
-        let notice = |state: &str, detail: String| {
-            Effect::Notice(Notice::SightedBoard {
-                state: state.into(),
-                detail,
-            })
-        };
-        match event {
-            BoardEvent::Message(BoardMessage::Dgt(m)) => match m {
+        let rec = &self.rec;
+        let input = self.link.on_event(
+            BoardSide::Sighted,
+            event,
+            || rec.mismatch(),
+            record,
+            pack,
+            out,
+        );
+        match input {
+            LinkInput::Done => {}
+            // Down or closed: the board is asked for its whole state once
+            // it answers again.
+            LinkInput::Down => self.rec.link_lost(&mut events),
+            // The link asked for the whole board already; the recognizer
+            // judges from that dump alone, it keeps no history of lines.
+            LinkInput::LinesDropped { .. } => {}
+            LinkInput::Message(BoardMessage::Dgt(m)) => match m {
                 Message::BoardDump(pieces) => self.rec.on_dump(now, &pieces, &mut events),
                 Message::FieldUpdate { square, piece } => {
                     self.rec.on_field_update(now, square, piece, &mut events)
@@ -141,56 +127,34 @@ impl SightedBoard {
                 Message::Version { major, minor } => {
                     let text = format!("DGT {major}.{minor}");
                     if self.ident.as_ref() != Some(&text) {
-                        out.push(notice("ident", text.clone()));
+                        out.push(Effect::Notice(Notice::SightedBoard {
+                            state: "ident".into(),
+                            detail: text.clone(),
+                        }));
                         self.ident = Some(text);
                     }
                 }
                 Message::SerialNumber(_) => {}
             },
-            BoardEvent::LinkUp { port } => {
-                let was_lost = matches!(self.link, LinkState::Lost { .. });
-                self.link = LinkState::Connected { port: port.clone() };
-                if was_lost {
-                    say(
-                        out,
-                        pack,
-                        pack.say("sighted_link_restored"),
-                        Priority::Alert,
-                    );
-                    out.push(Effect::Sound(Earcon::LinkRestored));
-                }
-                out.push(notice(
-                    if was_lost { "restored" } else { "connected" },
-                    port,
-                ));
-                out.push(Effect::SightedBoardCommand(HostCommand::Snapshot));
+            // A peg-board's messages (occupancy, faults) never come from a
+            // DGT board's decoder.
+            LinkInput::Message(
+                BoardMessage::Snapshot(_)
+                | BoardMessage::Pieces(_)
+                | BoardMessage::Fault(_)
+                | BoardMessage::Ident(_),
+            ) => {}
+            // A DGT board knows its pieces: the promoted piece is read
+            // from the board, nothing waits for a choice.
+            LinkInput::PromotionChoice(_) => {}
+            // The one tracker setting both boards share is the guidance
+            // time; the settle time stays the DGT board's own (its field
+            // updates come slower than a peg-board's lines).
+            LinkInput::Configure(cfg) => {
+                let mut own = self.rec.config().clone();
+                own.guidance_ms = cfg.mismatch_ms;
+                self.rec.set_config(own);
             }
-            BoardEvent::LinkLost { reason } => {
-                self.rec.link_lost(&mut events);
-                if !matches!(self.link, LinkState::Lost { .. }) {
-                    say(out, pack, pack.say("sighted_link_lost"), Priority::Alert);
-                    out.push(Effect::Sound(Earcon::LinkLost));
-                    out.push(notice("lost", reason.clone()));
-                }
-                self.link = LinkState::Lost { reason };
-            }
-            BoardEvent::LinkClosed => {
-                self.rec.link_lost(&mut events);
-                self.link = LinkState::NotConnected;
-                out.push(notice("closed", String::new()));
-            }
-            BoardEvent::LinesDropped { count } => {
-                self.rec.link_lost(&mut events);
-                out.push(notice("lines_dropped", count.to_string()));
-            }
-            BoardEvent::RepeatGuidance => {
-                let text = match self.rec.mismatch() {
-                    Some(m) => guidance(pack, &m, record),
-                    None => render_in_sync(pack),
-                };
-                say(out, pack, sighted_words(pack, text), Priority::Answer);
-            }
-            BoardEvent::Message(_) | BoardEvent::PromotionChoice(_) | BoardEvent::Configure(_) => {}
         }
         self.translate(events, record, pack, out)
     }
@@ -239,29 +203,8 @@ impl SightedBoard {
                         detail: if turned { "turned" } else { "straight" }.into(),
                     }));
                 }
-                RecognizerEvent::Mismatch(m) => {
-                    let text = sighted_words(pack, guidance(pack, &m, record));
-                    say(out, pack, text, Priority::Guidance);
-                    out.push(Effect::Sound(Earcon::Mismatch));
-                    let (missing, extra) = super::notice::mismatch_squares(&m);
-                    out.push(Effect::Notice(Notice::SightedBoard {
-                        state: "mismatch".into(),
-                        detail: format!("missing {}; extra {}", missing.join(" "), extra.join(" ")),
-                    }));
-                }
-                RecognizerEvent::InSync => {
-                    say(
-                        out,
-                        pack,
-                        sighted_words(pack, render_in_sync(pack)),
-                        Priority::Guidance,
-                    );
-                    out.push(Effect::Sound(Earcon::InSync));
-                    out.push(Effect::Notice(Notice::SightedBoard {
-                        state: "in_sync".into(),
-                        detail: String::new(),
-                    }));
-                }
+                RecognizerEvent::Mismatch(m) => BoardSide::Sighted.mismatch(&m, record, pack, out),
+                RecognizerEvent::InSync => BoardSide::Sighted.in_sync(pack, out),
             }
         }
         actions
@@ -294,12 +237,29 @@ pub fn board_status(pack: &Pack, own: &LinkState, sighted: &SightedBoard) -> Utt
     Utterance::join_with(&parts, ". ")
 }
 
-fn say(out: &mut Vec<Effect>, pack: &Pack, text: Utterance, priority: Priority) {
-    out.push(Effect::Speak(Speech {
-        text,
-        lang: pack.lang,
-        priority,
-    }));
+impl Mirror for Recognizer {
+    /// The recognizer says nothing while it follows the record.
+    type Event = ();
+
+    fn played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves()
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.position().is_legal(mv)
+    }
+
+    fn apply(&mut self, now: u64, mv: Move, _events: &mut Vec<()>) {
+        self.apply_external(now, mv);
+    }
+
+    fn take_back(&mut self, now: u64, _events: &mut Vec<()>) {
+        self.take_back_external(now);
+    }
+
+    fn restart(&mut self, _now: u64, record: &GameRecord) {
+        self.reset(record.position().clone());
+    }
 }
 
 #[cfg(test)]

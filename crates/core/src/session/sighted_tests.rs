@@ -193,7 +193,7 @@ fn the_clock_switches_once_for_castling_begun_with_the_rook() {
         time_control: "15+10".parse().expect("time control"),
         ..t.session.config().clone()
     };
-    t.session.set_config(config);
+    t.send(Event::ConfigChanged(config));
     t.send(Event::Command(Command::NewGame));
     for (from, to) in [
         (Square::E2, Square::E4),
@@ -371,4 +371,48 @@ fn a_retrace_guides_both_boards_back_and_neither_replays_the_moves() {
     t.peg_move(Square::F3, Square::G1);
     t.dgt_move(Square::B1, Square::C3);
     assert_eq!(t.record(), ["e4", "e5", "Nc3"]);
+}
+
+#[test]
+fn every_board_event_reaches_the_sighted_board_through_the_shared_link() {
+    let mut t = Table::new();
+    // Dropped lines: said as the sighted board's, the board asked once.
+    t.send(Event::Sighted(BoardEvent::LinesDropped { count: 2 }));
+    let asked = t
+        .effects
+        .iter()
+        .filter(|e| matches!(e, Effect::SightedBoardCommand(_)))
+        .count();
+    assert_eq!(asked, 1, "{:?}", t.effects);
+    assert!(t.effects.iter().any(|e| matches!(
+        e,
+        Effect::Notice(Notice::SightedBoard { state, detail })
+            if state == "lines_dropped" && detail == "2"
+    )));
+    assert!(
+        !t.effects
+            .iter()
+            .any(|e| matches!(e, Effect::BoardCommand(_))),
+        "the peg-board is not asked"
+    );
+    // The guidance time is the one setting both boards share.
+    t.send(Event::Sighted(BoardEvent::Configure(
+        crate::board::TrackerConfig {
+            mismatch_ms: 700,
+            ..Default::default()
+        },
+    )));
+    let cfg = t.session.sighted_board().recognizer().config().clone();
+    assert_eq!(cfg.guidance_ms, 700);
+    assert_eq!(cfg.settle_ms, 300, "the DGT board keeps its settle time");
+    // A promotion choice waits for nothing on a board that knows its pieces.
+    t.effects.clear();
+    t.send(Event::Sighted(BoardEvent::PromotionChoice(
+        shakmaty::Role::Knight,
+    )));
+    assert!(t.spoken().is_empty());
+    // Closing the link: not connected, nothing said.
+    t.send(Event::Sighted(BoardEvent::LinkClosed));
+    assert_eq!(t.session.sighted_board().link, LinkState::NotConnected);
+    assert!(t.spoken().is_empty());
 }

@@ -211,7 +211,7 @@ fn languages_switch_at_once() {
         lang: Lang::Pt,
         ..s.config().clone()
     };
-    s.set_config(config);
+    s.handle(0, Event::ConfigChanged(config));
     let fx = enter(&mut s, 0, "Nf3");
     assert_eq!(spoken(&fx), ["Cavalo Felix tres"]);
     let fx = enter(&mut s, 0, "cavalo felix seis");
@@ -534,4 +534,66 @@ fn game_time_goes_on_after_a_resume_in_a_new_process() {
     enter(&mut resumed, 7_000, "Nf3");
     let at = resumed.record().moves()[2].at_ms;
     assert_eq!(at, Some(605_000), "the game time goes on from 600 s");
+}
+
+#[test]
+fn practice_keys_decide_in_the_session_say_so_and_hand_the_settings_back() {
+    let mut s = session(SessionConfig {
+        lang: Lang::En,
+        mode: Mode::Relay,
+        ..SessionConfig::default()
+    })
+    .with_seed(40);
+    let practice = |cmd| Event::Command(Command::Practice(cmd));
+    // On: practice mode, the computer plays Black; the shell is told first.
+    let fx = s.handle(2, practice(PracticeCommand::ToggleComputer));
+    let Some(Effect::ConfigChanged(config)) = fx.first() else {
+        panic!("the settings come first: {fx:?}");
+    };
+    assert_eq!(config.mode, Mode::Practice);
+    assert!(config.practice.computer);
+    assert_eq!(
+        spoken(&fx),
+        ["Practice against the computer, level 3. You play White"]
+    );
+    let opponent = s.opponent().expect("an opponent");
+    assert_eq!((opponent.color, opponent.seed), (Color::Black, 42));
+    // Ten levels at most, one at least.
+    for _ in 0..12 {
+        s.handle(3, practice(PracticeCommand::Level(true)));
+    }
+    assert_eq!(s.opponent().map(|o| o.level.number()), Some(10));
+    for _ in 0..12 {
+        s.handle(4, practice(PracticeCommand::Level(false)));
+    }
+    assert_eq!(s.config().practice.level.number(), 1);
+    // The other colour: the computer has White and moves at once.
+    let fx = s.handle(5, practice(PracticeCommand::SwitchColours));
+    assert_eq!(s.opponent().map(|o| o.color), Some(Color::White));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::AskEngine(_))),
+        "{fx:?}"
+    );
+    // Off again.
+    let fx = s.handle(6, practice(PracticeCommand::ToggleComputer));
+    assert_eq!(spoken(&fx), ["Practice without a computer opponent"]);
+    assert_eq!(s.opponent(), None);
+    // New settings from the shell bring the opponent they ask for.
+    let mut config = s.config().clone();
+    config.practice.computer = true;
+    s.handle(7, Event::ConfigChanged(config));
+    assert!(s.opponent().is_some());
+}
+
+#[test]
+fn tags_and_packs_change_through_events() {
+    let mut s = session(SessionConfig::default());
+    let tags = crate::chess::Tags {
+        white: "Anna".into(),
+        ..crate::chess::Tags::default()
+    };
+    s.handle(0, Event::TagsChanged(tags.clone()));
+    assert_eq!(s.record().tags, tags);
+    s.handle(0, Event::PackChanged(Box::new(Pack::bundled(Lang::En))));
+    assert_eq!(s.pack().lang, Lang::En);
 }

@@ -9,5 +9,5 @@
 mod pack;
 mod render;
 
-pub use pack::{Lang, Pack, PackError, Word, role_key};
+pub use pack::{Ambiguity, Lang, Pack, PackError, UnknownLang, Word, role_key};
 pub use render::{Form, Token, Utterance};

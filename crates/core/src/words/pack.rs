@@ -12,7 +12,7 @@ use shakmaty::{File, Rank, Role};
 )]
 #[serde(rename_all = "lowercase")]
 #[derive(strum::Display, strum::EnumString, strum::IntoStaticStr)]
-#[strum(ascii_case_insensitive, parse_err_ty = String, parse_err_fn = unknown_lang)]
+#[strum(ascii_case_insensitive, parse_err_ty = UnknownLang, parse_err_fn = unknown_lang)]
 #[derive(strum::EnumCount, strum::VariantArray)]
 pub enum Lang {
     /// German phonetics, as FIDE Appendix E suggests: the default.
@@ -42,11 +42,13 @@ pub enum Lang {
     En,
 }
 
-fn unknown_lang(s: &str) -> String {
-    format!(
-        "unknown language '{}' (use de, pt or en)",
-        s.to_ascii_lowercase()
-    )
+/// A language's name that names none (in lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown language '{0}' (use de, pt or en)")]
+pub struct UnknownLang(pub String);
+
+fn unknown_lang(s: &str) -> UnknownLang {
+    UnknownLang(s.to_ascii_lowercase())
 }
 
 impl Lang {
@@ -158,6 +160,23 @@ pub struct Pack {
     messages: Lang,
 }
 
+/// Two packs are equal when they say and read the same words (the input
+/// cache made at first use aside).
+impl PartialEq for Pack {
+    fn eq(&self, other: &Pack) -> bool {
+        self.lang == other.lang
+            && self.name == other.name
+            && self.voice == other.voice
+            && self.files == other.files
+            && self.ranks == other.ranks
+            && self.pieces == other.pieces
+            && self.terms == other.terms
+            && self.phrases == other.phrases
+            && self.input == other.input
+            && self.messages == other.messages
+    }
+}
+
 /// What went wrong reading a pack; always names the file.
 #[derive(Debug, thiserror::Error)]
 #[error("language pack {origin}: {message}")]
@@ -197,6 +216,30 @@ fn role_index(role: Role) -> usize {
     usize::from(role) - 1
 }
 
+/// Two words of a pack that would sound or read alike (or one that is
+/// empty); `form` is "spoken" or "written".
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Ambiguity {
+    #[error("{name} is empty ({form})")]
+    Empty { name: String, form: &'static str },
+    #[error(
+        "{name} is \"{word}\" ({form}), the same as {other}: two words would sound or read alike"
+    )]
+    SameWord {
+        name: String,
+        word: String,
+        form: &'static str,
+        other: String,
+    },
+    #[error("the squares {first} and {second} would both be \"{text}\" ({form})")]
+    SameSquare {
+        first: String,
+        second: String,
+        text: String,
+        form: &'static str,
+    },
+}
+
 /// A correction must never make two squares, or a square and a piece, sound
 /// or read alike: a wrong announcement at a tournament is a wrong move on
 /// the opponent's board. Every file, rank and piece word and both castling
@@ -207,7 +250,7 @@ fn check_distinct(
     ranks: &[Word],
     pieces: &[Word],
     terms: &BTreeMap<String, Word>,
-) -> Result<(), String> {
+) -> Result<(), Ambiguity> {
     let norm = |s: &str| {
         s.split_whitespace()
             .collect::<Vec<_>>()
@@ -240,13 +283,18 @@ fn check_distinct(
         for (name, word) in &named {
             let text = norm(get(word));
             if text.is_empty() {
-                return Err(format!("{name} is empty ({form})"));
+                return Err(Ambiguity::Empty {
+                    name: name.clone(),
+                    form,
+                });
             }
             if let Some(other) = seen.insert(text.clone(), name) {
-                return Err(format!(
-                    "{name} is \"{}\" ({form}), the same as {other}: two words would sound or read alike",
-                    get(word)
-                ));
+                return Err(Ambiguity::SameWord {
+                    name: name.clone(),
+                    word: get(word).to_owned(),
+                    form,
+                    other: other.to_owned(),
+                });
             }
         }
         let mut squares: BTreeMap<String, String> = BTreeMap::new();
@@ -259,9 +307,12 @@ fn check_distinct(
                 );
                 let text = norm(&format!("{} {}", get(file), get(rank)));
                 if let Some(other) = squares.insert(text.clone(), square.clone()) {
-                    return Err(format!(
-                        "the squares {other} and {square} would both be \"{text}\" ({form})"
-                    ));
+                    return Err(Ambiguity::SameSquare {
+                        first: other,
+                        second: square,
+                        text,
+                        form,
+                    });
                 }
             }
         }
@@ -361,7 +412,7 @@ impl Pack {
         for key in REQUIRED_TERMS {
             take(&raw.terms, key, "term")?;
         }
-        check_distinct(&files, &ranks, &pieces, &raw.terms).map_err(err)?;
+        check_distinct(&files, &ranks, &pieces, &raw.terms).map_err(|e| err(e.to_string()))?;
         Ok(Pack {
             lang: raw.lang,
             name: raw.name,
@@ -502,7 +553,7 @@ mod tests {
         assert_eq!("PT-BR".parse::<Lang>(), Ok(Lang::Pt));
         assert_eq!("en-us".parse::<Lang>(), Ok(Lang::En));
         assert_eq!(
-            "FR".parse::<Lang>(),
+            "FR".parse::<Lang>().map_err(|e| e.to_string()),
             Err("unknown language 'fr' (use de, pt or en)".to_owned())
         );
         assert_eq!(
