@@ -34,6 +34,7 @@ use shakmaty::{CastlingMode, Color, KnownOutcome, Position};
 
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
+use crate::chess::GameRecord;
 use crate::engine::EngineRequest;
 use crate::online::{ApiError, Client, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
@@ -174,9 +175,9 @@ impl Out {
         let moved = effects
             .iter()
             .any(|e| matches!(e, Effect::Notice(Notice::Move { .. })));
+        let _ = session;
         let mut shell = OnlineShell {
             out: self,
-            session,
             moved,
             said: Vec::new(),
         };
@@ -194,11 +195,11 @@ impl Out {
         Ok(())
     }
 
-    fn save(&self, session: &Session) -> CliResult {
+    fn save(&self, record: &GameRecord) -> CliResult {
         let Some(path) = &self.pgn else {
             return Ok(());
         };
-        match super::write_file(path, crate::pgn::write_pgn(session.record())) {
+        match super::write_file(path, crate::pgn::write_pgn(record)) {
             Ok(()) => self.pgn_failing.set(false),
             Err(e) if !self.pgn_failing.get() => {
                 self.pgn_failing.set(true);
@@ -213,7 +214,6 @@ impl Out {
 
 struct OnlineShell<'a> {
     out: &'a Out,
-    session: &'a Session,
     moved: bool,
     said: Vec<Speech>,
 }
@@ -251,8 +251,12 @@ impl Shell for OnlineShell<'_> {
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        self.out.save(self.session)?;
+        // The online record (with the server's clocks) is saved by the
+        // game loop as soon as the session has the move, before it is said.
         Ok(SaveStep::Done)
+    }
+    fn config_changed(&mut self, _: SessionConfig) -> CliResult {
+        Ok(())
     }
     fn board_command(&mut self, command: HostCommand) -> CliResult {
         if let Some(link) = &self.out.link {
@@ -274,7 +278,11 @@ impl Shell for OnlineShell<'_> {
 /// A game being played.
 struct Live {
     game: OnlineGame,
+    /// Announces, reads the typed moves and the peg-board, guides it.
     session: Session,
+    /// The game as the server has it (plus our move on its way): what is
+    /// saved. The session's record follows it.
+    record: GameRecord,
     /// Chat lines not read yet.
     chat: Vec<(String, String)>,
     clocks: Option<(u64, u64)>,
@@ -286,9 +294,32 @@ struct Live {
 }
 
 impl Live {
+    /// An event for the session: moves it took are added to the record and
+    /// saved, then its words are said.
+    fn handle(&mut self, out: &Out, now: u64, event: Event) -> CliResult {
+        let fx = self.session.handle(now, event);
+        let known = self.record.moves().len();
+        let grew = self.session.record().moves().len() > known;
+        for m in self.session.record().moves().iter().skip(known) {
+            if self.record.play(m.mv, m.at_ms).is_err() {
+                break;
+            }
+        }
+        if grew {
+            out.save(&self.record)?;
+        }
+        out.emit(&self.session, fx)
+    }
+
+    /// Changes the record (a takeback, the end) and the session with it.
+    fn rewrite(&mut self, out: &Out, now: u64, change: impl FnOnce(&mut GameRecord)) -> CliResult {
+        change(&mut self.record);
+        self.session.resume_game(now, self.record.clone());
+        out.save(&self.record)
+    }
+
     fn local_moves(&self) -> Vec<String> {
-        self.session
-            .record()
+        self.record
             .moves()
             .iter()
             .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
@@ -585,13 +616,12 @@ impl Run {
             match msg {
                 Msg::Board(input) => {
                     if let Some(live) = &mut self.live {
-                        self.out.by = if live.session.record().turn() == live.game.me {
+                        self.out.by = if live.record.turn() == live.game.me {
                             "player"
                         } else {
                             "opponent"
                         };
-                        let fx = live.session.handle(input.at_ms, Event::Board(input.event));
-                        self.out.emit(&live.session, fx)?;
+                        live.handle(&self.out, input.at_ms, Event::Board(input.event))?;
                         self.send_new_move(None)?;
                     } else {
                         self.board_waiting.push(input);
@@ -617,8 +647,7 @@ impl Run {
                     self.game_line(line)?;
                     if let Some(live) = &mut self.live {
                         for input in std::mem::take(&mut self.board_waiting) {
-                            let fx = live.session.handle(input.at_ms, Event::Board(input.event));
-                            self.out.emit(&live.session, fx)?;
+                            live.handle(&self.out, input.at_ms, Event::Board(input.event))?;
                         }
                         for text in std::mem::take(&mut self.waiting_input) {
                             self.input(&text)?;
@@ -806,13 +835,13 @@ impl Run {
             ..SessionConfig::default()
         };
         let mut session = Session::with_pack(config, super::load_pack(lang));
-        if let Some(fen) = &game.initial_fen {
-            session
-                .set_start_fen(fen)
-                .map_err(|e| CliError::failure(format!("the server's start position: {e}")))?;
-        }
+        let mut record = match &game.initial_fen {
+            Some(fen) => GameRecord::from_fen(fen)
+                .map_err(|e| CliError::failure(format!("the server's start position: {e}")))?,
+            None => GameRecord::new(),
+        };
         {
-            let tags = &mut session.record_mut().tags;
+            let tags = &mut record.tags;
             tags.event = format!(
                 "{} {} game",
                 if game.rated { "Rated" } else { "Casual" },
@@ -829,6 +858,7 @@ impl Run {
                 }
             }
         }
+        session.resume_game(self.now_ms(), record.clone());
         let pack = session.pack();
         let opponent = game.opponent();
         let name = opponent.display_name();
@@ -859,6 +889,7 @@ impl Run {
         self.live = Some(Live {
             game,
             session,
+            record,
             chat: Vec::new(),
             clocks: None,
             clocked: 0,
@@ -879,8 +910,9 @@ impl Run {
         for change in changes {
             match change {
                 Change::Rewind { keep, ours_lost } => {
-                    let n = live.session.record().moves().len() - keep;
-                    let taken = live.session.record_mut().takeback(n);
+                    let n = live.record.moves().len() - keep;
+                    let mut taken = Vec::new();
+                    live.rewrite(&self.out, now, |r| taken = r.takeback(n))?;
                     live.clocked = live.clocked.min(keep);
                     live.unsent = false;
                     let pack = live.session.pack();
@@ -896,14 +928,13 @@ impl Run {
                         pack.phrase("takeback", &[("move", what)])
                     };
                     self.out.say(words, Priority::Alert)?;
-                    self.out.save(&live.session)?;
                 }
                 Change::Play(moves) => {
                     for uci in moves {
                         let mv = uci
                             .parse::<shakmaty::uci::UciMove>()
                             .ok()
-                            .and_then(|u| u.to_move(live.session.record().position()).ok());
+                            .and_then(|u| u.to_move(live.record.position()).ok());
                         let Some(mv) = mv else {
                             let reason = format!("the server's move {uci} is not legal here");
                             let words = live
@@ -913,24 +944,24 @@ impl Run {
                             self.out.error(None, &reason, words)?;
                             break;
                         };
-                        self.out.by = if live.session.record().turn() == me {
+                        self.out.by = if live.record.turn() == me {
                             "player"
                         } else {
                             "opponent"
                         };
-                        let fx = live.session.handle(
+                        live.handle(
+                            &self.out,
                             now,
                             Event::MovePlayed {
                                 mv,
                                 source: Source::Keyboard,
                             },
-                        );
-                        self.out.emit(&live.session, fx)?;
+                        )?;
                     }
                 }
                 Change::Clocks { white_ms, black_ms } => {
                     live.clocks = Some((white_ms, black_ms));
-                    let record = live.session.record_mut();
+                    let record = &mut live.record;
                     let n = record.moves().len();
                     if n > live.clocked && live.game.clock.is_some() {
                         // The last mover's time after his move.
@@ -941,7 +972,7 @@ impl Run {
                             black_ms
                         });
                         live.clocked = n;
-                        self.out.save(&live.session)?;
+                        self.out.save(&live.record)?;
                     }
                 }
                 Change::DrawOffered => {
@@ -979,8 +1010,8 @@ impl Run {
                     self.out.say(words, Priority::Alert)?;
                 }
                 Change::Ended(kind) => {
-                    end_record(live.session.record_mut(), kind);
-                    let record = live.session.record();
+                    live.rewrite(&self.out, now, |r| end_record(r, kind))?;
+                    let record = &live.record;
                     let pack = live.session.pack();
                     let words = match record.end() {
                         Some(end) => crate::announce::announce_result(pack, &end),
@@ -988,7 +1019,6 @@ impl Run {
                     };
                     self.out.line(json!({"event": "end", "result": record.result_str(), "reason": kind.reason()}))?;
                     self.out.say(words, Priority::Alert)?;
-                    self.out.save(&live.session)?;
                     self.done = true;
                 }
             }
@@ -1073,11 +1103,8 @@ impl Run {
                 return Ok(());
             }
             "repeat" | "r" => {
-                let fx = live.session.handle(
-                    self.started.elapsed().as_millis() as u64,
-                    Event::Command(Command::Repeat),
-                );
-                return self.out.emit(&live.session, fx);
+                let now = self.started.elapsed().as_millis() as u64;
+                return live.handle(&self.out, now, Event::Command(Command::Repeat));
             }
             _ => None,
         };
@@ -1086,22 +1113,22 @@ impl Run {
         }
         // A move.
         let pack = live.session.pack();
-        if live.session.record().turn() != me || live.game.pending().is_some() {
+        if live.record.turn() != me || live.game.pending().is_some() {
             let words = pack.say("online_not_your_turn");
             return self.out.error(Some(text), "not your turn", words);
         }
-        let before = live.session.record().moves().len();
+        let before = live.record.moves().len();
         self.out.by = "player";
         let now = self.started.elapsed().as_millis() as u64;
-        let fx = live.session.handle(
+        live.handle(
+            &self.out,
             now,
             Event::MoveEntered {
                 text: text.to_owned(),
                 source: Source::Keyboard,
             },
-        );
-        self.out.emit(&live.session, fx)?;
-        if live.session.record().moves().len() != before + 1 {
+        )?;
+        if live.record.moves().len() != before + 1 {
             return Ok(()); // refused locally: said by the session
         }
         self.send_new_move(Some(text))
@@ -1113,7 +1140,7 @@ impl Run {
         let Some(live) = &mut self.live else {
             return Ok(());
         };
-        let record = live.session.record();
+        let record = &live.record;
         let server_len = live.game.state.move_list().len();
         let ours = record.moves().len() == server_len + 1
             && record.position().turn() != live.game.me
@@ -1139,8 +1166,7 @@ impl Run {
         for _ in 0..1000 {
             match live.session.next_deadline() {
                 Some(d) if d <= now => {
-                    let fx = live.session.handle(d, Event::Tick);
-                    self.out.emit(&live.session, fx)?;
+                    live.handle(&self.out, d, Event::Tick)?;
                 }
                 _ => break,
             }
@@ -1172,7 +1198,9 @@ impl Run {
             }
             (Request::Move(_), _) => {
                 live.game.move_refused();
-                let taken = live.session.record_mut().takeback(1);
+                let mut taken = Vec::new();
+                let now = self.started.elapsed().as_millis() as u64;
+                live.rewrite(&self.out, now, |r| taken = r.takeback(1))?;
                 let pack = live.session.pack();
                 let what = taken
                     .first()
@@ -1182,7 +1210,6 @@ impl Run {
                     "online_move_refused",
                     &[("move", what), ("reason", plain(&e.to_string()))],
                 );
-                self.out.save(&live.session)?;
                 self.out.error(input, &e.to_string(), words)
             }
             _ => {
