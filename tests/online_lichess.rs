@@ -219,6 +219,17 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
     let mut ply = 0;
     // Our move at each even ply; read events until the opponent's reply.
     while ply < moves.len() {
+        if ply == 44 {
+            // A takeback request, declined; a chat line written; a claim
+            // the server refuses (the opponent is still there).
+            r.type_line("takeback");
+            let v = r.until("offer_declined");
+            assert_eq!(v["what"], "takeback");
+            r.type_line("chat Hello, good game");
+            r.type_line("claim");
+            let e = r.until("error");
+            assert!(e["reason"].as_str().unwrap().contains("still here"), "{e}");
+        }
         if ply == 40 {
             // Our own draw offer, declined by the opponent.
             r.type_line("draw");
@@ -323,12 +334,20 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
         ("POST", "/api/board/game/Rch8Test/draw/yes"),
         ("POST", "/api/board/game/Rch8Test/draw/no"),
         ("POST", "/api/board/game/Rch8Test/resign"),
+        ("POST", "/api/board/game/Rch8Test/takeback/yes"),
+        ("POST", "/api/board/game/Rch8Test/claim-victory"),
+        ("POST", "/api/board/game/Rch8Test/chat"),
     ] {
         assert!(
             requests.iter().any(|(m, p, _)| m == method && p == path),
             "{method} {path} never requested"
         );
     }
+    let chat = requests
+        .iter()
+        .find(|(_, p, _)| p.ends_with("/chat"))
+        .unwrap();
+    assert_eq!(chat.2, "room=player&text=Hello%2C+good+game");
     let ai = requests
         .iter()
         .find(|(_, p, _)| p == "/api/challenge/ai")

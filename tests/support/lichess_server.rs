@@ -52,6 +52,8 @@ pub struct State {
     pub winner: Option<String>,
     pub wdraw: bool,
     pub bdraw: bool,
+    pub wtakeback: bool,
+    pub btakeback: bool,
     pub wtime: u64,
     pub btime: u64,
     /// Lines of the game stream after `gameFull` (each stream has a cursor).
@@ -296,13 +298,15 @@ fn state_line(s: &State) -> String {
         .map(|w| format!(r#","winner":"{w}""#))
         .unwrap_or_default();
     format!(
-        r#"{{"type":"gameState","moves":"{}","wtime":{},"btime":{},"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{},"bdraw":{},"wtakeback":false,"btakeback":false}}"#,
+        r#"{{"type":"gameState","moves":"{}","wtime":{},"btime":{},"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{},"bdraw":{},"wtakeback":{},"btakeback":{}}}"#,
         s.moves.join(" "),
         s.wtime,
         s.btime,
         s.status,
         s.wdraw,
-        s.bdraw
+        s.bdraw,
+        s.wtakeback,
+        s.btakeback
     )
 }
 
@@ -460,7 +464,26 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
             let ok = body.contains("room=player") && body.contains("text=");
             if ok { Ok(()) } else { Err("Bad chat") }
         }
-        ["takeback", _] => Ok(()),
+        ["takeback", answer] => {
+            if matches!(*answer, "yes" | "true") {
+                // Our request: shown, then declined by the opponent.
+                if me_white {
+                    s.wtakeback = true
+                } else {
+                    s.btakeback = true
+                }
+                let line = state_line(&s);
+                s.game_log.push(line);
+                if me_white {
+                    s.wtakeback = false
+                } else {
+                    s.btakeback = false
+                }
+                let line = state_line(&s);
+                s.game_log.push(line);
+            }
+            Ok(())
+        }
         _ => Err("This action is not possible now"),
     };
     let _ = me;
