@@ -84,7 +84,7 @@ impl Pending {
 /// Words a widget wants said to the screen reader at the end of this frame
 /// (a choice's new value), picked up by [`deliver`].
 fn say_soon(ctx: &Context, text: &str) {
-    let id = Id::new("a11y_say_soon");
+    let id = Id::unique("a11y_say_soon");
     ctx.data_mut(|d| {
         d.get_temp_mut_or_default::<Vec<String>>(id)
             .push(text.to_owned())
@@ -104,8 +104,10 @@ pub fn deliver(ctx: &Context, pending: &mut Pending, hold: bool) {
     // of the same update, and drops words said to an object that does not
     // have its focus yet.
     let last_focus = Id::unique("a11y_last_focus");
-    let said: Vec<String> =
-        ctx.data_mut(|d| d.remove_temp(Id::new("a11y_say_soon")).unwrap_or_default());
+    let said: Vec<String> = ctx.data_mut(|d| {
+        d.remove_temp(Id::unique("a11y_say_soon"))
+            .unwrap_or_default()
+    });
     for text in &said {
         pending.push(text);
     }
