@@ -79,7 +79,10 @@ impl Rochade {
         args.push(pgn.to_str().unwrap());
         args.extend(extra);
         let mut command = hermetic::rochade();
-        command.env("ROCHADE_CONFIG_DIR", &config);
+        command
+            .env("ROCHADE_CONFIG_DIR", &config)
+            // Never the developer's own secret store.
+            .env("ROCHADE_SECRET_STORE", "file");
         match token {
             Some(token) => command.env("ROCHADE_LICHESS_TOKEN", token),
             None => command.env_remove("ROCHADE_LICHESS_TOKEN"),
@@ -556,6 +559,7 @@ fn a_stored_token_is_readable_by_the_user_only_and_used() {
     let config = hermetic::private_dir("online-token");
     let out = hermetic::rochade()
         .env("ROCHADE_CONFIG_DIR", &config)
+        .env("ROCHADE_SECRET_STORE", "file")
         .env_remove("ROCHADE_LICHESS_TOKEN")
         .args(["online", "--set-token"])
         .stdin(Stdio::piped())

@@ -350,9 +350,14 @@ pub fn run(args: Args) -> CliResult {
         std::io::stdin().lock().read_line(&mut line)?;
         let token = token::Token::new(&line)
             .ok_or_else(|| CliError::input("no token on stdin (paste it on one line)"))?;
-        let path = token::store(&token)
+        let stored = token::store(&token)
             .map_err(|e| CliError::failure(format!("cannot store the token: {e}")))?;
-        println!("token stored in {} (readable by you only)", path.display());
+        match stored {
+            token::Stored::SecretStore => println!("token stored in the system's secret store"),
+            token::Stored::File(path) => {
+                println!("token stored in {} (readable by you only)", path.display())
+            }
+        }
         return Ok(());
     }
     if args.forget_token {

@@ -180,13 +180,14 @@ fn map_error(e: ureq::Error) -> ApiError {
 
 /// A transport error in a few words (its kind and cause, no URL).
 fn transport_text(t: &ureq::Transport) -> String {
-    match t.message() {
-        Some(m) => format!("{}: {m}", t.kind()),
-        None => match std::error::Error::source(t) {
-            Some(source) => format!("{}: {source}", t.kind()),
-            None => t.kind().to_string(),
-        },
+    let mut text = t.kind().to_string();
+    if let Some(m) = t.message() {
+        text = format!("{text}: {m}");
     }
+    if let Some(source) = std::error::Error::source(t) {
+        text = format!("{text} ({source})");
+    }
+    text
 }
 
 /// `{"error": "..."}` or `{"error": {"field": ["..."]}}` as one line.
