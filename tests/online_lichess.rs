@@ -598,3 +598,70 @@ fn a_stored_token_is_readable_by_the_user_only_and_used() {
     assert_eq!(code, 0, "{stderr}");
     assert!(!out.join("\n").contains(TOKEN) && !stderr.contains(TOKEN));
 }
+
+#[test]
+fn a_move_lost_with_the_network_is_sent_when_back_and_an_accepted_takeback_follows_the_server() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_takeback_at: Some(5),
+        lose_move_at: Some(10),
+        reconnect_refusals: 1,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-offline");
+    let pgn = dir.join("g.pgn");
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "4"], &pgn);
+    r.until("game");
+    let mut ply = 0;
+    while ply < 14 {
+        r.type_line(&moves[ply]);
+        assert_eq!(r.until("move")["uci"], moves[ply]);
+        if ply == 10 {
+            // No answer: said, kept, sent again once the stream is back.
+            let e = r.until("error");
+            assert!(
+                e["reason"].as_str().unwrap().contains("no connection"),
+                "{e}"
+            );
+            assert_eq!(r.until("connection")["state"], "lost");
+            assert_eq!(r.until("connection")["state"], "back");
+        }
+        ply += 1;
+        let v = r.until("move");
+        assert_eq!(
+            (&v["by"], &v["uci"]),
+            (&"opponent".into(), &moves[ply].clone().into()),
+            "{v}"
+        );
+        if ply == 5 {
+            // The opponent asks to take his move back; we agree: the record
+            // follows the server (taken back, then played again).
+            let offer = r.until("offer");
+            assert_eq!(offer["what"], "takeback");
+            r.type_line("yes");
+            let t = r.until("takeback");
+            assert_eq!(t["count"], 1);
+            let again = r.until("move");
+            assert_eq!(again["uci"], moves[5]);
+        }
+        ply += 1;
+    }
+    r.type_line("resign");
+    r.until("end");
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.moves(), moves[..14].to_vec());
+    assert_eq!(
+        pgn_moves_as_uci(&std::fs::read_to_string(&pgn).unwrap()),
+        moves[..14].to_vec()
+    );
+    let sent = server
+        .requests()
+        .iter()
+        .filter(|(_, p, _)| p.ends_with(&format!("/move/{}", moves[10])))
+        .count();
+    assert_eq!(sent, 2, "lost once, sent again");
+}

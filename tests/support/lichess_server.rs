@@ -37,6 +37,13 @@ pub struct Script {
     pub reconnect_refusals: usize,
     /// The opponent's move at this ply comes with a chat line.
     pub chat_at: Option<(usize, String)>,
+    /// The opponent's move at this ply comes with a request to take it
+    /// back; accepted, it is taken back and played again.
+    pub opponent_takeback_at: Option<usize>,
+    /// The player's move at this ply gets no answer the first time (the
+    /// connection closes before the server reads it) and the game stream
+    /// drops: the network went away.
+    pub lose_move_at: Option<usize>,
     /// How many first `/api/account` requests are answered 429.
     pub rate_limit_account: usize,
     /// Send an incoming challenge first (for `--accept`) instead of
@@ -63,6 +70,8 @@ pub struct State {
     pub generation: u64,
     pub refusals_left: usize,
     pub refused_once: bool,
+    pub lost_once: bool,
+    pub takeback_done: bool,
     pub rate_limits_left: usize,
     /// Every request: method, path, body (for the test's checks).
     pub requests: Vec<(String, String, String)>,
@@ -268,6 +277,21 @@ fn handle(conn: TcpStream, shared: &Arc<(Mutex<State>, Condvar)>, token: &str) {
         }
         ("POST", p) if p.starts_with(&game_prefix) => {
             let action = &p[game_prefix.len()..];
+            {
+                let mut s = lock.lock().unwrap();
+                let ply = s.moves.len();
+                if action.starts_with("move/") && s.script.lose_move_at == Some(ply) && !s.lost_once
+                {
+                    // The network is gone: no answer, the stream cut.
+                    s.lost_once = true;
+                    s.generation += 1;
+                    s.refusals_left = s.script.reconnect_refusals;
+                    cvar.notify_all();
+                    drop(s);
+                    let _ = conn.shutdown(Shutdown::Both);
+                    return;
+                }
+            }
             let (status, body) = game_action(shared, action, &req.body);
             respond(&conn, status, &body);
         }
@@ -354,6 +378,13 @@ fn opponent_moves(s: &mut State) {
             s.bdraw = true;
         } else {
             s.wdraw = true;
+        }
+    }
+    if s.script.opponent_takeback_at == Some(ply) && !s.takeback_done {
+        if s.script.account_white {
+            s.btakeback = true;
+        } else {
+            s.wtakeback = true;
         }
     }
     let line = state_line(s);
@@ -465,7 +496,22 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
             if ok { Ok(()) } else { Err("Bad chat") }
         }
         ["takeback", answer] => {
-            if matches!(*answer, "yes" | "true") {
+            let theirs = if me_white { s.btakeback } else { s.wtakeback };
+            if theirs {
+                s.btakeback = false;
+                s.wtakeback = false;
+                if matches!(*answer, "yes" | "true") {
+                    // The opponent's move taken back, then played again.
+                    s.moves.pop();
+                    s.takeback_done = true;
+                    let line = state_line(&s);
+                    s.game_log.push(line);
+                    opponent_moves(&mut s);
+                } else {
+                    let line = state_line(&s);
+                    s.game_log.push(line);
+                }
+            } else if matches!(*answer, "yes" | "true") {
                 // Our request: shown, then declined by the opponent.
                 if me_white {
                     s.wtakeback = true
