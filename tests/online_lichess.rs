@@ -665,3 +665,77 @@ fn a_move_lost_with_the_network_is_sent_when_back_and_an_accepted_takeback_follo
         .count();
     assert_eq!(sent, 2, "lost once, sent again");
 }
+
+/// Plays `plies` of the game (we are White), reading the opponent's replies.
+fn play_plies(r: &mut Rochade, moves: &[String], plies: usize) {
+    for (ply, mv) in moves.iter().enumerate().take(plies) {
+        if ply % 2 == 0 {
+            r.type_line(mv);
+        }
+        let v = r.until("move");
+        assert_eq!(v["uci"], *mv, "{v}");
+    }
+}
+
+#[test]
+fn the_opponents_draw_offer_accepted_ends_the_game_drawn() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_offers_draw_at: Some(3),
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-draw");
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "5"], &dir.join("g.pgn"));
+    r.until("game");
+    play_plies(&mut r, &moves, 4);
+    assert_eq!(r.until("offer")["what"], "draw");
+    r.type_line("yes");
+    let end = r.until("end");
+    assert_eq!(
+        (&end["result"], &end["reason"]),
+        (&"1/2-1/2".into(), &"draw".into())
+    );
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.status(), ("draw".to_owned(), None));
+    let text = std::fs::read_to_string(dir.join("g.pgn")).unwrap();
+    assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+}
+
+#[test]
+fn the_opponent_gone_is_said_and_victory_claimed() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_gone_at: Some(5),
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-gone");
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "6"], &dir.join("g.pgn"));
+    r.until("game");
+    play_plies(&mut r, &moves, 6);
+    let gone = r.until("opponent_gone");
+    assert_eq!(gone["gone"], true);
+    let said = r.until("say");
+    assert!(
+        said["text"].as_str().unwrap().contains("claim victory now"),
+        "{said}"
+    );
+    r.type_line("claim");
+    let end = r.until("end");
+    assert_eq!(
+        (&end["result"], &end["reason"]),
+        (&"1-0".into(), &"opponent left".into())
+    );
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        server.status(),
+        ("timeout".to_owned(), Some("white".to_owned()))
+    );
+}

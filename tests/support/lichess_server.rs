@@ -44,6 +44,9 @@ pub struct Script {
     /// connection closes before the server reads it) and the game stream
     /// drops: the network went away.
     pub lose_move_at: Option<usize>,
+    /// After the opponent's move at this ply he leaves (`opponentGone`,
+    /// victory claimable at once).
+    pub opponent_gone_at: Option<usize>,
     /// How many first `/api/account` requests are answered 429.
     pub rate_limit_account: usize,
     /// Send an incoming challenge first (for `--accept`) instead of
@@ -72,6 +75,7 @@ pub struct State {
     pub refused_once: bool,
     pub lost_once: bool,
     pub takeback_done: bool,
+    pub opponent_gone: bool,
     pub rate_limits_left: usize,
     /// Every request: method, path, body (for the test's checks).
     pub requests: Vec<(String, String, String)>,
@@ -389,6 +393,11 @@ fn opponent_moves(s: &mut State) {
     }
     let line = state_line(s);
     s.game_log.push(line);
+    if s.script.opponent_gone_at == Some(ply) {
+        s.opponent_gone = true;
+        s.game_log
+            .push(r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":0}"#.into());
+    }
     if let Some((at, text)) = &s.script.chat_at
         && *at == ply
     {
@@ -490,6 +499,10 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
             end_game(&mut s, "aborted", None);
             Ok(())
         }
+        ["claim-victory"] if running && s.opponent_gone => {
+            end_game(&mut s, "timeout", Some(me));
+            Ok(())
+        }
         ["claim-victory"] => Err("The opponent is still here"),
         ["chat"] => {
             let ok = body.contains("room=player") && body.contains("text=");
@@ -532,7 +545,6 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
         }
         _ => Err("This action is not possible now"),
     };
-    let _ = me;
     cvar.notify_all();
     match result {
         Ok(()) => (200, r#"{"ok":true}"#.into()),
