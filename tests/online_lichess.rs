@@ -739,3 +739,31 @@ fn the_opponent_gone_is_said_and_victory_claimed() {
         ("timeout".to_owned(), Some("white".to_owned()))
     );
 }
+
+#[test]
+fn a_challenged_player_accepts_and_the_game_is_aborted() {
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-challenge");
+    let mut r = Rochade::start(
+        &server,
+        TOKEN,
+        &["--challenge", "Sighted", "--clock", "15+10"],
+        &dir.join("g.pgn"),
+    );
+    r.until("game");
+    r.type_line("abort");
+    assert_eq!(r.until("end")["reason"], "aborted");
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let challenge = server
+        .requests()
+        .into_iter()
+        .find(|(_, p, _)| p == "/api/challenge/Sighted")
+        .expect("the challenge");
+    assert_eq!(challenge.2, "clock.limit=900&clock.increment=10");
+}

@@ -276,6 +276,18 @@ fn handle(conn: TcpStream, shared: &Arc<(Mutex<State>, Condvar)>, token: &str) {
             drop(s);
             respond(&conn, 200, r#"{"ok":true}"#);
         }
+        ("POST", p) if p.starts_with("/api/challenge/") && p.matches('/').count() == 3 => {
+            // A challenge to a player, accepted by him at once.
+            let mut s = lock.lock().unwrap();
+            start_game(&mut s);
+            cvar.notify_all();
+            drop(s);
+            respond(
+                &conn,
+                200,
+                r#"{"challenge":{"id":"Chal5678","url":"http://localhost/Chal5678","status":"created","challenger":{"id":"blindplayer","name":"BlindPlayer","rating":1580},"destUser":{"id":"sighted","name":"Sighted","rating":1622},"variant":{"key":"standard","name":"Standard","short":"Std"},"rated":false,"speed":"rapid","timeControl":{"type":"clock","limit":900,"increment":10,"show":"15+10"},"color":"random","perf":{"name":"Rapid"}}}"#,
+            );
+        }
         ("GET", p) if p == format!("/api/board/game/stream/{GAME_ID}") => {
             game_stream(&conn, shared)
         }
