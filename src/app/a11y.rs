@@ -365,6 +365,20 @@ pub fn choice<T: PartialEq + Clone>(
     .inner
 }
 
+/// In a menu's contents, after its first item: the first item takes the
+/// keyboard when the menu opens (Space or Enter on its button), so its
+/// items are read and walked with Tab or the arrows (the menu opened
+/// silently and the keyboard stayed on the button).
+pub fn focus_first_item_on_open(ui: &egui::Ui, menu: &str, first: &egui::Response) {
+    let id = Id::unique(("menu_drawn", menu));
+    let pass = ui.ctx().cumulative_pass_nr();
+    let last = ui.data(|d| d.get_temp::<u64>(id));
+    ui.data_mut(|d| d.insert_temp(id, pass));
+    if last.is_none_or(|l| l + 1 < pass) {
+        first.request_focus();
+    }
+}
+
 /// A labelled one-line text field: the label names the field for a screen
 /// reader (`labelled_by`).
 pub(super) fn text_row(ui: &mut egui::Ui, label: String, value: &mut String) {

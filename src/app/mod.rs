@@ -145,6 +145,8 @@ pub enum Modal {
 enum FocusTarget {
     Board,
     MoveInput,
+    /// The first menu's button (F10).
+    Menus,
 }
 
 /// How many spoken lines the history panel keeps.
@@ -552,6 +554,7 @@ impl RochadeApp {
                 });
             }
             Action::FocusBoard => self.focus(FocusTarget::Board),
+            Action::Menus => self.focus(FocusTarget::Menus),
             Action::FocusMoveInput => self.focus(FocusTarget::MoveInput),
             Action::Settings => self.open_settings(),
             Action::NextMode => {
@@ -647,6 +650,10 @@ impl RochadeApp {
         match target {
             FocusTarget::Board => self.speak_square(self.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
+            FocusTarget::Menus => {
+                let name = self.ui.get("game_menu");
+                self.say(Utterance::from(name.as_str()), Priority::Info);
+            }
         }
         // The screen reader says where the focus went.
         self.focus_moved(mark, true);

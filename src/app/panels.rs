@@ -25,8 +25,18 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     let mut actions = Vec::new();
     ui.horizontal_wrapped(|ui| {
-        ui.menu_button(t.get("game_menu"), |ui| {
-            for (key, action) in [
+        // Shift+Tab from the first menu goes round to the board, the last
+        // stop of Tab (it went to nothing, then the move input).
+        let game_slot = Id::unique("game_menu_button");
+        if let Some(last) = ui.data(|d| d.get_temp::<Id>(game_slot))
+            && ui.memory(|m| m.has_focus(last))
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::SHIFT, egui::Key::Tab))
+        {
+            app.focus_request = Some(super::FocusTarget::Board);
+            ui.ctx().request_repaint();
+        }
+        let game = ui.menu_button(t.get("game_menu"), |ui| {
+            for (i, (key, action)) in [
                 ("new_game", Action::NewGame),
                 ("takeback", Action::Takeback),
                 ("offer_draw", Action::OfferDraw),
@@ -36,13 +46,26 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                 ("resign", Action::Resign),
                 ("clock_start_pause", Action::ClockToggle),
                 ("export", Action::Export),
-            ] {
-                if ui.button(t.get(key)).clicked() {
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let item = ui.button(t.get(key));
+                if i == 0 {
+                    super::a11y::focus_first_item_on_open(ui, "game", &item);
+                }
+                if item.clicked() {
                     actions.push(action);
                     ui.close();
                 }
             }
         });
+        // F10: the keyboard to the first menu.
+        if app.focus_request == Some(super::FocusTarget::Menus) {
+            game.response.request_focus();
+            app.focus_request = None;
+        }
+        ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
         super::practice::computer_menu(app, ui, &t, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
