@@ -713,3 +713,29 @@ fn menus_are_one_key_away_and_tab_goes_round() {
         "Shift+Tab from the menus"
     );
 }
+
+/// A question asked while the scoresheet has the keyboard gives it back to
+/// the scoresheet (it went to the move input).
+#[test]
+fn a_question_from_the_scoresheet_gives_the_keyboard_back_there() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    gui.type_move("e5");
+    gui.press(Key::Tab);
+    gui.press(Key::Tab);
+    let row = |gui: &Gui| {
+        gui.harness
+            .get_by_role_and_label(Role::ListItem, "1. e4 e5")
+            .is_focused()
+    };
+    assert!(
+        row(&gui),
+        "Tab from the move input past Play: the scoresheet"
+    );
+    gui.press_with(CTRL, Key::T);
+    assert!(gui.app().question().is_some());
+    gui.press(Key::N);
+    gui.harness.run();
+    assert!(gui.app().question().is_none());
+    assert!(row(&gui), "the keyboard is back on the scoresheet");
+}

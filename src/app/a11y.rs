@@ -158,14 +158,11 @@ pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> e
     ui.add(egui::Label::new(text).sense(egui::Sense::FOCUSABLE))
 }
 
-/// Rows a screen reader reads line by line (the scoresheet): one list item
-/// per row, a roving focus (Tab enters on the newest row, Up and Down move
-/// the focus row by row, Tab leaves).
-pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
-    row_list_at(ui, salt, rows, rows.len().saturating_sub(1), false);
-}
-
-/// [`row_list`] entered on row `enter_at`; `take_focus` puts the keyboard
+/// Rows a screen reader reads line by line (the scoresheet, the help): one
+/// list item per row, a roving focus (Tab enters on row `enter_at`, Up and
+/// Down move the focus row by row, Tab leaves).
+///
+/// `take_focus` puts the keyboard
 /// there now (a document that opens, such as the help). Returns whether a
 /// row has the keyboard (a window's first, invisible frame takes none).
 pub fn row_list_at(

@@ -338,7 +338,7 @@ pub fn scoresheet_rows(record: &crate::chess::GameRecord, letters: Letters) -> V
     rows
 }
 
-fn scoresheet(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
+fn scoresheet(app: &mut RochadeApp, ui: &mut Ui, t: &UiText) {
     super::a11y::heading(ui, t.get("scoresheet"));
     let tags = &app.session.record().tags;
     ui.label(format!("{} - {}", tags.white, tags.black));
@@ -350,7 +350,26 @@ fn scoresheet(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .into_iter()
         .map(|row| big(row, 20.0).monospace().into())
         .collect();
-    super::a11y::row_list(ui, "scoresheet", &rows);
+    // Back from a question asked here: the newest line takes the keyboard
+    // (asked again until it has it: the closing dialog may hold it for a
+    // frame).
+    let back = app.focus_request == Some(super::FocusTarget::Scoresheet);
+    app.scoresheet_focused =
+        super::a11y::row_list_at(ui, "scoresheet", &rows, rows.len().saturating_sub(1), back);
+    if back {
+        let tries_id = Id::unique("scoresheet_focus_tries");
+        let tries = ui.data_mut(|d| {
+            let n = d.get_temp_mut_or_default::<u8>(tries_id);
+            *n += 1;
+            *n
+        });
+        if app.scoresheet_focused || rows.is_empty() || tries >= 3 {
+            app.focus_request = None;
+            ui.data_mut(|d| d.remove::<u8>(tries_id));
+        } else {
+            ui.ctx().request_repaint();
+        }
+    }
 }
 
 fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
