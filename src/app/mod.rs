@@ -145,6 +145,10 @@ pub enum Modal {
 enum FocusTarget {
     Board,
     MoveInput,
+    /// The first menu's button (F10).
+    Menus,
+    /// The scoresheet's newest line.
+    Scoresheet,
 }
 
 /// How many spoken lines the history panel keeps.
@@ -174,6 +178,9 @@ pub struct RochadeApp {
     focus_request: Option<FocusTarget>,
     /// The board had the keyboard in the last frame.
     board_focused: bool,
+    /// A scoresheet line had the keyboard in the last frame (a question
+    /// asked from there gives it back there).
+    scoresheet_focused: bool,
     /// Where the keyboard goes back to after a question.
     focus_before_question: FocusTarget,
     /// A question was just asked: its dialog takes the keyboard.
@@ -283,6 +290,7 @@ impl RochadeApp {
             typed_under_question: false,
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
+            scoresheet_focused: false,
             focus_before_question: FocusTarget::MoveInput,
             question_takes_focus: false,
             help_takes_focus: false,
@@ -417,16 +425,21 @@ impl RochadeApp {
                 start.elapsed().as_millis()
             );
         }
-        let lang = self.session.config().lang;
-        self.speech.speak(Speech {
-            text: text.clone(),
-            lang,
-            priority,
-        });
-        // The screen reader gets the words when it is meant to speak them;
-        // in self-voicing mode it would talk over the app's voice. The offer
-        // to let it speak is for its user, so it always gets that.
+        // The offer to let the screen reader speak is for its user: the
+        // screen reader says it, the app's own voice does not (it was heard
+        // twice, and Orca's own reading waited behind it).
         let offering = matches!(self.question(), Some(Question::ScreenReaderMode));
+        let the_offer = offering && self.session.pending().is_some_and(|p| p.text == text);
+        if !the_offer {
+            let lang = self.session.config().lang;
+            self.speech.speak(Speech {
+                text: text.clone(),
+                lang,
+                priority,
+            });
+        }
+        // The screen reader gets the words when it is meant to speak them;
+        // in self-voicing mode it would talk over the app's voice.
         if self.settings.speech.mode.screen_reader() || offering {
             self.a11y_pending.push(&text.spoken);
         }
@@ -508,6 +521,8 @@ impl RochadeApp {
                 self.question_takes_focus = true;
                 self.focus_before_question = if self.board_focused {
                     FocusTarget::Board
+                } else if self.scoresheet_focused {
+                    FocusTarget::Scoresheet
                 } else {
                     FocusTarget::MoveInput
                 };
@@ -547,6 +562,7 @@ impl RochadeApp {
                 });
             }
             Action::FocusBoard => self.focus(FocusTarget::Board),
+            Action::Menus => self.focus(FocusTarget::Menus),
             Action::FocusMoveInput => self.focus(FocusTarget::MoveInput),
             Action::Settings => self.open_settings(),
             Action::NextMode => {
@@ -642,6 +658,11 @@ impl RochadeApp {
         match target {
             FocusTarget::Board => self.speak_square(self.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
+            FocusTarget::Menus => {
+                let name = self.ui.get("game_menu");
+                self.say(Utterance::from(name.as_str()), Priority::Info);
+            }
+            FocusTarget::Scoresheet => {}
         }
         // The screen reader says where the focus went.
         self.focus_moved(mark, true);
@@ -725,6 +746,15 @@ impl RochadeApp {
         let before = self.cursor;
         self.cursor = keys::step(before, df, dr, self.flipped());
         let mark = self.a11y_pending.mark();
+        if before == self.cursor {
+            // At the edge the square is said again with a cue, so a
+            // repeated square never sounds like a step taken.
+            let pack = self.session.pack();
+            let square = browse::square(pack, self.session.record().position().board(), before);
+            let text = pack.phrase("board_edge", &[("square", square)]);
+            self.say(text, Priority::Info);
+            return;
+        }
         self.speak_square(self.cursor);
         self.focus_moved(mark, before != self.cursor);
     }

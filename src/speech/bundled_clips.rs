@@ -528,6 +528,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/programm.wav"),
     ),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
+    ("rand", include_bytes!("../../assets/voice/de/rand.wav")),
     ("rechts", include_bytes!("../../assets/voice/de/rechts.wav")),
     ("regel", include_bytes!("../../assets/voice/de/regel.wav")),
     ("reihe", include_bytes!("../../assets/voice/de/reihe.wav")),

@@ -52,20 +52,21 @@ pub struct SystemSpeech {
 /// A screen reader (Orca) speaks at "message".
 /// * alerts (flag fall, illegal move, link lost) are "important": they cut
 ///   through anything, also a screen reader's speech;
-/// * moves are "message", as a screen reader's own speech: never dropped,
-///   they cancel "text" and "notification" speech, and wait only for
-///   speech of the same level already playing;
-/// * answers to keys and guidance are "text": they interrupt nobody and
-///   give way to any "message" or "important" speech (which cancels them;
-///   the app's queue then moves on). "notification" would be dropped
-///   silently whenever anything else speaks.
+/// * everything else is "message", as a screen reader's own speech: never
+///   dropped by speech-dispatcher, it waits for speech of the same level
+///   already playing. (Answers and guidance were "text", which gives way
+///   to any "message": next to Orca, "Partie fortgesetzt" and "Letzter
+///   Zug" were thrown away whenever Orca spoke, silently. Which answer is
+///   stale is decided by the app's own queue, which sends one utterance at
+///   a time.)
 #[cfg(target_os = "linux")]
 pub fn spd_priority(priority: crate::session::Priority) -> speech_dispatcher::Priority {
     use crate::session::Priority as P;
     match priority {
         P::Alert => speech_dispatcher::Priority::Important,
-        P::Move => speech_dispatcher::Priority::Message,
-        P::Answer | P::Info | P::Guidance => speech_dispatcher::Priority::Text,
+        P::Question | P::Move | P::Answer | P::Info | P::Guidance => {
+            speech_dispatcher::Priority::Message
+        }
     }
 }
 
@@ -372,8 +373,15 @@ mod tests {
         let p = |x| spd_priority(x) as u32;
         assert_eq!(p(Priority::Alert), Spd::Important as u32);
         assert_eq!(p(Priority::Move), Spd::Message as u32);
-        for low in [Priority::Answer, Priority::Info, Priority::Guidance] {
-            assert_eq!(p(low), Spd::Text as u32);
+        // No louder than the screen reader's own speech, and never dropped
+        // when it speaks ("text" was).
+        for other in [
+            Priority::Question,
+            Priority::Answer,
+            Priority::Info,
+            Priority::Guidance,
+        ] {
+            assert_eq!(p(other), Spd::Message as u32);
         }
     }
 }

@@ -19,6 +19,10 @@ pub enum Priority {
     Info,
     /// Clock readings and other answers the player asked for.
     Answer,
+    /// Questions (confirm a takeback, resume the game?): never dropped,
+    /// never ahead of a move, and no louder than a screen reader's own
+    /// speech (a question at alert level made Orca wait 6 s behind it).
+    Question,
     /// Move announcements and touched pieces.
     Move,
     /// Errors, illegal moves, flag fall, link lost: interrupts everything.
@@ -43,7 +47,7 @@ impl Priority {
         match self {
             Priority::Guidance => SpeechClass::Guidance,
             Priority::Info | Priority::Answer => SpeechClass::Answer,
-            Priority::Move | Priority::Alert => SpeechClass::Urgent,
+            Priority::Question | Priority::Move | Priority::Alert => SpeechClass::Urgent,
         }
     }
 }

@@ -104,7 +104,7 @@ impl Session {
 
     /// Speaks the question and makes it the pending one.
     pub(super) fn ask(&mut self, question: Question, text: Utterance, out: &mut Vec<Effect>) {
-        self.speak(out, text.clone(), Priority::Alert);
+        self.speak(out, text.clone(), Priority::Question);
         out.push(Effect::Notice(Notice::Asked {
             question: question.kind(),
         }));
