@@ -145,6 +145,12 @@ impl Client {
             match reader.read(&mut buf) {
                 Ok(0) => break,
                 Ok(_) => {}
+                // A seek's answer may stay silent until a game is found.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+                    ) => {}
                 Err(e) => return Err(ApiError::Network(e.to_string())),
             }
         }
