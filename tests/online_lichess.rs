@@ -325,6 +325,20 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
         text.contains(&format!("[Site \"{}/Rch8Test\"]", server.url())),
         "{text}"
     );
+    // The saved game exports to Braille like any other.
+    let braille = hermetic::rochade()
+        .args(["export", "--to", "unicode", pgn.to_str().unwrap()])
+        .output()
+        .expect("rochade export runs");
+    assert!(braille.status.success(), "{braille:?}");
+    let braille = String::from_utf8(braille.stdout).unwrap();
+    assert!(
+        braille
+            .chars()
+            .any(|c| ('\u{2800}'..='\u{28ff}').contains(&c)),
+        "{braille}"
+    );
+    assert!(!braille.contains(TOKEN));
 
     // The endpoints used, each once at least.
     let requests = server.requests();
