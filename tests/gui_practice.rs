@@ -678,3 +678,64 @@ fn escape_closes_a_list_first_and_tab_stays_in_settings() {
     gui.press(Key::Escape);
     assert!(!gui.shows("Cancel"), "the second Escape closed the dialog");
 }
+
+/// F10 reaches the menus in one key; a menu opened by Space puts the
+/// keyboard on its first item; Tab from the board, the last stop, goes
+/// round to the menus, and Shift+Tab from the first menu back to the board.
+#[test]
+fn menus_are_one_key_away_and_tab_goes_round() {
+    let mut gui = start(settings(Lang::En));
+    let focused = |gui: &Gui, role: Role, label: &str| {
+        gui.harness.get_by_role_and_label(role, label).is_focused()
+    };
+    gui.press(Key::F10);
+    assert!(focused(&gui, Role::Button, "Game"), "F10: the Game menu");
+    assert_eq!(gui.last_spoken(), "Game");
+    gui.press(Key::Space);
+    assert!(
+        focused(&gui, Role::Button, "New game"),
+        "the open menu's first item has the keyboard"
+    );
+    gui.press(Key::Escape);
+    assert!(!gui.shows("New game"), "Escape closed the menu");
+    // The board is the last stop of Tab; the next Tab goes round.
+    gui.press(Key::F7);
+    assert!(focused(
+        &gui,
+        rochade::app::CELL_ROLE,
+        "Eva two: white Pawn"
+    ));
+    gui.press(Key::Tab);
+    assert!(focused(&gui, Role::Button, "Game"), "Tab from the board");
+    gui.press_with(Modifiers::SHIFT, Key::Tab);
+    assert!(
+        focused(&gui, rochade::app::CELL_ROLE, "Eva two: white Pawn"),
+        "Shift+Tab from the menus"
+    );
+}
+
+/// A question asked while the scoresheet has the keyboard gives it back to
+/// the scoresheet (it went to the move input).
+#[test]
+fn a_question_from_the_scoresheet_gives_the_keyboard_back_there() {
+    let mut gui = start(settings(Lang::En));
+    gui.type_move("e4");
+    gui.type_move("e5");
+    gui.press(Key::Tab);
+    gui.press(Key::Tab);
+    let row = |gui: &Gui| {
+        gui.harness
+            .get_by_role_and_label(Role::ListItem, "1. e4 e5")
+            .is_focused()
+    };
+    assert!(
+        row(&gui),
+        "Tab from the move input past Play: the scoresheet"
+    );
+    gui.press_with(CTRL, Key::T);
+    assert!(gui.app().question().is_some());
+    gui.press(Key::N);
+    gui.harness.run();
+    assert!(gui.app().question().is_none());
+    assert!(row(&gui), "the keyboard is back on the scoresheet");
+}

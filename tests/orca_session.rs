@@ -633,5 +633,19 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     step(&desktop, &mut log, "ctrl+n", "new game question", "?", "?");
     step(&desktop, &mut log, "y", "new game", "New game", "New game");
 
+    // Against the computer (Stockfish): its reply is spoken and brailled
+    // and stays on the Braille line too (moves are now in English, as
+    // chosen in Settings above).
+    step(&desktop, &mut log, "ctrl+shift+p", "computer on", "", "");
+    desktop.type_move("e4");
+    log.expect("move e4 against the computer", "Eva four", "Eva four");
+    let reply = wait_for("the computer's reply", STEP_TIMEOUT, || {
+        let (_, braille) = log.since_mark();
+        braille
+            .into_iter()
+            .find(|b| !b.contains("frame") && !b.contains("Eva four") && !b.trim().is_empty())
+    });
+    log.expect_held("the computer's reply", &reply, Duration::from_millis(1500));
+
     std::fs::copy(&log.path, artifacts.join("orca-debug.log")).ok();
 }

@@ -158,14 +158,11 @@ pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> e
     ui.add(egui::Label::new(text).sense(egui::Sense::FOCUSABLE))
 }
 
-/// Rows a screen reader reads line by line (the scoresheet): one list item
-/// per row, a roving focus (Tab enters on the newest row, Up and Down move
-/// the focus row by row, Tab leaves).
-pub fn row_list(ui: &mut egui::Ui, salt: &str, rows: &[egui::WidgetText]) {
-    row_list_at(ui, salt, rows, rows.len().saturating_sub(1), false);
-}
-
-/// [`row_list`] entered on row `enter_at`; `take_focus` puts the keyboard
+/// Rows a screen reader reads line by line (the scoresheet, the help): one
+/// list item per row, a roving focus (Tab enters on row `enter_at`, Up and
+/// Down move the focus row by row, Tab leaves).
+///
+/// `take_focus` puts the keyboard
 /// there now (a document that opens, such as the help). Returns whether a
 /// row has the keyboard (a window's first, invisible frame takes none).
 pub fn row_list_at(
@@ -363,6 +360,20 @@ pub fn choice<T: PartialEq + Clone>(
         }
     })
     .inner
+}
+
+/// In a menu's contents, after its first item: the first item takes the
+/// keyboard when the menu opens (Space or Enter on its button), so its
+/// items are read and walked with Tab or the arrows (the menu opened
+/// silently and the keyboard stayed on the button).
+pub fn focus_first_item_on_open(ui: &egui::Ui, menu: &str, first: &egui::Response) {
+    let id = Id::unique(("menu_drawn", menu));
+    let pass = ui.ctx().cumulative_pass_nr();
+    let last = ui.data(|d| d.get_temp::<u64>(id));
+    ui.data_mut(|d| d.insert_temp(id, pass));
+    if last.is_none_or(|l| l + 1 < pass) {
+        first.request_focus();
+    }
 }
 
 /// A labelled one-line text field: the label names the field for a screen

@@ -217,7 +217,8 @@ impl BoardView {
                     egui::EventFilter {
                         horizontal_arrows: true,
                         vertical_arrows: true,
-                        tab: false,
+                        // Tab from the board is ours (see `main_board`).
+                        tab: true,
                         escape: false,
                     },
                 )
@@ -440,6 +441,12 @@ pub fn main_board(app: &mut RochadeApp, ui: &mut Ui) {
     }
     if let Some(sq) = out.clicked {
         app.pick(sq);
+    }
+    // The board is the last stop of Tab: the next Tab goes round to the
+    // menus (it went to the bare window, "frame.").
+    if out.focused && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab)) {
+        app.focus_request = Some(FocusTarget::Menus);
+        ui.ctx().request_repaint();
     }
     if out.focused {
         for key in board_keys(ui.ctx()) {

@@ -24,6 +24,8 @@ pub(super) const DIGIT_KEYS: [Key; 10] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     Help,
+    /// The keyboard to the menus (F10, as in desktop apps).
+    Menus,
     Repeat,
     LastMove,
     Clock,
@@ -100,6 +102,7 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (NONE, Key::F7, Action::Focus),
     (NONE, Key::F8, Action::Settings),
     (NONE, Key::F9, Action::NextMode),
+    (NONE, Key::F10, Action::Menus),
     (CTRL, Key::B, Action::SimBoard),
     (CTRL, Key::T, Action::Takeback),
     (CTRL_SHIFT, Key::D, Action::AcceptDraw),

@@ -145,6 +145,10 @@ pub enum Modal {
 enum FocusTarget {
     Board,
     MoveInput,
+    /// The first menu's button (F10).
+    Menus,
+    /// The scoresheet's newest line.
+    Scoresheet,
 }
 
 /// How many spoken lines the history panel keeps.
@@ -174,6 +178,9 @@ pub struct RochadeApp {
     focus_request: Option<FocusTarget>,
     /// The board had the keyboard in the last frame.
     board_focused: bool,
+    /// A scoresheet line had the keyboard in the last frame (a question
+    /// asked from there gives it back there).
+    scoresheet_focused: bool,
     /// Where the keyboard goes back to after a question.
     focus_before_question: FocusTarget,
     /// A question was just asked: its dialog takes the keyboard.
@@ -283,6 +290,7 @@ impl RochadeApp {
             typed_under_question: false,
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
+            scoresheet_focused: false,
             focus_before_question: FocusTarget::MoveInput,
             question_takes_focus: false,
             help_takes_focus: false,
@@ -521,6 +529,8 @@ impl RochadeApp {
                 self.question_takes_focus = true;
                 self.focus_before_question = if self.board_focused {
                     FocusTarget::Board
+                } else if self.scoresheet_focused {
+                    FocusTarget::Scoresheet
                 } else {
                     FocusTarget::MoveInput
                 };
@@ -560,6 +570,7 @@ impl RochadeApp {
                 });
             }
             Action::FocusBoard => self.focus(FocusTarget::Board),
+            Action::Menus => self.focus(FocusTarget::Menus),
             Action::FocusMoveInput => self.focus(FocusTarget::MoveInput),
             Action::Settings => self.open_settings(),
             Action::NextMode => {
@@ -655,6 +666,11 @@ impl RochadeApp {
         match target {
             FocusTarget::Board => self.speak_square(self.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
+            FocusTarget::Menus => {
+                let name = self.ui.get("game_menu");
+                self.say(Utterance::from(name.as_str()), Priority::Info);
+            }
+            FocusTarget::Scoresheet => {}
         }
         // The screen reader says where the focus went.
         self.focus_moved(mark, true);

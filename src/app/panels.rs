@@ -25,8 +25,18 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
     let t = app.ui.clone();
     let mut actions = Vec::new();
     ui.horizontal_wrapped(|ui| {
-        ui.menu_button(t.get("game_menu"), |ui| {
-            for (key, action) in [
+        // Shift+Tab from the first menu goes round to the board, the last
+        // stop of Tab (it went to nothing, then the move input).
+        let game_slot = Id::unique("game_menu_button");
+        if let Some(last) = ui.data(|d| d.get_temp::<Id>(game_slot))
+            && ui.memory(|m| m.has_focus(last))
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::SHIFT, egui::Key::Tab))
+        {
+            app.focus_request = Some(super::FocusTarget::Board);
+            ui.ctx().request_repaint();
+        }
+        let game = ui.menu_button(t.get("game_menu"), |ui| {
+            for (i, (key, action)) in [
                 ("new_game", Action::NewGame),
                 ("takeback", Action::Takeback),
                 ("offer_draw", Action::OfferDraw),
@@ -36,13 +46,26 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                 ("resign", Action::Resign),
                 ("clock_start_pause", Action::ClockToggle),
                 ("export", Action::Export),
-            ] {
-                if ui.button(t.get(key)).clicked() {
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let item = ui.button(t.get(key));
+                if i == 0 {
+                    super::a11y::focus_first_item_on_open(ui, "game", &item);
+                }
+                if item.clicked() {
                     actions.push(action);
                     ui.close();
                 }
             }
         });
+        // F10: the keyboard to the first menu.
+        if app.focus_request == Some(super::FocusTarget::Menus) {
+            game.response.request_focus();
+            app.focus_request = None;
+        }
+        ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
         super::practice::computer_menu(app, ui, &t, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
@@ -315,7 +338,7 @@ pub fn scoresheet_rows(record: &crate::chess::GameRecord, letters: Letters) -> V
     rows
 }
 
-fn scoresheet(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
+fn scoresheet(app: &mut RochadeApp, ui: &mut Ui, t: &UiText) {
     super::a11y::heading(ui, t.get("scoresheet"));
     let tags = &app.session.record().tags;
     ui.label(format!("{} - {}", tags.white, tags.black));
@@ -327,7 +350,26 @@ fn scoresheet(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .into_iter()
         .map(|row| big(row, 20.0).monospace().into())
         .collect();
-    super::a11y::row_list(ui, "scoresheet", &rows);
+    // Back from a question asked here: the newest line takes the keyboard
+    // (asked again until it has it: the closing dialog may hold it for a
+    // frame).
+    let back = app.focus_request == Some(super::FocusTarget::Scoresheet);
+    app.scoresheet_focused =
+        super::a11y::row_list_at(ui, "scoresheet", &rows, rows.len().saturating_sub(1), back);
+    if back {
+        let tries_id = Id::unique("scoresheet_focus_tries");
+        let tries = ui.data_mut(|d| {
+            let n = d.get_temp_mut_or_default::<u8>(tries_id);
+            *n += 1;
+            *n
+        });
+        if app.scoresheet_focused || rows.is_empty() || tries >= 3 {
+            app.focus_request = None;
+            ui.data_mut(|d| d.remove::<u8>(tries_id));
+        } else {
+            ui.ctx().request_repaint();
+        }
+    }
 }
 
 fn connection(app: &RochadeApp, ui: &mut Ui, t: &UiText) {

@@ -110,7 +110,9 @@ pub(super) fn computer_menu(
         t.get("computer_menu")
     };
     ui.menu_button(title, |ui| {
-        if ui.selectable_label(on, t.get("computer_on")).clicked() {
+        let first = ui.selectable_label(on, t.get("computer_on"));
+        super::a11y::focus_first_item_on_open(ui, "computer", &first);
+        if first.clicked() {
             actions.push(Action::ToggleComputer);
             ui.close();
         }
