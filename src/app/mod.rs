@@ -12,19 +12,28 @@ mod a11y;
 mod atspi_keys;
 pub use rochade_core::browse;
 mod board_view;
+mod clocks;
+mod connection;
+mod dialogs;
 mod effects;
 mod keys;
 mod layout;
+mod menus;
+mod move_input;
 pub mod palette;
-mod panels;
 mod piece_disc;
 mod pieces;
 mod practice;
 pub mod run;
 mod saving;
+mod scoresheet;
 mod screen_reader;
+mod settings_dialog;
+mod settings_rows;
+mod side_column;
 mod sim_panel;
 pub mod text;
+mod title;
 #[cfg(target_os = "linux")]
 mod x11_raw_keys;
 
@@ -135,9 +144,9 @@ impl AppOptions {
 /// The window over the main one, at most one at a time. A question the
 /// session asks ([`Session::pending`]) is drawn above it.
 pub enum Modal {
-    Help,
+    Help(dialogs::HelpWindow),
     /// The settings being edited (applied only on Save).
-    Settings(Box<panels::SettingsDraft>),
+    Settings(Box<settings_dialog::SettingsDraft>),
 }
 
 /// Which widget should take the keyboard next frame.
@@ -154,7 +163,10 @@ enum FocusTarget {
 /// How many spoken lines the history panel keeps.
 const HISTORY_SHOWN: usize = 8;
 
-/// The app state (egui demo-app style: state here, panels in [`panels`]).
+/// The app state (egui demo-app style): the session's state here, the
+/// views' own state in theirs ([`move_input::MoveInput`],
+/// [`scoresheet::Scoresheet`], [`board_view::BoardView`], [`SimPanel`],
+/// the dialogs in [`Modal`]); each view draws itself in its own file.
 pub struct RochadeApp {
     session: Session,
     speech: SpeechHandle,
@@ -168,33 +180,24 @@ pub struct RochadeApp {
     cursor: Square,
     /// A piece picked up by click or Enter, waiting for its target square.
     selected: Option<Square>,
-    move_text: String,
+    /// The move input: the text typed and what its widget showed.
+    move_input: move_input::MoveInput,
     /// When a key was last pressed (typing: a question nobody asked for
     /// waits until the keyboard is idle).
     last_key_ms: u64,
-    /// Text was typed while the current question is shown: Enter does not
-    /// answer it (Y, N or the buttons do).
-    typed_under_question: bool,
     focus_request: Option<FocusTarget>,
     /// The board had the keyboard in the last frame.
     board_focused: bool,
-    /// A scoresheet line had the keyboard in the last frame (a question
-    /// asked from there gives it back there).
-    scoresheet_focused: bool,
+    /// The scoresheet (whether a line of it has the keyboard).
+    scoresheet: scoresheet::Scoresheet,
     /// Where the keyboard goes back to after a question.
     focus_before_question: FocusTarget,
     /// A question was just asked: its dialog takes the keyboard.
     question_takes_focus: bool,
-    /// The help was just opened: its first line takes the keyboard.
-    help_takes_focus: bool,
     /// What was said, newest last (written form, for the screen).
     history: VecDeque<Utterance>,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
-    /// The move input's text as its widget was built in this frame and in
-    /// the frame before (see `a11y::deliver`'s `hold`).
-    move_text_built: String,
-    move_text_built_before: String,
     /// The window title last sent (it says the game state).
     window_title: String,
     modal: Option<Modal>,
@@ -285,19 +288,15 @@ impl RochadeApp {
             applied_style: None,
             cursor: Square::E2,
             selected: None,
-            move_text: String::new(),
+            move_input: move_input::MoveInput::default(),
             last_key_ms: 0,
-            typed_under_question: false,
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
-            scoresheet_focused: false,
+            scoresheet: scoresheet::Scoresheet::default(),
             focus_before_question: FocusTarget::MoveInput,
             question_takes_focus: false,
-            help_takes_focus: false,
             history: VecDeque::new(),
             a11y_pending: a11y::Pending::default(),
-            move_text_built: String::new(),
-            move_text_built_before: String::new(),
             window_title: String::new(),
             modal: None,
             sim: None,
@@ -413,6 +412,14 @@ impl RochadeApp {
         self.session.game_in_progress()
     }
 
+    pub fn position(&self) -> &shakmaty::Chess {
+        self.session.record().position()
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.session.record().position().turn()
+    }
+
     // ---- speech and effects ----
 
     fn say(&mut self, text: Utterance, priority: Priority) {
@@ -514,14 +521,14 @@ impl RochadeApp {
         match &notice {
             Notice::Asked { .. } => {
                 // The dialog takes the focus and the screen reader says its
-                // question then (see `panels::dialogs`): not said twice.
+                // question then (see `dialogs::dialogs`): not said twice.
                 if let Some(p) = self.session.pending() {
                     self.a11y_pending.forget(&p.text.spoken);
                 }
                 self.question_takes_focus = true;
                 self.focus_before_question = if self.board_focused {
                     FocusTarget::Board
-                } else if self.scoresheet_focused {
+                } else if self.scoresheet.focused {
                     FocusTarget::Scoresheet
                 } else {
                     FocusTarget::MoveInput
@@ -539,11 +546,10 @@ impl RochadeApp {
     pub fn act(&mut self, action: Action) {
         match action {
             Action::Help => {
-                if matches!(self.modal, Some(Modal::Help)) {
+                if matches!(self.modal, Some(Modal::Help(_))) {
                     self.modal = None;
                 } else {
-                    self.modal = Some(Modal::Help);
-                    self.help_takes_focus = true;
+                    self.modal = Some(Modal::Help(dialogs::HelpWindow::new()));
                     self.say_key("help_opened", Priority::Answer);
                 }
             }
@@ -595,9 +601,9 @@ impl RochadeApp {
                 }
             }
             Action::BoardStatus => self.dispatch(Event::Command(Command::BoardStatus)),
-            Action::CompareScoresheet => match scoresheet_text(&self.move_text) {
+            Action::CompareScoresheet => match scoresheet_text(&self.move_input.text) {
                 Ok(text) => {
-                    self.move_text.clear();
+                    self.move_input.text.clear();
                     self.dispatch(Event::Command(Command::CompareScoresheet(text)));
                 }
                 // The path stays in the move input to be corrected.
@@ -629,16 +635,16 @@ impl RochadeApp {
     }
 
     fn claim(&mut self, claim: Claim) {
-        let intended = Some(self.move_text.trim().to_owned()).filter(|t| !t.is_empty());
+        let intended = Some(self.move_input.text.trim().to_owned()).filter(|t| !t.is_empty());
         let had_intended = intended.is_some();
         self.command(Command::Claim(claim, intended));
         if had_intended {
-            self.move_text.clear();
+            self.move_input.text.clear();
         }
     }
 
     fn play_typed(&mut self) {
-        let text = self.move_text.trim().to_owned();
+        let text = self.move_input.text.trim().to_owned();
         if text.is_empty() {
             return;
         }
@@ -648,7 +654,7 @@ impl RochadeApp {
             source: Source::Keyboard,
         });
         if self.session.record().moves().len() != before {
-            self.move_text.clear();
+            self.move_input.text.clear();
         }
     }
 
@@ -721,9 +727,9 @@ impl RochadeApp {
     }
 
     fn open_settings(&mut self) {
-        self.modal = Some(Modal::Settings(Box::new(panels::SettingsDraft::from_app(
-            self,
-        ))));
+        self.modal = Some(Modal::Settings(Box::new(
+            settings_dialog::SettingsDraft::from_app(self),
+        )));
         // The dialog's name, for the screen reader (the app's own voice has
         // no word for it; the focus stays where it was).
         let name = self.ui.get("settings");
@@ -875,43 +881,6 @@ impl RochadeApp {
         self.say(text, Priority::Info);
     }
 
-    /// Keeps track of typing: when the last key came, and text typed while
-    /// a question is shown (a move typed by someone who has not heard the
-    /// question): that text goes to the move input, kept, and the Enter
-    /// after it is no answer.
-    fn note_typing(&mut self, ctx: &egui::Context, asking: bool) {
-        let (any_key, typed) = ctx.input(|i| {
-            let any_key = i.events.iter().any(|e| {
-                matches!(
-                    e,
-                    egui::Event::Key { pressed: true, .. } | egui::Event::Text(_)
-                )
-            });
-            let typed: String = i
-                .events
-                .iter()
-                .filter_map(|e| match e {
-                    egui::Event::Text(t) => Some(t.as_str()),
-                    _ => None,
-                })
-                .collect();
-            (any_key, typed)
-        });
-        if any_key {
-            self.last_key_ms = self.now_ms();
-        }
-        if !asking {
-            self.typed_under_question = false;
-            return;
-        }
-        // Y and N alone are the answers' own keys.
-        let answer_key = matches!(typed.as_str(), "y" | "Y" | "n" | "N");
-        if !typed.is_empty() && !answer_key {
-            self.typed_under_question = true;
-            self.move_text.push_str(&typed);
-        }
-    }
-
     /// Called every frame: deadlines due now become a tick.
     fn run_deadlines(&mut self) {
         let now = self.now_ms();
@@ -963,7 +932,7 @@ impl eframe::App for RochadeApp {
         let asking = self.session.pending().is_some();
         self.note_typing(&ctx, asking);
         let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
-        let enter_answers = !self.typed_under_question;
+        let enter_answers = !self.move_input.typed_under_question;
         for action in keys::global_actions(
             &ctx,
             asking,
@@ -989,12 +958,12 @@ impl eframe::App for RochadeApp {
             }
         }
         let title =
-            panels::window_title(self.session.record(), self.settings.game.letters, &self.ui);
+            title::window_title(self.session.record(), self.settings.game.letters, &self.ui);
         if self.window_title != title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.window_title = title;
         }
-        let name = panels::accessible_window_name(
+        let name = title::accessible_window_name(
             &self.session.record().tags.white,
             &self.session.record().tags.black,
             self.session.config().mode,
@@ -1006,12 +975,12 @@ impl eframe::App for RochadeApp {
         // rest in a scrolling column beside or below it.
         let split = layout::split(ui.available_rect_before_wrap());
         ui.scope_builder(egui::UiBuilder::new().max_rect(split.side), |ui| {
-            panels::side_column(self, ui)
+            side_column::side_column(self, ui)
         });
         ui.scope_builder(egui::UiBuilder::new().max_rect(split.board), |ui| {
             board_view::main_board(self, ui)
         });
-        panels::dialogs(self, &ctx);
+        dialogs::dialogs(self, &ctx);
         // Focus is never lost: when nothing has the keyboard (Escape in
         // the move input, a closed dialog, help or settings, a click on
         // nothing) the move input takes it, so a move typed next is never
@@ -1024,16 +993,9 @@ impl eframe::App for RochadeApp {
             self.focus_request = Some(FocusTarget::MoveInput);
             ctx.request_repaint();
         }
-        // A move typed and played clears the move input in the frame of
-        // its announcement, and the emptied entry reaches the screen
-        // reader in the next: it re-presents the entry (its text and caret
-        // changed) and the move left the Braille line within 50 ms. The
-        // words wait until the entry's change has gone out in a frame of
-        // its own, so the move stays on the line.
-        let input_changing = self.move_text != self.move_text_built
-            || self.move_text_built != self.move_text_built_before;
-        self.move_text_built_before
-            .clone_from(&self.move_text_built);
+        // Words wait while the move input's change goes out (see
+        // `MoveInput::changing`), so a move stays on the Braille line.
+        let input_changing = self.move_input.changing();
         a11y::deliver(&ctx, &mut self.a11y_pending, input_changing);
         if self.allow_close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
