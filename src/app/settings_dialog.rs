@@ -312,14 +312,6 @@ impl RochadeApp {
         self.say(text, crate::session::Priority::Answer);
     }
 
-    /// The squares (bit i = square i) where the peg-board's last report
-    /// differs from the game; the board view marks them.
-    /// Game coordinates: correct on a turned board.
-    pub fn board_differs(&self) -> u64 {
-        let game = self.session.record().position();
-        self.session.board_state().difference(game).0
-    }
-
     /// Applies edited settings: language and speech at once, the time
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
