@@ -5,11 +5,12 @@ use egui::Color32;
 use shakmaty::Color;
 
 use super::layout::big;
-use super::settings_rows::{braille_rows, clip_rows, lang_row, number_row, speech_rows};
+use super::settings_rows::{
+    ClipRecording, braille_rows, clip_rows, lang_row, number_row, speech_rows,
+};
 use super::{FocusTarget, RochadeApp, Theme, UiText};
 use crate::chess::Letters;
 use crate::config::Settings;
-use crate::words::Lang;
 
 /// The settings being edited; applied and saved only on Save.
 pub struct SettingsDraft {
@@ -28,20 +29,6 @@ pub struct SettingsDraft {
     pub(super) return_to: FocusTarget,
 }
 
-/// The "record your own word" part of the settings: which word, and the
-/// microphone while it records.
-#[derive(Default)]
-pub struct ClipRecording {
-    pub word: String,
-    pub recorder: Option<crate::audio::MicRecorder>,
-    pub status: Option<String>,
-    /// The words of the language last shown (file name, spoken form), read
-    /// once per language rather than on every frame.
-    pub(super) words: Option<(Lang, Vec<(String, String)>)>,
-    /// The folder of the user's speech packs (see [`super::AppOptions`]).
-    pub(super) pack_dir: Option<std::path::PathBuf>,
-}
-
 impl SettingsDraft {
     pub fn from_app(app: &RochadeApp) -> SettingsDraft {
         let settings = app.settings.clone();
@@ -54,10 +41,7 @@ impl SettingsDraft {
             sighted_port,
             voice,
             error: None,
-            clip: ClipRecording {
-                pack_dir: app.pack_dir.clone(),
-                ..ClipRecording::default()
-            },
+            clip: ClipRecording::new(app.pack_dir.clone()),
             take_focus: true,
             return_to: if app.board_focused {
                 FocusTarget::Board

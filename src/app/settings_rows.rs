@@ -4,7 +4,6 @@
 use egui::Ui;
 
 use super::UiText;
-use super::settings_dialog::ClipRecording;
 use crate::config::Settings;
 use crate::words::Lang;
 use crate::words::LoadPack;
@@ -71,6 +70,30 @@ fn earcon_key(earcon: crate::session::Earcon) -> &'static str {
         LinkRestored => "link_restored",
         LowTime => "low_time",
         FlagFall => "flag_fall",
+    }
+}
+
+/// The "record your own word" part of the settings: which word, and the
+/// microphone while it records.
+#[derive(Default)]
+pub struct ClipRecording {
+    pub word: String,
+    pub recorder: Option<crate::audio::MicRecorder>,
+    pub status: Option<String>,
+    /// The words of the language last shown (file name, spoken form), read
+    /// once per language rather than on every frame.
+    words: Option<(Lang, Vec<(String, String)>)>,
+    /// The folder of the user's speech packs (see [`super::AppOptions`]).
+    pack_dir: Option<std::path::PathBuf>,
+}
+
+impl ClipRecording {
+    /// Nothing recorded yet; the words come from the packs in `pack_dir`.
+    pub fn new(pack_dir: Option<std::path::PathBuf>) -> ClipRecording {
+        ClipRecording {
+            pack_dir,
+            ..ClipRecording::default()
+        }
     }
 }
 
