@@ -7,6 +7,17 @@
 //! that come back are spoken ([`crate::speech`]), sounded, saved and shown.
 //! Browsing answers (a square, a rank, attackers) come from [`browse`].
 //! The window repaints only on input, session deadlines and clock seconds.
+//!
+//! The app's state is [`RochadeApp`] (here); each view draws itself from
+//! a file of its own, with its own state where it has some (egui demo
+//! style): `frame` (one frame: input, views, focus, screen-reader words),
+//! `side_column` (the column beside the board) with `menus`, `clocks`,
+//! `move_input` (`MoveInput`), `scoresheet` (`Scoresheet`), `connection`
+//! and `sim_panel` ([`SimPanel`]); `board_view` (`BoardView`); `dialogs`
+//! (the question, the help) and `settings_dialog` with `settings_rows`
+//! (the draft being edited). What the app does is in `actions`
+//! (commands), `browsing` (the board by keys), `speech_out` (saying,
+//! effects, notices), `saving`, `practice` and `screen_reader`.
 
 mod a11y;
 mod actions;
@@ -23,6 +34,7 @@ mod keys;
 mod layout;
 mod menus;
 mod move_input;
+mod options;
 pub mod palette;
 mod piece_disc;
 mod pieces;
@@ -43,12 +55,10 @@ mod x11_raw_keys;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use shakmaty::{Color, Square};
 
-use crate::chess::GameRecord;
 use crate::config::Settings;
 use crate::session::board::BoardEvent;
 use crate::session::{Event, Notice, Priority, Question, Session};
@@ -58,26 +68,10 @@ use crate::words::{Pack, Utterance};
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use keys::Action;
+pub use options::{AppOptions, TimeSource};
 pub use run::run;
 pub use sim_panel::SimPanel;
 pub use text::UiText;
-
-/// Where the app's milliseconds come from: the wall clock, or a counter a
-/// test advances by hand (so clocks and deadlines run in virtual time).
-#[derive(Clone, Debug)]
-pub enum TimeSource {
-    Real(Instant),
-    Manual(Arc<AtomicU64>),
-}
-
-impl TimeSource {
-    pub fn now_ms(&self) -> u64 {
-        match self {
-            TimeSource::Real(epoch) => epoch.elapsed().as_millis() as u64,
-            TimeSource::Manual(ms) => ms.load(Ordering::SeqCst),
-        }
-    }
-}
 
 pub use crate::config::Theme;
 
@@ -86,61 +80,6 @@ pub use crate::config::Theme;
 /// save file; tests pass one that records calls.
 pub type GameSaver = crate::save_worker::GameSaver;
 pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
-
-/// Everything the app needs at start.
-pub struct AppOptions {
-    /// The settings (from `config::Settings::load`, or made up by a test).
-    pub settings: Settings,
-    /// Write settings changed in the dialog back to the config file.
-    pub persist_settings: bool,
-    pub speech: SpeechHandle,
-    pub time: TimeSource,
-    /// Show the simulated peg-board (first run without hardware).
-    pub simulated_board: bool,
-    /// The folder of the user's speech packs (`<config>/speech`); `None`:
-    /// the bundled packs only (tests).
-    pub pack_dir: Option<std::path::PathBuf>,
-    /// An unfinished game to offer for resumption.
-    pub resume: Option<GameRecord>,
-    pub saver: Option<GameSaver>,
-    /// Earcons go here when set (the shell opens the audio device).
-    pub audio: Option<crate::audio::AudioOut>,
-    /// A note to show once (e.g. "settings file unreadable, defaults used").
-    pub startup_note: Option<String>,
-    /// Speech-pack keys said at start, before anything else (a damaged
-    /// save file, a second window); the note shows the details.
-    pub startup_alerts: Vec<&'static str>,
-    /// Print the time of the first spoken word on stderr (start-up figure).
-    pub trace_startup: Option<Instant>,
-    /// Print a line on stderr for every frame drawn (idle figure: proves
-    /// the window repaints only on events and clock seconds).
-    pub trace_frames: Option<Instant>,
-    /// Whether a screen reader runs, found by the shell in the background;
-    /// when it says yes, the app offers to let the screen reader speak.
-    pub screen_reader: Option<std::sync::mpsc::Receiver<bool>>,
-}
-
-impl AppOptions {
-    /// Default settings around a speech handle, in real time, nothing saved.
-    pub fn new(speech: SpeechHandle) -> AppOptions {
-        AppOptions {
-            settings: Settings::default(),
-            persist_settings: false,
-            speech,
-            time: TimeSource::Real(Instant::now()),
-            simulated_board: false,
-            pack_dir: None,
-            resume: None,
-            saver: None,
-            audio: None,
-            startup_note: None,
-            startup_alerts: Vec::new(),
-            trace_startup: None,
-            trace_frames: None,
-            screen_reader: None,
-        }
-    }
-}
 
 /// The window over the main one, at most one at a time. A question the
 /// session asks ([`Session::pending`]) is drawn above it.
@@ -165,9 +104,9 @@ enum FocusTarget {
 const HISTORY_SHOWN: usize = 8;
 
 /// The app state (egui demo-app style): the session's state here, the
-/// views' own state in theirs ([`move_input::MoveInput`],
-/// [`scoresheet::Scoresheet`], [`board_view::BoardView`], [`SimPanel`],
-/// the dialogs in [`Modal`]); each view draws itself in its own file.
+/// views' own state in theirs (`MoveInput`, `Scoresheet`, `BoardView`,
+/// [`SimPanel`], the dialogs in [`Modal`]); each view draws itself in its
+/// own file.
 pub struct RochadeApp {
     session: Session,
     speech: SpeechHandle,
