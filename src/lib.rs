@@ -24,6 +24,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod louis;
+pub mod online;
 pub mod paths;
 pub mod runtime;
 pub mod save_worker;

@@ -8,6 +8,7 @@ pub mod board_sim;
 pub mod dgt;
 pub mod export;
 pub mod follow;
+pub mod online;
 pub mod play;
 pub mod say;
 pub mod track;
@@ -42,6 +43,8 @@ pub enum Command {
     Export(export::Args),
     /// Practise against a UCI engine (Stockfish) in the terminal.
     Play(play::Args),
+    /// Play online on Lichess (Board API) from the terminal.
+    Online(online::Args),
 }
 
 /// A failure with the exit code the command should end with: 2 for bad
@@ -111,6 +114,7 @@ pub fn main() -> i32 {
         Some(Command::Voices(args)) => say::run_voices(args),
         Some(Command::Export(args)) => export::run(args),
         Some(Command::Play(args)) => play::run(args),
+        Some(Command::Online(args)) => online::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -95,12 +95,20 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/anderes.wav"),
     ),
     (
+        "angebot",
+        include_bytes!("../../assets/voice/de/angebot.wav"),
+    ),
+    (
         "angegriffen",
         include_bytes!("../../assets/voice/de/angegriffen.wav"),
     ),
     (
         "angehalten",
         include_bytes!("../../assets/voice/de/angehalten.wav"),
+    ),
+    (
+        "angenommen",
+        include_bytes!("../../assets/voice/de/angenommen.wav"),
     ),
     (
         "angesagt",
@@ -147,6 +155,14 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("bauer", include_bytes!("../../assets/voice/de/bauer.wav")),
     ("bauern", include_bytes!("../../assets/voice/de/bauern.wav")),
+    (
+        "beanspruchen",
+        include_bytes!("../../assets/voice/de/beanspruchen.wav"),
+    ),
+    (
+        "beantworten",
+        include_bytes!("../../assets/voice/de/beantworten.wav"),
+    ),
     (
         "bedenkzeit",
         include_bytes!("../../assets/voice/de/bedenkzeit.wav"),
@@ -204,6 +220,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("bis", include_bytes!("../../assets/voice/de/bis.wav")),
     ("bitte", include_bytes!("../../assets/voice/de/bitte.wav")),
+    ("bittet", include_bytes!("../../assets/voice/de/bittet.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
     (
         "braille",
@@ -215,6 +232,14 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/brettfehler.wav"),
     ),
     ("cesar", include_bytes!("../../assets/voice/de/cesar.wav")),
+    (
+        "chatnachricht",
+        include_bytes!("../../assets/voice/de/chatnachricht.wav"),
+    ),
+    (
+        "chatnachrichten",
+        include_bytes!("../../assets/voice/de/chatnachrichten.wav"),
+    ),
     (
         "computer",
         include_bytes!("../../assets/voice/de/computer.wav"),
@@ -379,10 +404,15 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("gibt", include_bytes!("../../assets/voice/de/gibt.wav")),
     ("gilt", include_bytes!("../../assets/voice/de/gilt.wav")),
+    ("ging", include_bytes!("../../assets/voice/de/ging.wav")),
     ("groben", include_bytes!("../../assets/voice/de/groben.wav")),
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
+    (
+        "herausforderung",
+        include_bytes!("../../assets/voice/de/herausforderung.wav"),
+    ),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
     ("ihn", include_bytes!("../../assets/voice/de/ihn.wav")),
     ("ihr", include_bytes!("../../assets/voice/de/ihr.wav")),
@@ -390,6 +420,7 @@ static DE: &[(&str, &[u8])] = &[
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
+    ("jetzt", include_bytes!("../../assets/voice/de/jetzt.wav")),
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
@@ -474,6 +505,7 @@ static DE: &[(&str, &[u8])] = &[
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
     ("offen", include_bytes!("../../assets/voice/de/offen.wav")),
     ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
+    ("online", include_bytes!("../../assets/voice/de/online.wav")),
     ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
@@ -486,6 +518,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
+    ("plus", include_bytes!("../../assets/voice/de/plus.wav")),
     (
         "problem",
         include_bytes!("../../assets/voice/de/problem.wav"),
@@ -551,6 +584,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/schreibgeschuetzt.wav"),
     ),
     (
+        "schreibt",
+        include_bytes!("../../assets/voice/de/schreibt.wav"),
+    ),
+    (
         "schwarz",
         include_bytes!("../../assets/voice/de/schwarz.wav"),
     ),
@@ -572,14 +609,21 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
     ("sensor", include_bytes!("../../assets/voice/de/sensor.wav")),
+    ("server", include_bytes!("../../assets/voice/de/server.wav")),
+    (
+        "serverfehler",
+        include_bytes!("../../assets/voice/de/serverfehler.wav"),
+    ),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
     ("sich", include_bytes!("../../assets/voice/de/sich.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
+    ("sieg", include_bytes!("../../assets/voice/de/sieg.wav")),
     (
         "simuliertes",
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
     ),
+    ("sind", include_bytes!("../../assets/voice/de/sind.wav")),
     ("sobald", include_bytes!("../../assets/voice/de/sobald.wav")),
     ("soll", include_bytes!("../../assets/voice/de/soll.wav")),
     (
@@ -642,6 +686,7 @@ static DE: &[(&str, &[u8])] = &[
         "stunden",
         include_bytes!("../../assets/voice/de/stunden.wav"),
     ),
+    ("suche", include_bytes!("../../assets/voice/de/suche.wav")),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
     ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),
@@ -669,6 +714,7 @@ static DE: &[(&str, &[u8])] = &[
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     ("uhren", include_bytes!("../../assets/voice/de/uhren.wav")),
+    ("um", include_bytes!("../../assets/voice/de/um.wav")),
     (
         "umgerechnet",
         include_bytes!("../../assets/voice/de/umgerechnet.wav"),
@@ -708,6 +754,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/unzulaessiger.wav"),
     ),
     (
+        "verbinde",
+        include_bytes!("../../assets/voice/de/verbinde.wav"),
+    ),
+    (
         "verbindung",
         include_bytes!("../../assets/voice/de/verbindung.wav"),
     ),
@@ -722,6 +772,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "vereinbart",
         include_bytes!("../../assets/voice/de/vereinbart.wav"),
+    ),
+    (
+        "verlassen",
+        include_bytes!("../../assets/voice/de/verlassen.wav"),
     ),
     (
         "verloren",
@@ -744,12 +798,14 @@ static DE: &[(&str, &[u8])] = &[
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
     ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
     ("war", include_bytes!("../../assets/voice/de/war.wav")),
+    ("warte", include_bytes!("../../assets/voice/de/warte.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
     (
         "weisser",
         include_bytes!("../../assets/voice/de/weisser.wav"),
     ),
+    ("weiter", include_bytes!("../../assets/voice/de/weiter.wav")),
     (
         "weitere",
         include_bytes!("../../assets/voice/de/weitere.wav"),
@@ -757,6 +813,10 @@ static DE: &[(&str, &[u8])] = &[
     ("welche", include_bytes!("../../assets/voice/de/welche.wav")),
     ("wer", include_bytes!("../../assets/voice/de/wer.wav")),
     ("werden", include_bytes!("../../assets/voice/de/werden.wav")),
+    (
+        "wertung",
+        include_bytes!("../../assets/voice/de/wertung.wav"),
+    ),
     ("wieder", include_bytes!("../../assets/voice/de/wieder.wav")),
     (
         "wiederhergestellt",
@@ -778,6 +838,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "zugeingabe",
         include_bytes!("../../assets/voice/de/zugeingabe.wav"),
+    ),
+    (
+        "zugruecknahme",
+        include_bytes!("../../assets/voice/de/zugruecknahme.wav"),
     ),
     ("zum", include_bytes!("../../assets/voice/de/zum.wav")),
     (

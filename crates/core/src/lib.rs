@@ -32,6 +32,7 @@ pub mod clock;
 pub mod dgt;
 pub mod engine;
 pub mod export;
+pub mod online;
 pub mod pgn;
 pub mod session;
 pub mod speech;

@@ -1,0 +1,783 @@
+//! `rochade online --json` against a local server that speaks the Lichess
+//! Board API (tests/support/lichess_server.rs): the real HTTP client, the
+//! real streams; only the server is scripted.
+//!
+//! The main test plays a 42-move game with captures, castling and a
+//! promotion; the opponent offers a draw (declined), our draw offer is
+//! declined, a move is refused once, the game stream drops while the
+//! opponent moves (and reconnection is refused twice), a chat line
+//! arrives; we resign at the end. The record (PGN and move events) equals
+//! the server's; the token appears in no output and no file.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+#[path = "support/board_sim.rs"]
+mod board_sim;
+#[path = "support/hermetic.rs"]
+mod hermetic;
+#[path = "support/lichess_server.rs"]
+mod lichess_server;
+
+use lichess_server::{Script, Server};
+use serde_json::Value;
+
+const TOKEN: &str = "lip_TestToken0123456789abcdef";
+
+/// A real game (generated and checked with python-chess): 84 plies,
+/// castling (e1g1), captures, a promotion (f7f8q), ends with Bxc1.
+const GAME: &str = "a2a3 d7d5 b2b3 c8f5 b3b4 d5d4 c2c3 f5e4 h2h3 e4c6 g2g3 a7a5 e2e4 d8d7 e4e5 e7e6 f1c4 c6b5 g3g4 d7d8 f2f4 d4d3 h3h4 d8c8 f4f5 h7h6 f5f6 b7b6 g1f3 c8d7 e1g1 b5a4 g4g5 g8e7 g1g2 h8h7 c1b2 e8d8 g2h3 e7d5 g5g6 f7g6 h4h5 d7c6 h3h4 d5e3 c4e6 b8d7 c3c4 a8a6 b4b5 c6e4 e6g4 c7c6 b1c3 c6c5 c3e2 h7h8 e5e6 f8e7 b2d4 e4d5 e2c3 d5d4 c3e4 g6g5 f3g5 g7g6 f6f7 a4b5 f7f8q h8f8 e4g3 a5a4 f1f4 d8c7 d1b1 d4b2 f4e4 e3d5 g3h1 d5f4 b1c1 b2c1";
+
+/// No test waits longer than this for a line.
+const LINE_TIMEOUT: Duration = Duration::from_secs(30);
+
+struct Rochade {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Every stdout line so far.
+    seen: Vec<String>,
+    config: std::path::PathBuf,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Rochade {
+    fn start(server: &Server, token: &str, extra: &[&str], pgn: &Path) -> Rochade {
+        let config = hermetic::private_dir("online-config");
+        Rochade::start_in(server, Some(token), config, extra, pgn)
+    }
+
+    /// With this config folder; the token from the environment, or (None)
+    /// from the stored file.
+    fn start_in(
+        server: &Server,
+        token: Option<&str>,
+        config: std::path::PathBuf,
+        extra: &[&str],
+        pgn: &Path,
+    ) -> Rochade {
+        let url = server.url();
+        let mut args = vec![
+            "online",
+            "--server",
+            url.as_str(),
+            "--json",
+            "--quiet",
+            "--lang",
+            "en",
+            "--backoff-ms",
+            "50",
+            "--rate-limit-wait-ms",
+            "50",
+            "--stream-timeout-ms",
+            "3000",
+            "--pgn",
+        ];
+        args.push(pgn.to_str().unwrap());
+        args.extend(extra);
+        let mut command = hermetic::rochade();
+        command
+            .env("ROCHADE_CONFIG_DIR", &config)
+            // Never the developer's own secret store.
+            .env("ROCHADE_SECRET_STORE", "file");
+        match token {
+            Some(token) => command.env("ROCHADE_LICHESS_TOKEN", token),
+            None => command.env_remove("ROCHADE_LICHESS_TOKEN"),
+        };
+        let mut child = command
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("rochade runs");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+            text
+        });
+        Rochade {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+            config,
+            stderr,
+        }
+    }
+
+    /// The next JSON event; panics (with what was seen) after the timeout
+    /// or at the end of the output.
+    fn next(&mut self) -> Value {
+        match self.lines.recv_timeout(LINE_TIMEOUT) {
+            Ok(line) => {
+                self.seen.push(line.clone());
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+            }
+            Err(e) => panic!("no event ({e}); seen:\n{}", self.seen.join("\n")),
+        }
+    }
+
+    /// Reads events until one of `event` (returned).
+    fn until(&mut self, event: &str) -> Value {
+        loop {
+            let v = self.next();
+            if v["event"] == event {
+                return v;
+            }
+        }
+    }
+
+    fn type_line(&mut self, text: &str) {
+        writeln!(self.stdin, "{text}").expect("rochade reads stdin");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Waits for the process to end; its exit code and stderr.
+    fn finish(mut self) -> (i32, Vec<String>, String) {
+        drop(self.stdin);
+        while let Ok(line) = self.lines.recv_timeout(LINE_TIMEOUT) {
+            self.seen.push(line);
+        }
+        let status = self.child.wait().unwrap();
+        let stderr = self.stderr.join().unwrap();
+        (status.code().unwrap_or(-1), self.seen, stderr)
+    }
+}
+
+/// No file under `dir` holds the token.
+fn assert_no_token_in(dir: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            assert_no_token_in(&path);
+        } else if let Ok(bytes) = std::fs::read(&path) {
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(TOKEN),
+                "the token is in {}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The SAN moves of a PGN's movetext, as UCI, replayed from the start.
+fn pgn_moves_as_uci(pgn: &str) -> Vec<String> {
+    let record = rochade::pgn::read_pgn(pgn, 0).expect("the saved PGN reads back");
+    record
+        .moves()
+        .iter()
+        .map(|m| m.mv.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect()
+}
+
+#[test]
+fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    assert_eq!(moves.len(), 84);
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_offers_draw_at: Some(21),
+        refuse_once_at: Some(30), // e1g1, castling
+        drop_after: Some(50),
+        reconnect_refusals: 2,
+        chat_at: Some((11, "Good luck, have fun".into())),
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-game");
+    let pgn = dir.join("game.pgn");
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "3"], &pgn);
+
+    let game = r.until("game");
+    assert_eq!(game["color"], "white");
+    assert_eq!(game["black"], "Sighted");
+    assert_eq!(game["black_rating"], 1622);
+
+    let mut announced: Vec<String> = Vec::new();
+    let mut refused = false;
+    let mut offer_declined_by_us = false;
+    let mut lost = false;
+    let mut back = false;
+    let mut chat_read = false;
+    let mut ply = 0;
+    // Our move at each even ply; read events until the opponent's reply.
+    while ply < moves.len() {
+        if ply == 44 {
+            // A takeback request, declined; a chat line written; a claim
+            // the server refuses (the opponent is still there).
+            r.type_line("takeback");
+            let v = r.until("offer_declined");
+            assert_eq!(v["what"], "takeback");
+            r.type_line("chat Hello, good game");
+            r.type_line("claim");
+            let e = r.until("error");
+            assert!(e["reason"].as_str().unwrap().contains("still here"), "{e}");
+        }
+        if ply == 40 {
+            // Our own draw offer, declined by the opponent.
+            r.type_line("draw");
+            let v = r.until("offer_declined");
+            assert_eq!(v["what"], "draw");
+            offer_declined_by_us = true;
+        }
+        r.type_line(&moves[ply]);
+        // Our move comes back as a move event by the player.
+        let v = r.until("move");
+        assert_eq!(v["by"], "player", "{v}");
+        assert_eq!(v["uci"], moves[ply]);
+        if ply == 30 && !refused {
+            let e = r.until("error");
+            assert!(
+                e["reason"].as_str().unwrap().contains("Not your turn"),
+                "{e}"
+            );
+            refused = true;
+            continue; // typed again: accepted the second time
+        }
+        announced.push(moves[ply].clone());
+        ply += 1;
+        if ply == moves.len() {
+            break;
+        }
+        // The opponent's reply (after a drop: once reconnected).
+        loop {
+            let v = r.next();
+            match v["event"].as_str().unwrap() {
+                "move" => {
+                    assert_eq!(v["by"], "opponent", "{v}");
+                    assert_eq!(v["uci"], moves[ply], "{v}");
+                    assert!(!v["announcement"].as_str().unwrap().is_empty());
+                    break;
+                }
+                "connection" if v["state"] == "lost" => lost = true,
+                "connection" if v["state"] == "back" => back = true,
+                "error" => panic!("unexpected error {v}; seen:\n{}", r.seen.join("\n")),
+                _ => {}
+            }
+        }
+        announced.push(moves[ply].clone());
+        ply += 1;
+        if ply == 22 {
+            let v = r.until("offer");
+            assert_eq!(v["what"], "draw");
+            assert_eq!(v["by"], "opponent");
+            r.type_line("no");
+        }
+        if ply == 12 {
+            r.until("chat");
+            r.type_line("chat");
+            loop {
+                let said = r.until("say");
+                if said["text"] == "Sighted writes: Good luck, have fun" {
+                    break;
+                }
+            }
+            chat_read = true;
+        }
+    }
+    assert!(refused && offer_declined_by_us && lost && back && chat_read);
+    // The last move was the opponent's: we resign.
+    r.type_line("resign");
+    let end = r.until("end");
+    assert_eq!(end["result"], "0-1");
+    assert_eq!(end["reason"], "resignation");
+    let config = r.config.clone();
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "stderr: {stderr}");
+
+    // The record equals the server's.
+    assert_eq!(server.moves(), moves);
+    assert_eq!(announced, moves);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn_moves_as_uci(&text), moves);
+    for tag in [
+        "[White \"BlindPlayer\"]",
+        "[Black \"Sighted\"]",
+        "[WhiteElo \"1580\"]",
+        "[BlackElo \"1622\"]",
+        "[Result \"0-1\"]",
+        "[TimeControl \"600+5\"]",
+        "%clk",
+    ] {
+        assert!(text.contains(tag), "{tag} missing in\n{text}");
+    }
+    assert!(
+        text.contains(&format!("[Site \"{}/Rch8Test\"]", server.url())),
+        "{text}"
+    );
+    // The saved game exports to Braille like any other.
+    let braille = hermetic::rochade()
+        .args(["export", "--to", "unicode", pgn.to_str().unwrap()])
+        .output()
+        .expect("rochade export runs");
+    assert!(braille.status.success(), "{braille:?}");
+    let braille = String::from_utf8(braille.stdout).unwrap();
+    assert!(
+        braille
+            .chars()
+            .any(|c| ('\u{2800}'..='\u{28ff}').contains(&c)),
+        "{braille}"
+    );
+    assert!(!braille.contains(TOKEN));
+
+    // The endpoints used, each once at least.
+    let requests = server.requests();
+    for (method, path) in [
+        ("GET", "/api/account"),
+        ("GET", "/api/stream/event"),
+        ("POST", "/api/challenge/ai"),
+        ("GET", "/api/board/game/stream/Rch8Test"),
+        ("POST", "/api/board/game/Rch8Test/move/e1g1"),
+        ("POST", "/api/board/game/Rch8Test/draw/yes"),
+        ("POST", "/api/board/game/Rch8Test/draw/no"),
+        ("POST", "/api/board/game/Rch8Test/resign"),
+        ("POST", "/api/board/game/Rch8Test/takeback/yes"),
+        ("POST", "/api/board/game/Rch8Test/claim-victory"),
+        ("POST", "/api/board/game/Rch8Test/chat"),
+    ] {
+        assert!(
+            requests.iter().any(|(m, p, _)| m == method && p == path),
+            "{method} {path} never requested"
+        );
+    }
+    let chat = requests
+        .iter()
+        .find(|(_, p, _)| p.ends_with("/chat"))
+        .unwrap();
+    assert_eq!(chat.2, "room=player&text=Hello%2C+good+game");
+    let ai = requests
+        .iter()
+        .find(|(_, p, _)| p == "/api/challenge/ai")
+        .unwrap();
+    assert!(
+        ai.2.contains("level=3") && ai.2.contains("clock.limit=600"),
+        "{ai:?}"
+    );
+    // Three openings of the game stream: first, two refused, one accepted.
+    let opened = requests
+        .iter()
+        .filter(|(_, p, _)| p == "/api/board/game/stream/Rch8Test")
+        .count();
+    assert_eq!(opened, 4);
+
+    // The token: nowhere but in the environment it came from.
+    assert!(!out.join("\n").contains(TOKEN));
+    assert!(!stderr.contains(TOKEN));
+    assert_no_token_in(&dir);
+    assert_no_token_in(&config);
+}
+
+#[test]
+fn a_wrong_token_is_refused_and_never_printed() {
+    let server = Server::start(TOKEN, Script::default());
+    let dir = hermetic::private_dir("online-401");
+    let wrong = "lip_WrongToken9876543210";
+    let r = Rochade::start(&server, wrong, &["--ai", "1"], &dir.join("g.pgn"));
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 1, "stderr: {stderr}");
+    let error: Value = out
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["event"] == "error")
+        .expect("an error line");
+    assert_eq!(error["event"], "error");
+    assert!(error["reason"].as_str().unwrap().contains("401"), "{error}");
+    assert!(stderr.contains("401"), "{stderr}");
+    for text in [out.join("\n"), stderr] {
+        assert!(!text.contains(wrong) && !text.contains(TOKEN), "{text}");
+    }
+    assert!(!dir.join("g.pgn").exists());
+}
+
+#[test]
+fn too_many_requests_waits_and_retries_then_a_challenge_is_accepted_and_aborted() {
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        rate_limit_account: 1,
+        challenge_first: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-429");
+    let mut r = Rochade::start(&server, TOKEN, &["--accept"], &dir.join("g.pgn"));
+    let e = r.until("error");
+    assert!(e["reason"].as_str().unwrap().contains("429"), "{e}");
+    let c = r.until("challenge");
+    assert_eq!(c["time"], "10+5");
+    assert!(c["from"].as_str().unwrap().contains("Sighted"), "{c}");
+    r.until("game");
+    r.type_line("abort");
+    let end = r.until("end");
+    assert_eq!(end["result"], "*");
+    assert_eq!(end["reason"], "aborted");
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!out.join("\n").contains(TOKEN) && !stderr.contains(TOKEN));
+    let requests = server.requests();
+    let accounts = requests
+        .iter()
+        .filter(|(_, p, _)| p == "/api/account")
+        .count();
+    assert_eq!(accounts, 2, "one 429, then the retry");
+    assert!(
+        requests
+            .iter()
+            .any(|(_, p, _)| p == "/api/challenge/Chal1234/accept")
+    );
+    assert!(
+        requests
+            .iter()
+            .any(|(_, p, _)| p == "/api/board/game/Rch8Test/abort")
+    );
+}
+
+#[test]
+fn a_seek_finds_a_game_and_black_waits_for_the_first_move() {
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: false,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-seek");
+    let mut r = Rochade::start(&server, TOKEN, &["--seek", "10+5"], &dir.join("g.pgn"));
+    let game = r.until("game");
+    assert_eq!(game["color"], "black");
+    let first = r.until("move");
+    assert_eq!(first["by"], "opponent");
+    assert_eq!(first["uci"], "a2a3");
+    r.type_line("d7d5");
+    let mine = r.until("move");
+    assert_eq!(mine["by"], "player");
+    let reply = r.until("move");
+    assert_eq!(reply["uci"], "b2b3");
+    r.type_line("resign");
+    let end = r.until("end");
+    assert_eq!(end["result"], "1-0");
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let seek = server
+        .requests()
+        .into_iter()
+        .find(|(_, p, _)| p == "/api/board/seek")
+        .expect("a seek");
+    assert!(
+        seek.2.contains("time=10") && seek.2.contains("increment=5"),
+        "{seek:?}"
+    );
+    assert_eq!(server.moves(), vec!["a2a3", "d7d5", "b2b3"]);
+}
+
+/// The peg-board commands that execute `uci` (castling: king, then rook;
+/// promotion: the pawn, then the piece chosen).
+fn on_board(uci: &str) -> Vec<String> {
+    let (from, to) = (&uci[..2], &uci[2..4]);
+    let mut steps = vec![format!("move {from} {to}")];
+    match uci {
+        "e1g1" => steps.push("move h1 f1".into()),
+        "e1c1" => steps.push("move a1 d1".into()),
+        "e8g8" => steps.push("move h8 f8".into()),
+        "e8c8" => steps.push("move a8 d8".into()),
+        _ => {}
+    }
+    if uci.len() == 5 {
+        steps.push(format!("promote {to} {}", &uci[4..]));
+    }
+    steps
+}
+
+#[test]
+fn the_whole_game_on_the_peg_board_simulator() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        drop_after: Some(20),
+        reconnect_refusals: 1,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-board");
+    let pgn = dir.join("game.pgn");
+    let mut sim = board_sim::Sim::start(&[]);
+    let device = sim.device.clone();
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "2", "--board", &device], &pgn);
+    r.until("game");
+    let mut ply = 0;
+    while ply < moves.len() {
+        // Our move, executed on the board.
+        for step in on_board(&moves[ply]) {
+            sim.say(&step);
+        }
+        let v = r.until("move");
+        assert_eq!(v["by"], "player", "{v}; seen:\n{}", r.seen.join("\n"));
+        assert_eq!(v["uci"], moves[ply]);
+        ply += 1;
+        if ply == moves.len() {
+            break;
+        }
+        // The opponent's, from the server, then executed on the board.
+        let v = r.until("move");
+        assert_eq!(v["by"], "opponent", "{v}");
+        assert_eq!(v["uci"], moves[ply]);
+        for step in on_board(&moves[ply]) {
+            sim.say(&step);
+        }
+        ply += 1;
+    }
+    r.type_line("resign");
+    let end = r.until("end");
+    assert_eq!(end["result"], "0-1");
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.moves(), moves);
+    assert_eq!(
+        pgn_moves_as_uci(&std::fs::read_to_string(&pgn).unwrap()),
+        moves
+    );
+    let text = out.join("\n");
+    assert!(!text.contains(TOKEN) && !stderr.contains(TOKEN));
+    assert!(text.contains("\"state\":\"back\""), "the reconnection");
+    // The opponent's moves were guided on the board and found there.
+    assert!(
+        text.matches("Board matches").count() >= 10,
+        "guidance: {text}"
+    );
+    sim.quit();
+}
+
+#[test]
+fn a_stored_token_is_readable_by_the_user_only_and_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let config = hermetic::private_dir("online-token");
+    let out = hermetic::rochade()
+        .env("ROCHADE_CONFIG_DIR", &config)
+        .env("ROCHADE_SECRET_STORE", "file")
+        .env_remove("ROCHADE_LICHESS_TOKEN")
+        .args(["online", "--set-token"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            writeln!(child.stdin.take().unwrap(), "  {TOKEN}  ")?;
+            child.wait_with_output()
+        })
+        .expect("rochade runs");
+    assert!(out.status.success(), "{out:?}");
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!printed.contains(TOKEN), "{printed}");
+    let file = config.join("lichess-token");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), TOKEN);
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    // Used without the environment variable.
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-token-game");
+    let mut r = Rochade::start_in(&server, None, config, &["--ai", "1"], &dir.join("g.pgn"));
+    r.until("game");
+    r.type_line("abort");
+    assert_eq!(r.until("end")["reason"], "aborted");
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!out.join("\n").contains(TOKEN) && !stderr.contains(TOKEN));
+}
+
+#[test]
+fn a_move_lost_with_the_network_is_sent_when_back_and_an_accepted_takeback_follows_the_server() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_takeback_at: Some(5),
+        lose_move_at: Some(10),
+        reconnect_refusals: 1,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-offline");
+    let pgn = dir.join("g.pgn");
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "4"], &pgn);
+    r.until("game");
+    let mut ply = 0;
+    while ply < 14 {
+        r.type_line(&moves[ply]);
+        assert_eq!(r.until("move")["uci"], moves[ply]);
+        if ply == 10 {
+            // No answer: said, kept, sent again once the stream is back.
+            let e = r.until("error");
+            assert!(
+                e["reason"].as_str().unwrap().contains("no connection"),
+                "{e}"
+            );
+            assert_eq!(r.until("connection")["state"], "lost");
+            assert_eq!(r.until("connection")["state"], "back");
+        }
+        ply += 1;
+        let v = r.until("move");
+        assert_eq!(
+            (&v["by"], &v["uci"]),
+            (&"opponent".into(), &moves[ply].clone().into()),
+            "{v}"
+        );
+        if ply == 5 {
+            // The opponent asks to take his move back; we agree: the record
+            // follows the server (taken back, then played again).
+            let offer = r.until("offer");
+            assert_eq!(offer["what"], "takeback");
+            r.type_line("yes");
+            let t = r.until("takeback");
+            assert_eq!(t["count"], 1);
+            let again = r.until("move");
+            assert_eq!(again["uci"], moves[5]);
+        }
+        ply += 1;
+    }
+    r.type_line("resign");
+    r.until("end");
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.moves(), moves[..14].to_vec());
+    assert_eq!(
+        pgn_moves_as_uci(&std::fs::read_to_string(&pgn).unwrap()),
+        moves[..14].to_vec()
+    );
+    let sent = server
+        .requests()
+        .iter()
+        .filter(|(_, p, _)| p.ends_with(&format!("/move/{}", moves[10])))
+        .count();
+    assert_eq!(sent, 2, "lost once, sent again");
+}
+
+/// Plays `plies` of the game (we are White), reading the opponent's replies.
+fn play_plies(r: &mut Rochade, moves: &[String], plies: usize) {
+    for (ply, mv) in moves.iter().enumerate().take(plies) {
+        if ply % 2 == 0 {
+            r.type_line(mv);
+        }
+        let v = r.until("move");
+        assert_eq!(v["uci"], *mv, "{v}");
+    }
+}
+
+#[test]
+fn the_opponents_draw_offer_accepted_ends_the_game_drawn() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_offers_draw_at: Some(3),
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-draw");
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "5"], &dir.join("g.pgn"));
+    r.until("game");
+    play_plies(&mut r, &moves, 4);
+    assert_eq!(r.until("offer")["what"], "draw");
+    r.type_line("yes");
+    let end = r.until("end");
+    assert_eq!(
+        (&end["result"], &end["reason"]),
+        (&"1/2-1/2".into(), &"draw".into())
+    );
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.status(), ("draw".to_owned(), None));
+    let text = std::fs::read_to_string(dir.join("g.pgn")).unwrap();
+    assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+}
+
+#[test]
+fn the_opponent_gone_is_said_and_victory_claimed() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_gone_at: Some(5),
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-gone");
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "6"], &dir.join("g.pgn"));
+    r.until("game");
+    play_plies(&mut r, &moves, 6);
+    let gone = r.until("opponent_gone");
+    assert_eq!(gone["gone"], true);
+    let said = r.until("say");
+    assert!(
+        said["text"].as_str().unwrap().contains("claim victory now"),
+        "{said}"
+    );
+    r.type_line("claim");
+    let end = r.until("end");
+    assert_eq!(
+        (&end["result"], &end["reason"]),
+        (&"1-0".into(), &"opponent left".into())
+    );
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        server.status(),
+        ("timeout".to_owned(), Some("white".to_owned()))
+    );
+}
+
+#[test]
+fn a_challenged_player_accepts_and_the_game_is_aborted() {
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-challenge");
+    let mut r = Rochade::start(
+        &server,
+        TOKEN,
+        &["--challenge", "Sighted", "--clock", "15+10"],
+        &dir.join("g.pgn"),
+    );
+    r.until("game");
+    r.type_line("abort");
+    assert_eq!(r.until("end")["reason"], "aborted");
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let challenge = server
+        .requests()
+        .into_iter()
+        .find(|(_, p, _)| p == "/api/challenge/Sighted")
+        .expect("the challenge");
+    assert_eq!(challenge.2, "clock.limit=900&clock.increment=10");
+}
