@@ -6,7 +6,12 @@
 //! the window's shorter side; everything else goes into one scrolling
 //! column beside it (or below it in a tall window).
 
-use egui::{Rect, Vec2, pos2};
+use egui::{Rect, RichText, Vec2, pos2};
+
+/// Text at a size of its own (the side column's large print).
+pub fn big(text: impl Into<String>, size: f32) -> RichText {
+    RichText::new(text.into()).size(size)
+}
 
 /// The board's least share of the window's shorter side: its squares (13
 /// fourteenths of it; the rest is the coordinates' margin) then keep

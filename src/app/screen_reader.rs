@@ -49,7 +49,7 @@ impl RochadeApp {
         // Nobody asked for this question: it waits until the move input is
         // empty and the keyboard idle, so it never takes a typed move.
         let now = self.now_ms();
-        let idle = self.move_text.is_empty() && now >= self.last_key_ms + OFFER_IDLE_MS;
+        let idle = self.move_input.text.is_empty() && now >= self.last_key_ms + OFFER_IDLE_MS;
         if self.screen_reader_found && !idle {
             ctx.request_repaint_after(std::time::Duration::from_millis(
                 (self.last_key_ms + OFFER_IDLE_MS)

@@ -5,9 +5,11 @@
 
 use shakmaty::Square;
 
-use super::RochadeApp;
+use super::{RochadeApp, UiText};
 use crate::board::sim::{SimBoard, SimCommand, SimStep};
 use crate::board::{BoardMessage, Decoder, Format, HostCommand};
+use crate::config::DisplaySettings;
+use crate::words::Pack;
 
 /// The simulated board and its decoder.
 pub struct SimPanel {
@@ -112,90 +114,116 @@ impl SimPanel {
     }
 }
 
-/// The simulated board, in the side column (never in the main board's
-/// space), as wide as the column.
-pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
-    let title = app.ui.get("sim_board");
-    let hint = app.ui.get("sim_board_hint");
-    let hand_label = app.ui.get("sim_hand");
-    let flipped = app.flipped();
-    let display = app.settings.display.clone();
-    let mut pressed = None;
-    // A square reached by an arrow key (and whether the cursor moved).
-    let mut walked = None;
-    let pack = app.session.pack().clone();
-    super::a11y::heading(ui, &title);
-    ui.label(&hint);
-    let Some(sim) = app.sim.as_mut() else { return };
-    let hand: Vec<String> = sim
-        .board
-        .hand()
-        .iter()
-        .map(|p| p.char().to_string())
-        .collect();
-    ui.label(format!(
-        "{hand_label}: {}",
-        if hand.is_empty() {
-            "-".into()
-        } else {
-            hand.join(" ")
+/// What was done on the simulated board in a frame.
+#[derive(Default)]
+pub struct SimOutcome {
+    /// A square reached by an arrow key (and whether the cursor moved).
+    pub walked: Option<(Square, bool)>,
+    /// A square clicked, or Enter on it: a peg lifted or put down there.
+    pub pressed: Option<Square>,
+}
+
+impl SimPanel {
+    /// Draws the simulated board (its heading, the pegs in hand, the last
+    /// refusal, the board) as wide as `ui`; the squares are named in the
+    /// words of `pack`. What was done comes back, to be carried out.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        t: &UiText,
+        pack: &Pack,
+        flipped: bool,
+        display: &DisplaySettings,
+    ) -> SimOutcome {
+        let title = t.get("sim_board");
+        let hint = t.get("sim_board_hint");
+        let hand_label = t.get("sim_hand");
+        let mut outcome = SimOutcome::default();
+        super::a11y::heading(ui, &title);
+        ui.label(&hint);
+        let hand: Vec<String> = self
+            .board
+            .hand()
+            .iter()
+            .map(|p| p.char().to_string())
+            .collect();
+        ui.label(format!(
+            "{hand_label}: {}",
+            if hand.is_empty() {
+                "-".into()
+            } else {
+                hand.join(" ")
+            }
+        ));
+        if let Some(e) = &self.error {
+            ui.label(egui::RichText::new(e).strong());
         }
-    ));
-    if let Some(e) = &sim.error {
-        ui.label(egui::RichText::new(e).strong());
-    }
-    let size = ui.available_width().max(120.0);
-    let pieces = *sim.board.pieces();
-    let pegs = sim.pegs();
-    let cell_names: [String; 64] = std::array::from_fn(|i| {
-        super::browse::square(&pack, &pegs, shakmaty::Square::ALL[i]).spoken
-    });
-    let value = format!("{}", sim.cursor);
-    let out = sim.view.ui(
-        ui,
-        super::board_view::BoardInput {
-            label: &title,
-            value: &value,
-            size,
-            pieces: &pieces,
-            cursor: sim.cursor,
-            selected: None,
-            differs: 0,
-            last_move: None,
-            flipped,
-            theme: display.theme,
-            letters: crate::chess::Letters::En,
-            letter_discs: display.letter_discs,
-            big_coordinates: display.big_coordinates,
-            cell_names: &cell_names,
-        },
-    );
-    if let Some(sq) = out.clicked {
-        pressed = Some(sq);
-    }
-    if out.focused {
-        for key in super::keys::board_keys(ui.ctx()) {
-            match key {
-                super::keys::BoardKey::Step(df, dr) => {
-                    let before = sim.cursor;
-                    sim.cursor = super::keys::step(before, df, dr, flipped);
-                    walked = Some((sim.cursor, before != sim.cursor));
+        let size = ui.available_width().max(120.0);
+        let pieces = *self.board.pieces();
+        let pegs = self.pegs();
+        let cell_names: [String; 64] = std::array::from_fn(|i| {
+            super::browse::square(pack, &pegs, shakmaty::Square::ALL[i]).spoken
+        });
+        let value = format!("{}", self.cursor);
+        let out = self.view.ui(
+            ui,
+            super::board_view::BoardInput {
+                label: &title,
+                value: &value,
+                size,
+                pieces: &pieces,
+                cursor: self.cursor,
+                selected: None,
+                differs: 0,
+                last_move: None,
+                flipped,
+                theme: display.theme,
+                letters: crate::chess::Letters::En,
+                letter_discs: display.letter_discs,
+                big_coordinates: display.big_coordinates,
+                cell_names: &cell_names,
+            },
+        );
+        if let Some(sq) = out.clicked {
+            outcome.pressed = Some(sq);
+        }
+        if out.focused {
+            for key in super::keys::board_keys(ui.ctx()) {
+                match key {
+                    super::keys::BoardKey::Step(df, dr) => {
+                        let before = self.cursor;
+                        self.cursor = super::keys::step(before, df, dr, flipped);
+                        outcome.walked = Some((self.cursor, before != self.cursor));
+                    }
+                    super::keys::BoardKey::Pick | super::keys::BoardKey::SayAgain => {
+                        outcome.pressed = Some(self.cursor)
+                    }
+                    _ => {}
                 }
-                super::keys::BoardKey::Pick | super::keys::BoardKey::SayAgain => {
-                    pressed = Some(sim.cursor)
-                }
-                _ => {}
             }
         }
+        outcome
     }
-    if let Some((sq, moved)) = walked {
+}
+
+/// The simulated board, in the side column (never in the main board's
+/// space), as wide as the column; a square walked to is said, a press
+/// lifts or places a peg.
+pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
+    let t = app.ui.clone();
+    let flipped = app.flipped();
+    let display = app.settings.display.clone();
+    let pack = app.session.pack().clone();
+    let Some(sim) = app.sim.as_mut() else { return };
+    let outcome = sim.ui(ui, &t, &pack, flipped, &display);
+    if let Some((sq, moved)) = outcome.walked {
         let board = app
             .sim
             .as_ref()
             .map_or_else(shakmaty::Board::empty, SimPanel::pegs);
         app.speak_sim_square(&board, sq, moved);
     }
-    if let Some(sq) = pressed {
+    if let Some(sq) = outcome.pressed {
         app.sim_press(sq);
     }
 }

@@ -1,0 +1,225 @@
+//! Commands from keys, menus and buttons ([`Action`]), and the app's
+//! own state changes they bring (focus, mode, the simulated board, the
+//! settings dialog opening).
+
+use shakmaty::Square;
+
+use super::keys::Action;
+use super::{FocusTarget, Modal, RochadeApp, SimPanel, dialogs, settings_dialog};
+use crate::chess::Claim;
+use crate::session::board::BoardEvent;
+use crate::session::{Command, Event, Mode, Priority, Source};
+use crate::words::Utterance;
+
+impl RochadeApp {
+    /// Carries out a command from a key, a menu or a button.
+    pub fn act(&mut self, action: Action) {
+        match action {
+            Action::Help => {
+                if matches!(self.modal, Some(Modal::Help(_))) {
+                    self.modal = None;
+                } else {
+                    self.modal = Some(Modal::Help(dialogs::HelpWindow::new()));
+                    self.say_key("help_opened", Priority::Answer);
+                }
+            }
+            Action::Repeat => self.command(Command::Repeat),
+            Action::LastMove => self.command(Command::LastMove),
+            Action::Clock => self.command(Command::ClockReading),
+            Action::MoveCount => self.command(Command::MoveCount),
+            Action::SideToMove => self.command(Command::SideToMove),
+            Action::Focus => {
+                let board_focused =
+                    self.board_focused || self.focus_request == Some(FocusTarget::Board);
+                self.focus(if board_focused {
+                    FocusTarget::MoveInput
+                } else {
+                    FocusTarget::Board
+                });
+            }
+            Action::FocusBoard => self.focus(FocusTarget::Board),
+            Action::Menus => self.focus(FocusTarget::Menus),
+            Action::FocusMoveInput => self.focus(FocusTarget::MoveInput),
+            Action::Settings => self.open_settings(),
+            Action::NextMode => {
+                let next = match self.session.config().mode {
+                    Mode::Tournament => Mode::Relay,
+                    Mode::Relay => Mode::Practice,
+                    Mode::Practice => Mode::Tournament,
+                };
+                self.set_mode(next);
+            }
+            Action::SimBoard => self.toggle_sim_board(),
+            Action::Takeback => self.command(Command::Takeback),
+            Action::OfferDraw => self.command(Command::OfferDrawAfterMove),
+            Action::AcceptDraw => self.command(Command::AcceptDrawToMove),
+            Action::DeclineDraw => self.command(Command::DeclineDrawToMove),
+            Action::ClaimThreefold => self.claim(Claim::ThreefoldRepetition),
+            Action::ClaimFifty => self.claim(Claim::FiftyMoves),
+            Action::Resign => self.command(Command::AskResign),
+            Action::NewGame => self.command(Command::AskNewGame),
+            Action::Export => self.export(),
+            Action::ClockToggle => self.command(Command::ToggleClock),
+            Action::StopSpeech => self.speech.stop(),
+            Action::Confirm => self.command(Command::Confirm),
+            Action::Cancel => self.command(Command::Cancel),
+            Action::PlayTyped => self.play_typed(),
+            Action::BoardGuidance => {
+                self.dispatch(Event::Board(BoardEvent::RepeatGuidance));
+                if self.session.sighted_board().in_use() {
+                    self.dispatch(Event::Sighted(BoardEvent::RepeatGuidance));
+                }
+            }
+            Action::BoardStatus => self.dispatch(Event::Command(Command::BoardStatus)),
+            Action::CompareScoresheet => match scoresheet_text(&self.move_input.text) {
+                Ok(text) => {
+                    self.move_input.text.clear();
+                    self.dispatch(Event::Command(Command::CompareScoresheet(text)));
+                }
+                // The path stays in the move input to be corrected.
+                Err((file, reason)) => {
+                    let text = self.session.pack().phrase(
+                        "scoresheet_unreadable",
+                        &[
+                            ("file", Utterance::from(file.as_str())),
+                            ("reason", Utterance::from(reason.to_string().as_str())),
+                        ],
+                    );
+                    self.say(text, Priority::Alert);
+                }
+            },
+            Action::UndoRetrace => self.dispatch(Event::Command(Command::UndoRetrace)),
+            Action::Promote(role) => self.dispatch(Event::Board(BoardEvent::PromotionChoice(role))),
+            Action::ToggleComputer => self.toggle_computer(),
+            Action::Hint => self.command(Command::Hint),
+            Action::Threat => self.command(Command::Threat),
+            Action::Evaluate => self.command(Command::Evaluate),
+            Action::RestartEngine => self.command(Command::RestartEngine),
+            Action::Level(up) => self.change_level(up),
+            Action::SwitchColours => self.switch_colours(),
+        }
+    }
+
+    pub(super) fn command(&mut self, cmd: Command) {
+        self.dispatch(Event::Command(cmd));
+    }
+
+    pub(super) fn claim(&mut self, claim: Claim) {
+        let intended = Some(self.move_input.text.trim().to_owned()).filter(|t| !t.is_empty());
+        let had_intended = intended.is_some();
+        self.command(Command::Claim(claim, intended));
+        if had_intended {
+            self.move_input.text.clear();
+        }
+    }
+
+    pub(super) fn play_typed(&mut self) {
+        let text = self.move_input.text.trim().to_owned();
+        if text.is_empty() {
+            return;
+        }
+        let before = self.session.record().moves().len();
+        self.dispatch(Event::MoveEntered {
+            text,
+            source: Source::Keyboard,
+        });
+        if self.session.record().moves().len() != before {
+            self.move_input.text.clear();
+        }
+    }
+
+    pub(super) fn focus(&mut self, target: FocusTarget) {
+        self.focus_request = Some(target);
+        let mark = self.a11y_pending.mark();
+        match target {
+            FocusTarget::Board => self.speak_square(self.cursor),
+            FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
+            FocusTarget::Menus => {
+                let name = self.ui.get("game_menu");
+                self.say(Utterance::from(name.as_str()), Priority::Info);
+            }
+            FocusTarget::Scoresheet => {}
+        }
+        // The screen reader says where the focus went.
+        self.focus_moved(mark, true);
+    }
+
+    pub fn set_mode(&mut self, mode: Mode) {
+        if self.session.config().mode == mode {
+            return;
+        }
+        // Through the settings, so it is kept (a later Save in Settings
+        // keeps it too) and the session gets it.
+        let mut settings = self.settings.clone();
+        settings.game.mode = mode;
+        self.apply_settings(settings);
+        let name = self.session.pack().say(match mode {
+            Mode::Tournament => "mode_tournament",
+            Mode::Relay => "mode_relay",
+            Mode::Practice => "mode_practice",
+        });
+        let text = self
+            .session
+            .pack()
+            .phrase("mode_changed", &[("mode", name)]);
+        self.say(text, Priority::Answer);
+        self.sync_opponent();
+    }
+
+    /// Ctrl+B: shows or hides the simulated peg-board and says which.
+    pub(super) fn toggle_sim_board(&mut self) {
+        if self.sim.take().is_some() {
+            // Hidden is disconnected: it guides nothing any more.
+            self.dispatch(Event::Board(BoardEvent::LinkClosed));
+            self.say_key("sim_board_off", Priority::Answer);
+            return;
+        }
+        self.show_sim_board();
+        self.say_key("sim_board_on", Priority::Answer);
+    }
+
+    /// Shows the simulated peg-board, silently (at start-up the welcome
+    /// comes first).
+    pub(super) fn show_sim_board(&mut self) {
+        self.sim = Some(SimPanel::new());
+        self.dispatch(Event::Board(BoardEvent::LinkUp {
+            port: SimPanel::PORT.into(),
+        }));
+    }
+
+    /// Lifts or places a peg on the simulated board (click or Enter there).
+    pub fn sim_press(&mut self, sq: Square) {
+        let Some(sim) = &mut self.sim else { return };
+        let messages = sim.press(sq);
+        for m in messages {
+            self.dispatch(Event::Board(BoardEvent::Message(m)));
+        }
+    }
+
+    pub(super) fn open_settings(&mut self) {
+        self.modal = Some(Modal::Settings(Box::new(
+            settings_dialog::SettingsDraft::from_app(self),
+        )));
+        // The dialog's name, for the screen reader (the app's own voice has
+        // no word for it; the focus stays where it was).
+        let name = self.ui.get("settings");
+        self.a11y_pending.push(&name);
+    }
+}
+
+/// The sighted player's scoresheet for the retrace: the moves typed or
+/// pasted into the move input, or, when the input names a PGN file (ends
+/// in `.pgn`), that file's text (shell: it reads the file).
+fn scoresheet_text(input: &str) -> Result<String, (String, std::io::Error)> {
+    let input = input.trim();
+    if !input.to_ascii_lowercase().ends_with(".pgn") {
+        return Ok(input.to_owned());
+    }
+    let path = match input.strip_prefix("~/") {
+        Some(rest) => std::env::home_dir().map_or_else(|| input.into(), |home| home.join(rest)),
+        None => std::path::PathBuf::from(input),
+    };
+    std::fs::read(&path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|e| (path.display().to_string(), e))
+}

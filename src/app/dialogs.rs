@@ -1,0 +1,125 @@
+//! The windows over the main one: the session's question (a modal dialog
+//! with two buttons), the help and the settings ([`super::settings_dialog`]).
+
+use egui::Id;
+
+use super::keys::Action;
+use super::layout::big;
+use super::settings_dialog::Outcome;
+use super::{Modal, RochadeApp, UiText};
+use crate::session::Question;
+
+/// Draws the question the session asks, if any, and the open window
+/// ([`Modal`]), and carries out what was answered or chosen there.
+pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
+    let t = app.ui.clone();
+    if let Some(pending) = app.session.pending() {
+        let resume = matches!(pending.question, Question::Resume(_));
+        let title = if resume {
+            t.get("resume_title")
+        } else {
+            t.get("confirm_title")
+        };
+        let question = pending.text.spoken.clone();
+        let (yes, no) = if resume {
+            (t.get("resume"), t.get("discard"))
+        } else {
+            (t.get("yes"), t.get("no"))
+        };
+        let mut answer = None;
+        let take_focus = std::mem::take(&mut app.question_takes_focus);
+        egui::Modal::new(Id::unique("confirm_dialog")).show(ctx, |ui| {
+            ui.heading(big(title, 26.0));
+            ui.label(big(question, 22.0));
+            ui.horizontal(|ui| {
+                let yes = ui.button(big(yes, 22.0));
+                // The dialog takes the keyboard: a screen reader says the
+                // dialog with its question and then the button, also when
+                // the window only now gets the focus.
+                if take_focus {
+                    yes.request_focus();
+                }
+                if yes.clicked() {
+                    answer = Some(true);
+                }
+                if ui.button(big(no, 22.0)).clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        match answer {
+            Some(true) => app.act(Action::Confirm),
+            Some(false) => app.act(Action::Cancel),
+            None => {}
+        }
+    }
+    if let Some(Modal::Help(help)) = &mut app.modal
+        && !help.ui(ctx, &t)
+    {
+        app.modal = None;
+    }
+    if let Some(Modal::Settings(draft)) = &mut app.modal {
+        let outcome = draft.ui(ctx, &t);
+        if !matches!(outcome, Outcome::Open) {
+            app.focus_request = Some(draft.return_to);
+        }
+        match outcome {
+            Outcome::Open | Outcome::Refused => {}
+            Outcome::Cancel => app.modal = None,
+            Outcome::Save(settings) => {
+                app.modal = None;
+                let summary = super::settings_dialog::settings_changes(&app.settings, &settings);
+                app.apply_settings(*settings);
+                app.say_settings_saved(&summary);
+                app.sync_opponent();
+            }
+        }
+    }
+}
+
+/// The help: a document read line by line.
+pub struct HelpWindow {
+    /// Its first line takes the keyboard (just opened; asked again until
+    /// a line has it).
+    take_focus: bool,
+}
+
+impl HelpWindow {
+    /// The help just opened: its first line takes the keyboard.
+    pub fn new() -> HelpWindow {
+        HelpWindow { take_focus: true }
+    }
+
+    /// Draws the help; false when it was closed.
+    pub fn ui(&mut self, ctx: &egui::Context, t: &UiText) -> bool {
+        let mut open = true;
+        let mut close = false;
+        egui::Window::new(t.get("help_title"))
+            .open(&mut open)
+            .vscroll(true)
+            // Fixed in place: egui's resize corner and title
+            // bar are focusable controls without a name, which a screen
+            // reader says as "unknown".
+            .resizable(false)
+            .collapsible(false)
+            .movable(false)
+            .default_width(600.0)
+            .show(ctx, |ui| {
+                // A document read line by line: the keyboard starts on the
+                // first line, Up and Down move, Tab leaves for Close.
+                let lines: Vec<egui::WidgetText> = t
+                    .help()
+                    .iter()
+                    .map(|(_, line)| big(line.as_str(), 18.0).into())
+                    .collect();
+                let take_focus = self.take_focus;
+                let focused = super::a11y::row_list_at(ui, "help", &lines, 0, take_focus);
+                // Asked again until a line has it (see `row_list_at`).
+                self.take_focus = take_focus && !focused;
+                if ui.button(t.get("close")).clicked() {
+                    close = true;
+                }
+            });
+        open && !close
+    }
+}

@@ -1,0 +1,176 @@
+//! One frame of the window ([`eframe::App`]): input, deadlines, the
+//! views, focus, the words for the screen reader, and when to wake next.
+
+use std::time::Duration;
+
+use super::keys::{self, Action};
+use super::{
+    FocusTarget, Modal, RochadeApp, a11y, board_view, dialogs, layout, palette, side_column, title,
+};
+use crate::session::{Command, Event, Question};
+
+impl RochadeApp {
+    /// Called every frame: deadlines due now become a tick.
+    pub(super) fn run_deadlines(&mut self) {
+        let now = self.now_ms();
+        if self.session.next_deadline().is_some_and(|d| d <= now) {
+            self.dispatch(Event::Tick);
+        }
+    }
+
+    /// How long the window may sleep: until the next session deadline or
+    /// the next change of the clock display, whichever is first.
+    pub fn repaint_delay(&self) -> Option<Duration> {
+        let now = self.now_ms();
+        let next = [
+            self.session.next_deadline(),
+            self.session.clock().next_display_change(now),
+        ]
+        .into_iter()
+        .flatten()
+        .min()?;
+        Some(Duration::from_millis(next.saturating_sub(now).max(1)))
+    }
+}
+
+impl eframe::App for RochadeApp {
+    /// The theme's background: no part of the window paints its own
+    /// (painting the window twice costs a software renderer real time).
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.forward_keys(raw_input);
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        if let Some(start) = self.trace_frames {
+            eprintln!("rochade: frame at {} ms", start.elapsed().as_millis());
+        }
+        let ctx = ui.ctx().clone();
+        self.apply_style(&ctx);
+        self.wake.get_or_init(|| ctx.clone());
+        self.release_saved();
+        self.poll_exports();
+        self.poll_board();
+        self.poll_engine();
+        self.poll_speech();
+        self.poll_screen_reader(&ctx);
+        self.run_deadlines();
+        self.handle_close_request(&ctx);
+        let asking = self.session.pending().is_some();
+        self.note_typing(&ctx, asking);
+        let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
+        let enter_answers = !self.move_input.typed_under_question;
+        for action in keys::global_actions(
+            &ctx,
+            asking,
+            escape_answers,
+            enter_answers,
+            self.modal.is_some(),
+        ) {
+            match action {
+                // Escape with a lifted piece puts it back, and the board
+                // keeps the keyboard; only then does it close or stop.
+                Action::Cancel if !asking && self.selected.is_some() => {
+                    self.put_back_lifted(true);
+                }
+                Action::Cancel if !asking => {
+                    if let Some(Modal::Settings(draft)) = &self.modal {
+                        self.focus_request = Some(draft.return_to);
+                    }
+                    if self.modal.take().is_none() {
+                        self.act(Action::StopSpeech);
+                    }
+                }
+                other => self.act(other),
+            }
+        }
+        let title =
+            title::window_title(self.session.record(), self.settings.game.letters, &self.ui);
+        if self.window_title != title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = title;
+        }
+        let name = title::accessible_window_name(
+            &self.session.record().tags.white,
+            &self.session.record().tags.black,
+            self.session.config().mode,
+            &self.ui,
+        );
+        a11y::name_window(&ctx, &name);
+        layout::fit_to_screen(&ctx, &mut self.window_fitted);
+        // The board first, in a square from the window's size alone; the
+        // rest in a scrolling column beside or below it.
+        let split = layout::split(ui.available_rect_before_wrap());
+        ui.scope_builder(egui::UiBuilder::new().max_rect(split.side), |ui| {
+            side_column::side_column(self, ui)
+        });
+        ui.scope_builder(egui::UiBuilder::new().max_rect(split.board), |ui| {
+            board_view::main_board(self, ui)
+        });
+        dialogs::dialogs(self, &ctx);
+        // Focus is never lost: when nothing has the keyboard (Escape in
+        // the move input, a closed dialog, help or settings, a click on
+        // nothing) the move input takes it, so a move typed next is never
+        // swallowed and a screen reader always has a place to be.
+        if self.modal.is_none()
+            && self.session.pending().is_none()
+            && ctx.memory(|m| m.focused()).is_none()
+            && self.focus_request.is_none()
+        {
+            self.focus_request = Some(FocusTarget::MoveInput);
+            ctx.request_repaint();
+        }
+        // Words wait while the move input's change goes out (see
+        // `MoveInput::changing`), so a move stays on the Braille line.
+        let input_changing = self.move_input.changing();
+        a11y::deliver(&ctx, &mut self.a11y_pending, input_changing);
+        if self.allow_close {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        if let Some(delay) = self.repaint_delay() {
+            ctx.request_repaint_after(delay);
+        }
+        if let Some(delay) = self.engine_repaint() {
+            ctx.request_repaint_after(delay);
+        }
+        if let Some(delay) = self.save_hold_delay() {
+            ctx.request_repaint_after(delay);
+        }
+    }
+}
+
+impl RochadeApp {
+    pub(super) fn apply_style(&mut self, ctx: &egui::Context) {
+        let key = (
+            self.settings.display.theme,
+            (self.settings.display.scale() * 100.0) as u32,
+        );
+        if self.applied_style == Some(key) {
+            return;
+        }
+        self.applied_style = Some(key);
+        let theme = self.settings.display.theme;
+        ctx.all_styles_mut(|style| {
+            *style = palette::style(theme, style);
+            // A selectable label is a text object on AT-SPI, and Orca 43's
+            // flat review reads text objects with a method AccessKit does
+            // not offer (GetTextAtOffset): the whole review failed and read
+            // nothing. A plain label is read by its name.
+            style.interaction.selectable_labels = false;
+        });
+        ctx.set_zoom_factor(self.settings.display.scale());
+    }
+
+    pub(super) fn handle_close_request(&mut self, ctx: &egui::Context) {
+        if ctx.input(|i| i.viewport().close_requested())
+            && !self.allow_close
+            && self.game_in_progress()
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.command(Command::AskClose);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! What the app says and how: its own voice, the spoken history, the
+//! words waiting for the screen reader ([`super::a11y`]); sending events
+//! to the session and carrying out what comes back.
+
+use shakmaty::Square;
+
+use super::{FocusTarget, RochadeApp, saving};
+use crate::runtime::carry_out;
+use crate::session::{Effect, Event, Notice, Priority, Question, QuestionKind, Speech};
+use crate::words::Utterance;
+
+impl RochadeApp {
+    pub(super) fn say(&mut self, text: Utterance, priority: Priority) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(start) = self.trace_startup.take() {
+            eprintln!(
+                "rochade: first spoken word after {} ms",
+                start.elapsed().as_millis()
+            );
+        }
+        // The offer to let the screen reader speak is for its user: the
+        // screen reader says it, the app's own voice does not (it was heard
+        // twice, and Orca's own reading waited behind it).
+        let offering = matches!(self.question(), Some(Question::ScreenReaderMode));
+        let the_offer = offering && self.session.pending().is_some_and(|p| p.text == text);
+        if !the_offer {
+            let lang = self.session.config().lang;
+            self.speech.speak(Speech {
+                text: text.clone(),
+                lang,
+                priority,
+            });
+        }
+        // The screen reader gets the words when it is meant to speak them;
+        // in self-voicing mode it would talk over the app's voice.
+        if self.settings.speech.mode.screen_reader() || offering {
+            self.a11y_pending.push(&text.spoken);
+        }
+        self.history.push_back(text);
+        while self.history.len() > 50 {
+            self.history.pop_front();
+        }
+    }
+
+    pub(super) fn say_key(&mut self, key: &str, priority: Priority) {
+        let text = self.session.pack().say(key);
+        self.say(text, priority);
+    }
+
+    /// Sends one event to the session and carries out the effects.
+    pub fn dispatch(&mut self, event: Event) {
+        let now = self.now_ms();
+        let effects = self.session.handle(now, event);
+        self.apply_effects(effects);
+    }
+
+    pub(super) fn apply_effects(&mut self, effects: Vec<Effect>) {
+        // Behind a move still being saved, everything waits its turn.
+        if !self.held.is_empty() {
+            self.held.push_back(saving::Held::behind(effects));
+            return;
+        }
+        self.run_effects(effects, false);
+    }
+
+    /// Carries out effects in order (through the one runtime); at a save,
+    /// the rest waits for it (in front of everything held when `front`).
+    pub(super) fn run_effects(&mut self, effects: Vec<Effect>, front: bool) {
+        let Ok(held) = carry_out(self, effects);
+        if let Some(held) = held {
+            let held = saving::Held::saving(held.ticket, self.now_ms(), held.effects);
+            if front {
+                self.held.push_front(held);
+            } else {
+                self.held.push_back(held);
+            }
+        }
+    }
+
+    pub(super) fn on_notice(&mut self, notice: Notice) {
+        match &notice {
+            Notice::Move { mv, .. } => {
+                self.selected = None;
+                self.cursor = mv.to();
+            }
+            Notice::Takeback { .. } | Notice::NewGame => self.selected = None,
+            Notice::Answered {
+                question,
+                confirmed: true,
+            } => match question {
+                QuestionKind::Close => self.allow_close = true,
+                QuestionKind::Resume => self.cursor = Square::E2,
+                _ => {}
+            },
+            _ => {}
+        }
+        if let Notice::Answered {
+            question: QuestionKind::ScreenReaderMode,
+            confirmed,
+        } = &notice
+        {
+            self.screen_reader_answered(*confirmed);
+        }
+        // A question takes the keyboard; after either answer it goes back
+        // where it was (the board, or the move input), so a move typed next
+        // is never lost.
+        match &notice {
+            Notice::Asked { .. } => {
+                // The dialog takes the focus and the screen reader says its
+                // question then (see `dialogs::dialogs`): not said twice.
+                if let Some(p) = self.session.pending() {
+                    self.a11y_pending.forget(&p.text.spoken);
+                }
+                self.question_takes_focus = true;
+                self.focus_before_question = if self.board_focused {
+                    FocusTarget::Board
+                } else if self.scoresheet.focused {
+                    FocusTarget::Scoresheet
+                } else {
+                    FocusTarget::MoveInput
+                };
+            }
+            Notice::Answered { .. } => self.focus_request = Some(self.focus_before_question),
+            _ => {}
+        }
+        self.last_notice = Some(notice);
+    }
+
+    /// After words for a place were said: when the focus moved there the
+    /// screen reader reads the place itself, so it does not get the same
+    /// words again (those said since `mark`).
+    pub(super) fn focus_moved(&mut self, mark: usize, moved: bool) {
+        if moved {
+            self.a11y_pending.truncate(mark);
+        }
+    }
+}
