@@ -160,11 +160,10 @@ pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> e
 
 /// Rows a screen reader reads line by line (the scoresheet, the help): one
 /// list item per row, a roving focus (Tab enters on row `enter_at`, Up and
-/// Down move the focus row by row, Tab leaves).
-///
-/// `take_focus` puts the keyboard
-/// there now (a document that opens, such as the help). Returns whether a
-/// row has the keyboard (a window's first, invisible frame takes none).
+/// Down move the focus row by row, Tab leaves). `take_focus` puts the
+/// keyboard there now (a document that opens, such as the help). Returns
+/// whether a row has the keyboard (a window's first, invisible frame takes
+/// none).
 pub fn row_list_at(
     ui: &mut egui::Ui,
     salt: &str,
@@ -265,9 +264,10 @@ fn describe(ctx: &Context, id: Id, text: String) {
 
 /// The accessible name of a choice (combo box) whose value is `value`. On
 /// AT-SPI a combo box's value is not exposed (Orca said "Who speaks combo
-/// box." and nothing more), so the value is part of the name there, and a
-/// change of value is a change of the focused object's name, which Orca
-/// speaks. UI Automation and macOS read the value itself.
+/// box." and nothing more), so the value is part of the name there (Orca
+/// reads it on focus; a change of value is said as an announcement, since
+/// Orca 43 ignores the name change). UI Automation and macOS read the
+/// value itself.
 pub fn choice_name(label: &str, value: &str) -> String {
     if cfg!(target_os = "linux") {
         format!("{label}: {value}")
