@@ -673,9 +673,16 @@ pub struct TimeControlArg {
     pub increment: u32,
 }
 
+/// A `--seek`/`--clock` value that is no time control.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a time control: MINUTES+INCREMENT, e.g. 10+5 (minutes 1-180, increment 0-180 seconds)"
+)]
+pub struct UnknownTimeControl(pub String);
+
 impl std::str::FromStr for TimeControlArg {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownTimeControl;
+    fn from_str(s: &str) -> Result<Self, UnknownTimeControl> {
         let (m, i) = s.split_once('+').unwrap_or((s, "0"));
         let parse = |t: &str| t.trim().parse::<u32>().ok();
         match (parse(m), parse(i)) {
@@ -684,9 +691,7 @@ impl std::str::FromStr for TimeControlArg {
             {
                 Ok(TimeControlArg { minutes, increment })
             }
-            _ => Err(format!(
-                "`{s}` is not a time control: MINUTES+INCREMENT, e.g. 10+5 (minutes 1-180, increment 0-180 seconds)"
-            )),
+            _ => Err(UnknownTimeControl(s.to_owned())),
         }
     }
 }
