@@ -183,12 +183,7 @@ pub fn row_list_at(
         ui.memory_mut(|m| m.request_focus(row_id(target)));
     }
     if focused.is_some() {
-        let (up, down) = ui.input_mut(|i| {
-            (
-                i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
-                i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
-            )
-        });
+        let (up, down) = up_down(ui);
         if up {
             target = target.saturating_sub(1);
         }
@@ -228,15 +223,7 @@ pub fn row_list_at(
         r.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::ListItem, true, &name));
         if r.has_focus() {
             has_focus = true;
-            ui.memory_mut(|m| {
-                m.set_focus_lock_filter(
-                    r.id,
-                    egui::EventFilter {
-                        vertical_arrows: true,
-                        ..Default::default()
-                    },
-                )
-            });
+            keep_up_down(ui, r.id);
         }
     }
     has_focus
@@ -256,6 +243,30 @@ pub fn name_window(ctx: &Context, name: &str) {
             y1: rect.max.y.into(),
         });
     });
+}
+
+/// Up and Down stay with the focused widget `id` (it moves within itself:
+/// rows, a choice's values) instead of moving the focus to a neighbour.
+fn keep_up_down(ui: &egui::Ui, id: Id) {
+    ui.memory_mut(|m| {
+        m.set_focus_lock_filter(
+            id,
+            egui::EventFilter {
+                vertical_arrows: true,
+                ..Default::default()
+            },
+        )
+    });
+}
+
+/// Up and Down pressed this frame, taken out of the input.
+fn up_down(ui: &egui::Ui) -> (bool, bool) {
+    ui.input_mut(|i| {
+        (
+            i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+            i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+        )
+    })
 }
 
 fn describe(ctx: &Context, id: Id, text: String) {
@@ -316,21 +327,8 @@ pub fn choice<T: PartialEq + Clone>(
             r.request_focus();
         }
         if r.has_focus() && !options.is_empty() {
-            ui.memory_mut(|m| {
-                m.set_focus_lock_filter(
-                    r.id,
-                    egui::EventFilter {
-                        vertical_arrows: true,
-                        ..Default::default()
-                    },
-                )
-            });
-            let (up, down) = ui.input_mut(|i| {
-                (
-                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
-                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
-                )
-            });
+            keep_up_down(ui, r.id);
+            let (up, down) = up_down(ui);
             let last = options.len() - 1;
             let next = match (at, up, down) {
                 (Some(i), true, false) => Some(i.saturating_sub(1)),

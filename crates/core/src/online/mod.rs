@@ -53,12 +53,9 @@ pub enum IncomingEvent {
 pub struct GameEventInfo {
     pub game_id: String,
     /// `white` or `black`: the colour this account plays.
-    #[serde(default)]
     pub color: Option<String>,
-    #[serde(default)]
     pub opponent: Option<EventOpponent>,
     /// Which clients may play it (`board: true` for the Board API).
-    #[serde(default)]
     pub compat: Option<Compat>,
 }
 
@@ -71,13 +68,9 @@ pub struct Compat {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EventOpponent {
-    #[serde(default)]
     pub id: Option<String>,
-    #[serde(default)]
     pub username: Option<String>,
-    #[serde(default)]
     pub rating: Option<u32>,
-    #[serde(default)]
     pub ai: Option<u8>,
 }
 
@@ -86,35 +79,24 @@ pub struct EventOpponent {
 #[serde(rename_all = "camelCase")]
 pub struct ChallengeInfo {
     pub id: String,
-    #[serde(default)]
     pub status: Option<String>,
-    #[serde(default)]
     pub challenger: Option<ChallengeUser>,
-    #[serde(default)]
     pub dest_user: Option<ChallengeUser>,
     #[serde(default)]
     pub rated: bool,
-    #[serde(default)]
     pub speed: Option<String>,
-    #[serde(default)]
     pub time_control: Option<TimeControlInfo>,
-    #[serde(default)]
     pub variant: Option<Variant>,
     /// `white`, `black` or `random`: the challenger's colour.
-    #[serde(default)]
     pub color: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChallengeUser {
-    #[serde(default)]
     pub id: Option<String>,
-    #[serde(default)]
     pub name: Option<String>,
-    #[serde(default)]
     pub rating: Option<u32>,
-    #[serde(default)]
     pub title: Option<String>,
     #[serde(default)]
     pub provisional: bool,
@@ -127,13 +109,9 @@ pub struct ChallengeUser {
 pub struct TimeControlInfo {
     #[serde(rename = "type")]
     pub kind: String,
-    #[serde(default)]
     pub limit: Option<u32>,
-    #[serde(default)]
     pub increment: Option<u32>,
-    #[serde(default)]
     pub show: Option<String>,
-    #[serde(default)]
     pub days_per_turn: Option<u32>,
 }
 
@@ -147,7 +125,6 @@ impl TimeControlInfo {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Variant {
     pub key: String,
-    #[serde(default)]
     pub name: Option<String>,
 }
 
@@ -170,19 +147,14 @@ pub struct GameFull {
     pub id: String,
     #[serde(default)]
     pub rated: bool,
-    #[serde(default)]
     pub variant: Option<Variant>,
     /// Milliseconds; absent for correspondence and unlimited games.
-    #[serde(default)]
     pub clock: Option<ClockInfo>,
-    #[serde(default)]
     pub speed: Option<String>,
-    #[serde(default)]
     pub created_at: Option<u64>,
     pub white: GamePlayer,
     pub black: GamePlayer,
     /// `startpos` or a FEN.
-    #[serde(default)]
     pub initial_fen: Option<String>,
     pub state: GameState,
 }
@@ -197,17 +169,12 @@ pub struct ClockInfo {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GamePlayer {
-    #[serde(default)]
     pub id: Option<String>,
-    #[serde(default)]
     pub name: Option<String>,
-    #[serde(default)]
     pub rating: Option<u32>,
     #[serde(default)]
     pub provisional: bool,
-    #[serde(default)]
     pub title: Option<String>,
-    #[serde(default)]
     pub ai_level: Option<u8>,
 }
 
@@ -244,7 +211,6 @@ pub struct GameState {
     #[serde(default)]
     pub binc: u64,
     pub status: String,
-    #[serde(default)]
     pub winner: Option<String>,
     #[serde(default)]
     pub wdraw: bool,
@@ -276,7 +242,6 @@ impl GameState {
 pub struct ChatLine {
     pub username: String,
     pub text: String,
-    #[serde(default)]
     pub room: Option<String>,
 }
 
@@ -284,7 +249,6 @@ pub struct ChatLine {
 #[serde(rename_all = "camelCase")]
 pub struct OpponentGone {
     pub gone: bool,
-    #[serde(default)]
     pub claim_win_in_seconds: Option<u32>,
 }
 
