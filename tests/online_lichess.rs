@@ -781,3 +781,48 @@ fn a_challenged_player_accepts_and_the_game_is_aborted() {
         .expect("the challenge");
     assert_eq!(challenge.2, "clock.limit=900&clock.increment=10");
 }
+
+#[test]
+fn a_challenge_is_said_declined_with_no_and_the_next_accepted_with_yes() {
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        challenge_first: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-decline");
+    let mut r = Rochade::start(&server, TOKEN, &[], &dir.join("g.pgn"));
+    let c = r.until("challenge");
+    assert_eq!((&c["id"], &c["time"]), (&"Chal1234".into(), &"10+5".into()));
+    let said = r.until("say");
+    let text = said["text"].as_str().unwrap();
+    assert!(
+        text.contains("Sighted, rating 1622") && text.contains("yes to accept, no to decline"),
+        "{said}"
+    );
+    r.type_line("no");
+    assert_eq!(r.until("say")["text"], "Challenge declined");
+    let c = r.until("challenge");
+    assert_eq!(
+        (&c["id"], &c["time"]),
+        (&"Chal2345".into(), &"15+10".into())
+    );
+    r.type_line("yes");
+    r.until("game");
+    r.type_line("abort");
+    assert_eq!(r.until("end")["reason"], "aborted");
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let paths: Vec<String> = server.requests().into_iter().map(|(_, p, _)| p).collect();
+    let decline = paths
+        .iter()
+        .position(|p| p == "/api/challenge/Chal1234/decline")
+        .expect("the first challenge declined");
+    let accept = paths
+        .iter()
+        .position(|p| p == "/api/challenge/Chal2345/accept")
+        .expect("the second accepted");
+    assert!(decline < accept);
+    assert!(!paths.iter().any(|p| p == "/api/challenge/Chal1234/accept"));
+}

@@ -26,21 +26,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-use rochade_core::online::{
-    Change, EndKind, GameLine, IncomingEvent, OnlineGame, Request, TimeControlArg,
-};
+use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
 use serde_json::json;
-use shakmaty::{CastlingMode, Color, KnownOutcome, Position};
+use shakmaty::{CastlingMode, Color};
 
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
 use crate::chess::GameRecord;
 use crate::engine::EngineRequest;
+use crate::online::play::{By, Host, OnlinePlay, Report, Todo, path_id, plain, server_error};
 use crate::online::{ApiError, Client, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
-use crate::session::{
-    Command, Earcon, Effect, Event, Notice, Priority, Session, SessionConfig, Source, Speech,
-};
+use crate::session::{Earcon, Effect, Event, Notice, Priority, Session, SessionConfig, Speech};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
 use crate::words::{Lang, Utterance};
 
@@ -77,6 +74,12 @@ pub struct Args {
     /// from it, the opponent's guided on it until executed.
     #[arg(long, value_name = "PORT")]
     pub board: Option<String>,
+    /// The peg-board's wire format: peg, liboard or sentio.
+    #[arg(long, value_name = "FORMAT", requires = "board")]
+    pub board_format: Option<crate::board::Format>,
+    /// The peg-board's baud rate (default: the format's usual rate).
+    #[arg(long, requires = "board")]
+    pub baud: Option<u32>,
     /// Write the game as PGN to this file after every move.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
@@ -123,7 +126,7 @@ struct Out {
     pgn: Option<PathBuf>,
     pgn_failing: std::cell::Cell<bool>,
     /// Who made the move of the batch being carried out.
-    by: &'static str,
+    by: By,
     /// The peg-board, with `--board`.
     link: Option<crate::serial::Link>,
 }
@@ -160,31 +163,20 @@ impl Out {
     }
 
     /// An error line (JSON `error` event) and its words said.
-    fn error(&self, input: Option<&str>, reason: &str, words: Utterance) -> CliResult {
-        if self.json {
-            let mut value = json!({"event": "error", "reason": reason});
-            if let Some(input) = input {
-                value["input"] = json!(input);
-            }
-            self.line(value)?;
-        }
+    fn error(&self, reason: &str, words: Utterance) -> CliResult {
+        self.line(json!({"event": "error", "reason": reason}))?;
         self.say(words, Priority::Alert)
     }
 
-    fn emit(&self, session: &Session, effects: Vec<Effect>) -> CliResult {
-        let moved = effects
-            .iter()
-            .any(|e| matches!(e, Effect::Notice(Notice::Move { .. })));
-        let _ = session;
+    fn emit(&self, effects: Vec<Effect>) -> CliResult {
         let mut shell = OnlineShell {
             out: self,
-            moved,
             said: Vec::new(),
         };
         carry_out(&mut shell, effects)?;
         for speech in std::mem::take(&mut shell.said) {
-            let is_move = moved && speech.priority == Priority::Move;
-            if is_move {
+            // A move's announcement is printed by its `move` event.
+            if speech.priority == Priority::Move {
                 if let Some(s) = &self.speech {
                     s.speak(speech);
                 }
@@ -214,7 +206,6 @@ impl Out {
 
 struct OnlineShell<'a> {
     out: &'a Out,
-    moved: bool,
     said: Vec<Speech>,
 }
 
@@ -238,7 +229,7 @@ impl Shell for OnlineShell<'_> {
         {
             if self.out.json {
                 let uci = mv.to_uci(CastlingMode::Standard).to_string();
-                self.out.line(json!({"event": "move", "uci": uci, "san": san, "by": self.out.by, "announcement": announcement}))?;
+                self.out.line(json!({"event": "move", "uci": uci, "san": san, "by": self.out.by.word(), "announcement": announcement}))?;
             } else {
                 let mut out = std::io::stdout().lock();
                 writeln!(out, "{announcement}")?;
@@ -247,12 +238,10 @@ impl Shell for OnlineShell<'_> {
         }
         // The end is printed from the server's status (the truth online);
         // other notices reach the terminal as speech.
-        let _ = self.moved;
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        // The online record (with the server's clocks) is saved by the
-        // game loop as soon as the session has the move, before it is said.
+        // Saved by the host before the effects are carried out.
         Ok(SaveStep::Done)
     }
     fn config_changed(&mut self, _: SessionConfig) -> CliResult {
@@ -275,69 +264,74 @@ impl Shell for OnlineShell<'_> {
     }
 }
 
-/// A game being played.
-struct Live {
-    game: OnlineGame,
-    /// Announces, reads the typed moves and the peg-board, guides it.
+/// The terminal as the host of an online game: its session announces,
+/// reads typed moves and the peg-board and guides it; the game is saved
+/// (PGN) before its words are said.
+struct Terminal {
+    out: Out,
     session: Session,
-    /// The game as the server has it (plus our move on its way): what is
-    /// saved. The session's record follows it.
-    record: GameRecord,
-    /// Chat lines not read yet.
-    chat: Vec<(String, String)>,
-    clocks: Option<(u64, u64)>,
-    /// Moves whose clock was written to the record.
-    clocked: usize,
-    /// Our move could not reach the server (no connection): sent again
-    /// when the stream is back.
-    unsent: bool,
+    /// The first output error (stdout closed): the run stops with it.
+    failed: Option<CliError>,
 }
 
-impl Live {
-    /// An event for the session: moves it took are added to the record and
-    /// saved, then its words are said.
-    fn handle(&mut self, out: &Out, now: u64, event: Event) -> CliResult {
+impl Terminal {
+    fn keep(&mut self, result: CliResult) {
+        if let Err(e) = result {
+            self.failed.get_or_insert(e);
+        }
+    }
+}
+
+impl Host for Terminal {
+    fn session(&self) -> &Session {
+        &self.session
+    }
+
+    fn handle(&mut self, now: u64, event: Event, by: By) {
         let fx = self.session.handle(now, event);
-        let known = self.record.moves().len();
-        let grew = self.session.record().moves().len() > known;
-        for m in self.session.record().moves().iter().skip(known) {
-            if self.record.play(m.mv, m.at_ms).is_err() {
-                break;
-            }
+        self.out.by = by;
+        if fx.contains(&Effect::SaveGame) {
+            let r = self.out.save(self.session.record());
+            self.keep(r);
         }
-        if grew {
-            out.save(&self.record)?;
-        }
-        out.emit(&self.session, fx)
+        let r = self.out.emit(fx);
+        self.keep(r);
     }
 
-    /// Changes the record (a takeback, the end) and the session with it.
-    fn rewrite(&mut self, out: &Out, now: u64, change: impl FnOnce(&mut GameRecord)) -> CliResult {
-        change(&mut self.record);
-        self.session.resume_game(now, self.record.clone());
-        out.save(&self.record)
+    fn begin(&mut self, now: u64, record: GameRecord, me: Color) {
+        let config = SessionConfig {
+            blind_side: me,
+            ..self.session.config().clone()
+        };
+        let fx = self.session.handle(now, Event::ConfigChanged(config));
+        let r = self.out.emit(fx);
+        self.keep(r);
+        self.replace_game(now, record);
     }
 
-    fn local_moves(&self) -> Vec<String> {
-        self.record
-            .moves()
-            .iter()
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
-            .collect()
+    fn replace_game(&mut self, now: u64, record: GameRecord) {
+        self.session.resume_game(now, record);
+        let r = self.out.save(self.session.record());
+        self.keep(r);
+    }
+
+    fn report(&mut self, report: Option<Report>, words: Utterance, priority: Priority) {
+        if let Some(report) = report {
+            let r = self.out.line(report.json());
+            self.keep(r);
+        }
+        let r = self.out.say(words, priority);
+        self.keep(r);
     }
 }
 
 struct Run {
-    args_server: String,
     client: Client,
-    out: Out,
-    account: String,
+    host: Terminal,
+    play: OnlinePlay,
     started: Instant,
-    live: Option<Live>,
     game_stream: Option<Arc<AtomicBool>>,
     tx: Sender<Msg>,
-    /// Lines typed before the game started.
-    waiting_input: Vec<String>,
     /// Stop: the game ended or the player quit.
     done: bool,
     /// Board reports before the game started (the board's first snapshot).
@@ -394,13 +388,13 @@ pub fn run(args: Args) -> CliResult {
             }
         }
     };
-    let out = Out {
+    let mut out = Out {
         json: args.json,
         lang: args.lang,
         speech,
         pgn: args.pgn.clone(),
         pgn_failing: Default::default(),
-        by: "player",
+        by: By::Player,
         link: None,
     };
     let pack = super::load_pack(args.lang);
@@ -424,11 +418,12 @@ pub fn run(args: Args) -> CliResult {
     );
     spawn_stdin(tx.clone());
     let started = Instant::now();
-    let mut out = out;
     if let Some(port) = &args.board {
+        let format = args.board_format.unwrap_or_default();
         let cfg = crate::serial::LinkConfig {
             epoch: started,
-            ..crate::serial::LinkConfig::new(port.clone(), crate::board::Format::default())
+            baud: args.baud.unwrap_or(format.default_baud()),
+            ..crate::serial::LinkConfig::new(port.clone(), format)
         };
         let (link_tx, link_rx) = channel();
         let link = crate::serial::Link::spawn(cfg, link_tx)
@@ -443,28 +438,34 @@ pub fn run(args: Args) -> CliResult {
         });
         out.link = Some(link);
     }
+    let config = SessionConfig {
+        lang: args.lang,
+        ..SessionConfig::default()
+    };
+    let session = Session::with_pack(config, super::load_pack(args.lang));
     let mut run = Run {
-        args_server: args.server.clone(),
         client,
-        out,
-        account,
+        host: Terminal {
+            out,
+            session,
+            failed: None,
+        },
+        play: OnlinePlay::new(&account, &args.server, args.accept),
         started,
-        live: None,
         game_stream: None,
         tx,
-        waiting_input: Vec::new(),
         done: false,
         board_waiting: Vec::new(),
     };
     let stop_seek = Arc::new(AtomicBool::new(false));
     run.find_game(&args, &pack, &stop_seek)?;
-    let result = run.main_loop(&rx, &args, &pack);
+    let result = run.main_loop(&rx, &pack);
     stop_events.store(true, Ordering::Relaxed);
     stop_seek.store(true, Ordering::Relaxed);
     if let Some(stop) = &run.game_stream {
         stop.store(true, Ordering::Relaxed);
     }
-    if let Some(s) = &run.out.speech {
+    if let Some(s) = &run.host.out.speech {
         s.wait_idle(Duration::from_secs(30));
     }
     result
@@ -482,27 +483,16 @@ fn request_with_retry(
             Ok(v) => return Ok(v),
             Err(ApiError::RateLimited) if attempt < 2 => {
                 let e = ApiError::RateLimited;
-                out.error(None, &e.to_string(), server_error(pack, &e))?;
+                out.error(&e.to_string(), server_error(pack, &e))?;
                 std::thread::sleep(wait);
             }
             Err(e) => {
-                out.error(None, &e.to_string(), server_error(pack, &e))?;
+                out.error(&e.to_string(), server_error(pack, &e))?;
                 return Err(CliError::failure(e.to_string()));
             }
         }
     }
     unreachable!("the last attempt returns")
-}
-
-fn server_error(pack: &crate::words::Pack, e: &ApiError) -> Utterance {
-    pack.phrase("online_error", &[("reason", plain(&e.to_string()))])
-}
-
-fn plain(text: &str) -> Utterance {
-    Utterance {
-        written: text.to_owned(),
-        spoken: text.to_owned(),
-    }
 }
 
 fn spawn_stdin(tx: Sender<Msg>) {
@@ -532,8 +522,9 @@ impl Run {
         pack: &crate::words::Pack,
         stop_seek: &Arc<AtomicBool>,
     ) -> CliResult {
+        let out = &self.host.out;
         if let Some(tc) = args.seek {
-            self.out.say(
+            out.say(
                 pack.phrase(
                     "online_seeking",
                     &[
@@ -556,12 +547,11 @@ impl Run {
         } else if let Some(level) = args.ai {
             let mut form = vec![("level", level.to_string()), ("color", "random".into())];
             form.extend(args.clock.clock_form());
-            let answer =
-                request_with_retry(&self.out, pack, self.client.timing.rate_limit_wait, || {
-                    self.client.post("/api/challenge/ai", &form)
-                })?;
+            let answer = request_with_retry(out, pack, self.client.timing.rate_limit_wait, || {
+                self.client.post("/api/challenge/ai", &form)
+            })?;
             if let Some(id) = answer.get("id").and_then(|v| v.as_str()) {
-                self.open_game(id);
+                self.open_game(&path_id(id));
             }
         } else if let Some(user) = &args.challenge {
             let form = args.clock.clock_form();
@@ -569,12 +559,12 @@ impl Run {
                 .chars()
                 .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
                 .collect();
-            request_with_retry(&self.out, pack, self.client.timing.rate_limit_wait, || {
+            request_with_retry(out, pack, self.client.timing.rate_limit_wait, || {
                 self.client.post(&format!("/api/challenge/{user}"), &form)
             })?;
-            self.out.say(pack.say("online_waiting"), Priority::Answer)?;
+            out.say(pack.say("online_waiting"), Priority::Answer)?;
         } else {
-            self.out.say(pack.say("online_waiting"), Priority::Answer)?;
+            out.say(pack.say("online_waiting"), Priority::Answer)?;
         }
         Ok(())
     }
@@ -584,7 +574,6 @@ impl Run {
         if self.game_stream.is_some() {
             return;
         }
-        let id: String = id.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
         let stop = Arc::new(AtomicBool::new(false));
         spawn_stream(
             self.client.clone(),
@@ -596,666 +585,138 @@ impl Run {
         self.game_stream = Some(stop);
     }
 
-    fn main_loop(
-        &mut self,
-        rx: &Receiver<Msg>,
-        args: &Args,
-        pack: &crate::words::Pack,
-    ) -> CliResult {
+    /// Who made a move the board or a deadline may complete now.
+    fn mover(&self) -> By {
+        match self.play.game() {
+            Some(g) if self.host.session.record().turn() != g.me => By::Opponent,
+            _ => By::Player,
+        }
+    }
+
+    /// Carries out what the game asks: requests sent (at once: the
+    /// terminal has nothing else to do meanwhile), streams opened.
+    fn follow_up(&mut self) -> CliResult {
+        loop {
+            let todo = self.play.take_todo();
+            if todo.is_empty() {
+                break;
+            }
+            for step in todo {
+                match step {
+                    Todo::Send(call, input) => {
+                        let result = self.client.post(&call.path(), &call.form()).map(|_| ());
+                        let now = self.now_ms();
+                        self.play
+                            .answered(&mut self.host, now, &call, input.as_deref(), result);
+                    }
+                    Todo::Open(id) => self.open_game(&id),
+                    Todo::Finished => self.done = true,
+                }
+            }
+        }
+        match self.host.failed.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn main_loop(&mut self, rx: &Receiver<Msg>, pack: &crate::words::Pack) -> CliResult {
         while !self.done {
             let now = self.now_ms();
             let wait = self
-                .live
-                .as_ref()
-                .and_then(|l| l.session.next_deadline())
+                .host
+                .session
+                .next_deadline()
                 .map_or(500, |d| d.saturating_sub(now))
                 .min(500);
             let msg = match rx.recv_timeout(Duration::from_millis(wait)) {
                 Ok(msg) => msg,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    self.run_deadlines()?;
+                    self.run_deadlines();
+                    self.follow_up()?;
                     continue;
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
             };
+            let now = self.now_ms();
             match msg {
                 Msg::Board(input) => {
-                    if let Some(live) = &mut self.live {
-                        self.out.by = if live.record.turn() == live.game.me {
-                            "player"
-                        } else {
-                            "opponent"
-                        };
-                        live.handle(&self.out, input.at_ms, Event::Board(input.event))?;
-                        self.send_new_move(None)?;
+                    if self.play.game().is_some() {
+                        let by = self.mover();
+                        self.host.handle(input.at_ms, Event::Board(input.event), by);
+                        self.play.after_local(&mut self.host, None);
                     } else {
                         self.board_waiting.push(input);
                     }
                 }
                 Msg::Stdin(line) => {
                     let text = line.trim().to_owned();
-                    if text.is_empty() {
-                        continue;
-                    }
                     if matches!(text.as_str(), "quit" | "exit" | "q") {
                         break;
                     }
-                    if self.live.is_none() {
-                        self.waiting_input.push(text);
-                    } else {
-                        self.input(&text)?;
+                    if !text.is_empty() {
+                        self.play.input(&mut self.host, now, &text);
                     }
                 }
                 Msg::StdinEnd => break,
-                Msg::Events(StreamMsg::Line(event)) => self.incoming(event, args, pack)?,
+                Msg::Events(StreamMsg::Line(event)) => self.play.incoming(&mut self.host, event),
                 Msg::Game(StreamMsg::Line(line)) => {
-                    self.game_line(line)?;
-                    if let Some(live) = &mut self.live {
+                    self.play
+                        .game_line(&mut self.host, now, line)
+                        .map_err(|e| CliError::failure(e.to_string()))?;
+                    if self.play.game().is_some() {
                         for input in std::mem::take(&mut self.board_waiting) {
-                            live.handle(&self.out, input.at_ms, Event::Board(input.event))?;
-                        }
-                        for text in std::mem::take(&mut self.waiting_input) {
-                            self.input(&text)?;
+                            let by = self.mover();
+                            self.host.handle(input.at_ms, Event::Board(input.event), by);
                         }
                     }
                 }
                 Msg::Events(StreamMsg::Unreadable(e)) | Msg::Game(StreamMsg::Unreadable(e)) => {
                     let reason = format!("unreadable line from the server: {e}");
-                    self.out.error(
-                        None,
-                        &reason,
-                        pack.phrase("online_error", &[("reason", plain(&reason))]),
-                    )?;
+                    let words = pack.phrase("online_error", &[("reason", plain(&reason))]);
+                    self.host.out.error(&reason, words)?;
                 }
                 Msg::Game(StreamMsg::Dropped { reason, first }) => {
-                    if first {
-                        self.out.line(json!({"event": "connection", "state": "lost", "reason": reason.to_string()}))?;
-                        self.out.say(
-                            pack.phrase(
-                                "online_connection_lost",
-                                &[("reason", plain(&reason.to_string()))],
-                            ),
-                            Priority::Alert,
-                        )?;
-                    }
+                    self.play.stream_dropped(&mut self.host, &reason, first)
                 }
-                Msg::Game(StreamMsg::Back) => {
-                    self.out
-                        .line(json!({"event": "connection", "state": "back"}))?;
-                    self.out
-                        .say(pack.say("online_connection_back"), Priority::Alert)?;
-                    self.resend()?;
-                }
+                Msg::Game(StreamMsg::Back) => self.play.stream_back(&mut self.host),
                 Msg::Events(StreamMsg::Dropped { .. }) | Msg::Events(StreamMsg::Back) => {
                     // The game's own stream says what the player needs.
                 }
                 Msg::Events(StreamMsg::Fatal(e)) | Msg::Game(StreamMsg::Fatal(e)) => {
-                    self.out
-                        .error(None, &e.to_string(), server_error(pack, &e))?;
+                    self.host
+                        .out
+                        .error(&e.to_string(), server_error(pack, &e))?;
                     return Err(CliError::failure(e.to_string()));
                 }
                 Msg::SeekDone(Err(e)) => {
-                    self.out
-                        .error(None, &e.to_string(), server_error(pack, &e))?;
-                    if self.live.is_none() && self.game_stream.is_none() {
+                    self.host
+                        .out
+                        .error(&e.to_string(), server_error(pack, &e))?;
+                    if self.play.game().is_none() && self.game_stream.is_none() {
                         return Err(CliError::failure(e.to_string()));
                     }
                 }
                 Msg::SeekDone(Ok(())) => {}
             }
+            self.follow_up()?;
         }
         Ok(())
     }
 
-    fn incoming(
-        &mut self,
-        event: IncomingEvent,
-        args: &Args,
-        pack: &crate::words::Pack,
-    ) -> CliResult {
-        match event {
-            IncomingEvent::GameStart { game } if game.compat.as_ref().is_none_or(|c| c.board) => {
-                self.open_game(&game.game_id);
-            }
-            IncomingEvent::Challenge { challenge } if args.accept && self.game_stream.is_none() => {
-                let challenger =
-                    challenge
-                        .challenger
-                        .clone()
-                        .unwrap_or(rochade_core::online::ChallengeUser {
-                            id: None,
-                            name: None,
-                            rating: None,
-                            title: None,
-                            provisional: false,
-                        });
-                if challenger
-                    .id
-                    .as_deref()
-                    .is_some_and(|id| id.eq_ignore_ascii_case(&self.account))
-                {
-                    return Ok(()); // our own challenge
-                }
-                let name = challenger
-                    .name
-                    .or(challenger.id)
-                    .unwrap_or_else(|| "?".into());
-                let name = match challenger.rating {
-                    Some(r) => pack.phrase(
-                        "online_rated",
-                        &[("name", plain(&name)), ("rating", plain(&r.to_string()))],
-                    ),
-                    None => plain(&name),
-                };
-                let time = challenge
-                    .time_control
-                    .as_ref()
-                    .and_then(|t| {
-                        t.show
-                            .clone()
-                            .or_else(|| t.minutes_increment().map(|(m, i)| format!("{m}+{i}")))
-                    })
-                    .unwrap_or_else(|| "-".into());
-                self.out.line(json!({"event": "challenge", "id": challenge.id, "from": name.written, "time": time}))?;
-                self.out.say(
-                    pack.phrase(
-                        "online_challenge",
-                        &[("name", name), ("time", plain(&time))],
-                    ),
-                    Priority::Answer,
-                )?;
-                let id: String = challenge
-                    .id
-                    .chars()
-                    .filter(|c| c.is_ascii_alphanumeric())
-                    .collect();
-                if let Err(e) = self
-                    .client
-                    .post(&format!("/api/challenge/{id}/accept"), &[])
-                {
-                    self.out
-                        .error(None, &e.to_string(), server_error(pack, &e))?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn game_line(&mut self, line: GameLine) -> CliResult {
-        match line {
-            GameLine::GameFull(full) => {
-                if self.live.is_none() {
-                    let Some(game) = OnlineGame::new(&full, &self.account) else {
-                        return Err(CliError::failure(format!(
-                            "game {} is not played by this account",
-                            full.id
-                        )));
-                    };
-                    self.start_live(game)?;
-                }
-                self.apply(&full.state)
-            }
-            GameLine::GameState(state) => self.apply(&state),
-            GameLine::ChatLine(chat) => {
-                let Some(live) = &mut self.live else {
-                    return Ok(());
-                };
-                if chat.username.eq_ignore_ascii_case(&self.account)
-                    || chat.room.as_deref() == Some("spectator")
-                {
-                    return Ok(());
-                }
-                live.chat.push((chat.username.clone(), chat.text.clone()));
-                self.out
-                    .line(json!({"event": "chat", "from": chat.username}))?;
-                let words = live.session.pack().say("online_chat_new");
-                self.out.say(words, Priority::Info)
-            }
-            GameLine::OpponentGone(gone) => {
-                let Some(live) = &self.live else {
-                    return Ok(());
-                };
-                let pack = live.session.pack();
-                let words = match (gone.gone, gone.claim_win_in_seconds) {
-                    (false, _) => pack.say("online_opponent_back"),
-                    (true, Some(s)) if s > 0 => pack.phrase(
-                        "online_opponent_gone",
-                        &[("seconds", plain(&s.to_string()))],
-                    ),
-                    (true, _) => pack.say("online_opponent_gone_now"),
-                };
-                self.out.line(json!({"event": "opponent_gone", "gone": gone.gone, "claim_in": gone.claim_win_in_seconds}))?;
-                self.out.say(words, Priority::Alert)
-            }
-            GameLine::Other => Ok(()),
-        }
-    }
-
-    fn start_live(&mut self, game: OnlineGame) -> CliResult {
-        let lang = self.out.lang;
-        let config = SessionConfig {
-            lang,
-            blind_side: game.me,
-            ..SessionConfig::default()
-        };
-        let mut session = Session::with_pack(config, super::load_pack(lang));
-        let mut record = match &game.initial_fen {
-            Some(fen) => GameRecord::from_fen(fen)
-                .map_err(|e| CliError::failure(format!("the server's start position: {e}")))?,
-            None => GameRecord::new(),
-        };
-        {
-            let tags = &mut record.tags;
-            tags.event = format!(
-                "{} {} game",
-                if game.rated { "Rated" } else { "Casual" },
-                game.speed.as_deref().unwrap_or("online")
-            );
-            tags.site = format!("{}/{}", self.args_server.trim_end_matches('/'), game.id);
-            tags.date = crate::pgn::pgn_date(crate::savegame::today());
-            tags.white = game.white.display_name();
-            tags.black = game.black.display_name();
-            tags.time_control = Some(game.pgn_time_control());
-            for (tag, player) in [("WhiteElo", &game.white), ("BlackElo", &game.black)] {
-                if let Some(r) = player.rating {
-                    tags.extra.push((tag.into(), r.to_string()));
-                }
-            }
-        }
-        session.resume_game(self.now_ms(), record.clone());
-        let pack = session.pack();
-        let opponent = game.opponent();
-        let name = opponent.display_name();
-        let opponent_words = match opponent.rating {
-            Some(r) => pack.phrase(
-                "online_rated",
-                &[("name", plain(&name)), ("rating", plain(&r.to_string()))],
-            ),
-            None => plain(&name),
-        };
-        let greeting = pack.phrase(
-            "online_game",
-            &[
-                ("opponent", opponent_words),
-                ("side", crate::announce::side_word(pack, game.me)),
-            ],
-        );
-        self.out.line(json!({
-            "event": "game",
-            "id": game.id,
-            "color": if game.me == Color::White { "white" } else { "black" },
-            "white": game.white.display_name(),
-            "black": game.black.display_name(),
-            "white_rating": game.white.rating,
-            "black_rating": game.black.rating,
-        }))?;
-        self.out.say(greeting, Priority::Answer)?;
-        self.live = Some(Live {
-            game,
-            session,
-            record,
-            chat: Vec::new(),
-            clocks: None,
-            clocked: 0,
-            unsent: false,
-        });
-        Ok(())
-    }
-
-    /// A server state: the local record follows it.
-    fn apply(&mut self, state: &rochade_core::online::GameState) -> CliResult {
+    /// The session's deadlines due now (settle windows, guidance); a move
+    /// they complete is sent.
+    fn run_deadlines(&mut self) {
         let now = self.now_ms();
-        let Some(live) = &mut self.live else {
-            return Ok(());
-        };
-        let local = live.local_moves();
-        let changes = live.game.update(&local, state);
-        let me = live.game.me;
-        for change in changes {
-            match change {
-                Change::Rewind { keep, ours_lost } => {
-                    let n = live.record.moves().len() - keep;
-                    let mut taken = Vec::new();
-                    live.rewrite(&self.out, now, |r| taken = r.takeback(n))?;
-                    live.clocked = live.clocked.min(keep);
-                    live.unsent = false;
-                    let pack = live.session.pack();
-                    let what = taken
-                        .first()
-                        .map(|m| plain(&m.san_string()))
-                        .unwrap_or_default();
-                    self.out
-                        .line(json!({"event": "takeback", "count": n, "ours_lost": ours_lost}))?;
-                    let words = if ours_lost {
-                        pack.phrase("online_game_moved_on", &[("move", what)])
-                    } else {
-                        pack.phrase("takeback", &[("move", what)])
-                    };
-                    self.out.say(words, Priority::Alert)?;
-                }
-                Change::Play(moves) => {
-                    for uci in moves {
-                        let mv = uci
-                            .parse::<shakmaty::uci::UciMove>()
-                            .ok()
-                            .and_then(|u| u.to_move(live.record.position()).ok());
-                        let Some(mv) = mv else {
-                            let reason = format!("the server's move {uci} is not legal here");
-                            let words = live
-                                .session
-                                .pack()
-                                .phrase("online_error", &[("reason", plain(&reason))]);
-                            self.out.error(None, &reason, words)?;
-                            break;
-                        };
-                        self.out.by = if live.record.turn() == me {
-                            "player"
-                        } else {
-                            "opponent"
-                        };
-                        live.handle(
-                            &self.out,
-                            now,
-                            Event::MovePlayed {
-                                mv,
-                                source: Source::Keyboard,
-                            },
-                        )?;
-                    }
-                }
-                Change::Clocks { white_ms, black_ms } => {
-                    live.clocks = Some((white_ms, black_ms));
-                    let record = &mut live.record;
-                    let n = record.moves().len();
-                    if n > live.clocked && live.game.clock.is_some() {
-                        // The last mover's time after his move.
-                        let mover = record.position().turn().other();
-                        record.set_last_clock(if mover == Color::White {
-                            white_ms
-                        } else {
-                            black_ms
-                        });
-                        live.clocked = n;
-                        self.out.save(&live.record)?;
-                    }
-                }
-                Change::DrawOffered => {
-                    let pack = live.session.pack();
-                    self.out
-                        .line(json!({"event": "offer", "what": "draw", "by": "opponent"}))?;
-                    let words = pack.phrase(
-                        "draw_offer",
-                        &[("side", crate::announce::side_word(pack, !me))],
-                    );
-                    self.out.say(words, Priority::Alert)?;
-                }
-                Change::DrawDeclined => {
-                    self.out.line(
-                        json!({"event": "offer_declined", "what": "draw", "by": "opponent"}),
-                    )?;
-                    let words = live.session.pack().say("draw_offer_declined");
-                    self.out.say(words, Priority::Alert)?;
-                }
-                Change::TakebackOffered => {
-                    let pack = live.session.pack();
-                    self.out
-                        .line(json!({"event": "offer", "what": "takeback", "by": "opponent"}))?;
-                    let words = pack.phrase(
-                        "online_takeback_offer",
-                        &[("side", crate::announce::side_word(pack, !me))],
-                    );
-                    self.out.say(words, Priority::Alert)?;
-                }
-                Change::TakebackDeclined => {
-                    self.out.line(
-                        json!({"event": "offer_declined", "what": "takeback", "by": "opponent"}),
-                    )?;
-                    let words = live.session.pack().say("online_takeback_declined");
-                    self.out.say(words, Priority::Alert)?;
-                }
-                Change::Ended(kind) => {
-                    live.rewrite(&self.out, now, |r| end_record(r, kind))?;
-                    let record = &live.record;
-                    let pack = live.session.pack();
-                    let words = match record.end() {
-                        Some(end) => crate::announce::announce_result(pack, &end),
-                        None => pack.say("online_aborted"),
-                    };
-                    self.out.line(json!({"event": "end", "result": record.result_str(), "reason": kind.reason()}))?;
-                    self.out.say(words, Priority::Alert)?;
-                    self.done = true;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A line typed by the player during the game.
-    fn input(&mut self, text: &str) -> CliResult {
-        let Some(live) = &mut self.live else {
-            return Ok(());
-        };
-        if live.game.is_over() {
-            return Ok(());
-        }
-        let lower = text.to_lowercase();
-        let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
-        let me = live.game.me;
-        let request = match word {
-            "resign" | "aufgeben" | "abandonar" => Some(Request::Resign),
-            "abort" | "abbrechen" | "abortar" => Some(Request::Abort),
-            "claim" | "claim-victory" | "sieg" | "vitoria" => Some(Request::ClaimVictory),
-            "draw" | "remis" | "empate" => {
-                let offering = !live.game.opponent_offers_draw();
-                if offering {
-                    let pack = live.session.pack();
-                    let words = pack.phrase(
-                        "draw_offer",
-                        &[("side", crate::announce::side_word(pack, me))],
-                    );
-                    self.out.say(words, Priority::Answer)?;
-                }
-                Some(live.game.draw(true))
-            }
-            "takeback" | "undo" | "zurueck" | "voltar" => Some(live.game.takeback(true)),
-            "yes" | "y" | "ja" | "j" | "sim" | "s" | "no" | "n" | "nein" | "nao" => {
-                let yes = matches!(word, "yes" | "y" | "ja" | "j" | "sim" | "s");
-                if live.game.opponent_offers_draw() {
-                    Some(live.game.draw(yes))
-                } else if live.game.opponent_offers_takeback() {
-                    Some(live.game.takeback(yes))
-                } else {
-                    let words = live.session.pack().say("online_no_offer");
-                    return self.out.say(words, Priority::Answer);
-                }
-            }
-            "chat" if !rest.is_empty() => {
-                // The typed text as typed (not lower-cased).
-                let original = text.trim()[4..].trim().to_owned();
-                Some(Request::Chat(original))
-            }
-            "chat" => {
-                let pack = live.session.pack();
-                if live.chat.is_empty() {
-                    let words = pack.say("online_chat_none");
-                    return self.out.say(words, Priority::Answer);
-                }
-                for (name, line) in std::mem::take(&mut live.chat) {
-                    let words = pack.phrase(
-                        "online_chat",
-                        &[("name", plain(&name)), ("text", plain(&line))],
-                    );
-                    self.out.say(words, Priority::Answer)?;
-                }
-                return Ok(());
-            }
-            "clock" | "uhr" | "relogio" => {
-                let pack = live.session.pack();
-                let Some((w, b)) = live.clocks else {
-                    return Ok(());
-                };
-                for (side, ms) in [(Color::White, w), (Color::Black, b)] {
-                    let words = pack.phrase(
-                        "low_time",
-                        &[
-                            ("side", crate::announce::side_word(pack, side)),
-                            ("remaining", crate::clock::duration_words(pack, ms)),
-                        ],
-                    );
-                    self.out.say(words, Priority::Answer)?;
-                }
-                return Ok(());
-            }
-            "repeat" | "r" => {
-                let now = self.started.elapsed().as_millis() as u64;
-                return live.handle(&self.out, now, Event::Command(Command::Repeat));
-            }
-            _ => None,
-        };
-        if let Some(request) = request {
-            return self.send(request, None);
-        }
-        // A move.
-        let pack = live.session.pack();
-        if live.record.turn() != me || live.game.pending().is_some() {
-            let words = pack.say("online_not_your_turn");
-            return self.out.error(Some(text), "not your turn", words);
-        }
-        let before = live.record.moves().len();
-        self.out.by = "player";
-        let now = self.started.elapsed().as_millis() as u64;
-        live.handle(
-            &self.out,
-            now,
-            Event::MoveEntered {
-                text: text.to_owned(),
-                source: Source::Keyboard,
-            },
-        )?;
-        if live.record.moves().len() != before + 1 {
-            return Ok(()); // refused locally: said by the session
-        }
-        self.send_new_move(Some(text))
-    }
-
-    /// Sends our move that the record has and the server has not (typed,
-    /// or executed on the peg-board).
-    fn send_new_move(&mut self, input: Option<&str>) -> CliResult {
-        let Some(live) = &mut self.live else {
-            return Ok(());
-        };
-        let record = &live.record;
-        let server_len = live.game.state.move_list().len();
-        let ours = record.moves().len() == server_len + 1
-            && record.position().turn() != live.game.me
-            && live.game.pending().is_none()
-            && !live.game.is_over();
-        if !ours {
-            return Ok(());
-        }
-        let uci = record
-            .last_move()
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
-            .unwrap_or_default();
-        let request = live.game.send_move(&uci);
-        self.send(request, input)
-    }
-
-    /// The session's deadlines due now (settle windows, guidance).
-    fn run_deadlines(&mut self) -> CliResult {
-        let now = self.now_ms();
-        let Some(live) = &mut self.live else {
-            return Ok(());
-        };
         for _ in 0..1000 {
-            match live.session.next_deadline() {
+            match self.host.session.next_deadline() {
                 Some(d) if d <= now => {
-                    live.handle(&self.out, d, Event::Tick)?;
+                    let by = self.mover();
+                    self.host.handle(d, Event::Tick, by);
                 }
                 _ => break,
             }
         }
-        self.send_new_move(None)
-    }
-
-    /// Sends a game request; a refused move is taken back and said.
-    fn send(&mut self, request: Request, input: Option<&str>) -> CliResult {
-        let Some(live) = &mut self.live else {
-            return Ok(());
-        };
-        let path = request.path(&live.game.id);
-        let result = self.client.post(&path, &request.form());
-        let Err(e) = result else {
-            live.unsent = false;
-            return Ok(());
-        };
-        let pack = live.session.pack();
-        match (&request, &e) {
-            (Request::Move(_), ApiError::Network(_)) => {
-                // Sent again when the connection is back.
-                live.unsent = true;
-                let words = pack.phrase(
-                    "online_connection_lost",
-                    &[("reason", plain(&e.to_string()))],
-                );
-                self.out.error(input, &e.to_string(), words)
-            }
-            (Request::Move(_), _) => {
-                live.game.move_refused();
-                let mut taken = Vec::new();
-                let now = self.started.elapsed().as_millis() as u64;
-                live.rewrite(&self.out, now, |r| taken = r.takeback(1))?;
-                let pack = live.session.pack();
-                let what = taken
-                    .first()
-                    .map(|m| plain(&m.san_string()))
-                    .unwrap_or_default();
-                let words = pack.phrase(
-                    "online_move_refused",
-                    &[("move", what), ("reason", plain(&e.to_string()))],
-                );
-                self.out.error(input, &e.to_string(), words)
-            }
-            _ => {
-                let words = server_error(pack, &e);
-                self.out.error(input, &e.to_string(), words)
-            }
-        }
-    }
-
-    /// The stream is back: a move that could not be sent goes now (the
-    /// server's state decides if it still fits).
-    fn resend(&mut self) -> CliResult {
-        let Some(live) = &mut self.live else {
-            return Ok(());
-        };
-        if !live.unsent {
-            return Ok(());
-        }
-        let Some(uci) = live.game.pending().map(str::to_owned) else {
-            live.unsent = false;
-            return Ok(());
-        };
-        self.send(Request::Move(uci), None)
-    }
-}
-
-/// The server's ending written into the record (a mate or stalemate the
-/// record found itself stays as it is).
-fn end_record(record: &mut crate::chess::GameRecord, kind: EndKind) {
-    if record.is_over() {
-        return;
-    }
-    match kind {
-        EndKind::Checkmate { winner } => record.record_result(KnownOutcome::Decisive { winner }),
-        EndKind::Resign { loser } => record.resign(loser),
-        EndKind::Stalemate | EndKind::Draw => record.agree_draw(),
-        EndKind::OutOfTime { loser, .. } => record.flag_fall(loser),
-        EndKind::Timeout { winner } | EndKind::Other { winner } => match winner {
-            Some(winner) => record.record_result(KnownOutcome::Decisive { winner }),
-            None => record.record_result(KnownOutcome::Draw),
-        },
-        EndKind::Aborted => {}
+        self.play.after_local(&mut self.host, None);
     }
 }

@@ -7,6 +7,7 @@
 //! `Authorization` header; no error text, log line or file written here
 //! contains it ([`Token`]'s `Debug` hides it).
 
+pub mod play;
 pub mod token;
 
 use std::io::{BufRead, BufReader, Read};

@@ -79,6 +79,10 @@ static DE: &[(&str, &[u8])] = &[
         "abgelehnt",
         include_bytes!("../../assets/voice/de/abgelehnt.wav"),
     ),
+    (
+        "ablehnen",
+        include_bytes!("../../assets/voice/de/ablehnen.wav"),
+    ),
     ("acht", include_bytes!("../../assets/voice/de/acht.wav")),
     (
         "aendern",
@@ -119,6 +123,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/angreifer.wav"),
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
+    (
+        "annehmen",
+        include_bytes!("../../assets/voice/de/annehmen.wav"),
+    ),
     (
         "ansagen",
         include_bytes!("../../assets/voice/de/ansagen.wav"),
@@ -424,6 +432,7 @@ static DE: &[(&str, &[u8])] = &[
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
+    ("ja", include_bytes!("../../assets/voice/de/ja.wav")),
     ("jetzt", include_bytes!("../../assets/voice/de/jetzt.wav")),
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
@@ -495,6 +504,7 @@ static DE: &[(&str, &[u8])] = &[
         "naechsten",
         include_bytes!("../../assets/voice/de/naechsten.wav"),
     ),
+    ("nein", include_bytes!("../../assets/voice/de/nein.wav")),
     ("neu", include_bytes!("../../assets/voice/de/neu.wav")),
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
@@ -863,6 +873,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "zurueckgestellt",
         include_bytes!("../../assets/voice/de/zurueckgestellt.wav"),
+    ),
+    (
+        "zurueckgezogen",
+        include_bytes!("../../assets/voice/de/zurueckgezogen.wav"),
     ),
     (
         "zuruecknehmen",

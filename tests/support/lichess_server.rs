@@ -276,6 +276,18 @@ fn handle(conn: TcpStream, shared: &Arc<(Mutex<State>, Condvar)>, token: &str) {
             drop(s);
             respond(&conn, 200, r#"{"ok":true}"#);
         }
+        ("POST", p) if p.starts_with("/api/challenge/") && p.ends_with("/decline") => {
+            // Declined: a second player challenges next (once).
+            let mut s = lock.lock().unwrap();
+            if p == "/api/challenge/Chal1234/decline" {
+                s.event_log.push(challenge_line(
+                    "Chal2345", "second", "Second", 1712, 900, 10,
+                ));
+            }
+            cvar.notify_all();
+            drop(s);
+            respond(&conn, 200, r#"{"ok":true}"#);
+        }
         ("POST", p) if p.starts_with("/api/challenge/") && p.matches('/').count() == 3 => {
             // A challenge to a player, accepted by him at once.
             let mut s = lock.lock().unwrap();
@@ -572,6 +584,21 @@ fn stream_head(mut conn: &TcpStream) -> std::io::Result<()> {
     conn.flush()
 }
 
+/// A `challenge` event of the incoming-events stream, to this account.
+fn challenge_line(
+    id: &str,
+    from_id: &str,
+    from: &str,
+    rating: u32,
+    limit: u32,
+    inc: u32,
+) -> String {
+    format!(
+        r#"{{"type":"challenge","challenge":{{"id":"{id}","url":"http://localhost/{id}","status":"created","compat":{{"bot":false,"board":true}},"challenger":{{"id":"{from_id}","name":"{from}","title":null,"rating":{rating},"online":true,"lag":24}},"destUser":{{"id":"{ACCOUNT}","name":"BlindPlayer","title":null,"rating":1580,"provisional":false,"online":true,"lag":45}},"variant":{{"key":"standard","name":"Standard","short":"Std"}},"rated":false,"timeControl":{{"type":"clock","limit":{limit},"increment":{inc},"show":"{}+{inc}"}},"color":"random","speed":"rapid","perf":{{"name":"Rapid"}}}}}}"#,
+        limit / 60
+    )
+}
+
 /// Keep-alive every 100 ms when nothing happens.
 const KEEP_ALIVE: Duration = Duration::from_millis(100);
 
@@ -583,7 +610,9 @@ fn event_stream(conn: &TcpStream, shared: &Arc<(Mutex<State>, Condvar)>) {
     {
         let mut s = lock.lock().unwrap();
         if s.script.challenge_first && !s.game_started && s.event_log.is_empty() {
-            s.event_log.push(format!(r#"{{"type":"challenge","challenge":{{"id":"Chal1234","url":"http://localhost/Chal1234","status":"created","compat":{{"bot":false,"board":true}},"challenger":{{"id":"sighted","name":"Sighted","title":null,"rating":1622,"online":true,"lag":24}},"destUser":{{"id":"{ACCOUNT}","name":"BlindPlayer","title":null,"rating":1580,"provisional":false,"online":true,"lag":45}},"variant":{{"key":"standard","name":"Standard","short":"Std"}},"rated":false,"timeControl":{{"type":"clock","limit":600,"increment":5,"show":"10+5"}},"color":"random","speed":"rapid","perf":{{"name":"Rapid"}}}}}}"#));
+            s.event_log.push(challenge_line(
+                "Chal1234", "sighted", "Sighted", 1622, 600, 5,
+            ));
         }
     }
     let mut cursor = 0;

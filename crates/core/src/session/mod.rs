@@ -210,6 +210,13 @@ pub enum Event {
     Sighted(board::BoardEvent),
     /// The engine thread answered or failed (practice).
     Engine(crate::engine::EngineEvent),
+    /// An online server's clocks just after the last move (Lichess's
+    /// `wtime`/`btime`): the server is the truth online, so the last
+    /// move's clock reading is the mover's time and both clocks show them.
+    ServerClocks {
+        white_ms: u64,
+        black_ms: u64,
+    },
 }
 
 /// What the session asks the world to do.
@@ -438,6 +445,9 @@ impl Session {
                 self.sighted_actions(now_ms, actions, &mut out);
             }
             Event::Engine(ev) => self.engine_event(now_ms, ev, &mut out),
+            Event::ServerClocks { white_ms, black_ms } => {
+                self.server_clocks(white_ms, black_ms, &mut out)
+            }
         }
         // Timers run after every event, so a late tick still fires them;
         // the sighted board's first, so that a move read there reaches the
@@ -705,6 +715,25 @@ impl Session {
         out.push(Effect::SaveGame);
         self.speak(out, text, Priority::Move);
         self.recorded(now, &played, announcement, source, out);
+    }
+
+    /// [`Event::ServerClocks`]: the mover's time written with the last
+    /// move (saved when it changed), both clocks set to the server's.
+    fn server_clocks(&mut self, white_ms: u64, black_ms: u64, out: &mut Vec<Effect>) {
+        self.clock.set_remaining(Color::White, white_ms);
+        self.clock.set_remaining(Color::Black, black_ms);
+        let mover = !self.record.turn();
+        let Some(last) = self.record.last_move() else {
+            return;
+        };
+        let ms = match mover {
+            Color::White => white_ms,
+            Color::Black => black_ms,
+        };
+        if last.clock_ms != Some(ms) {
+            self.record.set_last_clock(ms);
+            out.push(Effect::SaveGame);
+        }
     }
 
     fn after_end_check(&mut self, now: u64, out: &mut Vec<Effect>) {

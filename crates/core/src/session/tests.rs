@@ -597,3 +597,30 @@ fn tags_and_packs_change_through_events() {
     s.handle(0, Event::PackChanged(Box::new(Pack::bundled(Lang::En))));
     assert_eq!(s.pack().lang, Lang::En);
 }
+
+#[test]
+fn server_clocks_give_the_last_move_the_movers_time_once() {
+    let mut s = session(SessionConfig::default());
+    let clocks = |w, b| Event::ServerClocks {
+        white_ms: w,
+        black_ms: b,
+    };
+    // No move yet: nothing to write, nothing to save.
+    assert!(
+        !s.handle(0, clocks(600_000, 600_000))
+            .contains(&Effect::SaveGame)
+    );
+    enter(&mut s, 10, "e4");
+    let fx = s.handle(20, clocks(597_500, 600_000));
+    assert!(fx.contains(&Effect::SaveGame));
+    assert_eq!(s.record().moves()[0].clock_ms, Some(597_500));
+    // The same state again (an offer, a reconnection): no new save.
+    assert!(
+        !s.handle(30, clocks(597_500, 600_000))
+            .contains(&Effect::SaveGame)
+    );
+    enter(&mut s, 40, "e5");
+    s.handle(50, clocks(597_500, 591_000));
+    assert_eq!(s.record().moves()[1].clock_ms, Some(591_000));
+    assert_eq!(s.record().moves()[0].clock_ms, Some(597_500));
+}

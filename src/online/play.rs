@@ -1,0 +1,906 @@
+//! One online game between the server and a host: the terminal
+//! (`rochade online`) or the window. The server is the truth: every state
+//! it sends goes through [`OnlineGame::update`] and the host's session
+//! follows it (moves played and announced, moves taken back, the clocks,
+//! the end). The player's words (`draw`, `yes`, `resign`, `chat` ...) and
+//! moves become requests the host sends; their answers come back through
+//! [`OnlinePlay::answered`].
+//!
+//! No I/O here: the host owns the session and carries out its effects,
+//! sends the requests ([`OnlinePlay::take_todo`]) on its own terms (the
+//! terminal at once, the window from a thread) and reads the streams.
+
+use rochade_core::online::{
+    ChallengeInfo, Change, EndKind, GameLine, GameState, IncomingEvent, OnlineGame, Request,
+};
+use serde_json::json;
+use shakmaty::{CastlingMode, Color, KnownOutcome};
+
+use super::ApiError;
+use crate::chess::GameRecord;
+use crate::session::{Command, Event, Priority, Session, Source};
+use crate::words::{Pack, Utterance};
+
+/// Who made a move the host's session plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    Player,
+    Opponent,
+}
+
+impl By {
+    pub fn word(self) -> &'static str {
+        match self {
+            By::Player => "player",
+            By::Opponent => "opponent",
+        }
+    }
+}
+
+/// What the player is told besides the session's own words: one `--json`
+/// event each (`rochade online --json`), shown or said by the window.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report {
+    Game {
+        id: String,
+        me: Color,
+        white: String,
+        black: String,
+        white_rating: Option<u32>,
+        black_rating: Option<u32>,
+    },
+    Takeback {
+        count: usize,
+        ours_lost: bool,
+    },
+    /// The opponent offers a draw or asks for a takeback.
+    Offer {
+        what: &'static str,
+    },
+    OfferDeclined {
+        what: &'static str,
+    },
+    Chat {
+        from: String,
+    },
+    OpponentGone {
+        gone: bool,
+        claim_in: Option<u32>,
+    },
+    ConnectionLost {
+        reason: String,
+    },
+    ConnectionBack,
+    Challenge {
+        id: String,
+        from: String,
+        time: String,
+    },
+    Error {
+        input: Option<String>,
+        reason: String,
+    },
+    End {
+        result: String,
+        reason: &'static str,
+    },
+}
+
+impl Report {
+    /// The `--json` line.
+    pub fn json(&self) -> serde_json::Value {
+        match self {
+            Report::Game {
+                id,
+                me,
+                white,
+                black,
+                white_rating,
+                black_rating,
+            } => json!({
+                "event": "game",
+                "id": id,
+                "color": if *me == Color::White { "white" } else { "black" },
+                "white": white,
+                "black": black,
+                "white_rating": white_rating,
+                "black_rating": black_rating,
+            }),
+            Report::Takeback { count, ours_lost } => {
+                json!({"event": "takeback", "count": count, "ours_lost": ours_lost})
+            }
+            Report::Offer { what } => json!({"event": "offer", "what": what, "by": "opponent"}),
+            Report::OfferDeclined { what } => {
+                json!({"event": "offer_declined", "what": what, "by": "opponent"})
+            }
+            Report::Chat { from } => json!({"event": "chat", "from": from}),
+            Report::OpponentGone { gone, claim_in } => {
+                json!({"event": "opponent_gone", "gone": gone, "claim_in": claim_in})
+            }
+            Report::ConnectionLost { reason } => {
+                json!({"event": "connection", "state": "lost", "reason": reason})
+            }
+            Report::ConnectionBack => json!({"event": "connection", "state": "back"}),
+            Report::Challenge { id, from, time } => {
+                json!({"event": "challenge", "id": id, "from": from, "time": time})
+            }
+            Report::Error { input, reason } => {
+                let mut value = json!({"event": "error", "reason": reason});
+                if let Some(input) = input {
+                    value["input"] = json!(input);
+                }
+                value
+            }
+            Report::End { result, reason } => {
+                json!({"event": "end", "result": result, "reason": reason})
+            }
+        }
+    }
+}
+
+/// What the host's session and output are to [`OnlinePlay`].
+pub trait Host {
+    fn session(&self) -> &Session;
+    /// The session handles `event`; the host carries out its effects
+    /// (announces, saves, guides the peg-board). `by` made the move it
+    /// plays, if it plays one.
+    fn handle(&mut self, now: u64, event: Event, by: By);
+    /// The game starts: the session takes `record` (players, site) with
+    /// the blind player on `me`'s side.
+    fn begin(&mut self, now: u64, record: GameRecord, me: Color);
+    /// The record changed under the session (moves taken back, the end):
+    /// it takes this one and it is saved.
+    fn replace_game(&mut self, now: u64, record: GameRecord);
+    /// Words for the player, with the report they belong to.
+    fn report(&mut self, report: Option<Report>, words: Utterance, priority: Priority);
+}
+
+/// A request to the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Call {
+    Game { game_id: String, request: Request },
+    AcceptChallenge(String),
+    DeclineChallenge(String),
+}
+
+impl Call {
+    pub fn path(&self) -> String {
+        match self {
+            Call::Game { game_id, request } => request.path(game_id),
+            Call::AcceptChallenge(id) => format!("/api/challenge/{id}/accept"),
+            Call::DeclineChallenge(id) => format!("/api/challenge/{id}/decline"),
+        }
+    }
+
+    pub fn form(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Call::Game { request, .. } => request.form(),
+            Call::AcceptChallenge(_) => Vec::new(),
+            Call::DeclineChallenge(_) => vec![("reason", "generic".into())],
+        }
+    }
+}
+
+/// What the host is to do next, in this order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Todo {
+    /// Send this and hand the answer to [`OnlinePlay::answered`] (with
+    /// the typed text it came from, for the error).
+    Send(Call, Option<String>),
+    /// Follow the stream of this game.
+    Open(String),
+    /// The game is over: the host may stop.
+    Finished,
+}
+
+/// The online game as the host follows it.
+pub struct OnlinePlay {
+    account: String,
+    server: String,
+    /// Accept the first challenge without asking (`--accept`).
+    auto_accept: bool,
+    game: Option<OnlineGame>,
+    /// A challenge said and waiting for `yes` or `no`.
+    challenge: Option<Box<ChallengeInfo>>,
+    /// Chat lines not read yet.
+    chat: Vec<(String, String)>,
+    /// The server's clocks (ms) as it last sent them.
+    clocks: Option<(u64, u64)>,
+    /// Moves whose clock reading was written.
+    clocked: usize,
+    /// Our move could not reach the server: sent again when it is back.
+    unsent: bool,
+    /// Lines typed before the game started.
+    waiting_input: Vec<String>,
+    todo: Vec<Todo>,
+}
+
+/// A game this account does not play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {0} is not played by this account")]
+pub struct NotOurGame(pub String);
+
+/// A challenge's or a player's name with the rating, for speech.
+fn rated(pack: &Pack, name: &str, rating: Option<u32>) -> Utterance {
+    match rating {
+        Some(r) => pack.phrase(
+            "online_rated",
+            &[("name", plain(name)), ("rating", plain(&r.to_string()))],
+        ),
+        None => plain(name),
+    }
+}
+
+pub fn plain(text: &str) -> Utterance {
+    Utterance {
+        written: text.to_owned(),
+        spoken: text.to_owned(),
+    }
+}
+
+/// An id as it may go into a path (Lichess ids are alphanumeric).
+pub fn path_id(id: &str) -> String {
+    id.chars().filter(|c| c.is_ascii_alphanumeric()).collect()
+}
+
+/// An [`ApiError`] in the player's words.
+pub fn server_error(pack: &Pack, e: &ApiError) -> Utterance {
+    pack.phrase("online_error", &[("reason", plain(&e.to_string()))])
+}
+
+impl OnlinePlay {
+    /// For account `account` on `server` (the game's `Site`).
+    pub fn new(account: &str, server: &str, auto_accept: bool) -> OnlinePlay {
+        OnlinePlay {
+            account: account.to_owned(),
+            server: server.trim_end_matches('/').to_owned(),
+            auto_accept,
+            game: None,
+            challenge: None,
+            chat: Vec::new(),
+            clocks: None,
+            clocked: 0,
+            unsent: false,
+            waiting_input: Vec::new(),
+            todo: Vec::new(),
+        }
+    }
+
+    pub fn game(&self) -> Option<&OnlineGame> {
+        self.game.as_ref()
+    }
+
+    /// The challenge waiting for `yes` or `no`.
+    pub fn challenge(&self) -> Option<&ChallengeInfo> {
+        self.challenge.as_deref()
+    }
+
+    /// The game ended (or none runs).
+    pub fn is_over(&self) -> bool {
+        self.game.as_ref().is_some_and(OnlineGame::is_over)
+    }
+
+    /// The server's clocks (ms), white then black.
+    pub fn clocks(&self) -> Option<(u64, u64)> {
+        self.clocks
+    }
+
+    /// Unread chat lines.
+    pub fn unread_chat(&self) -> usize {
+        self.chat.len()
+    }
+
+    /// What the host is to do now.
+    pub fn take_todo(&mut self) -> Vec<Todo> {
+        std::mem::take(&mut self.todo)
+    }
+
+    fn send(&mut self, request: Request, input: Option<&str>) {
+        if let Some(game) = &self.game {
+            let call = Call::Game {
+                game_id: path_id(&game.id),
+                request,
+            };
+            self.todo.push(Todo::Send(call, input.map(str::to_owned)));
+        }
+    }
+
+    /// A line of the incoming-events stream.
+    pub fn incoming(&mut self, host: &mut impl Host, event: IncomingEvent) {
+        match event {
+            IncomingEvent::GameStart { game } if game.compat.as_ref().is_none_or(|c| c.board) => {
+                self.challenge = None;
+                self.todo.push(Todo::Open(path_id(&game.game_id)));
+            }
+            IncomingEvent::Challenge { challenge } if self.game.is_none() => {
+                let challenger = challenge.challenger.clone();
+                let id = challenger.as_ref().and_then(|c| c.id.clone());
+                if id.is_some_and(|id| id.eq_ignore_ascii_case(&self.account)) {
+                    return; // our own challenge
+                }
+                let name = challenger
+                    .as_ref()
+                    .and_then(|c| c.name.clone().or(c.id.clone()))
+                    .unwrap_or_else(|| "?".into());
+                let rating = challenger.and_then(|c| c.rating);
+                let pack = host.session().pack();
+                let from = rated(pack, &name, rating);
+                let time = challenge
+                    .time_control
+                    .as_ref()
+                    .and_then(|t| {
+                        t.show
+                            .clone()
+                            .or_else(|| t.minutes_increment().map(|(m, i)| format!("{m}+{i}")))
+                    })
+                    .unwrap_or_else(|| "-".into());
+                let mut words = pack.phrase(
+                    "online_challenge",
+                    &[("name", from.clone()), ("time", plain(&time))],
+                );
+                if !self.auto_accept {
+                    let ask = pack.say("online_challenge_answer");
+                    words.written = format!("{}. {}", words.written, ask.written);
+                    words.spoken = format!("{}. {}", words.spoken, ask.spoken);
+                }
+                let report = Report::Challenge {
+                    id: challenge.id.clone(),
+                    from: from.written,
+                    time,
+                };
+                host.report(Some(report), words, Priority::Question);
+                if self.auto_accept {
+                    self.todo.push(Todo::Send(
+                        Call::AcceptChallenge(path_id(&challenge.id)),
+                        None,
+                    ));
+                } else {
+                    self.challenge = Some(challenge);
+                }
+            }
+            IncomingEvent::ChallengeCanceled { challenge }
+                if self
+                    .challenge
+                    .as_ref()
+                    .is_some_and(|c| c.id == challenge.id) =>
+            {
+                self.challenge = None;
+                let words = host.session().pack().say("online_challenge_canceled");
+                host.report(None, words, Priority::Answer);
+            }
+            _ => {}
+        }
+    }
+
+    /// A line of the game's stream.
+    pub fn game_line(
+        &mut self,
+        host: &mut impl Host,
+        now: u64,
+        line: GameLine,
+    ) -> Result<(), NotOurGame> {
+        match line {
+            GameLine::GameFull(full) => {
+                if self.game.is_none() {
+                    let game =
+                        OnlineGame::new(&full, &self.account).ok_or(NotOurGame(full.id.clone()))?;
+                    self.start(host, now, game);
+                }
+                self.apply(host, now, &full.state);
+            }
+            GameLine::GameState(state) => self.apply(host, now, &state),
+            GameLine::ChatLine(chat) => {
+                if self.game.is_none()
+                    || chat.username.eq_ignore_ascii_case(&self.account)
+                    || chat.room.as_deref() == Some("spectator")
+                {
+                    return Ok(());
+                }
+                self.chat.push((chat.username.clone(), chat.text.clone()));
+                let words = host.session().pack().say("online_chat_new");
+                let report = Report::Chat {
+                    from: chat.username,
+                };
+                host.report(Some(report), words, Priority::Info);
+            }
+            GameLine::OpponentGone(gone) => {
+                if self.game.is_none() {
+                    return Ok(());
+                }
+                let pack = host.session().pack();
+                let words = match (gone.gone, gone.claim_win_in_seconds) {
+                    (false, _) => pack.say("online_opponent_back"),
+                    (true, Some(s)) if s > 0 => pack.phrase(
+                        "online_opponent_gone",
+                        &[("seconds", plain(&s.to_string()))],
+                    ),
+                    (true, _) => pack.say("online_opponent_gone_now"),
+                };
+                let report = Report::OpponentGone {
+                    gone: gone.gone,
+                    claim_in: gone.claim_win_in_seconds,
+                };
+                host.report(Some(report), words, Priority::Alert);
+            }
+            GameLine::Other => {}
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, host: &mut impl Host, now: u64, game: OnlineGame) {
+        let mut record = match &game.initial_fen {
+            Some(fen) => match GameRecord::from_fen(fen) {
+                Ok(record) => record,
+                Err(e) => {
+                    let reason = format!("the server's start position: {e}");
+                    let words = host
+                        .session()
+                        .pack()
+                        .phrase("online_error", &[("reason", plain(&reason))]);
+                    host.report(
+                        Some(Report::Error {
+                            input: None,
+                            reason,
+                        }),
+                        words,
+                        Priority::Alert,
+                    );
+                    GameRecord::new()
+                }
+            },
+            None => GameRecord::new(),
+        };
+        let tags = &mut record.tags;
+        tags.event = format!(
+            "{} {} game",
+            if game.rated { "Rated" } else { "Casual" },
+            game.speed.as_deref().unwrap_or("online")
+        );
+        tags.site = format!("{}/{}", self.server, game.id);
+        tags.date = crate::pgn::pgn_date(crate::savegame::today());
+        tags.white = game.white.display_name();
+        tags.black = game.black.display_name();
+        tags.time_control = Some(game.pgn_time_control());
+        for (tag, player) in [("WhiteElo", &game.white), ("BlackElo", &game.black)] {
+            if let Some(r) = player.rating {
+                tags.extra.push((tag.into(), r.to_string()));
+            }
+        }
+        host.begin(now, record, game.me);
+        let pack = host.session().pack();
+        let opponent = game.opponent();
+        let greeting = pack.phrase(
+            "online_game",
+            &[
+                (
+                    "opponent",
+                    rated(pack, &opponent.display_name(), opponent.rating),
+                ),
+                ("side", crate::announce::side_word(pack, game.me)),
+            ],
+        );
+        let report = Report::Game {
+            id: game.id.clone(),
+            me: game.me,
+            white: game.white.display_name(),
+            black: game.black.display_name(),
+            white_rating: game.white.rating,
+            black_rating: game.black.rating,
+        };
+        host.report(Some(report), greeting, Priority::Answer);
+        self.game = Some(game);
+        self.challenge = None;
+        for text in std::mem::take(&mut self.waiting_input) {
+            self.input(host, now, &text);
+        }
+    }
+
+    fn local_moves(session: &Session) -> Vec<String> {
+        session
+            .record()
+            .moves()
+            .iter()
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .collect()
+    }
+
+    /// A server state: the host's record follows it.
+    pub fn apply(&mut self, host: &mut impl Host, now: u64, state: &GameState) {
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        let local = Self::local_moves(host.session());
+        let changes = game.update(&local, state);
+        let me = game.me;
+        let timed = game.clock.is_some();
+        for change in changes {
+            match change {
+                Change::Rewind { keep, ours_lost } => {
+                    let mut record = host.session().record().clone();
+                    let n = record.moves().len() - keep;
+                    let taken = record.takeback(n);
+                    host.replace_game(now, record);
+                    self.clocked = self.clocked.min(keep);
+                    self.unsent = false;
+                    let pack = host.session().pack();
+                    let what = taken
+                        .first()
+                        .map(|m| plain(&m.san_string()))
+                        .unwrap_or_default();
+                    let words = if ours_lost {
+                        pack.phrase("online_game_moved_on", &[("move", what)])
+                    } else {
+                        pack.phrase("takeback", &[("move", what)])
+                    };
+                    let report = Report::Takeback {
+                        count: n,
+                        ours_lost,
+                    };
+                    host.report(Some(report), words, Priority::Alert);
+                }
+                Change::Play(moves) => {
+                    for uci in moves {
+                        let position = host.session().record().position();
+                        let mv = uci
+                            .parse::<shakmaty::uci::UciMove>()
+                            .ok()
+                            .and_then(|u| u.to_move(position).ok());
+                        let Some(mv) = mv else {
+                            let reason = format!("the server's move {uci} is not legal here");
+                            let words = host
+                                .session()
+                                .pack()
+                                .phrase("online_error", &[("reason", plain(&reason))]);
+                            let report = Report::Error {
+                                input: None,
+                                reason,
+                            };
+                            host.report(Some(report), words, Priority::Alert);
+                            break;
+                        };
+                        let by = if host.session().record().turn() == me {
+                            By::Player
+                        } else {
+                            By::Opponent
+                        };
+                        let event = Event::MovePlayed {
+                            mv,
+                            source: Source::Keyboard,
+                        };
+                        host.handle(now, event, by);
+                    }
+                }
+                Change::Clocks { white_ms, black_ms } => {
+                    self.clocks = Some((white_ms, black_ms));
+                    let n = host.session().record().moves().len();
+                    if n > self.clocked && timed {
+                        self.clocked = n;
+                        let event = Event::ServerClocks { white_ms, black_ms };
+                        host.handle(now, event, By::Player);
+                    }
+                }
+                Change::DrawOffered => {
+                    let pack = host.session().pack();
+                    let words = pack.phrase(
+                        "draw_offer",
+                        &[("side", crate::announce::side_word(pack, !me))],
+                    );
+                    host.report(Some(Report::Offer { what: "draw" }), words, Priority::Alert);
+                }
+                Change::DrawDeclined => {
+                    let words = host.session().pack().say("draw_offer_declined");
+                    let report = Report::OfferDeclined { what: "draw" };
+                    host.report(Some(report), words, Priority::Alert);
+                }
+                Change::TakebackOffered => {
+                    let pack = host.session().pack();
+                    let words = pack.phrase(
+                        "online_takeback_offer",
+                        &[("side", crate::announce::side_word(pack, !me))],
+                    );
+                    let report = Report::Offer { what: "takeback" };
+                    host.report(Some(report), words, Priority::Alert);
+                }
+                Change::TakebackDeclined => {
+                    let words = host.session().pack().say("online_takeback_declined");
+                    let report = Report::OfferDeclined { what: "takeback" };
+                    host.report(Some(report), words, Priority::Alert);
+                }
+                Change::Ended(kind) => {
+                    let mut record = host.session().record().clone();
+                    end_record(&mut record, kind);
+                    let result = record.result_str().to_owned();
+                    let pack = host.session().pack();
+                    let words = match record.end() {
+                        Some(end) => crate::announce::announce_result(pack, &end),
+                        None => pack.say("online_aborted"),
+                    };
+                    host.replace_game(now, record);
+                    let report = Report::End {
+                        result,
+                        reason: kind.reason(),
+                    };
+                    host.report(Some(report), words, Priority::Alert);
+                    self.todo.push(Todo::Finished);
+                }
+            }
+        }
+    }
+
+    /// A line typed by the player: a word of online play or a move.
+    pub fn input(&mut self, host: &mut impl Host, now: u64, text: &str) {
+        let lower = text.trim().to_lowercase();
+        let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
+        let yes = matches!(word, "yes" | "y" | "ja" | "j" | "sim" | "s");
+        let no = matches!(word, "no" | "n" | "nein" | "nao" | "não");
+        let Some(game) = &mut self.game else {
+            match &self.challenge {
+                Some(challenge) if yes || no => {
+                    let id = path_id(&challenge.id);
+                    let call = if yes {
+                        Call::AcceptChallenge(id)
+                    } else {
+                        let words = host.session().pack().say("online_challenge_declined");
+                        host.report(None, words, Priority::Answer);
+                        self.challenge = None;
+                        Call::DeclineChallenge(id)
+                    };
+                    self.todo.push(Todo::Send(call, Some(text.to_owned())));
+                }
+                _ => self.waiting_input.push(text.to_owned()),
+            }
+            return;
+        };
+        if game.is_over() {
+            return;
+        }
+        let me = game.me;
+        let request = match word {
+            "resign" | "aufgeben" | "abandonar" => Some(Request::Resign),
+            "abort" | "abbrechen" | "abortar" => Some(Request::Abort),
+            "claim" | "claim-victory" | "sieg" | "vitoria" => Some(Request::ClaimVictory),
+            "draw" | "remis" | "empate" => {
+                if !game.opponent_offers_draw() {
+                    let pack = host.session().pack();
+                    let words = pack.phrase(
+                        "draw_offer",
+                        &[("side", crate::announce::side_word(pack, me))],
+                    );
+                    host.report(None, words, Priority::Answer);
+                }
+                Some(game.draw(true))
+            }
+            "takeback" | "undo" | "zurueck" | "voltar" => Some(game.takeback(true)),
+            _ if yes || no => {
+                if game.opponent_offers_draw() {
+                    Some(game.draw(yes))
+                } else if game.opponent_offers_takeback() {
+                    Some(game.takeback(yes))
+                } else {
+                    let words = host.session().pack().say("online_no_offer");
+                    host.report(None, words, Priority::Answer);
+                    return;
+                }
+            }
+            "chat" if !rest.is_empty() => {
+                // The text as typed (not lower-cased).
+                let original = text.trim()[4..].trim().to_owned();
+                Some(Request::Chat(original))
+            }
+            "chat" => {
+                self.read_chat(host);
+                return;
+            }
+            "clock" | "uhr" | "relogio" => {
+                self.say_clocks(host);
+                return;
+            }
+            "repeat" | "r" => {
+                host.handle(now, Event::Command(Command::Repeat), By::Player);
+                return;
+            }
+            _ => None,
+        };
+        if let Some(request) = request {
+            self.send(request, Some(text));
+            return;
+        }
+        // A move.
+        let game = self.game.as_ref().expect("a game");
+        if host.session().record().turn() != me || game.pending().is_some() {
+            let words = host.session().pack().say("online_not_your_turn");
+            let report = Report::Error {
+                input: Some(text.to_owned()),
+                reason: "not your turn".into(),
+            };
+            host.report(Some(report), words, Priority::Alert);
+            return;
+        }
+        let event = Event::MoveEntered {
+            text: text.to_owned(),
+            source: Source::Keyboard,
+        };
+        host.handle(now, event, By::Player);
+        self.after_local(host, Some(text));
+    }
+
+    /// Says the chat lines not read yet.
+    pub fn read_chat(&mut self, host: &mut impl Host) {
+        let pack = host.session().pack();
+        if self.chat.is_empty() {
+            let words = pack.say("online_chat_none");
+            host.report(None, words, Priority::Answer);
+            return;
+        }
+        let lines: Vec<Utterance> = std::mem::take(&mut self.chat)
+            .into_iter()
+            .map(|(name, line)| {
+                pack.phrase(
+                    "online_chat",
+                    &[("name", plain(&name)), ("text", plain(&line))],
+                )
+            })
+            .collect();
+        for words in lines {
+            host.report(None, words, Priority::Answer);
+        }
+    }
+
+    /// Says both clocks as the server last sent them.
+    pub fn say_clocks(&self, host: &mut impl Host) {
+        let Some((w, b)) = self.clocks else {
+            return;
+        };
+        let pack = host.session().pack();
+        let lines: Vec<Utterance> = [(Color::White, w), (Color::Black, b)]
+            .into_iter()
+            .map(|(side, ms)| {
+                pack.phrase(
+                    "low_time",
+                    &[
+                        ("side", crate::announce::side_word(pack, side)),
+                        ("remaining", crate::clock::duration_words(pack, ms)),
+                    ],
+                )
+            })
+            .collect();
+        for words in lines {
+            host.report(None, words, Priority::Answer);
+        }
+    }
+
+    /// After the session took a move (typed, or executed on the
+    /// peg-board): if it is ours and the server has not got it, it is sent.
+    pub fn after_local(&mut self, host: &mut impl Host, input: Option<&str>) {
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        let record = host.session().record();
+        let server_len = game.state.move_list().len();
+        let ours = record.moves().len() == server_len + 1
+            && record.turn() != game.me
+            && game.pending().is_none()
+            && !game.is_over();
+        if !ours {
+            return;
+        }
+        let uci = record
+            .last_move()
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .unwrap_or_default();
+        let request = game.send_move(&uci);
+        self.send(request, input);
+    }
+
+    /// The answer to a [`Todo::Send`]: a refused move is taken back and
+    /// said, a move lost with the network waits for the connection.
+    pub fn answered(
+        &mut self,
+        host: &mut impl Host,
+        now: u64,
+        call: &Call,
+        input: Option<&str>,
+        result: Result<(), ApiError>,
+    ) {
+        if result.is_ok() && matches!(call, Call::Game { .. }) {
+            self.unsent = false;
+        }
+        let Err(e) = result else {
+            return;
+        };
+        let error = Report::Error {
+            input: input.map(str::to_owned),
+            reason: e.to_string(),
+        };
+        let is_move = matches!(
+            call,
+            Call::Game {
+                request: Request::Move(_),
+                ..
+            }
+        );
+        let pack = host.session().pack();
+        match (&e, is_move, &mut self.game) {
+            (ApiError::Network(_), true, _) => {
+                self.unsent = true;
+                let words = pack.phrase(
+                    "online_connection_lost",
+                    &[("reason", plain(&e.to_string()))],
+                );
+                host.report(Some(error), words, Priority::Alert);
+            }
+            (_, true, Some(game)) if game.pending().is_some() => {
+                game.move_refused();
+                let mut record = host.session().record().clone();
+                let taken = record.takeback(1);
+                host.replace_game(now, record);
+                let what = taken
+                    .first()
+                    .map(|m| plain(&m.san_string()))
+                    .unwrap_or_default();
+                let words = host.session().pack().phrase(
+                    "online_move_refused",
+                    &[("move", what), ("reason", plain(&e.to_string()))],
+                );
+                host.report(Some(error), words, Priority::Alert);
+            }
+            _ => {
+                let words = server_error(pack, &e);
+                host.report(Some(error), words, Priority::Alert);
+            }
+        }
+    }
+
+    /// The game's stream dropped (`first`: the first failure since it
+    /// worked): said once.
+    pub fn stream_dropped(&mut self, host: &mut impl Host, reason: &ApiError, first: bool) {
+        if !first {
+            return;
+        }
+        let words = host.session().pack().phrase(
+            "online_connection_lost",
+            &[("reason", plain(&reason.to_string()))],
+        );
+        let report = Report::ConnectionLost {
+            reason: reason.to_string(),
+        };
+        host.report(Some(report), words, Priority::Alert);
+    }
+
+    /// The game's stream is back: said, and a move that could not be
+    /// sent goes now (the server's state decides if it still fits).
+    pub fn stream_back(&mut self, host: &mut impl Host) {
+        let words = host.session().pack().say("online_connection_back");
+        host.report(Some(Report::ConnectionBack), words, Priority::Alert);
+        if !self.unsent {
+            return;
+        }
+        self.unsent = false;
+        let pending = self
+            .game
+            .as_ref()
+            .and_then(|g| g.pending().map(str::to_owned));
+        if let Some(uci) = pending {
+            self.send(Request::Move(uci), None);
+        }
+    }
+}
+
+/// The server's ending written into the record (a mate or stalemate the
+/// record found itself stays as it is).
+fn end_record(record: &mut GameRecord, kind: EndKind) {
+    if record.is_over() {
+        return;
+    }
+    match kind {
+        EndKind::Checkmate { winner } => record.record_result(KnownOutcome::Decisive { winner }),
+        EndKind::Resign { loser } => record.resign(loser),
+        EndKind::Stalemate | EndKind::Draw => record.agree_draw(),
+        EndKind::OutOfTime { loser, .. } => record.flag_fall(loser),
+        EndKind::Timeout { winner } | EndKind::Other { winner } => match winner {
+            Some(winner) => record.record_result(KnownOutcome::Decisive { winner }),
+            None => record.record_result(KnownOutcome::Draw),
+        },
+        EndKind::Aborted => {}
+    }
+}
