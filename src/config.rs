@@ -46,6 +46,8 @@ pub struct Settings {
     pub braille: BrailleSettings,
     /// Practice against a computer opponent.
     pub engine: EngineSettings,
+    /// Online play (Lichess Board API); the token is never here.
+    pub online: OnlineSettings,
 }
 
 /// Announcements and the voice that speaks them.
@@ -414,6 +416,50 @@ pub struct EngineSettings {
     pub pause_ms: u64,
 }
 
+/// How a game online is found, as last chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnlineFind {
+    /// Against Lichess's AI at [`OnlineSettings::ai_level`].
+    #[default]
+    Ai,
+    /// A casual game with anyone, at [`OnlineSettings::time_control`].
+    Seek,
+    /// A challenge to [`OnlineSettings::opponent`].
+    Challenge,
+    /// Wait for a challenge (said, answered yes or no) or a game started
+    /// elsewhere.
+    Wait,
+}
+
+/// Online play (`docs/online.md`). The token lives in the system's secret
+/// store (or a file only the user reads), never in the settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OnlineSettings {
+    /// The server's address: any server with the Lichess Board API.
+    pub server: String,
+    pub find: OnlineFind,
+    /// Lichess AI level, 1-8.
+    pub ai_level: u8,
+    /// `MINUTES+INCREMENT` for seeks, challenges and AI games.
+    pub time_control: String,
+    /// The player to challenge.
+    pub opponent: String,
+}
+
+impl Default for OnlineSettings {
+    fn default() -> OnlineSettings {
+        OnlineSettings {
+            server: crate::online::DEFAULT_SERVER.into(),
+            find: OnlineFind::default(),
+            ai_level: 2,
+            time_control: "10+5".into(),
+            opponent: String::new(),
+        }
+    }
+}
+
 impl Default for EngineSettings {
     fn default() -> EngineSettings {
         EngineSettings {
@@ -503,6 +549,7 @@ impl Default for Settings {
             display: DisplaySettings::default(),
             braille: BrailleSettings::default(),
             engine: EngineSettings::default(),
+            online: OnlineSettings::default(),
         }
     }
 }

@@ -83,7 +83,7 @@ impl Pending {
 
 /// Words a widget wants said to the screen reader at the end of this frame
 /// (a choice's new value), picked up by [`deliver`].
-fn say_soon(ctx: &Context, text: &str) {
+pub(super) fn say_soon(ctx: &Context, text: &str) {
     let id = Id::unique("a11y_say_soon");
     ctx.data_mut(|d| {
         d.get_temp_mut_or_default::<Vec<String>>(id)

@@ -25,6 +25,7 @@ impl RochadeApp {
             }
             Action::Repeat => self.command(Command::Repeat),
             Action::LastMove => self.command(Command::LastMove),
+            Action::Clock if self.online_key("clock") => {}
             Action::Clock => self.command(Command::ClockReading),
             Action::MoveCount => self.command(Command::MoveCount),
             Action::SideToMove => self.command(Command::SideToMove),
@@ -50,6 +51,12 @@ impl RochadeApp {
                 self.set_mode(next);
             }
             Action::SimBoard => self.toggle_sim_board(),
+            // Online, the game's keys ask the server (the opponent decides).
+            Action::Takeback if self.online_key("takeback") => {}
+            Action::OfferDraw if self.online_key("draw") => {}
+            Action::AcceptDraw if self.online_key("yes") => {}
+            Action::DeclineDraw if self.online_key("no") => {}
+            Action::Resign if self.online_key("resign") => {}
             Action::Takeback => self.command(Command::Takeback),
             Action::OfferDraw => self.command(Command::OfferDrawAfterMove),
             Action::AcceptDraw => self.command(Command::AcceptDrawToMove),
@@ -97,6 +104,13 @@ impl RochadeApp {
             Action::RestartEngine => self.command(Command::RestartEngine),
             Action::Level(up) => self.change_level(up),
             Action::SwitchColours => self.switch_colours(),
+            Action::Online => self.open_online(),
+            Action::OnlineWord(word) => {
+                if self.online_input(word).is_none() {
+                    self.say_key("online_not_connected", Priority::Answer);
+                }
+            }
+            Action::OnlineDisconnect => self.online_disconnect(),
         }
     }
 
@@ -116,6 +130,16 @@ impl RochadeApp {
     pub(super) fn play_typed(&mut self) {
         let text = self.move_input.text.trim().to_owned();
         if text.is_empty() {
+            return;
+        }
+        // Online, the words of online play and moves go to the server's
+        // game; a move it refused stays typed, to be corrected.
+        let before = self.session.record().moves().len();
+        if self.online_active() {
+            let word = self.online_input(&text) == Some(true);
+            if word || self.session.record().moves().len() != before {
+                self.move_input.text.clear();
+            }
             return;
         }
         let before = self.session.record().moves().len();
@@ -194,6 +218,15 @@ impl RochadeApp {
         for m in messages {
             self.dispatch(Event::Board(BoardEvent::Message(m)));
         }
+    }
+
+    /// Ctrl+Shift+O: the "Play online" dialog, its first field focused.
+    pub(super) fn open_online(&mut self) {
+        self.modal = Some(Modal::Online(Box::new(
+            super::online_dialog::OnlineDraft::from_app(self),
+        )));
+        let name = self.ui.get("online_title");
+        self.a11y_pending.push(&name);
     }
 
     pub(super) fn open_settings(&mut self) {

@@ -43,6 +43,20 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .or(link.map(|l| l.stats.dropped()))
         .unwrap_or(0);
     ui.label(format!("{}: {dropped}", t.get("dropped")));
+    let online = app.online_status();
+    if online.active || !online.line.is_empty() {
+        let state = if online.active {
+            t.get("connected")
+        } else {
+            t.get("not_connected")
+        };
+        let line = if online.line.is_empty() {
+            state
+        } else {
+            format!("{state}: {}", online.line)
+        };
+        super::a11y::read_only_text(ui, format!("{}: {line}", t.get("online_menu")));
+    }
     let sighted = app.session.sighted_board();
     if sighted.in_use() || app.settings.board.sighted_port.is_some() {
         let (state, port) = link_words(

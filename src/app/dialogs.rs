@@ -58,6 +58,20 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
     {
         app.modal = None;
     }
+    if let Some(Modal::Online(draft)) = &mut app.modal {
+        let outcome = draft.ui(ctx, &t);
+        if !matches!(outcome, super::online_dialog::Outcome::Open) {
+            app.focus_request = Some(draft.return_to);
+        }
+        match outcome {
+            super::online_dialog::Outcome::Open => {}
+            super::online_dialog::Outcome::Cancel => app.modal = None,
+            super::online_dialog::Outcome::Connect(settings, token) => {
+                app.modal = None;
+                app.online_connect(*settings, token);
+            }
+        }
+    }
     if let Some(Modal::Settings(draft)) = &mut app.modal {
         let outcome = draft.ui(ctx, &t);
         if !matches!(outcome, Outcome::Open) {

@@ -55,6 +55,7 @@ impl eframe::App for RochadeApp {
         self.poll_exports();
         self.poll_board();
         self.poll_engine();
+        self.poll_online();
         self.poll_speech();
         self.poll_screen_reader(&ctx);
         self.run_deadlines();
@@ -77,8 +78,10 @@ impl eframe::App for RochadeApp {
                     self.put_back_lifted(true);
                 }
                 Action::Cancel if !asking => {
-                    if let Some(Modal::Settings(draft)) = &self.modal {
-                        self.focus_request = Some(draft.return_to);
+                    match &self.modal {
+                        Some(Modal::Settings(draft)) => self.focus_request = Some(draft.return_to),
+                        Some(Modal::Online(draft)) => self.focus_request = Some(draft.return_to),
+                        _ => {}
                     }
                     if self.modal.take().is_none() {
                         self.act(Action::StopSpeech);

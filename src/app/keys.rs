@@ -78,6 +78,12 @@ pub enum Action {
     Level(bool),
     /// Practice: the player and the computer swap colours.
     SwitchColours,
+    /// The "Play online" dialog (or, connected, nothing new: it reconnects).
+    Online,
+    /// A word of online play, as if typed (`draw`, `yes`, `chat` ...).
+    OnlineWord(&'static str),
+    /// Leave the server; the game goes on there.
+    OnlineDisconnect,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -126,6 +132,8 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL_SHIFT, Key::ArrowUp, Action::Level(true)),
     (CTRL_SHIFT, Key::ArrowDown, Action::Level(false)),
     (CTRL_SHIFT, Key::C, Action::SwitchColours),
+    (CTRL_SHIFT, Key::O, Action::Online),
+    (CTRL_SHIFT, Key::M, Action::OnlineWord("chat")),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),

@@ -53,6 +53,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
         }
         ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
         super::practice::computer_menu(app, ui, &t, &mut actions);
+        online_menu(app, ui, &t, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
         }
@@ -94,4 +95,40 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
     for a in actions {
         app.act(a);
     }
+}
+
+/// The Online menu: connect (the dialog), then the game's requests, the
+/// same as the words typed in the move input.
+fn online_menu(app: &RochadeApp, ui: &mut Ui, t: &super::UiText, actions: &mut Vec<Action>) {
+    ui.menu_button(t.get("online_menu"), |ui| {
+        let first = ui.button(t.get("online_connect"));
+        super::a11y::focus_first_item_on_open(ui, "online", &first);
+        if first.clicked() {
+            actions.push(Action::Online);
+            ui.close();
+        }
+        if !app.online_active() {
+            return;
+        }
+        for (key, word) in [
+            ("online_offer_draw", "draw"),
+            ("online_yes", "yes"),
+            ("online_no", "no"),
+            ("online_takeback", "takeback"),
+            ("online_resign", "resign"),
+            ("online_abort", "abort"),
+            ("online_claim", "claim"),
+            ("online_chat", "chat"),
+            ("online_clock", "clock"),
+        ] {
+            if ui.button(t.get(key)).clicked() {
+                actions.push(Action::OnlineWord(word));
+                ui.close();
+            }
+        }
+        if ui.button(t.get("online_disconnect")).clicked() {
+            actions.push(Action::OnlineDisconnect);
+            ui.close();
+        }
+    });
 }

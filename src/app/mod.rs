@@ -34,6 +34,8 @@ mod keys;
 mod layout;
 mod menus;
 mod move_input;
+mod online;
+mod online_dialog;
 mod options;
 pub mod palette;
 mod piece_disc;
@@ -68,6 +70,7 @@ use crate::words::{Pack, Utterance};
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use keys::Action;
+pub use online::OnlineStatus;
 pub use options::{AppOptions, TimeSource};
 pub use run::run;
 pub use sim_panel::SimPanel;
@@ -87,6 +90,8 @@ pub enum Modal {
     Help(dialogs::HelpWindow),
     /// The settings being edited (applied only on Save).
     Settings(Box<settings_dialog::SettingsDraft>),
+    /// Play online: server, token, how to find a game.
+    Online(Box<online_dialog::OnlineDraft>),
 }
 
 /// Which widget should take the keyboard next frame.
@@ -176,6 +181,9 @@ pub struct RochadeApp {
     keys_rx: Option<std::sync::mpsc::Receiver<atspi_keys::Registry>>,
     /// Keys go to the screen reader first ([`atspi_keys`]).
     keys: Option<(atspi_keys::KeyFilter, atspi_keys::Registry)>,
+    /// Online play, connected or connecting ([`online`]).
+    online: Option<online::Online>,
+    online_status: online::OnlineStatus,
 }
 
 /// The session's words: moves in the announcement language, every message
@@ -263,6 +271,8 @@ impl RochadeApp {
             screen_reader_found: false,
             keys_rx: None,
             keys: None,
+            online: None,
+            online_status: online::OnlineStatus::default(),
         };
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).

@@ -655,7 +655,7 @@ impl Run {
                         break;
                     }
                     if !text.is_empty() {
-                        self.play.input(&mut self.host, now, &text);
+                        let _word = self.play.input(&mut self.host, now, &text);
                     }
                 }
                 Msg::StdinEnd => break,

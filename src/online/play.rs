@@ -627,8 +627,10 @@ impl OnlinePlay {
         }
     }
 
-    /// A line typed by the player: a word of online play or a move.
-    pub fn input(&mut self, host: &mut impl Host, now: u64, text: &str) {
+    /// A line typed by the player: a word of online play or a move. True
+    /// when it was a word (or kept for the game about to start); a move is
+    /// played by the session and sent.
+    pub fn input(&mut self, host: &mut impl Host, now: u64, text: &str) -> bool {
         let lower = text.trim().to_lowercase();
         let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
         let yes = matches!(word, "yes" | "y" | "ja" | "j" | "sim" | "s");
@@ -649,10 +651,10 @@ impl OnlinePlay {
                 }
                 _ => self.waiting_input.push(text.to_owned()),
             }
-            return;
+            return true;
         };
         if game.is_over() {
-            return;
+            return true;
         }
         let me = game.me;
         let request = match word {
@@ -679,7 +681,7 @@ impl OnlinePlay {
                 } else {
                     let words = host.session().pack().say("online_no_offer");
                     host.report(None, words, Priority::Answer);
-                    return;
+                    return true;
                 }
             }
             "chat" if !rest.is_empty() => {
@@ -689,21 +691,21 @@ impl OnlinePlay {
             }
             "chat" => {
                 self.read_chat(host);
-                return;
+                return true;
             }
             "clock" | "uhr" | "relogio" => {
                 self.say_clocks(host);
-                return;
+                return true;
             }
             "repeat" | "r" => {
                 host.handle(now, Event::Command(Command::Repeat), By::Player);
-                return;
+                return true;
             }
             _ => None,
         };
         if let Some(request) = request {
             self.send(request, Some(text));
-            return;
+            return true;
         }
         // A move.
         let game = self.game.as_ref().expect("a game");
@@ -714,7 +716,7 @@ impl OnlinePlay {
                 reason: "not your turn".into(),
             };
             host.report(Some(report), words, Priority::Alert);
-            return;
+            return false;
         }
         let event = Event::MoveEntered {
             text: text.to_owned(),
@@ -722,6 +724,7 @@ impl OnlinePlay {
         };
         host.handle(now, event, By::Player);
         self.after_local(host, Some(text));
+        false
     }
 
     /// Says the chat lines not read yet.

@@ -61,6 +61,22 @@ fn secret_store() -> Option<keyring::Entry> {
     keyring::Entry::new("rochade", "lichess-token").ok()
 }
 
+/// How long the secret store may take to answer: a stuck keyring daemon
+/// must not hang the app or the terminal; after this the file is used.
+pub const SECRET_STORE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `f` on a thread of its own, its answer if it comes in time.
+fn within<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("secret-store".into())
+        .spawn(move || {
+            let _ = tx.send(f());
+        })
+        .ok()?;
+    rx.recv_timeout(SECRET_STORE_TIMEOUT).ok()
+}
+
 /// Where the token file lives.
 pub fn token_file() -> Option<PathBuf> {
     crate::paths::config_dir().map(|d| d.join("lichess-token"))
@@ -72,8 +88,8 @@ pub fn load() -> Option<Token> {
     if let Some(t) = std::env::var(TOKEN_ENV).ok().and_then(|t| Token::new(&t)) {
         return Some(t);
     }
-    if let Some(t) = secret_store()
-        .and_then(|e| e.get_password().ok())
+    if let Some(t) = within(|| secret_store().and_then(|e| e.get_password().ok()))
+        .flatten()
         .and_then(|t| Token::new(&t))
     {
         return Some(t);
@@ -85,9 +101,9 @@ pub fn load() -> Option<Token> {
 /// Stores the token in the secret store, or where there is none in the
 /// file, readable by the user only.
 pub fn store(token: &Token) -> std::io::Result<Stored> {
-    if let Some(entry) = secret_store()
-        && entry.set_password(token.secret()).is_ok()
-    {
+    let secret = token.secret().to_owned();
+    let saved = within(move || secret_store().is_some_and(|e| e.set_password(&secret).is_ok()));
+    if saved == Some(true) {
         // No second copy in a file.
         if let Some(path) = token_file() {
             let _ = std::fs::remove_file(path);
@@ -125,9 +141,7 @@ fn store_file(token: &Token) -> std::io::Result<PathBuf> {
 
 /// Removes the stored token (forget it), from the secret store and the file.
 pub fn forget() -> std::io::Result<()> {
-    if let Some(entry) = secret_store() {
-        let _ = entry.delete_credential();
-    }
+    within(|| secret_store().map(|e| e.delete_credential()));
     match token_file() {
         Some(path) => match std::fs::remove_file(path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),

@@ -88,6 +88,7 @@ static DE: &[(&str, &[u8])] = &[
         "aendern",
         include_bytes!("../../assets/voice/de/aendern.wav"),
     ),
+    ("als", include_bytes!("../../assets/voice/de/als.wav")),
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
     (
@@ -145,8 +146,20 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("auf", include_bytes!("../../assets/voice/de/auf.wav")),
     (
+        "aufbewahrt",
+        include_bytes!("../../assets/voice/de/aufbewahrt.wav"),
+    ),
+    (
         "aufgabe",
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
+    ),
+    (
+        "aufgebaut",
+        include_bytes!("../../assets/voice/de/aufgebaut.wav"),
+    ),
+    (
+        "aufgeben",
+        include_bytes!("../../assets/voice/de/aufgeben.wav"),
     ),
     (
         "aufgenommen",
@@ -283,6 +296,11 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
     ("dieses", include_bytes!("../../assets/voice/de/dieses.wav")),
+    (
+        "diesmal",
+        include_bytes!("../../assets/voice/de/diesmal.wav"),
+    ),
+    ("dort", include_bytes!("../../assets/voice/de/dort.wav")),
     ("drei", include_bytes!("../../assets/voice/de/drei.wav")),
     (
         "dreimalige",
@@ -291,6 +309,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "drohung",
         include_bytes!("../../assets/voice/de/drohung.wav"),
+    ),
+    (
+        "druecken",
+        include_bytes!("../../assets/voice/de/druecken.wav"),
     ),
     ("eigene", include_bytes!("../../assets/voice/de/eigene.wav")),
     (
@@ -305,6 +327,8 @@ static DE: &[(&str, &[u8])] = &[
     ("eine", include_bytes!("../../assets/voice/de/eine.wav")),
     ("einem", include_bytes!("../../assets/voice/de/einem.wav")),
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
+    ("einer", include_bytes!("../../assets/voice/de/einer.wav")),
+    ("einmal", include_bytes!("../../assets/voice/de/einmal.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
     (
         "einstellungen",
@@ -409,6 +433,10 @@ static DE: &[(&str, &[u8])] = &[
         "gestartet",
         include_bytes!("../../assets/voice/de/gestartet.wav"),
     ),
+    (
+        "getrennt",
+        include_bytes!("../../assets/voice/de/getrennt.wav"),
+    ),
     ("gewinn", include_bytes!("../../assets/voice/de/gewinn.wav")),
     (
         "gewinnt",
@@ -443,6 +471,7 @@ static DE: &[(&str, &[u8])] = &[
         "koennen",
         include_bytes!("../../assets/voice/de/koennen.wav"),
     ),
+    ("konnte", include_bytes!("../../assets/voice/de/konnte.wav")),
     (
         "korrigiert",
         include_bytes!("../../assets/voice/de/korrigiert.wav"),
@@ -511,6 +540,7 @@ static DE: &[(&str, &[u8])] = &[
     ("nichts", include_bytes!("../../assets/voice/de/nichts.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
     ("nur", include_bytes!("../../assets/voice/de/nur.wav")),
+    ("o", include_bytes!("../../assets/voice/de/o.wav")),
     ("oben", include_bytes!("../../assets/voice/de/oben.wav")),
     (
         "oberflaeche",
@@ -592,6 +622,10 @@ static DE: &[(&str, &[u8])] = &[
         "schliesst",
         include_bytes!("../../assets/voice/de/schliesst.wav"),
     ),
+    (
+        "schluesselbund",
+        include_bytes!("../../assets/voice/de/schluesselbund.wav"),
+    ),
     ("schon", include_bytes!("../../assets/voice/de/schon.wav")),
     (
         "schreibgeschuetzt",
@@ -656,6 +690,7 @@ static DE: &[(&str, &[u8])] = &[
         "spielen",
         include_bytes!("../../assets/voice/de/spielen.wav"),
     ),
+    ("spielt", include_bytes!("../../assets/voice/de/spielt.wav")),
     (
         "sprache",
         include_bytes!("../../assets/voice/de/sprache.wav"),
@@ -702,11 +737,16 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("suche", include_bytes!("../../assets/voice/de/suche.wav")),
     (
+        "systems",
+        include_bytes!("../../assets/voice/de/systems.wav"),
+    ),
+    (
         "systemstimme",
         include_bytes!("../../assets/voice/de/systemstimme.wav"),
     ),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
     ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
+    ("token", include_bytes!("../../assets/voice/de/token.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),
     (
         "training",
@@ -736,6 +776,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "umgerechnet",
         include_bytes!("../../assets/voice/de/umgerechnet.wav"),
+    ),
+    (
+        "umschalt",
+        include_bytes!("../../assets/voice/de/umschalt.wav"),
     ),
     (
         "umwandlung",
@@ -813,6 +857,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("viel", include_bytes!("../../assets/voice/de/viel.wav")),
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
+    ("vom", include_bytes!("../../assets/voice/de/vom.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
     ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
     ("war", include_bytes!("../../assets/voice/de/war.wav")),

@@ -1,0 +1,527 @@
+//! Online play in the window (Lichess Board API): the same game
+//! controller as `rochade online` ([`OnlinePlay`]) with the window as its
+//! host. The opponent's moves are announced and guided on the peg-board;
+//! the player's moves (peg-board, board view or typed) are sent; the words
+//! of online play (`draw`, `yes`, `no`, `resign`, `chat` ...) are typed in
+//! the move input or chosen in the Online menu.
+//!
+//! Nothing here waits on the network in a frame: the token, the account,
+//! the search for a game and every request run on threads of their own;
+//! what they report comes back through one channel that wakes the window.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
+use shakmaty::Color;
+
+use super::RochadeApp;
+use crate::chess::GameRecord;
+use crate::config::{OnlineFind, OnlineSettings, Side};
+use crate::online::play::{By, Call, Host, OnlinePlay, Report, Todo, path_id, plain};
+use crate::online::{ApiError, Client, StreamMsg, Timing, spawn_stream, token};
+use crate::session::{Event, Priority, Session};
+use crate::words::Utterance;
+
+/// What the threads of online play report to the window.
+pub(super) enum OnlineMsg {
+    /// The token typed was stored (where), or could not be (why: it is
+    /// used this time all the same).
+    TokenStored(Result<token::Stored, String>),
+    /// The server knows the token: this account.
+    Connected {
+        account: String,
+        client: Client,
+    },
+    /// Connecting failed: the reason (no token in it).
+    Failed(String),
+    /// Follow this game (Lichess's AI accepted at once).
+    Open(String),
+    Events(StreamMsg<IncomingEvent>),
+    Game(StreamMsg<GameLine>),
+    Answered(Call, Option<String>, Result<(), ApiError>),
+}
+
+fn wrap_events(m: StreamMsg<IncomingEvent>) -> OnlineMsg {
+    OnlineMsg::Events(m)
+}
+fn wrap_game(m: StreamMsg<GameLine>) -> OnlineMsg {
+    OnlineMsg::Game(m)
+}
+
+/// The connection to the server and the game on it.
+pub(super) struct Online {
+    rx: Receiver<OnlineMsg>,
+    /// Where threads send (through the waker).
+    tx: Sender<OnlineMsg>,
+    client: Option<Client>,
+    play: Option<OnlinePlay>,
+    server: String,
+    /// Set to stop every stream and the seek.
+    stop: Arc<AtomicBool>,
+    /// The game's stream is being followed.
+    following: bool,
+    /// Requests go out in order, one at a time, from this thread.
+    requests: Option<Sender<(Call, Option<String>)>>,
+    /// Resign asked once by key: the second press within 5 s resigns.
+    resign_armed_until: Option<u64>,
+}
+
+impl Drop for Online {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the connection panel shows of online play.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OnlineStatus {
+    /// Connected, or connecting.
+    pub active: bool,
+    /// The last thing online play said.
+    pub line: String,
+}
+
+/// A time control typed in the dialog (`10+5`), checked before connecting.
+pub(super) fn time_control(text: &str) -> Result<TimeControlArg, String> {
+    text.trim()
+        .parse::<TimeControlArg>()
+        .map_err(|e| e.to_string())
+}
+
+impl RochadeApp {
+    /// Whether online play is connected or connecting.
+    pub fn online_active(&self) -> bool {
+        self.online.is_some()
+    }
+
+    /// The online game's colour for this account, once a game runs.
+    pub fn online_colour(&self) -> Option<Color> {
+        self.online
+            .as_ref()
+            .and_then(|o| o.play.as_ref())
+            .and_then(|p| p.game())
+            .map(|g| g.me)
+    }
+
+    pub fn online_status(&self) -> &OnlineStatus {
+        &self.online_status
+    }
+
+    /// Connects to the server in `settings` with the token typed (or, when
+    /// none is typed, the stored one) and finds a game as chosen. The
+    /// settings are kept; the token never is.
+    pub(super) fn online_connect(&mut self, settings: OnlineSettings, typed_token: String) {
+        self.online = None; // stops the old connection's threads
+        let mut kept = self.settings.clone();
+        kept.online = settings.clone();
+        if kept != self.settings {
+            self.apply_settings(kept);
+        }
+        let (tx, rx) = channel();
+        let (raw_tx, raw_rx) = channel::<OnlineMsg>();
+        // Every report wakes the window.
+        let wake = self.wake.clone();
+        let forward = std::thread::Builder::new()
+            .name("online-wake".into())
+            .spawn(move || {
+                for m in raw_rx {
+                    if tx.send(m).is_err() {
+                        return;
+                    }
+                    if let Some(ctx) = wake.get() {
+                        ctx.request_repaint();
+                    }
+                }
+            });
+        if let Err(e) = forward {
+            self.online_failed(e.to_string());
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        self.online = Some(Online {
+            rx,
+            tx: raw_tx.clone(),
+            client: None,
+            play: None,
+            server: settings.server.trim().to_owned(),
+            stop: stop.clone(),
+            following: false,
+            requests: None,
+            resign_armed_until: None,
+        });
+        self.online_status = OnlineStatus {
+            active: true,
+            line: String::new(),
+        };
+        let words = self.session.pack().phrase(
+            "online_connecting",
+            &[("server", plain(settings.server.trim()))],
+        );
+        self.online_say(words, Priority::Answer);
+        let started = std::thread::Builder::new()
+            .name("online-connect".into())
+            .spawn(move || connect(settings, typed_token, raw_tx, stop));
+        if let Err(e) = started {
+            self.online_failed(e.to_string());
+        }
+    }
+
+    /// Leaves the server; a game goes on there (it can be followed again).
+    pub(super) fn online_disconnect(&mut self) {
+        if self.online.take().is_some() {
+            self.online_status.active = false;
+            self.say_key("online_disconnected", Priority::Answer);
+        }
+    }
+
+    fn online_failed(&mut self, reason: String) {
+        self.online = None;
+        self.online_status.active = false;
+        let words = self
+            .session
+            .pack()
+            .phrase("online_error", &[("reason", plain(&reason))]);
+        self.online_say(words, Priority::Alert);
+    }
+
+    fn online_say(&mut self, words: Utterance, priority: Priority) {
+        self.online_status.line = words.written.clone();
+        self.say(words, priority);
+    }
+
+    /// Typed text while connected: a word of online play (true), or a
+    /// move (false: sent once the session took it). None when not
+    /// connected (the text is an ordinary move then).
+    pub(super) fn online_input(&mut self, text: &str) -> Option<bool> {
+        let mut online = self.online.take()?;
+        let now = self.now_ms();
+        let word = match online.play.as_mut() {
+            Some(play) => play.input(self, now, text),
+            None => {
+                let words = self.session.pack().say("online_not_connected_yet");
+                self.say(words, Priority::Answer);
+                false
+            }
+        };
+        self.online = Some(online);
+        self.online_follow_up();
+        Some(word)
+    }
+
+    /// A key of the game (Ctrl+D, Ctrl+T, F4 ...) while an online game
+    /// runs: its word of online play. False when no online game runs.
+    pub(super) fn online_key(&mut self, word: &str) -> bool {
+        if self.online_colour().is_none() {
+            return false;
+        }
+        if word == "resign" {
+            // A slip must not lose the game: the second press resigns.
+            let now = self.now_ms();
+            let online = self.online.as_mut().expect("online");
+            let armed = online.resign_armed_until.is_some_and(|until| now <= until);
+            if !armed {
+                online.resign_armed_until = Some(now + 5000);
+                self.say_key("online_resign_again", Priority::Question);
+                return true;
+            }
+            online.resign_armed_until = None;
+        }
+        self.online_input(word).is_some()
+    }
+
+    /// Hands what the threads reported to the game; sends the player's
+    /// new move. Every frame.
+    pub(super) fn poll_online(&mut self) {
+        let Some(mut online) = self.online.take() else {
+            return;
+        };
+        let messages: Vec<OnlineMsg> = online.rx.try_iter().collect();
+        let mut failed = None;
+        for msg in messages {
+            let now = self.now_ms();
+            match msg {
+                OnlineMsg::TokenStored(stored) => {
+                    let pack = self.session.pack();
+                    let words = match stored {
+                        Ok(token::Stored::SecretStore) => pack.say("online_token_stored"),
+                        Ok(token::Stored::File(_)) => pack.say("online_token_stored_file"),
+                        Err(e) => pack.phrase("online_token_not_stored", &[("reason", plain(&e))]),
+                    };
+                    self.say(words, Priority::Info);
+                }
+                OnlineMsg::Connected { account, client } => {
+                    let auto_accept = false;
+                    online.play = Some(OnlinePlay::new(&account, &online.server, auto_accept));
+                    online.requests = Some(spawn_requests(client.clone(), online.tx.clone()));
+                    spawn_stream(
+                        client.clone(),
+                        "/api/stream/event".into(),
+                        online.stop.clone(),
+                        online.tx.clone(),
+                        wrap_events,
+                    );
+                    online.client = Some(client);
+                    let words = self
+                        .session
+                        .pack()
+                        .phrase("online_connected", &[("account", plain(&account))]);
+                    self.online_say(words, Priority::Answer);
+                }
+                OnlineMsg::Failed(reason) => failed = Some(reason),
+                OnlineMsg::Open(id) => online.open(&id),
+                OnlineMsg::Events(StreamMsg::Line(event)) => {
+                    if let Some(play) = online.play.as_mut() {
+                        play.incoming(self, event);
+                    }
+                }
+                OnlineMsg::Game(StreamMsg::Line(line)) => {
+                    if let Some(play) = online.play.as_mut()
+                        && let Err(e) = play.game_line(self, now, line)
+                    {
+                        failed = Some(e.to_string());
+                    }
+                }
+                OnlineMsg::Events(StreamMsg::Unreadable(e))
+                | OnlineMsg::Game(StreamMsg::Unreadable(e)) => {
+                    let reason = format!("unreadable line from the server: {e}");
+                    let words = self
+                        .session
+                        .pack()
+                        .phrase("online_error", &[("reason", plain(&reason))]);
+                    self.online_say(words, Priority::Alert);
+                }
+                OnlineMsg::Game(StreamMsg::Dropped { reason, first }) => {
+                    if let Some(play) = online.play.as_mut() {
+                        play.stream_dropped(self, &reason, first);
+                    }
+                }
+                OnlineMsg::Game(StreamMsg::Back) => {
+                    if let Some(play) = online.play.as_mut() {
+                        play.stream_back(self);
+                    }
+                }
+                // The game's own stream says what the player needs.
+                OnlineMsg::Events(StreamMsg::Dropped { .. })
+                | OnlineMsg::Events(StreamMsg::Back) => {}
+                OnlineMsg::Events(StreamMsg::Fatal(e)) | OnlineMsg::Game(StreamMsg::Fatal(e)) => {
+                    failed = Some(e.to_string());
+                }
+                OnlineMsg::Answered(call, input, result) => {
+                    if let Some(play) = online.play.as_mut() {
+                        play.answered(self, now, &call, input.as_deref(), result);
+                    }
+                }
+            }
+            if failed.is_some() {
+                break;
+            }
+        }
+        if let Some(play) = online.play.as_mut() {
+            play.after_local(self, None);
+        }
+        self.online = Some(online);
+        self.online_follow_up();
+        if let Some(reason) = failed {
+            self.online_failed(reason);
+        }
+    }
+
+    /// Carries out what the game asks: requests to the request thread,
+    /// the game's stream opened, the end noted.
+    fn online_follow_up(&mut self) {
+        let Some(online) = self.online.as_mut() else {
+            return;
+        };
+        let Some(play) = online.play.as_mut() else {
+            return;
+        };
+        for todo in play.take_todo() {
+            match todo {
+                Todo::Send(call, input) => {
+                    if let Some(requests) = &online.requests {
+                        let _ = requests.send((call, input));
+                    }
+                }
+                Todo::Open(id) => online.open(&id),
+                // The streams stay: the next game (a rematch, a new
+                // challenge) is followed the same way.
+                Todo::Finished => online.following = false,
+            }
+        }
+    }
+}
+
+impl Online {
+    /// Follows game `id`'s stream (once at a time).
+    fn open(&mut self, id: &str) {
+        if self.following {
+            return;
+        }
+        let Some(client) = &self.client else { return };
+        self.following = true;
+        spawn_stream(
+            client.clone(),
+            format!("/api/board/game/stream/{}", path_id(id)),
+            self.stop.clone(),
+            self.tx.clone(),
+            wrap_game,
+        );
+    }
+}
+
+/// The window as the host of an online game.
+impl Host for RochadeApp {
+    fn session(&self) -> &Session {
+        &self.session
+    }
+
+    fn handle(&mut self, _now: u64, event: Event, _by: By) {
+        self.dispatch(event);
+    }
+
+    fn begin(&mut self, now: u64, record: GameRecord, me: Color) {
+        // The server is the opponent: no computer, the player's colour
+        // as the server says, the clocks the server's (no local flag).
+        let mut settings = self.settings.clone();
+        settings.engine.opponent = false;
+        settings.game.blind_side = Side::from_color(me);
+        if settings != self.settings {
+            self.apply_settings(settings);
+        }
+        let config = crate::session::SessionConfig {
+            time_control: crate::clock::TimeControl::Untimed,
+            ..self.session.config().clone()
+        };
+        self.dispatch(Event::ConfigChanged(config));
+        self.replace_game(now, record);
+        self.selected = None;
+    }
+
+    fn replace_game(&mut self, now: u64, record: GameRecord) {
+        self.session.resume_game(now, record);
+        self.selected = None;
+        self.queue_save();
+    }
+
+    fn report(&mut self, report: Option<Report>, words: Utterance, priority: Priority) {
+        if let Some(Report::End { .. }) = report {
+            self.online_status.line = words.written.clone();
+        }
+        self.online_say(words, priority);
+    }
+}
+
+/// The thread that sends requests in order and reports their answers.
+fn spawn_requests(client: Client, tx: Sender<OnlineMsg>) -> Sender<(Call, Option<String>)> {
+    let (requests, rx) = channel::<(Call, Option<String>)>();
+    let _ = std::thread::Builder::new()
+        .name("online-requests".into())
+        .spawn(move || {
+            for (call, input) in rx {
+                let result = client.post(&call.path(), &call.form()).map(|_| ());
+                if tx.send(OnlineMsg::Answered(call, input, result)).is_err() {
+                    return;
+                }
+            }
+        });
+    requests
+}
+
+/// Connecting, on its own thread: the token, the account (a token typed
+/// is kept once the server took it: a mistyped one is not), then the game
+/// searched for as chosen.
+fn connect(
+    settings: OnlineSettings,
+    typed_text: String,
+    tx: Sender<OnlineMsg>,
+    stop: Arc<AtomicBool>,
+) {
+    let fail = |reason: String| {
+        let _ = tx.send(OnlineMsg::Failed(reason));
+    };
+    let typed = !typed_text.trim().is_empty();
+    let token = if !typed {
+        match token::load() {
+            Some(t) => t,
+            None => {
+                return fail(
+                    "no token: paste a personal API token with the board:play scope".into(),
+                );
+            }
+        }
+    } else {
+        match token::Token::new(&typed_text) {
+            Some(t) => t,
+            None => return fail("that is not a token (one line of letters, digits and _)".into()),
+        }
+    };
+    let timing = Timing::default();
+    let client = Client::new(settings.server.trim(), token.clone(), timing);
+    let mut account = None;
+    for attempt in 0..3 {
+        match client.get_json("/api/account") {
+            Ok(v) => {
+                account = v.get("id").and_then(|id| id.as_str()).map(str::to_owned);
+                break;
+            }
+            Err(ApiError::RateLimited) if attempt < 2 => {
+                crate::online::wait_or_stop(timing.rate_limit_wait, &stop);
+            }
+            Err(e) => return fail(e.to_string()),
+        }
+    }
+    let Some(account) = account else {
+        return fail("the server's account answer has no id".into());
+    };
+    if typed {
+        let stored = token::store(&token).map_err(|e| e.to_string());
+        let _ = tx.send(OnlineMsg::TokenStored(stored));
+    }
+    let _ = tx.send(OnlineMsg::Connected {
+        account,
+        client: client.clone(),
+    });
+    let tc = match time_control(&settings.time_control) {
+        Ok(tc) => tc,
+        Err(e) => return fail(e),
+    };
+    match settings.find {
+        OnlineFind::Ai => {
+            let mut form = vec![
+                ("level", settings.ai_level.clamp(1, 8).to_string()),
+                ("color", "random".into()),
+            ];
+            form.extend(tc.clock_form());
+            match client.post("/api/challenge/ai", &form) {
+                Ok(answer) => {
+                    if let Some(id) = answer.get("id").and_then(|v| v.as_str()) {
+                        let _ = tx.send(OnlineMsg::Open(id.to_owned()));
+                    }
+                }
+                Err(e) => fail(e.to_string()),
+            }
+        }
+        OnlineFind::Seek => {
+            // Held open until a game starts (its gameStart event follows).
+            if let Err(e) = client.post_streaming("/api/board/seek", &tc.seek_form(), &stop) {
+                fail(e.to_string());
+            }
+        }
+        OnlineFind::Challenge => {
+            let user: String = settings
+                .opponent
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
+            if user.is_empty() {
+                return fail("no player named to challenge".into());
+            }
+            if let Err(e) = client.post(&format!("/api/challenge/{user}"), &tc.clock_form()) {
+                fail(e.to_string());
+            }
+        }
+        OnlineFind::Wait => {}
+    }
+}

@@ -1,0 +1,365 @@
+//! Online play in the real app against a local server that speaks the
+//! Lichess Board API (tests/support/lichess_server.rs): the real HTTP
+//! client and streams, the window's own dialog and keys, the simulated
+//! peg-board executing the blind player's moves and following the
+//! opponent's. Only the server is scripted.
+//!
+//! The whole game (84 plies: captures, castling, a promotion) is played
+//! from the peg-board; the opponent offers a draw (declined with
+//! Ctrl+Alt+D), our own offer is declined, the game stream drops and is
+//! refused twice before it is back; Ctrl+Shift+R twice resigns. The
+//! record equals the server's, with its clocks; the token is only in the
+//! token file.
+
+mod gui_common;
+#[path = "support/hermetic.rs"]
+mod hermetic;
+#[path = "support/lichess_server.rs"]
+mod lichess_server;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use gui_common::{Gui, settings, start_with};
+use lichess_server::{Script, Server};
+use rochade::config::OnlineFind;
+use rochade::session::Mode;
+use rochade::words::Lang;
+use shakmaty::{CastlingMode, Position, Square};
+
+const TOKEN: &str = "lip_GuiTestToken0123456789abcdef";
+
+/// The same game as the terminal's test (python-chess checked): 84 plies,
+/// castling e1g1, captures, the promotion f7f8q.
+const GAME: &str = "a2a3 d7d5 b2b3 c8f5 b3b4 d5d4 c2c3 f5e4 h2h3 e4c6 g2g3 a7a5 e2e4 d8d7 e4e5 e7e6 f1c4 c6b5 g3g4 d7d8 f2f4 d4d3 h3h4 d8c8 f4f5 h7h6 f5f6 b7b6 g1f3 c8d7 e1g1 b5a4 g4g5 g8e7 g1g2 h8h7 c1b2 e8d8 g2h3 e7d5 g5g6 f7g6 h4h5 d7c6 h3h4 d5e3 c4e6 b8d7 c3c4 a8a6 b4b5 c6e4 e6g4 c7c6 b1c3 c6c5 c3e2 h7h8 e5e6 f8e7 b2d4 e4d5 e2c3 d5d4 c3e4 g6g5 f3g5 g7g6 f6f7 a4b5 f7f8q h8f8 e4g3 a5a4 f1f4 d8c7 d1b1 d4b2 f4e4 e3d5 g3h1 d5f4 b1c1 b2c1";
+
+/// The app's config folder for this test binary: the token file goes
+/// there (never the developer's own secret store).
+fn config_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = hermetic::private_dir("gui-online-config");
+        // SAFETY: set once, before any thread of the app reads them; every
+        // test of this binary wants the same values.
+        unsafe {
+            std::env::set_var("ROCHADE_CONFIG_DIR", &dir);
+            std::env::set_var("ROCHADE_SECRET_STORE", "file");
+            std::env::remove_var("ROCHADE_LICHESS_TOKEN");
+        }
+        dir
+    })
+}
+
+fn start_app(server: &Server) -> Gui {
+    config_dir();
+    let mut s = settings(Lang::En);
+    s.game.mode = Mode::Practice;
+    s.online.server = server.url();
+    s.online.find = OnlineFind::Ai;
+    s.online.ai_level = 3;
+    s.online.time_control = "10+5".into();
+    start_with(s, |o| o.simulated_board = true)
+}
+
+/// Ctrl+Shift+O, the token pasted, Connect: until the game starts.
+fn connect(gui: &mut Gui, token: &str) {
+    paste_token_and_connect(gui, token);
+    gui.run_until("the online game to start", |g| {
+        g.app().online_colour().is_some()
+    });
+}
+
+/// Ctrl+Shift+O, the token pasted into its field, Connect.
+fn paste_token_and_connect(gui: &mut Gui, token: &str) {
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::O);
+    assert!(gui.shows_part("Play online"), "the dialog opened");
+    let field = gui
+        .harness
+        .get_by_role_and_label(Role::PasswordInput, "Personal API token (scope board:play)");
+    field.focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::PasswordInput, "Personal API token (scope board:play)")
+        .type_text(token);
+    gui.harness.run();
+    gui.harness.get_by_label("Connect").click();
+    gui.harness.run();
+}
+
+/// The squares pressed on the peg-board to execute `uci` here: lift and
+/// place; a capture lifts the captured peg first; castling moves the king,
+/// then the rook.
+fn presses(position: &shakmaty::Chess, uci: &str) -> Vec<Square> {
+    let sq = |s: &str| s.parse::<Square>().unwrap();
+    let (from, to) = (sq(&uci[..2]), sq(&uci[2..4]));
+    let rook = match uci {
+        "e1g1" => Some(("h1", "f1")),
+        "e1c1" => Some(("a1", "d1")),
+        "e8g8" => Some(("h8", "f8")),
+        "e8c8" => Some(("a8", "d8")),
+        _ => None,
+    };
+    if let Some((rf, rt)) = rook {
+        return vec![from, to, sq(rf), sq(rt)];
+    }
+    if position.board().piece_at(to).is_some() {
+        vec![from, to, to]
+    } else {
+        vec![from, to]
+    }
+}
+
+/// Executes `uci` on the simulated peg-board (standing in `position`,
+/// which then has the move), each step past the tracker's settle window.
+fn on_peg_board(gui: &mut Gui, position: &mut shakmaty::Chess, uci: &str) {
+    for sq in presses(position, uci) {
+        gui.app_mut().sim_press(sq);
+        gui.advance(300);
+    }
+    if uci.len() == 5 {
+        // The pawn on the last rank: the player chooses the piece.
+        assert_eq!(uci.as_bytes()[4], b'q');
+        gui.press_with(Modifiers::ALT, Key::Q);
+    }
+    gui.advance(300);
+    let mv = uci
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(position)
+        .unwrap();
+    position.play_unchecked(mv);
+}
+
+fn record_uci(gui: &Gui) -> Vec<String> {
+    let record = gui.app().session().record();
+    record
+        .moves()
+        .iter()
+        .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+        .collect()
+}
+
+/// Something said (by the speech backend, the whole game long) contains `part`.
+fn said_any(gui: &Gui, part: &str) -> bool {
+    gui.spoken().iter().any(|s| s.contains(part))
+}
+
+/// Files under `dir` (recursively) that contain `needle`.
+fn files_containing(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            found.extend(files_containing(&path, needle));
+        } else if std::fs::read(&path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(needle)) {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation() {
+    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        opponent_offers_draw_at: Some(21),
+        drop_after: Some(50),
+        reconnect_refusals: 2,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let mut gui = start_app(&server);
+    connect(&mut gui, TOKEN);
+    assert_eq!(gui.app().online_colour(), Some(shakmaty::Color::White));
+    assert!(
+        said_any(&gui, "Online game against Sighted, rating 1622"),
+        "{:?}",
+        gui.app().spoken()
+    );
+    assert!(gui.shows_part("Online: connected"), "the connection panel");
+
+    let mut position = shakmaty::Chess::default();
+    let mut ply = 0;
+    while ply < moves.len() {
+        if ply == 40 {
+            // Our own draw offer, typed; the opponent declines it.
+            gui.type_move_unsaved("draw");
+            gui.run_until("our draw offer declined", |g| {
+                said_any(g, "Draw offer declined")
+            });
+        }
+        // Our move, executed on the peg-board, is announced and sent.
+        on_peg_board(&mut gui, &mut position, &moves[ply]);
+        assert!(
+            record_uci(&gui).len() > ply,
+            "ply {ply} {} taken from the peg-board; said: {:?}",
+            moves[ply],
+            gui.app().spoken()
+        );
+        ply += 1;
+        if ply == moves.len() {
+            break;
+        }
+        // The opponent's reply arrives from the server (after the drop:
+        // once reconnected) ...
+        gui.run_until("the opponent's reply", |g| record_uci(g).len() > ply);
+        assert_eq!(
+            record_uci(&gui),
+            moves[..=ply],
+            "the record follows the server"
+        );
+        // ... and is executed on the peg-board as guided.
+        on_peg_board(&mut gui, &mut position, &moves[ply]);
+        ply += 1;
+        if ply == 22 {
+            gui.run_until("the opponent's draw offer", |g| {
+                said_any(g, "Black offers a draw")
+            });
+            gui.press_with(Modifiers::COMMAND | Modifiers::ALT, Key::D);
+            gui.run_until("the decline sent", |_| {
+                server
+                    .requests()
+                    .iter()
+                    .any(|(_, p, _)| p.ends_with("/draw/no"))
+            });
+        }
+    }
+    assert!(
+        said_any(&gui, "Connection to the server lost"),
+        "the drop said"
+    );
+    assert!(
+        said_any(&gui, "Connected to the server again"),
+        "the return said"
+    );
+    // Resigning takes two presses: the first only asks.
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
+    assert_eq!(gui.last_spoken(), "Resign? Press again to resign");
+    assert!(
+        !server
+            .requests()
+            .iter()
+            .any(|(_, p, _)| p.ends_with("/resign"))
+    );
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
+    gui.run_until("the game's end", |g| g.app().session().record().is_over());
+    let record = gui.app().session().record();
+    assert_eq!(record.result_str(), "0-1");
+    assert_eq!(server.moves(), moves);
+    assert_eq!(record_uci(&gui), moves, "the record equals the server's");
+    assert_eq!(record.tags.white, "BlindPlayer");
+    assert_eq!(record.tags.black, "Sighted");
+    assert_eq!(
+        record.tags.site,
+        format!("{}/{}", server.url(), lichess_server::GAME_ID)
+    );
+    assert!(
+        record.moves().iter().all(|m| m.clock_ms.is_some()),
+        "every move has the server's clock"
+    );
+    let pgn = rochade::pgn::write_pgn(record);
+    for part in [
+        "[White \"BlindPlayer\"]",
+        "[Black \"Sighted\"]",
+        "[WhiteElo \"1580\"]",
+        "[BlackElo \"1622\"]",
+        "[TimeControl \"600+5\"]",
+        "[Result \"0-1\"]",
+        "[%clk ",
+    ] {
+        assert!(pgn.contains(part), "{part} in\n{pgn}");
+    }
+    // The opponent's moves were guided on the peg-board and found there.
+    let matches = gui
+        .spoken()
+        .iter()
+        .filter(|s| s.contains("Board matches"))
+        .count();
+    assert!(matches >= 40, "guidance: {:?}", gui.spoken());
+    // The token: in the token file only, readable by the user alone.
+    let holders = files_containing(config_dir(), TOKEN);
+    let token_file = config_dir().join("lichess-token");
+    assert_eq!(holders, vec![token_file.clone()]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert!(!gui.spoken().iter().any(|s| s.contains(TOKEN)));
+    assert!(!format!("{:?}", gui.app().settings()).contains(TOKEN));
+}
+
+#[test]
+fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_from_the_menu() {
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        challenge_first: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    config_dir();
+    let mut s = settings(Lang::En);
+    s.online.server = server.url();
+    s.online.find = OnlineFind::Wait;
+    let mut gui = start_with(s, |_| {});
+    paste_token_and_connect(&mut gui, TOKEN);
+    gui.run_until("the challenge said", |g| {
+        said_any(
+            g,
+            "Challenge from Sighted, rating 1622: 10+5. Type yes to accept, no to decline",
+        )
+    });
+    gui.type_move_unsaved("no");
+    gui.run_until("the second challenge", |g| {
+        said_any(g, "Challenge from Second, rating 1712: 15+10")
+    });
+    assert!(said_any(&gui, "Challenge declined"));
+    gui.type_move_unsaved("yes");
+    gui.run_until("the game", |g| g.app().online_colour().is_some());
+    // The Online menu's items do what the typed words do.
+    gui.harness.get_by_label("Online").click();
+    gui.harness.run();
+    gui.harness.get_by_label("Abort the game").click();
+    gui.harness.run();
+    gui.run_until("the abort", |g| said_any(g, "Game aborted"));
+    let paths: Vec<String> = server.requests().into_iter().map(|(_, p, _)| p).collect();
+    for path in [
+        "/api/challenge/Chal1234/decline",
+        "/api/challenge/Chal2345/accept",
+        "/api/board/game/Rch8Test/abort",
+    ] {
+        assert!(paths.iter().any(|p| p == path), "{path} in {paths:?}");
+    }
+    assert!(!paths.iter().any(|p| p == "/api/challenge/Chal1234/accept"));
+}
+
+#[test]
+fn a_wrong_token_is_said_as_refused_and_never_shown() {
+    let server = Server::start(TOKEN, Script::default());
+    let mut gui = start_app(&server);
+    let wrong = "lip_WrongToken42";
+    paste_token_and_connect(&mut gui, wrong);
+    gui.run_until("the refusal", |g| {
+        said_any(g, "Server error: the server refused the token (401)")
+    });
+    gui.run_until("the panel", |g| g.shows_part("Online: not connected"));
+    assert!(!gui.app().online_active());
+    assert!(!gui.spoken().iter().any(|s| s.contains(wrong)));
+    assert!(
+        gui.harness
+            .query_all_by_label_contains("WrongToken")
+            .next()
+            .is_none(),
+        "the token is on no label"
+    );
+}
