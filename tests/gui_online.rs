@@ -46,6 +46,7 @@ fn config_dir() -> &'static Path {
         // test of this binary wants the same values.
         unsafe {
             std::env::set_var("ROCHADE_CONFIG_DIR", &dir);
+            std::env::set_var("ROCHADE_DATA_DIR", dir.join("data"));
             std::env::set_var("ROCHADE_SECRET_STORE", "file");
             std::env::remove_var("ROCHADE_LICHESS_TOKEN");
         }
@@ -362,4 +363,34 @@ fn a_wrong_token_is_said_as_refused_and_never_shown() {
             .is_none(),
         "the token is on no label"
     );
+}
+
+#[test]
+fn a_local_game_in_progress_is_exported_before_the_online_game_replaces_it() {
+    let script = Script {
+        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let mut gui = start_app(&server);
+    gui.type_move("Nf3");
+    gui.type_move("d5");
+    connect(&mut gui, TOKEN);
+    gui.run_until("the export said", |g| said_any(g, "Saved: "));
+    assert!(
+        gui.app().session().record().moves().is_empty(),
+        "the online game"
+    );
+    let exports = config_dir().join("data").join("exports");
+    let kept = std::fs::read_dir(&exports)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .any(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            text.contains("1. Nf3 d5")
+        });
+    assert!(kept, "the local game is in {}", exports.display());
 }

@@ -382,6 +382,12 @@ impl Host for RochadeApp {
     }
 
     fn begin(&mut self, now: u64, record: GameRecord, me: Color) {
+        // A game in progress here is not lost to the online one: it is
+        // exported (PGN, Braille, text) before the record is replaced,
+        // and the place said.
+        if self.session.game_in_progress() {
+            self.export();
+        }
         // The server is the opponent: no computer, the player's colour
         // as the server says, the clocks the server's (no local flag).
         let mut settings = self.settings.clone();
