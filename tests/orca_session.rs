@@ -17,6 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "support/lichess_server.rs"]
+mod lichess_server;
+
+/// The online part's token (the local server's; typed into the dialog).
+const TOKEN: &str = "lip_OrcaTestToken0123456789";
+
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -290,15 +296,31 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     let config_dir = dir.path().join("config");
     let data_dir = dir.path().join("data");
     std::fs::create_dir_all(&config_dir).unwrap();
+    // The online part plays against a local server with the Lichess
+    // Board API (White: a2a3, then the opponent's d7d5).
+    let server = lichess_server::Server::start(
+        TOKEN,
+        lichess_server::Script {
+            moves: ["a2a3", "d7d5", "b2b3", "c8f5"].map(String::from).to_vec(),
+            account_white: true,
+            ..Default::default()
+        },
+    );
     std::fs::write(
         config_dir.join("settings.toml"),
-        "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\n",
+        format!(
+            "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\n\
+             [online]\nserver = \"{}\"\nfind = \"ai\"\nai_level = 3\n",
+            server.url()
+        ),
     )
     .unwrap();
     let app = desktop
         .command(env!("CARGO_BIN_EXE_rochade"))
         .env("ROCHADE_CONFIG_DIR", &config_dir)
         .env("ROCHADE_DATA_DIR", &data_dir)
+        .env("ROCHADE_SECRET_STORE", "file")
+        .env_remove("ROCHADE_LICHESS_TOKEN")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(artifacts.join("orca-app-stderr.txt")).unwrap())
@@ -646,6 +668,90 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             .find(|b| !b.contains("frame") && !b.contains("Eva four") && !b.trim().is_empty())
     });
     log.expect_held("the computer's reply", &reply, Duration::from_millis(1500));
+
+    // Online by keyboard alone: Ctrl+Shift+O opens the dialog on its first
+    // field, every field says its label (and a choice its value); the
+    // token is typed into a password field; Tab reaches Connect. The game
+    // against the computer is exported first (nothing lost); the online
+    // game is announced, our move and the opponent's reply (from the
+    // server) are spoken and brailled, and the reply stays on the line.
+    step(
+        &desktop,
+        &mut log,
+        "ctrl+shift+o",
+        "online dialog",
+        "Find a game: Against Lichess AI",
+        "Find a game: Against Lichess AI",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Tab",
+        "online: AI level",
+        "AI level (1 to 8): 3",
+        "AI level",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Tab",
+        "online: time control",
+        "Time control",
+        "Time control",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Tab",
+        "online: the token field",
+        "Personal API token",
+        "Personal API token",
+    );
+    desktop.xdotool(&["type", "--delay", "20", TOKEN]);
+    step(
+        &desktop,
+        &mut log,
+        "Tab",
+        "online: the server",
+        "Server address",
+        "Server address",
+    );
+    step(
+        &desktop,
+        &mut log,
+        "Tab",
+        "online: Connect",
+        "Connect",
+        "Connect",
+    );
+    desktop.key("Return");
+    log.expect_unmarked("online: connected", "Connected as blindplayer");
+    log.expect(
+        "online: the game",
+        "Online game against Sighted, rating 1622. You play White",
+        "Online game against Sighted",
+    );
+    desktop.type_move("a3");
+    log.expect_unmarked("online: our move", "Anna three");
+    log.expect_held(
+        "online: the opponent's reply",
+        "David five",
+        Duration::from_millis(1500),
+    );
+    assert_eq!(server.moves(), ["a2a3", "d7d5"]);
+    let (speech, _) = log.since_mark();
+    let all = log.text();
+    assert!(
+        !all.contains(TOKEN),
+        "the token is never spoken or brailled"
+    );
+    let _ = speech;
+    assert!(
+        std::fs::read_dir(data_dir.join("exports"))
+            .map(|d| d.count() > 0)
+            .unwrap_or(false),
+        "the game against the computer was exported before the online game"
+    );
 
     std::fs::copy(&log.path, artifacts.join("orca-debug.log")).ok();
 }

@@ -231,8 +231,18 @@ pub fn row_list_at(
 
 /// Names the window for a screen reader and gives it its bounds: without
 /// them the window has no on-screen extent, and a screen reader's flat
-/// review (Orca's keypad) finds nothing in it.
-pub fn name_window(ctx: &Context, name: &str) {
+/// review (Orca's keypad) finds nothing in it. True when the name changed
+/// in this frame: Orca presents the renamed window again and cuts off
+/// words said with it, so they wait a frame (see [`deliver`]).
+pub fn name_window(ctx: &Context, name: &str) -> bool {
+    let last = Id::unique("a11y_window_name");
+    let renamed = ctx.data_mut(|d| {
+        let changed = d.get_temp::<String>(last).as_deref() != Some(name);
+        if changed {
+            d.insert_temp(last, name.to_owned());
+        }
+        changed
+    });
     let rect = ctx.content_rect();
     ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
         node.set_label(name);
@@ -243,6 +253,7 @@ pub fn name_window(ctx: &Context, name: &str) {
             y1: rect.max.y.into(),
         });
     });
+    renamed
 }
 
 /// Up and Down stay with the focused widget `id` (it moves within itself:
@@ -322,8 +333,12 @@ pub fn choice<T: PartialEq + Clone>(
             say_soon(ui.ctx(), &all.join(", "));
         }
         // Escape closing the list leaves the keyboard on the combo box
-        // (egui let it go, and the dialog had nothing focused).
-        if was_open && !open && ui.memory(|m| m.focused().is_none()) {
+        // (egui let it go, and the dialog had nothing focused); when it
+        // never left, the choice and its value are said again, as the
+        // screen reader says them when the focus comes back.
+        let closed = was_open && !open;
+        let refocus = closed && ui.memory(|m| m.focused().is_none());
+        if refocus {
             r.request_focus();
         }
         if r.has_focus() && !options.is_empty() {
@@ -349,6 +364,9 @@ pub fn choice<T: PartialEq + Clone>(
             .find(|(v, _)| v == value)
             .map_or(shown, |(_, text)| text.clone());
         let name = choice_name(label, &now);
+        if closed && !refocus {
+            say_soon(ui.ctx(), &name);
+        }
         if cfg!(target_os = "linux") {
             ui.ctx()
                 .accesskit_node_builder(r.id, |node| node.set_label(name));

@@ -102,7 +102,7 @@ impl eframe::App for RochadeApp {
             self.session.config().mode,
             &self.ui,
         );
-        a11y::name_window(&ctx, &name);
+        let renamed = a11y::name_window(&ctx, &name);
         layout::fit_to_screen(&ctx, &mut self.window_fitted);
         // The board first, in a square from the window's size alone; the
         // rest in a scrolling column beside or below it.
@@ -129,7 +129,7 @@ impl eframe::App for RochadeApp {
         // Words wait while the move input's change goes out (see
         // `MoveInput::changing`), so a move stays on the Braille line.
         let input_changing = self.move_input.changing();
-        a11y::deliver(&ctx, &mut self.a11y_pending, input_changing);
+        a11y::deliver(&ctx, &mut self.a11y_pending, input_changing || renamed);
         if self.allow_close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
