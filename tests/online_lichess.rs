@@ -513,6 +513,7 @@ fn the_whole_game_on_the_peg_board_simulator() {
     let script = Script {
         moves: moves.clone(),
         account_white: true,
+        opponent_offers_draw_at: Some(21),
         drop_after: Some(20),
         reconnect_refusals: 1,
         ..Script::default()
@@ -545,6 +546,12 @@ fn the_whole_game_on_the_peg_board_simulator() {
             sim.say(&step);
         }
         ply += 1;
+        if ply == 22 {
+            // The opponent's draw offer with his move: declined.
+            let v = r.until("offer");
+            assert_eq!(v["what"], "draw");
+            r.type_line("no");
+        }
     }
     r.type_line("resign");
     let end = r.until("end");
@@ -559,6 +566,13 @@ fn the_whole_game_on_the_peg_board_simulator() {
     let text = out.join("\n");
     assert!(!text.contains(TOKEN) && !stderr.contains(TOKEN));
     assert!(text.contains("\"state\":\"back\""), "the reconnection");
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|(_, p, _)| p == "/api/board/game/Rch8Test/draw/no"),
+        "the draw offer declined"
+    );
     // The opponent's moves were guided on the board and found there.
     assert!(
         text.matches("Board matches").count() >= 10,

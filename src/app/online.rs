@@ -60,17 +60,25 @@ pub(super) struct Online {
     server: String,
     /// Set to stop every stream and the seek.
     stop: Arc<AtomicBool>,
-    /// The game's stream is being followed.
-    following: bool,
+    /// Set to stop the game's stream (the game ended); none while no game
+    /// is followed.
+    game_stop: Option<Arc<AtomicBool>>,
+    /// This account, once the server said it.
+    account: String,
     /// Requests go out in order, one at a time, from this thread.
     requests: Option<Sender<(Call, Option<String>)>>,
     /// Resign asked once by key: the second press within 5 s resigns.
     resign_armed_until: Option<u64>,
+    /// The game ended: the next one gets a fresh controller.
+    next_game: bool,
 }
 
 impl Drop for Online {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        if let Some(stop) = &self.game_stop {
+            stop.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -147,9 +155,11 @@ impl RochadeApp {
             play: None,
             server: settings.server.trim().to_owned(),
             stop: stop.clone(),
-            following: false,
+            game_stop: None,
+            account: String::new(),
             requests: None,
             resign_armed_until: None,
+            next_game: false,
         });
         self.online_status = OnlineStatus {
             active: true,
@@ -237,6 +247,9 @@ impl RochadeApp {
         let Some(mut online) = self.online.take() else {
             return;
         };
+        if std::mem::take(&mut online.next_game) {
+            online.play = Some(OnlinePlay::new(&online.account, &online.server, false));
+        }
         let messages: Vec<OnlineMsg> = online.rx.try_iter().collect();
         let mut failed = None;
         for msg in messages {
@@ -263,6 +276,7 @@ impl RochadeApp {
                         wrap_events,
                     );
                     online.client = Some(client);
+                    online.account = account.clone();
                     let words = self
                         .session
                         .pack()
@@ -345,26 +359,34 @@ impl RochadeApp {
                     }
                 }
                 Todo::Open(id) => online.open(&id),
-                // The streams stay: the next game (a rematch, a new
-                // challenge) is followed the same way.
-                Todo::Finished => online.following = false,
+                // The game's stream stops (a finished game's stream would
+                // be reopened again and again); the events stream stays,
+                // so the next game (a rematch, a new challenge) is found
+                // and played with a fresh controller.
+                Todo::Finished => {
+                    if let Some(stop) = online.game_stop.take() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    online.next_game = true;
+                }
             }
         }
     }
 }
 
 impl Online {
-    /// Follows game `id`'s stream (once at a time).
+    /// Follows game `id`'s stream (one game at a time).
     fn open(&mut self, id: &str) {
-        if self.following {
+        if self.game_stop.is_some() {
             return;
         }
         let Some(client) = &self.client else { return };
-        self.following = true;
+        let stop = Arc::new(AtomicBool::new(false));
+        self.game_stop = Some(stop.clone());
         spawn_stream(
             client.clone(),
             format!("/api/board/game/stream/{}", path_id(id)),
-            self.stop.clone(),
+            stop,
             self.tx.clone(),
             wrap_game,
         );

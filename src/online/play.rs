@@ -381,6 +381,11 @@ impl OnlinePlay {
     ) -> Result<(), NotOurGame> {
         match line {
             GameLine::GameFull(full) => {
+                if self.game.is_none() && !full.state.is_running() {
+                    // A game that is over (the last lines of an ended
+                    // game's stream): nothing to play.
+                    return Ok(());
+                }
                 if self.game.is_none() {
                     let game =
                         OnlineGame::new(&full, &self.account).ok_or(NotOurGame(full.id.clone()))?;
@@ -905,5 +910,130 @@ fn end_record(record: &mut GameRecord, kind: EndKind) {
             None => record.record_result(KnownOutcome::Draw),
         },
         EndKind::Aborted => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::SessionConfig;
+    use crate::words::Lang;
+
+    /// A host with a real session that keeps what it was told.
+    struct Recorder {
+        session: Session,
+        told: Vec<(Option<Report>, String)>,
+    }
+
+    impl Recorder {
+        fn new() -> Recorder {
+            let config = SessionConfig {
+                lang: Lang::En,
+                ..SessionConfig::default()
+            };
+            Recorder {
+                session: Session::with_pack(config, Pack::bundled(Lang::En)),
+                told: Vec::new(),
+            }
+        }
+    }
+
+    impl Host for Recorder {
+        fn session(&self) -> &Session {
+            &self.session
+        }
+        fn handle(&mut self, now: u64, event: Event, _: By) {
+            self.session.handle(now, event);
+        }
+        fn begin(&mut self, now: u64, record: GameRecord, _: Color) {
+            self.session.resume_game(now, record);
+        }
+        fn replace_game(&mut self, now: u64, record: GameRecord) {
+            self.session.resume_game(now, record);
+        }
+        fn report(&mut self, report: Option<Report>, words: Utterance, _: Priority) {
+            self.told.push((report, words.written));
+        }
+    }
+
+    fn full(status: &str, moves: &str) -> GameLine {
+        serde_json::from_str(&format!(
+            r#"{{"type":"gameFull","id":"G1","rated":false,"clock":{{"initial":600000,"increment":5000}},"white":{{"id":"me","name":"Me","rating":1500}},"black":{{"id":"them","name":"Them","rating":1600}},"initialFen":"startpos","state":{{"type":"gameState","moves":"{moves}","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"{status}"}}}}"#
+        ))
+        .unwrap()
+    }
+
+    fn sends(play: &mut OnlinePlay) -> Vec<String> {
+        play.take_todo()
+            .into_iter()
+            .filter_map(|t| match t {
+                Todo::Send(call, _) => Some(call.path()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_last_lines_of_an_ended_games_stream_start_no_game() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        play.game_line(&mut host, 0, full("mate", "f2f3 e7e5 g2g4 d8h4"))
+            .unwrap();
+        assert!(play.game().is_none());
+        assert!(host.told.is_empty());
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        assert_eq!(play.game().map(|g| g.me), Some(Color::White));
+    }
+
+    #[test]
+    fn a_challenge_waits_for_yes_or_no_and_a_move_typed_early_is_played_at_the_start() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        let challenge: IncomingEvent = serde_json::from_str(
+            r#"{"type":"challenge","challenge":{"id":"C1","challenger":{"id":"them","name":"Them","rating":1600},"timeControl":{"type":"clock","limit":300,"increment":3,"show":"5+3"}}}"#,
+        )
+        .unwrap();
+        play.incoming(&mut host, challenge);
+        assert_eq!(
+            host.told.last().map(|t| t.1.as_str()),
+            Some("Challenge from Them, rating 1600: 5+3. Type yes to accept, no to decline")
+        );
+        assert!(play.input(&mut host, 0, "no"));
+        assert_eq!(sends(&mut play), ["/api/challenge/C1/decline"]);
+        assert!(play.challenge().is_none());
+        // No challenge stands: "e4" waits for the game, then is played and sent.
+        assert!(play.input(&mut host, 0, "e4"));
+        assert!(sends(&mut play).is_empty());
+        play.game_line(&mut host, 10, full("started", "")).unwrap();
+        assert_eq!(host.session.record().moves().len(), 1);
+        assert_eq!(sends(&mut play), ["/api/board/game/G1/move/e2e4"]);
+    }
+
+    #[test]
+    fn a_move_the_server_refuses_is_taken_back_and_said_with_the_reason() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        assert!(!play.input(&mut host, 5, "Nf3"));
+        let todo = play.take_todo();
+        let Some(Todo::Send(call, input)) = todo.first().cloned() else {
+            panic!("{todo:?}")
+        };
+        assert_eq!(call.path(), "/api/board/game/G1/move/g1f3");
+        let refused = Err(ApiError::Refused {
+            status: 400,
+            reason: "Not your turn, or game already over".into(),
+        });
+        play.answered(&mut host, 9, &call, input.as_deref(), refused);
+        assert!(host.session.record().moves().is_empty());
+        let (report, words) = host.told.last().unwrap();
+        assert!(matches!(report, Some(Report::Error { .. })));
+        assert_eq!(
+            words,
+            "Move not accepted: Nf3, Not your turn, or game already over (400)"
+        );
+        // The same move may be tried again.
+        assert!(!play.input(&mut host, 12, "Nf3"));
+        assert_eq!(sends(&mut play), ["/api/board/game/G1/move/g1f3"]);
     }
 }
