@@ -24,17 +24,13 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use gui_common::{Gui, settings, start_with};
-use lichess_server::{Script, Server};
+use lichess_server::{Script, Server, castling_rook, game_moves};
 use rochade::config::OnlineFind;
 use rochade::session::Mode;
 use rochade::words::Lang;
 use shakmaty::{CastlingMode, Position, Square};
 
 const TOKEN: &str = "lip_GuiTestToken0123456789abcdef";
-
-/// The same game as the terminal's test (python-chess checked): 84 plies,
-/// castling e1g1, captures, the promotion f7f8q.
-const GAME: &str = "a2a3 d7d5 b2b3 c8f5 b3b4 d5d4 c2c3 f5e4 h2h3 e4c6 g2g3 a7a5 e2e4 d8d7 e4e5 e7e6 f1c4 c6b5 g3g4 d7d8 f2f4 d4d3 h3h4 d8c8 f4f5 h7h6 f5f6 b7b6 g1f3 c8d7 e1g1 b5a4 g4g5 g8e7 g1g2 h8h7 c1b2 e8d8 g2h3 e7d5 g5g6 f7g6 h4h5 d7c6 h3h4 d5e3 c4e6 b8d7 c3c4 a8a6 b4b5 c6e4 e6g4 c7c6 b1c3 c6c5 c3e2 h7h8 e5e6 f8e7 b2d4 e4d5 e2c3 d5d4 c3e4 g6g5 f3g5 g7g6 f6f7 a4b5 f7f8q h8f8 e4g3 a5a4 f1f4 d8c7 d1b1 d4b2 f4e4 e3d5 g3h1 d5f4 b1c1 b2c1";
 
 /// The app's config folder for this test binary: the token file goes
 /// there (never the developer's own secret store).
@@ -96,14 +92,7 @@ fn paste_token_and_connect(gui: &mut Gui, token: &str) {
 fn presses(position: &shakmaty::Chess, uci: &str) -> Vec<Square> {
     let sq = |s: &str| s.parse::<Square>().unwrap();
     let (from, to) = (sq(&uci[..2]), sq(&uci[2..4]));
-    let rook = match uci {
-        "e1g1" => Some(("h1", "f1")),
-        "e1c1" => Some(("a1", "d1")),
-        "e8g8" => Some(("h8", "f8")),
-        "e8c8" => Some(("a8", "d8")),
-        _ => None,
-    };
-    if let Some((rf, rt)) = rook {
+    if let Some((rf, rt)) = castling_rook(uci) {
         return vec![from, to, sq(rf), sq(rt)];
     }
     if position.board().piece_at(to).is_some() {
@@ -167,7 +156,7 @@ fn files_containing(dir: &Path, needle: &str) -> Vec<PathBuf> {
 
 #[test]
 fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation() {
-    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let moves: Vec<String> = game_moves();
     let script = Script {
         moves: moves.clone(),
         account_white: true,
@@ -302,7 +291,7 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
 #[test]
 fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_from_the_menu() {
     let script = Script {
-        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        moves: game_moves(),
         account_white: true,
         challenge_first: true,
         ..Script::default()
@@ -368,7 +357,7 @@ fn a_wrong_token_is_said_as_refused_and_never_shown() {
 #[test]
 fn a_local_game_in_progress_is_exported_before_the_online_game_replaces_it() {
     let script = Script {
-        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        moves: game_moves(),
         account_white: true,
         ..Script::default()
     };

@@ -22,14 +22,10 @@ mod hermetic;
 #[path = "support/lichess_server.rs"]
 mod lichess_server;
 
-use lichess_server::{Script, Server};
+use lichess_server::{Script, Server, game_moves};
 use serde_json::Value;
 
 const TOKEN: &str = "lip_TestToken0123456789abcdef";
-
-/// A real game (generated and checked with python-chess): 84 plies,
-/// castling (e1g1), captures, a promotion (f7f8q), ends with Bxc1.
-const GAME: &str = "a2a3 d7d5 b2b3 c8f5 b3b4 d5d4 c2c3 f5e4 h2h3 e4c6 g2g3 a7a5 e2e4 d8d7 e4e5 e7e6 f1c4 c6b5 g3g4 d7d8 f2f4 d4d3 h3h4 d8c8 f4f5 h7h6 f5f6 b7b6 g1f3 c8d7 e1g1 b5a4 g4g5 g8e7 g1g2 h8h7 c1b2 e8d8 g2h3 e7d5 g5g6 f7g6 h4h5 d7c6 h3h4 d5e3 c4e6 b8d7 c3c4 a8a6 b4b5 c6e4 e6g4 c7c6 b1c3 c6c5 c3e2 h7h8 e5e6 f8e7 b2d4 e4d5 e2c3 d5d4 c3e4 g6g5 f3g5 g7g6 f6f7 a4b5 f7f8q h8f8 e4g3 a5a4 f1f4 d8c7 d1b1 d4b2 f4e4 e3d5 g3h1 d5f4 b1c1 b2c1";
 
 /// No test waits longer than this for a line.
 const LINE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -191,7 +187,7 @@ fn pgn_moves_as_uci(pgn: &str) -> Vec<String> {
 
 #[test]
 fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
-    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let moves: Vec<String> = game_moves();
     assert_eq!(moves.len(), 84);
     let script = Script {
         moves: moves.clone(),
@@ -412,7 +408,7 @@ fn a_wrong_token_is_refused_and_never_printed() {
 #[test]
 fn too_many_requests_waits_and_retries_then_a_challenge_is_accepted_and_aborted() {
     let script = Script {
-        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        moves: game_moves(),
         account_white: true,
         rate_limit_account: 1,
         challenge_first: true,
@@ -455,7 +451,7 @@ fn too_many_requests_waits_and_retries_then_a_challenge_is_accepted_and_aborted(
 #[test]
 fn a_seek_finds_a_game_and_black_waits_for_the_first_move() {
     let script = Script {
-        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        moves: game_moves(),
         account_white: false,
         ..Script::default()
     };
@@ -494,12 +490,8 @@ fn a_seek_finds_a_game_and_black_waits_for_the_first_move() {
 fn on_board(uci: &str) -> Vec<String> {
     let (from, to) = (&uci[..2], &uci[2..4]);
     let mut steps = vec![format!("move {from} {to}")];
-    match uci {
-        "e1g1" => steps.push("move h1 f1".into()),
-        "e1c1" => steps.push("move a1 d1".into()),
-        "e8g8" => steps.push("move h8 f8".into()),
-        "e8c8" => steps.push("move a8 d8".into()),
-        _ => {}
+    if let Some((rook_from, rook_to)) = lichess_server::castling_rook(uci) {
+        steps.push(format!("move {rook_from} {rook_to}"));
     }
     if uci.len() == 5 {
         steps.push(format!("promote {to} {}", &uci[4..]));
@@ -509,7 +501,7 @@ fn on_board(uci: &str) -> Vec<String> {
 
 #[test]
 fn the_whole_game_on_the_peg_board_simulator() {
-    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let moves: Vec<String> = game_moves();
     let script = Script {
         moves: moves.clone(),
         account_white: true,
@@ -612,7 +604,7 @@ fn a_stored_token_is_readable_by_the_user_only_and_used() {
     assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     // Used without the environment variable.
     let script = Script {
-        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        moves: game_moves(),
         account_white: true,
         ..Script::default()
     };
@@ -629,7 +621,7 @@ fn a_stored_token_is_readable_by_the_user_only_and_used() {
 
 #[test]
 fn a_move_lost_with_the_network_is_sent_when_back_and_an_accepted_takeback_follows_the_server() {
-    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let moves: Vec<String> = game_moves();
     let script = Script {
         moves: moves.clone(),
         account_white: true,
@@ -707,7 +699,7 @@ fn play_plies(r: &mut Rochade, moves: &[String], plies: usize) {
 
 #[test]
 fn the_opponents_draw_offer_accepted_ends_the_game_drawn() {
-    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let moves: Vec<String> = game_moves();
     let script = Script {
         moves: moves.clone(),
         account_white: true,
@@ -735,7 +727,7 @@ fn the_opponents_draw_offer_accepted_ends_the_game_drawn() {
 
 #[test]
 fn the_opponent_gone_is_said_and_victory_claimed() {
-    let moves: Vec<String> = GAME.split_whitespace().map(str::to_owned).collect();
+    let moves: Vec<String> = game_moves();
     let script = Script {
         moves: moves.clone(),
         account_white: true,
@@ -771,7 +763,7 @@ fn the_opponent_gone_is_said_and_victory_claimed() {
 #[test]
 fn a_challenged_player_accepts_and_the_game_is_aborted() {
     let script = Script {
-        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        moves: game_moves(),
         account_white: true,
         ..Script::default()
     };
@@ -799,7 +791,7 @@ fn a_challenged_player_accepts_and_the_game_is_aborted() {
 #[test]
 fn a_challenge_is_said_declined_with_no_and_the_next_accepted_with_yes() {
     let script = Script {
-        moves: GAME.split_whitespace().map(str::to_owned).collect(),
+        moves: game_moves(),
         account_white: true,
         challenge_first: true,
         ..Script::default()

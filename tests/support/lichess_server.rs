@@ -17,6 +17,27 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 pub const GAME_ID: &str = "Rch8Test";
+
+/// A real game (generated and checked with python-chess): 84 plies,
+/// castling (e1g1), captures, a promotion (f7f8q), ends with Bxc1.
+pub const GAME: &str = "a2a3 d7d5 b2b3 c8f5 b3b4 d5d4 c2c3 f5e4 h2h3 e4c6 g2g3 a7a5 e2e4 d8d7 e4e5 e7e6 f1c4 c6b5 g3g4 d7d8 f2f4 d4d3 h3h4 d8c8 f4f5 h7h6 f5f6 b7b6 g1f3 c8d7 e1g1 b5a4 g4g5 g8e7 g1g2 h8h7 c1b2 e8d8 g2h3 e7d5 g5g6 f7g6 h4h5 d7c6 h3h4 d5e3 c4e6 b8d7 c3c4 a8a6 b4b5 c6e4 e6g4 c7c6 b1c3 c6c5 c3e2 h7h8 e5e6 f8e7 b2d4 e4d5 e2c3 d5d4 c3e4 g6g5 f3g5 g7g6 f6f7 a4b5 f7f8q h8f8 e4g3 a5a4 f1f4 d8c7 d1b1 d4b2 f4e4 e3d5 g3h1 d5f4 b1c1 b2c1";
+
+/// [`GAME`]'s moves.
+pub fn game_moves() -> Vec<String> {
+    GAME.split_whitespace().map(str::to_owned).collect()
+}
+
+/// The rook's squares of a castling move (UCI, king from and to), which a
+/// peg-board player moves after the king.
+pub fn castling_rook(uci: &str) -> Option<(&'static str, &'static str)> {
+    match uci {
+        "e1g1" => Some(("h1", "f1")),
+        "e1c1" => Some(("a1", "d1")),
+        "e8g8" => Some(("h8", "f8")),
+        "e8c8" => Some(("a8", "d8")),
+        _ => None,
+    }
+}
 pub const ACCOUNT: &str = "blindplayer";
 
 /// What the opponent does at a ply (0-based index of the script).
