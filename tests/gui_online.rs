@@ -175,6 +175,9 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
         gui.app().spoken()
     );
     assert!(gui.shows_part("Online: connected"), "the connection panel");
+    gui.run_until("the server's clocks shown", |g| {
+        g.shows("Server clocks after the last move: White 10:00 | Black 10:00")
+    });
 
     let mut position = shakmaty::Chess::default();
     let mut ply = 0;

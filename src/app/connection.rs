@@ -56,6 +56,16 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
             format!("{state}: {}", online.line)
         };
         super::a11y::read_only_text(ui, format!("{}: {line}", t.get("online_menu")));
+        if let Some((white, black)) = online.clocks {
+            ui.label(format!(
+                "{}: {} {} | {} {}",
+                t.get("online_clocks"),
+                t.get("white"),
+                crate::clock::display(white),
+                t.get("black"),
+                crate::clock::display(black)
+            ));
+        }
     }
     let sighted = app.session.sighted_board();
     if sighted.in_use() || app.settings.board.sighted_port.is_some() {

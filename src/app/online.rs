@@ -89,6 +89,8 @@ pub struct OnlineStatus {
     pub active: bool,
     /// The last thing online play said.
     pub line: String,
+    /// The server's clocks (ms, White then Black) after the last move.
+    pub clocks: Option<(u64, u64)>,
 }
 
 /// A time control typed in the dialog (`10+5`), checked before connecting.
@@ -164,6 +166,7 @@ impl RochadeApp {
         self.online_status = OnlineStatus {
             active: true,
             line: String::new(),
+            clocks: None,
         };
         let words = self.session.pack().phrase(
             "online_connecting",
@@ -334,6 +337,9 @@ impl RochadeApp {
         }
         if let Some(play) = online.play.as_mut() {
             play.after_local(self, None);
+            if play.game().is_some() {
+                self.online_status.clocks = play.clocks();
+            }
         }
         self.online = Some(online);
         self.online_follow_up();
