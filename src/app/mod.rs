@@ -17,7 +17,8 @@
 //! (the question, the help) and `settings_dialog` with `settings_rows`
 //! (the draft being edited). What the app does is in `actions`
 //! (commands), `browsing` (the board by keys), `speech_out` (saying,
-//! effects, notices), `saving`, `practice` and `screen_reader`.
+//! effects, notices), `saving`, `practice`, `screen_reader` and `online`
+//! (play on Lichess: with `online_dialog` and `online_threads`).
 
 mod a11y;
 mod actions;
@@ -36,6 +37,7 @@ mod menus;
 mod move_input;
 mod online;
 mod online_dialog;
+mod online_threads;
 mod options;
 pub mod palette;
 mod piece_disc;

@@ -13,42 +13,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
 use shakmaty::Color;
 
 use super::RochadeApp;
+use super::online_threads::{OnlineMsg, connect, spawn_requests, wrap_events, wrap_game};
 use crate::chess::GameRecord;
-use crate::config::{OnlineFind, OnlineSettings, Side};
+use crate::config::{OnlineSettings, Side};
 use crate::online::play::{By, Call, Host, OnlinePlay, Report, Todo, path_id, plain};
-use crate::online::{ApiError, Client, StreamMsg, Timing, spawn_stream, token};
+use crate::online::{Client, StreamMsg, spawn_stream, token};
 use crate::session::{Event, Priority, Session};
 use crate::words::Utterance;
-
-/// What the threads of online play report to the window.
-pub(super) enum OnlineMsg {
-    /// The token typed was stored (where), or could not be (why: it is
-    /// used this time all the same).
-    TokenStored(Result<token::Stored, String>),
-    /// The server knows the token: this account.
-    Connected {
-        account: String,
-        client: Client,
-    },
-    /// Connecting failed: the reason (no token in it).
-    Failed(String),
-    /// Follow this game (Lichess's AI accepted at once).
-    Open(String),
-    Events(StreamMsg<IncomingEvent>),
-    Game(StreamMsg<GameLine>),
-    Answered(Call, Option<String>, Result<(), ApiError>),
-}
-
-fn wrap_events(m: StreamMsg<IncomingEvent>) -> OnlineMsg {
-    OnlineMsg::Events(m)
-}
-fn wrap_game(m: StreamMsg<GameLine>) -> OnlineMsg {
-    OnlineMsg::Game(m)
-}
 
 /// The connection to the server and the game on it.
 pub(super) struct Online {
@@ -91,13 +65,6 @@ pub struct OnlineStatus {
     pub line: String,
     /// The server's clocks (ms, White then Black) after the last move.
     pub clocks: Option<(u64, u64)>,
-}
-
-/// A time control typed in the dialog (`10+5`), checked before connecting.
-pub(super) fn time_control(text: &str) -> Result<TimeControlArg, String> {
-    text.trim()
-        .parse::<TimeControlArg>()
-        .map_err(|e| e.to_string())
 }
 
 impl RochadeApp {
@@ -444,118 +411,5 @@ impl Host for RochadeApp {
             self.online_status.line = words.written.clone();
         }
         self.online_say(words, priority);
-    }
-}
-
-/// The thread that sends requests in order and reports their answers.
-fn spawn_requests(client: Client, tx: Sender<OnlineMsg>) -> Sender<(Call, Option<String>)> {
-    let (requests, rx) = channel::<(Call, Option<String>)>();
-    let _ = std::thread::Builder::new()
-        .name("online-requests".into())
-        .spawn(move || {
-            for (call, input) in rx {
-                let result = client.post(&call.path(), &call.form()).map(|_| ());
-                if tx.send(OnlineMsg::Answered(call, input, result)).is_err() {
-                    return;
-                }
-            }
-        });
-    requests
-}
-
-/// Connecting, on its own thread: the token, the account (a token typed
-/// is kept once the server took it: a mistyped one is not), then the game
-/// searched for as chosen.
-fn connect(
-    settings: OnlineSettings,
-    typed_text: String,
-    tx: Sender<OnlineMsg>,
-    stop: Arc<AtomicBool>,
-) {
-    let fail = |reason: String| {
-        let _ = tx.send(OnlineMsg::Failed(reason));
-    };
-    let typed = !typed_text.trim().is_empty();
-    let token = if !typed {
-        match token::load() {
-            Some(t) => t,
-            None => {
-                return fail(
-                    "no token: paste a personal API token with the board:play scope".into(),
-                );
-            }
-        }
-    } else {
-        match token::Token::new(&typed_text) {
-            Some(t) => t,
-            None => return fail("that is not a token (one line of letters, digits and _)".into()),
-        }
-    };
-    let timing = Timing::default();
-    let client = Client::new(settings.server.trim(), token.clone(), timing);
-    let mut account = None;
-    for attempt in 0..3 {
-        match client.get_json("/api/account") {
-            Ok(v) => {
-                account = v.get("id").and_then(|id| id.as_str()).map(str::to_owned);
-                break;
-            }
-            Err(ApiError::RateLimited) if attempt < 2 => {
-                crate::online::wait_or_stop(timing.rate_limit_wait, &stop);
-            }
-            Err(e) => return fail(e.to_string()),
-        }
-    }
-    let Some(account) = account else {
-        return fail("the server's account answer has no id".into());
-    };
-    if typed {
-        let stored = token::store(&token).map_err(|e| e.to_string());
-        let _ = tx.send(OnlineMsg::TokenStored(stored));
-    }
-    let _ = tx.send(OnlineMsg::Connected {
-        account,
-        client: client.clone(),
-    });
-    let tc = match time_control(&settings.time_control) {
-        Ok(tc) => tc,
-        Err(e) => return fail(e),
-    };
-    match settings.find {
-        OnlineFind::Ai => {
-            let mut form = vec![
-                ("level", settings.ai_level.clamp(1, 8).to_string()),
-                ("color", "random".into()),
-            ];
-            form.extend(tc.clock_form());
-            match client.post("/api/challenge/ai", &form) {
-                Ok(answer) => {
-                    if let Some(id) = answer.get("id").and_then(|v| v.as_str()) {
-                        let _ = tx.send(OnlineMsg::Open(id.to_owned()));
-                    }
-                }
-                Err(e) => fail(e.to_string()),
-            }
-        }
-        OnlineFind::Seek => {
-            // Held open until a game starts (its gameStart event follows).
-            if let Err(e) = client.post_streaming("/api/board/seek", &tc.seek_form(), &stop) {
-                fail(e.to_string());
-            }
-        }
-        OnlineFind::Challenge => {
-            let user: String = settings
-                .opponent
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-                .collect();
-            if user.is_empty() {
-                return fail("no player named to challenge".into());
-            }
-            if let Err(e) = client.post(&format!("/api/challenge/{user}"), &tc.clock_form()) {
-                fail(e.to_string());
-            }
-        }
-        OnlineFind::Wait => {}
     }
 }

@@ -145,7 +145,7 @@ impl OnlineDraft {
             return Err(format!("{}: {}", t.get("online_server"), s.server));
         }
         if s.find != OnlineFind::Wait {
-            super::online::time_control(&s.time_control)
+            super::online_threads::time_control(&s.time_control)
                 .map_err(|e| format!("{}: {e}", t.get("online_time")))?;
         }
         if s.find == OnlineFind::Challenge && s.opponent.trim().is_empty() {

@@ -754,9 +754,13 @@ impl OnlinePlay {
         }
     }
 
-    /// Says both clocks as the server last sent them.
+    /// Says both clocks as the server last sent them (or that the game
+    /// has none: correspondence, unlimited).
     pub fn say_clocks(&self, host: &mut impl Host) {
-        let Some((w, b)) = self.clocks else {
+        let timed = self.game.as_ref().is_some_and(|g| g.clock.is_some());
+        let Some((w, b)) = self.clocks.filter(|_| timed) else {
+            let words = host.session().pack().say("online_no_clock");
+            host.report(None, words, Priority::Answer);
             return;
         };
         let pack = host.session().pack();
@@ -1035,5 +1039,31 @@ mod tests {
         // The same move may be tried again.
         assert!(!play.input(&mut host, 12, "Nf3"));
         assert_eq!(sends(&mut play), ["/api/board/game/G1/move/g1f3"]);
+    }
+
+    #[test]
+    fn the_clock_word_says_the_servers_clocks_or_that_there_is_none() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        play.game_line(&mut host, 0, full("started", "e2e4"))
+            .unwrap();
+        assert!(play.input(&mut host, 1, "clock"));
+        let said: Vec<&str> = host
+            .told
+            .iter()
+            .rev()
+            .take(2)
+            .map(|t| t.1.as_str())
+            .collect();
+        assert!(said.iter().all(|s| s.contains("10 minutes")), "{said:?}");
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        let correspondence: GameLine = serde_json::from_str(
+            r#"{"type":"gameFull","id":"G2","white":{"id":"me"},"black":{"id":"them"},"state":{"moves":"","status":"started"}}"#,
+        )
+        .unwrap();
+        play.game_line(&mut host, 0, correspondence).unwrap();
+        assert!(play.input(&mut host, 1, "clock"));
+        assert_eq!(host.told.last().unwrap().1, "This game has no clock");
     }
 }

@@ -295,6 +295,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/deutlich.wav"),
     ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
+    ("diese", include_bytes!("../../assets/voice/de/diese.wav")),
     ("dieses", include_bytes!("../../assets/voice/de/dieses.wav")),
     (
         "diesmal",
