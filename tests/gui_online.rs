@@ -244,6 +244,10 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
     );
     gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
     gui.run_until("the game's end", |g| g.app().session().record().is_over());
+    // The connection ends with the game (its streams stop); the panel
+    // keeps the result.
+    gui.run_until("the connection closed", |g| !g.app().online_active());
+    assert!(gui.shows_part("Online: not connected: "), "the panel");
     let record = gui.app().session().record();
     assert_eq!(record.result_str(), "0-1");
     assert_eq!(server.moves(), moves);

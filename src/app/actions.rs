@@ -142,7 +142,6 @@ impl RochadeApp {
             }
             return;
         }
-        let before = self.session.record().moves().len();
         self.dispatch(Event::MoveEntered {
             text,
             source: Source::Keyboard,

@@ -78,7 +78,7 @@ pub enum Action {
     Level(bool),
     /// Practice: the player and the computer swap colours.
     SwitchColours,
-    /// The "Play online" dialog (or, connected, nothing new: it reconnects).
+    /// The "Play online" dialog (Connect there replaces a connection).
     Online,
     /// A word of online play, as if typed (`draw`, `yes`, `chat` ...).
     OnlineWord(&'static str),

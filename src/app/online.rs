@@ -37,14 +37,10 @@ pub(super) struct Online {
     /// Set to stop the game's stream (the game ended); none while no game
     /// is followed.
     game_stop: Option<Arc<AtomicBool>>,
-    /// This account, once the server said it.
-    account: String,
     /// Requests go out in order, one at a time, from this thread.
     requests: Option<Sender<(Call, Option<String>)>>,
     /// Resign asked once by key: the second press within 5 s resigns.
     resign_armed_until: Option<u64>,
-    /// The game ended: the next one gets a fresh controller.
-    next_game: bool,
 }
 
 impl Drop for Online {
@@ -125,10 +121,8 @@ impl RochadeApp {
             server: settings.server.trim().to_owned(),
             stop: stop.clone(),
             game_stop: None,
-            account: String::new(),
             requests: None,
             resign_armed_until: None,
-            next_game: false,
         });
         self.online_status = OnlineStatus {
             active: true,
@@ -148,7 +142,7 @@ impl RochadeApp {
         }
     }
 
-    /// Leaves the server; a game goes on there (it can be followed again).
+    /// Leaves the server; a game goes on there (Connect follows it again).
     pub(super) fn online_disconnect(&mut self) {
         if self.online.take().is_some() {
             self.online_status.active = false;
@@ -217,9 +211,6 @@ impl RochadeApp {
         let Some(mut online) = self.online.take() else {
             return;
         };
-        if std::mem::take(&mut online.next_game) {
-            online.play = Some(OnlinePlay::new(&online.account, &online.server, false));
-        }
         let messages: Vec<OnlineMsg> = online.rx.try_iter().collect();
         let mut failed = None;
         for msg in messages {
@@ -246,7 +237,6 @@ impl RochadeApp {
                         wrap_events,
                     );
                     online.client = Some(client);
-                    online.account = account.clone();
                     let words = self
                         .session
                         .pack()
@@ -316,7 +306,10 @@ impl RochadeApp {
     }
 
     /// Carries out what the game asks: requests to the request thread,
-    /// the game's stream opened, the end noted.
+    /// the game's stream opened. At the end of the game the connection
+    /// ends too (its streams stop; a finished game's stream would be
+    /// reopened again and again): the window is for games here again,
+    /// and Ctrl+Shift+O finds the next one online.
     fn online_follow_up(&mut self) {
         let Some(online) = self.online.as_mut() else {
             return;
@@ -324,6 +317,7 @@ impl RochadeApp {
         let Some(play) = online.play.as_mut() else {
             return;
         };
+        let mut finished = false;
         for todo in play.take_todo() {
             match todo {
                 Todo::Send(call, input) => {
@@ -332,17 +326,14 @@ impl RochadeApp {
                     }
                 }
                 Todo::Open(id) => online.open(&id),
-                // The game's stream stops (a finished game's stream would
-                // be reopened again and again); the events stream stays,
-                // so the next game (a rematch, a new challenge) is found
-                // and played with a fresh controller.
-                Todo::Finished => {
-                    if let Some(stop) = online.game_stop.take() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    online.next_game = true;
-                }
+                Todo::Finished => finished = true,
             }
+        }
+        if finished {
+            // Dropping the connection stops its threads; the last words
+            // (the result) stay in the connection panel.
+            self.online = None;
+            self.online_status.active = false;
         }
     }
 }

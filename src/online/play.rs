@@ -654,7 +654,16 @@ impl OnlinePlay {
                     };
                     self.todo.push(Todo::Send(call, Some(text.to_owned())));
                 }
-                _ => self.waiting_input.push(text.to_owned()),
+                _ => {
+                    // Typed before the game: played (or answered) when it
+                    // starts, and said so, so nothing typed goes unheard.
+                    self.waiting_input.push(text.to_owned());
+                    let words = host
+                        .session()
+                        .pack()
+                        .phrase("online_kept_for_game", &[("text", plain(text.trim()))]);
+                    host.report(None, words, Priority::Answer);
+                }
             }
             return true;
         };

@@ -554,6 +554,10 @@ static DE: &[(&str, &[u8])] = &[
     ("ordner", include_bytes!("../../assets/voice/de/ordner.wav")),
     ("partie", include_bytes!("../../assets/voice/de/partie.wav")),
     (
+        "partiebeginn",
+        include_bytes!("../../assets/voice/de/partiebeginn.wav"),
+    ),
+    (
         "partieformular",
         include_bytes!("../../assets/voice/de/partieformular.wav"),
     ),
@@ -861,6 +865,10 @@ static DE: &[(&str, &[u8])] = &[
     ("vom", include_bytes!("../../assets/voice/de/vom.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
     ("vorbei", include_bytes!("../../assets/voice/de/vorbei.wav")),
+    (
+        "vorgemerkt",
+        include_bytes!("../../assets/voice/de/vorgemerkt.wav"),
+    ),
     ("war", include_bytes!("../../assets/voice/de/war.wav")),
     ("warte", include_bytes!("../../assets/voice/de/warte.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
