@@ -44,8 +44,8 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .unwrap_or(0);
     ui.label(format!("{}: {dropped}", t.get("dropped")));
     let online = app.online_status();
-    if online.active || !online.line.is_empty() {
-        let state = if online.active {
+    if app.online_active() || !online.line.is_empty() {
+        let state = if app.online_active() {
             t.get("connected")
         } else {
             t.get("not_connected")

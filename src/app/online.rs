@@ -19,7 +19,7 @@ use super::RochadeApp;
 use super::online_threads::{OnlineMsg, connect, spawn_requests, wrap_events, wrap_game};
 use crate::chess::GameRecord;
 use crate::config::{OnlineSettings, Side};
-use crate::online::play::{By, Call, Host, OnlinePlay, Report, Todo, path_id, plain};
+use crate::online::play::{By, Call, Host, OnlinePlay, Report, Todo, path_id};
 use crate::online::{Client, StreamMsg, spawn_stream, token};
 use crate::session::{Event, Priority, Session};
 use crate::words::Utterance;
@@ -55,8 +55,6 @@ impl Drop for Online {
 /// What the connection panel shows of online play.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OnlineStatus {
-    /// Connected, or connecting.
-    pub active: bool,
     /// The last thing online play said.
     pub line: String,
     /// The server's clocks (ms, White then Black) after the last move.
@@ -87,31 +85,23 @@ impl RochadeApp {
     /// settings are kept; the token never is.
     pub(super) fn online_connect(&mut self, settings: OnlineSettings, typed_token: String) {
         self.online = None; // stops the old connection's threads
-        let mut kept = self.settings.clone();
-        kept.online = settings.clone();
-        if kept != self.settings {
-            self.apply_settings(kept);
+        // Only the online choices change: kept and saved, nothing else
+        // applied again.
+        if self.settings.online != settings {
+            self.settings.online = settings.clone();
+            self.save_settings();
         }
-        let (tx, rx) = channel();
         let (raw_tx, raw_rx) = channel::<OnlineMsg>();
         // Every report wakes the window.
         let wake = self.wake.clone();
-        let forward = std::thread::Builder::new()
-            .name("online-wake".into())
-            .spawn(move || {
-                for m in raw_rx {
-                    if tx.send(m).is_err() {
-                        return;
-                    }
-                    if let Some(ctx) = wake.get() {
-                        ctx.request_repaint();
-                    }
-                }
-            });
-        if let Err(e) = forward {
-            self.online_failed(e.to_string());
-            return;
-        }
+        let rx = match super::run::forward_waking("online-wake", raw_rx, move || {
+            if let Some(ctx) = wake.get() {
+                ctx.request_repaint();
+            }
+        }) {
+            Ok(rx) => rx,
+            Err(e) => return self.online_failed(e.to_string()),
+        };
         let stop = Arc::new(AtomicBool::new(false));
         self.online = Some(Online {
             rx,
@@ -124,14 +114,10 @@ impl RochadeApp {
             requests: None,
             resign_armed_until: None,
         });
-        self.online_status = OnlineStatus {
-            active: true,
-            line: String::new(),
-            clocks: None,
-        };
+        self.online_status = OnlineStatus::default();
         let words = self.session.pack().phrase(
             "online_connecting",
-            &[("server", plain(settings.server.trim()))],
+            &[("server", Utterance::from(settings.server.trim()))],
         );
         self.online_say(words, Priority::Answer);
         let started = std::thread::Builder::new()
@@ -145,18 +131,16 @@ impl RochadeApp {
     /// Leaves the server; a game goes on there (Connect follows it again).
     pub(super) fn online_disconnect(&mut self) {
         if self.online.take().is_some() {
-            self.online_status.active = false;
             self.say_key("online_disconnected", Priority::Answer);
         }
     }
 
     fn online_failed(&mut self, reason: String) {
         self.online = None;
-        self.online_status.active = false;
-        let words = self
-            .session
-            .pack()
-            .phrase("online_error", &[("reason", plain(&reason))]);
+        let words = self.session.pack().phrase(
+            "online_error",
+            &[("reason", Utterance::from(reason.as_str()))],
+        );
         self.online_say(words, Priority::Alert);
     }
 
@@ -221,7 +205,10 @@ impl RochadeApp {
                     let words = match stored {
                         Ok(token::Stored::SecretStore) => pack.say("online_token_stored"),
                         Ok(token::Stored::File(_)) => pack.say("online_token_stored_file"),
-                        Err(e) => pack.phrase("online_token_not_stored", &[("reason", plain(&e))]),
+                        Err(e) => pack.phrase(
+                            "online_token_not_stored",
+                            &[("reason", Utterance::from(e.as_str()))],
+                        ),
                     };
                     self.say(words, Priority::Info);
                 }
@@ -237,10 +224,10 @@ impl RochadeApp {
                         wrap_events,
                     );
                     online.client = Some(client);
-                    let words = self
-                        .session
-                        .pack()
-                        .phrase("online_connected", &[("account", plain(&account))]);
+                    let words = self.session.pack().phrase(
+                        "online_connected",
+                        &[("account", Utterance::from(account.as_str()))],
+                    );
                     self.online_say(words, Priority::Answer);
                 }
                 OnlineMsg::Failed(reason) => failed = Some(reason),
@@ -260,10 +247,10 @@ impl RochadeApp {
                 OnlineMsg::Events(StreamMsg::Unreadable(e))
                 | OnlineMsg::Game(StreamMsg::Unreadable(e)) => {
                     let reason = format!("unreadable line from the server: {e}");
-                    let words = self
-                        .session
-                        .pack()
-                        .phrase("online_error", &[("reason", plain(&reason))]);
+                    let words = self.session.pack().phrase(
+                        "online_error",
+                        &[("reason", Utterance::from(reason.as_str()))],
+                    );
                     self.online_say(words, Priority::Alert);
                 }
                 OnlineMsg::Game(StreamMsg::Dropped { reason, first }) => {
@@ -333,7 +320,6 @@ impl RochadeApp {
             // Dropping the connection stops its threads; the last words
             // (the result) stay in the connection panel.
             self.online = None;
-            self.online_status.active = false;
         }
     }
 }

@@ -10,8 +10,8 @@ use std::sync::mpsc::{Sender, channel};
 use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
 
 use crate::config::{OnlineFind, OnlineSettings};
-use crate::online::play::Call;
-use crate::online::{ApiError, Client, StreamMsg, Timing, token};
+use crate::online::play::{Call, path_user};
+use crate::online::{ApiError, Client, Find, StreamMsg, Timing, token};
 
 /// What the threads of online play report to the window.
 pub(super) enum OnlineMsg {
@@ -93,23 +93,10 @@ pub(super) fn connect(
             None => return fail("that is not a token (one line of letters, digits and _)".into()),
         }
     };
-    let timing = Timing::default();
-    let client = Client::new(settings.server.trim(), token.clone(), timing);
-    let mut account = None;
-    for attempt in 0..3 {
-        match client.get_json("/api/account") {
-            Ok(v) => {
-                account = v.get("id").and_then(|id| id.as_str()).map(str::to_owned);
-                break;
-            }
-            Err(ApiError::RateLimited) if attempt < 2 => {
-                crate::online::wait_or_stop(timing.rate_limit_wait, &stop);
-            }
-            Err(e) => return fail(e.to_string()),
-        }
-    }
-    let Some(account) = account else {
-        return fail("the server's account answer has no id".into());
+    let client = Client::new(settings.server.trim(), token.clone(), Timing::default());
+    let account = match client.account_id(&stop, |_| {}) {
+        Ok(account) => account,
+        Err(e) => return fail(e.to_string()),
     };
     if typed {
         let stored = token::store(&token).map_err(|e| e.to_string());
@@ -119,45 +106,28 @@ pub(super) fn connect(
         account,
         client: client.clone(),
     });
-    let tc = match time_control(&settings.time_control) {
+    let clock = match time_control(&settings.time_control) {
         Ok(tc) => tc,
         Err(e) => return fail(e),
     };
-    match settings.find {
-        OnlineFind::Ai => {
-            let mut form = vec![
-                ("level", settings.ai_level.clamp(1, 8).to_string()),
-                ("color", "random".into()),
-            ];
-            form.extend(tc.clock_form());
-            match client.post("/api/challenge/ai", &form) {
-                Ok(answer) => {
-                    if let Some(id) = answer.get("id").and_then(|v| v.as_str()) {
-                        let _ = tx.send(OnlineMsg::Open(id.to_owned()));
-                    }
-                }
-                Err(e) => fail(e.to_string()),
-            }
+    let find = match settings.find {
+        OnlineFind::Ai => Find::Ai {
+            level: settings.ai_level,
+        },
+        OnlineFind::Seek => Find::Seek,
+        OnlineFind::Challenge => Find::Challenge {
+            user: path_user(&settings.opponent),
+        },
+        OnlineFind::Wait => Find::Wait,
+    };
+    if matches!(&find, Find::Challenge { user } if user.is_empty()) {
+        return fail("no player named to challenge".into());
+    }
+    match client.find_game(&find, clock, &stop, |_| {}) {
+        Ok(Some(id)) => {
+            let _ = tx.send(OnlineMsg::Open(id));
         }
-        OnlineFind::Seek => {
-            // Held open until a game starts (its gameStart event follows).
-            if let Err(e) = client.post_streaming("/api/board/seek", &tc.seek_form(), &stop) {
-                fail(e.to_string());
-            }
-        }
-        OnlineFind::Challenge => {
-            let user: String = settings
-                .opponent
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-                .collect();
-            if user.is_empty() {
-                return fail("no player named to challenge".into());
-            }
-            if let Err(e) = client.post(&format!("/api/challenge/{user}"), &tc.clock_form()) {
-                fail(e.to_string());
-            }
-        }
-        OnlineFind::Wait => {}
+        Ok(None) => {}
+        Err(e) => fail(e.to_string()),
     }
 }

@@ -429,24 +429,15 @@ impl RochadeApp {
         mpsc::Receiver<crate::serial::BoardInput>,
     )> {
         let (link_tx, link_rx) = mpsc::channel::<crate::serial::BoardInput>();
-        let (app_tx, app_rx) = mpsc::channel();
         match crate::serial::Link::spawn(cfg, link_tx) {
             Ok(link) => {
-                let forward =
-                    std::thread::Builder::new()
-                        .name("board-wake".into())
-                        .spawn(move || {
-                            while let Ok(input) = link_rx.recv() {
-                                if app_tx.send(input).is_err() {
-                                    break;
-                                }
-                                ctx.request_repaint();
-                            }
-                        });
-                if let Err(e) = forward {
-                    self.note = Some(e.to_string());
+                match forward_waking("board-wake", link_rx, move || ctx.request_repaint()) {
+                    Ok(app_rx) => Some((link, app_rx)),
+                    Err(e) => {
+                        self.note = Some(e.to_string());
+                        None
+                    }
                 }
-                Some((link, app_rx))
             }
             Err(e) => {
                 self.note = Some(format!("{}: {e}", self.ui.get("connection")));
@@ -478,4 +469,26 @@ impl RochadeApp {
             self.apply_effects(effects);
         }
     }
+}
+
+/// What a thread sends on `rx`, handed on to the window: each message
+/// wakes it (`wake`), so it is taken in the next frame, not at the next
+/// key press.
+pub(super) fn forward_waking<T: Send + 'static>(
+    name: &str,
+    rx: mpsc::Receiver<T>,
+    wake: impl Fn() + Send + 'static,
+) -> std::io::Result<mpsc::Receiver<T>> {
+    let (tx, forwarded) = mpsc::channel();
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            for message in rx {
+                if tx.send(message).is_err() {
+                    return;
+                }
+                wake();
+            }
+        })?;
+    Ok(forwarded)
 }

@@ -296,6 +296,16 @@ impl RochadeApp {
         self.say(text, crate::session::Priority::Answer);
     }
 
+    /// Writes the settings to their file (when the app persists them); a
+    /// failure is shown in the banner.
+    pub(super) fn save_settings(&mut self) {
+        if self.persist_settings
+            && let Err(e) = self.settings.save()
+        {
+            self.note = Some(format!("{}: {e}", self.ui.get("settings_error")));
+        }
+    }
+
     /// Applies edited settings: language and speech at once, the time
     /// control from the next game; saves them when the app persists.
     pub fn apply_settings(&mut self, settings: Settings) {
@@ -329,11 +339,7 @@ impl RochadeApp {
         if let Some(e) = pack_error {
             self.note = Some(e.to_string());
         }
-        if self.persist_settings
-            && let Err(e) = self.settings.save()
-        {
-            self.note = Some(format!("{}: {e}", self.ui.get("settings_error")));
-        }
+        self.save_settings();
         if control_changed {
             let text = self.session.pack().say("time_control_next_game");
             self.say(text, crate::session::Priority::Answer);

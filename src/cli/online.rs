@@ -34,8 +34,8 @@ use super::{CliError, CliResult};
 use crate::board::HostCommand;
 use crate::chess::GameRecord;
 use crate::engine::EngineRequest;
-use crate::online::play::{By, Host, OnlinePlay, Report, Todo, path_id, plain, server_error};
-use crate::online::{ApiError, Client, StreamMsg, Timing, spawn_stream, token};
+use crate::online::play::{By, Host, OnlinePlay, Report, Todo, path_user, server_error};
+use crate::online::{ApiError, Client, Find, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::session::{Earcon, Effect, Event, Notice, Priority, Session, SessionConfig, Speech};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
@@ -399,14 +399,9 @@ pub fn run(args: Args) -> CliResult {
     };
     let pack = super::load_pack(args.lang);
     // Who we are (and whether the token works).
-    let account = request_with_retry(&out, &pack, client.timing.rate_limit_wait, || {
-        client.get_json("/api/account")
-    })?;
-    let account = account
-        .get("id")
-        .and_then(|v| v.as_str())
-        .ok_or_else(|| CliError::failure("the server's account answer has no id"))?
-        .to_owned();
+    let account = client
+        .account_id(&AtomicBool::new(false), report_waiting(&out, &pack))
+        .map_err(|e| refused(&out, &pack, e))?;
     let (tx, rx) = channel();
     let stop_events = Arc::new(AtomicBool::new(false));
     spawn_stream(
@@ -471,28 +466,19 @@ pub fn run(args: Args) -> CliResult {
     result
 }
 
-/// A request retried after a 429 (twice at most); other errors returned.
-fn request_with_retry(
-    out: &Out,
-    pack: &crate::words::Pack,
-    wait: Duration,
-    mut request: impl FnMut() -> Result<serde_json::Value, ApiError>,
-) -> Result<serde_json::Value, CliError> {
-    for attempt in 0..3 {
-        match request() {
-            Ok(v) => return Ok(v),
-            Err(ApiError::RateLimited) if attempt < 2 => {
-                let e = ApiError::RateLimited;
-                out.error(&e.to_string(), server_error(pack, &e))?;
-                std::thread::sleep(wait);
-            }
-            Err(e) => {
-                out.error(&e.to_string(), server_error(pack, &e))?;
-                return Err(CliError::failure(e.to_string()));
-            }
-        }
+/// Reports each "too many requests" (429) while a request waits to be
+/// tried again ([`Client::retrying`]).
+fn report_waiting<'a>(out: &'a Out, pack: &'a crate::words::Pack) -> impl FnMut(&ApiError) + 'a {
+    move |e| {
+        // A failed print shows at the next line printed.
+        let _ = out.error(&e.to_string(), server_error(pack, e));
     }
-    unreachable!("the last attempt returns")
+}
+
+/// A request that failed: reported, and the run ends with it.
+fn refused(out: &Out, pack: &crate::words::Pack, e: ApiError) -> CliError {
+    let _ = out.error(&e.to_string(), server_error(pack, &e));
+    CliError::failure(e.to_string())
 }
 
 fn spawn_stdin(tx: Sender<Msg>) {
@@ -523,48 +509,50 @@ impl Run {
         stop_seek: &Arc<AtomicBool>,
     ) -> CliResult {
         let out = &self.host.out;
-        if let Some(tc) = args.seek {
+        let (find, clock) = if let Some(tc) = args.seek {
+            (Find::Seek, tc)
+        } else if let Some(level) = args.ai {
+            (Find::Ai { level }, args.clock)
+        } else if let Some(user) = &args.challenge {
+            let user = path_user(user);
+            if user.is_empty() {
+                return Err(CliError::input("--challenge: no player name"));
+            }
+            (Find::Challenge { user }, args.clock)
+        } else {
+            (Find::Wait, args.clock)
+        };
+        if find == Find::Seek {
             out.say(
                 pack.phrase(
                     "online_seeking",
                     &[
-                        ("minutes", plain(&tc.minutes.to_string())),
-                        ("increment", plain(&tc.increment.to_string())),
+                        ("minutes", Utterance::from(clock.minutes.to_string())),
+                        ("increment", Utterance::from(clock.increment.to_string())),
                     ],
                 ),
                 Priority::Answer,
             )?;
+            // Held open until a game starts: on a thread of its own.
             let client = self.client.clone();
             let stop = stop_seek.clone();
             let tx = self.tx.clone();
             std::thread::Builder::new()
                 .name("seek".into())
                 .spawn(move || {
-                    let r = client.post_streaming("/api/board/seek", &tc.seek_form(), &stop);
-                    let _ = tx.send(Msg::SeekDone(r));
+                    let r = client.find_game(&Find::Seek, clock, &stop, |_| {});
+                    let _ = tx.send(Msg::SeekDone(r.map(|_| ())));
                 })
                 .expect("a thread for the seek");
-        } else if let Some(level) = args.ai {
-            let mut form = vec![("level", level.to_string()), ("color", "random".into())];
-            form.extend(args.clock.clock_form());
-            let answer = request_with_retry(out, pack, self.client.timing.rate_limit_wait, || {
-                self.client.post("/api/challenge/ai", &form)
-            })?;
-            if let Some(id) = answer.get("id").and_then(|v| v.as_str()) {
-                self.open_game(&path_id(id));
-            }
-        } else if let Some(user) = &args.challenge {
-            let form = args.clock.clock_form();
-            let user: String = user
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-                .collect();
-            request_with_retry(out, pack, self.client.timing.rate_limit_wait, || {
-                self.client.post(&format!("/api/challenge/{user}"), &form)
-            })?;
-            out.say(pack.say("online_waiting"), Priority::Answer)?;
-        } else {
-            out.say(pack.say("online_waiting"), Priority::Answer)?;
+            return Ok(());
+        }
+        let found = self
+            .client
+            .find_game(&find, clock, stop_seek, report_waiting(out, pack))
+            .map_err(|e| refused(out, pack, e))?;
+        match found {
+            Some(id) => self.open_game(&id),
+            None => out.say(pack.say("online_waiting"), Priority::Answer)?,
         }
         Ok(())
     }
@@ -673,7 +661,10 @@ impl Run {
                 }
                 Msg::Events(StreamMsg::Unreadable(e)) | Msg::Game(StreamMsg::Unreadable(e)) => {
                     let reason = format!("unreadable line from the server: {e}");
-                    let words = pack.phrase("online_error", &[("reason", plain(&reason))]);
+                    let words = pack.phrase(
+                        "online_error",
+                        &[("reason", Utterance::from(reason.as_str()))],
+                    );
                     self.host.out.error(&reason, words)?;
                 }
                 Msg::Game(StreamMsg::Dropped { reason, first }) => {

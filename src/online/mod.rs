@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+use rochade_core::online::TimeControlArg;
+
 pub use token::Token;
 
 /// The public Lichess.
@@ -158,6 +160,76 @@ impl Client {
         Ok(())
     }
 
+    /// `request`, tried again after "too many requests" (429) as Lichess
+    /// asks: after [`Timing::rate_limit_wait`] (cut short by `stop`), twice
+    /// at most; `waiting` hears each 429 first. Other errors come back.
+    pub fn retrying<T>(
+        &self,
+        stop: &AtomicBool,
+        mut waiting: impl FnMut(&ApiError),
+        mut request: impl FnMut(&Client) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let mut attempt = 0;
+        loop {
+            match request(self) {
+                Err(ApiError::RateLimited) if attempt < 2 => {
+                    attempt += 1;
+                    waiting(&ApiError::RateLimited);
+                    wait_or_stop(self.timing.rate_limit_wait, stop);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// This account's id (and so, that the token works).
+    pub fn account_id(
+        &self,
+        stop: &AtomicBool,
+        waiting: impl FnMut(&ApiError),
+    ) -> Result<String, ApiError> {
+        let answer = self.retrying(stop, waiting, |c| c.get_json("/api/account"))?;
+        answer
+            .get("id")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+            .ok_or_else(|| ApiError::Network("the server's account answer has no id".into()))
+    }
+
+    /// Asks for a game as chosen, with the clock `clock`. The game's id
+    /// when the server names it at once (the AI); otherwise the game is
+    /// announced by the events stream (`gameStart`). A seek is held open
+    /// until a game starts or `stop` is set.
+    pub fn find_game(
+        &self,
+        find: &Find,
+        clock: TimeControlArg,
+        stop: &AtomicBool,
+        waiting: impl FnMut(&ApiError),
+    ) -> Result<Option<String>, ApiError> {
+        match find {
+            Find::Ai { level } => {
+                let mut form = vec![
+                    ("level", (*level).clamp(1, 8).to_string()),
+                    ("color", "random".into()),
+                ];
+                form.extend(clock.clock_form());
+                let answer =
+                    self.retrying(stop, waiting, |c| c.post("/api/challenge/ai", &form))?;
+                Ok(answer.get("id").and_then(|v| v.as_str()).map(play::path_id))
+            }
+            Find::Seek => self
+                .post_streaming("/api/board/seek", &clock.seek_form(), stop)
+                .map(|()| None),
+            Find::Challenge { user } => {
+                let path = format!("/api/challenge/{}", play::path_user(user));
+                self.retrying(stop, waiting, |c| c.post(&path, &clock.clock_form()))?;
+                Ok(None)
+            }
+            Find::Wait => Ok(None),
+        }
+    }
+
     /// Opens an NDJSON stream (GET).
     fn open_stream(&self, path: &str) -> Result<Box<dyn Read + Send>, ApiError> {
         let response = self
@@ -214,6 +286,19 @@ fn read_json(response: Result<ureq::Response, ureq::Error>) -> Result<serde_json
         return Ok(serde_json::Value::Null);
     }
     serde_json::from_str(&body).map_err(|e| ApiError::Network(format!("unreadable answer: {e}")))
+}
+
+/// How a game is found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Find {
+    /// Against Lichess's AI at this level (1-8).
+    Ai { level: u8 },
+    /// A casual game with anyone.
+    Seek,
+    /// A challenge to this player (a name with letters, digits, `_`, `-`).
+    Challenge { user: String },
+    /// A challenge from someone, or a game started elsewhere.
+    Wait,
 }
 
 /// What a stream thread reports.

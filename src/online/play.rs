@@ -225,16 +225,12 @@ fn rated(pack: &Pack, name: &str, rating: Option<u32>) -> Utterance {
     match rating {
         Some(r) => pack.phrase(
             "online_rated",
-            &[("name", plain(name)), ("rating", plain(&r.to_string()))],
+            &[
+                ("name", Utterance::from(name)),
+                ("rating", Utterance::from(r.to_string())),
+            ],
         ),
-        None => plain(name),
-    }
-}
-
-pub fn plain(text: &str) -> Utterance {
-    Utterance {
-        written: text.to_owned(),
-        spoken: text.to_owned(),
+        None => Utterance::from(name),
     }
 }
 
@@ -243,9 +239,19 @@ pub fn path_id(id: &str) -> String {
     id.chars().filter(|c| c.is_ascii_alphanumeric()).collect()
 }
 
+/// A user name as it may go into a path (letters, digits, `_` and `-`).
+pub fn path_user(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .collect()
+}
+
 /// An [`ApiError`] in the player's words.
 pub fn server_error(pack: &Pack, e: &ApiError) -> Utterance {
-    pack.phrase("online_error", &[("reason", plain(&e.to_string()))])
+    pack.phrase(
+        "online_error",
+        &[("reason", Utterance::from(e.to_string()))],
+    )
 }
 
 impl OnlinePlay {
@@ -275,19 +281,9 @@ impl OnlinePlay {
         self.challenge.as_deref()
     }
 
-    /// The game ended (or none runs).
-    pub fn is_over(&self) -> bool {
-        self.game.as_ref().is_some_and(OnlineGame::is_over)
-    }
-
     /// The server's clocks (ms), white then black.
     pub fn clocks(&self) -> Option<(u64, u64)> {
         self.clocks
-    }
-
-    /// Unread chat lines.
-    pub fn unread_chat(&self) -> usize {
-        self.chat.len()
     }
 
     /// What the host is to do now.
@@ -336,7 +332,10 @@ impl OnlinePlay {
                     .unwrap_or_else(|| "-".into());
                 let mut words = pack.phrase(
                     "online_challenge",
-                    &[("name", from.clone()), ("time", plain(&time))],
+                    &[
+                        ("name", from.clone()),
+                        ("time", Utterance::from(time.as_str())),
+                    ],
                 );
                 if !self.auto_accept {
                     let ask = pack.say("online_challenge_answer");
@@ -417,7 +416,7 @@ impl OnlinePlay {
                     (false, _) => pack.say("online_opponent_back"),
                     (true, Some(s)) if s > 0 => pack.phrase(
                         "online_opponent_gone",
-                        &[("seconds", plain(&s.to_string()))],
+                        &[("seconds", Utterance::from(s.to_string()))],
                     ),
                     (true, _) => pack.say("online_opponent_gone_now"),
                 };
@@ -438,10 +437,10 @@ impl OnlinePlay {
                 Ok(record) => record,
                 Err(e) => {
                     let reason = format!("the server's start position: {e}");
-                    let words = host
-                        .session()
-                        .pack()
-                        .phrase("online_error", &[("reason", plain(&reason))]);
+                    let words = host.session().pack().phrase(
+                        "online_error",
+                        &[("reason", Utterance::from(reason.as_str()))],
+                    );
                     host.report(
                         Some(Report::Error {
                             input: None,
@@ -530,7 +529,7 @@ impl OnlinePlay {
                     let pack = host.session().pack();
                     let what = taken
                         .first()
-                        .map(|m| plain(&m.san_string()))
+                        .map(|m| Utterance::from(m.san_string()))
                         .unwrap_or_default();
                     let words = if ours_lost {
                         pack.phrase("online_game_moved_on", &[("move", what)])
@@ -552,10 +551,10 @@ impl OnlinePlay {
                             .and_then(|u| u.to_move(position).ok());
                         let Some(mv) = mv else {
                             let reason = format!("the server's move {uci} is not legal here");
-                            let words = host
-                                .session()
-                                .pack()
-                                .phrase("online_error", &[("reason", plain(&reason))]);
+                            let words = host.session().pack().phrase(
+                                "online_error",
+                                &[("reason", Utterance::from(reason.as_str()))],
+                            );
                             let report = Report::Error {
                                 input: None,
                                 reason,
@@ -658,10 +657,10 @@ impl OnlinePlay {
                     // Typed before the game: played (or answered) when it
                     // starts, and said so, so nothing typed goes unheard.
                     self.waiting_input.push(text.to_owned());
-                    let words = host
-                        .session()
-                        .pack()
-                        .phrase("online_kept_for_game", &[("text", plain(text.trim()))]);
+                    let words = host.session().pack().phrase(
+                        "online_kept_for_game",
+                        &[("text", Utterance::from(text.trim()))],
+                    );
                     host.report(None, words, Priority::Answer);
                 }
             }
@@ -754,7 +753,10 @@ impl OnlinePlay {
             .map(|(name, line)| {
                 pack.phrase(
                     "online_chat",
-                    &[("name", plain(&name)), ("text", plain(&line))],
+                    &[
+                        ("name", Utterance::from(name.as_str())),
+                        ("text", Utterance::from(line.as_str())),
+                    ],
                 )
             })
             .collect();
@@ -797,7 +799,7 @@ impl OnlinePlay {
             return;
         };
         let record = host.session().record();
-        let server_len = game.state.move_list().len();
+        let server_len = game.state.move_count();
         let ours = record.moves().len() == server_len + 1
             && record.turn() != game.me
             && game.pending().is_none()
@@ -846,7 +848,7 @@ impl OnlinePlay {
                 self.unsent = true;
                 let words = pack.phrase(
                     "online_connection_lost",
-                    &[("reason", plain(&e.to_string()))],
+                    &[("reason", Utterance::from(e.to_string()))],
                 );
                 host.report(Some(error), words, Priority::Alert);
             }
@@ -857,11 +859,11 @@ impl OnlinePlay {
                 host.replace_game(now, record);
                 let what = taken
                     .first()
-                    .map(|m| plain(&m.san_string()))
+                    .map(|m| Utterance::from(m.san_string()))
                     .unwrap_or_default();
                 let words = host.session().pack().phrase(
                     "online_move_refused",
-                    &[("move", what), ("reason", plain(&e.to_string()))],
+                    &[("move", what), ("reason", Utterance::from(e.to_string()))],
                 );
                 host.report(Some(error), words, Priority::Alert);
             }
@@ -880,7 +882,7 @@ impl OnlinePlay {
         }
         let words = host.session().pack().phrase(
             "online_connection_lost",
-            &[("reason", plain(&reason.to_string()))],
+            &[("reason", Utterance::from(reason.to_string()))],
         );
         let report = Report::ConnectionLost {
             reason: reason.to_string(),

@@ -510,21 +510,12 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
             if yes && theirs {
                 end_game(&mut s, "draw", None);
             } else if yes {
-                // Our offer: shown, then declined by the opponent.
-                if me_white {
-                    s.wdraw = true
+                let ours: Flag = if me_white {
+                    |s| &mut s.wdraw
                 } else {
-                    s.bdraw = true
-                }
-                let line = state_line(&s);
-                s.game_log.push(line);
-                if me_white {
-                    s.wdraw = false
-                } else {
-                    s.bdraw = false
-                }
-                let line = state_line(&s);
-                s.game_log.push(line);
+                    |s| &mut s.bdraw
+                };
+                shown_then_declined(&mut s, ours);
             } else {
                 if me_white {
                     s.bdraw = false
@@ -570,21 +561,12 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
                     s.game_log.push(line);
                 }
             } else if matches!(*answer, "yes" | "true") {
-                // Our request: shown, then declined by the opponent.
-                if me_white {
-                    s.wtakeback = true
+                let ours: Flag = if me_white {
+                    |s| &mut s.wtakeback
                 } else {
-                    s.btakeback = true
-                }
-                let line = state_line(&s);
-                s.game_log.push(line);
-                if me_white {
-                    s.wtakeback = false
-                } else {
-                    s.btakeback = false
-                }
-                let line = state_line(&s);
-                s.game_log.push(line);
+                    |s| &mut s.btakeback
+                };
+                shown_then_declined(&mut s, ours);
             }
             Ok(())
         }
@@ -594,6 +576,19 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
     match result {
         Ok(()) => (200, r#"{"ok":true}"#.into()),
         Err(e) => (400, format!(r#"{{"error":"{e}"}}"#)),
+    }
+}
+
+/// One of a state's offer flags (`wdraw`, `btakeback` ...).
+type Flag = fn(&mut State) -> &mut bool;
+
+/// Our offer or request as the game stream shows it: standing in one
+/// state, then declined by the opponent in the next.
+fn shown_then_declined(s: &mut State, ours: Flag) {
+    for standing in [true, false] {
+        *ours(s) = standing;
+        let line = state_line(s);
+        s.game_log.push(line);
     }
 }
 

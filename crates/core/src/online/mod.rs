@@ -228,6 +228,11 @@ impl GameState {
         self.moves.split_whitespace().map(str::to_owned).collect()
     }
 
+    /// How many moves were played (without making the list).
+    pub fn move_count(&self) -> usize {
+        self.moves.split_whitespace().count()
+    }
+
     /// The game is still being played (`created` or `started`).
     pub fn is_running(&self) -> bool {
         matches!(self.status.as_str(), "created" | "started")
@@ -533,7 +538,7 @@ impl OnlineGame {
                 self.pending = None;
             }
         }
-        let moved = server.len() != self.state.move_list().len();
+        let moved = server.len() != self.state.move_count();
         changes.push(Change::Clocks {
             white_ms: state.wtime,
             black_ms: state.btime,
@@ -552,7 +557,7 @@ impl OnlineGame {
         if self.our_draw_offer && !our_draw && running && !moved {
             changes.push(Change::DrawDeclined);
         }
-        let shrank = server.len() < self.state.move_list().len();
+        let shrank = server.len() < self.state.move_count();
         if self.our_takeback_offer && !our_takeback && running && !shrank {
             changes.push(Change::TakebackDeclined);
         }

@@ -1022,6 +1022,15 @@ impl From<&str> for Utterance {
     }
 }
 
+impl From<String> for Utterance {
+    fn from(s: String) -> Utterance {
+        Utterance {
+            spoken: s.clone(),
+            written: s,
+        }
+    }
+}
+
 /// The clock a saved or retraced game goes on with, and the game's time
 /// origin: each move's press replayed at its recorded game time, the clock
 /// readings written with the moves winning, paused (the arbiter restarts
