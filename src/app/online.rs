@@ -313,6 +313,12 @@ impl RochadeApp {
                     }
                 }
                 Todo::Open(id) => online.open(&id),
+                Todo::Resync(id) => {
+                    if let Some(stop) = online.game_stop.take() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    online.open(&id);
+                }
                 Todo::Finished => finished = true,
             }
         }

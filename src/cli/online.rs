@@ -598,6 +598,12 @@ impl Run {
                             .answered(&mut self.host, now, &call, input.as_deref(), result);
                     }
                     Todo::Open(id) => self.open_game(&id),
+                    Todo::Resync(id) => {
+                        if let Some(stop) = self.game_stream.take() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        self.open_game(&id);
+                    }
                     Todo::Finished => self.done = true,
                 }
             }

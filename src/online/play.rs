@@ -189,6 +189,10 @@ pub enum Todo {
     Send(Call, Option<String>),
     /// Follow the stream of this game.
     Open(String),
+    /// Open this game's stream again (the old one stops): our move's
+    /// request got no answer, and the whole game the stream sends first
+    /// says whether the move got through (it is sent again if not).
+    Resync(String),
     /// The game is over: the host may stop.
     Finished,
 }
@@ -208,10 +212,14 @@ pub struct OnlinePlay {
     clocks: Option<(u64, u64)>,
     /// Moves whose clock reading was written.
     clocked: usize,
-    /// Our move could not reach the server: sent again when it is back.
+    /// Our move's request got no answer: the next state the server sends
+    /// says whether it got through; if not, it is sent again then.
     unsent: bool,
     /// Lines typed before the game started.
     waiting_input: Vec<String>,
+    /// The game's stream is down (said once; "back" said once when a
+    /// line arrives again, from whichever stream).
+    down: bool,
     todo: Vec<Todo>,
 }
 
@@ -268,6 +276,7 @@ impl OnlinePlay {
             clocked: 0,
             unsent: false,
             waiting_input: Vec::new(),
+            down: false,
             todo: Vec::new(),
         }
     }
@@ -378,6 +387,8 @@ impl OnlinePlay {
         now: u64,
         line: GameLine,
     ) -> Result<(), NotOurGame> {
+        // A line from the server: the connection works again.
+        self.stream_back(host);
         match line {
             GameLine::GameFull(full) => {
                 if self.game.is_none() && !full.state.is_running() {
@@ -629,6 +640,7 @@ impl OnlinePlay {
                 }
             }
         }
+        self.resend_unsent();
     }
 
     /// A line typed by the player: a word of online play or a move. True
@@ -844,8 +856,11 @@ impl OnlinePlay {
         );
         let pack = host.session().pack();
         match (&e, is_move, &mut self.game) {
-            (ApiError::Network(_), true, _) => {
+            (ApiError::Network(_), true, game) => {
                 self.unsent = true;
+                if let Some(game) = game {
+                    self.todo.push(Todo::Resync(path_id(&game.id)));
+                }
                 let words = pack.phrase(
                     "online_connection_lost",
                     &[("reason", Utterance::from(e.to_string()))],
@@ -875,11 +890,12 @@ impl OnlinePlay {
     }
 
     /// The game's stream dropped (`first`: the first failure since it
-    /// worked): said once.
+    /// worked): said once, also when a stream opened again fails too.
     pub fn stream_dropped(&mut self, host: &mut impl Host, reason: &ApiError, first: bool) {
-        if !first {
+        if !first || self.down {
             return;
         }
+        self.down = true;
         let words = host.session().pack().phrase(
             "online_connection_lost",
             &[("reason", Utterance::from(reason.to_string()))],
@@ -890,18 +906,29 @@ impl OnlinePlay {
         host.report(Some(report), words, Priority::Alert);
     }
 
-    /// The game's stream is back: said, and a move that could not be
-    /// sent goes now (the server's state decides if it still fits).
+    /// The game's stream is back: said. A move that got no answer waits
+    /// for the game the stream sends first ([`OnlinePlay::apply`]): sent
+    /// before it, a move the server already took would be refused and
+    /// said as not accepted.
     pub fn stream_back(&mut self, host: &mut impl Host) {
-        let words = host.session().pack().say("online_connection_back");
-        host.report(Some(Report::ConnectionBack), words, Priority::Alert);
-        if !self.unsent {
+        if !std::mem::take(&mut self.down) {
             return;
         }
-        self.unsent = false;
+        let words = host.session().pack().say("online_connection_back");
+        host.report(Some(Report::ConnectionBack), words, Priority::Alert);
+    }
+
+    /// After a server state: our move that got no answer and that the
+    /// server still lacks is sent again (one the server has, or one the
+    /// game moved past, is settled by the state itself).
+    fn resend_unsent(&mut self) {
+        if !std::mem::take(&mut self.unsent) {
+            return;
+        }
         let pending = self
             .game
             .as_ref()
+            .filter(|g| !g.is_over())
             .and_then(|g| g.pending().map(str::to_owned));
         if let Some(uci) = pending {
             self.send(Request::Move(uci), None);
@@ -929,19 +956,22 @@ fn end_record(record: &mut GameRecord, kind: EndKind) {
 }
 
 #[cfg(test)]
+mod faults;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::session::SessionConfig;
     use crate::words::Lang;
 
     /// A host with a real session that keeps what it was told.
-    struct Recorder {
-        session: Session,
-        told: Vec<(Option<Report>, String)>,
+    pub(super) struct Recorder {
+        pub(super) session: Session,
+        pub(super) told: Vec<(Option<Report>, String)>,
     }
 
     impl Recorder {
-        fn new() -> Recorder {
+        pub(super) fn new() -> Recorder {
             let config = SessionConfig {
                 lang: Lang::En,
                 ..SessionConfig::default()

@@ -1,0 +1,382 @@
+//! The game controller against a server model with the faults of a real
+//! connection, at random points, over hundreds of random games: the game
+//! stream dropping (states lost, then the whole game sent again), our
+//! move refused (400), our move's request lost with the network before
+//! or after the server took it, states arriving twice, the opponent
+//! answering at once (blitz: his move in the same burst as ours). After
+//! every step the record is the server's moves plus at most our one move
+//! on its way; at the end it equals the server's; "Move not accepted" is
+//! said only for a move the server really refused. Pure: no network, no
+//! clock; the seed makes each game repeatable.
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+use super::tests::Recorder;
+use super::*;
+
+/// xorshift64*: small, seeded, repeatable.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// True with probability `percent` %.
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// The server's side of one game.
+struct Server {
+    moves: Vec<String>,
+    position: Chess,
+    /// Whether the game stream reaches the controller now.
+    connected: bool,
+}
+
+impl Server {
+    fn state(&self) -> GameState {
+        let over = self.position.is_game_over();
+        let (status, winner) = match self.position.outcome() {
+            shakmaty::Outcome::Known(shakmaty::KnownOutcome::Decisive { winner }) => (
+                "mate",
+                Some(if winner == Color::White {
+                    "white"
+                } else {
+                    "black"
+                }),
+            ),
+            shakmaty::Outcome::Known(_) => ("draw", None),
+            shakmaty::Outcome::Unknown if over => ("draw", None),
+            shakmaty::Outcome::Unknown => ("started", None),
+        };
+        let status = if status == "draw" && self.position.is_stalemate() {
+            "stalemate"
+        } else {
+            status
+        };
+        GameState {
+            moves: self.moves.join(" "),
+            wtime: 60_000,
+            btime: 60_000,
+            status: status.into(),
+            winner: winner.map(str::to_owned),
+            ..GameState::default()
+        }
+    }
+
+    fn full(&self, me: Color) -> GameLine {
+        let (white, black) = if me == Color::White {
+            ("me", "them")
+        } else {
+            ("them", "me")
+        };
+        let player = |id: &str| GamePlayer {
+            id: Some(id.into()),
+            name: Some(id.into()),
+            ..GamePlayer::default()
+        };
+        GameLine::GameFull(Box::new(rochade_core::online::GameFull {
+            id: "G".into(),
+            rated: false,
+            variant: None,
+            clock: Some(rochade_core::online::ClockInfo {
+                initial: 60_000,
+                increment: 0,
+            }),
+            speed: Some("bullet".into()),
+            created_at: None,
+            white: player(white),
+            black: player(black),
+            initial_fen: None,
+            state: self.state(),
+        }))
+    }
+
+    fn play(&mut self, uci: &str) -> bool {
+        let Some(mv) = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&self.position).ok())
+        else {
+            return false;
+        };
+        self.position.play_unchecked(mv);
+        self.moves.push(uci.to_owned());
+        true
+    }
+
+    fn random_move(&self, rng: &mut Rng) -> Option<String> {
+        let legal = self.position.legal_moves();
+        (!legal.is_empty()).then(|| {
+            legal[rng.below(legal.len())]
+                .to_uci(CastlingMode::Standard)
+                .to_string()
+        })
+    }
+}
+
+use rochade_core::online::GamePlayer;
+
+fn local(host: &Recorder) -> Vec<String> {
+    OnlinePlay::local_moves(&host.session)
+}
+
+/// The record is the server's moves, plus at most our one move on its way.
+fn check(host: &Recorder, server: &Server, seed: u64, step: usize) {
+    let local = local(host);
+    let common = local.len().min(server.moves.len());
+    assert_eq!(
+        local[..common],
+        server.moves[..common],
+        "game {seed}, step {step}: the record left the server's moves"
+    );
+    assert!(
+        local.len() <= server.moves.len() + 1,
+        "game {seed}, step {step}: {} local moves, the server has {}",
+        local.len(),
+        server.moves.len()
+    );
+}
+
+/// Faults injected: drops, requests lost before and after the server
+/// took them, refusals.
+#[derive(Default)]
+struct Injected {
+    drops: usize,
+    lost_before: usize,
+    lost_after: usize,
+    refused: usize,
+}
+
+/// One game with faults; returns how many plies it had.
+fn one_game(seed: u64, injected: &mut Injected) -> usize {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let me = if rng.chance(50) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut host = Recorder::new();
+    let mut play = OnlinePlay::new("me", "http://x", false);
+    let mut server = Server {
+        moves: Vec::new(),
+        position: Chess::default(),
+        connected: true,
+    };
+    let mut refused = 0;
+    let mut stuck = 0;
+    let mut now = 0;
+    play.game_line(&mut host, now, server.full(me)).unwrap();
+    let max_plies = 40 + rng.below(60);
+    for step in 0..5000 {
+        now += 100;
+        let over = server.position.is_game_over() || server.moves.len() >= max_plies;
+        if over && server.connected && play.take_todo().is_empty() {
+            break;
+        }
+        // The opponent moves when it is his turn on the server.
+        if !over && server.position.turn() != me && rng.chance(60) {
+            let mv = server.random_move(&mut rng).expect("a legal move");
+            server.play(&mv);
+            if server.connected {
+                let state = server.state();
+                play.apply(&mut host, now, &state);
+                if rng.chance(10) {
+                    // The same state twice (a burst, a slow proxy).
+                    play.apply(&mut host, now, &state);
+                }
+            }
+        }
+        // The stream drops now and then, and comes back with the game.
+        if server.connected && rng.chance(4) {
+            injected.drops += 1;
+            server.connected = false;
+            let e = ApiError::Network("the stream ended".into());
+            play.stream_dropped(&mut host, &e, true);
+        } else if !server.connected && rng.chance(25) {
+            server.connected = true;
+            play.stream_back(&mut host);
+            play.game_line(&mut host, now, server.full(me)).unwrap();
+        }
+        // Our move, typed when the record says it is our turn.
+        let record = host.session.record();
+        let ours = record.turn() == me
+            && !record.is_over()
+            && play
+                .game()
+                .is_some_and(|g| g.pending().is_none() && !g.is_over())
+            && local(&host).len() < max_plies;
+        if ours && rng.chance(70) {
+            let legal = record.position().legal_moves();
+            if !legal.is_empty() {
+                let mv = legal[rng.below(legal.len())]
+                    .to_uci(CastlingMode::Standard)
+                    .to_string();
+                play.input(&mut host, now, &mv);
+            }
+        }
+        // The requests, answered with the faults of the network.
+        for todo in play.take_todo() {
+            if let Todo::Resync(_) = todo {
+                // The stream opened again: the whole game first, if the
+                // network is there.
+                if server.connected {
+                    play.game_line(&mut host, now, server.full(me)).unwrap();
+                }
+                continue;
+            }
+            let Todo::Send(call, input) = todo else {
+                continue;
+            };
+            let Call::Game {
+                request: Request::Move(uci),
+                ..
+            } = &call
+            else {
+                play.answered(&mut host, now, &call, input.as_deref(), Ok(()));
+                continue;
+            };
+            let fault = rng.below(100);
+            let result = if !server.connected || fault < 8 {
+                // Lost before the server read it.
+                injected.lost_before += 1;
+                Err(ApiError::Network("timed out".into()))
+            } else if fault < 16 {
+                // Taken by the server, then the network went: the answer
+                // is lost and the stream drops with it.
+                if server.position.turn() == me {
+                    server.play(uci);
+                }
+                injected.lost_after += 1;
+                server.connected = false;
+                let e = ApiError::Network("the stream ended".into());
+                play.stream_dropped(&mut host, &e, true);
+                Err(ApiError::Network("timed out".into()))
+            } else if fault < 24 || server.position.turn() != me || !server.play(uci) {
+                refused += 1;
+                injected.refused += 1;
+                Err(ApiError::Refused {
+                    status: 400,
+                    reason: "Not your turn, or game already over".into(),
+                })
+            } else {
+                Ok(())
+            };
+            let took = result.is_ok() || server.moves.last() == Some(uci);
+            play.answered(&mut host, now, &call, input.as_deref(), result);
+            if took && server.connected {
+                // The state with our move; at blitz pace the reply in
+                // the same burst.
+                play.apply(&mut host, now, &server.state());
+                if rng.chance(50) && !server.position.is_game_over() {
+                    let reply = server.random_move(&mut rng).expect("a legal move");
+                    server.play(&reply);
+                    play.apply(&mut host, now, &server.state());
+                }
+            }
+        }
+        check(&host, &server, seed, step);
+        // Never stuck: connected, our move waiting for the server is
+        // settled (taken or refused) within a few steps.
+        let waiting = server.connected && play.game().is_some_and(|g| g.pending().is_some());
+        stuck = if waiting { stuck + 1 } else { 0 };
+        assert!(
+            stuck < 20,
+            "game {seed}, step {step}: our move {:?} waits for the server while connected",
+            play.game().and_then(|g| g.pending())
+        );
+    }
+    // The end: connected again, the whole game sent.
+    if !server.connected {
+        server.connected = true;
+        play.stream_back(&mut host);
+    }
+    play.game_line(&mut host, now, server.full(me)).unwrap();
+    for todo in play.take_todo() {
+        if let Todo::Send(call, input) = todo {
+            // Whatever is still on its way is refused: the game moved on.
+            let result = if matches!(&call, Call::Game { request: Request::Move(u), .. } if server.position.turn() == me && server.play(u))
+            {
+                Ok(())
+            } else {
+                if matches!(
+                    &call,
+                    Call::Game {
+                        request: Request::Move(_),
+                        ..
+                    }
+                ) {
+                    refused += 1;
+                }
+                Err(ApiError::Refused {
+                    status: 400,
+                    reason: "Not your turn, or game already over".into(),
+                })
+            };
+            play.answered(&mut host, now, &call, input.as_deref(), result);
+        }
+    }
+    play.game_line(&mut host, now, server.full(me)).unwrap();
+    assert_eq!(
+        local(&host),
+        server.moves,
+        "game {seed}: the record at the end"
+    );
+    let said_refused = host
+        .told
+        .iter()
+        .filter(|(_, words)| words.starts_with("Move not accepted"))
+        .count();
+    assert_eq!(
+        said_refused, refused,
+        "game {seed}: 'Move not accepted' said {said_refused} times for {refused} refusals: {:?}",
+        host.told
+    );
+    // Each drop said once, and its end once.
+    let mut down = false;
+    for (report, _) in &host.told {
+        match report {
+            Some(Report::ConnectionLost { .. }) => {
+                assert!(!down, "game {seed}: the drop said twice");
+                down = true;
+            }
+            Some(Report::ConnectionBack) => {
+                assert!(down, "game {seed}: back said without a drop");
+                down = false;
+            }
+            _ => {}
+        }
+    }
+    assert!(!down, "game {seed}: the return never said");
+    server.moves.len()
+}
+
+#[test]
+fn three_hundred_games_with_drops_refusals_and_lost_requests_end_with_the_servers_record() {
+    let mut plies = 0;
+    let mut injected = Injected::default();
+    for seed in 0..300 {
+        plies += one_game(seed, &mut injected);
+    }
+    let Injected {
+        drops,
+        lost_before,
+        lost_after,
+        refused,
+    } = injected;
+    eprintln!(
+        "300 games, {plies} plies: {drops} drops, {lost_before} requests lost, \
+         {lost_after} taken and their answer lost, {refused} refused"
+    );
+    assert!(plies > 300 * 30, "{plies} plies in 300 games");
+    assert!(drops > 300 && lost_before > 300 && lost_after > 300 && refused > 300);
+}
