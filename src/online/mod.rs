@@ -7,13 +7,14 @@
 //! `Authorization` header; no error text, log line or file written here
 //! contains it ([`Token`]'s `Debug` hides it).
 
+pub mod lines;
 pub mod play;
 pub mod token;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 
 use rochade_core::online::TimeControlArg;
@@ -106,6 +107,12 @@ impl Client {
         &self.base
     }
 
+    /// The deadline of a whole plain request, answer included: a server
+    /// that drips its answer a byte at a time cannot hold it longer.
+    fn whole_request(&self) -> Duration {
+        self.timing.connect + self.timing.request
+    }
+
     fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
@@ -116,17 +123,21 @@ impl Client {
 
     /// GET a JSON document.
     pub fn get_json(&self, path: &str) -> Result<serde_json::Value, ApiError> {
-        let response = self.auth(self.agent.get(&self.url(path))).call();
-        read_json(response)
+        let request = self
+            .agent
+            .get(&self.url(path))
+            .timeout(self.whole_request());
+        read_json(self.auth(request).call())
     }
 
     /// POST a form; the JSON answer.
     pub fn post(&self, path: &str, form: &[(&str, String)]) -> Result<serde_json::Value, ApiError> {
         let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let response = self
-            .auth(self.agent.post(&self.url(path)))
-            .send_form(&pairs);
-        read_json(response)
+        let request = self
+            .agent
+            .post(&self.url(path))
+            .timeout(self.whole_request());
+        read_json(self.auth(request).send_form(&pairs))
     }
 
     /// POST a form whose answer is a stream held open (`/api/board/seek`):
@@ -245,10 +256,12 @@ fn map_error(e: ureq::Error) -> ApiError {
         ureq::Error::Status(401, _) => ApiError::Unauthorized,
         ureq::Error::Status(429, _) => ApiError::RateLimited,
         ureq::Error::Status(status, response) => {
-            let body = response.into_string().unwrap_or_default();
+            let body = read_body(response).unwrap_or_default();
             let reason = serde_json::from_str::<serde_json::Value>(&body)
                 .ok()
                 .and_then(|v| v.get("error").map(error_text))
+                .map(|text| lines::clean_text(&text, lines::MAX_TEXT))
+                .filter(|text| !text.is_empty())
                 .unwrap_or_else(|| format!("the server answered {status}"));
             ApiError::Refused { status, reason }
         }
@@ -266,7 +279,7 @@ fn transport_text(t: &ureq::Transport) -> String {
     if let Some(source) = std::error::Error::source(t) {
         text = format!("{text} ({source})");
     }
-    text
+    lines::clean_text(&text, lines::MAX_TEXT)
 }
 
 /// `{"error": "..."}` or `{"error": {"field": ["..."]}}` as one line.
@@ -279,13 +292,30 @@ fn error_text(v: &serde_json::Value) -> String {
 
 fn read_json(response: Result<ureq::Response, ureq::Error>) -> Result<serde_json::Value, ApiError> {
     let response = response.map_err(map_error)?;
-    let body = response
-        .into_string()
-        .map_err(|e| ApiError::Network(e.to_string()))?;
+    let body = read_body(response)?;
     if body.trim().is_empty() {
         return Ok(serde_json::Value::Null);
     }
-    serde_json::from_str(&body).map_err(|e| ApiError::Network(format!("unreadable answer: {e}")))
+    let mut value: serde_json::Value = serde_json::from_str(&body)
+        .map_err(|e| ApiError::Network(format!("unreadable answer: {e}")))?;
+    lines::clean_value(&mut value);
+    Ok(value)
+}
+
+/// An answer's body, at most [`lines::MAX_BODY`] bytes (a longer one is
+/// refused as soon as the bound is passed, not read to its end).
+fn read_body(response: ureq::Response) -> Result<String, ApiError> {
+    let mut body = Vec::new();
+    response
+        .into_reader()
+        .take(lines::MAX_BODY as u64 + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| ApiError::Network(lines::clean_text(&e.to_string(), lines::MAX_TEXT)))?;
+    if body.len() > lines::MAX_BODY {
+        let reason = format!("an answer longer than {} KB", lines::MAX_BODY / 1024);
+        return Err(ApiError::Network(reason));
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
 }
 
 /// How a game is found.
@@ -318,10 +348,18 @@ pub enum StreamMsg<T> {
 }
 
 /// Reads the NDJSON stream at `path` in a thread: each line parsed as `T`
-/// and sent wrapped by `wrap`; blank keep-alive lines skipped; a drop
-/// reported and the stream reopened with backoff until `stop` is set or
-/// the receiver is gone. The stream ending cleanly (the game is over) also
+/// (every text in it cleaned, [`lines::parse_line`]) and sent wrapped by
+/// `wrap`; blank keep-alive lines skipped; a drop reported and the stream
+/// reopened with a jittered, growing backoff until `stop` is set or the
+/// receiver is gone. The stream ending cleanly (the game is over) also
 /// reopens it, unless `stop` was set meanwhile.
+///
+/// A connection counts as dropped when no whole line (a keep-alive is one)
+/// came for [`Timing::stream_silence`], however many bytes trickled in,
+/// when its answer's head is not there within [`Timing::connect`] plus
+/// that, or when a line grows past [`lines::MAX_LINE`]. Each connection is
+/// read by a thread of its own, so a server that drips bytes or never
+/// answers can hold that thread but never this one.
 pub fn spawn_stream<T, M>(
     client: Client,
     path: String,
@@ -338,33 +376,40 @@ where
         .spawn(move || {
             let mut backoff = client.timing.backoff;
             let mut dropped = false;
+            let mut jitter = Jitter::new();
             while !stop.load(Ordering::Relaxed) {
-                let result = client.open_stream(&path);
-                let reason = match result {
-                    Ok(reader) => {
-                        if dropped && tx.send(wrap(StreamMsg::Back)).is_err() {
+                let (reason, lasted) =
+                    match follow_connection(&client, &path, &stop, &tx, wrap, dropped) {
+                        Followed::Stopped => return,
+                        Followed::Fatal(e) => {
+                            let _ = tx.send(wrap(StreamMsg::Fatal(e)));
                             return;
                         }
-                        dropped = false;
-                        backoff = client.timing.backoff;
-                        match read_lines(reader, &stop, &tx, wrap) {
-                            Some(reason) => reason,
-                            None => return,
+                        Followed::Ended {
+                            reason,
+                            opened,
+                            lasted,
+                        } => {
+                            if opened {
+                                dropped = false;
+                            }
+                            (reason, lasted)
                         }
-                    }
-                    Err(ApiError::Unauthorized) => {
-                        let _ = tx.send(wrap(StreamMsg::Fatal(ApiError::Unauthorized)));
-                        return;
-                    }
-                    Err(e) => e,
-                };
+                    };
                 if stop.load(Ordering::Relaxed) {
                     return;
+                }
+                // A connection that worked for a while starts the backoff
+                // again; one cut at once (a server that accepts and
+                // closes) keeps it growing, so reconnections never come
+                // at a fixed, quick pace.
+                if lasted >= client.timing.backoff_max.min(Duration::from_secs(5)) {
+                    backoff = client.timing.backoff;
                 }
                 let wait = if reason == ApiError::RateLimited {
                     client.timing.rate_limit_wait
                 } else {
-                    backoff
+                    jitter.spread(backoff)
                 };
                 let first = !dropped;
                 dropped = true;
@@ -378,40 +423,194 @@ where
         .expect("a thread for the stream")
 }
 
-/// Reads lines until the stream ends or breaks (the reason), or the
-/// receiver is gone / `stop` is set (None).
-fn read_lines<T, M>(
-    reader: Box<dyn Read + Send>,
+/// How one connection of a stream ended.
+enum Followed {
+    /// `stop` was set or the receiver is gone.
+    Stopped,
+    /// The token was refused: no reconnection.
+    Fatal(ApiError),
+    /// The connection could not be opened, broke, went silent or ended.
+    /// `opened`: it was open (after a drop, `Back` was sent);
+    /// `lasted`: how long it was open.
+    Ended {
+        reason: ApiError,
+        opened: bool,
+        lasted: Duration,
+    },
+}
+
+/// What a connection's reading thread hands over.
+enum Reading {
+    Opened,
+    Bytes(Vec<u8>),
+    Failed(ApiError),
+}
+
+/// Opens one connection of the stream and follows it until it ends.
+fn follow_connection<T, M>(
+    client: &Client,
+    path: &str,
     stop: &AtomicBool,
     tx: &Sender<M>,
     wrap: fn(StreamMsg<T>) -> M,
-) -> Option<ApiError>
+    after_drop: bool,
+) -> Followed
 where
     T: serde::de::DeserializeOwned,
 {
-    let mut reader = BufReader::new(reader);
-    let mut line = String::new();
+    let quit = Arc::new(AtomicBool::new(false));
+    let bytes = spawn_reader(client.clone(), path.to_owned(), quit.clone());
+    // Whatever ends this connection, its reader stops at its next read.
+    struct QuitOnDrop(Arc<AtomicBool>);
+    impl Drop for QuitOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let _quit = QuitOnDrop(quit);
+    let silence = client.timing.stream_silence;
+    let mut deadline = std::time::Instant::now() + client.timing.connect + silence;
+    let mut opened_at = None;
+    let ended = |reason: ApiError, opened_at: Option<std::time::Instant>| Followed::Ended {
+        reason,
+        opened: opened_at.is_some(),
+        lasted: opened_at.map_or(Duration::ZERO, |t: std::time::Instant| t.elapsed()),
+    };
+    let mut splitter = lines::LineSplitter::new();
     loop {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) => return Some(ApiError::Network("the stream ended".into())),
-            Ok(_) => {}
-            Err(e) => return Some(ApiError::Network(e.to_string())),
-        }
         if stop.load(Ordering::Relaxed) {
-            return None;
+            return Followed::Stopped;
         }
-        let text = line.trim();
-        if text.is_empty() {
-            continue; // keep-alive
+        let now = std::time::Instant::now();
+        if now >= deadline {
+            let what = if opened_at.is_some() {
+                format!(
+                    "no line from the server for {} s",
+                    silence.as_secs_f32().round()
+                )
+            } else {
+                "the server did not answer in time".to_owned()
+            };
+            return ended(ApiError::Network(what), opened_at);
         }
-        let msg = match serde_json::from_str::<T>(text) {
-            Ok(v) => StreamMsg::Line(v),
-            Err(e) => StreamMsg::Unreadable(e.to_string()),
+        // Short waits, so `stop` is seen at once.
+        let wait = (deadline - now).min(Duration::from_millis(100));
+        let got = match bytes.recv_timeout(wait) {
+            Ok(got) => got,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return ended(ApiError::Network("the stream ended".into()), opened_at);
+            }
         };
-        if tx.send(wrap(msg)).is_err() {
-            return None;
+        match got {
+            Reading::Opened => {
+                opened_at = Some(std::time::Instant::now());
+                deadline = std::time::Instant::now() + silence;
+                if after_drop && tx.send(wrap(StreamMsg::Back)).is_err() {
+                    return Followed::Stopped;
+                }
+            }
+            Reading::Failed(ApiError::Unauthorized) => {
+                return Followed::Fatal(ApiError::Unauthorized);
+            }
+            Reading::Failed(reason) => return ended(reason, opened_at),
+            Reading::Bytes(chunk) => {
+                let Ok(lines) = splitter.push(&chunk) else {
+                    let reason = format!("a line longer than {} KB", lines::MAX_LINE / 1024);
+                    return ended(ApiError::Network(reason), opened_at);
+                };
+                for line in lines {
+                    // Any whole line, a keep-alive too, shows the
+                    // connection lives.
+                    deadline = std::time::Instant::now() + silence;
+                    let text = line.trim();
+                    if text.is_empty() {
+                        continue;
+                    }
+                    let msg = match lines::parse_line::<T>(text) {
+                        Ok(v) => StreamMsg::Line(v),
+                        Err(e) => StreamMsg::Unreadable(e),
+                    };
+                    if tx.send(wrap(msg)).is_err() || stop.load(Ordering::Relaxed) {
+                        return Followed::Stopped;
+                    }
+                }
+            }
         }
+    }
+}
+
+/// Opens the stream and reads it in a thread of its own, handing over
+/// what it read until `quit` is set, the stream ends or breaks (then the
+/// channel closes or says why).
+fn spawn_reader(client: Client, path: String, quit: Arc<AtomicBool>) -> Receiver<Reading> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("online-read".into())
+        .spawn(move || {
+            let mut reader = match client.open_stream(&path) {
+                Ok(reader) => reader,
+                Err(e) => {
+                    let _ = tx.send(Reading::Failed(e));
+                    return;
+                }
+            };
+            if quit.load(Ordering::Relaxed) || tx.send(Reading::Opened).is_err() {
+                return;
+            }
+            let mut buf = vec![0u8; 16 * 1024];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(n) => {
+                        if quit.load(Ordering::Relaxed)
+                            || tx.send(Reading::Bytes(buf[..n].to_vec())).is_err()
+                        {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = tx.send(Reading::Failed(ApiError::Network(lines::clean_text(
+                            &e.to_string(),
+                            lines::MAX_TEXT,
+                        ))));
+                        return;
+                    }
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        // No thread: the channel's sender is gone with the closure, so the
+        // connection ends at once and is tried again after the backoff.
+        eprintln!("rochade: no thread for the stream: {e}");
+    }
+    rx
+}
+
+/// Spreads waits between a half and one and a half of their length, so
+/// clients cut off together do not all come back at the same instant.
+struct Jitter(u64);
+
+impl Jitter {
+    fn new() -> Jitter {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        Jitter(h.finish() | 1)
+    }
+
+    fn spread(&mut self, d: Duration) -> Duration {
+        // xorshift64
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        let per_mille = 500 + self.0 % 1001;
+        d * per_mille as u32 / 1000
     }
 }
 
