@@ -191,6 +191,61 @@ fn the_core_crate_depends_on_plain_data_libraries_only() {
     assert!(world.is_empty(), "the core reaches {world:?}:\n{tree}");
 }
 
+/// jiff features that read the system's clock or time zone (`std` gives
+/// `Timestamp::now()`; the others the zone database of the machine).
+const CLOCK_FEATURES: &[&str] = &[
+    "std",
+    "tz-system",
+    "tzdb-zoneinfo",
+    "tzdb-bundle-platform",
+    "tzdb-concatenated",
+    "tzdb-bundle-always",
+];
+
+#[test]
+fn the_core_s_date_library_has_no_system_clock_or_zone_database() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The features as cargo resolves them for the core alone (`-p`), so
+    // the shell's own use of jiff does not count.
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "--package",
+            "rochade-core",
+            "--edges",
+            "features",
+            "--prefix",
+            "none",
+            "--format",
+            "{p} {f}",
+        ])
+        .current_dir(root)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let tree = String::from_utf8_lossy(&output.stdout);
+    let jiff: Vec<&str> = tree.lines().filter(|l| l.starts_with("jiff v")).collect();
+    assert!(!jiff.is_empty(), "the core uses jiff for dates:\n{tree}");
+    for line in jiff {
+        let features: Vec<&str> = line
+            .split_whitespace()
+            .nth(2)
+            .unwrap_or("")
+            .split(',')
+            .collect();
+        let clock: Vec<&&str> = CLOCK_FEATURES
+            .iter()
+            .filter(|f| features.contains(f))
+            .collect();
+        assert!(clock.is_empty(), "jiff in the core with {clock:?}: {line}");
+    }
+}
+
 #[test]
 fn the_core_crate_s_clippy_configuration_denies_the_world() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -180,9 +180,7 @@ impl SpeechService {
     }
 }
 
-/// How long starting a backend (connecting to speech-dispatcher, listing
-/// its voices) may take.
-pub const START_TIMEOUT: Duration = Duration::from_secs(5);
+pub use super::watchdog::START_TIMEOUT;
 
 /// Backend utterance keys carry the backend's generation in their top
 /// bits, so an end reported late by an abandoned backend cannot end the

@@ -27,10 +27,14 @@ pub struct Deadlines {
     pub per_char: Duration,
 }
 
+/// How long starting a backend (connecting to speech-dispatcher, listing
+/// its voices) may take.
+pub const START_TIMEOUT: Duration = Duration::from_secs(5);
+
 impl Default for Deadlines {
     fn default() -> Self {
         Deadlines {
-            start: super::service::START_TIMEOUT,
+            start: START_TIMEOUT,
             call: CALL_TIMEOUT,
             // The figure `rochade say` uses: 10 s plus a generous 150 ms a
             // character (a slow voice says about 12 characters a second).

@@ -7,8 +7,9 @@
 //! [`BoardState::on_game_changed`] and a reconciliation with the game record
 //! before every event, so the tracker can never drift from the scoresheet.
 
-use shakmaty::{Chess, Move, Piece, Position, Role};
+use shakmaty::{Chess, Move, Piece, Position};
 
+pub use super::board_event::BoardEvent;
 use super::link::{BoardSide, LinkInput, Mirror, follow_record, say};
 use super::{Effect, Mode, Notice, Priority, SessionConfig, Source};
 use crate::board::tracker::{BoardMask, board_difference};
@@ -16,30 +17,6 @@ use crate::board::{BoardMessage, Tracker, TrackerConfig, TrackerEvent};
 use crate::chess::GameRecord;
 use crate::session::Earcon;
 use crate::words::{Pack, Token, Utterance};
-
-/// What the board link reports to the session.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BoardEvent {
-    /// A decoded message (snapshot, piece identities, ident, fault).
-    Message(BoardMessage),
-    /// The link is up (first connection or after a loss).
-    LinkUp { port: String },
-    /// No heartbeat for 3 s, a read error, or the device went away.
-    LinkLost { reason: String },
-    /// The user closed the link (its port changed or was removed in the
-    /// settings): not connected, nothing lost, nothing said.
-    LinkClosed,
-    /// The decoder dropped lines (bad checksum, garbage): a board state
-    /// may have gone unseen, as after a lost link, though the link is up.
-    LinesDropped { count: u64 },
-    /// The player chose the promotion piece (keyboard or menu).
-    PromotionChoice(Role),
-    /// New tracker settings (settle window, promotion default, ...). The
-    /// strict flag follows the session mode unless set here.
-    Configure(TrackerConfig),
-    /// Speak the current mismatch guidance again (on request).
-    RepeatGuidance,
-}
 
 /// What the board part asks the session to do with the game.
 #[derive(Clone, Debug, PartialEq, Eq)]

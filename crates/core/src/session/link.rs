@@ -19,7 +19,7 @@ use crate::board::{BoardMessage, HostCommand, Mismatch, TrackerConfig};
 use crate::chess::GameRecord;
 use crate::words::{Pack, Utterance};
 
-use super::board::BoardEvent;
+use super::board_event::BoardEvent;
 
 /// Link state as the GUI shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -81,7 +81,7 @@ impl BoardSide {
     pub(super) fn words(self, pack: &Pack, text: Utterance) -> Utterance {
         match self {
             BoardSide::Peg => text,
-            BoardSide::Sighted => super::sighted::sighted_words(pack, text),
+            BoardSide::Sighted => sighted_words(pack, text),
         }
     }
 }
@@ -299,4 +299,9 @@ pub(super) fn follow_record<M: Mirror>(
         }
         mirror.apply(now, m.mv, events);
     }
+}
+
+/// "Sighted board: {text}": what is said of the sighted player's board.
+pub fn sighted_words(pack: &Pack, text: Utterance) -> Utterance {
+    pack.phrase("sighted_board", &[("text", text)])
 }

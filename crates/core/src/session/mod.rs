@@ -9,6 +9,7 @@
 //! results.
 
 pub mod board;
+pub mod board_event;
 mod effect;
 mod engine;
 pub mod link;

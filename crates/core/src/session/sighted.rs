@@ -11,8 +11,8 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::board::BoardEvent;
-use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say};
+use super::board_event::BoardEvent;
+use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say, sighted_words};
 use super::{Effect, Notice, Priority};
 use crate::board::{BoardMessage, HostCommand};
 use crate::chess::GameRecord;
@@ -56,11 +56,6 @@ impl Default for SightedBoard {
             base: None,
         }
     }
-}
-
-/// "Sighted board: {text}".
-pub fn sighted_words(pack: &Pack, text: Utterance) -> Utterance {
-    pack.phrase("sighted_board", &[("text", text)])
 }
 
 impl SightedBoard {
