@@ -6,8 +6,12 @@
 //! rules for a scoresheet ask; a failed save is said before the move.
 //!
 //! A save that takes longer than [`SAVE_HOLD_MS`] (a slow USB stick or SD
-//! card) is said at once ("Saving is taking long ..."), and the move is
-//! announced as soon as it is on disk. Only a disk that has not answered
+//! card) is said at once ("Saving is taking long ..."), once for as long
+//! as moves wait for the disk, and each move is announced as soon as a
+//! save holding it is on disk. A move entered while an earlier one waits
+//! has its save queued at once (the saving thread writes only the newest
+//! record, which holds every move before it), so moves entered quickly on
+//! a slow disk wait for one save, never for a queue of them. Only a disk that has not answered
 //! for [`SAVE_GIVE_UP_MS`] lets the move go out unsaved (the player was
 //! told it is not saved yet: never silently), and a failure is said when
 //! it comes.
@@ -204,7 +208,37 @@ impl RochadeApp {
             }
             let held = self.held.pop_front().expect("front exists");
             self.run_effects(held.effects, true);
+            // A slow spell goes on while moves wait for the disk: said
+            // once, not once a move.
+            if held.told_slow
+                && let Some(next) = self.held.front_mut()
+            {
+                next.told_slow = true;
+            }
         }
+    }
+
+    /// Effects that come while earlier ones wait for a save: they wait in
+    /// line, but their own save is queued now, so that the save under way
+    /// next holds this move too and it is announced when that is done
+    /// (not one whole save after the move before it).
+    pub(super) fn hold_behind(&mut self, mut effects: Vec<Effect>) {
+        let at = effects.iter().position(|e| matches!(e, Effect::SaveGame));
+        // (Without a saving thread a save is done at once, in line.)
+        let ticket = at
+            .filter(|_| self.saver.is_some())
+            .and_then(|_| self.queue_save());
+        let (Some(at), Some(ticket)) = (at, ticket) else {
+            self.held.push_back(Held::behind(effects));
+            return;
+        };
+        let after = effects.split_off(at + 1);
+        effects.pop(); // the save, queued above
+        if !effects.is_empty() {
+            self.held.push_back(Held::behind(effects));
+        }
+        let since = self.now_ms();
+        self.held.push_back(Held::saving(ticket, since, after));
     }
 
     /// How long until a held announcement needs a word (saving is slow) or
