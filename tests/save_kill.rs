@@ -450,7 +450,7 @@ fn kill_9_after_declining_a_game_on_a_full_disk_offers_the_new_game() {
     a.play_sans("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7").unwrap();
     let a_moves: Vec<String> = a.moves().iter().map(|m| m.san.san.to_string()).collect();
     let mut rng = Rng(0x5EED_0037);
-    let mut finished_first = 0;
+    let mut in_spare = 0;
     for run in 0..DECLINE_RUNS {
         let data = disk.0.join(format!("run-{run}"));
         GameStore::new(&data).save_current(&a).unwrap();
@@ -462,8 +462,7 @@ fn kill_9_after_declining_a_game_on_a_full_disk_offers_the_new_game() {
         let spin = rng.below(400_000);
         let mut command = child_command(&data, Some(spare.path()), seed);
         command.env("ROCHADE_KILL_DECLINE", a.moves().len().to_string());
-        let (announced, finished) = kill_child_with(command, after, spin);
-        finished_first += usize::from(finished);
+        let (announced, _) = kill_child_with(command, after, spin);
         assert!(
             announced.len() >= after,
             "run {run} (seed {seed}): the child stopped after {announced:?}"
@@ -487,6 +486,20 @@ fn kill_9_after_declining_a_game_on_a_full_disk_offers_the_new_game() {
             walk(&data),
             walk(spare.path())
         );
+        // A left the data folder's save file (B may be there: removing A
+        // freed room for B's next save).
+        let in_data = std::fs::read(data.join(rochade::savegame::CURRENT_FILE))
+            .ok()
+            .map(|bytes| match rochade::savegame::read_save(&bytes) {
+                SaveRead::Intact(r) => r.moves().len(),
+                _ => 0,
+            });
+        assert_ne!(
+            in_data,
+            Some(a_moves.len()),
+            "run {run} (seed {seed}): A is still the data folder's game"
+        );
+        in_spare += usize::from(spare.path().join(rochade::savegame::CURRENT_FILE).exists());
         // A is kept: archived in one of the folders.
         let kept = [&data, &spare.path().to_path_buf()].iter().any(|dir| {
             std::fs::read_dir(dir.join(rochade::savegame::ARCHIVE_DIR))
@@ -510,7 +523,11 @@ fn kill_9_after_declining_a_game_on_a_full_disk_offers_the_new_game() {
         let _ = std::fs::remove_dir_all(&data);
     }
     println!(
-        "{DECLINE_RUNS} kills after declining on a full disk ({finished_first} after the fourth \
-         move): the new game offered every time, the declined one kept"
+        "{DECLINE_RUNS} kills after declining on a full disk ({in_spare} with the new game in \
+         the spare folder): the new game offered every time, the declined one kept"
+    );
+    assert!(
+        in_spare > DECLINE_RUNS / 2,
+        "the spare folder was used {in_spare} times"
     );
 }
