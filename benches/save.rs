@@ -95,7 +95,11 @@ fn quick_moves_on_a_slow_disk(hold_ms: u64, every_ms: u64, moves: usize) {
         } else {
             Duration::from_secs(30)
         };
-        let done = worker.wait(*tickets.last().unwrap(), wait);
+        // The oldest move not announced yet: its save is the next to
+        // finish (a save holding a later move holds it too).
+        let oldest = announced.iter().position(Option::is_none).unwrap();
+        let ticket = tickets.get(oldest).copied().unwrap_or(u64::MAX);
+        let done = worker.wait(ticket, wait);
         assert!(done.iter().all(|d| d.result.is_ok()), "a save failed");
         for (i, ticket) in tickets.iter().enumerate() {
             if announced[i].is_none() && worker.is_done(*ticket) {
@@ -141,4 +145,6 @@ fn main() {
         );
     }
     quick_moves_on_a_slow_disk(1500, 300, 10);
+    // A save flushes the file and then its folder: both held 1.5 s.
+    quick_moves_on_a_slow_disk(3000, 300, 10);
 }
