@@ -48,6 +48,19 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The command refused its file: this exit code, and stderr says `says`.
+fn assert_refused(out: &Output, code: i32, says: &str) {
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(out));
+    assert!(stderr(out).contains(says), "{}", stderr(out));
+}
+
+fn is_device(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .unwrap()
+        .file_type()
+        .is_char_device()
+}
+
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
@@ -152,39 +165,18 @@ fn play_refuses_a_device_or_a_folder_and_leaves_it_alone() {
     let dir = tempfile::tempdir().unwrap();
     let device = full_device(dir.path());
     let out = play(&device, "e4\nquit\n");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("a device or another special file, not a file"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(
-        std::fs::metadata(&device)
-            .unwrap()
-            .file_type()
-            .is_char_device(),
-        "the device is still a device"
-    );
+    assert_refused(&out, 2, "a device or another special file, not a file");
+    assert!(is_device(&device), "the device is still a device");
     assert!(out.stdout.is_empty(), "no game was played");
     // A link to it is refused as well, naming where it leads.
     let link = dir.path().join("link.pgn");
     std::os::unix::fs::symlink(&device, &link).unwrap();
     let out = play(&link, "e4\nquit\n");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(&format!("it leads to {}", device.display())),
-        "{}",
-        stderr(&out)
-    );
+    assert_refused(&out, 2, &format!("it leads to {}", device.display()));
     let folder = dir.path().join("folder");
     std::fs::create_dir(&folder).unwrap();
     let out = play(&folder, "e4\nquit\n");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("a folder, not a file"),
-        "{}",
-        stderr(&out)
-    );
+    assert_refused(&out, 2, "a folder, not a file");
     assert!(folder.is_dir());
 }
 
@@ -229,28 +221,17 @@ fn export_writes_through_a_link_keeps_the_mode_and_refuses_devices_and_folders()
 
     let device = full_device(dir.path());
     let out = export_to(&device);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(&format!(
+    assert_refused(
+        &out,
+        1,
+        &format!(
             "cannot write {}: it is a device or another special file, not a file; nothing was written",
             device.display()
-        )),
-        "{}",
-        stderr(&out)
+        ),
     );
-    assert!(
-        std::fs::metadata(&device)
-            .unwrap()
-            .file_type()
-            .is_char_device()
-    );
+    assert!(is_device(&device), "the device is still a device");
     let out = export_to(dir.path());
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("it is a folder, not a file"),
-        "{}",
-        stderr(&out)
-    );
+    assert_refused(&out, 1, "it is a folder, not a file");
     let fifo = dir.path().join("fifo");
     let status = std::process::Command::new("mkfifo")
         .arg(&fifo)
