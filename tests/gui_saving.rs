@@ -88,7 +88,7 @@ fn quick_moves_on_a_slow_disk_are_each_announced_when_a_save_holding_them_is_don
     // holds it is done (before: one whole save after the move before it,
     // the tenth about 15 s late), each save writes the newest record (the
     // saves coalesce), and "saving is taking long" is said once for the
-    // spell, not once a move.
+    // spell (until a save is quick again), not once a move.
     const DISK_MS: u64 = 1_500;
     const EVERY_MS: u64 = 300;
     const STEP_MS: u64 = 100;
@@ -195,14 +195,22 @@ fn quick_moves_on_a_slow_disk_are_each_announced_when_a_save_holding_them_is_don
     assert_eq!(said_slow(&gui), 1, "once for the spell: {:?}", gui.spoken());
     assert!(gui.app().saves_settled());
 
-    // The disk caught up; a later slow save is a new spell, said again.
+    // The spell lasts until a save is quick again ...
     gui.type_move_unsaved("Bb3");
     next_save(moves.len() + 1);
+    gui.advance(SAVE_HOLD_MS - 1);
+    go_tx.send(()).unwrap();
+    gui.settle_saves();
+    assert_eq!(gui.app().spoken().last().unwrap(), "Bishop Bella three");
+    assert_eq!(said_slow(&gui), 1);
+    // ... and the next slow save is a new spell, said again.
+    gui.type_move_unsaved("Na5");
+    next_save(moves.len() + 2);
     gui.advance(SAVE_HOLD_MS);
     assert_eq!(said_slow(&gui), 2, "{:?}", gui.spoken());
     go_tx.send(()).unwrap();
     gui.settle_saves();
-    assert_eq!(gui.app().spoken().last().unwrap(), "Bishop Bella three");
+    assert_eq!(gui.app().spoken().last().unwrap(), "Knight Anna five");
 }
 
 #[test]

@@ -6,15 +6,15 @@
 //! rules for a scoresheet ask; a failed save is said before the move.
 //!
 //! A save that takes longer than [`SAVE_HOLD_MS`] (a slow USB stick or SD
-//! card) is said at once ("Saving is taking long ..."), once for as long
-//! as moves wait for the disk, and each move is announced as soon as a
+//! card) is said at once ("Saving is taking long ..."), once until a save
+//! is quick again (not once a move), and each move is announced as soon as a
 //! save holding it is on disk. A move entered while an earlier one waits
 //! has its save queued at once (the saving thread writes only the newest
 //! record, which holds every move before it), so moves entered quickly on
-//! a slow disk wait for one save, never for a queue of them. Only a disk that has not answered
-//! for [`SAVE_GIVE_UP_MS`] lets the move go out unsaved (the player was
-//! told it is not saved yet: never silently), and a failure is said when
-//! it comes.
+//! a slow disk wait for one save, never for a queue of them. Only a disk
+//! that has not answered for [`SAVE_GIVE_UP_MS`] lets the move go out
+//! unsaved (the player was told it is not saved yet: never silently), and
+//! a failure is said when it comes.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -197,24 +197,26 @@ impl RochadeApp {
             };
             if !due {
                 if now >= front.since + SAVE_HOLD_MS && !front.told_slow {
-                    // Said at once, ahead of the move that waits for it.
                     if let Some(front) = self.held.front_mut() {
                         front.told_slow = true;
                     }
-                    let text = self.session.pack().say("save_slow");
-                    self.say(text, Priority::Alert);
+                    // Said at once, ahead of the move that waits for it;
+                    // once a slow spell, not once a move.
+                    if !self.slow_spell {
+                        self.slow_spell = true;
+                        let text = self.session.pack().say("save_slow");
+                        self.say(text, Priority::Alert);
+                    }
                 }
                 break;
             }
             let held = self.held.pop_front().expect("front exists");
-            self.run_effects(held.effects, true);
-            // A slow spell goes on while moves wait for the disk: said
-            // once, not once a move.
-            if held.told_slow
-                && let Some(next) = self.held.front_mut()
-            {
-                next.told_slow = true;
+            // A move whose save was done within the hold time: the disk
+            // is quick again, and the next slow save is a new spell.
+            if held.ticket.is_some() && now < held.since + SAVE_HOLD_MS {
+                self.slow_spell = false;
             }
+            self.run_effects(held.effects, true);
         }
     }
 
