@@ -41,7 +41,8 @@ pub(super) struct Held {
     ticket: Option<u64>,
     since: u64,
     effects: Vec<crate::session::Effect>,
-    /// "Saving is taking long" was said for it.
+    /// It waited past the hold time: "Saving is taking long" was said
+    /// for it, or earlier in the same slow spell.
     told_slow: bool,
 }
 
