@@ -37,6 +37,8 @@ pub const CURRENT_FILE: &str = "current-game.pgn";
 pub const ARCHIVE_DIR: &str = "games";
 /// Held locked by the app that saves into the folder (one at a time).
 pub const LOCK_FILE: &str = ".lock";
+/// The window's exports (PGN, Braille, text), inside the data folder.
+pub const EXPORTS_DIR: &str = "exports";
 
 /// What [`GameStore::save_current`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +87,25 @@ impl GameStore {
         self.dir.join(ARCHIVE_DIR)
     }
 
+    pub fn exports_dir(&self) -> PathBuf {
+        self.dir.join(EXPORTS_DIR)
+    }
+
+    /// Narrows the folder, its archive and its exports to the user only
+    /// (0700 where the system has modes), as they are made; for folders an
+    /// older version made readable by everyone (called at start).
+    pub fn make_private(&self) {
+        for dir in [self.dir.clone(), self.archive_dir(), self.exports_dir()] {
+            crate::paths::narrow_if_exists(&dir);
+        }
+    }
+
+    /// When the save file was last written (its modification time), if
+    /// there is one.
+    pub fn current_saved_at(&self) -> Option<std::time::SystemTime> {
+        std::fs::metadata(self.current_path()).ok()?.modified().ok()
+    }
+
     /// Saves the game after a move (the session's `Effect::SaveGame`): an
     /// unfinished game to the current file, a finished one to the archive.
     pub fn save_current(&self, record: &GameRecord) -> io::Result<Saved> {
@@ -94,6 +115,7 @@ impl GameStore {
             Ok(Saved::Archived(archived))
         } else {
             let path = self.current_path();
+            crate::paths::private_dir(&self.dir)?;
             write_atomically(&path, save_text(record).as_bytes())?;
             Ok(Saved::InProgress(path))
         }
@@ -103,7 +125,8 @@ impl GameStore {
     /// added if that exists) and returns the path.
     pub fn archive(&self, record: &GameRecord) -> io::Result<PathBuf> {
         let dir = self.archive_dir();
-        std::fs::create_dir_all(&dir)?;
+        crate::paths::private_dir(&self.dir)?;
+        crate::paths::private_dir(&dir)?;
         let date = archive_date(&record.tags.date);
         let stem = format!(
             "{date}-{}-{}",
@@ -160,7 +183,7 @@ impl GameStore {
     /// `Ok(None)`: another Rochade holds it, and must be the only one to
     /// write the save file.
     pub fn lock(&self) -> io::Result<Option<StoreLock>> {
-        std::fs::create_dir_all(&self.dir)?;
+        crate::paths::private_dir(&self.dir)?;
         let file = std::fs::OpenOptions::new()
             .create(true)
             .write(true)
@@ -313,6 +336,10 @@ pub struct AtStart {
 pub struct SaveFile {
     store: GameStore,
     offered: Option<GameRecord>,
+    /// The offered game, not resumed and archived (in either folder),
+    /// while the data folder's save file may still hold it: removed from
+    /// there once the new game is saved, so it is never offered again.
+    declined: Option<GameRecord>,
     _lock: Option<StoreLock>,
     /// Where to save when the data folder is full or read-only.
     fallback: Option<GameStore>,
@@ -371,6 +398,7 @@ impl SaveFile {
         SaveFile {
             store,
             offered,
+            declined: None,
             _lock: lock,
             fallback: None,
             clear_fallback: false,
@@ -395,8 +423,11 @@ impl SaveFile {
     /// A full or read-only data folder saves into the fallback folder
     /// and says so ([`SavedElsewhere`]).
     pub fn save(&mut self, record: &GameRecord) -> io::Result<Saved> {
-        let cause = match Self::save_in(&self.store, &mut self.offered, record) {
+        let cause = match Self::save_in(&self.store, &mut self.offered, &mut self.declined, record)
+        {
             Ok(saved) => {
+                // The save file holds the new game now.
+                self.declined = None;
                 if self.clear_fallback
                     && let Some(fallback) = &self.fallback
                     && fallback.discard_if_continued(record).is_ok()
@@ -417,9 +448,16 @@ impl SaveFile {
         let Some(fallback) = self.fallback.as_ref().filter(|_| elsewhere) else {
             return Err(cause);
         };
-        match Self::save_in(fallback, &mut self.offered, record) {
+        match Self::save_in(fallback, &mut self.offered, &mut self.declined, record) {
             Ok(saved) => {
                 self.clear_fallback = true;
+                // A full folder still lets a file go: the declined game,
+                // archived, must not be the one offered at the next start.
+                if let Some(old) = &self.declined
+                    && self.store.discard_if_continued(old).is_ok()
+                {
+                    self.declined = None;
+                }
                 Err(io::Error::new(
                     cause.kind(),
                     SavedElsewhere {
@@ -432,20 +470,23 @@ impl SaveFile {
         }
     }
 
-    /// Archives the offered game if this record does not continue it,
-    /// then saves the record, in `store`.
+    /// Archives the offered game if this record does not continue it
+    /// (then it is `declined`), then saves the record, in `store`.
     fn save_in(
         store: &GameStore,
         offered: &mut Option<GameRecord>,
+        declined: &mut Option<GameRecord>,
         record: &GameRecord,
     ) -> io::Result<Saved> {
-        if let Some(old) = offered {
-            let resumed =
-                old.start_fen() == record.start_fen() && record.moves().starts_with(old.moves());
+        if let Some(old) = offered.as_ref() {
+            let resumed = continues(record, old);
             if !resumed {
                 store.archive(old)?;
             }
-            *offered = None;
+            let old = offered.take();
+            if !resumed {
+                *declined = old;
+            }
         }
         store.save_current(record)
     }

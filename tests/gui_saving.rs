@@ -80,6 +80,215 @@ fn a_move_is_announced_once_saved_and_a_busy_disk_never_stalls_a_frame() {
     assert_eq!(saved_rx.try_recv(), Ok(3));
 }
 
+#[test]
+fn quick_moves_on_a_slow_disk_are_each_announced_when_a_save_holding_them_is_done() {
+    // Issue 37, item 1: every save takes DISK_MS of the test's (virtual)
+    // time, as a disk whose fsync is held 1.5 s; ten moves are entered
+    // EVERY_MS apart. Each move must be announced the moment a save that
+    // holds it is done (before: one whole save after the move before it,
+    // the tenth about 15 s late), each save writes the newest record (the
+    // saves coalesce), and "saving is taking long" is said once for the
+    // spell (until a save is quick again), not once a move.
+    const DISK_MS: u64 = 1_500;
+    const EVERY_MS: u64 = 300;
+    const STEP_MS: u64 = 100;
+    let moves = [
+        ("e4", "Eva four"),
+        ("e5", "Eva five"),
+        ("Nf3", "Knight Felix three"),
+        ("Nc6", "Knight Cesar six"),
+        ("Bb5", "Bishop Bella five"),
+        ("a6", "Anna six"),
+        ("Ba4", "Bishop Anna four"),
+        ("Nf6", "Knight Felix six"),
+        ("d3", "David three"),
+        ("b5", "Bella five"),
+    ];
+    // The disk reports each save it starts (the moves in it) and finishes
+    // it when the test says.
+    let (started_tx, started_rx) = mpsc::channel::<usize>();
+    let (go_tx, go_rx) = mpsc::channel::<()>();
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.saver = Some(Box::new(move |record| {
+            started_tx.send(record.moves().len()).unwrap();
+            go_rx
+                .recv_timeout(Duration::from_secs(60))
+                .map_err(|_| std::io::Error::other("the test never let the save finish"))
+        }));
+    });
+    let next_save = |entered: usize| {
+        let held = started_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a save starts while moves are unsaved");
+        assert_eq!(held, entered, "a save writes the newest record");
+        held
+    };
+    // How many moves were announced, in order.
+    let announced_count = |gui: &gui_common::Gui| {
+        let said = gui.app().spoken();
+        moves
+            .iter()
+            .take_while(|(_, words)| said.iter().any(|s| s == words))
+            .count()
+    };
+    let (mut entered, mut saved, mut announced) = (Vec::new(), Vec::new(), Vec::new());
+    let mut saves = 0;
+    // The save under way: when it started and how many moves it holds.
+    let mut disk: Option<(u64, usize)> = None;
+    let mut now = 0;
+    while announced.len() < moves.len() && now < 60_000 {
+        if entered.len() < moves.len() && now >= entered.len() as u64 * EVERY_MS {
+            gui.type_move_unsaved(moves[entered.len()].0);
+            entered.push(now);
+            if disk.is_none() {
+                disk = Some((now, next_save(entered.len())));
+            }
+        }
+        if let Some((since, held)) = disk
+            && now >= since + DISK_MS
+        {
+            go_tx.send(()).unwrap();
+            saves += 1;
+            saved.resize(held.max(saved.len()), now);
+            disk = None;
+            // The window takes the finished save in (frames; no time
+            // passes): every move it holds is announced now.
+            let end = Instant::now() + Duration::from_secs(5);
+            while announced_count(&gui) < held && Instant::now() < end {
+                gui.harness.run();
+            }
+            if entered.len() > held {
+                disk = Some((now, next_save(entered.len())));
+            }
+        }
+        let count = announced_count(&gui);
+        announced.resize(count.max(announced.len()), now);
+        now += STEP_MS;
+        gui.advance(STEP_MS);
+    }
+    println!("slow disk ({DISK_MS} ms a save), moves entered {EVERY_MS} ms apart:");
+    for (i, (san, _)) in moves.iter().enumerate() {
+        let (e, s, a) = (entered[i], saved.get(i), announced.get(i));
+        println!(
+            "  move {:2} {san:4}: entered at {e:5} ms, on disk at {:>5}, announced at {:>5}: \
+             {:>5} ms after it was entered, {:>4} ms after its save",
+            i + 1,
+            s.map_or("-".into(), u64::to_string),
+            a.map_or("never".into(), u64::to_string),
+            a.map_or("-".into(), |a| (a - e).to_string()),
+            a.zip(s).map_or("-".into(), |(a, s)| (a - s).to_string()),
+        );
+    }
+    println!("  {saves} saves for {} moves", moves.len());
+    assert_eq!(announced.len(), moves.len(), "every move is announced");
+    for i in 0..moves.len() {
+        assert_eq!(
+            announced[i],
+            saved[i],
+            "move {} is announced when the save holding it is done",
+            i + 1
+        );
+    }
+    assert!(saves < moves.len() / 2, "saves coalesce: {saves} saves");
+    let slow = "Saving is taking long; the move is announced as soon as it is saved";
+    let said_slow = |gui: &gui_common::Gui| gui.spoken().iter().filter(|s| *s == slow).count();
+    assert_eq!(said_slow(&gui), 1, "once for the spell: {:?}", gui.spoken());
+    assert!(gui.app().saves_settled());
+
+    // The spell lasts until a save is quick again ...
+    gui.type_move_unsaved("Bb3");
+    next_save(moves.len() + 1);
+    gui.advance(SAVE_HOLD_MS - 1);
+    go_tx.send(()).unwrap();
+    gui.settle_saves();
+    assert_eq!(gui.app().spoken().last().unwrap(), "Bishop Bella three");
+    assert_eq!(said_slow(&gui), 1);
+    // ... and the next slow save is a new spell, said again.
+    gui.type_move_unsaved("Na5");
+    next_save(moves.len() + 2);
+    gui.advance(SAVE_HOLD_MS);
+    assert_eq!(said_slow(&gui), 2, "{:?}", gui.spoken());
+    go_tx.send(()).unwrap();
+    gui.settle_saves();
+    assert_eq!(gui.app().spoken().last().unwrap(), "Knight Anna five");
+}
+
+#[test]
+fn a_new_game_saved_in_the_spare_folder_is_offered_over_an_older_longer_one() {
+    // Issue 37, item 2: game A (10 moves) stays in a data folder that
+    // cannot be written; the player declined it and played game B (4
+    // moves) into the spare folder. The game in progress is B: the one
+    // saved last, though A has more moves (A is kept, named).
+    let root = tempfile::tempdir().unwrap();
+    let (data, spare) = (root.path().join("data"), root.path().join("spare"));
+    save_in(&data, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7");
+    let older = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(data.join(rochade::savegame::CURRENT_FILE))
+        .unwrap()
+        .set_modified(older)
+        .unwrap();
+    save_in(&spare, "d4 d5 c4 e6");
+    let mut notes = Vec::new();
+    let (resume, _, _) = rochade::app::run::open_save_folder(
+        Ok(rochade::savegame::GameStore::new(&data)),
+        Some(spare.clone()),
+        &mut notes,
+    );
+    let offered = resume.expect("a game is offered");
+    assert_eq!(
+        offered.moves()[0].san.san.to_string(),
+        "d4",
+        "the game in progress: {notes:?}"
+    );
+    assert_eq!(offered.moves().len(), 4);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("Another unfinished game (10 moves) was kept as")),
+        "{notes:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_save_folders_are_the_users_own() {
+    // Issue 37, item 9: the names of saved games and exports (dates,
+    // players) are nobody else's: the data folder, games/ and exports/
+    // are 0700, also when an older version left them 0755.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let root = tempfile::tempdir().unwrap();
+    let (data, spare) = (root.path().join("data"), root.path().join("spare"));
+    let store = rochade::savegame::GameStore::new(&data);
+    for dir in [
+        data.clone(),
+        store.archive_dir(),
+        store.exports_dir(),
+        spare.clone(),
+    ] {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let _ = rochade::app::run::open_save_folder(
+        Ok(store.clone()),
+        Some(spare.clone()),
+        &mut Vec::new(),
+    );
+    for dir in [data, store.archive_dir(), store.exports_dir(), spare] {
+        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+    }
+    // Folders made new are the user's own from the start.
+    let fresh = root.path().join("fresh");
+    let store = rochade::savegame::GameStore::new(&fresh);
+    let mut game = rochade::chess::GameRecord::new();
+    game.play_sans("f3 e5 g4 Qh4#").unwrap();
+    store.save_current(&game).unwrap();
+    assert_eq!(mode(&fresh), 0o700);
+    assert_eq!(mode(&store.archive_dir()), 0o700);
+}
+
 /// Starts the app on a save folder as `rochade` does at start.
 fn open_on(dir: &std::path::Path) -> gui_common::Gui {
     let mut notes = Vec::new();

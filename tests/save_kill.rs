@@ -25,7 +25,9 @@ use std::time::Duration;
 use rochade::chess::GameRecord;
 use rochade::save_worker::SaveWorker;
 use rochade::savegame::{GameStore, SaveFile, SaveRead};
-use rochade::session::{Effect, Event, Mode, Priority, Session, SessionConfig, Source};
+use rochade::session::{
+    Command as SessionCommand, Effect, Event, Mode, Priority, Session, SessionConfig, Source,
+};
 use rochade::words::Pack;
 use shakmaty::Position;
 
@@ -33,6 +35,10 @@ use shakmaty::Position;
 const RUNS: usize = 200;
 /// The most moves a child plays before it is killed.
 const MAX_PLIES: usize = 40;
+/// The new game's moves after declining the saved one (issue 37, item 2).
+const DECLINED_PLIES: u64 = 4;
+/// How many kills in the declining trial.
+const DECLINE_RUNS: usize = 100;
 
 /// xorshift64*: reproducible kill points (the seed is printed on failure).
 struct Rng(u64);
@@ -51,33 +57,59 @@ impl Rng {
 }
 
 /// The child: plays random legal moves until killed (or out of moves).
+/// With `ROCHADE_KILL_DECLINE` it starts as the window does on a data
+/// folder holding a game, declines that game and plays a new one of
+/// `DECLINED_PLIES` moves.
 #[test]
 fn kill_child() {
     let Ok(dir) = std::env::var("ROCHADE_KILL_CHILD") else {
-        return; // Only ever run as the child of the test below.
+        return; // Only ever run as the child of the tests below.
     };
     let seed: u64 = std::env::var("ROCHADE_KILL_SEED").unwrap().parse().unwrap();
-    let store = GameStore::new(&dir);
-    // On a full disk even the lock file may not be made: saving still runs.
-    let lock = store.lock().ok().flatten();
-    store.remove_stale_temps();
-    let mut file = SaveFile::new(store, None, lock);
-    if let Ok(spare) = std::env::var("ROCHADE_KILL_SPARE") {
-        file = file.with_fallback(GameStore::new(spare), false);
-    }
-    let mut worker = SaveWorker::spawn(
-        Box::new(move |r: &GameRecord| file.save(r).map(|_| ())),
-        Box::new(|| {}),
-    )
-    .unwrap();
+    let spare = std::env::var("ROCHADE_KILL_SPARE").ok();
+    let declining = std::env::var("ROCHADE_KILL_DECLINE").is_ok();
+    let (saver, offered): (rochade::save_worker::GameSaver, _) = if declining {
+        let spare = spare.expect("a spare folder").into();
+        let (resume, saver, _) = rochade::app::run::open_save_folder(
+            Ok(GameStore::new(&dir)),
+            Some(spare),
+            &mut Vec::new(),
+        );
+        (saver, resume)
+    } else {
+        let store = GameStore::new(&dir);
+        // On a full disk even the lock file may not be made: saving still runs.
+        let lock = store.lock().ok().flatten();
+        store.remove_stale_temps();
+        let mut file = SaveFile::new(store, None, lock);
+        if let Some(spare) = spare {
+            file = file.with_fallback(GameStore::new(spare), false);
+        }
+        (
+            Box::new(move |r: &GameRecord| file.save(r).map(|_| ())),
+            None,
+        )
+    };
+    let mut worker = SaveWorker::spawn(saver, Box::new(|| {})).unwrap();
     let config = SessionConfig {
         mode: Mode::Relay,
         time_control: "300+2".parse().unwrap(),
         ..SessionConfig::default()
     };
     let mut session = Session::with_pack(config.clone(), Pack::bundled(config.lang));
+    let mut plies = MAX_PLIES as u64;
+    if let Ok(expected) = std::env::var("ROCHADE_KILL_DECLINE") {
+        let game = offered.expect("the data folder's game is offered");
+        assert_eq!(game.moves().len().to_string(), expected, "the game offered");
+        // The player says no to it and starts a new game.
+        let effects = session.offer_resume(game);
+        carry_out_as_the_window(&mut worker, &session, effects, "");
+        let effects = session.handle(0, Event::Command(SessionCommand::Cancel));
+        carry_out_as_the_window(&mut worker, &session, effects, "");
+        plies = DECLINED_PLIES;
+    }
     let mut rng = Rng(seed | 1);
-    for ply in 0..MAX_PLIES as u64 {
+    for ply in 0..plies {
         let pos = session.record().position().clone();
         let legal = pos.legal_moves();
         if legal.is_empty() || session.record().is_over() {
@@ -92,30 +124,40 @@ fn kill_child() {
                 source: Source::Keyboard,
             },
         );
-        // As the window does: what follows a save waits until it is done.
-        let mut saved = true;
-        for effect in effects {
-            match effect {
-                Effect::SaveGame => {
-                    let ticket = worker.queue(session.record().clone());
-                    let done = worker.wait(ticket, Duration::from_secs(30));
-                    // Saved in the spare folder (the data folder full) is
-                    // saved: the window says where, then announces.
-                    saved = worker.is_done(ticket)
-                        && done.iter().all(|d| match &d.result {
-                            Ok(()) => true,
-                            Err(e) => rochade::savegame::SavedElsewhere::inside(e).is_some(),
-                        });
-                }
-                Effect::Speak(s) if s.priority == Priority::Move => {
-                    assert!(saved, "announced a move whose save failed");
-                    println!("ANNOUNCED {} {san}", session.record().moves().len());
-                }
-                _ => {}
-            }
-        }
+        carry_out_as_the_window(&mut worker, &session, effects, &san);
     }
     println!("DONE");
+}
+
+/// As the window does: what follows a save waits until it is done; a
+/// move's announcement is printed as "ANNOUNCED <ply> <san>".
+fn carry_out_as_the_window(
+    worker: &mut SaveWorker,
+    session: &Session,
+    effects: Vec<Effect>,
+    san: &str,
+) {
+    let mut saved = true;
+    for effect in effects {
+        match effect {
+            Effect::SaveGame => {
+                let ticket = worker.queue(session.record().clone());
+                let done = worker.wait(ticket, Duration::from_secs(30));
+                // Saved in the spare folder (the data folder full) is
+                // saved: the window says where, then announces.
+                saved = worker.is_done(ticket)
+                    && done.iter().all(|d| match &d.result {
+                        Ok(()) => true,
+                        Err(e) => rochade::savegame::SavedElsewhere::inside(e).is_some(),
+                    });
+            }
+            Effect::Speak(s) if s.priority == Priority::Move => {
+                assert!(saved, "announced a move whose save failed");
+                println!("ANNOUNCED {} {san}", session.record().moves().len());
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The move of an "ANNOUNCED <ply> <san>" line (libtest may print its
@@ -135,6 +177,11 @@ fn kill_child_after(
     after: usize,
     spin: u64,
 ) -> (Vec<String>, bool) {
+    kill_child_with(child_command(data, spare, seed), after, spin)
+}
+
+/// The child's command line: this test binary, running `kill_child`.
+fn child_command(data: &Path, spare: Option<&Path>, seed: u64) -> Command {
     let mut command = Command::new(std::env::current_exe().unwrap());
     command
         .args(["--exact", "kill_child", "--nocapture", "--test-threads=1"])
@@ -145,6 +192,11 @@ fn kill_child_after(
     if let Some(spare) = spare {
         command.env("ROCHADE_KILL_SPARE", spare);
     }
+    command
+}
+
+/// Runs `command` and kills it as [`kill_child_after`] does.
+fn kill_child_with(mut command: Command, after: usize, spin: u64) -> (Vec<String>, bool) {
     let mut child = command.spawn().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut announced: Vec<String> = Vec::new();
@@ -372,4 +424,110 @@ fn kill_9_while_the_disk_fills_and_empties_never_loses_an_announced_move() {
     );
     assert!(fills > 20, "the disk filled only {fills} times");
     assert!(in_spare > 10, "the spare folder was used {in_spare} times");
+}
+
+/// Fills the disk to the last byte (a file `filler` on it).
+fn fill(disk: &Path) {
+    use std::io::Write;
+    let mut f = std::fs::File::create(disk.join("filler")).unwrap();
+    let block = [0u8; 4096];
+    while f.write_all(&block).is_ok() {}
+    // The last part of a block, if any.
+    while f.write_all(&[0u8]).is_ok() {}
+    let _ = f.sync_all();
+}
+
+#[test]
+fn kill_9_after_declining_a_game_on_a_full_disk_offers_the_new_game() {
+    // Issue 37, item 2: game A (10 moves) is in the data folder, whose disk
+    // is full; at start A is offered, the player declines it (A is
+    // archived, in the spare folder as the data folder is full) and plays
+    // game B, each move saved in the spare folder instead; kill -9. The
+    // next start must offer B, never A again (before: A, which has more
+    // moves, every time), and A must be kept.
+    let disk = SmallDisk::mount(256);
+    let mut a = GameRecord::new();
+    a.play_sans("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7").unwrap();
+    let a_moves: Vec<String> = a.moves().iter().map(|m| m.san.san.to_string()).collect();
+    let mut rng = Rng(0x5EED_0037);
+    let mut in_spare = 0;
+    for run in 0..DECLINE_RUNS {
+        let data = disk.0.join(format!("run-{run}"));
+        GameStore::new(&data).save_current(&a).unwrap();
+        fill(&disk.0);
+        let spare = tempfile::tempdir().unwrap();
+        let seed = rng.next();
+        // Kill after 1..=4 of B's moves were announced, a little later.
+        let after = 1 + rng.below(DECLINED_PLIES) as usize;
+        let spin = rng.below(400_000);
+        let mut command = child_command(&data, Some(spare.path()), seed);
+        command.env("ROCHADE_KILL_DECLINE", a.moves().len().to_string());
+        let (announced, _) = kill_child_with(command, after, spin);
+        assert!(
+            announced.len() >= after,
+            "run {run} (seed {seed}): the child stopped after {announced:?}"
+        );
+        // The next start, as the window does it (the disk still full).
+        let mut notes = Vec::new();
+        let (resume, _, _) = rochade::app::run::open_save_folder(
+            Ok(GameStore::new(&data)),
+            Some(spare.path().to_path_buf()),
+            &mut notes,
+        );
+        let offered: Vec<String> = resume
+            .map(|r| r.moves().iter().map(|m| m.san.san.to_string()).collect())
+            .unwrap_or_default();
+        assert!(
+            offered.len() >= announced.len()
+                && offered.len() <= announced.len() + 1
+                && offered[..announced.len()] == announced[..],
+            "run {run} (seed {seed}): B {announced:?} was announced, {offered:?} offered; \
+             {notes:?}; files {:?} and {:?}",
+            walk(&data),
+            walk(spare.path())
+        );
+        // A left the data folder's save file (B may be there: removing A
+        // freed room for B's next save).
+        let in_data = std::fs::read(data.join(rochade::savegame::CURRENT_FILE))
+            .ok()
+            .map(|bytes| match rochade::savegame::read_save(&bytes) {
+                SaveRead::Intact(r) => r.moves().len(),
+                _ => 0,
+            });
+        assert_ne!(
+            in_data,
+            Some(a_moves.len()),
+            "run {run} (seed {seed}): A is still the data folder's game"
+        );
+        in_spare += usize::from(spare.path().join(rochade::savegame::CURRENT_FILE).exists());
+        // A is kept: archived in one of the folders.
+        let kept = [&data, &spare.path().to_path_buf()].iter().any(|dir| {
+            std::fs::read_dir(dir.join(rochade::savegame::ARCHIVE_DIR))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| std::fs::read(e.path()).ok())
+                .any(|bytes| match rochade::savegame::read_save(&bytes) {
+                    SaveRead::Intact(r) => {
+                        r.moves()
+                            .iter()
+                            .map(|m| m.san.san.to_string())
+                            .collect::<Vec<_>>()
+                            == a_moves
+                    }
+                    _ => false,
+                })
+        });
+        assert!(kept, "run {run} (seed {seed}): game A was lost");
+        let _ = std::fs::remove_file(disk.0.join("filler"));
+        let _ = std::fs::remove_dir_all(&data);
+    }
+    println!(
+        "{DECLINE_RUNS} kills after declining on a full disk ({in_spare} with the new game in \
+         the spare folder): the new game offered every time, the declined one kept"
+    );
+    assert!(
+        in_spare > DECLINE_RUNS / 2,
+        "the spare folder was used {in_spare} times"
+    );
 }

@@ -157,6 +157,8 @@ pub struct RochadeApp {
     saver: Option<crate::save_worker::SaveWorker>,
     /// Effects waiting for their save (a move is announced once on disk).
     held: VecDeque<saving::Held>,
+    /// "Saving is taking long" was said and no save has been quick since.
+    slow_spell: bool,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
     /// Exports being written by a thread of their own.
@@ -255,6 +257,7 @@ impl RochadeApp {
             last_notice: None,
             saver,
             held: VecDeque::new(),
+            slow_spell: false,
             wake,
             exports: Vec::new(),
             saves: 0,

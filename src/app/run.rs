@@ -54,8 +54,8 @@ pub fn export_game(
     };
     let dir = crate::paths::data_dir()
         .ok_or(ExportGameError::NoDataFolder)?
-        .join("exports");
-    std::fs::create_dir_all(&dir).map_err(write_error(&dir))?;
+        .join(crate::savegame::EXPORTS_DIR);
+    crate::paths::private_dir(&dir).map_err(write_error(&dir))?;
     let stem = format!(
         "{}-{}-{}",
         crate::pgn::compact_stamp(jiff::Timestamp::now()),
@@ -117,7 +117,7 @@ fn board_log_path() -> Option<std::path::PathBuf> {
 /// Rochade window is using the save folder", said after every move.
 /// A data folder that is full or read-only saves into `fallback`
 /// ([`crate::savegame::SavedElsewhere`]); at start both folders are
-/// searched and the game with more moves is offered (the other kept).
+/// searched and the game in progress is offered (the other kept).
 pub fn open_save_folder(
     store: std::io::Result<crate::savegame::GameStore>,
     fallback: Option<PathBuf>,
@@ -166,15 +166,19 @@ pub fn open_save_folder(
     if lock.is_some() {
         store.remove_stale_temps();
     }
+    // Folders an older version made readable by everyone are narrowed.
+    store.make_private();
     // Both folders are searched: a game saved in the fallback folder while
     // the data folder could not be written may be newer than the data
-    // folder's. The one with more moves is offered; the other, unless the
-    // offered one continues it, is kept in its folder's archive and named.
+    // folder's. The game in progress is offered (see `in_progress`); the
+    // other, unless the offered one continues it, is kept in its folder's
+    // archive and named.
     let mut found = store.at_start();
     let fallback = fallback.map(crate::savegame::GameStore::new);
     let mut from_fallback = false;
     let mut alerts = Vec::new();
     if let Some(spare) = &fallback {
+        spare.make_private();
         let other = spare.at_start();
         if let Some(problem) = other.problem {
             notes.push(problem.to_string());
@@ -187,7 +191,11 @@ pub fn open_save_folder(
                 from_fallback = true;
             }
             (Some(here), Some(there)) => {
-                let (newer, older, older_store) = if there.moves().len() > here.moves().len() {
+                let spare_first = in_progress(
+                    (here, store.current_saved_at()),
+                    (&there, spare.current_saved_at()),
+                );
+                let (newer, older, older_store) = if spare_first {
                     (there, here.clone(), &store)
                 } else {
                     (here.clone(), there, spare)
@@ -235,6 +243,24 @@ pub fn open_save_folder(
     }
     let saver = Box::new(move |record: &GameRecord| file.save(record).map(|_| ()));
     (found.game, saver, alerts)
+}
+
+/// Whether the second of two unfinished games is the one in progress: the
+/// one that holds every move of the other, else the one saved last (a game
+/// declined at start and a new one begun in the spare folder on a full
+/// disk: the new one), else the longer.
+fn in_progress(
+    (first, first_at): (&GameRecord, Option<std::time::SystemTime>),
+    (second, second_at): (&GameRecord, Option<std::time::SystemTime>),
+) -> bool {
+    use crate::savegame::continues;
+    if continues(second, first) || continues(first, second) {
+        return second.moves().len() > first.moves().len();
+    }
+    match (first_at, second_at) {
+        (Some(a), Some(b)) if a != b => b > a,
+        _ => second.moves().len() > first.moves().len(),
+    }
 }
 
 /// Why the app could not run.

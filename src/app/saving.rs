@@ -6,11 +6,15 @@
 //! rules for a scoresheet ask; a failed save is said before the move.
 //!
 //! A save that takes longer than [`SAVE_HOLD_MS`] (a slow USB stick or SD
-//! card) is said at once ("Saving is taking long ..."), and the move is
-//! announced as soon as it is on disk. Only a disk that has not answered
-//! for [`SAVE_GIVE_UP_MS`] lets the move go out unsaved (the player was
-//! told it is not saved yet: never silently), and a failure is said when
-//! it comes.
+//! card) is said at once ("Saving is taking long ..."), once until a save
+//! is quick again (not once a move), and each move is announced as soon as a
+//! save holding it is on disk. A move entered while an earlier one waits
+//! has its save queued at once (the saving thread writes only the newest
+//! record, which holds every move before it), so moves entered quickly on
+//! a slow disk wait for one save, never for a queue of them. Only a disk
+//! that has not answered for [`SAVE_GIVE_UP_MS`] lets the move go out
+//! unsaved (the player was told it is not saved yet: never silently), and
+//! a failure is said when it comes.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -37,7 +41,8 @@ pub(super) struct Held {
     ticket: Option<u64>,
     since: u64,
     effects: Vec<crate::session::Effect>,
-    /// "Saving is taking long" was said for it.
+    /// It waited past the hold time: "Saving is taking long" was said
+    /// for it, or earlier in the same slow spell.
     told_slow: bool,
 }
 
@@ -193,18 +198,50 @@ impl RochadeApp {
             };
             if !due {
                 if now >= front.since + SAVE_HOLD_MS && !front.told_slow {
-                    // Said at once, ahead of the move that waits for it.
                     if let Some(front) = self.held.front_mut() {
                         front.told_slow = true;
                     }
-                    let text = self.session.pack().say("save_slow");
-                    self.say(text, Priority::Alert);
+                    // Said at once, ahead of the move that waits for it;
+                    // once a slow spell, not once a move.
+                    if !self.slow_spell {
+                        self.slow_spell = true;
+                        let text = self.session.pack().say("save_slow");
+                        self.say(text, Priority::Alert);
+                    }
                 }
                 break;
             }
             let held = self.held.pop_front().expect("front exists");
+            // A move whose save was done within the hold time: the disk
+            // is quick again, and the next slow save is a new spell.
+            if held.ticket.is_some() && now < held.since + SAVE_HOLD_MS {
+                self.slow_spell = false;
+            }
             self.run_effects(held.effects, true);
         }
+    }
+
+    /// Effects that come while earlier ones wait for a save: they wait in
+    /// line, but their own save is queued now, so that the save under way
+    /// next holds this move too and it is announced when that is done
+    /// (not one whole save after the move before it).
+    pub(super) fn hold_behind(&mut self, mut effects: Vec<Effect>) {
+        let at = effects.iter().position(|e| matches!(e, Effect::SaveGame));
+        // (Without a saving thread a save is done at once, in line.)
+        let ticket = at
+            .filter(|_| self.saver.is_some())
+            .and_then(|_| self.queue_save());
+        let (Some(at), Some(ticket)) = (at, ticket) else {
+            self.held.push_back(Held::behind(effects));
+            return;
+        };
+        let after = effects.split_off(at + 1);
+        effects.pop(); // the save, queued above
+        if !effects.is_empty() {
+            self.held.push_back(Held::behind(effects));
+        }
+        let since = self.now_ms();
+        self.held.push_back(Held::saving(ticket, since, after));
     }
 
     /// How long until a held announcement needs a word (saving is slow) or

@@ -59,7 +59,7 @@ impl RochadeApp {
     pub(super) fn apply_effects(&mut self, effects: Vec<Effect>) {
         // Behind a move still being saved, everything waits its turn.
         if !self.held.is_empty() {
-            self.held.push_back(saving::Held::behind(effects));
+            self.hold_behind(effects);
             return;
         }
         self.run_effects(effects, false);

@@ -83,9 +83,11 @@ impl From<std::io::Error> for CliError {
 pub type CliResult = Result<(), CliError>;
 
 /// Writes an output file whole or not at all (a temporary file renamed
-/// over it), so a reader never sees half a file.
+/// over it), so a reader never sees half a file: through a symbolic link
+/// to the file it points at, keeping that file's mode, and never over a
+/// folder or a device (an error that says what is there).
 fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
-    crate::storage::write_atomically(path, bytes.as_ref())
+    crate::storage::write_user_file(path, bytes.as_ref())
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
 }
 

@@ -59,7 +59,8 @@ pub struct Args {
     /// Seed for the low levels' random choices (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Write the game as PGN to this file after every move.
+    /// Write the game as PGN to this file after every move (an earlier
+    /// game in it is kept beside it, as FILE-2.pgn or the next number free).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
 }
@@ -262,7 +263,35 @@ impl Shell for PlayOut<'_> {
     }
 }
 
+/// Readies the `--pgn` file before the game: a folder or a device there is
+/// refused (nothing is played), what a killed run left half-written is
+/// removed, and an earlier game in the file is kept beside it under a new
+/// name, said on stderr (a second run never silently replaces the first
+/// game).
+fn ready_pgn_file(path: &std::path::Path) -> CliResult {
+    let target = crate::storage::regular_target(path)
+        .map_err(|e| CliError::input(format!("--pgn {}: {e}", path.display())))?;
+    crate::storage::remove_stale_temps(&target);
+    let kept = crate::storage::keep_beside(&target).map_err(|e| {
+        CliError::failure(format!(
+            "--pgn {}: the earlier game in it could not be kept ({e}); nothing was played",
+            path.display()
+        ))
+    })?;
+    if let Some(kept) = kept {
+        eprintln!(
+            "rochade: {} held an earlier game; it was kept as {}",
+            path.display(),
+            kept.display()
+        );
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> CliResult {
+    if let Some(path) = &args.pgn {
+        ready_pgn_file(path)?;
+    }
     let config = SessionConfig {
         lang: args.lang,
         blind_side: args.color,

@@ -83,8 +83,16 @@ pub fn token_file() -> Option<PathBuf> {
 }
 
 /// The token: the environment variable first, then the secret store,
-/// then the file.
+/// then the file. A token file others could read is narrowed to the user
+/// (0600) and that is said on stderr ([`load_noting`] hands it to the
+/// caller instead).
 pub fn load() -> Option<Token> {
+    load_noting(&mut |note| eprintln!("rochade: {note}"))
+}
+
+/// [`load`], handing what was done to the token file to `note` (to be said
+/// and shown).
+pub fn load_noting(note: &mut dyn FnMut(String)) -> Option<Token> {
     if let Some(t) = std::env::var(TOKEN_ENV).ok().and_then(|t| Token::new(&t)) {
         return Some(t);
     }
@@ -94,8 +102,48 @@ pub fn load() -> Option<Token> {
     {
         return Some(t);
     }
-    let text = std::fs::read_to_string(token_file()?).ok()?;
+    read_token_file(&token_file()?, note)
+}
+
+/// The token in the file at `path`; a file others could read is narrowed
+/// first, and `note` hears of it.
+fn read_token_file(path: &std::path::Path, note: &mut dyn FnMut(String)) -> Option<Token> {
+    let text = std::fs::read_to_string(path).ok()?;
+    if let Some(fixed) = narrow_token_file(path) {
+        note(fixed);
+    }
     Token::new(&text)
+}
+
+/// A token file that other users could read (its mode, e.g. 0666 or
+/// 0644, copied or unpacked so) is made readable by the user only (0600);
+/// what was done, to be said, or why it could not be.
+#[cfg(unix)]
+fn narrow_token_file(path: &std::path::Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+    if mode & 0o077 == 0 {
+        return None;
+    }
+    let shown = path.display();
+    Some(
+        match std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+            Ok(()) => format!(
+                "the token file {shown} could be read by other users (mode {mode:03o}); \
+                 it is now readable by you only (0600)"
+            ),
+            Err(e) => format!(
+                "the token file {shown} can be read by other users (mode {mode:03o}) and could \
+                 not be changed ({e}); make it readable by you only: chmod 600 {shown}"
+            ),
+        },
+    )
+}
+
+#[cfg(not(unix))]
+fn narrow_token_file(_path: &std::path::Path) -> Option<String> {
+    // The file inherits the user's profile folder's access rules.
+    None
 }
 
 /// Stores the token in the secret store, or where there is none in the
@@ -162,5 +210,33 @@ mod tests {
         assert_eq!(format!("{t:?} {t}"), "Token(***) ***");
         assert!(Token::new("").is_none());
         assert!(Token::new("a b").is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_token_file_others_can_read_is_narrowed_and_said() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lichess-token");
+        std::fs::write(&path, "lip_secret123\n").unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        for wide in [0o666, 0o644, 0o640, 0o604] {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(wide)).unwrap();
+            let mut notes = Vec::new();
+            let token = read_token_file(&path, &mut |n| notes.push(n));
+            assert_eq!(token.unwrap().secret(), "lip_secret123");
+            assert_eq!(mode(&path), 0o600, "{wide:o}");
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            assert!(
+                notes[0].contains(&format!("mode {wide:03o}"))
+                    && notes[0].contains("readable by you only (0600)")
+                    && !notes[0].contains("lip_secret"),
+                "{notes:?}"
+            );
+        }
+        // The user's own file: nothing to say.
+        let mut notes = Vec::new();
+        assert!(read_token_file(&path, &mut |n| notes.push(n)).is_some());
+        assert!(notes.is_empty(), "{notes:?}");
     }
 }
