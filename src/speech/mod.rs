@@ -18,7 +18,9 @@ pub mod backend;
 mod bundled_clips;
 pub mod clips;
 pub mod service;
+mod speech_thread;
 pub mod system;
+mod voice_choice;
 pub mod watchdog;
 
 pub use backend::{
