@@ -4,6 +4,9 @@
 
 use serde::Serialize;
 
+use super::config::SessionConfig;
+use super::notice::Notice;
+
 use crate::words::{Lang, Utterance};
 
 /// How urgent a piece of speech is. A higher priority interrupts lower
@@ -82,4 +85,36 @@ impl Earcon {
         *<Earcon as strum::VariantArray>::VARIANTS
             .first_chunk()
             .expect("every variant");
+}
+
+/// What the session asks the world to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Speak(Speech),
+    Sound(Earcon),
+    /// A fact for logs, the GUI and `rochade track`'s JSON output.
+    Notice(Notice),
+    /// The scoresheet changed: save it (game safety).
+    SaveGame,
+    /// Send a command to the peg-board (e.g. ask for a snapshot).
+    BoardCommand(crate::board::HostCommand),
+    /// Send a command to the sighted player's e-board (ask for the board).
+    SightedBoardCommand(crate::board::HostCommand),
+    /// Ask the engine thread for a move, hint, threat, evaluation or review.
+    AskEngine(crate::engine::EngineRequest),
+    /// Kill the engine (if running) and start it again.
+    RestartEngine,
+    /// The session changed the settings itself (a practice key): the
+    /// shell keeps them (and saves them where it saves settings).
+    ConfigChanged(SessionConfig),
+}
+
+impl Effect {
+    /// What to say, if this effect is speech.
+    pub fn speech(&self) -> Option<&Speech> {
+        match self {
+            Effect::Speak(s) => Some(s),
+            _ => None,
+        }
+    }
 }

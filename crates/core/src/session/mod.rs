@@ -10,8 +10,10 @@
 
 pub mod board;
 pub mod board_event;
+mod config;
 mod effect;
 mod engine;
+mod event;
 pub mod link;
 mod notice;
 pub mod practice;
@@ -19,238 +21,20 @@ mod question;
 mod retrace;
 pub mod sighted;
 
-use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Move, Position, Square};
 
-use crate::announce::{self, AnnounceForm};
-use crate::chess::{Claim, GameRecord, Letters, MoveInputError};
+use crate::announce::{self};
+use crate::chess::{Claim, GameRecord, MoveInputError};
 use crate::clock::{Clock, TimeControl};
 use crate::words::{Lang, Pack, Utterance};
 
-pub use effect::{Earcon, Priority, Speech, SpeechClass};
+pub use config::{Mode, SessionConfig};
+pub use effect::{Earcon, Effect, Priority, Speech, SpeechClass};
 pub use engine::Opponent;
+pub use event::{Command, Event, Source};
 pub use notice::Notice;
 pub use practice::{Practice, PracticeCommand};
 pub use question::{Pending, Question, QuestionKind};
-
-/// How the two players' moves reach the app (chosen at the start of a game).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// The blind player's moves come from the peg-board, the sighted
-    /// player's from the assistant; strict touch-move reports; the clock is
-    /// spoken only on request (E.9d).
-    Tournament,
-    /// The assistant enters both players' moves (E.9a-c).
-    Relay,
-    /// Practice at home: both sides on the peg-board or keyboard, lenient.
-    #[default]
-    Practice,
-}
-
-/// Everything the session needs to know about how to behave.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SessionConfig {
-    pub lang: Lang,
-    pub form: AnnounceForm,
-    pub letters: Letters,
-    pub mode: Mode,
-    /// The colour the visually impaired player has (whose board is the peg-board).
-    pub blind_side: Color,
-    pub time_control: TimeControl,
-    pub low_time_ms: Vec<u64>,
-    /// Speak "Springer Gustav eins beruehrt" when a piece is lifted.
-    pub announce_touched: bool,
-    /// Speak low-time warnings (an earcon sounds either way).
-    pub speak_low_time: bool,
-    /// The computer opponent of practice mode (see [`practice`]).
-    pub practice: Practice,
-}
-
-impl Default for SessionConfig {
-    fn default() -> SessionConfig {
-        SessionConfig {
-            lang: Lang::De,
-            form: AnnounceForm::Short,
-            letters: Letters::En,
-            mode: Mode::Practice,
-            blind_side: Color::White,
-            time_control: TimeControl::Untimed,
-            low_time_ms: crate::clock::DEFAULT_LOW_TIME_MS.to_vec(),
-            announce_touched: true,
-            speak_low_time: true,
-            practice: Practice::default(),
-        }
-    }
-}
-
-/// Where an entered move came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// Typed or clicked by the assistant or a player.
-    Keyboard,
-    /// Executed on the blind player's peg-board.
-    PegBoard,
-    /// Read from an electronic board.
-    EBoard,
-    /// Played by the engine opponent (practice).
-    Engine,
-}
-
-/// A command from a key, a menu or the command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// Speak the last move announcement again.
-    Repeat,
-    /// "Letzter Zug: ...".
-    LastMove,
-    /// Clock reading and moves completed for both sides (E.9d).
-    ClockReading,
-    /// Moves completed by both sides.
-    MoveCount,
-    /// Whose turn it is.
-    SideToMove,
-    /// The state of both boards' links and, with a DGT clock attached to
-    /// the sighted board, its times.
-    BoardStatus,
-    /// The arbiter's retrace (E.7, E.8): compare the sighted player's
-    /// scoresheet (moves as typed, or PGN) with the record; where they
-    /// differ, ask to go back to the last move both agree on.
-    CompareScoresheet(String),
-    /// Put back the moves the last retrace removed.
-    UndoRetrace,
-    /// Ask to take back the last move; needs [`Command::Confirm`].
-    Takeback,
-    /// Confirms the pending question ([`Session::pending`]).
-    Confirm,
-    /// Cancels the pending question.
-    Cancel,
-    /// The side to move resigns; needs [`Command::Confirm`].
-    AskResign,
-    /// A new game; needs [`Command::Confirm`] while a game is in progress.
-    AskNewGame,
-    /// The shell wants to close; needs [`Command::Confirm`] while a game is
-    /// in progress. Answered by [`Notice::Answered`] for [`QuestionKind::Close`].
-    AskClose,
-    /// A side offers a draw.
-    OfferDraw(Color),
-    /// The side that just moved offers a draw (FIDE 9.1.2.1: an offer comes
-    /// after one's own move); before the first move, White.
-    OfferDrawAfterMove,
-    /// The side to move accepts the standing draw offer.
-    AcceptDrawToMove,
-    /// The side to move declines the standing draw offer.
-    DeclineDrawToMove,
-    /// A side accepts the standing draw offer.
-    AcceptDraw(Color),
-    /// A side declines the standing draw offer.
-    DeclineDraw(Color),
-    /// The side to move claims a draw, optionally with the move he intends
-    /// to make (as typed).
-    Claim(Claim, Option<String>),
-    Resign(Color),
-    /// Start a new game with the current settings.
-    NewGame,
-    StartClock,
-    PauseClock,
-    ResumeClock,
-    /// One clock key: start, pause or resume, saying which; untimed, the
-    /// clock reading.
-    ToggleClock,
-    /// Practice: the engine's best move for the player, spoken.
-    Hint,
-    /// Practice: what the opponent would play if it were his turn.
-    Threat,
-    /// Practice: the evaluation in words.
-    Evaluate,
-    /// Practice: start the engine again and continue the game.
-    RestartEngine,
-    /// Practice: the computer on or off, its level, the player's colour
-    /// (see [`practice`]).
-    Practice(PracticeCommand),
-}
-
-/// Something that happened in the world.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Event {
-    /// Time passes (the driver sends one at [`Session::next_deadline`]).
-    Tick,
-    /// A move as typed: SAN, coordinates or announcement words.
-    MoveEntered {
-        text: String,
-        source: Source,
-    },
-    /// A move chosen directly (clicked on the board, read from an e-board).
-    MovePlayed {
-        mv: Move,
-        source: Source,
-    },
-    /// A piece picked on one square and put on another (clicks or the
-    /// keyboard on the board view). A promotion takes the tracker's
-    /// promotion piece; no legal move is reported like typed input.
-    SquaresChosen {
-        from: Square,
-        to: Square,
-        source: Source,
-    },
-    Command(Command),
-    /// New settings from the shell (the settings dialog, a mode change):
-    /// the language at once (with the bundled pack until
-    /// [`Event::PackChanged`]), the time control from the next game, the
-    /// practice opponent at once.
-    ConfigChanged(SessionConfig),
-    /// Speak and read moves with this pack from now on (a user's pack the
-    /// shell loaded; its language should be the config's).
-    PackChanged(Box<Pack>),
-    /// New tags (players, event) for the scoresheet.
-    TagsChanged(crate::chess::Tags),
-    /// The peg-board link said something (see [`board`]).
-    Board(board::BoardEvent),
-    /// The sighted player's e-board link said something (see [`sighted`]).
-    Sighted(board::BoardEvent),
-    /// The engine thread answered or failed (practice).
-    Engine(crate::engine::EngineEvent),
-    /// An online server's clocks just after the last move (Lichess's
-    /// `wtime`/`btime`): the server is the truth online, so the last
-    /// move's clock reading is the mover's time and both clocks show them.
-    ServerClocks {
-        white_ms: u64,
-        black_ms: u64,
-    },
-}
-
-/// What the session asks the world to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    Speak(Speech),
-    Sound(Earcon),
-    /// A fact for logs, the GUI and `rochade track`'s JSON output.
-    Notice(Notice),
-    /// The scoresheet changed: save it (game safety).
-    SaveGame,
-    /// Send a command to the peg-board (e.g. ask for a snapshot).
-    BoardCommand(crate::board::HostCommand),
-    /// Send a command to the sighted player's e-board (ask for the board).
-    SightedBoardCommand(crate::board::HostCommand),
-    /// Ask the engine thread for a move, hint, threat, evaluation or review.
-    AskEngine(crate::engine::EngineRequest),
-    /// Kill the engine (if running) and start it again.
-    RestartEngine,
-    /// The session changed the settings itself (a practice key): the
-    /// shell keeps them (and saves them where it saves settings).
-    ConfigChanged(SessionConfig),
-}
-
-impl Effect {
-    /// What to say, if this effect is speech.
-    pub fn speech(&self) -> Option<&Speech> {
-        match self {
-            Effect::Speak(s) => Some(s),
-            _ => None,
-        }
-    }
-}
 
 /// The session state. See the module documentation.
 pub struct Session {

@@ -1,6 +1,7 @@
 //! Session core behaviour, driven with events and virtual time.
 
 use super::*;
+use crate::chess::Letters;
 use crate::clock::TimeControl;
 
 fn session(config: SessionConfig) -> Session {
