@@ -5,7 +5,11 @@
 //! here. The shell part is [`EngineService`]: one thread that owns the
 //! engine process.
 
-pub use rochade_core::engine::*;
+pub use rochade_core::engine::{
+    Ask, Choice, EngineAnswer, EngineError, EngineEvent, EngineOptions, EngineRequest, Level, Line,
+    Mistake, Plan, Rng, Score, SpinRange, choose_move, evaluation_words, find_mistakes,
+    material_gain, review_words,
+};
 
 pub mod driver;
 mod process;

@@ -10,7 +10,9 @@
 //! The packs and their rendering are in the core crate; loading the user's
 //! files is here, in the shell ([`LoadPack`]).
 
-pub use rochade_core::words::*;
+pub use rochade_core::words::{
+    Ambiguity, Form, Lang, Pack, PackError, Token, UnknownLang, Utterance, Word, role_key,
+};
 
 mod load;
 
