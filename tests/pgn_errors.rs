@@ -72,3 +72,26 @@ fn export_places_bytes_that_are_not_utf8_and_nul_bytes_by_line_and_column() {
     );
     assert!(!stderr.contains("byte 1"), "{stderr}");
 }
+
+#[test]
+fn a_huge_token_or_tag_name_is_quoted_short() {
+    let token = format!("1. e4 {} e5 *\n", "Q".repeat(5_000_000)).into_bytes();
+    // A tag whose value is not UTF-8 is named in the error.
+    let mut name = format!("[{} \"", "N".repeat(16_000)).into_bytes();
+    name.extend_from_slice(b"\xff\"]\n\n1. e4 *\n");
+    for file in [token, name] {
+        let (out, stderr) = rochade(&["announce"], &file);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            &stderr[..stderr.len().min(300)]
+        );
+        assert!(
+            stderr.len() < 600,
+            "{} bytes: {}",
+            stderr.len(),
+            &stderr[..300]
+        );
+    }
+}

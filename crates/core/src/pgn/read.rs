@@ -69,11 +69,12 @@ pub struct PgnError {
 }
 
 impl PgnError {
+    /// A message quoting the file (a tag's name, a token) is cut short.
     fn new(message: impl Into<String>) -> PgnError {
         PgnError {
             line: None,
             column: None,
-            message: message.into(),
+            message: crate::text::excerpt(&message.into(), 300),
             bad_move: None,
         }
     }
