@@ -260,6 +260,27 @@ impl Tracker {
         o.to_board(self.sensors.read(o.to_game(mask), game, moved_off, out))
     }
 
+    /// At the mismatch time (a slow game): one stray peg that the game and
+    /// the legal moves' results do not have names its sensor.
+    pub(super) fn name_stray_peg(
+        &mut self,
+        m: Bitboard,
+        at: u64,
+        out: &mut Vec<TrackerEvent>,
+    ) -> bool {
+        let fit = |b: Bitboard| {
+            (b == self.game_occ || self.candidates.iter().any(|c| c.after == b))
+                .then_some(Fit::Game)
+        };
+        match self.sensors.best_flip(m, self.game_occ, fit) {
+            Some((square, _)) if m.contains(square) => {
+                self.name_sensor(square, at, None, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Names a stuck or dead sensor and reads the board again without it
     /// (after the plies the catch-up found with it left out, if any).
     pub(super) fn name_sensor(

@@ -59,7 +59,6 @@
 use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::words::{Pack, Token, Utterance};
-use sensors::Fit;
 
 #[path = "sensors.rs"]
 mod sensors;
@@ -676,16 +675,7 @@ impl Tracker {
             match self.guidance {
                 Guidance::MismatchSince(s) if s + self.cfg.mismatch_ms <= now => {
                     let m = self.orient(raw);
-                    // One stray peg the game and the legal moves do not
-                    // have, for the mismatch time (a slow game).
-                    let fit = |b: Bitboard| {
-                        (b == self.game_occ || self.candidates.iter().any(|c| c.after == b))
-                            .then_some(Fit::Game)
-                    };
-                    if let Some((square, _)) = self.sensors.best_flip(m, self.game_occ, fit)
-                        && m.contains(square)
-                    {
-                        self.name_sensor(square, now, None, out);
+                    if self.name_stray_peg(m, now, out) {
                         continue;
                     }
                     self.guidance = Guidance::MismatchAnnounced;
