@@ -585,9 +585,11 @@ impl Settings {
 
     /// Loads settings from a file (see the module documentation).
     pub fn load_from(path: &Path) -> LoadOutcome {
-        let bytes = match std::fs::read(path) {
+        // Only a regular file of a sensible size (a FIFO or a link to a
+        // device is refused at once, never waited on or read for ever).
+        let bytes = match crate::read_capped::read_capped(path, crate::read_capped::SETTINGS_CAP) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(e) if e.is_not_found() => {
                 return LoadOutcome {
                     settings: Settings::default(),
                     warning: None,
@@ -609,10 +611,9 @@ impl Settings {
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {
-                let problem = format!(
-                    "it is not UTF-8 text (byte {})",
-                    e.utf8_error().valid_up_to()
-                );
+                let (line, column) =
+                    crate::text::line_column(e.as_bytes(), e.utf8_error().valid_up_to());
+                let problem = format!("it is not UTF-8 text (line {line}, column {column})");
                 return fall_back(path, Settings::default(), &problem);
             }
         };
@@ -796,6 +797,8 @@ fn clamp_unit(value: f32, fallback: f32) -> f32 {
 /// outcome with a message naming the file, the problem and the copy.
 fn fall_back(path: &Path, settings: Settings, problem: &str) -> LoadOutcome {
     let kept = keep_copy(path);
+    // Said and shown: never more than a short excerpt of the file.
+    let problem = crate::text::excerpt(problem, 400);
     let mut warning = format!(
         "The settings file {} could not be used as it is: {problem}.",
         path.display()

@@ -16,7 +16,7 @@
 //! all), [`app`] (the egui desktop app) and [`cli`], all
 //! carrying out the session's effects through one [`runtime`].
 
-pub use rochade_core::{announce, board, braille, chess, clock, dgt, export, pgn, session};
+pub use rochade_core::{announce, board, braille, chess, clock, dgt, export, pgn, session, text};
 
 pub mod app;
 pub mod audio;
@@ -26,6 +26,7 @@ pub mod engine;
 pub mod louis;
 pub mod online;
 pub mod paths;
+pub mod read_capped;
 pub mod runtime;
 pub mod save_worker;
 pub mod savegame;

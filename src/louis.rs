@@ -170,9 +170,11 @@ fn user_file(file: &str) -> Result<Option<String>, TableError> {
 }
 
 fn read(path: &Path, file: &str) -> Result<String, TableError> {
-    std::fs::read_to_string(path).map_err(|e| TableError {
-        file: file.into(),
-        message: format!("cannot read {}: {e}", path.display()),
+    crate::read_capped::read_text_capped(path, crate::read_capped::SMALL_CAP).map_err(|e| {
+        TableError {
+            file: file.into(),
+            message: format!("cannot read {}: {e}", path.display()),
+        }
     })
 }
 

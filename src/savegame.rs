@@ -143,7 +143,9 @@ impl GameStore {
             let path = dir.join(name);
             if path.exists() {
                 // The same game saved again (e.g. the result event twice).
-                if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+                if crate::read_capped::read_capped(&path, crate::read_capped::PGN_CAP)
+                    .is_ok_and(|old| old == text.as_bytes())
+                {
                     return Ok(path);
                 }
                 continue;
@@ -258,10 +260,12 @@ impl GameStore {
 
     /// The save file as it is on disk (nothing moved or changed).
     pub fn read_current(&self) -> io::Result<SaveRead> {
-        match std::fs::read(self.current_path()) {
+        // Only a regular file of a sensible size: a FIFO or a device in
+        // its place is refused at once (and set aside), never read for ever.
+        match crate::read_capped::read_capped(&self.current_path(), crate::read_capped::PGN_CAP) {
             Ok(bytes) => Ok(read_save(&bytes)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(SaveRead::Empty),
-            Err(e) => Err(e),
+            Err(e) if e.is_not_found() => Ok(SaveRead::Empty),
+            Err(e) => Err(e.into()),
         }
     }
 

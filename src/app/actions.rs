@@ -251,7 +251,7 @@ fn scoresheet_text(input: &str) -> Result<String, (String, std::io::Error)> {
         Some(rest) => std::env::home_dir().map_or_else(|| input.into(), |home| home.join(rest)),
         None => std::path::PathBuf::from(input),
     };
-    std::fs::read(&path)
+    crate::read_capped::read_capped(&path, crate::read_capped::PGN_CAP)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .map_err(|e| (path.display().to_string(), e))
+        .map_err(|e| (path.display().to_string(), e.into()))
 }

@@ -96,12 +96,16 @@ pub fn run(args: Args) -> CliResult {
 const NO_MOVES: &str =
     "no moves found (give PGN movetext, e.g. \"1. e4 e5\", or one SAN move per line)";
 
-/// The file, or stdin for `-` or no file, read as it comes.
+/// The file, or stdin for `-` or no file, read as it comes. A file must be
+/// a regular one of at most [`crate::read_capped::PGN_CAP`] bytes (a FIFO
+/// or a device is refused at once); stdin is the user's own pipe.
 fn open_input(path: Option<&Path>) -> Result<Box<dyn Read>, CliError> {
     match path {
-        Some(p) if p.as_os_str() != "-" => std::fs::File::open(p)
-            .map(|f| Box::new(f) as Box<dyn Read>)
-            .map_err(|e| CliError::input(format!("cannot read {}: {e}", p.display()))),
+        Some(p) if p.as_os_str() != "-" => {
+            crate::read_capped::open_capped(p, crate::read_capped::PGN_CAP)
+                .map(|f| Box::new(f) as Box<dyn Read>)
+                .map_err(|e| CliError::input(format!("cannot read {}: {e}", p.display())))
+        }
         _ => Ok(Box::new(std::io::stdin().lock())),
     }
 }

@@ -23,7 +23,6 @@ use crate::dgt::{Message, Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
 use crate::session::{Notice, Source};
-use crate::words::LoadPack;
 use crate::words::Pack;
 
 /// What `rochade track --format dgt` needs from its arguments.
@@ -241,11 +240,7 @@ impl Follow for Tracker {
 
 /// `rochade track --format dgt`.
 pub fn track(args: TrackArgs) -> CliResult {
-    let (pack, pack_error) =
-        crate::words::Pack::load_or_bundled(args.lang, crate::words::user_pack_dir().as_deref());
-    if let Some(e) = pack_error {
-        eprintln!("rochade: {e}");
-    }
+    let pack = super::load_pack(args.lang);
     let record = match &args.fen {
         Some(fen) => GameRecord::from_fen(fen).map_err(|e| CliError::input(e.to_string()))?,
         None => GameRecord::new(),

@@ -61,17 +61,24 @@ pub fn run(args: Args) -> CliResult {
             args.cols, args.rows
         )));
     }
-    let bytes = std::fs::read(&args.input)
+    let bytes = crate::read_capped::read_capped(&args.input, crate::read_capped::PGN_CAP)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.input.display())))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| CliError::input(format!("{}: not UTF-8 text ({e})", args.input.display())))?;
+    // Both faults are placed as an editor shows them: line and column.
+    let place = |bytes: &[u8], at: usize| {
+        let (line, column) = crate::text::line_column(bytes, at);
+        format!("line {line}, column {column}")
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = place(e.as_bytes(), e.utf8_error().valid_up_to());
+        CliError::input(format!("{}: {at}: not UTF-8 text", args.input.display()))
+    })?;
     // NUL bytes (a file overwritten by a crash, a disk image) are no PGN:
     // refused like `announce` refuses them, never exported as an empty game.
     if let Some(at) = text.find('\0') {
         return Err(CliError::input(format!(
-            "{}: not a PGN text (a NUL byte at byte {})",
+            "{}: {}: not a PGN text (a NUL byte)",
             args.input.display(),
-            at + 1
+            place(text.as_bytes(), at)
         )));
     }
     let record = read_pgn(&text, args.game - 1)

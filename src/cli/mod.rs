@@ -91,9 +91,11 @@ fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
 }
 
-/// The language pack with the user's corrections; a correction that is
-/// refused (a word missing, or two squares that would sound alike) is said
-/// on stderr, naming the word, and the bundled words are used.
+/// The language pack with the user's corrections, the same for every
+/// command; a correction that is refused (a word missing, two words that
+/// would sound alike, a word holding another or a hidden character, a file
+/// that is no regular file or too large) is said on stderr, naming the
+/// word, and the bundled words are used.
 fn load_pack(lang: crate::words::Lang) -> crate::words::Pack {
     use crate::words::LoadPack;
     let (pack, error) =

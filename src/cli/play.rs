@@ -25,7 +25,6 @@ use crate::session::{
     Command, Earcon, Effect, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
 };
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
-use crate::words::LoadPack;
 use crate::words::{Lang, Token};
 
 #[derive(clap::Args, Debug)]
@@ -297,10 +296,8 @@ pub fn run(args: Args) -> CliResult {
         blind_side: args.color,
         ..SessionConfig::default()
     };
-    let (pack, pack_error) = crate::words::Pack::load_or_bundled(args.lang, None);
-    if let Some(e) = pack_error {
-        eprintln!("rochade: {e}");
-    }
+    // The user's word corrections, as every command reads them.
+    let pack = super::load_pack(args.lang);
     // A complete PGN: the date, who played whom, the result (written from
     // the record's end).
     let computer = format!("Computer level {}", args.level.number());

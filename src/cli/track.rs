@@ -19,7 +19,6 @@ use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
 use crate::session::{Earcon, Event, Notice, Session, SessionConfig, Speech};
 use crate::words::Lang;
-use crate::words::LoadPack;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -230,7 +229,7 @@ impl Follow for Driver {
 pub fn run(args: Args) -> CliResult {
     let log_text = match &args.log {
         Some(path) => Some(
-            std::fs::read_to_string(path)
+            crate::read_capped::read_text_capped(path, crate::read_capped::BOARD_LOG_CAP)
                 .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?,
         ),
         None => None,
@@ -264,12 +263,8 @@ pub fn run(args: Args) -> CliResult {
         },
         ..SessionConfig::default()
     };
-    let (pack, pack_error) =
-        crate::words::Pack::load_or_bundled(config.lang, crate::words::user_pack_dir().as_deref());
+    let pack = super::load_pack(config.lang);
     let mut session = Session::with_pack(config, pack);
-    if let Some(e) = pack_error {
-        eprintln!("rochade: {e}");
-    }
     if let Some(fen) = &args.fen {
         session.set_start_fen(fen).map_err(CliError::input)?;
     }

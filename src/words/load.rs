@@ -27,16 +27,18 @@ impl LoadPack for Pack {
     }
 
     fn load_with_override_dir(lang: Lang, dir: Option<&Path>) -> Result<Pack, PackError> {
-        match dir.map(|d| d.join(format!("{}.toml", lang.code()))) {
-            Some(path) if path.exists() => {
-                let source = path.display().to_string();
-                let text = std::fs::read_to_string(&path).map_err(|e| PackError {
-                    origin: source.clone(),
-                    message: e.to_string(),
-                })?;
-                Pack::with_override(lang, &text, &source)
-            }
-            _ => Ok(Pack::bundled(lang)),
+        let Some(path) = dir.map(|d| d.join(format!("{}.toml", lang.code()))) else {
+            return Ok(Pack::bundled(lang));
+        };
+        // Only a regular file of a sensible size: a link to /dev/zero or a
+        // FIFO is refused at once, never read for ever.
+        match crate::read_capped::read_text_capped(&path, crate::read_capped::WORDS_CAP) {
+            Ok(text) => Pack::with_override(lang, &text, &path.display().to_string()),
+            Err(e) if e.is_not_found() => Ok(Pack::bundled(lang)),
+            Err(e) => Err(PackError {
+                origin: path.display().to_string(),
+                message: e.to_string(),
+            }),
         }
     }
 

@@ -36,4 +36,5 @@ pub mod online;
 pub mod pgn;
 pub mod session;
 pub mod speech;
+pub mod text;
 pub mod words;

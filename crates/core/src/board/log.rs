@@ -86,7 +86,9 @@ pub fn parse_entry(line: &str) -> Result<Option<LogEntry>, LineError> {
         return Ok(None);
     }
     let (ms, rest) = line.split_once(' ').ok_or(LineError::NoFrame)?;
-    let ms: u64 = ms.parse().map_err(|_| LineError::BadTime(ms.into()))?;
+    let ms: u64 = ms
+        .parse()
+        .map_err(|_| LineError::BadTime(crate::text::excerpt(ms, crate::text::EXCERPT_CHARS)))?;
     let bytes = match rest.strip_prefix("hex:") {
         Some(hex) => {
             if hex.len() % 2 != 0 {

@@ -35,9 +35,10 @@
 //!   the hand hides nothing, a longer one may hide a whole capture, and then
 //!   captures the board shows alike are told apart only by what was seen
 //!   before it;
-//! * a hole whose peg alone keeps the board from matching the game (or a
-//!   legal move done) for the mismatch time has a stuck sensor: said by
-//!   name ([`TrackerEvent::SensorStuck`]) and read as the game has it;
+//! * a hole whose reading alone keeps the board from matching a legal move
+//!   done (or the game, for the mismatch time) has a stuck or dead sensor:
+//!   said by name ([`TrackerEvent::SensorStuck`]) and left out of the
+//!   matching, whatever the pace ([`sensors`]);
 //! * anything else that matches neither the game, a legal move nor a move
 //!   in progress for longer than the mismatch time is a mismatch, with the
 //!   squares that differ. No move is ever dropped or invented;
@@ -58,6 +59,9 @@
 use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::words::{Pack, Token, Utterance};
+
+#[path = "sensors.rs"]
+mod sensors;
 
 /// Occupancy as the board's sensors report it, in **board** coordinates
 /// (bit i = hole i as the board is wired). Only [`Orientation::to_game`]
@@ -213,13 +217,14 @@ pub enum TrackerEvent {
     /// The board shows the result of `mv`, but a square it fills was never
     /// seen empty (a stuck sensor?): the move is not executed.
     SensorSuspect { mv: Move, square: Square },
-    /// A hole reports a peg where the game has none, and that one square
-    /// is all that keeps the board from making sense, for the mismatch
-    /// time: its sensor is taken as stuck, and it is read as the game has
-    /// it until it reports what the game expects again (moves elsewhere
-    /// are recognised meanwhile).
-    SensorStuck { square: Square },
-    /// A sensor taken as stuck reports what the game expects again.
+    /// A hole's reading (a peg where the game has none when `occupied`,
+    /// else none where it has one) is all that keeps the board from being
+    /// a legal move done (or the game, for the mismatch time): its sensor
+    /// is taken as stuck and left out of the matching until it reports the
+    /// other state ([`sensors`]); moves elsewhere are recognised
+    /// meanwhile.
+    SensorStuck { square: Square, occupied: bool },
+    /// A sensor taken as stuck reports the other state again.
     SensorRecovered { square: Square },
 }
 
@@ -355,9 +360,10 @@ pub struct Tracker {
     /// A line was lost since the board last matched the game or a move was
     /// executed: a lift may have gone unseen.
     missed: bool,
-    /// Squares whose sensors are taken as stuck (game coordinates): read
-    /// as the game has them.
-    stuck: Bitboard,
+    /// Stuck and dead sensors: found, named, left out of the matching.
+    sensors: sensors::SensorWatch,
+    /// The last report as the sensors sent it (before the mask).
+    reported: Option<BoardMask>,
     phase: Phase,
     guidance: Guidance,
     /// The last move, a promotion executed on the board, whose piece can
@@ -422,7 +428,8 @@ impl Tracker {
             hole: None,
             gap: None,
             missed: false,
-            stuck: Bitboard::EMPTY,
+            sensors: Default::default(),
+            reported: None,
             phase: Phase::Following,
             guidance: Guidance::Quiet,
             correctable: None,
@@ -668,14 +675,7 @@ impl Tracker {
             match self.guidance {
                 Guidance::MismatchSince(s) if s + self.cfg.mismatch_ms <= now => {
                     let m = self.orient(raw);
-                    if let Some(square) = self.stuck_square(m) {
-                        // Said by name; the board is read without it.
-                        self.stuck.add(square);
-                        out.push(TrackerEvent::SensorStuck { square });
-                        self.guidance = Guidance::Quiet;
-                        let raw = self.unstick(raw, out);
-                        self.raw = Some((raw, now));
-                        self.settle(raw, now, out);
+                    if self.name_stray_peg(m, now, out) {
                         continue;
                     }
                     self.guidance = Guidance::MismatchAnnounced;
@@ -689,6 +689,7 @@ impl Tracker {
     /// A snapshot arrived at `now`, as the board sent it.
     pub fn on_snapshot(&mut self, now: u64, mask: BoardMask, out: &mut Vec<TrackerEvent>) {
         self.on_tick(now, out);
+        self.reported = Some(mask);
         let mask = self.unstick(mask, out);
         let shown_since = self.close_hole(mask);
         match self.raw {
@@ -698,38 +699,6 @@ impl Tracker {
         if self.cfg.settle_ms == 0 {
             self.on_tick(now, out);
         }
-    }
-
-    /// A report with the stuck sensors read as the game has them; a stuck
-    /// sensor that reports what the game expects again is trusted again.
-    fn unstick(&mut self, mask: BoardMask, out: &mut Vec<TrackerEvent>) -> BoardMask {
-        if self.stuck.is_empty() {
-            return mask;
-        }
-        let o = self.orientation.get();
-        let read = o.to_game(mask);
-        for square in self.stuck {
-            if read.contains(square) == self.game_occ.contains(square) {
-                self.stuck.discard(square);
-                out.push(TrackerEvent::SensorRecovered { square });
-            }
-        }
-        let stuck = o.to_board(self.stuck).0;
-        let expected = o.to_board(self.game_occ & self.stuck).0;
-        BoardMask((mask.0 & !stuck) | expected)
-    }
-
-    /// At the mismatch time: the one square whose peg, if its sensor were
-    /// wrong, would leave the board exactly as the game is or as a legal
-    /// move leaves it (a piece in the hand, or a piece on a wrong square,
-    /// is no stuck sensor: those are guided).
-    fn stuck_square(&self, m: Bitboard) -> Option<Square> {
-        let mut found = (m & !self.game_occ).into_iter().filter(|&sq| {
-            let without = m.without(sq);
-            without == self.game_occ || self.candidates.iter().any(|c| c.after == without)
-        });
-        let square = found.next()?;
-        found.next().is_none().then_some(square)
     }
 
     /// Convenience: [`Tracker::on_snapshot`] returning the events.
@@ -896,6 +865,7 @@ impl Tracker {
 
     fn settle(&mut self, raw: BoardMask, at: u64, out: &mut Vec<TrackerEvent>) {
         self.settled = Some(raw);
+        self.sensors.observe(at, self.orient(raw), self.game_occ);
         self.seen_empty.0 |= !raw.0;
         self.lifted.0 |= self.orientation.get().to_board(self.game_occ).0 & !raw.0;
         if let OrientationState::Undecided(o) = self.orientation
@@ -1130,7 +1100,10 @@ impl Tracker {
                     deadline: at + self.cfg.mismatch_ms,
                 };
             }
-        } else if self.recover(m, at, out) {
+        } else if self.name_stuck_sensor(m, at, false, out)
+            || self.recover(m, at, out)
+            || self.name_stuck_sensor(m, at, true, out)
+        {
             // The board is explained again; nothing to guide.
         } else if !matches!(
             self.guidance,
@@ -1159,12 +1132,16 @@ impl Tracker {
         let mut suspect = None;
         let mut captures = 0;
         for c in self.candidates.iter().filter(|c| c.after == m) {
+            // A hole that showed its peg too early, or one left out.
+            let early = (!self.sensors.may_match(c.mv)).then(|| c.mv.to());
             captures += usize::from(c.capture);
             if !c.capture {
-                if c.filled.is_subset(seen_empty) {
+                if c.filled.is_subset(seen_empty) && early.is_none() {
                     return Some(c.mv);
                 }
-                suspect = suspect.or(Some((c.mv, (c.filled & !seen_empty).first())));
+                suspect = suspect.or(Some((c.mv, (c.filled & !seen_empty).first().or(early))));
+                continue;
+            } else if early.is_some() {
                 continue;
             }
             // A capture needs evidence: an earlier state with both the
@@ -1180,6 +1157,9 @@ impl Tracker {
             // Any of them may have been made unseen: evidence seen since
             // may be a piece lifted and put back.
             return self.pre_gap_capture(m, after_gap);
+        }
+        if let Some((_, Some(square))) = suspect {
+            self.sensors.suspect(square);
         }
         if best.is_none()
             && let Some((mv, Some(square))) = suspect
@@ -1303,10 +1283,21 @@ impl Tracker {
         let Some(missed) = self.catch_up(m) else {
             return false;
         };
-        // The missed moves are played; the last ply is then an ordinary
-        // move on the board (a rook move may still be castling, a promotion
-        // waits for its piece, a capture needs its evidence), with the
-        // evidence seen so far.
+        self.resynchronise(missed, m, at, out);
+        true
+    }
+
+    /// The missed moves are played; the last ply is then an ordinary move
+    /// on the board (a rook move may still be castling, a promotion waits
+    /// for its piece, a capture needs its evidence), with the evidence
+    /// seen so far.
+    fn resynchronise(
+        &mut self,
+        missed: Vec<Move>,
+        m: Bitboard,
+        at: u64,
+        out: &mut Vec<TrackerEvent>,
+    ) {
         out.push(TrackerEvent::Resynchronised {
             moves: missed.clone(),
         });
@@ -1319,7 +1310,6 @@ impl Tracker {
         }
         (self.seen, self.seen_len, self.seen_empty) = (seen, seen_len, seen_empty);
         self.evaluate(m, at, out);
-        true
     }
 
     /// The way back ([`super::catch_up`]): when the board shows what two or
@@ -1392,7 +1382,10 @@ impl Tracker {
             let held = !way.in_hand || (filled & !m).into_iter().all(refilled);
             // Every capture played now took a piece the board was seen
             // without (unless a hole may hide it).
+            // The first ply as the sensors allow ([`sensors`]): no piece
+            // put down before it was lifted, none onto a hole left out.
             lifted
+                && seq.first().is_none_or(|&mv| self.sensors.may_match(mv))
                 && stood
                 && held
                 && to_play(way).iter().all(|&mv| {

@@ -16,6 +16,7 @@
 mod read;
 pub mod save;
 mod scan;
+mod tags;
 mod write;
 
 pub use read::{BadMove, Games, PgnError, ReadGame, ReadOptions, read_pgn};
@@ -23,7 +24,9 @@ pub use write::{LINE_WIDTH, WriteOptions, write, write_pgn};
 
 use shakmaty::Color;
 
-use crate::chess::EndReason;
+use pgn_reader::KnownOutcome;
+
+use crate::chess::{Claim, EndReason, GameRecord};
 
 /// The moves of a movetext as written, in order: tags, comments,
 /// variations, annotations, move numbers and results left out, each move in
@@ -162,6 +165,32 @@ pub fn parse_pgn_date(text: &str) -> Option<jiff::civil::Date> {
 /// `20250601-143005` (UTC), for file names.
 pub fn compact_stamp(time: jiff::Timestamp) -> String {
     time.strftime("%Y%m%d-%H%M%S").to_string()
+}
+
+/// Gives a replayed record the result the file states, with its reason
+/// where the record can reach it, otherwise as recorded.
+pub(crate) fn apply_end(record: &mut GameRecord, outcome: KnownOutcome, reason: Option<EndReason>) {
+    let loser = match outcome {
+        KnownOutcome::Decisive { winner } => Some(!winner),
+        KnownOutcome::Draw => None,
+    };
+    match (reason, loser) {
+        (Some(EndReason::Resignation), Some(loser)) => record.resign(loser),
+        (Some(EndReason::AgreedDraw), None) => record.agree_draw(),
+        (Some(EndReason::FlagFall), Some(loser)) => record.flag_fall(loser),
+        (Some(EndReason::FlagFallOpponentCannotMate), None) => record.flag_fall(record.turn()),
+        (Some(EndReason::ThreefoldRepetition), None) => {
+            record.claim(Claim::ThreefoldRepetition, None);
+        }
+        (Some(EndReason::FiftyMoves), None) => {
+            record.claim(Claim::FiftyMoves, None);
+        }
+        _ => {}
+    }
+    if record.end().is_none_or(|e| e.outcome != outcome) {
+        record.clear_end();
+        record.record_result(outcome);
+    }
 }
 
 #[cfg(test)]

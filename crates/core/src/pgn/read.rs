@@ -9,12 +9,14 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Color, Position};
 
 use super::scan::{Found, Scanner};
-use super::{DRAW_OFFER_COMMENT, end_reason_from_code, parse_clock_text, side_from_code};
-use crate::chess::{Claim, EndReason, GameEnd, GameRecord, Letters, Tags};
+use super::{
+    DRAW_OFFER_COMMENT, apply_end, end_reason_from_code, parse_clock_text, side_from_code,
+};
+use crate::chess::{EndReason, GameEnd, GameRecord, Letters, Tags};
 
 /// How to read.
 #[derive(Clone, Debug, Default)]
@@ -67,11 +69,12 @@ pub struct PgnError {
 }
 
 impl PgnError {
+    /// A message quoting the file (a tag's name, a token) is cut short.
     fn new(message: impl Into<String>) -> PgnError {
         PgnError {
             line: None,
             column: None,
-            message: message.into(),
+            message: crate::text::excerpt(&message.into(), 300),
             bad_move: None,
         }
     }
@@ -281,6 +284,12 @@ impl Builder {
         Some(at)
     }
 
+    /// Whether the tag value handed over as ending at `end` is closed.
+    fn closed(&self, end: Option<u64>) -> Option<bool> {
+        let t = self.track.borrow();
+        super::tags::value_closed(&t.bytes, t.bytes_from, end?)
+    }
+
     /// Text from the file (at input offset `at`): UTF-8, or a fault placed
     /// at the first bad byte.
     fn text(&mut self, bytes: &[u8], at: Option<u64>, what: &str) -> Option<String> {
@@ -316,6 +325,8 @@ impl Builder {
             return;
         };
         let (number, side) = (record.position().fullmoves().get(), record.turn());
+        // A token may be a whole line of junk: quoted short.
+        let text = crate::text::excerpt(&text, crate::text::EXCERPT_CHARS);
         let message = format!(
             "unreadable move '{text}' (move {number} for {})",
             side_name(side)
@@ -394,32 +405,6 @@ fn side_name(side: Color) -> &'static str {
     }
 }
 
-/// Gives a replayed record the result the file states, with its reason
-/// where the record can reach it, otherwise as recorded.
-fn apply_end(record: &mut GameRecord, outcome: KnownOutcome, reason: Option<EndReason>) {
-    let loser = match outcome {
-        KnownOutcome::Decisive { winner } => Some(!winner),
-        KnownOutcome::Draw => None,
-    };
-    match (reason, loser) {
-        (Some(EndReason::Resignation), Some(loser)) => record.resign(loser),
-        (Some(EndReason::AgreedDraw), None) => record.agree_draw(),
-        (Some(EndReason::FlagFall), Some(loser)) => record.flag_fall(loser),
-        (Some(EndReason::FlagFallOpponentCannotMate), None) => record.flag_fall(record.turn()),
-        (Some(EndReason::ThreefoldRepetition), None) => {
-            record.claim(Claim::ThreefoldRepetition, None);
-        }
-        (Some(EndReason::FiftyMoves), None) => {
-            record.claim(Claim::FiftyMoves, None);
-        }
-        _ => {}
-    }
-    if record.end().is_none_or(|e| e.outcome != outcome) {
-        record.clear_end();
-        record.record_result(outcome);
-    }
-}
-
 /// `[%name value]` inside a comment.
 fn command<'a>(comment: &'a str, name: &str) -> Option<&'a str> {
     let start = comment.find(&format!("[%{name} "))? + name.len() + 3;
@@ -450,6 +435,10 @@ impl Visitor for Builder {
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
         let at = self.locate(b'"', value.as_bytes());
         let name = String::from_utf8_lossy(name).into_owned();
+        if self.closed(at.map(|at| at + value.as_bytes().len() as u64)) == Some(false) {
+            self.fault_at(at, PgnError::new("unterminated tag"));
+            return ControlFlow::Break(());
+        }
         let Some(value) = self.text(&value.decode(), at, &format!("the tag {name}")) else {
             return ControlFlow::Break(());
         };
@@ -725,15 +714,15 @@ impl<R: Read> Games<R> {
                 // movetext). Which one it is follows from where the reading
                 // stands, not from the message's wording.
                 let in_movetext = b.record.is_some();
-                let at = match b.comment_start {
-                    Some(start) if in_movetext => Some(start),
-                    _ => Some(cursor.saturating_sub(1)),
+                let (at, message) = match b.comment_start {
+                    Some(start) if in_movetext => (start, e.to_string()),
+                    // A tag, from the start of its line.
+                    _ => {
+                        let t = b.track.borrow();
+                        super::tags::open_tag(&t.bytes, t.bytes_from, cursor.saturating_sub(1))
+                    }
                 };
-                b.fault_at(at, PgnError::new(e.to_string()));
-                if let (Some(f), false) = (b.fault.as_mut(), in_movetext) {
-                    // A tag starts its line.
-                    f.column = f.line.map(|_| 1);
-                }
+                b.fault_at(Some(at), PgnError::new(message));
             }
             Err(e) => {
                 self.done = true;

@@ -300,10 +300,17 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::Resynchronised { moves: uci }));
                     speak(out, text, Priority::Move);
                 }
-                TrackerEvent::SensorStuck { square } => {
-                    let text = pack.phrase("sensor_stuck", &[("square", pack.square(square))]);
+                TrackerEvent::SensorStuck { square, occupied } => {
+                    let key = if occupied {
+                        "sensor_stuck"
+                    } else {
+                        "sensor_dead"
+                    };
+                    let text = pack.phrase(key, &[("square", pack.square(square))]);
                     out.push(Effect::Notice(Notice::SensorStuck {
                         square: square.to_string(),
+                        occupied,
+                        text: text.written.clone(),
                     }));
                     speak(out, text, Priority::Alert);
                     out.push(Effect::Sound(Earcon::Mismatch));
@@ -351,6 +358,13 @@ impl Mirror for Tracker {
 
     fn restart(&mut self, now: u64, record: &GameRecord) {
         self.reset_guided(now, record.position().clone());
+    }
+
+    fn outlives_restart(event: &TrackerEvent) -> bool {
+        matches!(
+            event,
+            TrackerEvent::SensorStuck { .. } | TrackerEvent::SensorRecovered { .. }
+        )
     }
 }
 

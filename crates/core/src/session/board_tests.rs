@@ -557,7 +557,7 @@ fn a_stuck_sensor_is_said_by_name_and_moves_elsewhere_are_still_recognised() {
     assert_eq!(t.sans(), ["e4", "e5", "Nf3"], "{said_all:?}");
     let stuck_said: Vec<&String> = said_all
         .iter()
-        .filter(|s| s.contains("Hector three") && s.contains("stuck"))
+        .filter(|s| s.contains("Hector three") && s.contains("always reports occupied"))
         .collect();
     assert_eq!(stuck_said.len(), 1, "said once, by name: {said_all:?}");
     // The sensor works again: said, and trusted again.

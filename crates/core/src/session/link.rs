@@ -243,6 +243,12 @@ pub(super) trait Mirror {
     fn take_back(&mut self, now: u64, events: &mut Vec<Self::Event>);
     /// Starts again from the record's position.
     fn restart(&mut self, now: u64, record: &GameRecord);
+    /// Whether an event of a takeback that is dropped (the mirror starts
+    /// again) must still be reported: what it says outlives the restart
+    /// (a sensor named stuck stays stuck).
+    fn outlives_restart(_event: &Self::Event) -> bool {
+        false
+    }
 }
 
 /// Brings `mirror` in line with the record: moves entered elsewhere are
@@ -279,6 +285,7 @@ pub(super) fn follow_record<M: Mirror>(
             // is over): the mirror saw it again at once. Drop it and
             // follow the record; the board is compared afresh when the
             // piece is put back.
+            events.extend(taken.into_iter().filter(M::outlives_restart));
             return restart(mirror, base);
         }
         events.extend(taken);

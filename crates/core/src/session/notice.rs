@@ -104,10 +104,13 @@ pub enum Notice {
         square: String,
         uci: String,
     },
-    /// The sensor under `square` is taken as stuck (it reports a peg where
-    /// the game has none); the board is read without it.
+    /// The sensor under `square` is taken as stuck: it always reports a
+    /// peg (`occupied`) or never one; the board is read without it.
     SensorStuck {
         square: String,
+        occupied: bool,
+        /// What is said, written ("Sensor Anna drei meldet immer besetzt ...").
+        text: String,
     },
     /// A sensor taken as stuck reports what the game expects again.
     SensorRecovered {

@@ -6,8 +6,10 @@
 //! in; a user's correction reaches [`Pack::with_override`] as text read by
 //! the shell (the `rochade` crate's `words::LoadPack`).
 
+mod check;
 mod pack;
 mod render;
 
+pub use check::WordFault;
 pub use pack::{Ambiguity, Lang, Pack, PackError, UnknownLang, Word, role_key};
 pub use render::{Form, Token, Utterance};

@@ -242,15 +242,17 @@ pub enum Ambiguity {
 
 /// A correction must never make two squares, or a square and a piece, sound
 /// or read alike: a wrong announcement at a tournament is a wrong move on
-/// the opponent's board. Every file, rank and piece word and both castling
-/// words are non-empty and differ from each other, and the 64 squares
+/// the opponent's board. Every file, rank and piece word and every move
+/// term (castling, captures, check, mate, en passant) are non-empty and
+/// differ from each other (`check = "Matt"` would announce a check as
+/// mate), none holds another ([`super::check`]), and the 64 squares
 /// differ, in the spoken and in the written form (case and spacing aside).
 fn check_distinct(
     files: &[Word],
     ranks: &[Word],
     pieces: &[Word],
     terms: &BTreeMap<String, Word>,
-) -> Result<(), Ambiguity> {
+) -> Result<(), String> {
     let norm = |s: &str| {
         s.split_whitespace()
             .collect::<Vec<_>>()
@@ -267,8 +269,8 @@ fn check_distinct(
     for ((_, key), w) in ROLE_KEYS.iter().zip(pieces) {
         named.push((format!("piece '{key}'"), w));
     }
-    for key in ["castle_short", "castle_long"] {
-        if let Some(w) = terms.get(key) {
+    for key in REQUIRED_TERMS {
+        if let Some(w) = terms.get(*key) {
             named.push((format!("term '{key}'"), w));
         }
     }
@@ -286,17 +288,21 @@ fn check_distinct(
                 return Err(Ambiguity::Empty {
                     name: name.clone(),
                     form,
-                });
+                }
+                .to_string());
             }
             if let Some(other) = seen.insert(text.clone(), name) {
                 return Err(Ambiguity::SameWord {
                     name: name.clone(),
-                    word: get(word).to_owned(),
+                    word: crate::text::excerpt(get(word), 40),
                     form,
                     other: other.to_owned(),
-                });
+                }
+                .to_string());
             }
         }
+        let texts: Vec<(String, &str)> = named.iter().map(|(n, w)| (n.clone(), get(w))).collect();
+        super::check::check_holds_none(&texts, form).map_err(|e| e.to_string())?;
         let mut squares: BTreeMap<String, String> = BTreeMap::new();
         for (f, file) in files.iter().enumerate() {
             for (r, rank) in ranks.iter().enumerate() {
@@ -310,9 +316,10 @@ fn check_distinct(
                     return Err(Ambiguity::SameSquare {
                         first: other,
                         second: square,
-                        text,
+                        text: crate::text::excerpt(&text, 40),
                         form,
-                    });
+                    }
+                    .to_string());
                 }
             }
         }
@@ -371,7 +378,7 @@ impl Pack {
                 })?;
         let user: toml::Table = text.parse().map_err(|e: toml::de::Error| PackError {
             origin: source.into(),
-            message: e.to_string(),
+            message: toml_message(&e, text),
         })?;
         merge(&mut value, user);
         Self::from_table(value, &format!("{source} (over the bundled pack)"))
@@ -381,15 +388,16 @@ impl Pack {
     pub fn from_toml_str(text: &str, source: &str) -> Result<Pack, PackError> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| PackError {
             origin: source.into(),
-            message: e.to_string(),
+            message: toml_message(&e, text),
         })?;
         Self::from_table(table, source)
     }
 
     fn from_table(table: toml::Table, source: &str) -> Result<Pack, PackError> {
+        // A message never quotes a whole file's worth of a word.
         let err = |message: String| PackError {
             origin: source.into(),
-            message,
+            message: crate::text::excerpt(&message, 400),
         };
         let raw: PackFile = toml::Value::Table(table)
             .try_into()
@@ -412,7 +420,8 @@ impl Pack {
         for key in REQUIRED_TERMS {
             take(&raw.terms, key, "term")?;
         }
-        check_distinct(&files, &ranks, &pieces, &raw.terms).map_err(|e| err(e.to_string()))?;
+        check_visible(&raw).map_err(|e| err(e.to_string()))?;
+        check_distinct(&files, &ranks, &pieces, &raw.terms).map_err(err)?;
         Ok(Pack {
             lang: raw.lang,
             name: raw.name,
@@ -487,6 +496,41 @@ impl Pack {
         v.extend(self.phrases.values());
         v
     }
+}
+
+/// A TOML error as `line 3, column 5: <what>`, quoting no more of the
+/// file than a short excerpt (a 100 MB line is never printed whole).
+fn toml_message(e: &toml::de::Error, text: &str) -> String {
+    let what = crate::text::excerpt(e.message().trim(), crate::text::EXCERPT_CHARS);
+    match e.span() {
+        Some(span) => {
+            let (line, column) = crate::text::line_column(text.as_bytes(), span.start);
+            format!("line {line}, column {column}: {what}")
+        }
+        None => what,
+    }
+}
+
+/// Every form of every word of a pack file is one visible line.
+fn check_visible(raw: &PackFile) -> Result<(), super::check::WordFault> {
+    let mut words: Vec<(String, &'static str, &str)> = Vec::new();
+    for (section, map) in [
+        ("file", &raw.files),
+        ("rank", &raw.ranks),
+        ("piece", &raw.pieces),
+        ("term", &raw.terms),
+        ("phrase", &raw.phrases),
+    ] {
+        for (key, w) in map {
+            words.push((format!("{section} '{key}'"), "spoken", &w.spoken));
+            words.push((format!("{section} '{key}'"), "written", &w.written));
+        }
+    }
+    for (key, text) in &raw.input {
+        words.push((format!("input '{key}'"), "typed", text));
+    }
+    words.push(("name".into(), "written", &raw.name));
+    super::check::check_visible(words)
 }
 
 /// Deep-merges `over` into `base`: tables merge key by key, anything else
