@@ -84,6 +84,17 @@ pub enum Report {
         result: String,
         reason: &'static str,
     },
+    /// A stream opened anew brought moves the record lacked: said once
+    /// ("While the connection was lost: ..."), then each move.
+    CaughtUp {
+        count: usize,
+    },
+    /// The server has not answered for this long (reconnecting goes on).
+    ServerGone {
+        seconds: u64,
+    },
+    /// The server does not have the game (404): it keeps being looked for.
+    GameMissing,
 }
 
 impl Report {
@@ -134,6 +145,11 @@ impl Report {
             Report::End { result, reason } => {
                 json!({"event": "end", "result": result, "reason": reason})
             }
+            Report::CaughtUp { count } => json!({"event": "caught_up", "count": count}),
+            Report::ServerGone { seconds } => {
+                json!({"event": "connection", "state": "gone", "seconds": seconds})
+            }
+            Report::GameMissing => json!({"event": "connection", "state": "game_missing"}),
         }
     }
 }
@@ -221,6 +237,8 @@ pub struct OnlinePlay {
     /// line arrives again, from whichever stream).
     down: bool,
     todo: Vec<Todo>,
+    /// Silence, unanswered requests, waits (see [`watch`]).
+    watch: watch::Watch,
 }
 
 /// A game this account does not play.
@@ -278,6 +296,7 @@ impl OnlinePlay {
             waiting_input: Vec::new(),
             down: false,
             todo: Vec::new(),
+            watch: watch::Watch::default(),
         }
     }
 
@@ -302,6 +321,9 @@ impl OnlinePlay {
 
     fn send(&mut self, request: Request, input: Option<&str>) {
         if let Some(game) = &self.game {
+            if matches!(request, Request::Move(_)) {
+                self.watch.move_sent_at = Some(self.watch.now);
+            }
             let call = Call::Game {
                 game_id: path_id(&game.id),
                 request,
@@ -389,6 +411,7 @@ impl OnlinePlay {
     ) -> Result<(), NotOurGame> {
         // A line from the server: the connection works again.
         self.stream_back(host);
+        self.heard(now);
         match line {
             GameLine::GameFull(full) => {
                 if self.game.is_none() && !full.state.is_running() {
@@ -401,7 +424,10 @@ impl OnlinePlay {
                         OnlineGame::new(&full, &self.account).ok_or(NotOurGame(full.id.clone()))?;
                     self.start(host, now, game);
                 }
-                self.apply(host, now, &full.state);
+                // The whole game of a stream opened anew: the moves it
+                // brings were missed while the connection was lost.
+                let missed = std::mem::take(&mut self.watch.catching_up);
+                self.reconcile(host, now, &full.state, missed);
             }
             GameLine::GameState(state) => self.apply(host, now, &state),
             GameLine::ChatLine(chat) => {
@@ -521,6 +547,14 @@ impl OnlinePlay {
 
     /// A server state: the host's record follows it.
     pub fn apply(&mut self, host: &mut impl Host, now: u64, state: &GameState) {
+        self.reconcile(host, now, state, false);
+    }
+
+    /// A server state: the host's record follows it; `missed`: it comes
+    /// from a stream opened anew, and the moves it brings are said as
+    /// made while the connection was lost.
+    fn reconcile(&mut self, host: &mut impl Host, now: u64, state: &GameState, missed: bool) {
+        self.watch.now = now;
         let Some(game) = &mut self.game else {
             return;
         };
@@ -554,6 +588,11 @@ impl OnlinePlay {
                     host.report(Some(report), words, Priority::Alert);
                 }
                 Change::Play(moves) => {
+                    if missed {
+                        let words = host.session().pack().say("online_while_lost");
+                        let report = Report::CaughtUp { count: moves.len() };
+                        host.report(Some(report), words, Priority::Move);
+                    }
                     for uci in moves {
                         let position = host.session().record().position();
                         let mv = uci
@@ -647,6 +686,7 @@ impl OnlinePlay {
     /// when it was a word (or kept for the game about to start); a move is
     /// played by the session and sent.
     pub fn input(&mut self, host: &mut impl Host, now: u64, text: &str) -> bool {
+        self.watch.now = now;
         let lower = text.trim().to_lowercase();
         let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
         let yes = matches!(word, "yes" | "y" | "ja" | "j" | "sim" | "s");
@@ -720,6 +760,13 @@ impl OnlinePlay {
             }
             "clock" | "uhr" | "relogio" => {
                 self.say_clocks(host);
+                return true;
+            }
+            "again" | "nochmal" | "novamente" => {
+                // Look for the game on the server now.
+                let words = host.session().pack().say("online_looking_again");
+                host.report(None, words, Priority::Answer);
+                self.read_again(now);
                 return true;
             }
             "repeat" | "r" => {
@@ -837,8 +884,19 @@ impl OnlinePlay {
         input: Option<&str>,
         result: Result<(), ApiError>,
     ) {
+        self.watch.now = now;
         if result.is_ok() && matches!(call, Call::Game { .. }) {
             self.unsent = false;
+        }
+        let is_move = matches!(
+            call,
+            Call::Game {
+                request: Request::Move(_),
+                ..
+            }
+        );
+        if is_move {
+            self.watch.move_sent_at = None;
         }
         let Err(e) = result else {
             return;
@@ -847,26 +905,24 @@ impl OnlinePlay {
             input: input.map(str::to_owned),
             reason: e.to_string(),
         };
-        let is_move = matches!(
-            call,
-            Call::Game {
-                request: Request::Move(_),
-                ..
-            }
-        );
+        let pending = self.game.as_ref().is_some_and(|g| g.pending().is_some());
+        if is_move && pending && e == ApiError::RateLimited {
+            // Waited out, then sent again: never "not accepted".
+            self.rate_limited_move(host, now, error);
+            return;
+        }
+        if is_move && matches!(e, ApiError::Network(_)) {
+            self.unsent = true;
+            self.read_again(now);
+            let words = host.session().pack().phrase(
+                "online_connection_lost",
+                &[("reason", Utterance::from(e.to_string()))],
+            );
+            host.report(Some(error), words, Priority::Alert);
+            return;
+        }
         let pack = host.session().pack();
         match (&e, is_move, &mut self.game) {
-            (ApiError::Network(_), true, game) => {
-                self.unsent = true;
-                if let Some(game) = game {
-                    self.todo.push(Todo::Resync(path_id(&game.id)));
-                }
-                let words = pack.phrase(
-                    "online_connection_lost",
-                    &[("reason", Utterance::from(e.to_string()))],
-                );
-                host.report(Some(error), words, Priority::Alert);
-            }
             (_, true, Some(game)) if game.pending().is_some() => {
                 game.move_refused();
                 let mut record = host.session().record().clone();
@@ -892,6 +948,10 @@ impl OnlinePlay {
     /// The game's stream dropped (`first`: the first failure since it
     /// worked): said once, also when a stream opened again fails too.
     pub fn stream_dropped(&mut self, host: &mut impl Host, reason: &ApiError, first: bool) {
+        if matches!(reason, ApiError::Refused { status: 404, .. }) && self.game.is_some() {
+            self.game_missing(host);
+            return;
+        }
         if !first || self.down {
             return;
         }
@@ -914,6 +974,7 @@ impl OnlinePlay {
         if !std::mem::take(&mut self.down) {
             return;
         }
+        self.watch.catching_up = true;
         let words = host.session().pack().say("online_connection_back");
         host.report(Some(Report::ConnectionBack), words, Priority::Alert);
     }
@@ -955,6 +1016,10 @@ fn end_record(record: &mut GameRecord, kind: EndKind) {
     }
 }
 
+pub mod requests;
+mod watch;
+pub use watch::Waits;
+
 #[cfg(test)]
 mod faults;
 
@@ -968,6 +1033,8 @@ mod tests {
     pub(super) struct Recorder {
         pub(super) session: Session,
         pub(super) told: Vec<(Option<Report>, String)>,
+        /// Every move announced (UCI) and who made it.
+        pub(super) announced: Vec<(String, By)>,
     }
 
     impl Recorder {
@@ -979,6 +1046,7 @@ mod tests {
             Recorder {
                 session: Session::with_pack(config, Pack::bundled(Lang::En)),
                 told: Vec::new(),
+                announced: Vec::new(),
             }
         }
     }
@@ -987,8 +1055,15 @@ mod tests {
         fn session(&self) -> &Session {
             &self.session
         }
-        fn handle(&mut self, now: u64, event: Event, _: By) {
-            self.session.handle(now, event);
+        fn handle(&mut self, now: u64, event: Event, by: By) {
+            for effect in self.session.handle(now, event) {
+                if let crate::session::Effect::Notice(crate::session::Notice::Move { mv, .. }) =
+                    effect
+                {
+                    let uci = mv.to_uci(CastlingMode::Standard).to_string();
+                    self.announced.push((uci, by));
+                }
+            }
         }
         fn begin(&mut self, now: u64, record: GameRecord, _: Color) {
             self.session.resume_game(now, record);

@@ -3,10 +3,15 @@
 //! stream dropping (states lost, then the whole game sent again), our
 //! move refused (400), our move's request lost with the network before
 //! or after the server took it, states arriving twice, the opponent
-//! answering at once (blitz: his move in the same burst as ours). After
+//! answering at once (blitz: his move in the same burst as ours), his
+//! state never sent (the stream keeps only its keep-alives: the silence
+//! watch reads the game again), a late line of a replaced stream (an
+//! older state), our move answered "too many requests" (429: waited out
+//! and sent again, never taken back). After
 //! every step the record is the server's moves plus at most our one move
 //! on its way; at the end it equals the server's; "Move not accepted" is
-//! said only for a move the server really refused. Pure: no network, no
+//! said only for a move the server really refused; each of the opponent's
+//! moves is announced once, in order. Pure: no network, no
 //! clock; the seed makes each game repeatable.
 
 use shakmaty::uci::UciMove;
@@ -155,6 +160,9 @@ struct Injected {
     lost_before: usize,
     lost_after: usize,
     refused: usize,
+    withheld: usize,
+    stale: usize,
+    rate_limited: usize,
 }
 
 /// One game with faults; returns how many plies it had.
@@ -166,7 +174,15 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         Color::Black
     };
     let mut host = Recorder::new();
-    let mut play = OnlinePlay::new("me", "http://x", false);
+    let waits = Waits {
+        keep_alive_ms: 1000,
+        request_ms: 20_000,
+        rate_limit_ms: 1500,
+        gone_ms: 600_000,
+    };
+    let mut play = OnlinePlay::new("me", "http://x", false).with_waits(waits);
+    // An older state the server sent, delivered late by a stream replaced since.
+    let mut old_state: Option<GameState> = None;
     let mut server = Server {
         moves: Vec::new(),
         position: Chess::default(),
@@ -186,14 +202,24 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         // The opponent moves when it is his turn on the server.
         if !over && server.position.turn() != me && rng.chance(60) {
             let mv = server.random_move(&mut rng).expect("a legal move");
+            old_state = Some(server.state());
             server.play(&mv);
-            if server.connected {
+            if server.connected && rng.chance(5) {
+                // Lost on its way: only keep-alives follow.
+                injected.withheld += 1;
+            } else if server.connected {
                 let state = server.state();
                 play.apply(&mut host, now, &state);
                 if rng.chance(10) {
                     // The same state twice (a burst, a slow proxy).
                     play.apply(&mut host, now, &state);
                 }
+            }
+        }
+        if server.connected && rng.chance(3) {
+            if let Some(old) = old_state.take() {
+                injected.stale += 1;
+                play.apply(&mut host, now, &old);
             }
         }
         // The stream drops now and then, and comes back with the game.
@@ -224,6 +250,8 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                 play.input(&mut host, now, &mv);
             }
         }
+        // The controller's deadlines: silence, a 429 waited out.
+        play.tick(&mut host, now);
         // The requests, answered with the faults of the network.
         for todo in play.take_todo() {
             if let Todo::Resync(_) = todo {
@@ -246,7 +274,10 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                 continue;
             };
             let fault = rng.below(100);
-            let result = if !server.connected || fault < 8 {
+            let result = if server.connected && fault >= 95 {
+                injected.rate_limited += 1;
+                Err(ApiError::RateLimited)
+            } else if !server.connected || fault < 8 {
                 // Lost before the server read it.
                 injected.lost_before += 1;
                 Err(ApiError::Network("timed out".into()))
@@ -290,7 +321,7 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         let waiting = server.connected && play.game().is_some_and(|g| g.pending().is_some());
         stuck = if waiting { stuck + 1 } else { 0 };
         assert!(
-            stuck < 20,
+            stuck < 40,
             "game {seed}, step {step}: our move {:?} waits for the server while connected",
             play.game().and_then(|g| g.pending())
         );
@@ -357,6 +388,34 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         }
     }
     assert!(!down, "game {seed}: the return never said");
+    // The opponent's moves: each announced once, in the server's order.
+    let theirs: Vec<&String> = server
+        .moves
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (i % 2 == 0) != (me == Color::White))
+        .map(|(_, m)| m)
+        .collect();
+    let announced: Vec<&String> = host
+        .announced
+        .iter()
+        .filter(|(_, by)| *by == By::Opponent)
+        .map(|(m, _)| m)
+        .collect();
+    assert_eq!(
+        announced, theirs,
+        "game {seed}: the opponent's moves announced"
+    );
+    assert!(
+        !host.told.iter().any(|(r, _)| matches!(
+            r,
+            Some(Report::Takeback {
+                ours_lost: false,
+                ..
+            })
+        )),
+        "game {seed}: a takeback nobody asked for"
+    );
     server.moves.len()
 }
 
@@ -372,11 +431,16 @@ fn three_hundred_games_with_drops_refusals_and_lost_requests_end_with_the_server
         lost_before,
         lost_after,
         refused,
+        withheld,
+        stale,
+        rate_limited,
     } = injected;
     eprintln!(
         "300 games, {plies} plies: {drops} drops, {lost_before} requests lost, \
-         {lost_after} taken and their answer lost, {refused} refused"
+         {lost_after} taken and their answer lost, {refused} refused, {withheld} states \
+         withheld, {stale} stale states, {rate_limited} moves answered 429"
     );
     assert!(plies > 300 * 30, "{plies} plies in 300 games");
     assert!(drops > 300 && lost_before > 300 && lost_after > 300 && refused > 300);
+    assert!(withheld > 100 && stale > 100 && rate_limited > 100);
 }
