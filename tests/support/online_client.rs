@@ -206,6 +206,20 @@ pub fn play_to_end(
             _ => {}
         }
     }
+    // The last move announced may still be on its way to the server (its
+    // request lost, sent again once the game is read again): the player
+    // resigns once the server has it.
+    let until = Instant::now() + STALL;
+    while server.moves() != moves {
+        if Instant::now() > until {
+            return Err(format!(
+                "the server has {:?}, never the last move; seen:\n{}",
+                server.moves(),
+                client.transcript()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
     client.type_line("resign");
     let mut tries = 1;
     loop {
