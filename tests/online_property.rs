@@ -10,7 +10,7 @@
 //! The counts and the longest time from a move made by the server to its
 //! `move` event are printed.
 //!
-//! `ROCHADE_ONLINE_GAMES=N` plays N random games instead of 240;
+//! `ROCHADE_ONLINE_GAMES=N` plays N random games instead of 300;
 //! `ROCHADE_ONLINE_SEED=S` plays that one game alone.
 
 #[path = "support/hermetic.rs"]
@@ -167,7 +167,7 @@ fn random_games_with_the_faults_of_a_real_server_end_with_the_servers_record() {
             let games = std::env::var("ROCHADE_ONLINE_GAMES")
                 .ok()
                 .and_then(|n| n.parse().ok())
-                .unwrap_or(240);
+                .unwrap_or(300);
             (0..games).collect()
         }
     };
