@@ -13,7 +13,6 @@
 use rochade_core::online::{
     ChallengeInfo, Change, EndKind, GameLine, GameState, IncomingEvent, OnlineGame, Request,
 };
-use serde_json::json;
 use shakmaty::{CastlingMode, Color, KnownOutcome};
 
 use super::ApiError;
@@ -33,123 +32,6 @@ impl By {
         match self {
             By::Player => "player",
             By::Opponent => "opponent",
-        }
-    }
-}
-
-/// What the player is told besides the session's own words: one `--json`
-/// event each (`rochade online --json`), shown or said by the window.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Report {
-    Game {
-        id: String,
-        me: Color,
-        white: String,
-        black: String,
-        white_rating: Option<u32>,
-        black_rating: Option<u32>,
-    },
-    Takeback {
-        count: usize,
-        ours_lost: bool,
-    },
-    /// The opponent offers a draw or asks for a takeback.
-    Offer {
-        what: &'static str,
-    },
-    OfferDeclined {
-        what: &'static str,
-    },
-    Chat {
-        from: String,
-    },
-    OpponentGone {
-        gone: bool,
-        claim_in: Option<u32>,
-    },
-    ConnectionLost {
-        reason: String,
-    },
-    ConnectionBack,
-    Challenge {
-        id: String,
-        from: String,
-        time: String,
-    },
-    Error {
-        input: Option<String>,
-        reason: String,
-    },
-    End {
-        result: String,
-        reason: &'static str,
-    },
-    /// A stream opened anew brought moves the record lacked: said once
-    /// ("While the connection was lost: ..."), then each move.
-    CaughtUp {
-        count: usize,
-    },
-    /// The server has not answered for this long (reconnecting goes on).
-    ServerGone {
-        seconds: u64,
-    },
-    /// The server does not have the game (404): it keeps being looked for.
-    GameMissing,
-}
-
-impl Report {
-    /// The `--json` line.
-    pub fn json(&self) -> serde_json::Value {
-        match self {
-            Report::Game {
-                id,
-                me,
-                white,
-                black,
-                white_rating,
-                black_rating,
-            } => json!({
-                "event": "game",
-                "id": id,
-                "color": if *me == Color::White { "white" } else { "black" },
-                "white": white,
-                "black": black,
-                "white_rating": white_rating,
-                "black_rating": black_rating,
-            }),
-            Report::Takeback { count, ours_lost } => {
-                json!({"event": "takeback", "count": count, "ours_lost": ours_lost})
-            }
-            Report::Offer { what } => json!({"event": "offer", "what": what, "by": "opponent"}),
-            Report::OfferDeclined { what } => {
-                json!({"event": "offer_declined", "what": what, "by": "opponent"})
-            }
-            Report::Chat { from } => json!({"event": "chat", "from": from}),
-            Report::OpponentGone { gone, claim_in } => {
-                json!({"event": "opponent_gone", "gone": gone, "claim_in": claim_in})
-            }
-            Report::ConnectionLost { reason } => {
-                json!({"event": "connection", "state": "lost", "reason": reason})
-            }
-            Report::ConnectionBack => json!({"event": "connection", "state": "back"}),
-            Report::Challenge { id, from, time } => {
-                json!({"event": "challenge", "id": id, "from": from, "time": time})
-            }
-            Report::Error { input, reason } => {
-                let mut value = json!({"event": "error", "reason": reason});
-                if let Some(input) = input {
-                    value["input"] = json!(input);
-                }
-                value
-            }
-            Report::End { result, reason } => {
-                json!({"event": "end", "result": result, "reason": reason})
-            }
-            Report::CaughtUp { count } => json!({"event": "caught_up", "count": count}),
-            Report::ServerGone { seconds } => {
-                json!({"event": "connection", "state": "gone", "seconds": seconds})
-            }
-            Report::GameMissing => json!({"event": "connection", "state": "game_missing"}),
         }
     }
 }
@@ -885,18 +767,19 @@ impl OnlinePlay {
         result: Result<(), ApiError>,
     ) {
         self.watch.now = now;
-        if result.is_ok() && matches!(call, Call::Game { .. }) {
-            self.unsent = false;
-        }
-        let is_move = matches!(
-            call,
-            Call::Game {
-                request: Request::Move(_),
-                ..
-            }
+        // Only the answer to the move waiting for the server settles it:
+        // an older move's late answer, or a chat line's, does not (a move
+        // whose request failed stayed unsent for ever when any later
+        // request succeeded).
+        let ours = matches!(
+            (call, self.game.as_ref().and_then(|g| g.pending())),
+            (Call::Game { request: Request::Move(uci), .. }, Some(p)) if uci == p
         );
-        if is_move {
+        if ours {
             self.watch.move_sent_at = None;
+            if result.is_ok() {
+                self.unsent = false;
+            }
         }
         let Err(e) = result else {
             return;
@@ -905,13 +788,12 @@ impl OnlinePlay {
             input: input.map(str::to_owned),
             reason: e.to_string(),
         };
-        let pending = self.game.as_ref().is_some_and(|g| g.pending().is_some());
-        if is_move && pending && e == ApiError::RateLimited {
+        if ours && e == ApiError::RateLimited {
             // Waited out, then sent again: never "not accepted".
             self.rate_limited_move(host, now, error);
             return;
         }
-        if is_move && matches!(e, ApiError::Network(_)) {
+        if ours && matches!(e, ApiError::Network(_)) {
             self.unsent = true;
             self.read_again(now);
             let words = host.session().pack().phrase(
@@ -922,7 +804,7 @@ impl OnlinePlay {
             return;
         }
         let pack = host.session().pack();
-        match (&e, is_move, &mut self.game) {
+        match (&e, ours, &mut self.game) {
             (_, true, Some(game)) if game.pending().is_some() => {
                 game.move_refused();
                 let mut record = host.session().record().clone();
@@ -1016,8 +898,10 @@ fn end_record(record: &mut GameRecord, kind: EndKind) {
     }
 }
 
+mod report;
 pub mod requests;
 mod watch;
+pub use report::Report;
 pub use watch::Waits;
 
 #[cfg(test)]
@@ -1181,5 +1065,89 @@ mod tests {
         play.game_line(&mut host, 0, correspondence).unwrap();
         assert!(play.input(&mut host, 1, "clock"));
         assert_eq!(host.told.last().unwrap().1, "This game has no clock");
+    }
+
+    #[test]
+    fn a_move_whose_request_failed_is_sent_again_though_a_later_request_got_through() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        play.input(&mut host, 5, "e4");
+        let Some(Todo::Send(call, input)) = play.take_todo().first().cloned() else {
+            panic!()
+        };
+        let lost = Err(ApiError::Network("timed out".into()));
+        play.answered(&mut host, 9, &call, input.as_deref(), lost);
+        let todo = play.take_todo();
+        assert!(
+            todo.iter().any(|t| matches!(t, Todo::Resync(_))),
+            "{todo:?}"
+        );
+        // A chat line written meanwhile gets through ...
+        play.input(&mut host, 10, "chat hi");
+        let Some(Todo::Send(chat, _)) = play.take_todo().first().cloned() else {
+            panic!()
+        };
+        play.answered(&mut host, 11, &chat, None, Ok(()));
+        // ... and the game read again lacks the move: it is sent again.
+        play.game_line(&mut host, 12, full("started", "")).unwrap();
+        assert_eq!(sends(&mut play), ["/api/board/game/G1/move/e2e4"]);
+    }
+
+    #[test]
+    fn a_silent_stream_while_the_opponent_is_to_move_is_read_again_after_three_keep_alives() {
+        let mut host = Recorder::new();
+        let waits = Waits {
+            keep_alive_ms: 1000,
+            ..Waits::default()
+        };
+        let mut play = OnlinePlay::new("me", "http://x", false).with_waits(waits);
+        play.game_line(&mut host, 0, full("started", "e2e4"))
+            .unwrap();
+        assert_eq!(play.next_deadline(&host), Some(3000));
+        play.tick(&mut host, 2999);
+        assert!(play.take_todo().is_empty());
+        play.tick(&mut host, 3000);
+        assert_eq!(play.take_todo(), [Todo::Resync("G1".into())]);
+        // The whole game brings the reply that never came: said as
+        // missed, then played.
+        play.game_line(&mut host, 3100, full("started", "e2e4 e7e5"))
+            .unwrap();
+        let said: Vec<&str> = host.told.iter().map(|t| t.1.as_str()).collect();
+        assert!(said.contains(&"While the connection was lost:"), "{said:?}");
+        assert_eq!(host.announced.last().map(|a| a.0.as_str()), Some("e7e5"));
+        // Our turn: nothing to watch.
+        assert_eq!(play.next_deadline(&host), None);
+    }
+
+    #[test]
+    fn too_many_requests_on_a_move_is_waited_out_and_the_move_sent_again() {
+        let mut host = Recorder::new();
+        let waits = Waits {
+            rate_limit_ms: 60_000,
+            ..Waits::default()
+        };
+        let mut play = OnlinePlay::new("me", "http://x", false).with_waits(waits);
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        play.input(&mut host, 5, "e4");
+        let Some(Todo::Send(call, input)) = play.take_todo().first().cloned() else {
+            panic!()
+        };
+        play.answered(
+            &mut host,
+            10,
+            &call,
+            input.as_deref(),
+            Err(ApiError::RateLimited),
+        );
+        assert_eq!(host.session.record().moves().len(), 1, "kept");
+        assert_eq!(
+            host.told.last().unwrap().1,
+            "The server asks to wait (too many requests): e4 is sent again in 60 seconds"
+        );
+        play.tick(&mut host, 60_009);
+        assert!(sends(&mut play).is_empty());
+        play.tick(&mut host, 60_010);
+        assert_eq!(sends(&mut play), ["/api/board/game/G1/move/e2e4"]);
     }
 }

@@ -7,7 +7,8 @@
 //! state never sent (the stream keeps only its keep-alives: the silence
 //! watch reads the game again), a late line of a replaced stream (an
 //! older state), our move answered "too many requests" (429: waited out
-//! and sent again, never taken back). After
+//! and sent again, never taken back), our move's answer held back past
+//! the request's deadline (the game read again meanwhile). After
 //! every step the record is the server's moves plus at most our one move
 //! on its way; at the end it equals the server's; "Move not accepted" is
 //! said only for a move the server really refused; each of the opponent's
@@ -163,6 +164,7 @@ struct Injected {
     withheld: usize,
     stale: usize,
     rate_limited: usize,
+    held: usize,
 }
 
 /// One game with faults; returns how many plies it had.
@@ -176,13 +178,15 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
     let mut host = Recorder::new();
     let waits = Waits {
         keep_alive_ms: 1000,
-        request_ms: 20_000,
+        request_ms: 4000,
         rate_limit_ms: 1500,
         gone_ms: 600_000,
     };
     let mut play = OnlinePlay::new("me", "http://x", false).with_waits(waits);
     // An older state the server sent, delivered late by a stream replaced since.
     let mut old_state: Option<GameState> = None;
+    // Answers held back: when they come, and what.
+    let mut held: Vec<(u64, Call, Option<String>, Result<(), ApiError>)> = Vec::new();
     let mut server = Server {
         moves: Vec::new(),
         position: Chess::default(),
@@ -196,7 +200,10 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
     for step in 0..5000 {
         now += 100;
         let over = server.position.is_game_over() || server.moves.len() >= max_plies;
-        if over && server.connected && play.take_todo().is_empty() {
+        // What the controller asked for last step is carried out below,
+        // never dropped.
+        let asked = play.take_todo();
+        if over && server.connected && asked.is_empty() && held.is_empty() {
             break;
         }
         // The opponent moves when it is his turn on the server.
@@ -250,10 +257,18 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                 play.input(&mut host, now, &mv);
             }
         }
-        // The controller's deadlines: silence, a 429 waited out.
+        // Answers held back come at last.
+        let (due, later): (Vec<_>, Vec<_>) = held.drain(..).partition(|h| h.0 <= now);
+        held = later;
+        for (_, call, input, result) in due {
+            play.answered(&mut host, now, &call, input.as_deref(), result);
+        }
+        // The controller's deadlines: silence, an unanswered request, a
+        // 429 waited out.
         play.tick(&mut host, now);
         // The requests, answered with the faults of the network.
-        for todo in play.take_todo() {
+        let asked: Vec<Todo> = asked.into_iter().chain(play.take_todo()).collect();
+        for todo in asked {
             if let Todo::Resync(_) = todo {
                 // The stream opened again: the whole game first, if the
                 // network is there.
@@ -274,6 +289,21 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                 continue;
             };
             let fault = rng.below(100);
+            if server.connected && (90..95).contains(&fault) {
+                // No answer for long (a request hanging on a dead
+                // connection); the server may have taken the move, and
+                // its state is lost too. The answer comes at last, after
+                // the controller's own deadline has read the game again.
+                injected.held += 1;
+                let took = server.position.turn() == me && rng.chance(50) && server.play(uci);
+                let result = if took {
+                    Ok(())
+                } else {
+                    Err(ApiError::Network("timed out".into()))
+                };
+                held.push((now + 6000, call, input, result));
+                continue;
+            }
             let result = if server.connected && fault >= 95 {
                 injected.rate_limited += 1;
                 Err(ApiError::RateLimited)
@@ -318,11 +348,12 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         check(&host, &server, seed, step);
         // Never stuck: connected, our move waiting for the server is
         // settled (taken or refused) within a few steps (a few 429s in a
-        // row, each waited out for 15 steps, included).
+        // row, each waited out for 15 steps, and answers held back for 60
+        // steps, included).
         let waiting = server.connected && play.game().is_some_and(|g| g.pending().is_some());
         stuck = if waiting { stuck + 1 } else { 0 };
         assert!(
-            stuck < 80,
+            stuck < 200,
             "game {seed}, step {step}: our move {:?} waits for the server while connected; \
              the server has {:?}; said last: {:?}",
             play.game().and_then(|g| g.pending()),
@@ -330,7 +361,11 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
             host.told.iter().rev().take(6).collect::<Vec<_>>()
         );
     }
-    // The end: connected again, the whole game sent.
+    // The end: the answers still held back come, connected again, the
+    // whole game sent.
+    for (_, call, input, result) in held {
+        play.answered(&mut host, now, &call, input.as_deref(), result);
+    }
     if !server.connected {
         server.connected = true;
         play.stream_back(&mut host);
@@ -364,7 +399,8 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
     assert_eq!(
         local(&host),
         server.moves,
-        "game {seed}: the record at the end"
+        "game {seed}: the record at the end; said last: {:?}",
+        host.told.iter().rev().take(8).collect::<Vec<_>>()
     );
     let said_refused = host
         .told
@@ -438,13 +474,15 @@ fn three_hundred_games_with_drops_refusals_and_lost_requests_end_with_the_server
         withheld,
         stale,
         rate_limited,
+        held,
     } = injected;
     eprintln!(
         "300 games, {plies} plies: {drops} drops, {lost_before} requests lost, \
          {lost_after} taken and their answer lost, {refused} refused, {withheld} states \
-         withheld, {stale} stale states, {rate_limited} moves answered 429"
+         withheld, {stale} stale states, {rate_limited} moves answered 429, {held} answered \
+         only after the request's deadline"
     );
     assert!(plies > 300 * 30, "{plies} plies in 300 games");
     assert!(drops > 300 && lost_before > 300 && lost_after > 300 && refused > 300);
-    assert!(withheld > 100 && stale > 100 && rate_limited > 100);
+    assert!(withheld > 100 && stale > 100 && rate_limited > 100 && held > 100);
 }

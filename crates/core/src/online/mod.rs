@@ -531,7 +531,7 @@ impl OnlineGame {
             || self.opponent_takeback_offer
             || self.state.wtakeback
             || self.state.btakeback;
-        server.len() < known.len() && known.starts_with(server) && !takeback && !self.ended
+        server.len() < known.len() && known.starts_with(server) && !takeback
     }
 
     /// A `gameFull` (first line or a reconnection) or `gameState` line:
