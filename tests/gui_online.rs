@@ -424,7 +424,7 @@ fn random_games_with_the_faults_of_a_real_server_in_the_window() {
     let mut chats = 0;
     const GAMES: u64 = 16;
     for seed in 0..GAMES {
-        let white = seed % 2 == 0;
+        let white = seed.is_multiple_of(2);
         let moves: Vec<String> = game_moves()[..8 + (seed % 5) as usize].to_vec();
         let script = Script {
             moves: moves.clone(),
@@ -453,7 +453,7 @@ fn random_games_with_the_faults_of_a_real_server_in_the_window() {
         let mut gui = start_with(s, |_| {});
         connect(&mut gui, TOKEN);
         for ply in 0..moves.len() {
-            if (ply % 2 == 0) == white {
+            if ply.is_multiple_of(2) == white {
                 gui.type_move_unsaved(&moves[ply]);
             }
             let arrived = run_with_time(&mut gui, |g| record_uci(g).len() > ply);

@@ -103,7 +103,7 @@ fn script(seed: u64) -> Script {
     let plies = 8 + (seed % 9) as usize;
     Script {
         moves: random_game(seed, plies),
-        account_white: seed % 2 == 0,
+        account_white: seed.is_multiple_of(2),
         seed,
         reply_delay_ms: (0, 300),
         chunking: Chunking::Mixed,
@@ -210,7 +210,7 @@ fn eighty_plies_with_ten_drops_and_chat_lines_ten_games_of_ten() {
         let cuts: Vec<(usize, Cut)> = (0..10)
             .map(|k| {
                 let ply = 3 + k * 7 + (seed as usize + k) % 5;
-                let cut = if (seed as usize + k) % 2 == 0 {
+                let cut = if (seed as usize + k).is_multiple_of(2) {
                     Cut::After
                 } else {
                     Cut::Before
@@ -220,7 +220,7 @@ fn eighty_plies_with_ten_drops_and_chat_lines_ten_games_of_ten() {
             .collect();
         let script = Script {
             moves: moves.clone(),
-            account_white: seed % 2 == 0,
+            account_white: seed.is_multiple_of(2),
             seed: 1000 + seed,
             cuts,
             outage_ms: 150,

@@ -3,6 +3,7 @@
 //! 1. a move made while the game stream is down, carried by the `gameFull`
 //!    of the next stream, must be announced;
 //! 2. a chat line in the same chunk as a move must not hide the move.
+//!
 //! And the ways out of the other faults: a state never sent (keep-alives
 //! only), the server restarted (with and without the game), a move
 //! answered 429.

@@ -167,6 +167,9 @@ struct Injected {
     held: usize,
 }
 
+/// An answer held back: when it comes, the call, its typed text, the answer.
+type Held = (u64, Call, Option<String>, Result<(), ApiError>);
+
 /// One game with faults; returns how many plies it had.
 fn one_game(seed: u64, injected: &mut Injected) -> usize {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -186,7 +189,7 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
     // An older state the server sent, delivered late by a stream replaced since.
     let mut old_state: Option<GameState> = None;
     // Answers held back: when they come, and what.
-    let mut held: Vec<(u64, Call, Option<String>, Result<(), ApiError>)> = Vec::new();
+    let mut held: Vec<Held> = Vec::new();
     let mut server = Server {
         moves: Vec::new(),
         position: Chess::default(),
@@ -223,11 +226,12 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                 }
             }
         }
-        if server.connected && rng.chance(3) {
-            if let Some(old) = old_state.take() {
-                injected.stale += 1;
-                play.apply(&mut host, now, &old);
-            }
+        if server.connected
+            && rng.chance(3)
+            && let Some(old) = old_state.take()
+        {
+            injected.stale += 1;
+            play.apply(&mut host, now, &old);
         }
         // The stream drops now and then, and comes back with the game.
         if server.connected && rng.chance(4) {
