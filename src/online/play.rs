@@ -838,14 +838,7 @@ impl OnlinePlay {
             return;
         }
         self.down = true;
-        let words = host.session().pack().phrase(
-            "online_connection_lost",
-            &[("reason", Utterance::from(reason.to_string()))],
-        );
-        let report = Report::ConnectionLost {
-            reason: reason.to_string(),
-        };
-        host.report(Some(report), words, Priority::Alert);
+        say_connection_lost(host, reason);
     }
 
     /// The game's stream is back: said. A move that got no answer waits
@@ -877,6 +870,18 @@ impl OnlinePlay {
             self.send(Request::Move(uci), None);
         }
     }
+}
+
+/// "Connection to the server lost: ... Reconnecting", with its report.
+fn say_connection_lost(host: &mut impl Host, reason: &ApiError) {
+    let words = host.session().pack().phrase(
+        "online_connection_lost",
+        &[("reason", Utterance::from(reason.to_string()))],
+    );
+    let report = Report::ConnectionLost {
+        reason: reason.to_string(),
+    };
+    host.report(Some(report), words, Priority::Alert);
 }
 
 /// The server's ending written into the record (a mate or stalemate the

@@ -206,14 +206,7 @@ impl OnlinePlay {
         if self.game.is_some() || std::mem::replace(&mut self.watch.events_down, true) {
             return;
         }
-        let words = host.session().pack().phrase(
-            "online_connection_lost",
-            &[("reason", Utterance::from(reason.to_string()))],
-        );
-        let report = Report::ConnectionLost {
-            reason: reason.to_string(),
-        };
-        host.report(Some(report), words, Priority::Alert);
+        say_connection_lost(host, reason);
     }
 
     /// The events stream is back (or brought a line).
