@@ -41,11 +41,15 @@ struct Tally {
     caught_up: usize,
     delays: Vec<Duration>,
     longest: (Duration, u64, usize),
+    /// The delays of every move but the game's first (made by the server
+    /// as the game was created, before the client opened its stream).
+    later: Vec<Duration>,
     failures: Vec<String>,
 }
 
 impl Tally {
     fn add(&mut self, seed: u64, plies: usize, server: &Server, result: Result<Played, String>) {
+        let white = server.shared.0.lock().unwrap().script.account_white;
         self.games += 1;
         self.plies += plies;
         self.injected.add(&server.injected());
@@ -53,6 +57,8 @@ impl Tally {
             Ok(played) => {
                 self.caught_up += played.caught_up;
                 self.delays.extend(&played.delays);
+                self.later
+                    .extend(played.delays.iter().skip(usize::from(!white)));
                 if played.longest.0 > self.longest.0 {
                     self.longest = (played.longest.0, seed, played.longest.1);
                 }
@@ -77,7 +83,8 @@ impl Tally {
             "{what}: {} games, {} plies in {:.1} s; injected: {} drops, {} restarts, {} games \
              missing (404), {} states withheld, {} chat lines and {} offers next to moves, {} \
              states repeated; 'while the connection was lost' said {} times; server move to its \
-             announcement: median {:?}, 99% {:?}, longest {:?} (game {}, ply {})",
+             announcement: median {:?}, 99% {:?}, longest {:?} (game {}, ply {}); longest after \
+             the game's first move {:?}",
             self.games,
             self.plies,
             started.elapsed().as_secs_f64(),
@@ -94,6 +101,7 @@ impl Tally {
             self.longest.0,
             self.longest.1,
             self.longest.2,
+            self.later.iter().max().copied().unwrap_or_default(),
         );
     }
 }

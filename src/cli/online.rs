@@ -12,7 +12,9 @@
 //! `clock`, `repeat`, `quit`. The opponent's moves are announced as they
 //! arrive. `--json` prints one event per line: `game`, `move` (with `by`:
 //! `player` or `opponent`), `say`, `offer`, `offer_declined`, `takeback`,
-//! `connection`, `chat`, `error`, `end`.
+//! `connection` (`lost`, `back`, `game_missing`, `gone`), `caught_up`
+//! (moves missed while the connection was lost follow), `chat`, `error`,
+//! `end`.
 //!
 //! The server is the truth: every `gameFull`/`gameState` is compared with
 //! the local record ([`rochade_core::online::OnlineGame::update`]), so a

@@ -1155,4 +1155,59 @@ mod tests {
         play.tick(&mut host, 60_010);
         assert_eq!(sends(&mut play), ["/api/board/game/G1/move/e2e4"]);
     }
+
+    #[test]
+    fn the_events_stream_dropping_is_said_before_a_game_and_not_during_one() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        let e = ApiError::Network("the stream ended".into());
+        play.events_dropped(&mut host, &e);
+        play.events_dropped(&mut host, &e);
+        play.events_back(&mut host);
+        play.events_back(&mut host);
+        let said: Vec<&str> = host.told.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "Connection to the server lost: no connection to the server: the stream ended. Reconnecting",
+                "Connected to the server again"
+            ]
+        );
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        let before = host.told.len();
+        play.events_dropped(&mut host, &e);
+        play.events_back(&mut host);
+        assert_eq!(host.told.len(), before, "the game's own stream speaks");
+    }
+
+    #[test]
+    fn a_game_the_server_lost_is_said_once_with_the_way_out() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        play.game_line(&mut host, 0, full("started", "e2e4"))
+            .unwrap();
+        let gone = ApiError::Refused {
+            status: 404,
+            reason: "No such game".into(),
+        };
+        play.stream_dropped(&mut host, &gone, true);
+        play.stream_dropped(&mut host, &gone, false);
+        let missing = host
+            .told
+            .iter()
+            .filter(|t| t.0 == Some(Report::GameMissing))
+            .count();
+        assert_eq!(missing, 1);
+        assert!(play.input(&mut host, 10, "again"));
+        assert_eq!(play.take_todo(), [Todo::Resync("G1".into())]);
+        // Found again: said back, and the game goes on.
+        play.game_line(&mut host, 20, full("started", "e2e4 e7e5"))
+            .unwrap();
+        assert!(
+            host.told
+                .iter()
+                .any(|t| t.0 == Some(Report::ConnectionBack))
+        );
+        assert_eq!(host.session.record().moves().len(), 2);
+    }
 }
