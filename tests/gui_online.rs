@@ -24,7 +24,7 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use gui_common::{Gui, settings, start_with};
-use lichess_server::{Script, Server, castling_rook, game_moves};
+use lichess_server::{Chunking, Faults, Script, Server, castling_rook, game_moves};
 use rochade::config::OnlineFind;
 use rochade::session::Mode;
 use rochade::words::Lang;
@@ -45,6 +45,12 @@ fn config_dir() -> &'static Path {
             std::env::set_var("ROCHADE_DATA_DIR", dir.join("data"));
             std::env::set_var("ROCHADE_SECRET_STORE", "file");
             std::env::remove_var("ROCHADE_LICHESS_TOKEN");
+            // The local server's pace: keep-alives every 100 ms, short
+            // waits before reconnecting and after a 429.
+            std::env::set_var(
+                "ROCHADE_ONLINE_WAITS",
+                "backoff-ms=20 rate-limit-wait-ms=200 stream-timeout-ms=3000 keep-alive-ms=100",
+            );
         }
         dir
     })
@@ -389,4 +395,123 @@ fn a_local_game_in_progress_is_exported_before_the_online_game_replaces_it() {
             text.contains("1. Nf3 d5")
         });
     assert!(kept, "the local game is in {}", exports.display());
+}
+
+/// Runs frames with the window's clock going on (the controller's
+/// deadlines are in the window's time) until `done`; false after 20 s.
+fn run_with_time(gui: &mut Gui, done: impl Fn(&Gui) -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !done(gui) {
+        if std::time::Instant::now() > end {
+            return false;
+        }
+        gui.advance(20);
+    }
+    true
+}
+
+/// Random games in the window against the server with the faults of a
+/// real one (issue 32; the terminal plays many more in
+/// tests/online_property.rs): every game ends, the record equals the
+/// server's, no move is taken back or refused (so each was played, and
+/// announced, once), missed moves are said as such.
+#[test]
+fn random_games_with_the_faults_of_a_real_server_in_the_window() {
+    let started = std::time::Instant::now();
+    let mut drops = 0;
+    let mut restarts = 0;
+    let mut withheld = 0;
+    let mut chats = 0;
+    const GAMES: u64 = 16;
+    for seed in 0..GAMES {
+        let white = seed.is_multiple_of(2);
+        let moves: Vec<String> = game_moves()[..8 + (seed % 5) as usize].to_vec();
+        let script = Script {
+            moves: moves.clone(),
+            account_white: white,
+            seed: 500 + seed,
+            reply_delay_ms: (0, 150),
+            chunking: Chunking::Mixed,
+            faults: Faults {
+                chat: 25,
+                offer: 5,
+                repeat: 10,
+                drop: 12,
+                withhold: 10,
+                restart: 4,
+            },
+            outage_ms: 120,
+            gone_after_restart: (seed % 2) as usize,
+            ..Script::default()
+        };
+        let server = Server::start(TOKEN, script);
+        config_dir();
+        let mut s = settings(Lang::En);
+        s.game.mode = Mode::Practice;
+        s.online.server = server.url();
+        s.online.find = OnlineFind::Ai;
+        let mut gui = start_with(s, |_| {});
+        connect(&mut gui, TOKEN);
+        for ply in 0..moves.len() {
+            if ply.is_multiple_of(2) == white {
+                gui.type_move_unsaved(&moves[ply]);
+            }
+            let arrived = run_with_time(&mut gui, |g| record_uci(g).len() > ply);
+            assert!(
+                arrived,
+                "game {seed}, ply {ply} never came; the server has {:?}; said: {:?}",
+                server.moves(),
+                gui.app().spoken()
+            );
+            // The reply may have come in the same frames as our move.
+            let record = record_uci(&gui);
+            assert_eq!(record[..=ply], moves[..=ply], "game {seed}");
+            assert!(record.len() <= ply + 2, "game {seed}: {record:?}");
+        }
+        // The last move may still be on its way (its request lost with
+        // the network, sent again once the game is read again).
+        assert!(
+            run_with_time(&mut gui, |_| server.moves() == moves),
+            "game {seed}: the server never got the last move"
+        );
+        // Resigned (twice pressed); a resignation lost with the network
+        // (said so) is resigned again, as a player would.
+        let mut ended = false;
+        for _ in 0..5 {
+            gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
+            gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
+            let end = std::time::Instant::now() + std::time::Duration::from_secs(3);
+            ended = run_with_time(&mut gui, |g| {
+                g.app().session().record().is_over() || std::time::Instant::now() > end
+            }) && gui.app().session().record().is_over();
+            if ended {
+                break;
+            }
+        }
+        assert!(
+            ended,
+            "game {seed}: the end; said: {:?}",
+            gui.app().spoken()
+        );
+        assert_eq!(server.moves(), moves, "game {seed}");
+        assert_eq!(record_uci(&gui), moves, "game {seed}");
+        let spoken = gui.spoken();
+        for never in ["Move not accepted", "Taken back", "was not played"] {
+            assert!(
+                !spoken.iter().any(|s| s.contains(never)),
+                "game {seed}: {never} in {spoken:?}"
+            );
+        }
+        let injected = server.injected();
+        drops += injected.drops;
+        restarts += injected.restarts;
+        withheld += injected.withheld;
+        chats += injected.chats;
+    }
+    eprintln!(
+        "window: {GAMES} games in {:.1} s; {drops} drops, {restarts} restarts, {withheld} states \
+         withheld, {chats} chat lines next to moves",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(drops + restarts + withheld > 3, "faults were drawn");
 }

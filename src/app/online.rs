@@ -16,10 +16,11 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use shakmaty::Color;
 
 use super::RochadeApp;
-use super::online_threads::{OnlineMsg, connect, spawn_requests, wrap_events, wrap_game};
+use super::online_threads::{OnlineMsg, connect, wrap_answer, wrap_events, wrap_game};
 use crate::chess::GameRecord;
 use crate::config::{OnlineSettings, Side};
-use crate::online::play::{By, Call, Host, OnlinePlay, Report, Todo, path_id};
+use crate::online::play::requests::{Requests, spawn_requests};
+use crate::online::play::{By, Host, OnlinePlay, Report, Todo, path_id};
 use crate::online::{Client, StreamMsg, spawn_stream, token};
 use crate::session::{Event, Priority, Session};
 use crate::words::Utterance;
@@ -38,7 +39,7 @@ pub(super) struct Online {
     /// is followed.
     game_stop: Option<Arc<AtomicBool>>,
     /// Requests go out in order, one at a time, from this thread.
-    requests: Option<Sender<(Call, Option<String>)>>,
+    requests: Option<Requests>,
     /// Resign asked once by key: the second press within 5 s resigns.
     resign_armed_until: Option<u64>,
 }
@@ -212,10 +213,20 @@ impl RochadeApp {
                     };
                     self.say(words, Priority::Info);
                 }
-                OnlineMsg::Connected { account, client } => {
+                OnlineMsg::Connected {
+                    account,
+                    client,
+                    waits,
+                } => {
                     let auto_accept = false;
-                    online.play = Some(OnlinePlay::new(&account, &online.server, auto_accept));
-                    online.requests = Some(spawn_requests(client.clone(), online.tx.clone()));
+                    online.play = Some(
+                        OnlinePlay::new(&account, &online.server, auto_accept).with_waits(waits),
+                    );
+                    online.requests = Some(spawn_requests(
+                        client.clone(),
+                        online.tx.clone(),
+                        wrap_answer,
+                    ));
                     spawn_stream(
                         client.clone(),
                         "/api/stream/event".into(),
@@ -234,6 +245,7 @@ impl RochadeApp {
                 OnlineMsg::Open(id) => online.open(&id),
                 OnlineMsg::Events(StreamMsg::Line(event)) => {
                     if let Some(play) = online.play.as_mut() {
+                        play.events_back(self);
                         play.incoming(self, event);
                     }
                 }
@@ -263,9 +275,17 @@ impl RochadeApp {
                         play.stream_back(self);
                     }
                 }
-                // The game's own stream says what the player needs.
-                OnlineMsg::Events(StreamMsg::Dropped { .. })
-                | OnlineMsg::Events(StreamMsg::Back) => {}
+                // While a game runs, its own stream says what the player needs.
+                OnlineMsg::Events(StreamMsg::Dropped { reason, .. }) => {
+                    if let Some(play) = online.play.as_mut() {
+                        play.events_dropped(self, &reason);
+                    }
+                }
+                OnlineMsg::Events(StreamMsg::Back) => {
+                    if let Some(play) = online.play.as_mut() {
+                        play.events_back(self);
+                    }
+                }
                 OnlineMsg::Events(StreamMsg::Fatal(e)) | OnlineMsg::Game(StreamMsg::Fatal(e)) => {
                     failed = Some(e.to_string());
                 }
@@ -281,8 +301,16 @@ impl RochadeApp {
         }
         if let Some(play) = online.play.as_mut() {
             play.after_local(self, None);
+            let now = self.now_ms();
+            play.tick(self, now);
             if play.game().is_some() {
                 self.online_status.clocks = play.clocks();
+            }
+            // Woken at the controller's next deadline (a silent stream,
+            // an unanswered request, a 429 waited out).
+            if let (Some(at), Some(ctx)) = (play.next_deadline(self), self.wake.get()) {
+                let delay = at.saturating_sub(now).max(1);
+                ctx.request_repaint_after(std::time::Duration::from_millis(delay));
             }
         }
         self.online = Some(online);

@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Sender, channel};
+use std::sync::mpsc::Sender;
 
 use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
 
 use crate::config::{OnlineFind, OnlineSettings};
-use crate::online::play::{Call, path_user};
+use crate::online::play::{Call, Waits, path_user};
 use crate::online::{ApiError, Client, Find, StreamMsg, Timing, token};
 
 /// What the threads of online play report to the window.
@@ -22,6 +22,7 @@ pub(super) enum OnlineMsg {
     Connected {
         account: String,
         client: Client,
+        waits: Waits,
     },
     /// Connecting failed: the reason (no token in it).
     Failed(String),
@@ -46,23 +47,12 @@ pub(super) fn time_control(text: &str) -> Result<TimeControlArg, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The thread that sends requests in order and reports their answers.
-pub(super) fn spawn_requests(
-    client: Client,
-    tx: Sender<OnlineMsg>,
-) -> Sender<(Call, Option<String>)> {
-    let (requests, rx) = channel::<(Call, Option<String>)>();
-    let _ = std::thread::Builder::new()
-        .name("online-requests".into())
-        .spawn(move || {
-            for (call, input) in rx {
-                let result = client.post(&call.path(), &call.form()).map(|_| ());
-                if tx.send(OnlineMsg::Answered(call, input, result)).is_err() {
-                    return;
-                }
-            }
-        });
-    requests
+pub(super) fn wrap_answer(
+    call: Call,
+    input: Option<String>,
+    result: Result<(), ApiError>,
+) -> OnlineMsg {
+    OnlineMsg::Answered(call, input, result)
 }
 
 /// Connecting, on its own thread: the token, the account (a token typed
@@ -93,7 +83,8 @@ pub(super) fn connect(
             None => return fail("that is not a token (one line of letters, digits and _)".into()),
         }
     };
-    let client = Client::new(settings.server.trim(), token.clone(), Timing::default());
+    let (timing, waits) = waits_from_env();
+    let client = Client::new(settings.server.trim(), token.clone(), timing);
     let account = match client.account_id(&stop, |_| {}) {
         Ok(account) => account,
         Err(e) => return fail(e.to_string()),
@@ -105,6 +96,7 @@ pub(super) fn connect(
     let _ = tx.send(OnlineMsg::Connected {
         account,
         client: client.clone(),
+        waits,
     });
     let clock = match time_control(&settings.time_control) {
         Ok(tc) => tc,
@@ -130,4 +122,31 @@ pub(super) fn connect(
         Ok(None) => {}
         Err(e) => fail(e.to_string()),
     }
+}
+
+/// The client's timeouts and the controller's waits: Lichess's, or those
+/// in `ROCHADE_ONLINE_WAITS` (the hidden options of `rochade online`, for
+/// tests against a local server and for slow lines), e.g.
+/// `backoff-ms=20 rate-limit-wait-ms=200 stream-timeout-ms=3000 keep-alive-ms=100`.
+pub(super) fn waits_from_env() -> (Timing, Waits) {
+    let mut timing = Timing::default();
+    let mut waits = Waits::default();
+    let text = std::env::var("ROCHADE_ONLINE_WAITS").unwrap_or_default();
+    for (name, ms) in text
+        .split_whitespace()
+        .filter_map(|pair| pair.split_once('='))
+        .filter_map(|(name, value)| Some((name, value.parse::<u64>().ok()?.max(1))))
+    {
+        let d = std::time::Duration::from_millis(ms);
+        match name {
+            "backoff-ms" => timing.backoff = d,
+            "rate-limit-wait-ms" => timing.rate_limit_wait = d,
+            "stream-timeout-ms" => timing.stream_silence = d,
+            "keep-alive-ms" => waits.keep_alive_ms = ms,
+            "gone-after-ms" => waits.gone_ms = ms,
+            _ => {}
+        }
+    }
+    waits.rate_limit_ms = timing.rate_limit_wait.as_millis() as u64;
+    (timing, waits)
 }

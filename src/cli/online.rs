@@ -12,7 +12,9 @@
 //! `clock`, `repeat`, `quit`. The opponent's moves are announced as they
 //! arrive. `--json` prints one event per line: `game`, `move` (with `by`:
 //! `player` or `opponent`), `say`, `offer`, `offer_declined`, `takeback`,
-//! `connection`, `chat`, `error`, `end`.
+//! `connection` (`lost`, `back`, `game_missing`, `gone`), `caught_up`
+//! (moves missed while the connection was lost follow), `chat`, `error`,
+//! `end`.
 //!
 //! The server is the truth: every `gameFull`/`gameState` is compared with
 //! the local record ([`rochade_core::online::OnlineGame::update`]), so a
@@ -34,7 +36,10 @@ use super::{CliError, CliResult};
 use crate::board::HostCommand;
 use crate::chess::GameRecord;
 use crate::engine::EngineRequest;
-use crate::online::play::{By, Host, OnlinePlay, Report, Todo, path_user, server_error};
+use crate::online::play::requests::{Requests, spawn_requests};
+use crate::online::play::{
+    By, Call, Host, OnlinePlay, Report, Todo, Waits, path_user, server_error,
+};
 use crate::online::{ApiError, Client, Find, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::session::{Earcon, Effect, Event, Notice, Priority, Session, SessionConfig, Speech};
@@ -99,6 +104,13 @@ pub struct Args {
     /// A stream silent this long (no keep-alive) is reconnected, in milliseconds.
     #[arg(long, default_value = "20000", hide = true)]
     pub stream_timeout_ms: u64,
+    /// The server's keep-alive period, in milliseconds: a game silent for
+    /// three of them while the opponent is to move is read again.
+    #[arg(long, default_value = "7000", hide = true)]
+    pub keep_alive_ms: u64,
+    /// The server unreachable this long is said as gone, in milliseconds.
+    #[arg(long, default_value = "60000", hide = true)]
+    pub gone_after_ms: u64,
 }
 
 /// What reaches the main loop.
@@ -109,6 +121,11 @@ enum Msg {
     Game(StreamMsg<GameLine>),
     SeekDone(Result<(), ApiError>),
     Board(crate::serial::BoardInput),
+    Answered(Call, Option<String>, Result<(), ApiError>),
+}
+
+fn wrap_answer(call: Call, input: Option<String>, result: Result<(), ApiError>) -> Msg {
+    Msg::Answered(call, input, result)
 }
 
 fn wrap_events(m: StreamMsg<IncomingEvent>) -> Msg {
@@ -327,6 +344,8 @@ impl Host for Terminal {
 
 struct Run {
     client: Client,
+    /// The request thread: the loop never waits on the network.
+    requests: Requests,
     host: Terminal,
     play: OnlinePlay,
     started: Instant,
@@ -438,14 +457,21 @@ pub fn run(args: Args) -> CliResult {
         ..SessionConfig::default()
     };
     let session = Session::with_pack(config, super::load_pack(args.lang));
+    let waits = Waits {
+        keep_alive_ms: args.keep_alive_ms.max(10),
+        rate_limit_ms: args.rate_limit_wait_ms,
+        gone_ms: args.gone_after_ms,
+        ..Waits::default()
+    };
     let mut run = Run {
+        requests: spawn_requests(client.clone(), tx.clone(), wrap_answer),
         client,
         host: Terminal {
             out,
             session,
             failed: None,
         },
-        play: OnlinePlay::new(&account, &args.server, args.accept),
+        play: OnlinePlay::new(&account, &args.server, args.accept).with_waits(waits),
         started,
         game_stream: None,
         tx,
@@ -581,8 +607,8 @@ impl Run {
         }
     }
 
-    /// Carries out what the game asks: requests sent (at once: the
-    /// terminal has nothing else to do meanwhile), streams opened.
+    /// Carries out what the game asks: requests handed to the request
+    /// thread (their answers come back as messages), streams opened.
     fn follow_up(&mut self) -> CliResult {
         loop {
             let todo = self.play.take_todo();
@@ -592,10 +618,8 @@ impl Run {
             for step in todo {
                 match step {
                     Todo::Send(call, input) => {
-                        let result = self.client.post(&call.path(), &call.form()).map(|_| ());
-                        let now = self.now_ms();
-                        self.play
-                            .answered(&mut self.host, now, &call, input.as_deref(), result);
+                        // The thread lives as long as the run.
+                        let _ = self.requests.send((call, input));
                     }
                     Todo::Open(id) => self.open_game(&id),
                     Todo::Resync(id) => {
@@ -617,12 +641,14 @@ impl Run {
     fn main_loop(&mut self, rx: &Receiver<Msg>, pack: &crate::words::Pack) -> CliResult {
         while !self.done {
             let now = self.now_ms();
-            let wait = self
-                .host
-                .session
-                .next_deadline()
-                .map_or(500, |d| d.saturating_sub(now))
-                .min(500);
+            let next = [
+                self.host.session.next_deadline(),
+                self.play.next_deadline(&self.host),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            let wait = next.map_or(500, |d| d.saturating_sub(now)).min(500);
             let msg = match rx.recv_timeout(Duration::from_millis(wait)) {
                 Ok(msg) => msg,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
@@ -653,7 +679,14 @@ impl Run {
                     }
                 }
                 Msg::StdinEnd => break,
-                Msg::Events(StreamMsg::Line(event)) => self.play.incoming(&mut self.host, event),
+                Msg::Events(StreamMsg::Line(event)) => {
+                    self.play.events_back(&mut self.host);
+                    self.play.incoming(&mut self.host, event)
+                }
+                Msg::Answered(call, input, result) => {
+                    self.play
+                        .answered(&mut self.host, now, &call, input.as_deref(), result)
+                }
                 Msg::Game(StreamMsg::Line(line)) => {
                     self.play
                         .game_line(&mut self.host, now, line)
@@ -677,9 +710,11 @@ impl Run {
                     self.play.stream_dropped(&mut self.host, &reason, first)
                 }
                 Msg::Game(StreamMsg::Back) => self.play.stream_back(&mut self.host),
-                Msg::Events(StreamMsg::Dropped { .. }) | Msg::Events(StreamMsg::Back) => {
-                    // The game's own stream says what the player needs.
+                // While a game runs, its own stream says what the player needs.
+                Msg::Events(StreamMsg::Dropped { reason, .. }) => {
+                    self.play.events_dropped(&mut self.host, &reason)
                 }
+                Msg::Events(StreamMsg::Back) => self.play.events_back(&mut self.host),
                 Msg::Events(StreamMsg::Fatal(e)) | Msg::Game(StreamMsg::Fatal(e)) => {
                     self.host
                         .out
@@ -696,6 +731,8 @@ impl Run {
                 }
                 Msg::SeekDone(Ok(())) => {}
             }
+            // Deadlines due while messages kept coming.
+            self.run_deadlines();
             self.follow_up()?;
         }
         Ok(())
@@ -705,6 +742,7 @@ impl Run {
     /// they complete is sent.
     fn run_deadlines(&mut self) {
         let now = self.now_ms();
+        self.play.tick(&mut self.host, now);
         for _ in 0..1000 {
             match self.host.session.next_deadline() {
                 Some(d) if d <= now => {

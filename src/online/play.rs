@@ -13,7 +13,6 @@
 use rochade_core::online::{
     ChallengeInfo, Change, EndKind, GameLine, GameState, IncomingEvent, OnlineGame, Request,
 };
-use serde_json::json;
 use shakmaty::{CastlingMode, Color, KnownOutcome};
 
 use super::ApiError;
@@ -33,107 +32,6 @@ impl By {
         match self {
             By::Player => "player",
             By::Opponent => "opponent",
-        }
-    }
-}
-
-/// What the player is told besides the session's own words: one `--json`
-/// event each (`rochade online --json`), shown or said by the window.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Report {
-    Game {
-        id: String,
-        me: Color,
-        white: String,
-        black: String,
-        white_rating: Option<u32>,
-        black_rating: Option<u32>,
-    },
-    Takeback {
-        count: usize,
-        ours_lost: bool,
-    },
-    /// The opponent offers a draw or asks for a takeback.
-    Offer {
-        what: &'static str,
-    },
-    OfferDeclined {
-        what: &'static str,
-    },
-    Chat {
-        from: String,
-    },
-    OpponentGone {
-        gone: bool,
-        claim_in: Option<u32>,
-    },
-    ConnectionLost {
-        reason: String,
-    },
-    ConnectionBack,
-    Challenge {
-        id: String,
-        from: String,
-        time: String,
-    },
-    Error {
-        input: Option<String>,
-        reason: String,
-    },
-    End {
-        result: String,
-        reason: &'static str,
-    },
-}
-
-impl Report {
-    /// The `--json` line.
-    pub fn json(&self) -> serde_json::Value {
-        match self {
-            Report::Game {
-                id,
-                me,
-                white,
-                black,
-                white_rating,
-                black_rating,
-            } => json!({
-                "event": "game",
-                "id": id,
-                "color": if *me == Color::White { "white" } else { "black" },
-                "white": white,
-                "black": black,
-                "white_rating": white_rating,
-                "black_rating": black_rating,
-            }),
-            Report::Takeback { count, ours_lost } => {
-                json!({"event": "takeback", "count": count, "ours_lost": ours_lost})
-            }
-            Report::Offer { what } => json!({"event": "offer", "what": what, "by": "opponent"}),
-            Report::OfferDeclined { what } => {
-                json!({"event": "offer_declined", "what": what, "by": "opponent"})
-            }
-            Report::Chat { from } => json!({"event": "chat", "from": from}),
-            Report::OpponentGone { gone, claim_in } => {
-                json!({"event": "opponent_gone", "gone": gone, "claim_in": claim_in})
-            }
-            Report::ConnectionLost { reason } => {
-                json!({"event": "connection", "state": "lost", "reason": reason})
-            }
-            Report::ConnectionBack => json!({"event": "connection", "state": "back"}),
-            Report::Challenge { id, from, time } => {
-                json!({"event": "challenge", "id": id, "from": from, "time": time})
-            }
-            Report::Error { input, reason } => {
-                let mut value = json!({"event": "error", "reason": reason});
-                if let Some(input) = input {
-                    value["input"] = json!(input);
-                }
-                value
-            }
-            Report::End { result, reason } => {
-                json!({"event": "end", "result": result, "reason": reason})
-            }
         }
     }
 }
@@ -221,6 +119,8 @@ pub struct OnlinePlay {
     /// line arrives again, from whichever stream).
     down: bool,
     todo: Vec<Todo>,
+    /// Silence, unanswered requests, waits (see [`watch`]).
+    watch: watch::Watch,
 }
 
 /// A game this account does not play.
@@ -278,6 +178,7 @@ impl OnlinePlay {
             waiting_input: Vec::new(),
             down: false,
             todo: Vec::new(),
+            watch: watch::Watch::default(),
         }
     }
 
@@ -302,6 +203,9 @@ impl OnlinePlay {
 
     fn send(&mut self, request: Request, input: Option<&str>) {
         if let Some(game) = &self.game {
+            if matches!(request, Request::Move(_)) {
+                self.watch.move_sent_at = Some(self.watch.now);
+            }
             let call = Call::Game {
                 game_id: path_id(&game.id),
                 request,
@@ -389,6 +293,7 @@ impl OnlinePlay {
     ) -> Result<(), NotOurGame> {
         // A line from the server: the connection works again.
         self.stream_back(host);
+        self.heard(now);
         match line {
             GameLine::GameFull(full) => {
                 if self.game.is_none() && !full.state.is_running() {
@@ -401,7 +306,10 @@ impl OnlinePlay {
                         OnlineGame::new(&full, &self.account).ok_or(NotOurGame(full.id.clone()))?;
                     self.start(host, now, game);
                 }
-                self.apply(host, now, &full.state);
+                // The whole game of a stream opened anew: the moves it
+                // brings were missed while the connection was lost.
+                let missed = std::mem::take(&mut self.watch.catching_up);
+                self.reconcile(host, now, &full.state, missed);
             }
             GameLine::GameState(state) => self.apply(host, now, &state),
             GameLine::ChatLine(chat) => {
@@ -521,6 +429,14 @@ impl OnlinePlay {
 
     /// A server state: the host's record follows it.
     pub fn apply(&mut self, host: &mut impl Host, now: u64, state: &GameState) {
+        self.reconcile(host, now, state, false);
+    }
+
+    /// A server state: the host's record follows it; `missed`: it comes
+    /// from a stream opened anew, and the moves it brings are said as
+    /// made while the connection was lost.
+    fn reconcile(&mut self, host: &mut impl Host, now: u64, state: &GameState, missed: bool) {
+        self.watch.now = now;
         let Some(game) = &mut self.game else {
             return;
         };
@@ -554,6 +470,11 @@ impl OnlinePlay {
                     host.report(Some(report), words, Priority::Alert);
                 }
                 Change::Play(moves) => {
+                    if missed {
+                        let words = host.session().pack().say("online_while_lost");
+                        let report = Report::CaughtUp { count: moves.len() };
+                        host.report(Some(report), words, Priority::Move);
+                    }
                     for uci in moves {
                         let position = host.session().record().position();
                         let mv = uci
@@ -647,6 +568,7 @@ impl OnlinePlay {
     /// when it was a word (or kept for the game about to start); a move is
     /// played by the session and sent.
     pub fn input(&mut self, host: &mut impl Host, now: u64, text: &str) -> bool {
+        self.watch.now = now;
         let lower = text.trim().to_lowercase();
         let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
         let yes = matches!(word, "yes" | "y" | "ja" | "j" | "sim" | "s");
@@ -720,6 +642,13 @@ impl OnlinePlay {
             }
             "clock" | "uhr" | "relogio" => {
                 self.say_clocks(host);
+                return true;
+            }
+            "again" | "nochmal" | "novamente" => {
+                // Look for the game on the server now.
+                let words = host.session().pack().say("online_looking_again");
+                host.report(None, words, Priority::Answer);
+                self.read_again(now);
                 return true;
             }
             "repeat" | "r" => {
@@ -837,8 +766,20 @@ impl OnlinePlay {
         input: Option<&str>,
         result: Result<(), ApiError>,
     ) {
-        if result.is_ok() && matches!(call, Call::Game { .. }) {
-            self.unsent = false;
+        self.watch.now = now;
+        // Only the answer to the move waiting for the server settles it:
+        // an older move's late answer, or a chat line's, does not (a move
+        // whose request failed stayed unsent for ever when any later
+        // request succeeded).
+        let ours = matches!(
+            (call, self.game.as_ref().and_then(|g| g.pending())),
+            (Call::Game { request: Request::Move(uci), .. }, Some(p)) if uci == p
+        );
+        if ours {
+            self.watch.move_sent_at = None;
+            if result.is_ok() {
+                self.unsent = false;
+            }
         }
         let Err(e) = result else {
             return;
@@ -847,26 +788,23 @@ impl OnlinePlay {
             input: input.map(str::to_owned),
             reason: e.to_string(),
         };
-        let is_move = matches!(
-            call,
-            Call::Game {
-                request: Request::Move(_),
-                ..
-            }
-        );
+        if ours && e == ApiError::RateLimited {
+            // Waited out, then sent again: never "not accepted".
+            self.rate_limited_move(host, now, error);
+            return;
+        }
+        if ours && matches!(e, ApiError::Network(_)) {
+            self.unsent = true;
+            self.read_again(now);
+            let words = host.session().pack().phrase(
+                "online_connection_lost",
+                &[("reason", Utterance::from(e.to_string()))],
+            );
+            host.report(Some(error), words, Priority::Alert);
+            return;
+        }
         let pack = host.session().pack();
-        match (&e, is_move, &mut self.game) {
-            (ApiError::Network(_), true, game) => {
-                self.unsent = true;
-                if let Some(game) = game {
-                    self.todo.push(Todo::Resync(path_id(&game.id)));
-                }
-                let words = pack.phrase(
-                    "online_connection_lost",
-                    &[("reason", Utterance::from(e.to_string()))],
-                );
-                host.report(Some(error), words, Priority::Alert);
-            }
+        match (&e, ours, &mut self.game) {
             (_, true, Some(game)) if game.pending().is_some() => {
                 game.move_refused();
                 let mut record = host.session().record().clone();
@@ -892,18 +830,15 @@ impl OnlinePlay {
     /// The game's stream dropped (`first`: the first failure since it
     /// worked): said once, also when a stream opened again fails too.
     pub fn stream_dropped(&mut self, host: &mut impl Host, reason: &ApiError, first: bool) {
+        if matches!(reason, ApiError::Refused { status: 404, .. }) && self.game.is_some() {
+            self.game_missing(host);
+            return;
+        }
         if !first || self.down {
             return;
         }
         self.down = true;
-        let words = host.session().pack().phrase(
-            "online_connection_lost",
-            &[("reason", Utterance::from(reason.to_string()))],
-        );
-        let report = Report::ConnectionLost {
-            reason: reason.to_string(),
-        };
-        host.report(Some(report), words, Priority::Alert);
+        say_connection_lost(host, reason);
     }
 
     /// The game's stream is back: said. A move that got no answer waits
@@ -914,6 +849,7 @@ impl OnlinePlay {
         if !std::mem::take(&mut self.down) {
             return;
         }
+        self.watch.catching_up = true;
         let words = host.session().pack().say("online_connection_back");
         host.report(Some(Report::ConnectionBack), words, Priority::Alert);
     }
@@ -936,6 +872,18 @@ impl OnlinePlay {
     }
 }
 
+/// "Connection to the server lost: ... Reconnecting", with its report.
+fn say_connection_lost(host: &mut impl Host, reason: &ApiError) {
+    let words = host.session().pack().phrase(
+        "online_connection_lost",
+        &[("reason", Utterance::from(reason.to_string()))],
+    );
+    let report = Report::ConnectionLost {
+        reason: reason.to_string(),
+    };
+    host.report(Some(report), words, Priority::Alert);
+}
+
 /// The server's ending written into the record (a mate or stalemate the
 /// record found itself stays as it is).
 fn end_record(record: &mut GameRecord, kind: EndKind) {
@@ -955,6 +903,12 @@ fn end_record(record: &mut GameRecord, kind: EndKind) {
     }
 }
 
+mod report;
+pub mod requests;
+mod watch;
+pub use report::Report;
+pub use watch::Waits;
+
 #[cfg(test)]
 mod faults;
 
@@ -968,6 +922,8 @@ mod tests {
     pub(super) struct Recorder {
         pub(super) session: Session,
         pub(super) told: Vec<(Option<Report>, String)>,
+        /// Every move announced (UCI) and who made it.
+        pub(super) announced: Vec<(String, By)>,
     }
 
     impl Recorder {
@@ -979,6 +935,7 @@ mod tests {
             Recorder {
                 session: Session::with_pack(config, Pack::bundled(Lang::En)),
                 told: Vec::new(),
+                announced: Vec::new(),
             }
         }
     }
@@ -987,8 +944,15 @@ mod tests {
         fn session(&self) -> &Session {
             &self.session
         }
-        fn handle(&mut self, now: u64, event: Event, _: By) {
-            self.session.handle(now, event);
+        fn handle(&mut self, now: u64, event: Event, by: By) {
+            for effect in self.session.handle(now, event) {
+                if let crate::session::Effect::Notice(crate::session::Notice::Move { mv, .. }) =
+                    effect
+                {
+                    let uci = mv.to_uci(CastlingMode::Standard).to_string();
+                    self.announced.push((uci, by));
+                }
+            }
         }
         fn begin(&mut self, now: u64, record: GameRecord, _: Color) {
             self.session.resume_game(now, record);
@@ -1106,5 +1070,144 @@ mod tests {
         play.game_line(&mut host, 0, correspondence).unwrap();
         assert!(play.input(&mut host, 1, "clock"));
         assert_eq!(host.told.last().unwrap().1, "This game has no clock");
+    }
+
+    #[test]
+    fn a_move_whose_request_failed_is_sent_again_though_a_later_request_got_through() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        play.input(&mut host, 5, "e4");
+        let Some(Todo::Send(call, input)) = play.take_todo().first().cloned() else {
+            panic!()
+        };
+        let lost = Err(ApiError::Network("timed out".into()));
+        play.answered(&mut host, 9, &call, input.as_deref(), lost);
+        let todo = play.take_todo();
+        assert!(
+            todo.iter().any(|t| matches!(t, Todo::Resync(_))),
+            "{todo:?}"
+        );
+        // A chat line written meanwhile gets through ...
+        play.input(&mut host, 10, "chat hi");
+        let Some(Todo::Send(chat, _)) = play.take_todo().first().cloned() else {
+            panic!()
+        };
+        play.answered(&mut host, 11, &chat, None, Ok(()));
+        // ... and the game read again lacks the move: it is sent again.
+        play.game_line(&mut host, 12, full("started", "")).unwrap();
+        assert_eq!(sends(&mut play), ["/api/board/game/G1/move/e2e4"]);
+    }
+
+    #[test]
+    fn a_silent_stream_while_the_opponent_is_to_move_is_read_again_after_three_keep_alives() {
+        let mut host = Recorder::new();
+        let waits = Waits {
+            keep_alive_ms: 1000,
+            ..Waits::default()
+        };
+        let mut play = OnlinePlay::new("me", "http://x", false).with_waits(waits);
+        play.game_line(&mut host, 0, full("started", "e2e4"))
+            .unwrap();
+        assert_eq!(play.next_deadline(&host), Some(3000));
+        play.tick(&mut host, 2999);
+        assert!(play.take_todo().is_empty());
+        play.tick(&mut host, 3000);
+        assert_eq!(play.take_todo(), [Todo::Resync("G1".into())]);
+        // The whole game brings the reply that never came: said as
+        // missed, then played.
+        play.game_line(&mut host, 3100, full("started", "e2e4 e7e5"))
+            .unwrap();
+        let said: Vec<&str> = host.told.iter().map(|t| t.1.as_str()).collect();
+        assert!(said.contains(&"While the connection was lost:"), "{said:?}");
+        assert_eq!(host.announced.last().map(|a| a.0.as_str()), Some("e7e5"));
+        // Our turn: nothing to watch.
+        assert_eq!(play.next_deadline(&host), None);
+    }
+
+    #[test]
+    fn too_many_requests_on_a_move_is_waited_out_and_the_move_sent_again() {
+        let mut host = Recorder::new();
+        let waits = Waits {
+            rate_limit_ms: 60_000,
+            ..Waits::default()
+        };
+        let mut play = OnlinePlay::new("me", "http://x", false).with_waits(waits);
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        play.input(&mut host, 5, "e4");
+        let Some(Todo::Send(call, input)) = play.take_todo().first().cloned() else {
+            panic!()
+        };
+        play.answered(
+            &mut host,
+            10,
+            &call,
+            input.as_deref(),
+            Err(ApiError::RateLimited),
+        );
+        assert_eq!(host.session.record().moves().len(), 1, "kept");
+        assert_eq!(
+            host.told.last().unwrap().1,
+            "The server asks to wait (too many requests): e4 is sent again in 60 seconds"
+        );
+        play.tick(&mut host, 60_009);
+        assert!(sends(&mut play).is_empty());
+        play.tick(&mut host, 60_010);
+        assert_eq!(sends(&mut play), ["/api/board/game/G1/move/e2e4"]);
+    }
+
+    #[test]
+    fn the_events_stream_dropping_is_said_before_a_game_and_not_during_one() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        let e = ApiError::Network("the stream ended".into());
+        play.events_dropped(&mut host, &e);
+        play.events_dropped(&mut host, &e);
+        play.events_back(&mut host);
+        play.events_back(&mut host);
+        let said: Vec<&str> = host.told.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "Connection to the server lost: no connection to the server: the stream ended. Reconnecting",
+                "Connected to the server again"
+            ]
+        );
+        play.game_line(&mut host, 0, full("started", "")).unwrap();
+        let before = host.told.len();
+        play.events_dropped(&mut host, &e);
+        play.events_back(&mut host);
+        assert_eq!(host.told.len(), before, "the game's own stream speaks");
+    }
+
+    #[test]
+    fn a_game_the_server_lost_is_said_once_with_the_way_out() {
+        let mut host = Recorder::new();
+        let mut play = OnlinePlay::new("me", "http://x", false);
+        play.game_line(&mut host, 0, full("started", "e2e4"))
+            .unwrap();
+        let gone = ApiError::Refused {
+            status: 404,
+            reason: "No such game".into(),
+        };
+        play.stream_dropped(&mut host, &gone, true);
+        play.stream_dropped(&mut host, &gone, false);
+        let missing = host
+            .told
+            .iter()
+            .filter(|t| t.0 == Some(Report::GameMissing))
+            .count();
+        assert_eq!(missing, 1);
+        assert!(play.input(&mut host, 10, "again"));
+        assert_eq!(play.take_todo(), [Todo::Resync("G1".into())]);
+        // Found again: said back, and the game goes on.
+        play.game_line(&mut host, 20, full("started", "e2e4 e7e5"))
+            .unwrap();
+        assert!(
+            host.told
+                .iter()
+                .any(|t| t.0 == Some(Report::ConnectionBack))
+        );
+        assert_eq!(host.session.record().moves().len(), 2);
     }
 }

@@ -100,6 +100,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/anderes.wav"),
     ),
     (
+        "anfragen",
+        include_bytes!("../../assets/voice/de/anfragen.wav"),
+    ),
+    (
         "angebot",
         include_bytes!("../../assets/voice/de/angebot.wav"),
     ),
@@ -191,6 +195,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "bedenkzeit",
         include_bytes!("../../assets/voice/de/bedenkzeit.wav"),
+    ),
+    (
+        "beenden",
+        include_bytes!("../../assets/voice/de/beenden.wav"),
     ),
     (
         "beendet",
@@ -418,6 +426,11 @@ static DE: &[(&str, &[u8])] = &[
         "gemeinsamen",
         include_bytes!("../../assets/voice/de/gemeinsamen.wav"),
     ),
+    ("gerade", include_bytes!("../../assets/voice/de/gerade.wav")),
+    (
+        "gesendet",
+        include_bytes!("../../assets/voice/de/gesendet.wav"),
+    ),
     (
         "gespeichert",
         include_bytes!("../../assets/voice/de/gespeichert.wav"),
@@ -433,6 +446,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "gestartet",
         include_bytes!("../../assets/voice/de/gestartet.wav"),
+    ),
+    (
+        "gesucht",
+        include_bytes!("../../assets/voice/de/gesucht.wav"),
     ),
     (
         "getrennt",
@@ -489,6 +506,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("laeuft", include_bytes!("../../assets/voice/de/laeuft.wav")),
     ("lange", include_bytes!("../../assets/voice/de/lange.wav")),
+    ("laufen", include_bytes!("../../assets/voice/de/laufen.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
     (
@@ -540,6 +558,10 @@ static DE: &[(&str, &[u8])] = &[
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("nichts", include_bytes!("../../assets/voice/de/nichts.wav")),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
+    (
+        "nochmal",
+        include_bytes!("../../assets/voice/de/nochmal.wav"),
+    ),
     ("nur", include_bytes!("../../assets/voice/de/nur.wav")),
     ("o", include_bytes!("../../assets/voice/de/o.wav")),
     ("oben", include_bytes!("../../assets/voice/de/oben.wav")),
@@ -576,6 +598,7 @@ static DE: &[(&str, &[u8])] = &[
         "programm",
         include_bytes!("../../assets/voice/de/programm.wav"),
     ),
+    ("quit", include_bytes!("../../assets/voice/de/quit.wav")),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
     ("rand", include_bytes!("../../assets/voice/de/rand.wav")),
     ("rechts", include_bytes!("../../assets/voice/de/rechts.wav")),
@@ -653,6 +676,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/schwarzer.wav"),
     ),
     ("sechs", include_bytes!("../../assets/voice/de/sechs.wav")),
+    ("seit", include_bytes!("../../assets/voice/de/seit.wav")),
     (
         "sekunde",
         include_bytes!("../../assets/voice/de/sekunde.wav"),
@@ -741,6 +765,8 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/stunden.wav"),
     ),
     ("suche", include_bytes!("../../assets/voice/de/suche.wav")),
+    ("suchen", include_bytes!("../../assets/voice/de/suchen.wav")),
+    ("sucht", include_bytes!("../../assets/voice/de/sucht.wav")),
     (
         "systems",
         include_bytes!("../../assets/voice/de/systems.wav"),
@@ -853,6 +879,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/verstanden.wav"),
     ),
     (
+        "versucht",
+        include_bytes!("../../assets/voice/de/versucht.wav"),
+    ),
+    (
         "verteidiger",
         include_bytes!("../../assets/voice/de/verteidiger.wav"),
     ),
@@ -861,6 +891,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/verwendet.wav"),
     ),
     ("viel", include_bytes!("../../assets/voice/de/viel.wav")),
+    ("viele", include_bytes!("../../assets/voice/de/viele.wav")),
     ("vier", include_bytes!("../../assets/voice/de/vier.wav")),
     ("vom", include_bytes!("../../assets/voice/de/vom.wav")),
     ("von", include_bytes!("../../assets/voice/de/von.wav")),
@@ -869,8 +900,14 @@ static DE: &[(&str, &[u8])] = &[
         "vorgemerkt",
         include_bytes!("../../assets/voice/de/vorgemerkt.wav"),
     ),
+    (
+        "waehrend",
+        include_bytes!("../../assets/voice/de/waehrend.wav"),
+    ),
     ("war", include_bytes!("../../assets/voice/de/war.wav")),
     ("warte", include_bytes!("../../assets/voice/de/warte.wav")),
+    ("warten", include_bytes!("../../assets/voice/de/warten.wav")),
+    ("weg", include_bytes!("../../assets/voice/de/weg.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
     (

@@ -7,6 +7,18 @@
 //! script's next move. The test can make it offer a draw, refuse a move
 //! once, drop the game stream (and refuse reconnections) while the
 //! opponent moves, and say a chat line.
+//!
+//! It also sends the orders a real server sends (issue 32), at fixed plies
+//! or at random (seeded, [`Faults`]): several lines in one chunk and one
+//! line split over chunks ([`Chunking`]); a chat line or a draw offer in
+//! the same chunk as a move; a state sent twice; the game stream cut right
+//! before or right after either side's move, reconnections refused for a
+//! while, so that the `gameFull` of the next stream carries moves the
+//! client has not seen; a state withheld (the open stream sends only
+//! keep-alives); the server restarted (every stream cut, the port closed,
+//! then open again), with or without the game (404); a move answered 429;
+//! an opponent who replies after 0-300 ms. When each move was made is kept
+//! ([`Server::made_at`]) to measure the time to its announcement.
 //! Included with `#[path]` by the online tests.
 #![allow(dead_code)]
 
@@ -14,7 +26,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub const GAME_ID: &str = "Rch8Test";
 
@@ -39,6 +51,76 @@ pub fn castling_rook(uci: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 pub const ACCOUNT: &str = "blindplayer";
+
+/// How the streams' lines are cut into HTTP chunks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Chunking {
+    /// One line a chunk, written together.
+    #[default]
+    LinePerChunk,
+    /// Everything new in one chunk, a keep-alive among the lines.
+    Merged,
+    /// Each line cut over two or three chunks written apart.
+    Split,
+    /// One of the above at random for each write.
+    Mixed,
+}
+
+/// Where the game stream is cut around a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// Before the move is made: its state reaches no open stream.
+    Before,
+    /// Right after its state was written.
+    After,
+}
+
+/// Faults drawn at random for each move (percent), seeded by
+/// [`Script::seed`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Faults {
+    /// A chat line of the opponent in the same chunk as his move (before
+    /// or after its state).
+    pub chat: u64,
+    /// The opponent's move, then his draw offer, in one chunk.
+    pub offer: u64,
+    /// A state sent twice.
+    pub repeat: u64,
+    /// The game stream cut before or after a move (either side's), down
+    /// for [`Script::outage_ms`].
+    pub drop: u64,
+    /// The opponent's state never sent on the open stream (keep-alives only).
+    pub withhold: u64,
+    /// The server restarted after a move: every stream cut, the port
+    /// closed for [`Script::outage_ms`].
+    pub restart: u64,
+}
+
+/// What the server did to the client, counted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Injected {
+    pub chats: usize,
+    pub offers: usize,
+    pub repeats: usize,
+    pub drops: usize,
+    pub withheld: usize,
+    pub restarts: usize,
+    pub rate_limited: usize,
+    pub gone: usize,
+}
+
+impl Injected {
+    pub fn add(&mut self, o: &Injected) {
+        self.chats += o.chats;
+        self.offers += o.offers;
+        self.repeats += o.repeats;
+        self.drops += o.drops;
+        self.withheld += o.withheld;
+        self.restarts += o.restarts;
+        self.rate_limited += o.rate_limited;
+        self.gone += o.gone;
+    }
+}
 
 /// What the opponent does at a ply (0-based index of the script).
 #[derive(Clone, Debug, Default)]
@@ -73,6 +155,27 @@ pub struct Script {
     /// Send an incoming challenge first (for `--accept`) instead of
     /// waiting for `/api/challenge/ai`.
     pub challenge_first: bool,
+    /// The seed of every random choice below.
+    pub seed: u64,
+    /// The opponent replies after this many ms (drawn in the range);
+    /// (0, 0): in the same instant as the player's move.
+    pub reply_delay_ms: (u64, u64),
+    pub chunking: Chunking,
+    pub faults: Faults,
+    /// The game stream cut around the move at these plies.
+    pub cuts: Vec<(usize, Cut)>,
+    /// After a cut or a restart, game streams are refused (503) or the
+    /// port is closed this long.
+    pub outage_ms: u64,
+    /// The opponent's move at this ply is never sent on the open stream.
+    pub withhold_at: Option<usize>,
+    /// After the move at this ply the server restarts.
+    pub restart_at: Option<usize>,
+    /// After a restart the game stream answers 404 this many times (the
+    /// server lost the game, then found it again).
+    pub gone_after_restart: usize,
+    /// The player's move at this ply is answered 429 the first time.
+    pub rate_limit_move_at: Option<usize>,
 }
 
 #[derive(Default)]
@@ -102,6 +205,56 @@ pub struct State {
     pub requests: Vec<(String, String, String)>,
     pub game_streams_opened: usize,
     pub game_started: bool,
+    /// Log entries up to here are still written by a stream that is cut.
+    pub cut_keeps: usize,
+    /// Game streams are refused until then.
+    pub down_until: Option<Instant>,
+    /// Bumped to cut every open event stream (a restart).
+    pub event_generation: u64,
+    /// The port is to be closed for this long (a restart).
+    pub restart_for: Option<Duration>,
+    pub gone_left: usize,
+    pub rate_limited_once: bool,
+    pub rng: u64,
+    /// When the server made each move.
+    pub made_at: Vec<Instant>,
+    pub injected: Injected,
+    pub port: u16,
+}
+
+impl State {
+    /// xorshift64*: seeded, repeatable.
+    fn random(&mut self) -> u64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        percent > 0 && self.random() % 100 < percent
+    }
+
+    /// Every open game stream is cut; the log up to `keep` is still
+    /// written first. Reconnections are refused for the outage.
+    fn cut(&mut self, keep: usize) {
+        self.generation += 1;
+        self.cut_keeps = keep;
+        self.injected.drops += 1;
+        if self.script.outage_ms > 0 {
+            self.down_until = Some(Instant::now() + Duration::from_millis(self.script.outage_ms));
+        }
+    }
+
+    /// The server restarts: every stream cut, the port closed.
+    fn restart(&mut self) {
+        self.generation += 1;
+        self.cut_keeps = self.game_log.len();
+        self.event_generation += 1;
+        self.injected.restarts += 1;
+        self.restart_for = Some(Duration::from_millis(self.script.outage_ms.max(50)));
+        self.gone_left = self.script.gone_after_restart;
+    }
 }
 
 pub struct Server {
@@ -119,6 +272,8 @@ impl Server {
             wtime: 600_000,
             btime: 600_000,
             rate_limits_left: script.rate_limit_account,
+            rng: script.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+            port,
             script,
             ..State::default()
         };
@@ -127,14 +282,7 @@ impl Server {
         {
             let shared = shared.clone();
             let token = token.clone();
-            std::thread::spawn(move || {
-                for conn in listener.incoming() {
-                    let Ok(conn) = conn else { continue };
-                    let shared = shared.clone();
-                    let token = token.clone();
-                    std::thread::spawn(move || handle(conn, &shared, &token));
-                }
-            });
+            std::thread::spawn(move || accept_loop(listener, port, &shared, &token));
         }
         Server {
             port,
@@ -159,6 +307,53 @@ impl Server {
         let s = self.shared.0.lock().unwrap();
         (s.status.clone(), s.winner.clone())
     }
+
+    /// When the server made each move (index: ply).
+    pub fn made_at(&self) -> Vec<Instant> {
+        self.shared.0.lock().unwrap().made_at.clone()
+    }
+
+    pub fn injected(&self) -> Injected {
+        self.shared.0.lock().unwrap().injected
+    }
+}
+
+/// Accepts connections; a restart closes the port for a while, then the
+/// server listens on the same port again.
+fn accept_loop(
+    mut listener: TcpListener,
+    port: u16,
+    shared: &Arc<(Mutex<State>, Condvar)>,
+    token: &str,
+) {
+    loop {
+        let Ok((conn, _)) = listener.accept() else {
+            continue;
+        };
+        let restart = shared.0.lock().unwrap().restart_for.take();
+        if let Some(down) = restart {
+            drop(conn);
+            drop(listener);
+            std::thread::sleep(down);
+            listener = loop {
+                match TcpListener::bind(("127.0.0.1", port)) {
+                    Ok(l) => break l,
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            };
+            continue;
+        }
+        let shared = shared.clone();
+        let token = token.to_owned();
+        std::thread::spawn(move || handle(conn, &shared, &token));
+    }
+}
+
+/// Wakes the accept loop (for a restart: it closes the port).
+fn wake_listener(port: u16) {
+    std::thread::spawn(move || {
+        let _ = TcpStream::connect(("127.0.0.1", port));
+    });
 }
 
 struct Request {
@@ -333,11 +528,26 @@ fn handle(conn: TcpStream, shared: &Arc<(Mutex<State>, Condvar)>, token: &str) {
                 {
                     // The network is gone: no answer, the stream cut.
                     s.lost_once = true;
-                    s.generation += 1;
+                    let keep = s.game_log.len();
+                    s.cut(keep);
                     s.refusals_left = s.script.reconnect_refusals;
                     cvar.notify_all();
                     drop(s);
                     let _ = conn.shutdown(Shutdown::Both);
+                    return;
+                }
+                if action.starts_with("move/")
+                    && s.script.rate_limit_move_at == Some(ply)
+                    && !s.rate_limited_once
+                {
+                    s.rate_limited_once = true;
+                    s.injected.rate_limited += 1;
+                    drop(s);
+                    respond(
+                        &conn,
+                        429,
+                        r#"{"error":"Too many requests. Try again later."}"#,
+                    );
                     return;
                 }
             }
@@ -410,10 +620,16 @@ fn opponent_moves(s: &mut State) {
         return;
     };
     let white_moves = ply.is_multiple_of(2);
-    if white_moves == s.script.account_white {
+    if white_moves == s.script.account_white || s.status != "started" {
         return;
     }
+    let cut = cut_at(s, ply);
+    if cut == Some(Cut::Before) {
+        let keep = s.game_log.len();
+        s.cut(keep);
+    }
     s.moves.push(mv);
+    s.made_at.push(Instant::now());
     // A few seconds pass on the opponent's clock.
     if white_moves {
         s.wtime -= 1000;
@@ -436,21 +652,106 @@ fn opponent_moves(s: &mut State) {
             s.wtakeback = true;
         }
     }
-    let line = state_line(s);
-    s.game_log.push(line);
+    let withhold = s.script.withhold_at == Some(ply) || s.chance(s.script.faults.withhold);
+    if withhold {
+        // Lost on its way: the open stream sends keep-alives only; a
+        // stream opened anew has it in its gameFull.
+        s.injected.withheld += 1;
+    } else {
+        let mut entry = vec![state_line(s)];
+        if s.chance(s.script.faults.offer) {
+            s.injected.offers += 1;
+            if s.script.account_white {
+                s.bdraw = true;
+            } else {
+                s.wdraw = true;
+            }
+            entry.push(state_line(s));
+        }
+        if s.chance(s.script.faults.repeat) {
+            s.injected.repeats += 1;
+            entry.push(entry[entry.len() - 1].clone());
+        }
+        let scripted = s
+            .script
+            .chat_at
+            .as_ref()
+            .filter(|(at, _)| *at == ply)
+            .map(|(_, text)| text.clone());
+        let random = s
+            .chance(s.script.faults.chat)
+            .then(|| format!("Nice move {ply}"));
+        if let Some(text) = scripted.or(random) {
+            s.injected.chats += 1;
+            let line = format!(
+                r#"{{"type":"chatLine","username":"Sighted","text":"{text}","room":"player"}}"#
+            );
+            // Before or after the move, in the same chunk.
+            if s.random().is_multiple_of(2) {
+                entry.insert(0, line);
+            } else {
+                entry.push(line);
+            }
+        }
+        s.game_log.push(entry.join("\n"));
+    }
     if s.script.opponent_gone_at == Some(ply) {
         s.opponent_gone = true;
         s.game_log
             .push(r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":0}"#.into());
     }
-    if let Some((at, text)) = &s.script.chat_at
-        && *at == ply
-    {
-        let line = format!(
-            r#"{{"type":"chatLine","username":"Sighted","text":"{text}","room":"player"}}"#
-        );
-        s.game_log.push(line);
+    after_move(s, ply, cut);
+}
+
+/// Whether and where the game stream is cut around the move at `ply`.
+fn cut_at(s: &mut State, ply: usize) -> Option<Cut> {
+    let fixed = s.script.cuts.iter().find(|(p, _)| *p == ply).map(|c| c.1);
+    fixed.or_else(|| {
+        s.chance(s.script.faults.drop).then(|| {
+            if s.random().is_multiple_of(2) {
+                Cut::Before
+            } else {
+                Cut::After
+            }
+        })
+    })
+}
+
+/// After the move at `ply` went to the log: the cut after it, a restart.
+fn after_move(s: &mut State, ply: usize, cut: Option<Cut>) {
+    if cut == Some(Cut::After) {
+        let keep = s.game_log.len();
+        s.cut(keep);
     }
+    if s.script.restart_at == Some(ply) || s.chance(s.script.faults.restart) {
+        s.restart();
+        wake_listener(s.port);
+    }
+}
+
+/// The opponent's reply to the player's move at `ply`: at once, or after
+/// the script's delay (if the game is still there).
+fn reply(shared: &Arc<(Mutex<State>, Condvar)>, s: &mut State, ply: usize) {
+    let (min, max) = s.script.reply_delay_ms;
+    let delay = if max > min {
+        min + s.random() % (max - min + 1)
+    } else {
+        min
+    };
+    if delay == 0 {
+        opponent_moves(s);
+        return;
+    }
+    let shared = shared.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(delay));
+        let (lock, cvar) = &*shared;
+        let mut s = lock.lock().unwrap();
+        if s.moves.len() == ply + 1 {
+            opponent_moves(&mut s);
+            cvar.notify_all();
+        }
+    });
 }
 
 fn end_game(s: &mut State, status: &str, winner: Option<&str>) {
@@ -485,7 +786,13 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
                 s.refused_once = true;
                 Err("Not your turn, or game already over")
             } else {
+                let cut = cut_at(&mut s, ply);
+                if cut == Some(Cut::Before) {
+                    let keep = s.game_log.len();
+                    s.cut(keep);
+                }
                 s.moves.push(uci.to_string());
+                s.made_at.push(Instant::now());
                 if me_white {
                     s.wtime += 3000;
                 } else {
@@ -494,13 +801,21 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
                 // A move declines a standing offer.
                 s.wdraw = false;
                 s.bdraw = false;
-                let line = state_line(&s);
-                s.game_log.push(line);
+                let mut entry = vec![state_line(&s)];
+                let repeat = s.script.faults.repeat;
+                if s.chance(repeat) {
+                    s.injected.repeats += 1;
+                    entry.push(entry[0].clone());
+                }
+                s.game_log.push(entry.join("\n"));
                 if s.script.drop_after == Some(ply) {
-                    s.generation += 1;
+                    // Cut before the state with our move was written.
+                    let keep = s.game_log.len() - 1;
+                    s.cut(keep);
                     s.refusals_left = s.script.reconnect_refusals;
                 }
-                opponent_moves(&mut s);
+                after_move(&mut s, ply, cut);
+                reply(shared, &mut s, ply);
                 Ok(())
             }
         }
@@ -552,6 +867,7 @@ fn game_action(shared: &Arc<(Mutex<State>, Condvar)>, action: &str, body: &str) 
                 if matches!(*answer, "yes" | "true") {
                     // The opponent's move taken back, then played again.
                     s.moves.pop();
+                    s.made_at.pop();
                     s.takeback_done = true;
                     let line = state_line(&s);
                     s.game_log.push(line);
@@ -623,25 +939,32 @@ fn event_stream(conn: &TcpStream, shared: &Arc<(Mutex<State>, Condvar)>) {
     if stream_head(conn).is_err() {
         return;
     }
-    {
+    let generation = {
         let mut s = lock.lock().unwrap();
         if s.script.challenge_first && !s.game_started && s.event_log.is_empty() {
             s.event_log.push(challenge_line(
                 "Chal1234", "sighted", "Sighted", 1622, 600, 5,
             ));
         }
-    }
+        s.event_generation
+    };
     let mut cursor = 0;
     loop {
-        let lines: Vec<String> = {
+        let (lines, cut) = {
             let s = lock.lock().unwrap();
             let (s, _) = cvar
-                .wait_timeout_while(s, KEEP_ALIVE, |s| s.event_log.len() == cursor)
+                .wait_timeout_while(s, KEEP_ALIVE, |s| {
+                    s.event_log.len() == cursor && s.event_generation == generation
+                })
                 .unwrap();
             let new = s.event_log[cursor..].to_vec();
             cursor = s.event_log.len();
-            new
+            (new, s.event_generation != generation)
         };
+        if cut {
+            let _ = conn.shutdown(Shutdown::Both);
+            return;
+        }
         let result = if lines.is_empty() {
             chunk(conn, "")
         } else {
@@ -653,12 +976,72 @@ fn event_stream(conn: &TcpStream, shared: &Arc<(Mutex<State>, Condvar)>) {
     }
 }
 
+/// Writes `entries` (each one or more lines) as the chunking asks;
+/// `random` draws the cuts.
+fn write_entries(
+    mut conn: &TcpStream,
+    entries: &[String],
+    chunking: Chunking,
+    mut random: impl FnMut() -> u64,
+) -> std::io::Result<()> {
+    let chunking = match chunking {
+        Chunking::Mixed => match random() % 3 {
+            0 => Chunking::LinePerChunk,
+            1 => Chunking::Merged,
+            _ => Chunking::Split,
+        },
+        other => other,
+    };
+    match chunking {
+        Chunking::LinePerChunk | Chunking::Mixed => entries.iter().try_for_each(|e| chunk(conn, e)),
+        Chunking::Merged => {
+            // A keep-alive among the lines, as a busy server sends them.
+            let mut all = entries.join("\n");
+            if random().is_multiple_of(2) {
+                all.push('\n');
+            }
+            chunk(conn, &all)
+        }
+        Chunking::Split => {
+            for entry in entries {
+                let data = format!("{entry}\n").into_bytes();
+                let mut at = 0;
+                while at < data.len() {
+                    let left = data.len() - at;
+                    let piece = if left > 2 {
+                        1 + (random() as usize) % (left - 1)
+                    } else {
+                        left
+                    };
+                    write!(conn, "{piece:x}\r\n")?;
+                    conn.write_all(&data[at..at + piece])?;
+                    write!(conn, "\r\n")?;
+                    conn.flush()?;
+                    at += piece;
+                    // Apart: the client reads each piece on its own.
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
 fn game_stream(conn: &TcpStream, shared: &Arc<(Mutex<State>, Condvar)>) {
     let (lock, cvar) = &**shared;
-    let (mut cursor, generation) = {
+    let (mut cursor, generation, mut rng, chunking) = {
         let mut s = lock.lock().unwrap();
-        if s.refusals_left > 0 {
-            s.refusals_left -= 1;
+        if s.gone_left > 0 {
+            // Restarted without the game.
+            s.gone_left -= 1;
+            s.injected.gone += 1;
+            drop(s);
+            respond(conn, 404, r#"{"error":"No such game"}"#);
+            return;
+        }
+        let down = s.down_until.is_some_and(|t| Instant::now() < t);
+        if s.refusals_left > 0 || down {
+            s.refusals_left = s.refusals_left.saturating_sub(1);
             drop(s);
             respond(conn, 503, r#"{"error":"Service unavailable"}"#);
             return;
@@ -667,7 +1050,14 @@ fn game_stream(conn: &TcpStream, shared: &Arc<(Mutex<State>, Condvar)>) {
         if stream_head(conn).is_err() || chunk(conn, &full_line(&s)).is_err() {
             return;
         }
-        (s.game_log.len(), s.generation)
+        let seed = s.random() | 1;
+        (s.game_log.len(), s.generation, seed, s.script.chunking)
+    };
+    let mut random = move || {
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
     };
     loop {
         let (lines, over, cut) = {
@@ -678,23 +1068,25 @@ fn game_stream(conn: &TcpStream, shared: &Arc<(Mutex<State>, Condvar)>) {
                 })
                 .unwrap();
             if s.generation != generation {
-                (Vec::new(), false, true)
+                // Cut: what was written before the cut still goes out.
+                let keep = s.cut_keeps.min(s.game_log.len()).max(cursor);
+                (s.game_log[cursor..keep].to_vec(), false, true)
             } else {
                 let new = s.game_log[cursor..].to_vec();
                 cursor = s.game_log.len();
                 (new, s.status != "started", false)
             }
         };
+        let result = if lines.is_empty() {
+            if cut { Ok(()) } else { chunk(conn, "") }
+        } else {
+            write_entries(conn, &lines, chunking, &mut random)
+        };
         if cut {
             // Cut without the chunked end: the connection just breaks.
             let _ = conn.shutdown(Shutdown::Both);
             return;
         }
-        let result = if lines.is_empty() {
-            chunk(conn, "")
-        } else {
-            lines.iter().try_for_each(|l| chunk(conn, l))
-        };
         if result.is_err() {
             return;
         }

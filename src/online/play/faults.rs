@@ -3,10 +3,16 @@
 //! stream dropping (states lost, then the whole game sent again), our
 //! move refused (400), our move's request lost with the network before
 //! or after the server took it, states arriving twice, the opponent
-//! answering at once (blitz: his move in the same burst as ours). After
+//! answering at once (blitz: his move in the same burst as ours), his
+//! state never sent (the stream keeps only its keep-alives: the silence
+//! watch reads the game again), a late line of a replaced stream (an
+//! older state), our move answered "too many requests" (429: waited out
+//! and sent again, never taken back), our move's answer held back past
+//! the request's deadline (the game read again meanwhile). After
 //! every step the record is the server's moves plus at most our one move
 //! on its way; at the end it equals the server's; "Move not accepted" is
-//! said only for a move the server really refused. Pure: no network, no
+//! said only for a move the server really refused; each of the opponent's
+//! moves is announced once, in order. Pure: no network, no
 //! clock; the seed makes each game repeatable.
 
 use shakmaty::uci::UciMove;
@@ -155,7 +161,14 @@ struct Injected {
     lost_before: usize,
     lost_after: usize,
     refused: usize,
+    withheld: usize,
+    stale: usize,
+    rate_limited: usize,
+    held: usize,
 }
+
+/// An answer held back: when it comes, the call, its typed text, the answer.
+type Held = (u64, Call, Option<String>, Result<(), ApiError>);
 
 /// One game with faults; returns how many plies it had.
 fn one_game(seed: u64, injected: &mut Injected) -> usize {
@@ -166,7 +179,17 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         Color::Black
     };
     let mut host = Recorder::new();
-    let mut play = OnlinePlay::new("me", "http://x", false);
+    let waits = Waits {
+        keep_alive_ms: 1000,
+        request_ms: 4000,
+        rate_limit_ms: 1500,
+        gone_ms: 600_000,
+    };
+    let mut play = OnlinePlay::new("me", "http://x", false).with_waits(waits);
+    // An older state the server sent, delivered late by a stream replaced since.
+    let mut old_state: Option<GameState> = None;
+    // Answers held back: when they come, and what.
+    let mut held: Vec<Held> = Vec::new();
     let mut server = Server {
         moves: Vec::new(),
         position: Chess::default(),
@@ -180,14 +203,21 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
     for step in 0..5000 {
         now += 100;
         let over = server.position.is_game_over() || server.moves.len() >= max_plies;
-        if over && server.connected && play.take_todo().is_empty() {
+        // What the controller asked for last step is carried out below,
+        // never dropped.
+        let asked = play.take_todo();
+        if over && server.connected && asked.is_empty() && held.is_empty() {
             break;
         }
         // The opponent moves when it is his turn on the server.
         if !over && server.position.turn() != me && rng.chance(60) {
             let mv = server.random_move(&mut rng).expect("a legal move");
+            old_state = Some(server.state());
             server.play(&mv);
-            if server.connected {
+            if server.connected && rng.chance(5) {
+                // Lost on its way: only keep-alives follow.
+                injected.withheld += 1;
+            } else if server.connected {
                 let state = server.state();
                 play.apply(&mut host, now, &state);
                 if rng.chance(10) {
@@ -195,6 +225,13 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                     play.apply(&mut host, now, &state);
                 }
             }
+        }
+        if server.connected
+            && rng.chance(3)
+            && let Some(old) = old_state.take()
+        {
+            injected.stale += 1;
+            play.apply(&mut host, now, &old);
         }
         // The stream drops now and then, and comes back with the game.
         if server.connected && rng.chance(4) {
@@ -224,8 +261,18 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                 play.input(&mut host, now, &mv);
             }
         }
+        // Answers held back come at last.
+        let (due, later): (Vec<_>, Vec<_>) = held.drain(..).partition(|h| h.0 <= now);
+        held = later;
+        for (_, call, input, result) in due {
+            play.answered(&mut host, now, &call, input.as_deref(), result);
+        }
+        // The controller's deadlines: silence, an unanswered request, a
+        // 429 waited out.
+        play.tick(&mut host, now);
         // The requests, answered with the faults of the network.
-        for todo in play.take_todo() {
+        let asked: Vec<Todo> = asked.into_iter().chain(play.take_todo()).collect();
+        for todo in asked {
             if let Todo::Resync(_) = todo {
                 // The stream opened again: the whole game first, if the
                 // network is there.
@@ -246,7 +293,25 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
                 continue;
             };
             let fault = rng.below(100);
-            let result = if !server.connected || fault < 8 {
+            if server.connected && (90..95).contains(&fault) {
+                // No answer for long (a request hanging on a dead
+                // connection); the server may have taken the move, and
+                // its state is lost too. The answer comes at last, after
+                // the controller's own deadline has read the game again.
+                injected.held += 1;
+                let took = server.position.turn() == me && rng.chance(50) && server.play(uci);
+                let result = if took {
+                    Ok(())
+                } else {
+                    Err(ApiError::Network("timed out".into()))
+                };
+                held.push((now + 6000, call, input, result));
+                continue;
+            }
+            let result = if server.connected && fault >= 95 {
+                injected.rate_limited += 1;
+                Err(ApiError::RateLimited)
+            } else if !server.connected || fault < 8 {
                 // Lost before the server read it.
                 injected.lost_before += 1;
                 Err(ApiError::Network("timed out".into()))
@@ -286,16 +351,25 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         }
         check(&host, &server, seed, step);
         // Never stuck: connected, our move waiting for the server is
-        // settled (taken or refused) within a few steps.
+        // settled (taken or refused) within a few steps (a few 429s in a
+        // row, each waited out for 15 steps, and answers held back for 60
+        // steps, included).
         let waiting = server.connected && play.game().is_some_and(|g| g.pending().is_some());
         stuck = if waiting { stuck + 1 } else { 0 };
         assert!(
-            stuck < 20,
-            "game {seed}, step {step}: our move {:?} waits for the server while connected",
-            play.game().and_then(|g| g.pending())
+            stuck < 200,
+            "game {seed}, step {step}: our move {:?} waits for the server while connected; \
+             the server has {:?}; said last: {:?}",
+            play.game().and_then(|g| g.pending()),
+            server.moves.iter().rev().take(3).collect::<Vec<_>>(),
+            host.told.iter().rev().take(6).collect::<Vec<_>>()
         );
     }
-    // The end: connected again, the whole game sent.
+    // The end: the answers still held back come, connected again, the
+    // whole game sent.
+    for (_, call, input, result) in held {
+        play.answered(&mut host, now, &call, input.as_deref(), result);
+    }
     if !server.connected {
         server.connected = true;
         play.stream_back(&mut host);
@@ -329,7 +403,8 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
     assert_eq!(
         local(&host),
         server.moves,
-        "game {seed}: the record at the end"
+        "game {seed}: the record at the end; said last: {:?}",
+        host.told.iter().rev().take(8).collect::<Vec<_>>()
     );
     let said_refused = host
         .told
@@ -357,6 +432,34 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
         }
     }
     assert!(!down, "game {seed}: the return never said");
+    // The opponent's moves: each announced once, in the server's order.
+    let theirs: Vec<&String> = server
+        .moves
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (i % 2 == 0) != (me == Color::White))
+        .map(|(_, m)| m)
+        .collect();
+    let announced: Vec<&String> = host
+        .announced
+        .iter()
+        .filter(|(_, by)| *by == By::Opponent)
+        .map(|(m, _)| m)
+        .collect();
+    assert_eq!(
+        announced, theirs,
+        "game {seed}: the opponent's moves announced"
+    );
+    assert!(
+        !host.told.iter().any(|(r, _)| matches!(
+            r,
+            Some(Report::Takeback {
+                ours_lost: false,
+                ..
+            })
+        )),
+        "game {seed}: a takeback nobody asked for"
+    );
     server.moves.len()
 }
 
@@ -372,11 +475,18 @@ fn three_hundred_games_with_drops_refusals_and_lost_requests_end_with_the_server
         lost_before,
         lost_after,
         refused,
+        withheld,
+        stale,
+        rate_limited,
+        held,
     } = injected;
     eprintln!(
         "300 games, {plies} plies: {drops} drops, {lost_before} requests lost, \
-         {lost_after} taken and their answer lost, {refused} refused"
+         {lost_after} taken and their answer lost, {refused} refused, {withheld} states \
+         withheld, {stale} stale states, {rate_limited} moves answered 429, {held} answered \
+         only after the request's deadline"
     );
     assert!(plies > 300 * 30, "{plies} plies in 300 games");
     assert!(drops > 300 && lost_before > 300 && lost_after > 300 && refused > 300);
+    assert!(withheld > 100 && stale > 100 && rate_limited > 100 && held > 100);
 }

@@ -521,10 +521,26 @@ impl OnlineGame {
         Request::Takeback(yes)
     }
 
+    /// A state older than one already seen: a line of a stream that was
+    /// replaced, delivered late. The server's list shrinks only by a
+    /// takeback, which a standing request announces; without one, a
+    /// shorter list that the last one extends is not the truth any more.
+    fn is_stale(&self, server: &[String]) -> bool {
+        let known = self.state.move_list();
+        let takeback = self.our_takeback_offer
+            || self.opponent_takeback_offer
+            || self.state.wtakeback
+            || self.state.btakeback;
+        server.len() < known.len() && known.starts_with(server) && !takeback
+    }
+
     /// A `gameFull` (first line or a reconnection) or `gameState` line:
     /// what to change locally, given the local record's moves (UCI).
     pub fn update(&mut self, local: &[String], state: &GameState) -> Vec<Change> {
         let server = state.move_list();
+        if self.is_stale(&server) {
+            return Vec::new();
+        }
         let mut changes = reconcile(local, &server, self.pending.as_deref());
         if let Some(p) = &self.pending {
             let seen = local

@@ -180,3 +180,35 @@ fn requests_and_time_controls() {
     assert!("x+1".parse::<TimeControlArg>().is_err());
     assert!("0+0".parse::<TimeControlArg>().is_err());
 }
+
+#[test]
+fn a_late_older_state_is_ignored_and_a_takeback_asked_for_is_followed() {
+    let GameLine::GameFull(full) = line(FULL) else {
+        panic!()
+    };
+    let mut game = OnlineGame::new(&full, "Leela").expect("black");
+    game.update(&[], &state("e2e4"));
+    game.send_move("e7e5");
+    game.update(&s("e2e4 e7e5"), &state("e2e4 e7e5 g1f3"));
+    let local = s("e2e4 e7e5 g1f3");
+    // A line of a stream that was replaced, delivered late: no takeback
+    // was asked for, so it is not the truth any more.
+    assert!(game.update(&local, &state("e2e4 e7e5")).is_empty());
+    assert!(game.update(&local, &state("e2e4")).is_empty());
+    // The opponent asks to take his move back; we accept: followed.
+    let mut asks = state("e2e4 e7e5 g1f3");
+    asks.wtakeback = true;
+    assert!(
+        game.update(&local, &asks)
+            .contains(&Change::TakebackOffered)
+    );
+    game.takeback(true);
+    let changes = game.update(&local, &state("e2e4 e7e5"));
+    assert_eq!(
+        changes[0],
+        Change::Rewind {
+            keep: 2,
+            ours_lost: false
+        }
+    );
+}

@@ -1,0 +1,220 @@
+//! The controller's own deadlines, so that no game waits for ever: a
+//! game stream that brings nothing while the opponent is to move, a move
+//! whose request gets no answer, a move waiting out "too many requests"
+//! (429), a server gone for long. Time is passed in (the host's clock,
+//! virtual in the tests); the host asks [`OnlinePlay::next_deadline`] when
+//! to call [`OnlinePlay::tick`].
+//!
+//! Reading the game again is always safe: the stream opened anew sends
+//! the whole game first, and [`OnlinePlay::apply`] reconciles the record
+//! with it (moves the record lacks played and announced, our move that
+//! the server lacks sent again only if its request failed). So a stall
+//! cannot outlive three keep-alive periods, whatever was lost on the way.
+
+use super::*;
+
+/// The waits of online play, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waits {
+    /// The server's keep-alive period (Lichess sends a blank line every
+    /// few seconds): a game stream that brings no line for three of them
+    /// while the opponent is to move is read again.
+    pub keep_alive_ms: u64,
+    /// A move's request unanswered this long: the game is read again.
+    pub request_ms: u64,
+    /// After "too many requests" (429) on our move: it is sent again
+    /// after this wait (Lichess asks for a minute).
+    pub rate_limit_ms: u64,
+    /// The game's server unreachable this long is said as gone (once;
+    /// reconnecting goes on).
+    pub gone_ms: u64,
+}
+
+impl Default for Waits {
+    fn default() -> Waits {
+        Waits {
+            keep_alive_ms: 7_000,
+            request_ms: 20_000,
+            rate_limit_ms: 60_000,
+            gone_ms: 60_000,
+        }
+    }
+}
+
+/// What the watch remembers.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Watch {
+    pub(super) waits: Waits,
+    /// The host's time at the last call that passed one in.
+    pub(super) now: u64,
+    /// When the game stream last brought a line or was opened anew.
+    pub(super) heard_at: u64,
+    /// Our move's request was handed to the host then; its answer awaited.
+    pub(super) move_sent_at: Option<u64>,
+    /// Our move waits out a 429 until then, then is sent again.
+    pub(super) resend_at: Option<u64>,
+    /// The game stream is down since then.
+    pub(super) down_since: Option<u64>,
+    /// "The server does not answer" said for this outage.
+    pub(super) gone_said: bool,
+    /// "The server does not have this game" said for this outage.
+    pub(super) missing_said: bool,
+    /// The stream was opened anew after a drop or a silence: the moves
+    /// its whole game brings are said as missed.
+    pub(super) catching_up: bool,
+    /// The events stream is down (said while no game runs).
+    pub(super) events_down: bool,
+}
+
+impl OnlinePlay {
+    /// With these waits instead of Lichess's defaults.
+    pub fn with_waits(mut self, waits: Waits) -> OnlinePlay {
+        self.watch.waits = waits;
+        self
+    }
+
+    /// A game that runs and waits for the server: the opponent is to move
+    /// on the record (our move may still be on its way).
+    fn waiting_for_server(&self, host: &impl Host) -> bool {
+        let Some(game) = &self.game else {
+            return false;
+        };
+        let record = host.session().record();
+        !game.is_over() && !record.is_over() && record.turn() != game.me
+    }
+
+    /// When [`OnlinePlay::tick`] has something to do next, if ever.
+    pub fn next_deadline(&self, host: &impl Host) -> Option<u64> {
+        let w = &self.watch;
+        // While the stream is down its own thread reconnects.
+        let silence = (!self.down && self.waiting_for_server(host))
+            .then(|| w.heard_at + 3 * w.waits.keep_alive_ms);
+        let request = w.move_sent_at.map(|t| t + w.waits.request_ms);
+        let gone = w
+            .down_since
+            .filter(|_| !w.gone_said)
+            .map(|t| t + w.waits.gone_ms);
+        let down_start = (self.down && w.down_since.is_none()).then_some(w.now);
+        [silence, request, w.resend_at, gone, down_start]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// The deadlines due at `now`.
+    pub fn tick(&mut self, host: &mut impl Host, now: u64) {
+        self.watch.now = now;
+        if self.game.as_ref().is_none_or(|g| g.is_over()) {
+            return;
+        }
+        if self.down && self.watch.down_since.is_none() {
+            self.watch.down_since = Some(now);
+        }
+        if self.watch.resend_at.is_some_and(|t| t <= now) {
+            self.watch.resend_at = None;
+            let pending = self
+                .game
+                .as_ref()
+                .and_then(|g| g.pending().map(str::to_owned));
+            if let Some(uci) = pending {
+                self.send(Request::Move(uci), None);
+            }
+        }
+        let unanswered = self
+            .watch
+            .move_sent_at
+            .is_some_and(|t| t + self.watch.waits.request_ms <= now);
+        let silent = !self.down
+            && self.waiting_for_server(host)
+            && self.watch.heard_at + 3 * self.watch.waits.keep_alive_ms <= now;
+        if unanswered || silent {
+            // Read the game again: its whole state settles whatever was
+            // lost (the answer, a state, the stream itself).
+            self.watch.move_sent_at = None;
+            self.read_again(now);
+        }
+        let gone = self
+            .watch
+            .down_since
+            .is_some_and(|t| t + self.watch.waits.gone_ms <= now);
+        if gone && !self.watch.gone_said {
+            self.watch.gone_said = true;
+            let seconds = (now - self.watch.down_since.unwrap_or(now)) / 1000;
+            let words = host.session().pack().phrase(
+                "online_server_gone",
+                &[("seconds", Utterance::from(seconds.to_string()))],
+            );
+            let report = Report::ServerGone { seconds };
+            host.report(Some(report), words, Priority::Alert);
+        }
+    }
+
+    /// The game's stream opened anew; what it brings is reconciled.
+    pub(super) fn read_again(&mut self, now: u64) {
+        if let Some(game) = &self.game {
+            self.watch.heard_at = now;
+            self.watch.catching_up = true;
+            self.todo.push(Todo::Resync(path_id(&game.id)));
+        }
+    }
+
+    /// A line of the game's stream arrived at `now`.
+    pub(super) fn heard(&mut self, now: u64) {
+        self.watch.now = now;
+        self.watch.heard_at = now;
+        self.watch.down_since = None;
+        self.watch.gone_said = false;
+        self.watch.missing_said = false;
+    }
+
+    /// "Too many requests" on our move: it stays on the record and is sent
+    /// again after the wait, said so.
+    pub(super) fn rate_limited_move(&mut self, host: &mut impl Host, now: u64, error: Report) {
+        let wait = self.watch.waits.rate_limit_ms;
+        self.watch.resend_at = Some(now + wait);
+        let what = host
+            .session()
+            .record()
+            .last_move()
+            .map(|m| Utterance::from(m.san_string()))
+            .unwrap_or_default();
+        let words = host.session().pack().phrase(
+            "online_rate_limited_move",
+            &[
+                ("move", what),
+                ("seconds", Utterance::from(wait.div_ceil(1000).to_string())),
+            ],
+        );
+        host.report(Some(error), words, Priority::Alert);
+    }
+
+    /// The game's stream answered 404: the server does not have the game
+    /// (restarted without it). Said once an outage, with the way out;
+    /// the stream keeps looking for it.
+    pub(super) fn game_missing(&mut self, host: &mut impl Host) {
+        self.down = true;
+        if std::mem::replace(&mut self.watch.missing_said, true) {
+            return;
+        }
+        let words = host.session().pack().say("online_game_missing");
+        host.report(Some(Report::GameMissing), words, Priority::Alert);
+    }
+
+    /// The events stream (games starting, challenges) dropped: said while
+    /// no game runs (the game's own stream speaks during a game).
+    pub fn events_dropped(&mut self, host: &mut impl Host, reason: &ApiError) {
+        if self.game.is_some() || std::mem::replace(&mut self.watch.events_down, true) {
+            return;
+        }
+        say_connection_lost(host, reason);
+    }
+
+    /// The events stream is back (or brought a line).
+    pub fn events_back(&mut self, host: &mut impl Host) {
+        if !std::mem::take(&mut self.watch.events_down) || self.game.is_some() {
+            return;
+        }
+        let words = host.session().pack().say("online_connection_back");
+        host.report(Some(Report::ConnectionBack), words, Priority::Alert);
+    }
+}

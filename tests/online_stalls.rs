@@ -1,0 +1,193 @@
+//! The two stalls of issue 32, reproduced through `rochade online --json`
+//! against the suite's server taught the orders a real server sends:
+//! 1. a move made while the game stream is down, carried by the `gameFull`
+//!    of the next stream, must be announced;
+//! 2. a chat line in the same chunk as a move must not hide the move.
+//!
+//! And the ways out of the other faults: a state never sent (keep-alives
+//! only), the server restarted (with and without the game), a move
+//! answered 429.
+
+#[path = "support/hermetic.rs"]
+mod hermetic;
+#[path = "support/lichess_server.rs"]
+mod lichess_server;
+#[path = "support/online_client.rs"]
+mod online_client;
+
+use lichess_server::{Chunking, Cut, Faults, Script, Server, game_moves};
+use online_client::{Client, play_to_end};
+
+const TOKEN: &str = "lip_StallToken0123456789abcdef";
+
+fn run(script: Script, what: &str) -> online_client::Played {
+    let moves = script.moves.clone();
+    let white = script.account_white;
+    let server = Server::start(TOKEN, script);
+    let mut client = Client::start(&server, TOKEN, 200, &["--ai", "3"]);
+    let played =
+        play_to_end(&mut client, &server, &moves, white).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let (code, transcript) = client.finish();
+    assert_eq!(code, 0, "{what}: {transcript}");
+    played
+}
+
+#[test]
+fn stall_1_a_move_made_while_the_stream_is_down_is_announced_after_the_reconnect() {
+    let moves: Vec<String> = game_moves()[..24].to_vec();
+    for (white, cut) in [(true, Cut::After), (true, Cut::Before), (false, Cut::After)] {
+        // Cut right after our move (its state written or not) and right
+        // after the reply; the reply is made while the stream is down.
+        let ours = if white { 10 } else { 11 };
+        let script = Script {
+            moves: moves.clone(),
+            account_white: white,
+            cuts: vec![(ours, cut), (ours + 3, cut), (ours + 6, Cut::After)],
+            outage_ms: 250,
+            reply_delay_ms: (20, 60),
+            ..Script::default()
+        };
+        let played = run(script, &format!("white {white}, cut {cut:?}"));
+        assert!(
+            played.caught_up >= 1,
+            "'While the connection was lost' said"
+        );
+    }
+}
+
+#[test]
+fn stall_2_a_chat_line_next_to_a_move_never_hides_the_move() {
+    let moves: Vec<String> = game_moves()[..20].to_vec();
+    for chunking in [Chunking::Merged, Chunking::Split, Chunking::LinePerChunk] {
+        let script = Script {
+            moves: moves.clone(),
+            account_white: true,
+            chunking,
+            faults: Faults {
+                chat: 100,
+                offer: 30,
+                repeat: 30,
+                ..Faults::default()
+            },
+            reply_delay_ms: (0, 30),
+            seed: 7,
+            ..Script::default()
+        };
+        run(script, &format!("{chunking:?}"));
+    }
+}
+
+#[test]
+fn a_state_never_sent_is_read_again_after_three_keep_alive_periods() {
+    // The opponent's moves at plies 7 and 12 never reach the open stream:
+    // it sends keep-alives only.
+    for (white, at) in [(true, 7), (false, 12)] {
+        let script = Script {
+            moves: game_moves()[..16].to_vec(),
+            account_white: white,
+            withhold_at: Some(at),
+            reply_delay_ms: (0, 40),
+            ..Script::default()
+        };
+        let played = run(script, &format!("withheld at {at}"));
+        assert_eq!(played.caught_up, 1, "said as missed once");
+        // Three keep-alive periods (300 ms) and the stream opened anew.
+        assert!(
+            played.longest.0 < std::time::Duration::from_secs(3),
+            "{:?}",
+            played.longest
+        );
+    }
+}
+
+#[test]
+fn the_server_restarted_mid_game_with_and_without_the_game() {
+    for gone in [0, 4] {
+        let script = Script {
+            moves: game_moves()[..18].to_vec(),
+            account_white: true,
+            restart_at: Some(8),
+            gone_after_restart: gone,
+            outage_ms: 300,
+            reply_delay_ms: (0, 60),
+            ..Script::default()
+        };
+        let moves = script.moves.clone();
+        let server = Server::start(TOKEN, script);
+        let mut client = Client::start(&server, TOKEN, 200, &["--ai", "3"]);
+        let played = play_to_end(&mut client, &server, &moves, true)
+            .unwrap_or_else(|e| panic!("gone {gone}: {e}"));
+        let (code, transcript) = client.finish();
+        assert_eq!(code, 0, "{transcript}");
+        assert_eq!(server.injected().restarts, 1);
+        let missing = transcript
+            .lines()
+            .filter(|l| l.contains(r#""state":"game_missing""#))
+            .count();
+        assert_eq!(missing, usize::from(gone > 0), "{transcript}");
+        if gone > 0 {
+            assert!(
+                transcript.contains("The server does not have this game now"),
+                "{transcript}"
+            );
+        }
+        assert!(transcript.contains(r#""state":"back""#), "{transcript}");
+        assert!(played.caught_up <= 1);
+    }
+}
+
+#[test]
+fn a_server_gone_for_long_is_said_and_the_game_goes_on_when_it_is_back() {
+    let script = Script {
+        moves: game_moves()[..12].to_vec(),
+        account_white: true,
+        restart_at: Some(5),
+        outage_ms: 1500,
+        reply_delay_ms: (0, 30),
+        ..Script::default()
+    };
+    let moves = script.moves.clone();
+    let server = Server::start(TOKEN, script);
+    let mut client = Client::start(
+        &server,
+        TOKEN,
+        200,
+        &["--ai", "3", "--gone-after-ms", "600"],
+    );
+    play_to_end(&mut client, &server, &moves, true).unwrap_or_else(|e| panic!("{e}"));
+    let (code, transcript) = client.finish();
+    assert_eq!(code, 0, "{transcript}");
+    assert!(transcript.contains(r#""state":"gone""#), "{transcript}");
+    assert!(
+        transcript.contains("The server has not answered for"),
+        "{transcript}"
+    );
+}
+
+#[test]
+fn a_move_answered_429_is_waited_out_and_sent_again_never_taken_back() {
+    let script = Script {
+        moves: game_moves()[..12].to_vec(),
+        account_white: true,
+        rate_limit_move_at: Some(6),
+        reply_delay_ms: (0, 30),
+        ..Script::default()
+    };
+    let moves = script.moves.clone();
+    let server = Server::start(TOKEN, script);
+    let mut client = Client::start(&server, TOKEN, 300, &["--ai", "3"]);
+    play_to_end(&mut client, &server, &moves, true).unwrap_or_else(|e| panic!("{e}"));
+    let (code, transcript) = client.finish();
+    assert_eq!(code, 0, "{transcript}");
+    assert!(
+        transcript.contains("The server asks to wait (too many requests)"),
+        "{transcript}"
+    );
+    assert!(!transcript.contains("Move not accepted"), "{transcript}");
+    let sent = server
+        .requests()
+        .iter()
+        .filter(|(_, p, _)| p.ends_with(&format!("/move/{}", moves[6])))
+        .count();
+    assert_eq!(sent, 2, "refused once with 429, then sent again");
+}
