@@ -399,11 +399,12 @@ where
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
-                // A connection that worked for a while starts the backoff
-                // again; one cut at once (a server that accepts and
-                // closes) keeps it growing, so reconnections never come
-                // at a fixed, quick pace.
-                if lasted >= client.timing.backoff_max.min(Duration::from_secs(5)) {
+                // A connection that worked for a second starts the backoff
+                // again (a drop in a game comes back at once); one cut at
+                // once (a server that accepts and closes) keeps it
+                // growing, so reconnections never come at a fixed, quick
+                // pace.
+                if lasted >= client.timing.backoff_max.min(Duration::from_secs(1)) {
                     backoff = client.timing.backoff;
                 }
                 let wait = if reason == ApiError::RateLimited {
