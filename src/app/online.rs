@@ -213,6 +213,17 @@ impl RochadeApp {
                     };
                     self.say(words, Priority::Info);
                 }
+                OnlineMsg::TokenFile(note) => {
+                    let pack = self.session.pack();
+                    let words = match &note {
+                        token::TokenFileNote::Narrowed { .. } => pack.say("online_token_narrowed"),
+                        token::TokenFileNote::StillOpen { path, .. } => pack.phrase(
+                            "online_token_open",
+                            &[("path", Utterance::from(path.display().to_string()))],
+                        ),
+                    };
+                    self.say(words, Priority::Alert);
+                }
                 OnlineMsg::Connected {
                     account,
                     client,

@@ -18,6 +18,8 @@ pub(super) enum OnlineMsg {
     /// The token typed was stored (where), or could not be (why: it is
     /// used this time all the same).
     TokenStored(Result<token::Stored, String>),
+    /// The stored token's file could be read by other users: what was done.
+    TokenFile(token::TokenFileNote),
     /// The server knows the token: this account.
     Connected {
         account: String,
@@ -69,7 +71,11 @@ pub(super) fn connect(
     };
     let typed = !typed_text.trim().is_empty();
     let token = if !typed {
-        match token::load() {
+        let note_tx = tx.clone();
+        let mut note = move |note| {
+            let _ = note_tx.send(OnlineMsg::TokenFile(note));
+        };
+        match token::load_noting(&mut note) {
             Some(t) => t,
             None => {
                 return fail(

@@ -92,7 +92,7 @@ pub fn load() -> Option<Token> {
 
 /// [`load`], handing what was done to the token file to `note` (to be said
 /// and shown).
-pub fn load_noting(note: &mut dyn FnMut(String)) -> Option<Token> {
+pub fn load_noting(note: &mut dyn FnMut(TokenFileNote)) -> Option<Token> {
     if let Some(t) = std::env::var(TOKEN_ENV).ok().and_then(|t| Token::new(&t)) {
         return Some(t);
     }
@@ -105,43 +105,74 @@ pub fn load_noting(note: &mut dyn FnMut(String)) -> Option<Token> {
     read_token_file(&token_file()?, note)
 }
 
-/// The token in the file at `path`; a file others could read is narrowed
-/// first, and `note` hears of it.
-fn read_token_file(path: &std::path::Path, note: &mut dyn FnMut(String)) -> Option<Token> {
-    let text = std::fs::read_to_string(path).ok()?;
+/// What was done to a token file that other users could read (its mode,
+/// e.g. 0666 or 0644, copied or unpacked so).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenFileNote {
+    /// It is now readable by the user only (0600).
+    Narrowed { path: PathBuf, mode: u32 },
+    /// It could not be changed: the user must.
+    StillOpen {
+        path: PathBuf,
+        mode: u32,
+        error: String,
+    },
+}
+
+impl std::fmt::Display for TokenFileNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokenFileNote::Narrowed { path, mode } => write!(
+                f,
+                "the token file {} could be read by other users (mode {mode:03o}); \
+                 it is now readable by you only (0600)",
+                path.display()
+            ),
+            TokenFileNote::StillOpen { path, mode, error } => write!(
+                f,
+                "the token file {shown} can be read by other users (mode {mode:03o}) and could \
+                 not be changed ({error}); make it readable by you only: chmod 600 {shown}",
+                shown = path.display()
+            ),
+        }
+    }
+}
+
+/// The token in the file at `path` (a token is one short line: the file
+/// is read only if it is a regular file of at most a small size); a file
+/// others could read is narrowed first, and `note` hears of it.
+fn read_token_file(path: &std::path::Path, note: &mut dyn FnMut(TokenFileNote)) -> Option<Token> {
+    let text = crate::read_capped::read_text_capped(path, crate::read_capped::SMALL_CAP).ok()?;
     if let Some(fixed) = narrow_token_file(path) {
         note(fixed);
     }
     Token::new(&text)
 }
 
-/// A token file that other users could read (its mode, e.g. 0666 or
-/// 0644, copied or unpacked so) is made readable by the user only (0600);
-/// what was done, to be said, or why it could not be.
+/// A token file that other users could read is made readable by the user
+/// only (0600); what was done, or why it could not be.
 #[cfg(unix)]
-fn narrow_token_file(path: &std::path::Path) -> Option<String> {
+fn narrow_token_file(path: &std::path::Path) -> Option<TokenFileNote> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
     if mode & 0o077 == 0 {
         return None;
     }
-    let shown = path.display();
+    let path = path.to_path_buf();
     Some(
-        match std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
-            Ok(()) => format!(
-                "the token file {shown} could be read by other users (mode {mode:03o}); \
-                 it is now readable by you only (0600)"
-            ),
-            Err(e) => format!(
-                "the token file {shown} can be read by other users (mode {mode:03o}) and could \
-                 not be changed ({e}); make it readable by you only: chmod 600 {shown}"
-            ),
+        match std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)) {
+            Ok(()) => TokenFileNote::Narrowed { path, mode },
+            Err(e) => TokenFileNote::StillOpen {
+                path,
+                mode,
+                error: e.to_string(),
+            },
         },
     )
 }
 
 #[cfg(not(unix))]
-fn narrow_token_file(_path: &std::path::Path) -> Option<String> {
+fn narrow_token_file(_path: &std::path::Path) -> Option<TokenFileNote> {
     // The file inherits the user's profile folder's access rules.
     None
 }
@@ -223,7 +254,7 @@ mod tests {
         for wide in [0o666, 0o644, 0o640, 0o604] {
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(wide)).unwrap();
             let mut notes = Vec::new();
-            let token = read_token_file(&path, &mut |n| notes.push(n));
+            let token = read_token_file(&path, &mut |n| notes.push(n.to_string()));
             assert_eq!(token.unwrap().secret(), "lip_secret123");
             assert_eq!(mode(&path), 0o600, "{wide:o}");
             assert_eq!(notes.len(), 1, "{notes:?}");
@@ -236,7 +267,7 @@ mod tests {
         }
         // The user's own file: nothing to say.
         let mut notes = Vec::new();
-        assert!(read_token_file(&path, &mut |n| notes.push(n)).is_some());
+        assert!(read_token_file(&path, &mut |n| notes.push(n.to_string())).is_some());
         assert!(notes.is_empty(), "{notes:?}");
     }
 }

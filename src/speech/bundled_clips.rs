@@ -91,6 +91,7 @@ static DE: &[(&str, &[u8])] = &[
     ("als", include_bytes!("../../assets/voice/de/als.wav")),
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
+    ("andere", include_bytes!("../../assets/voice/de/andere.wav")),
     (
         "anderen",
         include_bytes!("../../assets/voice/de/anderen.wav"),
@@ -221,6 +222,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("bella", include_bytes!("../../assets/voice/de/bella.wav")),
     (
+        "benutzer",
+        include_bytes!("../../assets/voice/de/benutzer.wav"),
+    ),
+    (
         "benutzt",
         include_bytes!("../../assets/voice/de/benutzt.wav"),
     ),
@@ -240,6 +245,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "beschaedigt",
         include_bytes!("../../assets/voice/de/beschaedigt.wav"),
+    ),
+    (
+        "besetzt",
+        include_bytes!("../../assets/voice/de/besetzt.wav"),
     ),
     ("besser", include_bytes!("../../assets/voice/de/besser.wav")),
     (
@@ -476,6 +485,7 @@ static DE: &[(&str, &[u8])] = &[
     ("ihr", include_bytes!("../../assets/voice/de/ihr.wav")),
     ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
+    ("immer", include_bytes!("../../assets/voice/de/immer.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
     ("ja", include_bytes!("../../assets/voice/de/ja.wav")),
@@ -483,7 +493,6 @@ static DE: &[(&str, &[u8])] = &[
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
-    ("klemmt", include_bytes!("../../assets/voice/de/klemmt.wav")),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
     (
         "koennen",
@@ -509,6 +518,7 @@ static DE: &[(&str, &[u8])] = &[
     ("laufen", include_bytes!("../../assets/voice/de/laufen.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
+    ("lesbar", include_bytes!("../../assets/voice/de/lesbar.wav")),
     (
         "lesbaren",
         include_bytes!("../../assets/voice/de/lesbaren.wav"),
@@ -932,7 +942,6 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/wiederhergestellt.wav"),
     ),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
-    ("wo", include_bytes!("../../assets/voice/de/wo.wav")),
     (
         "woerter",
         include_bytes!("../../assets/voice/de/woerter.wav"),
