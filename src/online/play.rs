@@ -104,6 +104,9 @@ pub struct OnlinePlay {
     game: Option<OnlineGame>,
     /// A challenge said and waiting for `yes` or `no`.
     challenge: Option<Box<ChallengeInfo>>,
+    /// The challenges said (their ids, the latest 64), so one sent again
+    /// is not said again.
+    challenges_said: Vec<String>,
     /// Chat lines not read yet.
     chat: Vec<(String, String)>,
     /// The server's clocks (ms) as it last sent them.
@@ -171,6 +174,7 @@ impl OnlinePlay {
             auto_accept,
             game: None,
             challenge: None,
+            challenges_said: Vec::new(),
             chat: Vec::new(),
             clocks: None,
             clocked: 0,
@@ -222,6 +226,15 @@ impl OnlinePlay {
                 self.todo.push(Todo::Open(path_id(&game.game_id)));
             }
             IncomingEvent::Challenge { challenge } if self.game.is_none() => {
+                // The events stream sends the open challenges again at every
+                // reconnection: each is said once.
+                if self.challenges_said.contains(&challenge.id) {
+                    return;
+                }
+                if self.challenges_said.len() >= 64 {
+                    self.challenges_said.remove(0);
+                }
+                self.challenges_said.push(challenge.id.clone());
                 let challenger = challenge.challenger.clone();
                 let id = challenger.as_ref().and_then(|c| c.id.clone());
                 if id.is_some_and(|id| id.eq_ignore_ascii_case(&self.account)) {
@@ -1002,11 +1015,15 @@ mod tests {
             r#"{"type":"challenge","challenge":{"id":"C1","challenger":{"id":"them","name":"Them","rating":1600},"timeControl":{"type":"clock","limit":300,"increment":3,"show":"5+3"}}}"#,
         )
         .unwrap();
-        play.incoming(&mut host, challenge);
+        play.incoming(&mut host, challenge.clone());
         assert_eq!(
             host.told.last().map(|t| t.1.as_str()),
             Some("Challenge from Them, rating 1600: 5+3. Type yes to accept, no to decline")
         );
+        // Sent again (the events stream came back): not said again.
+        let told = host.told.len();
+        play.incoming(&mut host, challenge);
+        assert_eq!(host.told.len(), told);
         assert!(play.input(&mut host, 0, "no"));
         assert_eq!(sends(&mut play), ["/api/challenge/C1/decline"]);
         assert!(play.challenge().is_none());
