@@ -18,6 +18,7 @@ pub mod link;
 mod notice;
 pub mod practice;
 mod question;
+mod resume_clock;
 mod retrace;
 pub mod sighted;
 
@@ -25,7 +26,7 @@ use shakmaty::{Color, Move, Position, Square};
 
 use crate::announce::{self};
 use crate::chess::{Claim, GameRecord, MoveInputError};
-use crate::clock::{Clock, TimeControl};
+use crate::clock::Clock;
 use crate::words::{Lang, Pack, Utterance};
 
 pub use config::{Mode, SessionConfig};
@@ -109,10 +110,14 @@ impl Session {
     /// paused until [`Command::ResumeClock`] (the arbiter restarts it, E.2.8).
     /// The time the app was closed is charged to nobody.
     pub fn resume_game(&mut self, now_ms: u64, record: GameRecord) {
-        let (clock, origin) =
-            clock_from_record(&self.config, &self.config.time_control, now_ms, &record);
+        let (clock, origin) = resume_clock::clock_from_record(
+            &self.config,
+            &self.config.time_control,
+            now_ms,
+            &record,
+        );
         self.game_origin_ms = Some(origin);
-        self.game_time_base_ms = last_game_time(&record).saturating_sub(now_ms);
+        self.game_time_base_ms = resume_clock::last_game_time(&record).saturating_sub(now_ms);
         self.clock = clock;
         // A retrace saved last can still be undone after the restart.
         self.retraced = retrace::last_retrace(&record);
@@ -620,7 +625,7 @@ impl Session {
                     Priority::Move,
                 );
                 out.push(Effect::Notice(Notice::DrawOffer {
-                    side: color_name(color),
+                    side: notice::color_name(color),
                 }));
                 out.push(Effect::SaveGame);
             }
@@ -789,96 +794,6 @@ impl Session {
             self.after_end_check(now, out);
         }
     }
-}
-
-fn color_name(color: Color) -> String {
-    match color {
-        Color::White => "white".into(),
-        Color::Black => "black".into(),
-    }
-}
-
-impl From<&str> for Utterance {
-    fn from(s: &str) -> Utterance {
-        Utterance {
-            written: s.to_owned(),
-            spoken: s.to_owned(),
-        }
-    }
-}
-
-impl From<String> for Utterance {
-    fn from(s: String) -> Utterance {
-        Utterance {
-            spoken: s.clone(),
-            written: s,
-        }
-    }
-}
-
-/// The clock a saved or retraced game goes on with, and the game's time
-/// origin: each move's press replayed at its recorded game time, the clock
-/// readings written with the moves winning, paused (the arbiter restarts
-/// it, E.2.8). The time between is charged to nobody.
-/// The game time of the last move that has one (0: none).
-fn last_game_time(record: &GameRecord) -> u64 {
-    record
-        .moves()
-        .iter()
-        .rev()
-        .find_map(|m| m.at_ms)
-        .unwrap_or(0)
-}
-
-fn clock_from_record(
-    config: &SessionConfig,
-    fallback: &TimeControl,
-    now_ms: u64,
-    record: &GameRecord,
-) -> (Clock, u64) {
-    let last_at = last_game_time(record);
-    let origin = now_ms.saturating_sub(last_at);
-    // The game's own time control (its TimeControl tag), not today's
-    // settings.
-    let control = record
-        .tags
-        .time_control
-        .as_deref()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or_else(|| fallback.clone());
-    let mut clock = Clock::new(control);
-    if clock.control().is_timed() && !record.moves().is_empty() {
-        let start_turn = record.start_position().turn();
-        if clock.start(origin, start_turn).is_ok() {
-            // A move without a game time is charged nothing.
-            let mut at = 0;
-            for m in record.moves() {
-                at = m.at_ms.unwrap_or(at).max(at);
-                let _ = clock.press(origin + at);
-            }
-            if !record.is_over() {
-                let _ = clock.pause(origin + last_at);
-            }
-            // The clock readings written with the moves win (an
-            // arbiter's correction, a game from another clock).
-            for color in [Color::White, Color::Black] {
-                let first = usize::from(start_turn != color);
-                let clk = record
-                    .moves()
-                    .iter()
-                    .skip(first)
-                    .step_by(2)
-                    .rev()
-                    .find_map(|m| m.clock_ms);
-                if let Some(ms) = clk {
-                    clock.set_remaining(color, ms);
-                }
-            }
-        }
-    }
-    // Thresholds set last: a warning already passed is not given again.
-    clock.set_low_time_thresholds(&config.low_time_ms);
-    (clock, origin)
 }
 
 #[cfg(test)]

@@ -164,3 +164,11 @@ pub fn mismatch_squares(m: &crate::board::Mismatch) -> (Vec<String>, Vec<String>
 fn uci<S: serde::Serializer>(mv: &shakmaty::Move, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&mv.to_uci(shakmaty::CastlingMode::Standard))
 }
+
+/// "white" or "black", as a notice names a side.
+pub(super) fn color_name(color: shakmaty::Color) -> String {
+    match color {
+        shakmaty::Color::White => "white".into(),
+        shakmaty::Color::Black => "black".into(),
+    }
+}

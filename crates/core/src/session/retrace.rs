@@ -250,10 +250,12 @@ impl Session {
     /// stopped until the arbiter restarts them.
     fn restore_clocks(&mut self, now: u64) {
         let control = self.clock.control().clone();
-        let (clock, origin) = super::clock_from_record(&self.config, &control, now, &self.record);
+        let (clock, origin) =
+            super::resume_clock::clock_from_record(&self.config, &control, now, &self.record);
         self.clock = clock;
         self.game_origin_ms = Some(origin);
-        self.game_time_base_ms = super::last_game_time(&self.record).saturating_sub(now);
+        self.game_time_base_ms =
+            super::resume_clock::last_game_time(&self.record).saturating_sub(now);
     }
 }
 

@@ -152,6 +152,24 @@ impl Pack {
     }
 }
 
+impl From<&str> for Utterance {
+    fn from(s: &str) -> Utterance {
+        Utterance {
+            written: s.to_owned(),
+            spoken: s.to_owned(),
+        }
+    }
+}
+
+impl From<String> for Utterance {
+    fn from(s: String) -> Utterance {
+        Utterance {
+            spoken: s.clone(),
+            written: s,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
