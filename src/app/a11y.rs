@@ -160,7 +160,9 @@ pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> e
 
 /// Rows a screen reader reads line by line (the scoresheet, the help): one
 /// list item per row, a roving focus (Tab enters on row `enter_at`, Up and
-/// Down move the focus row by row, Tab leaves). `take_focus` puts the
+/// Down move the focus row by row, Page Up and Page Down by
+/// [`ROWS_PER_PAGE`], Home and End to the first and last; the row with the
+/// keyboard is scrolled into view; Tab leaves). Long rows wrap. `take_focus` puts the
 /// keyboard there now (a document that opens, such as the help). Returns
 /// whether a row has the keyboard (a window's first, invisible frame takes
 /// none).
@@ -182,18 +184,15 @@ pub fn row_list_at(
     if take_focus {
         ui.memory_mut(|m| m.request_focus(row_id(target)));
     }
+    let mut moved = take_focus;
     if focused.is_some() {
-        let (up, down) = up_down(ui);
-        if up {
-            target = target.saturating_sub(1);
-        }
-        if down {
-            target = (target + 1).min(rows.len() - 1);
-        }
+        target = row_keys(ui, target, rows.len() - 1);
         if Some(target) != focused {
             ui.memory_mut(|m| m.request_focus(row_id(target)));
+            moved = true;
         }
     }
+    let wrap_width = ui.available_width().max(50.0);
     let mut has_focus = false;
     for (i, row) in rows.iter().enumerate() {
         let sense = if i == target {
@@ -203,12 +202,15 @@ pub fn row_list_at(
         };
         let galley = row.clone().into_galley(
             ui,
-            Some(egui::TextWrapMode::Extend),
-            f32::INFINITY,
+            Some(egui::TextWrapMode::Wrap),
+            wrap_width,
             egui::TextStyle::Body,
         );
         let (rect, _) = ui.allocate_exact_size(galley.size(), egui::Sense::hover());
         let r = ui.interact(rect, row_id(i), sense);
+        if moved && i == target {
+            ui.scroll_to_rect(rect.expand(4.0), None);
+        }
         let colour = ui.visuals().text_color();
         if r.has_focus() {
             ui.painter().rect_stroke(
@@ -268,6 +270,39 @@ fn keep_up_down(ui: &egui::Ui, id: Id) {
             },
         )
     });
+}
+
+/// How far Page Up and Page Down move in a row list.
+pub const ROWS_PER_PAGE: usize = 10;
+
+/// The row a list's keys move to from `at` (of rows 0..=`last`): Up,
+/// Down, Page Up, Page Down, Home, End pressed this frame, taken out of
+/// the input.
+fn row_keys(ui: &egui::Ui, at: usize, last: usize) -> usize {
+    use egui::Key;
+    let mut to = at;
+    ui.input_mut(|i| {
+        let mut take = |key| i.consume_key(egui::Modifiers::NONE, key);
+        if take(Key::ArrowUp) {
+            to = to.saturating_sub(1);
+        }
+        if take(Key::ArrowDown) {
+            to = (to + 1).min(last);
+        }
+        if take(Key::PageUp) {
+            to = to.saturating_sub(ROWS_PER_PAGE);
+        }
+        if take(Key::PageDown) {
+            to = (to + ROWS_PER_PAGE).min(last);
+        }
+        if take(Key::Home) {
+            to = 0;
+        }
+        if take(Key::End) {
+            to = last;
+        }
+    });
+    to
 }
 
 /// Up and Down pressed this frame, taken out of the input.
