@@ -26,6 +26,21 @@ pub fn ring(rect: Rect, visuals: &egui::Visuals) -> (Rect, Stroke) {
     )
 }
 
+/// Where the widget `id` is (this pass's rect, else the last pass's),
+/// read without side effects: `Context::read_response` builds a response,
+/// and during a click elsewhere that takes the keyboard from the widget
+/// (a piece picked up by a click on the board was put back at once).
+fn widget_rect(ctx: &Context, id: Id) -> Option<egui::WidgetRect> {
+    ctx.viewport(|v| {
+        v.this_pass
+            .widgets
+            .get(id)
+            .filter(|w| w.rect.is_positive() && w.rect.is_finite())
+            .or_else(|| v.prev_pass.widgets.get(id))
+            .copied()
+    })
+}
+
 /// Call once a frame, after every widget is built: draws the ring round
 /// the widget that has the keyboard, on its own layer and inside the part
 /// of it that is on screen (a widget scrolled away gets none).
@@ -33,7 +48,7 @@ pub fn draw(ctx: &Context) {
     let Some(id) = ctx.memory(|m| m.focused()) else {
         return;
     };
-    let Some(response) = ctx.read_response(id) else {
+    let Some(response) = widget_rect(ctx, id) else {
         return;
     };
     if !response.interact_rect.is_positive() {
@@ -61,7 +76,7 @@ pub fn scroll_focus_into_view(ui: &egui::Ui, salt: &str) {
     if before == Some(Some(id)) {
         return;
     }
-    let Some(response) = ui.ctx().read_response(id) else {
+    let Some(response) = widget_rect(ui.ctx(), id) else {
         return;
     };
     // Only this area's widgets: the same layer, within its columns.
