@@ -211,6 +211,15 @@ fn shown_at_age(log: &str, time: &str) -> Duration {
     }
 }
 
+/// The log's last Braille line.
+fn last_braille(log: &str) -> String {
+    log.lines()
+        .rev()
+        .find_map(|l| l.split_once("BRAILLE LINE:  '").map(|x| x.1))
+        .map(|rest| rest.rsplit_once('\'').map_or(rest, |x| x.0).to_owned())
+        .unwrap_or_default()
+}
+
 /// Whether some Braille line of the log shows `text`.
 fn braille_has(log: &str, text: &str) -> bool {
     log.lines()
@@ -363,6 +372,13 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     ] {
         desktop.type_move(typed);
         log.expect_held(&format!("move {typed}"), said, Duration::from_millis(1500));
+        // The move first on the line: a 40-cell display shows its start
+        // (the offer said with the first move came before it).
+        let line = last_braille(&log.text());
+        assert!(
+            line.starts_with(said),
+            "move {typed}: the Braille line begins with the move: '{line}'"
+        );
     }
     // Orca runs while the app would speak itself: the app offers to let
     // Orca speak (once), and Orca says and brailles the offer (at start or

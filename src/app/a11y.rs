@@ -41,12 +41,24 @@ pub const CELL_ROLE: egui::accesskit::Role = if cfg!(target_os = "linux") {
 /// Announcements said since the last frame, waiting to be handed to the
 /// accessibility tree.
 #[derive(Default, Debug)]
-pub struct Pending(Vec<String>);
+pub struct Pending(Vec<String>, usize);
 
 impl Pending {
     pub fn push(&mut self, text: &str) {
         if !text.trim().is_empty() {
             self.0.push(text.trim().to_owned());
+        }
+    }
+
+    /// A move's words: before any other words still waiting (after the
+    /// moves already there), so a Braille line shows the move first (a
+    /// 40-cell display showed the start of the screen-reader offer, the
+    /// move said with it far out of view).
+    pub fn push_move(&mut self, text: &str) {
+        if !text.trim().is_empty() {
+            let at = self.1.min(self.0.len());
+            self.0.insert(at, text.trim().to_owned());
+            self.1 = at + 1;
         }
     }
 
@@ -59,6 +71,7 @@ impl Pending {
     /// the same words anyway (the focus moves to what says them).
     pub fn truncate(&mut self, mark: usize) {
         self.0.truncate(mark);
+        self.1 = self.1.min(mark);
     }
 
     /// Forgets the newest announcement with these words, when the screen
@@ -66,6 +79,9 @@ impl Pending {
     pub fn forget(&mut self, text: &str) {
         if let Some(i) = self.0.iter().rposition(|t| t == text.trim()) {
             self.0.remove(i);
+            if i < self.1 {
+                self.1 -= 1;
+            }
         }
     }
 
@@ -77,6 +93,7 @@ impl Pending {
         }
         let text = self.0.join(" ");
         self.0.clear();
+        self.1 = 0;
         Some(text)
     }
 }
@@ -449,5 +466,20 @@ mod tests {
         p.push("Schach");
         assert_eq!(p.take().as_deref(), Some("Eva zwei Eva vier Schach"));
         assert_eq!(p.take(), None);
+    }
+
+    #[test]
+    fn moves_come_first_in_the_order_they_were_played() {
+        let mut p = Pending::default();
+        p.push("A screen reader is running. Let it speak the moves?");
+        p.push_move("Eva vier");
+        p.push_move("Eva fuenf");
+        p.push("Schach");
+        assert_eq!(
+            p.take().as_deref(),
+            Some("Eva vier Eva fuenf A screen reader is running. Let it speak the moves? Schach")
+        );
+        p.push_move("Springer Felix drei");
+        assert_eq!(p.take().as_deref(), Some("Springer Felix drei"));
     }
 }

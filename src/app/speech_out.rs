@@ -38,7 +38,11 @@ impl RochadeApp {
         // while its user has not answered the offer yet (a Braille display
         // would show nothing of the moves typed before the answer).
         if self.settings.speech.mode.screen_reader() || offering || self.screen_reader_unanswered {
-            self.a11y_pending.push(&text.spoken);
+            if priority == Priority::Move {
+                self.a11y_pending.push_move(&text.spoken);
+            } else {
+                self.a11y_pending.push(&text.spoken);
+            }
         }
         self.history.push_back(text);
         while self.history.len() > 50 {
