@@ -255,11 +255,17 @@ fn at_1024x600_text_size_2_the_move_input_the_resume_dialog_and_an_error_fit() {
         .click();
     gui.harness.run();
     gui.harness.run();
-    // The move input has room for twelve characters.
+    // The move input has room for twelve characters, and is in view (it
+    // has the keyboard).
     let input = gui
         .harness
         .get_by_role_and_label(Role::TextInput, "Move")
         .rect();
+    let (_, visible) = focused(&gui).expect("the move input has the keyboard");
+    assert!(
+        visible.height() >= input.height() - 1.0,
+        "{input:?} {visible:?}"
+    );
     let digit = gui
         .harness
         .ctx

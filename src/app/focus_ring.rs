@@ -66,14 +66,17 @@ pub fn draw(ctx: &Context) {
 
 /// Call at the start of a scroll area's contents: when the keyboard moved
 /// to a widget of this area since the last frame (Tab, F10, a dialog's
-/// first field), it is scrolled into view. `salt` names the area.
+/// first field), or the window changed its size (the move input was below
+/// the fold after the window shrank), it is scrolled into view. `salt`
+/// names the area.
 pub fn scroll_focus_into_view(ui: &egui::Ui, salt: &str) {
     let focused = ui.memory(|m| m.focused());
+    let size = ui.ctx().content_rect().size().round();
     let seen = Id::unique(("focus_ring_seen", salt));
-    let before = ui.data_mut(|d| d.get_temp::<Option<Id>>(seen));
-    ui.data_mut(|d| d.insert_temp(seen, focused));
+    let before = ui.data_mut(|d| d.get_temp::<(Option<Id>, egui::Vec2)>(seen));
+    ui.data_mut(|d| d.insert_temp(seen, (focused, size)));
     let Some(id) = focused else { return };
-    if before == Some(Some(id)) {
+    if before == Some((Some(id), size)) {
         return;
     }
     let Some(response) = widget_rect(ui.ctx(), id) else {
