@@ -16,10 +16,30 @@ const MISSING: &str = "/dev/ttyNOPE";
 fn a_missing_port_ends_with_an_error_naming_it_within_5_s() {
     assert!(!std::path::Path::new(MISSING).exists());
     let started = Instant::now();
-    let out = cli::run_rochade(&["track", MISSING], b"");
+    let mut child = hermetic::rochade()
+        .args(["track", MISSING])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rochade runs");
+    // It used to wait for ever: given 10 s, then killed and failed.
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     let took = started.elapsed();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "exit {:?}: {stderr}", out.status);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = status.unwrap_or_else(|| panic!("still running after {took:?}: {stderr}"));
+    assert!(!status.success(), "exit {status:?}: {stderr}");
     assert!(stderr.contains(MISSING), "the port is named: {stderr}");
     assert!(stderr.contains("--wait"), "the way out is said: {stderr}");
     assert!(took < Duration::from_secs(5), "took {took:?}");
