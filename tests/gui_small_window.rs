@@ -283,7 +283,7 @@ fn at_1024x600_text_size_2_the_move_input_the_resume_dialog_and_an_error_fit() {
         .query_all_by_role(Role::Label)
         .find(|n| {
             let node = n.accesskit_node();
-            let words = node.label().or_else(|| node.value().map(Into::into));
+            let words = node.label().or_else(|| node.value());
             words.is_some_and(|l| l.starts_with("speech: alsa") && l.ends_with("fill a column"))
         })
         .expect("the note is shown, its whole text its name")
