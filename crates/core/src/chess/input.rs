@@ -708,64 +708,71 @@ mod piece_letters_of_each_language {
             .map(|m| shakmaty::san::San::from_move(pos, m).to_string())
     }
 
+    /// Each (position, typed, chosen letters, announcement language, the
+    /// move in English SAN).
+    fn expect_all(cases: &[(&Chess, &str, Letters, Lang, &str)]) {
+        for &(pos, typed, chosen, lang, meant) in cases {
+            assert_eq!(
+                read(pos, typed, chosen, lang).as_deref(),
+                Ok(meant),
+                "{typed} with {chosen} letters and {lang:?} words"
+            );
+        }
+    }
+
     #[test]
     fn german_announcements_accept_german_letters_with_english_ones() {
+        use {Lang::De, Letters::En as EnL};
         let start = Chess::default();
-        for (typed, meant) in [("Sf3", "Nf3"), ("sf3", "Nf3"), ("Nf3", "Nf3"), ("e4", "e4")] {
-            assert_eq!(
-                read(&start, typed, Letters::En, Lang::De).unwrap(),
-                meant,
-                "{typed}"
-            );
-        }
         let open = position(&["e4", "e5"]);
-        for (typed, meant) in [
-            ("Lc4", "Bc4"),
-            ("lc4", "Bc4"),
-            ("Bc4", "Bc4"),
-            ("Dh5", "Qh5"),
-            ("Qh5", "Qh5"),
-            ("Ke2", "Ke2"),
-        ] {
-            assert_eq!(
-                read(&open, typed, Letters::En, Lang::De).unwrap(),
-                meant,
-                "{typed}"
-            );
-        }
-        // The same with German letters chosen.
-        assert_eq!(read(&open, "Lc4", Letters::De, Lang::De).unwrap(), "Bc4");
-        assert_eq!(read(&open, "Sf3", Letters::De, Lang::En).unwrap(), "Nf3");
         // A rook: T in German, R in English.
         let rooks = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert_eq!(read(&rooks, "Td1", Letters::En, Lang::De).unwrap(), "Rd1");
-        assert_eq!(read(&rooks, "Rd1", Letters::En, Lang::De).unwrap(), "Rd1");
-        // Promotion to a Dame, a Springer.
         let promo = fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
-        assert_eq!(read(&promo, "e8=D", Letters::En, Lang::De).unwrap(), "e8=Q");
-        assert_eq!(read(&promo, "e8S", Letters::En, Lang::De).unwrap(), "e8=N");
-        assert_eq!(read(&promo, "e8=s", Letters::En, Lang::De).unwrap(), "e8=N");
+        expect_all(&[
+            (&start, "Sf3", EnL, De, "Nf3"),
+            (&start, "sf3", EnL, De, "Nf3"),
+            (&start, "Nf3", EnL, De, "Nf3"),
+            (&start, "e4", EnL, De, "e4"),
+            (&open, "Lc4", EnL, De, "Bc4"),
+            (&open, "lc4", EnL, De, "Bc4"),
+            (&open, "Bc4", EnL, De, "Bc4"),
+            (&open, "Dh5", EnL, De, "Qh5"),
+            (&open, "Qh5", EnL, De, "Qh5"),
+            (&open, "Ke2", EnL, De, "Ke2"),
+            // German letters chosen.
+            (&open, "Lc4", Letters::De, De, "Bc4"),
+            (&start, "Sf3", Letters::De, Lang::En, "Nf3"),
+            (&rooks, "Td1", EnL, De, "Rd1"),
+            (&rooks, "Rd1", EnL, De, "Rd1"),
+            // Promotion to a Dame, a Springer.
+            (&promo, "e8=D", EnL, De, "e8=Q"),
+            (&promo, "e8S", EnL, De, "e8=N"),
+            (&promo, "e8=s", EnL, De, "e8=N"),
+        ]);
     }
 
     #[test]
     fn portuguese_announcements_accept_portuguese_letters() {
+        use {Lang::Pt, Letters::En as EnL, Letters::Pt as PtL};
         let start = Chess::default();
-        assert_eq!(read(&start, "Cf3", Letters::En, Lang::Pt).unwrap(), "Nf3");
-        assert_eq!(read(&start, "Cf3", Letters::Pt, Lang::Pt).unwrap(), "Nf3");
-        assert_eq!(read(&start, "Nf3", Letters::Pt, Lang::Pt).unwrap(), "Nf3");
         let open = position(&["e4", "e5"]);
-        assert_eq!(read(&open, "Bc4", Letters::En, Lang::Pt).unwrap(), "Bc4");
-        assert_eq!(read(&open, "Dh5", Letters::En, Lang::Pt).unwrap(), "Qh5");
-        // R is the king (Rei) with Portuguese letters chosen.
-        assert_eq!(read(&open, "Re2", Letters::Pt, Lang::Pt).unwrap(), "Ke2");
         let rooks = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert_eq!(read(&rooks, "Td1", Letters::Pt, Lang::Pt).unwrap(), "Rd1");
-        assert_eq!(read(&rooks, "Td1", Letters::En, Lang::Pt).unwrap(), "Rd1");
-        // P: a pawn, when written.
-        assert_eq!(read(&start, "Pe4", Letters::Pt, Lang::Pt).unwrap(), "e4");
         let promo = fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
-        assert_eq!(read(&promo, "e8=C", Letters::Pt, Lang::Pt).unwrap(), "e8=N");
-        assert_eq!(read(&promo, "e8=T", Letters::En, Lang::Pt).unwrap(), "e8=R");
+        expect_all(&[
+            (&start, "Cf3", EnL, Pt, "Nf3"),
+            (&start, "Cf3", PtL, Pt, "Nf3"),
+            (&start, "Nf3", PtL, Pt, "Nf3"),
+            (&open, "Bc4", EnL, Pt, "Bc4"),
+            (&open, "Dh5", EnL, Pt, "Qh5"),
+            // R is the king (Rei) with Portuguese letters chosen.
+            (&open, "Re2", PtL, Pt, "Ke2"),
+            (&rooks, "Td1", PtL, Pt, "Rd1"),
+            (&rooks, "Td1", EnL, Pt, "Rd1"),
+            // P: a pawn, when written.
+            (&start, "Pe4", PtL, Pt, "e4"),
+            (&promo, "e8=C", PtL, Pt, "e8=N"),
+            (&promo, "e8=T", EnL, Pt, "e8=R"),
+        ]);
     }
 
     #[test]
