@@ -138,3 +138,39 @@ fn the_pgn_of_a_practice_game_is_complete() {
     assert!(text.contains("[Black \"Computer level 2\"]"), "{text}");
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
 }
+
+/// The player's moves of a game typed in `lang`, in English SAN.
+fn players_moves(lang: &str, input: &str) -> (Vec<String>, Vec<String>) {
+    let mut args = QUIET_LEVEL_2.to_vec();
+    let at = args.iter().position(|a| *a == "--lang").unwrap();
+    args[at + 1] = lang;
+    let events = play(&args, input);
+    let moves = events
+        .iter()
+        .filter(|e| e["event"] == "move" && e["by"] == "player")
+        .map(|e| e["san"].as_str().unwrap().to_owned())
+        .collect();
+    let errors = events
+        .iter()
+        .filter(|e| e["event"] == "error")
+        .map(|e| e.to_string())
+        .collect();
+    (moves, errors)
+}
+
+#[test]
+fn german_piece_letters_are_played_with_german_announcements() {
+    // Springer f3, then the pawn, then Laeufer c4 (the engine's replies
+    // cannot block f1-c4 or take f3 in time).
+    let (moves, errors) = players_moves("de", "Sf3\ne4\nLc4\nresign\n");
+    assert_eq!(moves, ["Nf3", "e4", "Bc4"], "errors: {errors:?}");
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn portuguese_piece_letters_are_played_with_portuguese_announcements() {
+    // Cavalo f3; the c-pawn written in lower case stays a pawn.
+    let (moves, errors) = players_moves("pt", "Cf3\nc4\nresign\n");
+    assert_eq!(moves, ["Nf3", "c4"], "errors: {errors:?}");
+    assert!(errors.is_empty(), "{errors:?}");
+}

@@ -24,18 +24,20 @@ fn ctrl_e_exports_off_the_ui_thread_and_says_the_file() {
     gui.type_move("e4");
     gui.press_with(Modifiers::COMMAND, Key::E);
     let said = gui.last_spoken();
-    assert!(
-        said.starts_with("Saved: ") && said.ends_with(".pgn"),
-        "{said}"
-    );
-    // The folder the three files went to is said, not only the file.
+    assert!(said.starts_with("Saved: "), "{said}");
+    // The folder the three files went to is said, and every file in it.
     assert!(said.contains(", exports, "), "{said}");
     let names: Vec<String> = std::fs::read_dir(dir.path().join("exports"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
     for ext in ["pgn", "brf", "txt"] {
-        assert!(names.iter().any(|n| n.ends_with(ext)), "{names:?}");
+        let name = names.iter().find(|n| n.ends_with(ext));
+        let name = name.unwrap_or_else(|| panic!("no .{ext} in {names:?}"));
+        assert!(said.contains(name.as_str()), "{name} not said: {said}");
+        // Unknown players' names make no "-game-game" file.
+        assert!(!name.contains("game-game"), "{name}");
     }
     let pgn = names.iter().find(|n| n.ends_with("pgn")).unwrap();
     let text = std::fs::read_to_string(dir.path().join("exports").join(pgn)).unwrap();

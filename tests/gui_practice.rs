@@ -143,7 +143,7 @@ fn resign_and_new_game_ask_for_confirmation() {
         Key::R,
     );
     assert_eq!(gui.last_spoken(), "Black resigns? Please confirm");
-    gui.press(Key::N);
+    gui.press(Key::Escape);
     assert!(!gui.app().session().record().is_over());
     gui.press_with(CTRL, Key::N);
     assert_eq!(gui.last_spoken(), "Start a new game? Please confirm");
@@ -734,7 +734,7 @@ fn a_question_from_the_scoresheet_gives_the_keyboard_back_there() {
     );
     gui.press_with(CTRL, Key::T);
     assert!(gui.app().question().is_some());
-    gui.press(Key::N);
+    gui.press(Key::Escape);
     gui.harness.run();
     assert!(gui.app().question().is_none());
     assert!(row(&gui), "the keyboard is back on the scoresheet");

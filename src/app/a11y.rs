@@ -41,12 +41,24 @@ pub const CELL_ROLE: egui::accesskit::Role = if cfg!(target_os = "linux") {
 /// Announcements said since the last frame, waiting to be handed to the
 /// accessibility tree.
 #[derive(Default, Debug)]
-pub struct Pending(Vec<String>);
+pub struct Pending(Vec<String>, usize);
 
 impl Pending {
     pub fn push(&mut self, text: &str) {
         if !text.trim().is_empty() {
             self.0.push(text.trim().to_owned());
+        }
+    }
+
+    /// A move's words: before any other words still waiting (after the
+    /// moves already there), so a Braille line shows the move first (a
+    /// 40-cell display showed the start of the screen-reader offer, the
+    /// move said with it far out of view).
+    pub fn push_move(&mut self, text: &str) {
+        if !text.trim().is_empty() {
+            let at = self.1.min(self.0.len());
+            self.0.insert(at, text.trim().to_owned());
+            self.1 = at + 1;
         }
     }
 
@@ -59,6 +71,7 @@ impl Pending {
     /// the same words anyway (the focus moves to what says them).
     pub fn truncate(&mut self, mark: usize) {
         self.0.truncate(mark);
+        self.1 = self.1.min(mark);
     }
 
     /// Forgets the newest announcement with these words, when the screen
@@ -66,6 +79,9 @@ impl Pending {
     pub fn forget(&mut self, text: &str) {
         if let Some(i) = self.0.iter().rposition(|t| t == text.trim()) {
             self.0.remove(i);
+            if i < self.1 {
+                self.1 -= 1;
+            }
         }
     }
 
@@ -77,6 +93,7 @@ impl Pending {
         }
         let text = self.0.join(" ");
         self.0.clear();
+        self.1 = 0;
         Some(text)
     }
 }
@@ -160,7 +177,9 @@ pub fn read_only_text(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> e
 
 /// Rows a screen reader reads line by line (the scoresheet, the help): one
 /// list item per row, a roving focus (Tab enters on row `enter_at`, Up and
-/// Down move the focus row by row, Tab leaves). `take_focus` puts the
+/// Down move the focus row by row, Page Up and Page Down by
+/// [`ROWS_PER_PAGE`], Home and End to the first and last; the row with the
+/// keyboard is scrolled into view; Tab leaves). Long rows wrap. `take_focus` puts the
 /// keyboard there now (a document that opens, such as the help). Returns
 /// whether a row has the keyboard (a window's first, invisible frame takes
 /// none).
@@ -182,18 +201,15 @@ pub fn row_list_at(
     if take_focus {
         ui.memory_mut(|m| m.request_focus(row_id(target)));
     }
+    let mut moved = take_focus;
     if focused.is_some() {
-        let (up, down) = up_down(ui);
-        if up {
-            target = target.saturating_sub(1);
-        }
-        if down {
-            target = (target + 1).min(rows.len() - 1);
-        }
+        target = row_keys(ui, target, rows.len() - 1);
         if Some(target) != focused {
             ui.memory_mut(|m| m.request_focus(row_id(target)));
+            moved = true;
         }
     }
+    let wrap_width = ui.available_width().max(50.0);
     let mut has_focus = false;
     for (i, row) in rows.iter().enumerate() {
         let sense = if i == target {
@@ -203,12 +219,15 @@ pub fn row_list_at(
         };
         let galley = row.clone().into_galley(
             ui,
-            Some(egui::TextWrapMode::Extend),
-            f32::INFINITY,
+            Some(egui::TextWrapMode::Wrap),
+            wrap_width,
             egui::TextStyle::Body,
         );
         let (rect, _) = ui.allocate_exact_size(galley.size(), egui::Sense::hover());
         let r = ui.interact(rect, row_id(i), sense);
+        if moved && i == target {
+            ui.scroll_to_rect(rect.expand(4.0), None);
+        }
         let colour = ui.visuals().text_color();
         if r.has_focus() {
             ui.painter().rect_stroke(
@@ -268,6 +287,39 @@ fn keep_up_down(ui: &egui::Ui, id: Id) {
             },
         )
     });
+}
+
+/// How far Page Up and Page Down move in a row list.
+pub const ROWS_PER_PAGE: usize = 10;
+
+/// The row a list's keys move to from `at` (of rows 0..=`last`): Up,
+/// Down, Page Up, Page Down, Home, End pressed this frame, taken out of
+/// the input.
+fn row_keys(ui: &egui::Ui, at: usize, last: usize) -> usize {
+    use egui::Key;
+    let mut to = at;
+    ui.input_mut(|i| {
+        let mut take = |key| i.consume_key(egui::Modifiers::NONE, key);
+        if take(Key::ArrowUp) {
+            to = to.saturating_sub(1);
+        }
+        if take(Key::ArrowDown) {
+            to = (to + 1).min(last);
+        }
+        if take(Key::PageUp) {
+            to = to.saturating_sub(ROWS_PER_PAGE);
+        }
+        if take(Key::PageDown) {
+            to = (to + ROWS_PER_PAGE).min(last);
+        }
+        if take(Key::Home) {
+            to = 0;
+        }
+        if take(Key::End) {
+            to = last;
+        }
+    });
+    to
 }
 
 /// Up and Down pressed this frame, taken out of the input.
@@ -414,5 +466,20 @@ mod tests {
         p.push("Schach");
         assert_eq!(p.take().as_deref(), Some("Eva zwei Eva vier Schach"));
         assert_eq!(p.take(), None);
+    }
+
+    #[test]
+    fn moves_come_first_in_the_order_they_were_played() {
+        let mut p = Pending::default();
+        p.push("A screen reader is running. Let it speak the moves?");
+        p.push_move("Eva vier");
+        p.push_move("Eva fuenf");
+        p.push("Schach");
+        assert_eq!(
+            p.take().as_deref(),
+            Some("Eva vier Eva fuenf A screen reader is running. Let it speak the moves? Schach")
+        );
+        p.push_move("Springer Felix drei");
+        assert_eq!(p.take().as_deref(), Some("Springer Felix drei"));
     }
 }

@@ -8,7 +8,7 @@ use super::keys::Action;
 use super::{FocusTarget, Modal, RochadeApp, SimPanel, dialogs, settings_dialog};
 use crate::chess::Claim;
 use crate::session::board::BoardEvent;
-use crate::session::{Command, Event, Mode, Priority, Source};
+use crate::session::{Command, Event, Mode, Priority, Question, Source};
 use crate::words::Utterance;
 
 impl RochadeApp {
@@ -132,6 +132,52 @@ impl RochadeApp {
         if text.is_empty() {
             return;
         }
+        // "yes" or "no" answers the screen-reader offer, which holds no
+        // keyboard; under a dialog's question, "n" answers no.
+        if let Some(yes) = self.offer_answer(&text) {
+            self.move_input.text.clear();
+            self.act(if yes { Action::Confirm } else { Action::Cancel });
+            return;
+        }
+        if self.dialog_question() {
+            self.play_under_question(&text);
+            return;
+        }
+        self.play_text(text);
+    }
+
+    /// Enter after text typed while a dialog's question has the keyboard:
+    /// "n" answers no; a move is played (a resumed game would replace it:
+    /// there it is kept until the answer) and the question said again.
+    fn play_under_question(&mut self, text: &str) {
+        if text.eq_ignore_ascii_case("n") {
+            self.move_input.text.clear();
+            self.move_input.typed_under_question = false;
+            self.act(Action::Cancel);
+            return;
+        }
+        if matches!(self.question(), Some(Question::Resume(_))) {
+            // Which game it is for is the question: the move comes back to
+            // the move input after the answer, to be played with Enter.
+            self.move_input.kept = Some(std::mem::take(&mut self.move_input.text));
+            let kept = self
+                .session
+                .pack()
+                .phrase("move_kept_for_question", &[("move", Utterance::from(text))]);
+            self.say(kept, Priority::Answer);
+        } else {
+            self.play_text(text.to_owned());
+        }
+        // A move refused stays typed, and Enter tries it again.
+        self.move_input.typed_under_question = !self.move_input.text.is_empty();
+        // Still asked (a move makes a takeback question moot): said again.
+        if let Some(pending) = self.session.pending() {
+            let question = pending.text.clone();
+            self.say(question, Priority::Question);
+        }
+    }
+
+    fn play_text(&mut self, text: String) {
         // Online, the words of online play and moves go to the server's
         // game; a move it refused stays typed, to be corrected.
         let before = self.session.record().moves().len();

@@ -40,7 +40,6 @@ pub struct BoardInput<'a> {
 pub struct BoardOut {
     pub clicked: Option<Square>,
     pub focused: bool,
-    pub response: egui::Response,
     /// The cursor's cell: the board's keyboard focus lives here.
     pub cell: egui::Response,
 }
@@ -368,7 +367,6 @@ impl BoardView {
         BoardOut {
             clicked,
             focused,
-            response,
             cell,
         }
     }
@@ -426,7 +424,8 @@ pub fn main_board(app: &mut RochadeApp, ui: &mut Ui) {
         cell_names: &cell_names,
     };
     let out = app.board_view.ui(ui, input);
-    out.response.clone().on_hover_text(t.get("board_hint"));
+    // No hover text: resting the mouse on the board put one over its
+    // first rank and file letters (the keys are in F1 and the docs).
     if app.focus_request == Some(FocusTarget::Board) {
         out.cell.request_focus();
         app.focus_request = None;

@@ -13,7 +13,9 @@ use crate::session::Question;
 /// ([`Modal`]), and carries out what was answered or chosen there.
 pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
     let t = app.ui.clone();
-    if let Some(pending) = app.session.pending() {
+    // The screen-reader offer is no dialog: it takes no keyboard (see
+    // `screen_reader::offer_panel`).
+    if let Some(pending) = app.session.pending().filter(|_| app.dialog_question()) {
         let resume = matches!(pending.question, Question::Resume(_));
         let title = if resume {
             t.get("resume_title")
@@ -28,10 +30,14 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
         };
         let mut answer = None;
         let take_focus = std::mem::take(&mut app.question_takes_focus);
-        egui::Modal::new(Id::unique("confirm_dialog")).show(ctx, |ui| {
+        let dialog = Id::unique("confirm_dialog");
+        let dialog_name = title.clone();
+        let shown = egui::Modal::new(dialog).show(ctx, |ui| {
+            // Inside the window however small it is: the words wrap.
+            ui.set_max_width(super::layout::dialog_width(ctx, 560.0));
             ui.heading(big(title, 26.0));
             ui.label(big(question, 22.0));
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let yes = ui.button(big(yes, 22.0));
                 // The dialog takes the keyboard: a screen reader says the
                 // dialog with its question and then the button, also when
@@ -45,6 +51,22 @@ pub fn dialogs(app: &mut RochadeApp, ctx: &egui::Context) {
                 if ui.button(big(no, 22.0)).clicked() {
                     answer = Some(false);
                 }
+            });
+            // What it shows, with the frame's margin.
+            ui.min_rect()
+                .expand(ui.style().spacing.window_margin.sum().x / 2.0)
+        });
+        // A dialog is named by its title (a screen reader said "dialog"
+        // and nothing more), and has the bounds of what it shows (a flat
+        // review finds it).
+        let rect = shown.inner;
+        ctx.accesskit_node_builder(dialog, |node| {
+            node.set_label(dialog_name);
+            node.set_bounds(egui::accesskit::Rect {
+                x0: rect.min.x.into(),
+                y0: rect.min.y.into(),
+                x1: rect.max.x.into(),
+                y1: rect.max.y.into(),
             });
         });
         match answer {
@@ -117,7 +139,9 @@ impl HelpWindow {
             .resizable(false)
             .collapsible(false)
             .movable(false)
-            .default_width(600.0)
+            .default_width(super::layout::dialog_width(ctx, 600.0))
+            .max_width(super::layout::dialog_width(ctx, 600.0))
+            .max_height(super::layout::dialog_height(ctx))
             .show(ctx, |ui| {
                 // A document read line by line: the keyboard starts on the
                 // first line, Up and Down move, Tab leaves for Close.

@@ -7,7 +7,7 @@ use super::keys::{self, Action};
 use super::{
     FocusTarget, Modal, RochadeApp, a11y, board_view, dialogs, layout, palette, side_column, title,
 };
-use crate::session::{Command, Event, Question};
+use crate::session::{Command, Event, Priority, Question};
 
 impl RochadeApp {
     /// Called every frame: deadlines due now become a tick.
@@ -60,7 +60,9 @@ impl eframe::App for RochadeApp {
         self.poll_screen_reader(&ctx);
         self.run_deadlines();
         self.handle_close_request(&ctx);
-        let asking = self.session.pending().is_some();
+        // The screen-reader offer holds no keyboard: only a dialog's
+        // question takes Enter, Y, N and Escape.
+        let asking = self.dialog_question();
         self.note_typing(&ctx, asking);
         let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
         let enter_answers = !self.move_input.typed_under_question;
@@ -76,6 +78,13 @@ impl eframe::App for RochadeApp {
                 // keeps the keyboard; only then does it close or stop.
                 Action::Cancel if !asking && self.selected.is_some() => {
                     self.put_back_lifted(true);
+                }
+                // Escape on the board with nothing lifted: the keyboard
+                // leaves for the move input, and that is said.
+                Action::Cancel if !asking && self.modal.is_none() && self.board_focused => {
+                    self.act(Action::StopSpeech);
+                    self.focus_request = Some(FocusTarget::MoveInput);
+                    self.say_key("escape_left_board", Priority::Answer);
                 }
                 Action::Cancel if !asking => {
                     match &self.modal {
@@ -119,13 +128,16 @@ impl eframe::App for RochadeApp {
         // nothing) the move input takes it, so a move typed next is never
         // swallowed and a screen reader always has a place to be.
         if self.modal.is_none()
-            && self.session.pending().is_none()
+            && !self.dialog_question()
             && ctx.memory(|m| m.focused()).is_none()
             && self.focus_request.is_none()
         {
             self.focus_request = Some(FocusTarget::MoveInput);
             ctx.request_repaint();
         }
+        // The widget with the keyboard, ringed (every widget's own border
+        // is the same in every state).
+        super::focus_ring::draw(&ctx);
         // Words wait while the move input's change goes out (see
         // `MoveInput::changing`), so a move stays on the Braille line.
         let input_changing = self.move_input.changing();

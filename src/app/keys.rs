@@ -164,12 +164,13 @@ fn take(input: &mut egui::InputState, mods: Modifiers, key: Key) -> bool {
 }
 
 /// The global actions pressed this frame, taken out of the input so no
-/// widget sees them. With a dialog open, Enter/Y and Escape/N answer it;
-/// with help or settings open, Escape closes them.
+/// widget sees them. With a dialog open, Enter/Y and Escape answer it (N
+/// is typed: it begins "Nf3"; "n" and Enter answers no); with help or
+/// settings open, Escape closes them.
 /// `escape_answers` is false for a question where "no" loses something (the
 /// resume question): there Escape only stops speech, as everywhere else.
 /// `enter_answers` is false once text was typed under the question: that
-/// Enter ends a typed move, it is no answer (and never reaches the button).
+/// Enter plays the typed move ([`Action::PlayTyped`]), it is no answer.
 pub fn global_actions(
     ctx: &egui::Context,
     dialog_open: bool,
@@ -184,21 +185,21 @@ pub fn global_actions(
         let mut out = Vec::new();
         if dialog_open {
             while take(input, NONE, Key::Enter) {
-                if enter_answers {
-                    out.push(Action::Confirm);
-                }
+                out.push(if enter_answers {
+                    Action::Confirm
+                } else {
+                    Action::PlayTyped
+                });
             }
             while take(input, NONE, Key::Y) {
                 out.push(Action::Confirm);
             }
-            for key in [Key::Escape, Key::N] {
-                while take(input, NONE, key) {
-                    out.push(if key == Key::Escape && !escape_answers {
-                        Action::StopSpeech
-                    } else {
-                        Action::Cancel
-                    });
-                }
+            while take(input, NONE, Key::Escape) {
+                out.push(if escape_answers {
+                    Action::Cancel
+                } else {
+                    Action::StopSpeech
+                });
             }
         } else if !popup_open && take(input, NONE, Key::Escape) {
             let _ = window_open;

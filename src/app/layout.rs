@@ -52,6 +52,58 @@ pub fn split(area: Rect) -> Split {
     Split { board, side: rest }
 }
 
+/// Text that takes at most `rows` lines of the width it has, cut with
+/// "…" after them (an error filled the whole column of a small window);
+/// the whole text is its accessible name and its hover text.
+pub fn clamped_label(
+    ui: &mut egui::Ui,
+    text: &str,
+    size: f32,
+    colour: egui::Color32,
+    rows: usize,
+) -> egui::Response {
+    let mut job = egui::text::LayoutJob::single_section(
+        text.to_owned(),
+        egui::TextFormat::simple(egui::FontId::proportional(size), colour),
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: ui.available_width().max(50.0),
+        max_rows: rows,
+        break_anywhere: false,
+        overflow_character: Some('…'),
+    };
+    let galley = ui.ctx().fonts_mut(|f| f.layout_job(job));
+    let cut = galley.elided;
+    let response = ui.add(egui::Label::new(galley));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Label, true, text));
+    if cut {
+        response.on_hover_text(text)
+    } else {
+        response
+    }
+}
+
+/// The most lines an error or a note at the top of the column takes.
+pub const ERROR_ROWS: usize = 3;
+
+/// A dialog's width: `wanted`, but never wider than the window less a
+/// margin (the resume dialog was wider than a 1024x600 window at text
+/// size 2, its text cut at both sides).
+pub fn dialog_width(ctx: &egui::Context, wanted: f32) -> f32 {
+    wanted
+        .min(ctx.content_rect().width() - 2.0 * DIALOG_MARGIN)
+        .max(100.0)
+}
+
+/// A dialog's greatest height: the window's less a margin (it scrolls
+/// inside).
+pub fn dialog_height(ctx: &egui::Context) -> f32 {
+    (ctx.content_rect().height() - 2.0 * DIALOG_MARGIN - 40.0).max(100.0)
+}
+
+/// Between a dialog and the window's edge, in points.
+pub const DIALOG_MARGIN: f32 = 12.0;
+
 /// The window's first size, in points: 1280x800 less room for a panel
 /// and the title bar; [`fit_to_screen`] shrinks it on a smaller screen.
 pub const FIRST_SIZE: [f32; 2] = [1150.0, 700.0];

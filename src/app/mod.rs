@@ -30,6 +30,7 @@ mod clocks;
 mod connection;
 mod dialogs;
 mod effects;
+mod focus_ring;
 mod frame;
 mod keys;
 mod layout;
@@ -129,9 +130,9 @@ pub struct RochadeApp {
     selected: Option<Square>,
     /// The move input: the text typed and what its widget showed.
     move_input: move_input::MoveInput,
-    /// When a key was last pressed (typing: a question nobody asked for
-    /// waits until the keyboard is idle).
-    last_key_ms: u64,
+    /// When a key was last pressed, none yet at start (typing: the offer
+    /// nobody asked for waits until the keyboard is idle).
+    last_key_ms: Option<u64>,
     focus_request: Option<FocusTarget>,
     /// The board had the keyboard in the last frame.
     board_focused: bool,
@@ -181,6 +182,10 @@ pub struct RochadeApp {
     screen_reader_probe: Option<std::sync::mpsc::Receiver<bool>>,
     /// A screen reader was found; the offer waits for no other question.
     screen_reader_found: bool,
+    /// A screen reader runs and has not been answered yet: it gets the
+    /// app's words too (a Braille display shows the moves typed before
+    /// the offer is answered).
+    screen_reader_unanswered: bool,
     /// The connection that hands keys to the screen reader, coming.
     keys_rx: Option<std::sync::mpsc::Receiver<atspi_keys::Registry>>,
     /// Keys go to the screen reader first ([`atspi_keys`]).
@@ -241,7 +246,7 @@ impl RochadeApp {
             cursor: Square::E2,
             selected: None,
             move_input: move_input::MoveInput::default(),
-            last_key_ms: 0,
+            last_key_ms: None,
             focus_request: Some(FocusTarget::MoveInput),
             board_focused: false,
             scoresheet: scoresheet::Scoresheet::default(),
@@ -274,6 +279,7 @@ impl RochadeApp {
             engine: None,
             screen_reader_probe: options.screen_reader,
             screen_reader_found: false,
+            screen_reader_unanswered: false,
             keys_rx: None,
             keys: None,
             online: None,

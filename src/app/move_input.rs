@@ -18,9 +18,27 @@ pub struct MoveInput {
     pub text: String,
     built: String,
     built_before: String,
-    /// Text was typed while the current question is shown: Enter does not
-    /// answer it (Y, N or the buttons do).
+    /// Text was typed while the current question is shown: Enter plays it
+    /// and does not answer (Y, Escape, "n" and Enter or the buttons do).
     pub typed_under_question: bool,
+    /// A move typed under the resume question, back in the input once it
+    /// is answered (it is for the game the answer chooses).
+    pub kept: Option<String>,
+}
+
+/// The move input's text size, in points.
+const INPUT_FONT: f32 = 24.0;
+
+/// How many characters the move input always has room for.
+pub const LEAST_CHARS: usize = 12;
+
+/// The width of [`LEAST_CHARS`] characters of the input's text (a digit's
+/// width each: moves are letters and digits of about that width).
+pub fn least_input_width(ui: &Ui) -> f32 {
+    let digit = ui
+        .ctx()
+        .fonts_mut(|f| f.glyph_width(&FontId::proportional(INPUT_FONT), '0'));
+    digit * LEAST_CHARS as f32
 }
 
 impl MoveInput {
@@ -29,13 +47,17 @@ impl MoveInput {
     /// keyboard when `focus_request` asks for it.
     pub fn ui(&mut self, ui: &mut Ui, t: &UiText, focus_request: &mut Option<FocusTarget>) -> bool {
         let mut play = false;
-        ui.horizontal(|ui| {
+        // Wrapped: in a narrow column (1024x600 at text size 2) the field
+        // goes below its label and Play below the field, rather than the
+        // field shrinking to two characters.
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label(big(t.get("move_input"), 22.0));
+            let least = least_input_width(ui);
             let edit = egui::TextEdit::singleline(&mut self.text)
                 .id(Id::unique(MOVE_INPUT_ID))
                 .hint_text(t.get("move_input_hint"))
-                .font(FontId::proportional(24.0))
-                .desired_width(ui.available_width() - 90.0);
+                .font(FontId::proportional(INPUT_FONT))
+                .desired_width((ui.available_width() - 90.0).max(least));
             let response = ui.add(edit).labelled_by(label.id);
             self.built.clone_from(&self.text);
             if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
@@ -72,9 +94,9 @@ impl MoveInput {
 
 impl RochadeApp {
     /// Keeps track of typing: when the last key came, and text typed while
-    /// a question is shown (a move typed by someone who has not heard the
-    /// question): that text goes to the move input, kept, and the Enter
-    /// after it is no answer.
+    /// a question's dialog has the keyboard (a move typed by someone who
+    /// has not heard the question): that text goes to the move input, and
+    /// the Enter after it plays it instead of answering.
     pub(super) fn note_typing(&mut self, ctx: &egui::Context, asking: bool) {
         let (any_key, typed) = ctx.input(|i| {
             let any_key = i.events.iter().any(|e| {
@@ -94,14 +116,15 @@ impl RochadeApp {
             (any_key, typed)
         });
         if any_key {
-            self.last_key_ms = self.now_ms();
+            self.last_key_ms = Some(self.now_ms());
         }
         if !asking {
             self.move_input.typed_under_question = false;
             return;
         }
-        // Y and N alone are the answers' own keys.
-        let answer_key = matches!(typed.as_str(), "y" | "Y" | "n" | "N");
+        // Y alone is the answer's own key (no move begins with it; N
+        // begins "Nf3", so it is typed, and "n" with Enter answers no).
+        let answer_key = matches!(typed.as_str(), "y" | "Y") && self.move_input.text.is_empty();
         if !typed.is_empty() && !answer_key {
             self.move_input.typed_under_question = true;
             self.move_input.text.push_str(&typed);

@@ -43,11 +43,11 @@ pub enum ExportGameError {
 }
 
 /// Writes the game as PGN, Braille (BRF) and a text scoresheet into
-/// `<data folder>/exports/`; returns the PGN's path.
+/// `<data folder>/exports/`; returns every file written, the PGN first.
 pub fn export_game(
     record: &GameRecord,
     options: crate::export::ExportOptions,
-) -> Result<PathBuf, ExportGameError> {
+) -> Result<Vec<PathBuf>, ExportGameError> {
     let write_error = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ExportGameError::Write { path, source }
@@ -56,11 +56,10 @@ pub fn export_game(
         .ok_or(ExportGameError::NoDataFolder)?
         .join(crate::savegame::EXPORTS_DIR);
     crate::paths::private_dir(&dir).map_err(write_error(&dir))?;
-    let stem = format!(
-        "{}-{}-{}",
-        crate::pgn::compact_stamp(jiff::Timestamp::now()),
-        file_safe(&record.tags.white),
-        file_safe(&record.tags.black)
+    let stem = export_stem(
+        &crate::pgn::compact_stamp(jiff::Timestamp::now()),
+        &record.tags.white,
+        &record.tags.black,
     );
     let exporter = crate::louis::exporter(options)?;
     // The exports carry today's date where the game has none yet.
@@ -80,20 +79,52 @@ pub fn export_game(
         crate::storage::write_atomically(&path, &bytes).map_err(write_error(&path))?;
         written.push(path);
     }
-    // The PGN's, which comes first.
-    Ok(written.swap_remove(0))
+    Ok(written)
 }
 
-fn file_safe(name: &str) -> String {
+/// The files an export wrote, to be said: written, every full path;
+/// spoken, the folder (its last two names) and every file's name.
+pub(super) fn written_files(paths: &[PathBuf]) -> crate::words::Utterance {
+    let folder: Vec<String> = paths
+        .first()
+        .and_then(|p| p.parent())
+        .into_iter()
+        .flat_map(|p| p.components().rev().take(2))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let folder: Vec<String> = folder.into_iter().rev().collect();
+    let names: Vec<String> = paths
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    let written: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    crate::words::Utterance {
+        written: written.join(", "),
+        spoken: format!("{}, {}", folder.join(", "), names.join(", ")),
+    }
+}
+
+/// The exports' file name without its extension: the time, then the
+/// players' names that are known; "game" only when neither is (two
+/// unknown names made `...-game-game.pgn`).
+fn export_stem(stamp: &str, white: &str, black: &str) -> String {
+    let names: Vec<String> = [white, black].into_iter().filter_map(file_safe).collect();
+    if names.is_empty() {
+        format!("{stamp}-game")
+    } else {
+        format!("{stamp}-{}", names.join("-"))
+    }
+}
+
+/// A player's name as part of a file name; None for an unknown one ("?",
+/// empty, nothing but signs).
+fn file_safe(name: &str) -> Option<String> {
     let s: String = name
         .chars()
         .map(|c| if c.is_alphanumeric() { c } else { '_' })
         .collect();
-    if s.trim_matches('_').is_empty() {
-        "game".into()
-    } else {
-        s
-    }
+    (!s.trim_matches('_').is_empty()).then_some(s)
 }
 
 /// The day's board log in the data folder (`board-logs/2025-06-01.log`,
@@ -263,6 +294,18 @@ fn in_progress(
     }
 }
 
+/// A problem at start as the banner shows it: what happened and what to do
+/// (the interface text `key`), then the technical cause, which alone
+/// ("alsa:default: The requested audio device is not available") told the
+/// user nothing to do.
+fn start_problem(ui: &super::UiText, key: &str, cause: &str) -> String {
+    format!(
+        "{} ({}: {cause})",
+        ui.get(key),
+        ui.get("start_problem_cause")
+    )
+}
+
 /// Why the app could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -281,6 +324,7 @@ pub fn run() -> Result<(), RunError> {
     let settings = loaded.settings;
     let mut notes: Vec<String> = loaded.warning.into_iter().collect();
 
+    let ui = super::UiText::bundled(settings.interface_language);
     let config = speech_config_from_env(&settings);
     let speech = match SpeechService::spawn(config.clone()) {
         Ok(h) => h,
@@ -292,11 +336,15 @@ pub fn run() -> Result<(), RunError> {
                 ..config
             }) {
                 Ok(h) => {
-                    notes.push(format!("speech: {e}; the recorded voice speaks instead"));
+                    notes.push(start_problem(&ui, "start_speech_clips", &e.to_string()));
                     h
                 }
                 Err(clips) => {
-                    notes.push(format!("speech: {e}; {clips}"));
+                    notes.push(start_problem(
+                        &ui,
+                        "start_speech_silent",
+                        &format!("{e}; {clips}"),
+                    ));
                     SpeechService::spawn(SpeechConfig {
                         backend: BackendChoice::Silent,
                         ..SpeechConfig::default()
@@ -308,7 +356,7 @@ pub fn run() -> Result<(), RunError> {
     let audio = match crate::audio::AudioOut::open() {
         Ok(a) => Some(a),
         Err(e) => {
-            notes.push(format!("sound: {e}"));
+            notes.push(start_problem(&ui, "start_sound", &e.to_string()));
             None
         }
     };
@@ -517,4 +565,56 @@ pub(super) fn forward_waking<T: Send + 'static>(
             }
         })?;
     Ok(forwarded)
+}
+
+#[cfg(test)]
+mod export_name_tests {
+    use super::*;
+
+    #[test]
+    fn a_speech_or_sound_problem_at_start_says_what_to_do() {
+        use crate::words::Lang;
+        let cause = "alsa:default: The requested audio device is not available";
+        for lang in [Lang::En, Lang::De, Lang::Pt] {
+            let ui = super::super::UiText::bundled(lang);
+            for key in ["start_sound", "start_speech_clips", "start_speech_silent"] {
+                let text = start_problem(&ui, key, cause);
+                assert!(text.contains(cause), "{text}");
+                assert!(
+                    text.contains("Settings")
+                        || text.contains("Einstellungen")
+                        || text.contains("Configura"),
+                    "{lang:?} {key}: where to change it: {text}"
+                );
+                assert!(text.len() > cause.len() + 60, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_names_make_no_game_game_file() {
+        let stamp = "20261126-1700";
+        assert_eq!(export_stem(stamp, "?", "?"), "20261126-1700-game");
+        assert_eq!(export_stem(stamp, "", "?"), "20261126-1700-game");
+        assert_eq!(export_stem(stamp, "Anna", "?"), "20261126-1700-Anna");
+        assert_eq!(
+            export_stem(stamp, "Player", "Computer level 2"),
+            "20261126-1700-Player-Computer_level_2"
+        );
+    }
+
+    #[test]
+    fn every_file_written_is_named() {
+        let dir = PathBuf::from("/data/rochade/exports");
+        let paths: Vec<PathBuf> = ["x.pgn", "x.brf", "x.txt"]
+            .iter()
+            .map(|n| dir.join(n))
+            .collect();
+        let said = written_files(&paths);
+        assert_eq!(said.spoken, "rochade, exports, x.pgn, x.brf, x.txt");
+        assert_eq!(
+            said.written,
+            "/data/rochade/exports/x.pgn, /data/rochade/exports/x.brf, /data/rochade/exports/x.txt"
+        );
+    }
 }

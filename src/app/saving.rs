@@ -34,7 +34,9 @@ pub const SAVE_HOLD_MS: u64 = 500;
 pub const SAVE_GIVE_UP_MS: u64 = 10_000;
 
 /// An export being written: its result comes here.
-pub(super) struct Export(std::sync::mpsc::Receiver<Result<std::path::PathBuf, ExportGameError>>);
+pub(super) struct Export(
+    std::sync::mpsc::Receiver<Result<Vec<std::path::PathBuf>, ExportGameError>>,
+);
 
 /// Effects waiting: for a save (`ticket`), or behind ones that do.
 pub(super) struct Held {
@@ -145,26 +147,10 @@ impl RochadeApp {
         }
     }
 
-    fn exported(&mut self, result: Result<std::path::PathBuf, ExportGameError>) {
+    fn exported(&mut self, result: Result<Vec<std::path::PathBuf>, ExportGameError>) {
         let text = match result {
-            Ok(path) => {
-                // Spoken: the folder the three files went to (its last two
-                // names) and the PGN's name.
-                let folder: Vec<String> = path
-                    .parent()
-                    .into_iter()
-                    .flat_map(|p| p.components().rev().take(2))
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect();
-                let folder: Vec<String> = folder.into_iter().rev().collect();
-                let name = path
-                    .file_name()
-                    .map(|f| f.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let file = Utterance {
-                    written: path.display().to_string(),
-                    spoken: format!("{}, {name}", folder.join(", ")),
-                };
+            Ok(paths) => {
+                let file = super::run::written_files(&paths);
                 self.session.pack().phrase("exported", &[("file", file)])
             }
             Err(e) => self.session.pack().phrase(
@@ -317,12 +303,15 @@ pub(super) fn alert_banner(app: &RochadeApp, ui: &mut egui::Ui) {
                 .inner_margin(8.0),
         )
         .show(ui, |ui| {
+            // At most three lines each (the whole text on hover and for
+            // a screen reader): a long one filled a small window's column.
             for line in lines {
-                ui.label(
-                    egui::RichText::new(line.as_str())
-                        .strong()
-                        .size(18.0)
-                        .color(egui::Color32::WHITE),
+                super::layout::clamped_label(
+                    ui,
+                    line,
+                    18.0,
+                    egui::Color32::WHITE,
+                    super::layout::ERROR_ROWS,
                 );
             }
         });

@@ -4,15 +4,23 @@
 //! When one runs and the app still speaks with its own voice, the app asks
 //! once whether the screen reader should speak instead
 //! ([`crate::session::Question::ScreenReaderMode`]), so that two voices
-//! never talk over each other.
+//! never talk over each other. Nobody asked for this question, so it never
+//! takes the keyboard: it is said to the focused control and shown in the
+//! side column ([`offer_panel`]), and answered by typing `yes` or `no` in
+//! the move input (or with its buttons); every other key stays a move.
 
 use std::sync::mpsc;
 
 use super::RochadeApp;
+use super::layout::big;
+use crate::session::Question;
 use crate::speech::SpeechMode;
+use crate::words::{Lang, Pack};
 
-/// How long the keyboard must be idle before the screen-reader offer.
-const OFFER_IDLE_MS: u64 = 1500;
+/// How long the keyboard must be idle before the screen-reader offer, once
+/// something was typed: longer than a Braille reader takes to read a move,
+/// so the offer does not push a move off the Braille line.
+const OFFER_IDLE_MS: u64 = 5000;
 
 impl RochadeApp {
     /// Hands the frame's keys to the screen reader first (Orca 43), once
@@ -46,29 +54,67 @@ impl RochadeApp {
         // control, and drops what comes before it knows the window.
         let window_focused = ctx.input(|i| i.viewport().focused) != Some(false);
         let control_focused = ctx.memory(|m| m.focused()).is_some();
-        // Nobody asked for this question: it waits until the move input is
-        // empty and the keyboard idle, so it never takes a typed move.
+        // Nobody asked for this question: asked at once when nothing was
+        // typed yet, otherwise once the move input is empty and the
+        // keyboard idle, so it never interrupts a move being typed or read.
         let now = self.now_ms();
-        let idle = self.move_input.text.is_empty() && now >= self.last_key_ms + OFFER_IDLE_MS;
-        if self.screen_reader_found && !idle {
-            ctx.request_repaint_after(std::time::Duration::from_millis(
-                (self.last_key_ms + OFFER_IDLE_MS)
-                    .saturating_sub(now)
-                    .max(50),
-            ));
-        }
-        if self.screen_reader_found
-            && idle
-            && window_focused
-            && control_focused
-            && self.session.pending().is_none()
-            && self.modal.is_none()
+        let due = self.last_key_ms.map_or(0, |at| at + OFFER_IDLE_MS);
+        let idle = self.move_input.text.is_empty() && now >= due;
+        // Until answered: another question may have replaced it (the
+        // session asks one at a time), then it is asked again.
+        self.screen_reader_unanswered = self.screen_reader_found
             && self.settings.speech.mode == SpeechMode::SelfVoicing
-            && !self.settings.speech.screen_reader_offered
-        {
-            self.screen_reader_found = false;
+            && !self.settings.speech.screen_reader_offered;
+        if !self.screen_reader_unanswered || self.session.pending().is_some() {
+            return;
+        }
+        if !idle {
+            // Woken when the keyboard will have been idle long enough; text
+            // in the move input waits for a key anyway.
+            if self.move_input.text.is_empty() {
+                ctx.request_repaint_after(std::time::Duration::from_millis(
+                    due.saturating_sub(now).max(50),
+                ));
+            }
+            return;
+        }
+        if window_focused && control_focused && self.modal.is_none() {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
+        }
+    }
+
+    /// The screen-reader offer waits for its answer (it holds no keyboard).
+    pub(super) fn offer_open(&self) -> bool {
+        matches!(self.question(), Some(Question::ScreenReaderMode))
+    }
+
+    /// A question that holds the keyboard (a dialog) waits: every one but
+    /// the screen-reader offer.
+    pub(super) fn dialog_question(&self) -> bool {
+        self.session.pending().is_some() && !self.offer_open()
+    }
+
+    /// Text typed in the move input that answers the open offer: `yes` or
+    /// `no` in any language (the packs' `[input]` words); None for a move.
+    pub(super) fn offer_answer(&self, typed: &str) -> Option<bool> {
+        if !self.offer_open() {
+            return None;
+        }
+        let typed = typed.trim().to_lowercase();
+        let said = |key: &str| {
+            Lang::ALL.iter().any(|&lang| {
+                Pack::bundled(lang)
+                    .input_aliases(key)
+                    .any(|word| word.to_lowercase() == typed)
+            })
+        };
+        if said("yes") {
+            Some(true)
+        } else if said("no") {
+            Some(false)
+        } else {
+            None
         }
     }
 
@@ -82,6 +128,30 @@ impl RochadeApp {
         }
         self.apply_settings(settings);
     }
+}
+
+/// The open offer, in the side column: its words and two buttons (Tab
+/// reaches them; the keyboard is not taken). Returns the answer clicked.
+pub(super) fn offer_panel(app: &RochadeApp, ui: &mut egui::Ui) -> Option<bool> {
+    let pending = app.session.pending()?;
+    if !matches!(pending.question, Question::ScreenReaderMode) {
+        return None;
+    }
+    let t = &app.ui;
+    let mut answer = None;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        super::a11y::heading(ui, big(t.get("screen_reader_offer_title"), 20.0));
+        ui.label(big(pending.text.spoken.as_str(), 18.0));
+        ui.horizontal_wrapped(|ui| {
+            if ui.button(big(t.get("screen_reader_yes"), 18.0)).clicked() {
+                answer = Some(true);
+            }
+            if ui.button(big(t.get("screen_reader_no"), 18.0)).clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    answer
 }
 
 /// Starts the look-up; the answer arrives on the first receiver (once)

@@ -76,6 +76,9 @@ impl SettingsDraft {
             .collapsible(false)
             .movable(false)
             .default_width(560.0)
+            // Inside a small window (1024x600 at text size 2).
+            .max_width(super::layout::dialog_width(ctx, 560.0))
+            .max_height(super::layout::dialog_height(ctx))
             .show(ctx, |ui| {
                 // Save and Cancel stay in view above the scrolling fields.
                 ui.horizontal(|ui| {
@@ -91,6 +94,8 @@ impl SettingsDraft {
                 }
                 ui.separator();
                 egui::ScrollArea::vertical().show(ui, |ui| {
+                    // The field that takes the keyboard comes into view.
+                    super::focus_ring::scroll_focus_into_view(ui, "settings");
                     let s = &mut self.settings;
                     let first = lang_row(
                         ui,

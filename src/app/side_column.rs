@@ -21,10 +21,18 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
         .id_salt("side_column")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            // A control that takes the keyboard (Tab, F10) comes into view.
+            super::focus_ring::scroll_focus_into_view(ui, "side_column");
             // A save problem or start-up note heads the column: above the
             // whole window it took the board's height (at text size 4, all
             // but a strip of it).
             super::saving::alert_banner(app, ui);
+            // The screen-reader offer: asked here, the keyboard not taken.
+            match super::screen_reader::offer_panel(app, ui) {
+                Some(true) => app.act(Action::Confirm),
+                Some(false) => app.act(Action::Cancel),
+                None => {}
+            }
             super::menus::top_bar(app, ui);
             ui.separator();
             if app.sim.is_some() {

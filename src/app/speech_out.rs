@@ -34,9 +34,15 @@ impl RochadeApp {
             });
         }
         // The screen reader gets the words when it is meant to speak them;
-        // in self-voicing mode it would talk over the app's voice.
-        if self.settings.speech.mode.screen_reader() || offering {
-            self.a11y_pending.push(&text.spoken);
+        // in self-voicing mode it would talk over the app's voice, except
+        // while its user has not answered the offer yet (a Braille display
+        // would show nothing of the moves typed before the answer).
+        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader_unanswered {
+            if priority == Priority::Move {
+                self.a11y_pending.push_move(&text.spoken);
+            } else {
+                self.a11y_pending.push(&text.spoken);
+            }
         }
         self.history.push_back(text);
         while self.history.len() > 50 {
@@ -85,7 +91,13 @@ impl RochadeApp {
                 self.selected = None;
                 self.cursor = mv.to();
             }
-            Notice::Takeback { .. } | Notice::NewGame => self.selected = None,
+            Notice::Takeback { .. } => self.selected = None,
+            // A new game: the cursor where it starts (it stayed on the
+            // old game's last square).
+            Notice::NewGame => {
+                self.selected = None;
+                self.cursor = Square::E2;
+            }
             Notice::Answered {
                 question,
                 confirmed: true,
@@ -107,6 +119,11 @@ impl RochadeApp {
         // where it was (the board, or the move input), so a move typed next
         // is never lost.
         match &notice {
+            // The screen-reader offer takes no keyboard: its words go to
+            // the focused control (the move input), like a move's.
+            Notice::Asked {
+                question: QuestionKind::ScreenReaderMode,
+            } => {}
             Notice::Asked { .. } => {
                 // The dialog takes the focus and the screen reader says its
                 // question then (see `dialogs::dialogs`): not said twice.
@@ -122,7 +139,16 @@ impl RochadeApp {
                     FocusTarget::MoveInput
                 };
             }
-            Notice::Answered { .. } => self.focus_request = Some(self.focus_before_question),
+            Notice::Answered {
+                question: QuestionKind::ScreenReaderMode,
+                ..
+            } => {}
+            Notice::Answered { .. } => {
+                self.focus_request = Some(self.focus_before_question);
+                if let Some(kept) = self.move_input.kept.take() {
+                    self.move_input.text = kept;
+                }
+            }
             _ => {}
         }
         self.last_notice = Some(notice);

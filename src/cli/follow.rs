@@ -90,11 +90,13 @@ fn replay(
     follower: &mut impl Follow,
     entries: Vec<log::LogEntry>,
     mut decode: impl FnMut(&[u8]) -> (Vec<crate::board::BoardMessage>, u64),
-) -> CliResult {
+) -> Result<usize, CliError> {
     let mut last = 0;
+    let mut read = 0;
     for entry in entries {
         follower.run_until(entry.ms)?;
         let (messages, dropped) = decode(&entry.bytes);
+        read += messages.len();
         if dropped > 0 {
             follower.input(entry.ms, BoardEvent::LinesDropped { count: dropped })?;
         }
@@ -103,7 +105,8 @@ fn replay(
         }
         last = entry.ms;
     }
-    follower.run_until(last + 60_000)
+    follower.run_until(last + 60_000)?;
+    Ok(read)
 }
 
 /// A board log's decoder as [`replay_log`] uses it.
@@ -173,8 +176,15 @@ pub(super) fn replay_log(
     entries: Vec<log::LogEntry>,
     mut decoder: impl LogDecoder,
 ) -> CliResult {
-    replay(follower, entries, |bytes| decoder.decode(bytes))?;
+    let read = replay(follower, entries, |bytes| decoder.decode(bytes))?;
     if let Some(text) = decoder.dropped() {
+        if read == 0 {
+            // Not one message in the whole log: another board's log.
+            return Err(CliError::input(format!(
+                "the format looks wrong: no line of the log reads as this board's ({text}); \
+                 give the format it was recorded in with --format"
+            )));
+        }
         eprintln!("rochade: {text}");
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! `rochade play`: a practice game against a UCI engine in the terminal.
 //!
-//! The player types moves (every form the move input accepts) or a
+//! The player types moves (every form the move input accepts, in English
+//! piece letters or the `--lang` language's: `Sf3`, `Lc4`, `Cf3`) or a
 //! command: `hint`, `threat`, `eval`, `takeback` (answered on the next
 //! line: `yes`/`ja`/`sim`, anything else keeps the moves), `resign`,
 //! `restart`, `repeat`, `quit`. The engine's move is printed as its announcement and
@@ -40,7 +41,8 @@ pub struct Args {
         value_parser = clap::builder::TypedValueParser::map(clap::builder::EnumValueParser::<Side>::new(), Color::from)
     )]
     pub color: Color,
-    /// Language of announcements and messages.
+    /// Language of announcements and messages; typed moves may use its
+    /// piece letters (de: K D T L S, pt: R D T B C) as well as English ones.
     #[arg(long, default_value = "de")]
     pub lang: Lang,
     /// The UCI engine program.

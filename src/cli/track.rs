@@ -67,9 +67,41 @@ pub struct Args {
     /// Tournament mode (as in the app): strict touch-move, clock on request.
     #[arg(long)]
     pub tournament: bool,
+    /// Wait for a board whose port does not exist yet (said once) instead
+    /// of ending with an error.
+    #[arg(long, requires = "port")]
+    pub wait: bool,
     /// Serial port (a device path; pseudo-terminals work too).
     #[arg(required_unless_present = "log")]
     pub port: Option<String>,
+}
+
+/// The name of a format as the command line and a log's header write it.
+fn format_name(format: FormatArg) -> String {
+    match format {
+        FormatArg::Dgt => "dgt".into(),
+        FormatArg::Board(f) => f.to_string(),
+    }
+}
+
+/// A port that does not exist ends `track` at once with its name (it waited
+/// silently for ever), unless `--wait` asks to wait for it: then that is
+/// said once.
+fn check_ports(args: &Args) -> CliResult {
+    for port in args.port.iter().chain(args.sighted.iter()) {
+        if !cfg!(unix) || std::path::Path::new(port).exists() {
+            continue;
+        }
+        if args.wait {
+            eprintln!("rochade: waiting for the board on {port} to be plugged in");
+        } else {
+            return Err(CliError::input(format!(
+                "{port}: no such port. Is the board plugged in? Give its port \
+                 (ls /dev/ttyUSB* /dev/ttyACM*), or add --wait to wait for it"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A promotion piece on the command line.
@@ -240,6 +272,24 @@ pub fn run(args: Args) -> CliResult {
             .flat_map(|l| l.split_whitespace())
             .find_map(|w| w.strip_prefix("format=")?.parse::<FormatArg>().ok())
     });
+    // A log names the format it was recorded in: another one given would
+    // read every line as garbage and print nothing (it exited 0).
+    if let (Some(given), Some(recorded)) = (args.format, header_format)
+        && given != recorded
+    {
+        let path = args.log.as_ref().map(|p| p.display().to_string());
+        return Err(CliError::input(format!(
+            "{}: the format looks wrong: the log was recorded from a {} board, \
+             not {}; leave --format out or give --format {}",
+            path.unwrap_or_default(),
+            format_name(recorded),
+            format_name(given),
+            format_name(recorded)
+        )));
+    }
+    if args.log.is_none() {
+        check_ports(&args)?;
+    }
     let format = args.format.or(header_format);
     if format == Some(FormatArg::Dgt) {
         return super::dgt::track(super::dgt::TrackArgs {

@@ -117,6 +117,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/angehalten.wav"),
     ),
     (
+        "angehoben",
+        include_bytes!("../../assets/voice/de/angehoben.wav"),
+    ),
+    (
         "angenommen",
         include_bytes!("../../assets/voice/de/angenommen.wav"),
     ),
@@ -192,6 +196,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "beantworten",
         include_bytes!("../../assets/voice/de/beantworten.wav"),
+    ),
+    (
+        "beantwortet",
+        include_bytes!("../../assets/voice/de/beantwortet.wav"),
     ),
     (
         "bedenkzeit",
@@ -329,6 +337,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/drohung.wav"),
     ),
     (
+        "druecke",
+        include_bytes!("../../assets/voice/de/druecke.wav"),
+    ),
+    (
         "druecken",
         include_bytes!("../../assets/voice/de/druecken.wav"),
     ),
@@ -349,10 +361,15 @@ static DE: &[(&str, &[u8])] = &[
     ("einmal", include_bytes!("../../assets/voice/de/einmal.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
     (
+        "einstellen",
+        include_bytes!("../../assets/voice/de/einstellen.wav"),
+    ),
+    (
         "einstellungen",
         include_bytes!("../../assets/voice/de/einstellungen.wav"),
     ),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
+    ("enter", include_bytes!("../../assets/voice/de/enter.wav")),
     ("er", include_bytes!("../../assets/voice/de/er.wav")),
     (
         "ergebnis",
@@ -373,6 +390,7 @@ static DE: &[(&str, &[u8])] = &[
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
+    ("f7", include_bytes!("../../assets/voice/de/f7.wav")),
     ("fehler", include_bytes!("../../assets/voice/de/fehler.wav")),
     (
         "fehlgeschlagen",
@@ -393,6 +411,8 @@ static DE: &[(&str, &[u8])] = &[
         "fortsetzen",
         include_bytes!("../../assets/voice/de/fortsetzen.wav"),
     ),
+    ("frage", include_bytes!("../../assets/voice/de/frage.wav")),
+    ("fuehrt", include_bytes!("../../assets/voice/de/fuehrt.wav")),
     ("fuenf", include_bytes!("../../assets/voice/de/fuenf.wav")),
     (
         "fuenfmalige",
@@ -785,7 +805,12 @@ static DE: &[(&str, &[u8])] = &[
         "systemstimme",
         include_bytes!("../../assets/voice/de/systemstimme.wav"),
     ),
+    (
+        "tastatur",
+        include_bytes!("../../assets/voice/de/tastatur.wav"),
+    ),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
+    ("tippe", include_bytes!("../../assets/voice/de/tippe.wav")),
     ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
     ("token", include_bytes!("../../assets/voice/de/token.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),

@@ -34,14 +34,134 @@ impl MoveInputError {
     }
 }
 
+/// The piece letters a typed move may use: the chosen set (the
+/// scoresheet's) and the announcement language's; English letters for
+/// what neither names. A letter the two sets give different pieces
+/// (Portuguese R = Rei, English R = Rook; German B = Bauer, English B =
+/// Bishop) is read both ways: one legal move is played, two are refused as
+/// ambiguous, so a letter never silently means the other piece when both
+/// could move there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceLetters {
+    chosen: Letters,
+    language: Letters,
+}
+
+impl PieceLetters {
+    /// The chosen letters and those of the announcement language.
+    pub fn new(chosen: Letters, announcement: crate::words::Lang) -> PieceLetters {
+        use crate::words::Lang;
+        let language = match announcement {
+            Lang::De => Letters::De,
+            Lang::Pt => Letters::Pt,
+            Lang::En => Letters::En,
+        };
+        PieceLetters { chosen, language }
+    }
+
+    /// The pawn's letter where a set has one people type (German B for
+    /// Bauer, Portuguese and English P); only the chosen set's counts, so
+    /// German announcements never turn an English B (bishop) into a pawn.
+    fn pawn_letter(letters: Letters) -> char {
+        match letters {
+            Letters::De => 'B',
+            Letters::En | Letters::Pt => 'P',
+        }
+    }
+
+    /// Every piece an upper-case letter can name here (pawns included),
+    /// chosen set first; empty when it names none.
+    pub fn meanings(self, letter: char) -> Vec<Role> {
+        let pawn = |letters: Letters| (Self::pawn_letter(letters) == letter).then_some(Role::Pawn);
+        let mut roles: Vec<Role> = Vec::new();
+        for role in [
+            self.chosen.role(letter),
+            pawn(self.chosen),
+            self.language.role(letter),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if !roles.contains(&role) {
+                roles.push(role);
+            }
+        }
+        if roles.is_empty() {
+            roles.extend(Letters::En.role(letter).or(pawn(Letters::En)));
+        }
+        roles
+    }
+
+    /// The English SAN readings of SAN typed in these letters: the piece
+    /// letter (first) and the promotion piece (after `=`, or an upper-case
+    /// letter after the rank) in each of their meanings; a pawn letter is
+    /// dropped. Lower case letters elsewhere are files and stay.
+    fn english_readings(self, san: &str) -> Vec<String> {
+        let chars: Vec<char> = san.chars().collect();
+        let mut readings = vec![String::new()];
+        for (i, &c) in chars.iter().enumerate() {
+            let promotion = i > 0
+                && (chars[i - 1] == '='
+                    || (chars[i - 1].is_ascii_digit() && c.is_ascii_uppercase()));
+            let piece_letter = i == 0 && c.is_ascii_uppercase() && c != 'O';
+            let options: Vec<String> = if promotion {
+                let upper = c.to_ascii_uppercase();
+                // "e8S" is read as "e8=S".
+                let sign = if chars[i - 1] == '=' { "" } else { "=" };
+                self.meanings(upper)
+                    .into_iter()
+                    .filter(|r| *r != Role::Pawn)
+                    .map(|r| format!("{sign}{}", r.upper_char()))
+                    .collect()
+            } else if piece_letter {
+                self.meanings(c)
+                    .into_iter()
+                    .map(|r| match r {
+                        Role::Pawn => String::new(),
+                        r => r.upper_char().to_string(),
+                    })
+                    .collect()
+            } else {
+                vec![c.to_string()]
+            };
+            if options.is_empty() && promotion {
+                // No piece of these letters: no reading at all (German "B"
+                // is a pawn, never an English bishop).
+                return Vec::new();
+            }
+            if options.is_empty() {
+                // Not a piece letter here: left as typed (the parse fails).
+                readings.iter_mut().for_each(|r| r.push(c));
+                continue;
+            }
+            readings = readings
+                .iter()
+                .flat_map(|r| options.iter().map(move |o| format!("{r}{o}")))
+                .collect();
+        }
+        readings
+    }
+}
+
+impl From<Letters> for PieceLetters {
+    /// One set of letters (English fills what it does not name).
+    fn from(letters: Letters) -> PieceLetters {
+        PieceLetters {
+            chosen: letters,
+            language: letters,
+        }
+    }
+}
+
 /// Parses a typed move in the position. `packs` supply the words accepted
 /// in phonetic input (pass every pack the user might speak).
 pub fn parse_move(
     pos: &Chess,
     text: &str,
-    letters: Letters,
+    letters: impl Into<PieceLetters>,
     packs: &[&Pack],
 ) -> Result<Move, MoveInputError> {
+    let letters = letters.into();
     let trimmed = text.trim().trim_end_matches(['!', '?']);
     if trimmed.is_empty() {
         return Err(MoveInputError::Unreadable(text.to_owned()));
@@ -70,48 +190,54 @@ fn parse_coordinates(pos: &Chess, text: &str) -> Option<Result<Move, ()>> {
     Some(uci.to_move(pos).map_err(|_| ()))
 }
 
-/// SAN exactly as typed, in English or the chosen letters; then with the
-/// first letter upper-cased ("nf3" -> "Nf3") when that is the only reading.
+/// SAN as typed first, its piece letters read in every accepted set; only
+/// when that reads as no legal move, with a lower-case first letter that
+/// is no file upper-cased ("nf3" -> "Nf3", "sf3", "lc4"). A lower-case a
+/// to h is always a file: "b4", "bxc4", "dxe5", "cf3" are never read as a
+/// bishop's, a Dame's or a Cavalo's move. Two different legal moves in
+/// one step are refused as ambiguous.
 fn parse_san_any_case(
     pos: &Chess,
     text: &str,
-    letters: Letters,
+    letters: PieceLetters,
 ) -> Option<Result<Move, MoveInputError>> {
     let text = text.replace('0', "O");
-    let mut readings: Vec<String> = vec![text.clone(), letters.to_english_san(&text)];
     let mut chars = text.chars();
-    if let Some(first) = chars.next() {
-        let upper: String = first.to_uppercase().chain(chars).collect();
-        readings.push(upper.clone());
-        readings.push(letters.to_english_san(&upper));
-        readings.push(upper.to_ascii_uppercase());
+    let first = chars.next()?;
+    let upper: String = first.to_uppercase().chain(chars).collect();
+    let mut second = Vec::new();
+    if !matches!(first, 'a'..='h') {
+        second = letters.english_readings(&upper);
     }
-    // Promotion piece in lower case: "e8=q".
-    readings.extend(readings.clone().into_iter().filter_map(|r| {
-        let (head, tail) = r.split_once('=')?;
-        Some(format!(
-            "{head}={}",
-            letters.to_english_san(&tail.to_ascii_uppercase())
-        ))
-    }));
-    let mut found: Vec<Move> = Vec::new();
+    // "o-o" and other all-lower-case castling.
+    let bare = text.trim_end_matches(['+', '#']);
+    if bare.eq_ignore_ascii_case("o-o") || bare.eq_ignore_ascii_case("o-o-o") {
+        second.push(text.to_ascii_uppercase());
+    }
+    let steps: [Vec<String>; 2] = [letters.english_readings(&text), second];
     let mut parsed_any = false;
-    for reading in &readings {
-        if let Ok(san) = SanPlus::from_ascii(reading.as_bytes()) {
-            parsed_any = true;
-            if let Ok(m) = san.san.to_move(pos)
-                && !found.contains(&m)
-            {
-                found.push(m);
+    for readings in &steps {
+        let mut found: Vec<Move> = Vec::new();
+        for reading in readings {
+            if let Ok(san) = SanPlus::from_ascii(reading.as_bytes()) {
+                parsed_any = true;
+                if let Ok(m) = san.san.to_move(pos)
+                    && !found.contains(&m)
+                {
+                    found.push(m);
+                }
             }
         }
+        match found.len() {
+            0 => continue,
+            1 => return Some(Ok(found[0])),
+            _ => return Some(Err(MoveInputError::Ambiguous(text))),
+        }
     }
-    match found.len() {
-        0 if parsed_any && looks_like_san(&text) => Some(Err(MoveInputError::Illegal(text))),
-        0 => None,
-        1 => Some(Ok(found[0])),
-        _ => Some(Err(MoveInputError::Ambiguous(text))),
+    if parsed_any && looks_like_san(&text) {
+        return Some(Err(MoveInputError::Illegal(text)));
     }
+    None
 }
 
 fn looks_like_san(text: &str) -> bool {
@@ -234,7 +360,7 @@ pub(crate) fn phrases(pack: &Pack) -> Vec<Phrase> {
     v
 }
 
-fn classify(words: &[String], letters: Letters, vocab: &[&[Phrase]]) -> Result<Vec<Part>, ()> {
+fn classify(words: &[String], letters: PieceLetters, vocab: &[&[Phrase]]) -> Result<Vec<Part>, ()> {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -256,13 +382,14 @@ fn classify(words: &[String], letters: Letters, vocab: &[&[Phrase]]) -> Result<V
                 } else if b.len() == 1 && matches!(b[0], b'1'..=b'8') {
                     Part::Rank(Rank::new(u32::from(b[0] - b'1')))
                 } else if b.len() == 1 {
-                    // A single letter: a piece letter first (in the chosen or
-                    // English letters), otherwise a file.
+                    // A single letter: a piece letter first (one that names
+                    // a single piece in the accepted letters), otherwise a
+                    // file.
                     let upper = w.to_ascii_uppercase().chars().next().unwrap_or(' ');
-                    if let Some(role) = letters
-                        .role(upper)
-                        .or_else(|| Letters::En.role(upper))
-                        .filter(|_| parts.is_empty())
+                    let meanings = letters.meanings(upper);
+                    if let [role] = meanings[..]
+                        && role != Role::Pawn
+                        && parts.is_empty()
                     {
                         Part::Piece(role)
                     } else if matches!(b[0], b'a'..=b'h') {
@@ -284,7 +411,7 @@ fn classify(words: &[String], letters: Letters, vocab: &[&[Phrase]]) -> Result<V
 fn parse_words(
     pos: &Chess,
     text: &str,
-    letters: Letters,
+    letters: PieceLetters,
     packs: &[&Pack],
 ) -> Result<Move, MoveInputError> {
     let unreadable = || MoveInputError::Unreadable(text.to_owned());
@@ -541,5 +668,176 @@ mod tests {
             parse(Some(two_knights), "springer bella david zwei").unwrap(),
             "Nbd2"
         );
+    }
+}
+
+#[cfg(test)]
+mod piece_letters_of_each_language {
+    use super::*;
+    use crate::words::Lang;
+
+    fn position(moves: &[&str]) -> Chess {
+        let mut pos = Chess::default();
+        for san in moves {
+            let mv = san
+                .parse::<shakmaty::san::San>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    fn fen(fen: &str) -> Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// The move `text` reads as, in English SAN, with the chosen letters
+    /// and the announcement language.
+    fn read(
+        pos: &Chess,
+        text: &str,
+        chosen: Letters,
+        lang: Lang,
+    ) -> Result<String, MoveInputError> {
+        parse_move(pos, text, PieceLetters::new(chosen, lang), &[])
+            .map(|m| shakmaty::san::San::from_move(pos, m).to_string())
+    }
+
+    /// Each (position, typed, chosen letters, announcement language, the
+    /// move in English SAN).
+    fn expect_all(cases: &[(&Chess, &str, Letters, Lang, &str)]) {
+        for &(pos, typed, chosen, lang, meant) in cases {
+            assert_eq!(
+                read(pos, typed, chosen, lang).as_deref(),
+                Ok(meant),
+                "{typed} with {chosen} letters and {lang:?} words"
+            );
+        }
+    }
+
+    #[test]
+    fn german_announcements_accept_german_letters_with_english_ones() {
+        use {Lang::De, Letters::En as EnL};
+        let start = Chess::default();
+        let open = position(&["e4", "e5"]);
+        // A rook: T in German, R in English.
+        let rooks = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let promo = fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        expect_all(&[
+            (&start, "Sf3", EnL, De, "Nf3"),
+            (&start, "sf3", EnL, De, "Nf3"),
+            (&start, "Nf3", EnL, De, "Nf3"),
+            (&start, "e4", EnL, De, "e4"),
+            (&open, "Lc4", EnL, De, "Bc4"),
+            (&open, "lc4", EnL, De, "Bc4"),
+            (&open, "Bc4", EnL, De, "Bc4"),
+            (&open, "Dh5", EnL, De, "Qh5"),
+            (&open, "Qh5", EnL, De, "Qh5"),
+            (&open, "Ke2", EnL, De, "Ke2"),
+            // German letters chosen.
+            (&open, "Lc4", Letters::De, De, "Bc4"),
+            (&start, "Sf3", Letters::De, Lang::En, "Nf3"),
+            (&rooks, "Td1", EnL, De, "Rd1"),
+            (&rooks, "Rd1", EnL, De, "Rd1"),
+            // Promotion to a Dame, a Springer.
+            (&promo, "e8=D", EnL, De, "e8=Q"),
+            (&promo, "e8S", EnL, De, "e8=N"),
+            (&promo, "e8=s", EnL, De, "e8=N"),
+        ]);
+    }
+
+    #[test]
+    fn portuguese_announcements_accept_portuguese_letters() {
+        use {Lang::Pt, Letters::En as EnL, Letters::Pt as PtL};
+        let start = Chess::default();
+        let open = position(&["e4", "e5"]);
+        let rooks = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let promo = fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        expect_all(&[
+            (&start, "Cf3", EnL, Pt, "Nf3"),
+            (&start, "Cf3", PtL, Pt, "Nf3"),
+            (&start, "Nf3", PtL, Pt, "Nf3"),
+            (&open, "Bc4", EnL, Pt, "Bc4"),
+            (&open, "Dh5", EnL, Pt, "Qh5"),
+            // R is the king (Rei) with Portuguese letters chosen.
+            (&open, "Re2", PtL, Pt, "Ke2"),
+            (&rooks, "Td1", PtL, Pt, "Rd1"),
+            (&rooks, "Td1", EnL, Pt, "Rd1"),
+            // P: a pawn, when written.
+            (&start, "Pe4", PtL, Pt, "e4"),
+            (&promo, "e8=C", PtL, Pt, "e8=N"),
+            (&promo, "e8=T", EnL, Pt, "e8=R"),
+        ]);
+    }
+
+    #[test]
+    fn a_lower_case_file_letter_is_a_file_never_a_piece() {
+        // German D (Dame) and the d-file: dxe5 is the pawn, Dxe5 the queen.
+        let both = fen("4k3/8/8/4p3/3P4/8/7Q/4K3 w - - 0 1");
+        assert_eq!(read(&both, "dxe5", Letters::De, Lang::De).unwrap(), "dxe5");
+        assert_eq!(read(&both, "Dxe5", Letters::De, Lang::De).unwrap(), "Qxe5");
+        assert_eq!(read(&both, "Dxe5", Letters::En, Lang::De).unwrap(), "Qxe5");
+        // Dd1: the queen goes to the d-file's first square.
+        let queen = fen("4k3/8/8/8/8/8/8/K6Q w - - 0 1");
+        assert_eq!(read(&queen, "Dd1", Letters::En, Lang::De).unwrap(), "Qd1");
+        assert!(
+            read(&queen, "dd1", Letters::En, Lang::De).is_err(),
+            "dd1 is no queen move"
+        );
+        // Portuguese B (Bispo) and the b-file: b4 is the pawn; bxc4 the
+        // pawn's capture, never the bishop's, even where only the bishop
+        // could take.
+        let start = Chess::default();
+        assert_eq!(read(&start, "b4", Letters::Pt, Lang::Pt).unwrap(), "b4");
+        let takes = fen("4k3/8/8/8/2p5/1P1B4/8/4K3 w - - 0 1");
+        assert_eq!(read(&takes, "bxc4", Letters::Pt, Lang::Pt).unwrap(), "bxc4");
+        assert_eq!(read(&takes, "Bxc4", Letters::Pt, Lang::Pt).unwrap(), "Bxc4");
+        let no_pawn = fen("4k3/8/8/8/2p5/3B4/8/4K3 w - - 0 1");
+        assert!(
+            read(&no_pawn, "bxc4", Letters::En, Lang::En).is_err(),
+            "bxc4 with no pawn on b3 is refused, not the bishop's capture"
+        );
+        // Portuguese C (Cavalo) and the c-file.
+        assert_eq!(read(&start, "c4", Letters::En, Lang::Pt).unwrap(), "c4");
+        assert!(read(&start, "cf3", Letters::En, Lang::Pt).is_err());
+    }
+
+    #[test]
+    fn a_letter_naming_two_pieces_is_refused_when_both_could_move() {
+        // English letters chosen, Portuguese announcements: R is a rook in
+        // one and the king (Rei) in the other.
+        let both = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        // Ra1-d1 and Ke1-d1 both legal: refused, never guessed.
+        assert!(matches!(
+            read(&both, "Rd1", Letters::En, Lang::Pt),
+            Err(MoveInputError::Ambiguous(_))
+        ));
+        // Only one of them legal: that one.
+        assert_eq!(read(&both, "Rb1", Letters::En, Lang::Pt).unwrap(), "Rb1");
+        assert_eq!(read(&both, "Re2", Letters::En, Lang::Pt).unwrap(), "Ke2");
+        // With one set of letters, R names one piece.
+        assert_eq!(read(&both, "Rd1", Letters::En, Lang::En).unwrap(), "Rd1");
+        assert_eq!(read(&both, "Rd1", Letters::Pt, Lang::Pt).unwrap(), "Kd1");
+        // German letters chosen: B is a pawn (Bauer); with English letters
+        // chosen and German announcements, B stays the bishop.
+        let open = position(&["e4", "e5"]);
+        assert_eq!(read(&open, "Bc4", Letters::En, Lang::De).unwrap(), "Bc4");
+        assert_eq!(read(&open, "Bd4", Letters::De, Lang::De).unwrap(), "d4");
+        // German letters chosen, English announcements: B is the pawn and
+        // the bishop; where both reach the square, refused.
+        let italian = position(&["e4", "e5", "Nf3", "Nc6"]);
+        assert!(matches!(
+            read(&italian, "Bc4", Letters::De, Lang::En),
+            Err(MoveInputError::Ambiguous(_))
+        ));
+        // No German piece is a B: a promotion to "B" is no bishop there.
+        let promo = fen("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        assert!(read(&promo, "e8=B", Letters::De, Lang::De).is_err());
+        assert_eq!(read(&promo, "e8=L", Letters::De, Lang::De).unwrap(), "e8=B");
     }
 }

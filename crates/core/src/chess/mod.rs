@@ -5,7 +5,7 @@ pub(crate) mod input;
 mod letters;
 mod record;
 
-pub use input::{MoveInputError, parse_move};
+pub use input::{MoveInputError, PieceLetters, parse_move};
 pub use letters::{Letters, UnknownLetters};
 pub use record::{
     Claim, ClaimVerdict, EndReason, FenError, GameEnd, GameRecord, PlayError, RecordedMove,

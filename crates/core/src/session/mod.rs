@@ -330,9 +330,15 @@ impl Session {
         }
     }
 
+    /// The piece letters a typed move may use: the chosen ones and the
+    /// announcement language's.
+    fn input_letters(&self) -> crate::chess::PieceLetters {
+        crate::chess::PieceLetters::new(self.config.letters, self.config.lang)
+    }
+
     fn enter_move(&mut self, now: u64, text: &str, source: Source, out: &mut Vec<Effect>) {
         let packs: Vec<&Pack> = self.input_packs.iter().collect();
-        match crate::chess::parse_move(self.record.position(), text, self.config.letters, &packs) {
+        match crate::chess::parse_move(self.record.position(), text, self.input_letters(), &packs) {
             Ok(mv) => self.play(now, mv, source, out),
             Err(err) => {
                 let shown = Utterance::from(text);
@@ -680,9 +686,13 @@ impl Session {
     }
 
     fn toggle_clock(&mut self, now: u64, out: &mut Vec<Effect>) {
-        let (cmd, key) = if !self.clock.control().is_timed() {
-            (Command::ClockReading, None)
-        } else if !self.clock.is_started() {
+        if !self.clock.control().is_timed() {
+            // Nothing to start or pause: said so, with where to set one
+            // (a reading of "0 seconds used" said nothing of it).
+            self.speak(out, self.pack.say("clock_untimed"), Priority::Answer);
+            return;
+        }
+        let (cmd, key) = if !self.clock.is_started() {
             (Command::StartClock, Some("clock_running"))
         } else if self.clock.is_paused() {
             (Command::ResumeClock, Some("clock_running"))
@@ -734,7 +744,7 @@ impl Session {
     fn claim(&mut self, now: u64, claim: Claim, intended: Option<String>, out: &mut Vec<Effect>) {
         let packs: Vec<&Pack> = self.input_packs.iter().collect();
         let intended_move = match intended.as_deref().map(|t| {
-            crate::chess::parse_move(self.record.position(), t, self.config.letters, &packs)
+            crate::chess::parse_move(self.record.position(), t, self.input_letters(), &packs)
         }) {
             None => None,
             Some(Ok(mv)) => Some(mv),

@@ -461,6 +461,15 @@ fn draw_offer_sides_and_the_clock_key_follow_the_rules() {
     assert!(s.clock().is_paused());
     command(&mut s, Command::ToggleClock);
     assert!(!s.clock().is_paused());
+
+    // An untimed game: no clock runs, and that is what is said.
+    let mut s = session(SessionConfig::default());
+    enter(&mut s, 0, "e4");
+    assert_eq!(
+        spoken(&command(&mut s, Command::ToggleClock)),
+        [s.pack().say("clock_untimed").written]
+    );
+    assert!(!s.clock().is_started());
 }
 
 #[test]
