@@ -141,6 +141,23 @@ fn core_manifest_dependencies(root: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// `cargo tree` of the core crate alone, one package a line as `format`
+/// has it, following `edges`.
+fn core_tree(root: &Path, edges: &str, format: &str) -> String {
+    let output = Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "--package", "rochade-core"])
+        .args(["--edges", edges, "--prefix", "none", "--format", format])
+        .current_dir(root)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 #[test]
 fn the_core_crate_depends_on_plain_data_libraries_only() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -156,28 +173,7 @@ fn the_core_crate_depends_on_plain_data_libraries_only() {
          (a library of the world belongs to the shell crate)"
     );
     // Everything the core pulls in, indirectly too, as cargo resolves it.
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "tree",
-            "--offline",
-            "--package",
-            "rochade-core",
-            "--edges",
-            "normal",
-            "--prefix",
-            "none",
-            "--format",
-            "{p}",
-        ])
-        .current_dir(root)
-        .output()
-        .expect("cargo tree runs");
-    assert!(
-        output.status.success(),
-        "cargo tree failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let tree = String::from_utf8_lossy(&output.stdout);
+    let tree = core_tree(root, "normal", "{p}");
     let names: Vec<&str> = tree
         .lines()
         .filter_map(|line| line.split_whitespace().next())
@@ -207,28 +203,7 @@ fn the_core_s_date_library_has_no_system_clock_or_zone_database() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // The features as cargo resolves them for the core alone (`-p`), so
     // the shell's own use of jiff does not count.
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "tree",
-            "--offline",
-            "--package",
-            "rochade-core",
-            "--edges",
-            "features",
-            "--prefix",
-            "none",
-            "--format",
-            "{p} {f}",
-        ])
-        .current_dir(root)
-        .output()
-        .expect("cargo tree runs");
-    assert!(
-        output.status.success(),
-        "cargo tree failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let tree = String::from_utf8_lossy(&output.stdout);
+    let tree = core_tree(root, "features", "{p} {f}");
     let jiff: Vec<&str> = tree.lines().filter(|l| l.starts_with("jiff v")).collect();
     assert!(!jiff.is_empty(), "the core uses jiff for dates:\n{tree}");
     for line in jiff {

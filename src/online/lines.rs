@@ -6,6 +6,8 @@
 //!
 //! Pure: bytes in, lines and values out.
 
+use rochade_core::text::is_hidden;
+
 /// The longest line a stream may send. A `gameFull` of a 300-move game is
 /// about 3 KB; anything far beyond is a broken or hostile server.
 pub const MAX_LINE: usize = 256 * 1024;
@@ -74,22 +76,6 @@ impl LineSplitter {
     pub fn pending(&self) -> usize {
         self.partial.len()
     }
-}
-
-/// A character that must never reach a terminal, a voice or a Braille
-/// line: control characters (C0, C1, DEL) and the invisible ones that
-/// hide or reorder text (zero-width, bidirectional marks, BOM).
-fn is_hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}')
 }
 
 /// `text` as it may be shown, printed and spoken: line breaks and tabs
