@@ -1,0 +1,176 @@
+//! What the player types during an online game: the words of online play
+//! (`draw`, `yes`, `resign`, `chat`, `clock` ...) become requests or
+//! answers, anything else is a move the session plays and the game sends.
+
+use super::*;
+
+impl OnlinePlay {
+    /// A line typed by the player: a word of online play or a move. True
+    /// when it was a word (or kept for the game about to start); a move is
+    /// played by the session and sent.
+    pub fn input(&mut self, host: &mut impl Host, now: u64, text: &str) -> bool {
+        self.watch.now = now;
+        let lower = text.trim().to_lowercase();
+        let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
+        let yes = matches!(word, "yes" | "y" | "ja" | "j" | "sim" | "s");
+        let no = matches!(word, "no" | "n" | "nein" | "nao" | "não");
+        let Some(game) = &mut self.game else {
+            match &self.challenge {
+                Some(challenge) if yes || no => {
+                    let id = path_id(&challenge.id);
+                    let call = if yes {
+                        Call::AcceptChallenge(id)
+                    } else {
+                        let words = host.session().pack().say("online_challenge_declined");
+                        host.report(None, words, Priority::Answer);
+                        self.challenge = None;
+                        Call::DeclineChallenge(id)
+                    };
+                    self.todo.push(Todo::Send(call, Some(text.to_owned())));
+                }
+                _ => {
+                    // Typed before the game: played (or answered) when it
+                    // starts, and said so, so nothing typed goes unheard.
+                    self.waiting_input.push(text.to_owned());
+                    let words = host.session().pack().phrase(
+                        "online_kept_for_game",
+                        &[("text", Utterance::from(text.trim()))],
+                    );
+                    host.report(None, words, Priority::Answer);
+                }
+            }
+            return true;
+        };
+        if game.is_over() {
+            return true;
+        }
+        let me = game.me;
+        let request = match word {
+            "resign" | "aufgeben" | "abandonar" => Some(Request::Resign),
+            "abort" | "abbrechen" | "abortar" => Some(Request::Abort),
+            "claim" | "claim-victory" | "sieg" | "vitoria" => Some(Request::ClaimVictory),
+            "draw" | "remis" | "empate" => {
+                if !game.opponent_offers_draw() {
+                    let pack = host.session().pack();
+                    let words = pack.phrase(
+                        "draw_offer",
+                        &[("side", crate::announce::side_word(pack, me))],
+                    );
+                    host.report(None, words, Priority::Answer);
+                }
+                Some(game.draw(true))
+            }
+            "takeback" | "undo" | "zurueck" | "voltar" => Some(game.takeback(true)),
+            _ if yes || no => {
+                if game.opponent_offers_draw() {
+                    Some(game.draw(yes))
+                } else if game.opponent_offers_takeback() {
+                    Some(game.takeback(yes))
+                } else {
+                    let words = host.session().pack().say("online_no_offer");
+                    host.report(None, words, Priority::Answer);
+                    return true;
+                }
+            }
+            "chat" if !rest.is_empty() => {
+                // The text as typed (not lower-cased).
+                let original = text.trim()[4..].trim().to_owned();
+                Some(Request::Chat(original))
+            }
+            "chat" => {
+                self.read_chat(host);
+                return true;
+            }
+            "clock" | "uhr" | "relogio" => {
+                self.say_clocks(host);
+                return true;
+            }
+            "again" | "nochmal" | "novamente" => {
+                // Look for the game on the server now.
+                let words = host.session().pack().say("online_looking_again");
+                host.report(None, words, Priority::Answer);
+                self.read_again(now);
+                return true;
+            }
+            "repeat" | "r" => {
+                host.handle(now, Event::Command(Command::Repeat), By::Player);
+                return true;
+            }
+            _ => None,
+        };
+        if let Some(request) = request {
+            self.send(request, Some(text));
+            return true;
+        }
+        // A move.
+        let game = self.game.as_ref().expect("a game");
+        if host.session().record().turn() != me || game.pending().is_some() {
+            let words = host.session().pack().say("online_not_your_turn");
+            let report = Report::Error {
+                input: Some(text.to_owned()),
+                reason: "not your turn".into(),
+            };
+            host.report(Some(report), words, Priority::Alert);
+            return false;
+        }
+        let event = Event::MoveEntered {
+            text: text.to_owned(),
+            source: Source::Keyboard,
+        };
+        host.handle(now, event, By::Player);
+        self.after_local(host, Some(text));
+        false
+    }
+
+    /// Says the chat lines not read yet.
+    pub fn read_chat(&mut self, host: &mut impl Host) {
+        let pack = host.session().pack();
+        if self.chat.is_empty() {
+            let words = pack.say("online_chat_none");
+            host.report(None, words, Priority::Answer);
+            return;
+        }
+        let lines: Vec<Utterance> = std::mem::take(&mut self.chat)
+            .into_iter()
+            .map(|(name, line)| {
+                pack.phrase(
+                    "online_chat",
+                    &[
+                        ("name", Utterance::from(name.as_str())),
+                        ("text", Utterance::from(line.as_str())),
+                    ],
+                )
+            })
+            .collect();
+        for words in lines {
+            host.report(None, words, Priority::Answer);
+        }
+    }
+
+    /// Says both clocks as the server last sent them (or that the game
+    /// has none: correspondence, unlimited).
+    pub fn say_clocks(&self, host: &mut impl Host) {
+        let timed = self.game.as_ref().is_some_and(|g| g.clock.is_some());
+        let Some((w, b)) = self.clocks.filter(|_| timed) else {
+            let words = host.session().pack().say("online_no_clock");
+            host.report(None, words, Priority::Answer);
+            return;
+        };
+        let pack = host.session().pack();
+        let lines: Vec<Utterance> = [(Color::White, w), (Color::Black, b)]
+            .into_iter()
+            .map(|(side, ms)| {
+                pack.phrase(
+                    "low_time",
+                    &[
+                        ("side", crate::announce::side_word(pack, side)),
+                        ("remaining", crate::clock::duration_words(pack, ms)),
+                    ],
+                )
+            })
+            .collect();
+        for words in lines {
+            host.report(None, words, Priority::Answer);
+        }
+    }
+}
