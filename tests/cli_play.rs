@@ -6,6 +6,8 @@
 mod cli;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/move_event.rs"]
+mod move_event;
 use cli::run_rochade;
 
 fn play(args: &[&str], input: &str) -> Vec<serde_json::Value> {
@@ -55,6 +57,7 @@ fn moves_commands_and_bad_input_as_json_lines() {
         "Practice against the computer, level 2. You play White"
     );
     let moves: Vec<&serde_json::Value> = events.iter().filter(|e| e["event"] == "move").collect();
+    moves.iter().for_each(|m| move_event::assert_move_keys(m));
     assert_eq!(moves[0]["uci"], "e2e4");
     assert_eq!(moves[0]["san"], "e4");
     assert_eq!(moves[0]["by"], "player");

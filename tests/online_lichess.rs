@@ -21,6 +21,8 @@ mod board_sim;
 mod hermetic;
 #[path = "support/lichess_server.rs"]
 mod lichess_server;
+#[path = "support/move_event.rs"]
+mod move_event;
 
 use lichess_server::{Script, Server, game_moves};
 use serde_json::Value;
@@ -463,9 +465,11 @@ fn a_seek_finds_a_game_and_black_waits_for_the_first_move() {
     let first = r.until("move");
     assert_eq!(first["by"], "opponent");
     assert_eq!(first["uci"], "a2a3");
+    move_event::assert_move_keys(&first);
     r.type_line("d7d5");
     let mine = r.until("move");
     assert_eq!(mine["by"], "player");
+    move_event::assert_move_keys(&mine);
     let reply = r.until("move");
     assert_eq!(reply["uci"], "b2b3");
     r.type_line("resign");

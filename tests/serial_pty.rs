@@ -91,6 +91,8 @@ impl Follower {
 mod board_sim;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/move_event.rs"]
+mod move_event;
 use board_sim::Sim;
 
 /// The simulator on a link path, with more arguments.
@@ -186,6 +188,7 @@ fn json_moves(stdout: &str) -> Vec<String> {
             serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("{l}: {e}"))
         })
         .filter(|v| v["event"] == "move")
+        .inspect(move_event::assert_move_keys)
         .map(|v| v["san"].as_str().unwrap().to_owned())
         .collect()
 }

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
 use serde_json::json;
-use shakmaty::{CastlingMode, Color};
+use shakmaty::Color;
 
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
@@ -238,15 +238,17 @@ impl Shell for OnlineShell<'_> {
     }
     fn notice(&mut self, notice: Notice) -> CliResult {
         if let Notice::Move {
-            san,
-            mv,
-            announcement,
-            ..
+            ref announcement, ..
         } = notice
         {
             if self.out.json {
-                let uci = mv.to_uci(CastlingMode::Standard).to_string();
-                self.out.line(json!({"event": "move", "uci": uci, "san": san, "by": self.out.by.word(), "announcement": announcement}))?;
+                let by = match self.out.by {
+                    By::Player => super::output::MoveBy::Player,
+                    By::Opponent => super::output::MoveBy::Opponent,
+                };
+                if let Some(line) = super::output::move_event(&notice, by) {
+                    self.out.line(line)?;
+                }
             } else {
                 let mut out = std::io::stdout().lock();
                 writeln!(out, "{announcement}")?;

@@ -180,21 +180,19 @@ impl Shell for PlayOut<'_> {
         let json = self.out.json;
         match notice {
             Notice::Move {
-                san,
-                mv,
-                announcement,
+                ref announcement,
                 source,
                 ..
             } => {
                 let by = if source == Source::Engine {
-                    "engine"
+                    super::output::MoveBy::Engine
                 } else {
-                    "player"
+                    super::output::MoveBy::Player
                 };
                 if json {
-                    let uci = mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
-                    let line = json!({"event": "move", "uci": uci, "san": san, "by": by, "announcement": announcement});
-                    writeln!(self.stdout, "{line}")?;
+                    if let Some(line) = super::output::move_event(&notice, by) {
+                        writeln!(self.stdout, "{line}")?;
+                    }
                 } else {
                     writeln!(self.stdout, "{announcement}")?;
                 }

@@ -173,12 +173,18 @@ impl Shell for TrackOut<'_> {
         Ok(())
     }
     fn notice(&mut self, notice: Notice) -> CliResult {
-        print_json(
-            &mut self.stdout,
-            self.driver.link.as_ref(),
-            self.now,
-            &notice,
-        )
+        let link = self.driver.link.as_ref();
+        if let Notice::Move { ply, .. } = notice {
+            // The same `move` event as every command prints.
+            let session = &self.driver.session;
+            let first = shakmaty::Position::turn(session.record().start_position());
+            let mover = super::output::mover_of_ply(ply, first);
+            let by = super::output::MoveBy::of(mover, session.config().blind_side);
+            if let Some(event) = super::output::move_event(&notice, by) {
+                return print_json(&mut self.stdout, link, self.now, &event);
+            }
+        }
+        print_json(&mut self.stdout, link, self.now, &notice)
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
         let Some(path) = &self.driver.pgn else {

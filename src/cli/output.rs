@@ -1,0 +1,126 @@
+//! The JSON lines the commands print with `--json`: one shape for each
+//! event, whichever command prints it, so a program reading `rochade
+//! track`, `rochade play` or `rochade online` reads a move the same way.
+
+use serde_json::{Value, json};
+use shakmaty::{CastlingMode, Color};
+
+use crate::session::Notice;
+
+/// Who made a move, as the `move` event's `by` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveBy {
+    /// The blind player (the peg-board's side).
+    Player,
+    /// The other side: the sighted player, the online opponent.
+    Opponent,
+    /// The computer opponent of practice.
+    Engine,
+}
+
+impl MoveBy {
+    pub fn word(self) -> &'static str {
+        match self {
+            MoveBy::Player => "player",
+            MoveBy::Opponent => "opponent",
+            MoveBy::Engine => "engine",
+        }
+    }
+
+    /// The player's side or the other, as `mover` is `player_side` or not.
+    pub fn of(mover: Color, player_side: Color) -> MoveBy {
+        if mover == player_side {
+            MoveBy::Player
+        } else {
+            MoveBy::Opponent
+        }
+    }
+}
+
+/// The keys of every `move` event.
+pub const MOVE_KEYS: [&str; 8] = [
+    "event",
+    "ply",
+    "uci",
+    "san",
+    "announcement",
+    "spoken",
+    "source",
+    "by",
+];
+
+/// The `move` event of a [`Notice::Move`] (None for any other notice):
+/// `{"event":"move","ply":1,"uci":"e2e4","san":"e4","announcement":"Eva
+/// vier","spoken":"Eva vier","source":"keyboard","by":"player"}`.
+pub fn move_event(notice: &Notice, by: MoveBy) -> Option<Value> {
+    let Notice::Move {
+        ply,
+        san,
+        mv,
+        announcement,
+        spoken,
+        source,
+    } = notice
+    else {
+        return None;
+    };
+    Some(json!({
+        "event": "move",
+        "ply": ply,
+        "uci": mv.to_uci(CastlingMode::Standard).to_string(),
+        "san": san,
+        "announcement": announcement,
+        "spoken": spoken,
+        "source": source,
+        "by": by.word(),
+    }))
+}
+
+/// Which side made the move of ply `ply` (1-based) of a game that started
+/// with `first` to move.
+pub fn mover_of_ply(ply: usize, first: Color) -> Color {
+    if ply % 2 == 1 { first } else { !first }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Source;
+    use shakmaty::{Chess, Position, Square};
+
+    #[test]
+    fn a_move_event_has_every_key() {
+        let pos = Chess::default();
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::E4)
+            .unwrap();
+        let notice = Notice::Move {
+            ply: 1,
+            san: "e4".into(),
+            mv,
+            announcement: "Eva vier".into(),
+            spoken: "Eva vier".into(),
+            source: Source::PegBoard,
+        };
+        let value = move_event(&notice, MoveBy::Player).unwrap();
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut expected = MOVE_KEYS.to_vec();
+        expected.sort_unstable();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, expected);
+        assert_eq!(value["uci"], "e2e4");
+        assert_eq!(value["source"], "peg_board");
+        assert_eq!(value["by"], "player");
+        assert_eq!(mover_of_ply(1, Color::White), Color::White);
+        assert_eq!(mover_of_ply(2, Color::White), Color::Black);
+        assert_eq!(mover_of_ply(1, Color::Black), Color::Black);
+    }
+}
