@@ -349,3 +349,36 @@ fn ctrl_p_in_an_untimed_game_says_that_no_clock_runs() {
         "This game is untimed: no clock runs. Settings, Time control, sets one"
     );
 }
+
+#[test]
+fn at_1024x600_text_size_2_the_online_dialog_fits_and_tab_brings_connect_into_view() {
+    let mut gui = small(|_| {});
+    let ctrl_shift = egui::Modifiers {
+        ctrl: true,
+        shift: true,
+        ..Default::default()
+    };
+    gui.press_with(ctrl_shift, Key::O);
+    gui.harness.run();
+    gui.harness.run();
+    let window = Rect::from_min_size(egui::Pos2::ZERO, SMALL);
+    let dialog = gui
+        .harness
+        .get_by_role_and_label(Role::Window, "Play online")
+        .rect();
+    assert!(
+        window.expand(1.0).contains_rect(dialog),
+        "the dialog {dialog:?} leaves the window {window:?}"
+    );
+    // Every field is reached by Tab and is in view when it has the keyboard.
+    for _ in 0..8 {
+        gui.press(Key::Tab);
+        gui.harness.run();
+        gui.harness.run();
+        let (rect, visible) = focused(&gui).expect("a field has the keyboard");
+        assert!(
+            visible.height() >= rect.height() - 1.0 && window.expand(1.0).contains_rect(visible),
+            "the field with the keyboard {rect:?} is not in view ({visible:?})"
+        );
+    }
+}

@@ -318,6 +318,13 @@ fn play_says_the_next_move_with_the_clip_voice_when_speech_hangs_mid_game() {
         ),
         "{stderr}"
     );
+    // And what to do about it, not only what happened.
+    assert!(
+        stderr.contains(
+            "install speech-dispatcher and espeak-ng and check that the sound output works"
+        ),
+        "{stderr}"
+    );
     // The game went on: the engine answered, and it was printed.
     let lines: Vec<&str> = stdout.lines().collect();
     let at = lines

@@ -51,7 +51,14 @@ impl OnlineDraft {
             .collapsible(false)
             .movable(false)
             .default_width(560.0)
+            // Inside a small window (1024x600 at text size 2), scrolling
+            // when the fields are taller than it.
+            .max_width(super::layout::dialog_width(ctx, 560.0))
+            .max_height(super::layout::dialog_height(ctx))
+            .vscroll(true)
             .show(ctx, |ui| {
+                // The field that takes the keyboard comes into view.
+                super::focus_ring::scroll_focus_into_view(ui, "online");
                 let s = &mut self.settings;
                 let first = super::a11y::choice(
                     ui,

@@ -83,6 +83,11 @@ impl From<std::io::Error> for CliError {
 
 pub type CliResult = Result<(), CliError>;
 
+/// What to do when the voice does not start or stops answering, said after
+/// the technical cause (which alone told the user nothing to do).
+pub(crate) const SPEECH_ADVICE: &str = "to hear the moves, install speech-dispatcher and \
+     espeak-ng and check that the sound output works (or add --quiet to print only)";
+
 /// Writes an output file whole or not at all (a temporary file renamed
 /// over it), so a reader never sees half a file: through a symbolic link
 /// to the file it points at, keeping that file's mode, and never over a

@@ -404,7 +404,10 @@ pub fn run(args: Args) -> CliResult {
         }) {
             Ok(h) => Some(h),
             Err(e) => {
-                eprintln!("rochade: no speech ({e}); printing only");
+                eprintln!(
+                    "rochade: no speech ({e}); printing only; {}",
+                    super::SPEECH_ADVICE
+                );
                 None
             }
         }

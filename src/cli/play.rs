@@ -331,11 +331,14 @@ pub fn run(args: Args) -> CliResult {
             Ok(h) => {
                 // A voice that hangs mid-game is replaced (the clip voice,
                 // else silence) and the game goes on; the terminal says so.
-                h.on_fallback(|f| eprintln!("rochade: {}", f.report));
+                h.on_fallback(|f| eprintln!("rochade: {}; {}", f.report, super::SPEECH_ADVICE));
                 Some(h)
             }
             Err(e) => {
-                eprintln!("rochade: no speech ({e}); printing only");
+                eprintln!(
+                    "rochade: no speech ({e}); printing only; {}",
+                    super::SPEECH_ADVICE
+                );
                 None
             }
         }
