@@ -177,3 +177,42 @@ fn portuguese_piece_letters_are_played_with_portuguese_announcements() {
     assert_eq!(moves, ["Nf3", "c4"], "errors: {errors:?}");
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+#[test]
+fn a_pgn_file_that_cannot_be_written_is_said_once_and_the_game_goes_on() {
+    // /sys refuses new files (EPERM) even to root: a PGN path that can
+    // never be written, as on a full disk or a pulled stick.
+    let pgn = "/sys/rochade-play-test/game.pgn";
+    let args = [
+        "--lang",
+        "en",
+        "--json",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+        "--pgn",
+        pgn,
+    ];
+    let events = play(&args, "e4\nd4\nresign\n");
+    let failed: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "pgn_failed")
+        .collect();
+    assert_eq!(failed.len(), 1, "said once: {events:?}");
+    assert_eq!(failed[0]["path"], pgn);
+    assert!(
+        failed[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("cannot write")),
+        "{failed:?}"
+    );
+    // The same event shape as `rochade track` prints, and every move played.
+    let players: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "move" && e["by"] == "player")
+        .collect();
+    assert_eq!(players.len(), 2, "{events:?}");
+    assert!(events.iter().any(|e| e["event"] == "end"), "{events:?}");
+}

@@ -20,6 +20,8 @@ use shakmaty::{Chess, Move, Position};
 mod cli;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/move_event.rs"]
+mod move_event;
 
 const OPERA: &[&str] = &[
     "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3",
@@ -140,6 +142,7 @@ fn sans(events: &[serde_json::Value]) -> Vec<String> {
     events
         .iter()
         .filter(|v| v["event"] == "move")
+        .inspect(|v| move_event::assert_move_keys(v))
         .filter_map(|v| v["san"].as_str().map(str::to_owned))
         .collect()
 }

@@ -43,7 +43,7 @@ struct Tracker {
     rec: Recognizer,
     record: GameRecord,
     pack: Pack,
-    pgn: Option<PathBuf>,
+    pgn: Option<super::output::PgnFile>,
     link: Option<Link>,
     /// Board information already printed (the keep-alive repeats it).
     said: Vec<String>,
@@ -63,12 +63,26 @@ impl Tracker {
     }
 
     fn notice(&self, now: u64, notice: Notice) -> CliResult {
+        if let Notice::Move { ply, .. } = notice {
+            // The same `move` event as every command prints; the blind
+            // player has White unless a session says otherwise.
+            let first = shakmaty::Position::turn(self.record.start_position());
+            let mover = super::output::mover_of_ply(ply, first);
+            let by = super::output::MoveBy::of(mover, shakmaty::Color::White);
+            if let Some(event) = super::output::move_event(&notice, by) {
+                return self.print(now, &event);
+            }
+        }
         self.print(now, &notice)
     }
 
-    fn save(&self) -> CliResult {
-        if let Some(path) = &self.pgn {
-            super::write_file(path, crate::pgn::write_pgn(&self.record))?;
+    /// The PGN file after a move: a file that cannot be written stops the
+    /// file, never the following of the board.
+    fn save(&self, now: u64) -> CliResult {
+        if let Some(pgn) = &self.pgn
+            && let Some(event) = pgn.write(&self.record, "the board is still followed")
+        {
+            self.print(now, &event)?;
         }
         Ok(())
     }
@@ -93,7 +107,7 @@ impl Tracker {
                     source: Source::EBoard,
                 };
                 // Saved before it is told, as the app does.
-                self.save()?;
+                self.save(now)?;
                 self.notice(now, notice)
             }
             Err(e) => self.notice(
@@ -109,7 +123,7 @@ impl Tracker {
     fn takeback(&mut self, now: u64) -> CliResult {
         if let Some(taken) = self.record.takeback(1).first() {
             let san = taken.san.to_string();
-            self.save()?;
+            self.save(now)?;
             self.notice(now, Notice::Takeback { san })?;
         }
         Ok(())
@@ -131,7 +145,7 @@ impl Tracker {
                 }
                 RecognizerEvent::NewGame => {
                     self.record = GameRecord::new();
-                    self.save()?;
+                    self.save(now)?;
                     self.notice(now, Notice::NewGame)?;
                 }
                 RecognizerEvent::Orientation { turned } => {
@@ -254,7 +268,7 @@ pub fn track(args: TrackArgs) -> CliResult {
         rec: Recognizer::new(cfg, start),
         record,
         pack,
-        pgn: args.pgn.clone(),
+        pgn: args.pgn.clone().map(super::output::PgnFile::new),
         link: None,
         said: Vec::new(),
         last_clock: None,

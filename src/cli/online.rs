@@ -140,8 +140,7 @@ struct Out {
     json: bool,
     lang: Lang,
     speech: Option<SpeechHandle>,
-    pgn: Option<PathBuf>,
-    pgn_failing: std::cell::Cell<bool>,
+    pgn: Option<super::output::PgnFile>,
     /// Who made the move of the batch being carried out.
     by: By,
     /// The peg-board, with `--board`.
@@ -205,19 +204,14 @@ impl Out {
     }
 
     fn save(&self, record: &GameRecord) -> CliResult {
-        let Some(path) = &self.pgn else {
+        let Some(pgn) = &self.pgn else {
             return Ok(());
         };
-        match super::write_file(path, crate::pgn::write_pgn(record)) {
-            Ok(()) => self.pgn_failing.set(false),
-            Err(e) if !self.pgn_failing.get() => {
-                self.pgn_failing.set(true);
-                self.line(json!({"event": "error", "reason": e.to_string()}))?;
-                eprintln!("rochade: {e}; the game goes on");
-            }
-            Err(_) => {}
+        // A file that cannot be written stops the file, never the game.
+        match pgn.write(record, "the game goes on") {
+            Some(event) => self.line(event),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -416,8 +410,7 @@ pub fn run(args: Args) -> CliResult {
         json: args.json,
         lang: args.lang,
         speech,
-        pgn: args.pgn.clone(),
-        pgn_failing: Default::default(),
+        pgn: args.pgn.clone().map(super::output::PgnFile::new),
         by: By::Player,
         link: None,
     };

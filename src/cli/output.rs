@@ -2,9 +2,13 @@
 //! event, whichever command prints it, so a program reading `rochade
 //! track`, `rochade play` or `rochade online` reads a move the same way.
 
+use std::cell::Cell;
+use std::path::PathBuf;
+
 use serde_json::{Value, json};
 use shakmaty::{CastlingMode, Color};
 
+use crate::chess::GameRecord;
 use crate::session::Notice;
 
 /// Who made a move, as the `move` event's `by` says it.
@@ -80,6 +84,43 @@ pub fn move_event(notice: &Notice, by: MoveBy) -> Option<Value> {
 /// with `first` to move.
 pub fn mover_of_ply(ply: usize, first: Color) -> Color {
     if ply % 2 == 1 { first } else { !first }
+}
+
+/// The `--pgn` file of `track`, `play` and `online`, written after every
+/// move. A file that cannot be written (a full disk, a pulled stick) stops
+/// the file, never the game: the failure is said once, as a `pgn_failed`
+/// event and on stderr, and the return as `pgn_saved`.
+#[derive(Debug)]
+pub struct PgnFile {
+    path: PathBuf,
+    failing: Cell<bool>,
+}
+
+impl PgnFile {
+    pub fn new(path: PathBuf) -> PgnFile {
+        PgnFile {
+            path,
+            failing: Cell::new(false),
+        }
+    }
+
+    /// Writes `record`; the event to print when the file failed or works
+    /// again (`going_on` ends the stderr line: what still goes on).
+    pub fn write(&self, record: &GameRecord, going_on: &str) -> Option<Value> {
+        let shown = self.path.display().to_string();
+        match super::write_file(&self.path, crate::pgn::write_pgn(record)) {
+            Ok(()) if self.failing.replace(false) => {
+                eprintln!("rochade: {shown} is written again");
+                Some(json!({"event": "pgn_saved", "path": shown}))
+            }
+            Ok(()) => None,
+            Err(e) if !self.failing.replace(true) => {
+                eprintln!("rochade: {e}; {going_on}");
+                Some(json!({"event": "pgn_failed", "path": shown, "reason": e.to_string()}))
+            }
+            Err(_) => None,
+        }
+    }
 }
 
 #[cfg(test)]

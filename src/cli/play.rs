@@ -109,9 +109,7 @@ pub fn command_for(text: &str, player: Color) -> Option<Command> {
 struct Out {
     json: bool,
     speech: Option<SpeechHandle>,
-    pgn: Option<PathBuf>,
-    /// The PGN file could not be written the last time (said once).
-    pgn_failing: std::cell::Cell<bool>,
+    pgn: Option<super::output::PgnFile>,
 }
 
 impl Out {
@@ -216,23 +214,14 @@ impl Shell for PlayOut<'_> {
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        let Some(path) = &self.out.pgn else {
+        let Some(pgn) = &self.out.pgn else {
             return Ok(SaveStep::Done);
         };
-        // A file that cannot be written stops the file, never the game:
-        // said once, and again when it works.
-        let failing = &self.out.pgn_failing;
-        match super::write_file(path, crate::pgn::write_pgn(self.session.record())) {
-            Ok(()) => failing.set(false),
-            Err(e) if !failing.get() => {
-                failing.set(true);
-                if self.out.json {
-                    let line = json!({"event": "error", "reason": e.to_string()});
-                    writeln!(self.stdout, "{line}")?;
-                }
-                eprintln!("rochade: {e}; the game goes on");
-            }
-            Err(_) => {}
+        // A file that cannot be written stops the file, never the game.
+        if let Some(event) = pgn.write(self.session.record(), "the game goes on")
+            && self.out.json
+        {
+            writeln!(self.stdout, "{event}")?;
         }
         Ok(SaveStep::Done)
     }
@@ -346,8 +335,7 @@ pub fn run(args: Args) -> CliResult {
     let out = Out {
         json: args.json,
         speech,
-        pgn: args.pgn,
-        pgn_failing: Default::default(),
+        pgn: args.pgn.map(super::output::PgnFile::new),
     };
     let greeting = {
         let pack = session.pack();

@@ -130,10 +130,7 @@ impl From<PromotionPiece> for Role {
 
 struct Driver {
     session: Session,
-    pgn: Option<PathBuf>,
-    /// The PGN file could not be written the last time (said once; the
-    /// board is still followed and announced).
-    pgn_failing: bool,
+    pgn: Option<super::output::PgnFile>,
     link: Option<Link>,
     /// The sighted player's e-board, if one is followed too.
     sighted: Option<Link>,
@@ -187,29 +184,13 @@ impl Shell for TrackOut<'_> {
         print_json(&mut self.stdout, link, self.now, &notice)
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        let Some(path) = &self.driver.pgn else {
+        let Some(pgn) = &self.driver.pgn else {
             return Ok(SaveStep::Done);
         };
-        // A full disk or a pulled stick stops the file, never the game:
-        // the board is still followed and every move announced; the
-        // failure is said once (a JSON line and on stderr), and again when
-        // writing works again.
-        match super::write_file(path, crate::pgn::write_pgn(self.driver.session.record())) {
-            Ok(()) if self.driver.pgn_failing => {
-                self.driver.pgn_failing = false;
-                let line =
-                    serde_json::json!({"event": "pgn_saved", "path": path.display().to_string()});
-                writeln!(self.stdout, "{line}")?;
-                eprintln!("rochade: {} is written again", path.display());
-            }
-            Ok(()) => {}
-            Err(e) if !self.driver.pgn_failing => {
-                self.driver.pgn_failing = true;
-                let line = serde_json::json!({"event": "pgn_failed", "reason": e.to_string()});
-                writeln!(self.stdout, "{line}")?;
-                eprintln!("rochade: {e}; the board is still followed");
-            }
-            Err(_) => {}
+        // A full disk or a pulled stick stops the file, never the game.
+        let record = self.driver.session.record();
+        if let Some(event) = pgn.write(record, "the board is still followed") {
+            writeln!(self.stdout, "{event}")?;
         }
         Ok(SaveStep::Done)
     }
@@ -336,8 +317,7 @@ pub fn run(args: Args) -> CliResult {
     }
     let mut driver = Driver {
         session,
-        pgn: args.pgn.clone(),
-        pgn_failing: false,
+        pgn: args.pgn.clone().map(super::output::PgnFile::new),
         link: None,
         sighted: None,
     };
