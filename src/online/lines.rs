@@ -119,15 +119,16 @@ fn clean_in(value: &mut serde_json::Value, whole: bool) {
     match value {
         Value::String(s) => {
             let max = if whole { usize::MAX } else { MAX_TEXT };
-            if s.chars().any(is_hidden) || s.len() > max || s.contains("  ") {
+            if needs_cleaning(s, max) {
                 *s = clean_text(s, max);
             }
         }
         Value::Array(items) => items.iter_mut().for_each(|v| clean_in(v, whole)),
         Value::Object(map) => {
+            // Nearly every key is clean: only the others are copied.
             let dirty: Vec<String> = map
                 .keys()
-                .filter(|k| clean_text(k, MAX_TEXT) != **k)
+                .filter(|k| needs_cleaning(k, MAX_TEXT))
                 .cloned()
                 .collect();
             for key in dirty {
@@ -141,6 +142,12 @@ fn clean_in(value: &mut serde_json::Value, whole: bool) {
         }
         Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
+}
+
+/// Whether [`clean_text`] would change `text` (checked without building
+/// the cleaned copy, which most texts do not need).
+fn needs_cleaning(text: &str, max: usize) -> bool {
+    text.len() > max || text.contains("  ") || text.chars().any(is_hidden)
 }
 
 /// A line of the stream as `T`, every text in it cleaned first. The error
