@@ -22,7 +22,7 @@ use crate::dgt::sim::DgtSim;
 use crate::dgt::{Message, Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
-use crate::session::{Notice, Source};
+use crate::session::{LinkChange, Notice, Source};
 use crate::words::Pack;
 
 /// What `rochade track --format dgt` needs from its arguments.
@@ -213,7 +213,7 @@ impl Follow for Tracker {
             BoardEvent::LinkUp { port } => self.notice(
                 now,
                 Notice::Link {
-                    state: "connected".into(),
+                    state: LinkChange::Connected,
                     detail: port,
                 },
             )?,
@@ -222,7 +222,7 @@ impl Follow for Tracker {
                 self.notice(
                     now,
                     Notice::Link {
-                        state: "lost".into(),
+                        state: LinkChange::Lost,
                         detail: reason,
                     },
                 )?;
@@ -232,7 +232,7 @@ impl Follow for Tracker {
                 self.notice(
                     now,
                     Notice::Link {
-                        state: "lines_dropped".into(),
+                        state: LinkChange::LinesDropped,
                         detail: count.to_string(),
                     },
                 )?;

@@ -23,7 +23,8 @@ use crate::engine::driver::{Driver, Time};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineService, Level};
 use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::session::{
-    Command, Earcon, Effect, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
+    Command, Earcon, Effect, EngineChange, Event, Notice, Opponent, Session, SessionConfig, Source,
+    Speech,
 };
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
 use crate::words::{Lang, Token};
@@ -203,7 +204,10 @@ impl Shell for PlayOut<'_> {
                 let line = json!({"event": "error", "input": input, "reason": reason});
                 writeln!(self.stdout, "{line}")?;
             }
-            Notice::Engine { state, detail } if json && state == "failed" => {
+            Notice::Engine {
+                state: EngineChange::Failed,
+                detail,
+            } if json => {
                 let line = json!({"event": "error", "reason": detail});
                 writeln!(self.stdout, "{line}")?;
             }

@@ -58,18 +58,6 @@ fn tracker_config(config: &SessionConfig, base: &TrackerConfig) -> TrackerConfig
     }
 }
 
-fn piece_name(piece: Piece) -> String {
-    let role = crate::words::role_key(piece.role);
-    format!(
-        "{} {role}",
-        if piece.color.is_white() {
-            "white"
-        } else {
-            "black"
-        }
-    )
-}
-
 fn piece_on(pack: &Pack, piece: Piece, square: shakmaty::Square) -> Utterance {
     pack.render(&[Token::Piece(piece.role), Token::Square(square)])
 }
@@ -239,10 +227,7 @@ impl BoardState {
                         );
                     }
                     out.push(Effect::Sound(Earcon::Touched));
-                    out.push(Effect::Notice(Notice::Touched {
-                        square: square.to_string(),
-                        piece: piece_name(piece),
-                    }));
+                    out.push(Effect::Notice(Notice::Touched { square, piece }));
                 }
                 TrackerEvent::Executed(mv) => actions.push(BoardAction::Play(mv)),
                 TrackerEvent::PromotionPending { to, .. } => {
@@ -251,9 +236,7 @@ impl BoardState {
                         pack.phrase("promotion_ask", &[("square", pack.square(to))]),
                         Priority::Alert,
                     );
-                    out.push(Effect::Notice(Notice::Promotion {
-                        square: to.to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::Promotion { square: to }));
                 }
                 TrackerEvent::TouchMove { square, piece } => {
                     speak(
@@ -262,10 +245,7 @@ impl BoardState {
                         Priority::Alert,
                     );
                     out.push(Effect::Sound(Earcon::Illegal));
-                    out.push(Effect::Notice(Notice::TouchMove {
-                        square: square.to_string(),
-                        piece: piece_name(piece),
-                    }));
+                    out.push(Effect::Notice(Notice::TouchMove { square, piece }));
                 }
                 TrackerEvent::TakebackRequested(_) => {
                     out.push(Effect::Notice(Notice::TakebackRequested));
@@ -281,9 +261,7 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::Orientation { turned: flipped }));
                 }
                 TrackerEvent::PromotionDefaulted { mv } => {
-                    out.push(Effect::Notice(Notice::PromotionDefaulted {
-                        uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::PromotionDefaulted { mv }));
                 }
                 TrackerEvent::PromotionCorrected { new, .. } => {
                     actions.push(BoardAction::CorrectPromotion(new));
@@ -297,7 +275,7 @@ impl BoardState {
                         "board_resynced",
                         &[("moves", uci.join(", ").as_str().into())],
                     );
-                    out.push(Effect::Notice(Notice::Resynchronised { moves: uci }));
+                    out.push(Effect::Notice(Notice::Resynchronised { moves }));
                     speak(out, text, Priority::Move);
                 }
                 TrackerEvent::SensorStuck { square, occupied } => {
@@ -308,7 +286,7 @@ impl BoardState {
                     };
                     let text = pack.phrase(key, &[("square", pack.square(square))]);
                     out.push(Effect::Notice(Notice::SensorStuck {
-                        square: square.to_string(),
+                        square,
                         occupied,
                         text: text.written.clone(),
                     }));
@@ -317,17 +295,12 @@ impl BoardState {
                 }
                 TrackerEvent::SensorRecovered { square } => {
                     let text = pack.phrase("sensor_recovered", &[("square", pack.square(square))]);
-                    out.push(Effect::Notice(Notice::SensorRecovered {
-                        square: square.to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::SensorRecovered { square }));
                     speak(out, text, Priority::Guidance);
                 }
                 TrackerEvent::SensorSuspect { mv, square } => {
                     let text = pack.phrase("sensor_suspect", &[("square", pack.square(square))]);
-                    out.push(Effect::Notice(Notice::SensorSuspect {
-                        square: square.to_string(),
-                        uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::SensorSuspect { square, mv }));
                     speak(out, text, Priority::Alert);
                     out.push(Effect::Sound(Earcon::Mismatch));
                 }

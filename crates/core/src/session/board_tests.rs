@@ -230,8 +230,11 @@ fn touched_pieces_are_spoken_only_when_the_setting_says_so() {
         assert!(has(
             &fx,
             &Notice::Touched {
-                square: "g1".into(),
-                piece: "white knight".into()
+                square: Square::G1,
+                piece: shakmaty::Piece {
+                    color: shakmaty::Color::White,
+                    role: shakmaty::Role::Knight
+                }
             }
         ));
         assert_eq!(!said(&fx).is_empty(), announce, "{:?}", said(&fx));
@@ -509,7 +512,7 @@ fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
     assert!(has(
         &fx,
         &Notice::Link {
-            state: "connected".into(),
+            state: crate::session::LinkChange::Connected,
             detail: "new".into()
         }
     ));

@@ -17,6 +17,7 @@ mod engine;
 mod event;
 pub mod link;
 mod notice;
+mod notice_json;
 pub mod practice;
 mod question;
 mod resume_clock;
@@ -34,7 +35,7 @@ pub use config::{Mode, SessionConfig};
 pub use effect::{Earcon, Effect, Priority, Speech, SpeechClass};
 pub use engine::Opponent;
 pub use event::{Command, Event, Source};
-pub use notice::Notice;
+pub use notice::{EngineChange, LinkChange, Notice, SightedState};
 pub use practice::{Practice, PracticeCommand};
 pub use question::{Pending, Question, QuestionKind};
 
@@ -631,9 +632,7 @@ impl Session {
                         .phrase("draw_offer", &[("side", self.side(color))]),
                     Priority::Move,
                 );
-                out.push(Effect::Notice(Notice::DrawOffer {
-                    side: notice::color_name(color),
-                }));
+                out.push(Effect::Notice(Notice::DrawOffer { side: color }));
                 out.push(Effect::SaveGame);
             }
             Command::AcceptDraw(color) => {

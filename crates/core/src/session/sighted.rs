@@ -13,7 +13,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::board_event::BoardEvent;
 use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say, sighted_words};
-use super::{Effect, Notice, Priority};
+use super::{Effect, Notice, Priority, SightedState};
 use crate::board::{BoardMessage, HostCommand};
 use crate::chess::GameRecord;
 use crate::dgt::{ClockReading, Message, Recognizer, RecognizerConfig, RecognizerEvent};
@@ -123,7 +123,7 @@ impl SightedBoard {
                     let text = format!("DGT {major}.{minor}");
                     if self.ident.as_ref() != Some(&text) {
                         out.push(Effect::Notice(Notice::SightedBoard {
-                            state: "ident".into(),
+                            state: SightedState::Ident,
                             detail: text.clone(),
                         }));
                         self.ident = Some(text);
@@ -194,7 +194,7 @@ impl SightedBoard {
                         );
                     }
                     out.push(Effect::Notice(Notice::SightedBoard {
-                        state: "orientation".into(),
+                        state: SightedState::Orientation,
                         detail: if turned { "turned" } else { "straight" }.into(),
                     }));
                 }

@@ -8,7 +8,9 @@ use crate::board::BoardMessage;
 use crate::dgt::Message;
 use crate::dgt::protocol::{Pieces, pieces_of_board};
 use crate::session::board::{BoardEvent, LinkState};
-use crate::session::{Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source};
+use crate::session::{
+    Command, Effect, Event, Notice, Priority, Session, SessionConfig, SightedState, Source,
+};
 use crate::words::{Lang, Pack};
 
 /// The peg-board tests' table with the sighted player's DGT board beside it.
@@ -168,7 +170,10 @@ fn a_move_on_the_peg_board_is_expected_on_the_sighted_board() {
     );
     assert!(t.effects.iter().any(|e| matches!(
         e,
-        Effect::Notice(Notice::SightedBoard { state, .. }) if state == "mismatch"
+        Effect::Notice(Notice::SightedBoard {
+            state: SightedState::Mismatch,
+            ..
+        })
     )));
     // The assistant carries it out on the sighted board: in sync, no move.
     t.effects.clear();
@@ -386,8 +391,8 @@ fn every_board_event_reaches_the_sighted_board_through_the_shared_link() {
     assert_eq!(asked, 1, "{:?}", t.effects);
     assert!(t.effects.iter().any(|e| matches!(
         e,
-        Effect::Notice(Notice::SightedBoard { state, detail })
-            if state == "lines_dropped" && detail == "2"
+        Effect::Notice(Notice::SightedBoard { state: SightedState::LinesDropped, detail })
+            if detail == "2"
     )));
     assert!(
         !t.effects

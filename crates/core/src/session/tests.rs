@@ -440,7 +440,7 @@ fn draw_offer_sides_and_the_clock_key_follow_the_rules() {
     enter(&mut s, 0, "e4");
     let fx = command(&mut s, Command::OfferDrawAfterMove);
     assert!(fx.contains(&Effect::Notice(Notice::DrawOffer {
-        side: "white".into()
+        side: shakmaty::Color::White
     })));
     command(&mut s, Command::AcceptDrawToMove);
     assert_eq!(s.record().end().unwrap().result_str(), "1/2-1/2");
