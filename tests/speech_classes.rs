@@ -16,7 +16,10 @@ use rochade::words::Pack;
 
 const START_MASK: u64 = 0xFFFF_0000_0000_FFFF;
 
-fn feed(speech: &SpeechHandle, effects: Vec<Effect>) -> Vec<(String, Priority)> {
+fn feed(
+    speech: &SpeechHandle,
+    effects: impl IntoIterator<Item = Effect>,
+) -> Vec<(String, Priority)> {
     let mut said = Vec::new();
     for e in effects {
         if let Effect::Speak(s) = e {

@@ -188,11 +188,11 @@ impl RochadeApp {
             }
             return;
         }
-        self.dispatch(Event::MoveEntered {
+        let outcome = self.dispatch_outcome(Event::MoveEntered {
             text,
             source: Source::Keyboard,
         });
-        if self.session.record().moves().len() != before {
+        if outcome.played() {
             self.move_input.text.clear();
         }
     }

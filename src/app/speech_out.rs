@@ -6,7 +6,7 @@ use shakmaty::Square;
 
 use super::{FocusTarget, RochadeApp, saving};
 use crate::runtime::carry_out;
-use crate::session::{Effect, Event, Notice, Priority, Question, QuestionKind, Speech};
+use crate::session::{Effect, Event, Notice, Outcome, Priority, Question, QuestionKind, Speech};
 use crate::words::Utterance;
 
 impl RochadeApp {
@@ -57,12 +57,21 @@ impl RochadeApp {
 
     /// Sends one event to the session and carries out the effects.
     pub fn dispatch(&mut self, event: Event) {
-        let now = self.now_ms();
-        let effects = self.session.handle(now, event);
-        self.apply_effects(effects);
+        self.dispatch_outcome(event);
     }
 
-    pub(super) fn apply_effects(&mut self, effects: Vec<Effect>) {
+    /// As [`RochadeApp::dispatch`]; what the event did to the game (a move
+    /// played, refused, a question asked).
+    pub fn dispatch_outcome(&mut self, event: Event) -> Outcome {
+        let now = self.now_ms();
+        let handled = self.session.handle(now, event);
+        let outcome = handled.outcome.clone();
+        self.apply_effects(handled);
+        outcome
+    }
+
+    pub(super) fn apply_effects(&mut self, effects: impl Into<Vec<Effect>>) {
+        let effects = effects.into();
         // Behind a move still being saved, everything waits its turn.
         if !self.held.is_empty() {
             self.hold_behind(effects);

@@ -374,7 +374,7 @@ mod tests {
             best: Some(best.parse().unwrap()),
             lines: Vec::new(),
         });
-        s.handle(now, Event::Engine(event))
+        s.handle(now, Event::Engine(event)).into()
     }
 
     #[test]
