@@ -434,7 +434,10 @@ fn peg_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial:
 }
 
 /// The sighted player's DGT board, beside the peg-board.
-fn sighted_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial::LinkConfig> {
+fn sighted_link_config(
+    settings: &Settings,
+    epoch: Instant,
+) -> Option<crate::serial::LinkConfig<crate::dgt::Decoder>> {
     settings.board.sighted_port.as_ref().map(|p| {
         let mut cfg = crate::serial::LinkConfig::dgt(p.clone());
         cfg.epoch = epoch;
@@ -487,22 +490,28 @@ impl RochadeApp {
     }
 
     /// Starts the sighted player's e-board link (a DGT board).
-    pub fn connect_sighted_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
+    pub fn connect_sighted_board(
+        &mut self,
+        cfg: crate::serial::LinkConfig<crate::dgt::Decoder>,
+        ctx: egui::Context,
+    ) {
         if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
             self.sighted_link = Some(link);
             self.sighted_rx = Some(rx);
         }
     }
 
-    fn spawn_link(
+    /// Starts a link to a board of any kind (generic over its
+    /// [`crate::board::Protocol`]).
+    fn spawn_link<P: crate::board::Protocol>(
         &mut self,
-        cfg: crate::serial::LinkConfig,
+        cfg: crate::serial::LinkConfig<P>,
         ctx: egui::Context,
     ) -> Option<(
         crate::serial::Link,
-        mpsc::Receiver<crate::serial::BoardInput>,
+        mpsc::Receiver<crate::serial::BoardInput<P::Message>>,
     )> {
-        let (link_tx, link_rx) = mpsc::channel::<crate::serial::BoardInput>();
+        let (link_tx, link_rx) = mpsc::channel();
         match crate::serial::Link::spawn(cfg, link_tx) {
             Ok(link) => {
                 match forward_waking("board-wake", link_rx, move || ctx.request_repaint()) {
@@ -523,20 +532,13 @@ impl RochadeApp {
     /// Hands what the link reported since the last frame to the session.
     pub(super) fn poll_board(&mut self) {
         use crate::session::Event;
-        let inputs: Vec<_> = [
-            (&self.board_rx, Event::Board as fn(_) -> Event),
-            (&self.sighted_rx, Event::Sighted),
-        ]
-        .into_iter()
-        .filter_map(|(rx, wrap)| {
-            Some(
-                rx.as_ref()?
-                    .try_iter()
-                    .map(move |i| (i.at_ms, wrap(i.event))),
-            )
-        })
-        .flatten()
-        .collect();
+        // Each board's reports as session events (the boards speak their
+        // own messages).
+        let board = self.board_rx.iter().flat_map(|rx| rx.try_iter());
+        let board = board.map(|i| (i.at_ms, Event::Board(i.event)));
+        let sighted = self.sighted_rx.iter().flat_map(|rx| rx.try_iter());
+        let sighted = sighted.map(|i| (i.at_ms, Event::Sighted(i.event)));
+        let inputs: Vec<_> = board.chain(sighted).collect();
         for (at_ms, event) in inputs {
             // The links stamp with the same epoch as the app's time source.
             let effects = self.session.handle(at_ms, event);

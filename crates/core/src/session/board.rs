@@ -13,7 +13,7 @@ pub use super::board_event::BoardEvent;
 use super::link::{BoardSide, LinkInput, Mirror, follow_record, say};
 use super::{Effect, Mode, Notice, Priority, SessionConfig, Source};
 use crate::board::tracker::{BoardMask, board_difference};
-use crate::board::{BoardMessage, Tracker, TrackerConfig, TrackerEvent};
+use crate::board::{PegMessage, Tracker, TrackerConfig, TrackerEvent};
 use crate::chess::GameRecord;
 use crate::session::Earcon;
 use crate::words::{Pack, Token, Utterance};
@@ -152,7 +152,7 @@ impl BoardState {
             LinkInput::Message(msg) => {
                 self.last_message_ms = Some(now);
                 match msg {
-                    BoardMessage::Fault(text) => {
+                    PegMessage::Fault(text) => {
                         say(
                             out,
                             pack,
@@ -161,19 +161,15 @@ impl BoardState {
                         );
                         out.push(Effect::Notice(Notice::BoardInfo { text }));
                     }
-                    BoardMessage::Ident(text) => {
-                        out.push(Effect::Notice(Notice::BoardInfo { text }))
-                    }
-                    BoardMessage::Snapshot(mask) => {
+                    PegMessage::Ident(text) => out.push(Effect::Notice(Notice::BoardInfo { text })),
+                    PegMessage::Snapshot(mask) => {
                         self.last_mask = Some(BoardMask(mask));
                         self.tracker.on_snapshot(now, BoardMask(mask), &mut events);
                     }
-                    BoardMessage::Pieces(pieces) => {
+                    PegMessage::Pieces(pieces) => {
                         self.last_mask = Some(BoardMask(crate::board::pieces_mask(&pieces)));
                         self.tracker.on_pieces(now, &pieces, &mut events);
                     }
-                    // The sighted player's DGT board is not the peg-board.
-                    BoardMessage::Dgt(_) => {}
                 }
             }
             LinkInput::PromotionChoice(role) => {

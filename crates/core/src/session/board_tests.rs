@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, Position, Square};
 
-use crate::board::BoardMessage;
+use crate::board::PegMessage;
 use crate::session::board::BoardEvent;
 use crate::session::{
     Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source, Speech,
@@ -67,7 +67,7 @@ impl Table {
 
     /// The board reports this occupancy, which then stays for a while.
     pub fn board(&mut self, mask: u64) {
-        self.send(Event::Board(BoardEvent::Message(BoardMessage::Snapshot(
+        self.send(Event::Board(BoardEvent::Message(PegMessage::Snapshot(
             mask,
         ))));
         self.wait(300);

@@ -15,7 +15,7 @@ use shakmaty::Role;
 use super::{Earcon, Effect, LinkChange, Notice, Priority, SightedState, Speech};
 use crate::board::guidance::guidance;
 use crate::board::tracker::render_in_sync;
-use crate::board::{BoardMessage, HostCommand, Mismatch, TrackerConfig};
+use crate::board::{HostCommand, Mismatch, TrackerConfig};
 use crate::chess::GameRecord;
 use crate::words::{Pack, Utterance};
 
@@ -146,7 +146,7 @@ impl BoardSide {
 
 /// What a link event leaves for the board's own mirror of the game.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum LinkInput {
+pub(super) enum LinkInput<M> {
     /// Nothing: the link's part was all (it came up, guidance was said).
     Done,
     /// The link went down or was closed: what happens on the board from
@@ -156,7 +156,7 @@ pub(super) enum LinkInput {
     /// hole in time though the link is up.
     LinesDropped { count: u64 },
     /// A decoded message from the board.
-    Message(BoardMessage),
+    Message(M),
     /// The player chose the promotion piece.
     PromotionChoice(Role),
     /// New tracker settings.
@@ -186,15 +186,15 @@ impl LinkState {
     /// (state, words, earcons, notices, asking for the whole board, the
     /// repeated guidance from `mismatch`) is done here; the rest is
     /// returned for the board's mirror.
-    pub(super) fn on_event(
+    pub(super) fn on_event<M>(
         &mut self,
         side: BoardSide,
-        event: BoardEvent,
+        event: BoardEvent<M>,
         mismatch: impl FnOnce() -> Option<Mismatch>,
         record: &GameRecord,
         pack: &Pack,
         out: &mut Vec<Effect>,
-    ) -> LinkInput {
+    ) -> LinkInput<M> {
         match event {
             BoardEvent::LinkUp { port } => {
                 let was_lost = self.is_lost();
