@@ -53,6 +53,7 @@ mod settings_rows;
 mod side_column;
 mod sim_panel;
 mod speech_out;
+mod spoken_history;
 pub mod text;
 mod title;
 #[cfg(target_os = "linux")]
@@ -69,7 +70,7 @@ use crate::session::board::BoardEvent;
 use crate::session::{Event, Notice, Priority, Question, Session};
 use crate::speech::SpeechHandle;
 use crate::words::LoadPack;
-use crate::words::{Pack, Utterance};
+use crate::words::Pack;
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use keys::Action;
@@ -108,9 +109,6 @@ enum FocusTarget {
     Scoresheet,
 }
 
-/// How many spoken lines the history panel keeps.
-const HISTORY_SHOWN: usize = 8;
-
 /// The app state (egui demo-app style): the session's state here, the
 /// views' own state in theirs (`MoveInput`, `Scoresheet`, `BoardView`,
 /// [`SimPanel`], the dialogs in [`Modal`]); each view draws itself in its
@@ -143,7 +141,7 @@ pub struct RochadeApp {
     /// A question was just asked: its dialog takes the keyboard.
     question_takes_focus: bool,
     /// What was said, newest last (written form, for the screen).
-    history: VecDeque<Utterance>,
+    history: spoken_history::SpokenHistory,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
     /// The window title last sent (it says the game state).
@@ -252,7 +250,7 @@ impl RochadeApp {
             scoresheet: scoresheet::Scoresheet::default(),
             focus_before_question: FocusTarget::MoveInput,
             question_takes_focus: false,
-            history: VecDeque::new(),
+            history: spoken_history::SpokenHistory::default(),
             a11y_pending: a11y::Pending::default(),
             window_title: String::new(),
             modal: None,
@@ -351,7 +349,7 @@ impl RochadeApp {
 
     /// What the app said, oldest first (the history panel shows the end).
     pub fn spoken(&self) -> Vec<String> {
-        self.history.iter().map(|u| u.spoken.clone()).collect()
+        self.history.spoken()
     }
 
     /// How many times the game was saved.

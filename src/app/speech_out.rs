@@ -44,10 +44,7 @@ impl RochadeApp {
                 self.a11y_pending.push(&text.spoken);
             }
         }
-        self.history.push_back(text);
-        while self.history.len() > 50 {
-            self.history.pop_front();
-        }
+        self.history.push(text);
     }
 
     pub(super) fn say_key(&mut self, key: &str, priority: Priority) {
