@@ -38,7 +38,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
                 super::sim_panel::show(app, ui);
                 ui.separator();
             }
-            super::clocks::ui(app, ui, &t);
+            super::clocks::ui(ui, &t, &app.session, app.now_ms());
             ui.separator();
             if app.move_input.ui(ui, &t, &mut app.focus_request) {
                 app.act(Action::PlayTyped);
