@@ -31,7 +31,7 @@ impl RochadeApp {
             Action::SideToMove => self.command(Command::SideToMove),
             Action::Focus => {
                 let board_focused =
-                    self.board_focused || self.focus_request == Some(FocusTarget::Board);
+                    self.board.focused || self.focus_request == Some(FocusTarget::Board);
                 self.focus(if board_focused {
                     FocusTarget::MoveInput
                 } else {
@@ -201,7 +201,7 @@ impl RochadeApp {
         self.focus_request = Some(target);
         let mark = self.a11y_pending.mark();
         match target {
-            FocusTarget::Board => self.speak_square(self.cursor),
+            FocusTarget::Board => self.speak_square(self.board.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
             FocusTarget::Menus => {
                 let name = self.ui.get("game_menu");

@@ -4,9 +4,7 @@
 use std::time::Duration;
 
 use super::keys::{self, Action};
-use super::{
-    FocusTarget, Modal, RochadeApp, a11y, board_view, dialogs, layout, palette, side_column, title,
-};
+use super::{FocusTarget, Modal, RochadeApp, a11y, dialogs, layout, palette, side_column, title};
 use crate::session::{Command, Event, Priority, Question};
 
 impl RochadeApp {
@@ -76,12 +74,12 @@ impl eframe::App for RochadeApp {
             match action {
                 // Escape with a lifted piece puts it back, and the board
                 // keeps the keyboard; only then does it close or stop.
-                Action::Cancel if !asking && self.selected.is_some() => {
+                Action::Cancel if !asking && self.board.selected.is_some() => {
                     self.put_back_lifted(true);
                 }
                 // Escape on the board with nothing lifted: the keyboard
                 // leaves for the move input, and that is said.
-                Action::Cancel if !asking && self.modal.is_none() && self.board_focused => {
+                Action::Cancel if !asking && self.modal.is_none() && self.board.focused => {
                     self.act(Action::StopSpeech);
                     self.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
@@ -120,7 +118,7 @@ impl eframe::App for RochadeApp {
             side_column::side_column(self, ui)
         });
         ui.scope_builder(egui::UiBuilder::new().max_rect(split.board), |ui| {
-            board_view::main_board(self, ui)
+            self.main_board(ui)
         });
         dialogs::dialogs(self, &ctx);
         // Focus is never lost: when nothing has the keyboard (Escape in

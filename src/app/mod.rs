@@ -24,12 +24,14 @@ mod a11y;
 mod actions;
 mod atspi_keys;
 pub use rochade_core::browse;
+mod board_panel;
 mod board_view;
 mod browsing;
 mod clocks;
 mod connection;
 mod dialogs;
 mod effects;
+mod focus;
 mod focus_ring;
 mod frame;
 mod keys;
@@ -73,6 +75,7 @@ use crate::words::LoadPack;
 use crate::words::Pack;
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
+use focus::FocusTarget;
 pub use keys::Action;
 pub use online::OnlineStatus;
 pub use options::{AppOptions, TimeSource};
@@ -98,17 +101,6 @@ pub enum Modal {
     Online(Box<online_dialog::OnlineDraft>),
 }
 
-/// Which widget should take the keyboard next frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FocusTarget {
-    Board,
-    MoveInput,
-    /// The first menu's button (F10).
-    Menus,
-    /// The scoresheet's newest line.
-    Scoresheet,
-}
-
 /// The app state (egui demo-app style): the session's state here, the
 /// views' own state in theirs (`MoveInput`, `Scoresheet`, `BoardView`,
 /// [`SimPanel`], the dialogs in [`Modal`]); each view draws itself in its
@@ -122,18 +114,14 @@ pub struct RochadeApp {
     pack_dir: Option<std::path::PathBuf>,
     time: TimeSource,
     applied_style: Option<(Theme, u32)>,
-    /// The square the keyboard cursor is on.
-    cursor: Square,
-    /// A piece picked up by click or Enter, waiting for its target square.
-    selected: Option<Square>,
+    /// The game's board: the cursor, the piece picked up, its focus.
+    board: board_panel::BoardPanel,
     /// The move input: the text typed and what its widget showed.
     move_input: move_input::MoveInput,
     /// When a key was last pressed, none yet at start (typing: the offer
     /// nobody asked for waits until the keyboard is idle).
     last_key_ms: Option<u64>,
     focus_request: Option<FocusTarget>,
-    /// The board had the keyboard in the last frame.
-    board_focused: bool,
     /// The scoresheet (whether a line of it has the keyboard).
     scoresheet: scoresheet::Scoresheet,
     /// Where the keyboard goes back to after a question.
@@ -148,8 +136,6 @@ pub struct RochadeApp {
     window_title: String,
     modal: Option<Modal>,
     sim: Option<SimPanel>,
-    /// The main board's view state (where it was drawn).
-    board_view: board_view::BoardView,
     /// Whether the window was checked against the screen's size.
     window_fitted: bool,
     last_notice: Option<Notice>,
@@ -241,12 +227,10 @@ impl RochadeApp {
             pack_dir: options.pack_dir,
             time: options.time,
             applied_style: None,
-            cursor: Square::E2,
-            selected: None,
+            board: board_panel::BoardPanel::default(),
             move_input: move_input::MoveInput::default(),
             last_key_ms: None,
             focus_request: Some(FocusTarget::MoveInput),
-            board_focused: false,
             scoresheet: scoresheet::Scoresheet::default(),
             focus_before_question: FocusTarget::MoveInput,
             question_takes_focus: false,
@@ -255,7 +239,6 @@ impl RochadeApp {
             window_title: String::new(),
             modal: None,
             sim: None,
-            board_view: board_view::BoardView::new(board_view::BOARD_ID),
             window_fitted: false,
             last_notice: None,
             saver,
@@ -335,7 +318,17 @@ impl RochadeApp {
 
     /// The keyboard cursor on the board.
     pub fn cursor(&self) -> Square {
-        self.cursor
+        self.board.cursor
+    }
+
+    /// Where the main board was drawn last (for tests and measurements).
+    pub fn board_rect(&self) -> Option<egui::Rect> {
+        self.board.rect()
+    }
+
+    /// Where the simulated peg-board was drawn last, while it is shown.
+    pub fn sim_board_rect(&self) -> Option<egui::Rect> {
+        self.sim.as_ref().and_then(|s| s.view_rect())
     }
 
     /// The question waiting for an answer (shown as a dialog).

@@ -43,7 +43,7 @@ impl SettingsDraft {
             error: None,
             clip: ClipRecording::new(app.pack_dir.clone()),
             take_focus: true,
-            return_to: if app.board_focused {
+            return_to: if app.board.focused {
                 FocusTarget::Board
             } else {
                 FocusTarget::MoveInput

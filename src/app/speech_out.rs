@@ -85,22 +85,22 @@ impl RochadeApp {
     pub(super) fn on_notice(&mut self, notice: Notice) {
         match &notice {
             Notice::Move { mv, .. } => {
-                self.selected = None;
-                self.cursor = mv.to();
+                self.board.selected = None;
+                self.board.cursor = mv.to();
             }
-            Notice::Takeback { .. } => self.selected = None,
+            Notice::Takeback { .. } => self.board.selected = None,
             // A new game: the cursor where it starts (it stayed on the
             // old game's last square).
             Notice::NewGame => {
-                self.selected = None;
-                self.cursor = Square::E2;
+                self.board.selected = None;
+                self.board.cursor = Square::E2;
             }
             Notice::Answered {
                 question,
                 confirmed: true,
             } => match question {
                 QuestionKind::Close => self.allow_close = true,
-                QuestionKind::Resume => self.cursor = Square::E2,
+                QuestionKind::Resume => self.board.cursor = Square::E2,
                 _ => {}
             },
             _ => {}
@@ -128,7 +128,7 @@ impl RochadeApp {
                     self.a11y_pending.forget(&p.text.spoken);
                 }
                 self.question_takes_focus = true;
-                self.focus_before_question = if self.board_focused {
+                self.focus_before_question = if self.board.focused {
                     FocusTarget::Board
                 } else if self.scoresheet.focused {
                     FocusTarget::Scoresheet
