@@ -61,7 +61,8 @@ impl eframe::App for RochadeApp {
         // The screen-reader offer holds no keyboard: only a dialog's
         // question takes Enter, Y, N and Escape.
         let asking = self.dialog_question();
-        self.note_typing(&ctx, asking);
+        let now = self.now_ms();
+        self.move_input.note_typing(&ctx, asking, now);
         let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
         let enter_answers = !self.move_input.typed_under_question;
         for action in keys::global_actions(

@@ -118,9 +118,6 @@ pub struct RochadeApp {
     board: board_panel::BoardPanel,
     /// The move input: the text typed and what its widget showed.
     move_input: move_input::MoveInput,
-    /// When a key was last pressed, none yet at start (typing: the offer
-    /// nobody asked for waits until the keyboard is idle).
-    last_key_ms: Option<u64>,
     focus_request: Option<FocusTarget>,
     /// The scoresheet (whether a line of it has the keyboard).
     scoresheet: scoresheet::Scoresheet,
@@ -229,7 +226,6 @@ impl RochadeApp {
             applied_style: None,
             board: board_panel::BoardPanel::default(),
             move_input: move_input::MoveInput::default(),
-            last_key_ms: None,
             focus_request: Some(FocusTarget::MoveInput),
             scoresheet: scoresheet::Scoresheet::default(),
             focus_before_question: FocusTarget::MoveInput,

@@ -58,7 +58,10 @@ impl RochadeApp {
         // typed yet, otherwise once the move input is empty and the
         // keyboard idle, so it never interrupts a move being typed or read.
         let now = self.now_ms();
-        let due = self.last_key_ms.map_or(0, |at| at + OFFER_IDLE_MS);
+        let due = self
+            .move_input
+            .last_key_ms
+            .map_or(0, |at| at + OFFER_IDLE_MS);
         let idle = self.move_input.text.is_empty() && now >= due;
         // Until answered: another question may have replaced it (the
         // session asks one at a time), then it is asked again.
