@@ -39,7 +39,7 @@ impl eframe::App for RochadeApp {
     }
 
     fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
-        self.forward_keys(raw_input);
+        self.screen_reader.forward_keys(raw_input);
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {

@@ -159,18 +159,8 @@ pub struct RochadeApp {
     sighted_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
     /// The engine thread and the program it runs (practice).
     engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
-    /// The screen-reader look-up still running ([`AppOptions::screen_reader`]).
-    screen_reader_probe: Option<std::sync::mpsc::Receiver<bool>>,
-    /// A screen reader was found; the offer waits for no other question.
-    screen_reader_found: bool,
-    /// A screen reader runs and has not been answered yet: it gets the
-    /// app's words too (a Braille display shows the moves typed before
-    /// the offer is answered).
-    screen_reader_unanswered: bool,
-    /// The connection that hands keys to the screen reader, coming.
-    keys_rx: Option<std::sync::mpsc::Receiver<atspi_keys::Registry>>,
-    /// Keys go to the screen reader first ([`atspi_keys`]).
-    keys: Option<(atspi_keys::KeyFilter, atspi_keys::Registry)>,
+    /// The screen reader: the look-up, the offer, the keys it gets first.
+    screen_reader: screen_reader::ScreenReader,
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
@@ -254,11 +244,7 @@ impl RochadeApp {
             sighted_link: None,
             sighted_rx: None,
             engine: None,
-            screen_reader_probe: options.screen_reader,
-            screen_reader_found: false,
-            screen_reader_unanswered: false,
-            keys_rx: None,
-            keys: None,
+            screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
             online_status: online::OnlineStatus::default(),
         };

@@ -409,7 +409,7 @@ pub fn run() -> Result<(), RunError> {
             let (found, keys) = super::screen_reader::detect_in_background(cc.egui_ctx.clone());
             options.screen_reader = Some(found);
             let mut app = RochadeApp::new(options);
-            app.keys_rx = Some(keys);
+            app.screen_reader.keys_rx = Some(keys);
             if let Some(cfg) = link_config {
                 app.connect_board(cfg, cc.egui_ctx.clone());
             }

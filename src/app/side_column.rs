@@ -27,7 +27,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             // but a strip of it).
             super::saving::alert_banner(app, ui);
             // The screen-reader offer: asked here, the keyboard not taken.
-            match super::screen_reader::offer_panel(app, ui) {
+            match super::screen_reader::offer_panel(ui, &t, app.session.pending()) {
                 Some(true) => app.act(Action::Confirm),
                 Some(false) => app.act(Action::Cancel),
                 None => {}

@@ -37,7 +37,7 @@ impl RochadeApp {
         // in self-voicing mode it would talk over the app's voice, except
         // while its user has not answered the offer yet (a Braille display
         // would show nothing of the moves typed before the answer).
-        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader_unanswered {
+        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered {
             if priority == Priority::Move {
                 self.a11y_pending.push_move(&text.spoken);
             } else {
