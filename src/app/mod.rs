@@ -61,7 +61,6 @@ mod title;
 #[cfg(target_os = "linux")]
 mod x11_raw_keys;
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -136,17 +135,10 @@ pub struct RochadeApp {
     /// Whether the window was checked against the screen's size.
     window_fitted: bool,
     last_notice: Option<Notice>,
-    saver: Option<crate::save_worker::SaveWorker>,
-    /// Effects waiting for their save (a move is announced once on disk).
-    held: VecDeque<saving::Held>,
-    /// "Saving is taking long" was said and no save has been quick since.
-    slow_spell: bool,
+    /// The game's saving (a move is announced once on disk) and exports.
+    saving: saving::Saving,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
-    /// Exports being written by a thread of their own.
-    exports: Vec<saving::Export>,
-    saves: u64,
-    save_error: Option<String>,
     audio: Option<crate::audio::AudioOut>,
     allow_close: bool,
     note: Option<String>,
@@ -204,7 +196,7 @@ impl RochadeApp {
             (a, b) => a.or(b),
         };
         let wake = Arc::new(std::sync::OnceLock::new());
-        let (saver, saver_error) = saving::spawn(options.saver, &wake);
+        let saving = saving::Saving::start(options.saver, &wake);
         let mut app = RochadeApp {
             session,
             speech: options.speech,
@@ -227,13 +219,8 @@ impl RochadeApp {
             sim: None,
             window_fitted: false,
             last_notice: None,
-            saver,
-            held: VecDeque::new(),
-            slow_spell: false,
+            saving,
             wake,
-            exports: Vec::new(),
-            saves: 0,
-            save_error: saver_error,
             audio: options.audio,
             allow_close: false,
             note,
@@ -329,7 +316,7 @@ impl RochadeApp {
 
     /// How many times the game was saved.
     pub fn saves(&self) -> u64 {
-        self.saves
+        self.saving.saves
     }
 
     pub fn sim(&self) -> Option<&SimPanel> {

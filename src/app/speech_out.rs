@@ -61,7 +61,7 @@ impl RochadeApp {
 
     pub(super) fn apply_effects(&mut self, effects: Vec<Effect>) {
         // Behind a move still being saved, everything waits its turn.
-        if !self.held.is_empty() {
+        if !self.saving.held.is_empty() {
             self.hold_behind(effects);
             return;
         }
@@ -75,9 +75,9 @@ impl RochadeApp {
         if let Some(held) = held {
             let held = saving::Held::saving(held.ticket, self.now_ms(), held.effects);
             if front {
-                self.held.push_front(held);
+                self.saving.held.push_front(held);
             } else {
-                self.held.push_back(held);
+                self.saving.held.push_back(held);
             }
         }
     }
