@@ -3,8 +3,10 @@
 
 use std::time::Duration;
 
+use super::dialogs::{DialogRequest, Modal};
+use super::focus::FocusTarget;
 use super::keys::{self, Action};
-use super::{FocusTarget, Modal, RochadeApp, a11y, dialogs, layout, palette, side_column, title};
+use super::{RochadeApp, a11y, layout, palette, settings_dialog, side_column, title};
 use crate::session::{Command, Event, Priority, Question};
 
 impl RochadeApp {
@@ -70,7 +72,7 @@ impl eframe::App for RochadeApp {
             asking,
             escape_answers,
             enter_answers,
-            self.modal.is_some(),
+            self.dialogs.modal.is_some(),
         ) {
             match action {
                 // Escape with a lifted piece puts it back, and the board
@@ -80,18 +82,18 @@ impl eframe::App for RochadeApp {
                 }
                 // Escape on the board with nothing lifted: the keyboard
                 // leaves for the move input, and that is said.
-                Action::Cancel if !asking && self.modal.is_none() && self.board.focused => {
+                Action::Cancel if !asking && self.dialogs.modal.is_none() && self.board.focused => {
                     self.act(Action::StopSpeech);
                     self.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
                 Action::Cancel if !asking => {
-                    match &self.modal {
+                    match &self.dialogs.modal {
                         Some(Modal::Settings(draft)) => self.focus_request = Some(draft.return_to),
                         Some(Modal::Online(draft)) => self.focus_request = Some(draft.return_to),
                         _ => {}
                     }
-                    if self.modal.take().is_none() {
+                    if self.dialogs.modal.take().is_none() {
                         self.act(Action::StopSpeech);
                     }
                 }
@@ -121,12 +123,12 @@ impl eframe::App for RochadeApp {
         ui.scope_builder(egui::UiBuilder::new().max_rect(split.board), |ui| {
             self.main_board(ui)
         });
-        dialogs::dialogs(self, &ctx);
+        self.dialogs(&ctx);
         // Focus is never lost: when nothing has the keyboard (Escape in
         // the move input, a closed dialog, help or settings, a click on
         // nothing) the move input takes it, so a move typed next is never
         // swallowed and a screen reader always has a place to be.
-        if self.modal.is_none()
+        if self.dialogs.modal.is_none()
             && !self.dialog_question()
             && ctx.memory(|m| m.focused()).is_none()
             && self.focus_request.is_none()
@@ -157,6 +159,27 @@ impl eframe::App for RochadeApp {
 }
 
 impl RochadeApp {
+    /// Draws the dialogs and carries out what was answered or chosen there.
+    fn dialogs(&mut self, ctx: &egui::Context) {
+        let t = self.ui.clone();
+        let asking = self.dialog_question();
+        let question = self.session.pending().filter(|_| asking);
+        let requests = self.dialogs.ui(ctx, &t, question, &mut self.focus_request);
+        for request in requests {
+            match request {
+                DialogRequest::Answer(true) => self.act(Action::Confirm),
+                DialogRequest::Answer(false) => self.act(Action::Cancel),
+                DialogRequest::Connect(settings, token) => self.online_connect(*settings, token),
+                DialogRequest::SaveSettings(settings) => {
+                    let summary = settings_dialog::settings_changes(&self.settings, &settings);
+                    self.apply_settings(*settings);
+                    self.say_settings_saved(&summary);
+                    self.sync_opponent();
+                }
+            }
+        }
+    }
+
     pub(super) fn apply_style(&mut self, ctx: &egui::Context) {
         let key = (
             self.settings.display.theme,

@@ -74,6 +74,7 @@ use crate::words::LoadPack;
 use crate::words::Pack;
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
+pub use dialogs::Modal;
 use focus::FocusTarget;
 pub use keys::Action;
 pub use online::OnlineStatus;
@@ -89,16 +90,6 @@ pub use crate::config::Theme;
 /// save file; tests pass one that records calls.
 pub type GameSaver = crate::save_worker::GameSaver;
 pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
-
-/// The window over the main one, at most one at a time. A question the
-/// session asks ([`Session::pending`]) is drawn above it.
-pub enum Modal {
-    Help(dialogs::HelpWindow),
-    /// The settings being edited (applied only on Save).
-    Settings(Box<settings_dialog::SettingsDraft>),
-    /// Play online: server, token, how to find a game.
-    Online(Box<online_dialog::OnlineDraft>),
-}
 
 /// The app state (egui demo-app style): the session's state here, the
 /// views' own state in theirs (`MoveInput`, `Scoresheet`, `BoardView`,
@@ -120,17 +111,14 @@ pub struct RochadeApp {
     focus_request: Option<FocusTarget>,
     /// The scoresheet (whether a line of it has the keyboard).
     scoresheet: scoresheet::Scoresheet,
-    /// Where the keyboard goes back to after a question.
-    focus_before_question: FocusTarget,
-    /// A question was just asked: its dialog takes the keyboard.
-    question_takes_focus: bool,
     /// What was said, newest last (written form, for the screen).
     history: spoken_history::SpokenHistory,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
     /// The window title last sent (it says the game state).
     window_title: String,
-    modal: Option<Modal>,
+    /// The question's dialog and the window over the main one.
+    dialogs: dialogs::Dialogs,
     sim: Option<SimPanel>,
     /// Whether the window was checked against the screen's size.
     window_fitted: bool,
@@ -210,12 +198,10 @@ impl RochadeApp {
             move_input: move_input::MoveInput::default(),
             focus_request: Some(FocusTarget::MoveInput),
             scoresheet: scoresheet::Scoresheet::default(),
-            focus_before_question: FocusTarget::MoveInput,
-            question_takes_focus: false,
             history: spoken_history::SpokenHistory::default(),
             a11y_pending: a11y::Pending::default(),
             window_title: String::new(),
-            modal: None,
+            dialogs: dialogs::Dialogs::default(),
             sim: None,
             window_fitted: false,
             last_notice: None,
@@ -306,7 +292,7 @@ impl RochadeApp {
     }
 
     pub fn modal(&self) -> Option<&Modal> {
-        self.modal.as_ref()
+        self.dialogs.modal.as_ref()
     }
 
     /// What the app said, oldest first (the history panel shows the end).

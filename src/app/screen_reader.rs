@@ -115,7 +115,7 @@ impl RochadeApp {
             }
             return;
         }
-        if window_focused && control_focused && self.modal.is_none() {
+        if window_focused && control_focused && self.dialogs.modal.is_none() {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
         }

@@ -127,8 +127,8 @@ impl RochadeApp {
                 if let Some(p) = self.session.pending() {
                     self.a11y_pending.forget(&p.text.spoken);
                 }
-                self.question_takes_focus = true;
-                self.focus_before_question = if self.board.focused {
+                self.dialogs.question_takes_focus = true;
+                self.dialogs.focus_before_question = if self.board.focused {
                     FocusTarget::Board
                 } else if self.scoresheet.focused {
                     FocusTarget::Scoresheet
@@ -141,7 +141,7 @@ impl RochadeApp {
                 ..
             } => {}
             Notice::Answered { .. } => {
-                self.focus_request = Some(self.focus_before_question);
+                self.focus_request = Some(self.dialogs.focus_before_question);
                 if let Some(kept) = self.move_input.kept.take() {
                     self.move_input.text = kept;
                 }
