@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::dialogs::{DialogRequest, Modal};
 use super::focus::FocusTarget;
 use super::keys::{self, Action};
-use super::{RochadeApp, a11y, layout, palette, settings_dialog, side_column, title};
+use super::{RochadeApp, a11y, layout, settings_dialog, side_column, title};
 use crate::session::{Command, Event, Priority, Question};
 
 impl RochadeApp {
@@ -49,7 +49,7 @@ impl eframe::App for RochadeApp {
             eprintln!("rochade: frame at {} ms", start.elapsed().as_millis());
         }
         let ctx = ui.ctx().clone();
-        self.apply_style(&ctx);
+        self.window.apply_style(&ctx, &self.settings.display);
         self.wake.get_or_init(|| ctx.clone());
         self.release_saved();
         self.poll_exports();
@@ -102,10 +102,7 @@ impl eframe::App for RochadeApp {
         }
         let title =
             title::window_title(self.session.record(), self.settings.game.letters, &self.ui);
-        if self.window_title != title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.window_title = title;
-        }
+        self.window.set_title(&ctx, title);
         let name = title::accessible_window_name(
             &self.session.record().tags.white,
             &self.session.record().tags.black,
@@ -113,7 +110,7 @@ impl eframe::App for RochadeApp {
             &self.ui,
         );
         let renamed = a11y::name_window(&ctx, &name);
-        layout::fit_to_screen(&ctx, &mut self.window_fitted);
+        self.window.fit(&ctx);
         // The board first, in a square from the window's size alone; the
         // rest in a scrolling column beside or below it.
         let split = layout::split(ui.available_rect_before_wrap());
@@ -178,27 +175,6 @@ impl RochadeApp {
                 }
             }
         }
-    }
-
-    pub(super) fn apply_style(&mut self, ctx: &egui::Context) {
-        let key = (
-            self.settings.display.theme,
-            (self.settings.display.scale() * 100.0) as u32,
-        );
-        if self.applied_style == Some(key) {
-            return;
-        }
-        self.applied_style = Some(key);
-        let theme = self.settings.display.theme;
-        ctx.all_styles_mut(|style| {
-            *style = palette::style(theme, style);
-            // A selectable label is a text object on AT-SPI, and Orca 43's
-            // flat review reads text objects with a method AccessKit does
-            // not offer (GetTextAtOffset): the whole review failed and read
-            // nothing. A plain label is read by its name.
-            style.interaction.selectable_labels = false;
-        });
-        ctx.set_zoom_factor(self.settings.display.scale());
     }
 
     pub(super) fn handle_close_request(&mut self, ctx: &egui::Context) {

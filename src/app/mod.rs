@@ -58,6 +58,7 @@ mod speech_out;
 mod spoken_history;
 pub mod text;
 mod title;
+mod window;
 #[cfg(target_os = "linux")]
 mod x11_raw_keys;
 
@@ -103,7 +104,6 @@ pub struct RochadeApp {
     persist_settings: bool,
     pack_dir: Option<std::path::PathBuf>,
     time: TimeSource,
-    applied_style: Option<(Theme, u32)>,
     /// The game's board: the cursor, the piece picked up, its focus.
     board: board_panel::BoardPanel,
     /// The move input: the text typed and what its widget showed.
@@ -115,13 +115,11 @@ pub struct RochadeApp {
     history: spoken_history::SpokenHistory,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
-    /// The window title last sent (it says the game state).
-    window_title: String,
+    /// The window: its title, its fit to the screen, its style.
+    window: window::Window,
     /// The question's dialog and the window over the main one.
     dialogs: dialogs::Dialogs,
     sim: Option<SimPanel>,
-    /// Whether the window was checked against the screen's size.
-    window_fitted: bool,
     last_notice: Option<Notice>,
     /// The game's saving (a move is announced once on disk) and exports.
     saving: saving::Saving,
@@ -193,17 +191,15 @@ impl RochadeApp {
             persist_settings: options.persist_settings,
             pack_dir: options.pack_dir,
             time: options.time,
-            applied_style: None,
             board: board_panel::BoardPanel::default(),
             move_input: move_input::MoveInput::default(),
             focus_request: Some(FocusTarget::MoveInput),
             scoresheet: scoresheet::Scoresheet::default(),
             history: spoken_history::SpokenHistory::default(),
             a11y_pending: a11y::Pending::default(),
-            window_title: String::new(),
+            window: window::Window::default(),
             dialogs: dialogs::Dialogs::default(),
             sim: None,
-            window_fitted: false,
             last_notice: None,
             saving,
             wake,
@@ -329,7 +325,7 @@ impl RochadeApp {
 
     /// The window title as last set (it says the game state).
     pub fn window_title(&self) -> &str {
-        &self.window_title
+        &self.window.title
     }
 
     /// A voice that stopped answering mid-session: the speech service

@@ -340,7 +340,7 @@ impl RochadeApp {
         ));
         self.dispatch(crate::session::Event::TagsChanged(tags));
         self.relink(&old);
-        self.applied_style = None;
+        self.window.restyle();
         if let Some(e) = pack_error {
             self.note = Some(e.to_string());
         }
