@@ -12,6 +12,7 @@ use super::keys::{BoardKey, board_keys};
 use super::text::UiText;
 use crate::config::DisplaySettings;
 use crate::session::Session;
+use rochade_core::browse;
 
 /// What the user asked of the board in a frame, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,10 +72,9 @@ impl BoardPanel {
         for sq in Square::ALL {
             pieces[usize::from(sq)] = board.piece_at(sq);
         }
-        let value = super::browse::square(session.pack(), &board, self.cursor).spoken;
-        let cell_names: [String; 64] = std::array::from_fn(|i| {
-            super::browse::square(session.pack(), &board, Square::ALL[i]).spoken
-        });
+        let value = browse::square(session.pack(), &board, self.cursor).spoken;
+        let cell_names: [String; 64] =
+            std::array::from_fn(|i| browse::square(session.pack(), &board, Square::ALL[i]).spoken);
         let last_move = session
             .record()
             .last_move()

@@ -50,6 +50,7 @@ pub mod run;
 mod saving;
 mod scoresheet;
 mod screen_reader;
+mod session_pack;
 mod settings_dialog;
 mod settings_rows;
 mod side_column;
@@ -71,8 +72,6 @@ use crate::config::Settings;
 use crate::session::board::BoardEvent;
 use crate::session::{Event, Notice, Priority, Question, Session};
 use crate::speech::SpeechHandle;
-use crate::words::LoadPack;
-use crate::words::Pack;
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use dialogs::Modal;
@@ -81,6 +80,7 @@ pub use keys::Action;
 pub use online::OnlineStatus;
 pub use options::{AppOptions, TimeSource};
 pub use run::run;
+use session_pack::session_pack;
 pub use sim_panel::SimPanel;
 pub use text::UiText;
 
@@ -142,25 +142,6 @@ pub struct RochadeApp {
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
-}
-
-/// The session's words: moves in the announcement language, every message
-/// (questions, confirmations, results) in the interface language. Only
-/// when the clip voice speaks and has no clips of the interface language
-/// do the messages stay in the announcement language, so they are heard.
-pub(crate) fn session_pack(
-    settings: &crate::config::Settings,
-    dir: Option<&std::path::Path>,
-    speech_backend: &str,
-) -> (Pack, Option<crate::words::PackError>) {
-    let (pack, error) = Pack::load_or_bundled(settings.session_config().lang, dir);
-    if speech_backend == "clip voice"
-        && !crate::speech::clips::has_clips(settings.interface_language)
-    {
-        return (pack, error);
-    }
-    let (interface, _) = Pack::load_or_bundled(settings.interface_language, dir);
-    (pack.with_messages_from(&interface), error)
 }
 
 impl RochadeApp {
@@ -338,43 +319,5 @@ impl RochadeApp {
                 self.ui.get("speech_stopped")
             });
         }
-    }
-}
-
-#[cfg(test)]
-mod session_pack_tests {
-    use super::*;
-    use crate::words::Lang;
-
-    fn settings(interface: Lang, announce: Lang) -> Settings {
-        let mut s = Settings {
-            interface_language: interface,
-            ..Settings::default()
-        };
-        s.speech.language = announce;
-        s
-    }
-
-    #[test]
-    fn messages_follow_the_interface_unless_the_clip_voice_cannot_say_them() {
-        let english = Pack::bundled(Lang::En).say("cancelled");
-        let german = Pack::bundled(Lang::De).say("cancelled");
-        let s = settings(Lang::En, Lang::De);
-        let (pack, _) = session_pack(&s, None, "speech-dispatcher");
-        assert_eq!(pack.say("cancelled"), english);
-        assert_eq!(pack.messages_lang(), Lang::En);
-        // The clip voice has German clips only: English messages would be
-        // silent, so they stay German.
-        assert!(crate::speech::clips::has_clips(Lang::De));
-        if !crate::speech::clips::has_clips(Lang::En) {
-            let (pack, _) = session_pack(&s, None, "clip voice");
-            assert_eq!(pack.say("cancelled"), german);
-        }
-        let (pack, _) = session_pack(&settings(Lang::De, Lang::En), None, "clip voice");
-        assert_eq!(
-            pack.say("cancelled"),
-            german,
-            "German clips say German messages"
-        );
     }
 }

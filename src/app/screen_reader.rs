@@ -27,7 +27,7 @@ const OFFER_IDLE_MS: u64 = 5000;
 /// runs, the offer still unanswered, and the keys handed to it first.
 #[derive(Default)]
 pub struct ScreenReader {
-    /// The look-up still running ([`super::AppOptions::screen_reader`]).
+    /// The look-up still running ([`super::options::AppOptions::screen_reader`]).
     probe: Option<mpsc::Receiver<bool>>,
     /// A screen reader was found; the offer waits for no other question.
     found: bool,
