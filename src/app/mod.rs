@@ -8,17 +8,24 @@
 //! Browsing answers (a square, a rank, attackers) come from [`browse`].
 //! The window repaints only on input, session deadlines and clock seconds.
 //!
-//! The app's state is [`RochadeApp`] (here); each view draws itself from
-//! a file of its own, with its own state where it has some (egui demo
-//! style): `frame` (one frame: input, views, focus, screen-reader words),
-//! `side_column` (the column beside the board) with `menus`, `clocks`,
-//! `move_input` (`MoveInput`), `scoresheet` (`Scoresheet`), `connection`
-//! and `sim_panel` ([`SimPanel`]); `board_view` (`BoardView`); `dialogs`
-//! (the question, the help) and `settings_dialog` with `settings_rows`
-//! (the draft being edited). What the app does is in `actions`
-//! (commands), `browsing` (the board by keys), `speech_out` (saying,
-//! effects, notices), `saving`, `practice`, `screen_reader` and `online`
-//! (play on Lichess: with `online_dialog` and `online_threads`).
+//! The app's state is [`RochadeApp`] (here): the session, speech, the
+//! settings, the links to the world, and the panels. Each panel owns its
+//! state and draws itself from a file of its own (egui demo style: a
+//! `struct` and its `ui`), from what the app hands it; it hands back what
+//! the user asked for, which the app carries out: `board_panel`
+//! (`BoardPanel`: cursor, piece picked up, focus; drawn by `board_view`),
+//! `move_input` (`MoveInput`), `scoresheet` (`Scoresheet`),
+//! `spoken_history` (`SpokenHistory`), `clocks`, `connection`,
+//! `sim_panel` ([`SimPanel`]), `dialogs` (`Dialogs`: the question, the
+//! help, [`Modal`]) with `settings_dialog` and `settings_rows`,
+//! `screen_reader` (`ScreenReader` and its offer) and `window` (title,
+//! fit, style). `frame` is one frame (input, panels, focus,
+//! screen-reader words), `side_column` the column beside the board with
+//! `menus`; `focus` says where the keyboard goes. What the app does is in
+//! `actions` (commands), `browsing` (the board by keys), `speech_out`
+//! (saying, effects, notices), `saving` (`Saving`), `practice`,
+//! `session_pack` (the session's words) and `online` (play on Lichess:
+//! with `online_dialog` and `online_threads`).
 
 mod a11y;
 mod actions;
@@ -92,10 +99,10 @@ pub use crate::config::Theme;
 pub type GameSaver = crate::save_worker::GameSaver;
 pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
 
-/// The app state (egui demo-app style): the session's state here, the
-/// views' own state in theirs (`MoveInput`, `Scoresheet`, `BoardView`,
-/// [`SimPanel`], the dialogs in [`Modal`]); each view draws itself in its
-/// own file.
+/// The app state (egui demo-app style): the session, speech, settings
+/// and links here, each panel's own state in its panel (`BoardPanel`,
+/// `MoveInput`, `Scoresheet`, `SpokenHistory`, [`SimPanel`], `Dialogs`,
+/// `ScreenReader`, `Window`); each panel draws itself in its own file.
 pub struct RochadeApp {
     session: Session,
     speech: SpeechHandle,
