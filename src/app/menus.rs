@@ -54,7 +54,9 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             app.focus_request = None;
         }
         ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
-        super::practice::computer_menu(app, ui, &t, &mut actions);
+        let on = app.session.opponent().is_some();
+        let level = app.settings.engine.level.number();
+        super::practice::computer_menu(ui, &t, on, level, &mut actions);
         online_menu(app, ui, &t, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
