@@ -140,7 +140,7 @@ impl eframe::App for RochadeApp {
         // `MoveInput::changing`), so a move stays on the Braille line.
         let input_changing = self.move_input.changing();
         a11y::deliver(&ctx, &mut self.a11y_pending, input_changing || renamed);
-        if self.allow_close {
+        if self.window.close_allowed {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if let Some(delay) = self.repaint_delay() {
@@ -179,7 +179,7 @@ impl RochadeApp {
 
     pub(super) fn handle_close_request(&mut self, ctx: &egui::Context) {
         if ctx.input(|i| i.viewport().close_requested())
-            && !self.allow_close
+            && !self.window.close_allowed
             && self.game_in_progress()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);

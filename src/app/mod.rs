@@ -77,7 +77,7 @@ use shakmaty::{Color, Square};
 
 use crate::config::Settings;
 use crate::session::board::BoardEvent;
-use crate::session::{Event, Notice, Priority, Question, Session};
+use crate::session::{Event, Priority, Question, Session};
 use crate::speech::SpeechHandle;
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
@@ -127,13 +127,11 @@ pub struct RochadeApp {
     /// The question's dialog and the window over the main one.
     dialogs: dialogs::Dialogs,
     sim: Option<SimPanel>,
-    last_notice: Option<Notice>,
     /// The game's saving (a move is announced once on disk) and exports.
     saving: saving::Saving,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
     audio: Option<crate::audio::AudioOut>,
-    allow_close: bool,
     note: Option<String>,
     trace_startup: Option<Instant>,
     trace_frames: Option<Instant>,
@@ -188,11 +186,9 @@ impl RochadeApp {
             window: window::Window::default(),
             dialogs: dialogs::Dialogs::default(),
             sim: None,
-            last_notice: None,
             saving,
             wake,
             audio: options.audio,
-            allow_close: false,
             note,
             trace_startup: options.trace_startup,
             trace_frames: options.trace_frames,

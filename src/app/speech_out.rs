@@ -99,7 +99,7 @@ impl RochadeApp {
                 question,
                 confirmed: true,
             } => match question {
-                QuestionKind::Close => self.allow_close = true,
+                QuestionKind::Close => self.window.close_allowed = true,
                 QuestionKind::Resume => self.board.cursor = Square::E2,
                 _ => {}
             },
@@ -148,7 +148,6 @@ impl RochadeApp {
             }
             _ => {}
         }
-        self.last_notice = Some(notice);
     }
 
     /// After words for a place were said: when the focus moved there the

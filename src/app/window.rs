@@ -13,6 +13,8 @@ pub struct Window {
     fitted: bool,
     /// The theme and text size (in hundredths) applied last.
     style: Option<(Theme, u32)>,
+    /// Closing was confirmed (or nothing needed asking): it closes.
+    pub close_allowed: bool,
 }
 
 impl Window {
