@@ -123,3 +123,81 @@ impl BoardPanel {
         requests
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::SessionConfig;
+    use crate::words::{Lang, Pack};
+    use egui::Key;
+    use egui_kittest::Harness;
+
+    /// The panel alone, with the session and focus request the app would
+    /// hand it, and everything it handed back.
+    struct Alone {
+        panel: BoardPanel,
+        session: Session,
+        focus_request: Option<FocusTarget>,
+        asked: Vec<BoardRequest>,
+    }
+
+    fn alone() -> Harness<'static, Alone> {
+        let t = UiText::bundled(Lang::En);
+        let state = Alone {
+            panel: BoardPanel::default(),
+            session: Session::with_pack(SessionConfig::default(), Pack::bundled(Lang::En)),
+            focus_request: Some(FocusTarget::Board),
+            asked: Vec::new(),
+        };
+        Harness::builder()
+            .with_size(egui::vec2(600.0, 600.0))
+            .build_ui_state(
+                move |ui, s: &mut Alone| {
+                    let asked = s.panel.ui(
+                        ui,
+                        &t,
+                        &s.session,
+                        &DisplaySettings::default(),
+                        &mut s.focus_request,
+                    );
+                    s.asked.extend(asked);
+                },
+                state,
+            )
+    }
+
+    fn press(h: &mut Harness<'static, Alone>, key: Key) -> Vec<BoardRequest> {
+        h.state_mut().asked.clear();
+        h.key_press(key);
+        h.run();
+        std::mem::take(&mut h.state_mut().asked)
+    }
+
+    #[test]
+    fn the_board_panel_takes_the_keyboard_and_hands_back_what_was_asked() {
+        let mut h = alone();
+        h.run();
+        assert!(h.state().panel.focused, "the focus request is taken");
+        assert_eq!(h.state().focus_request, None);
+        assert_eq!(
+            press(&mut h, Key::ArrowUp),
+            vec![BoardRequest::Key(BoardKey::Step(0, 1))]
+        );
+        assert_eq!(
+            press(&mut h, Key::Enter),
+            vec![BoardRequest::Key(BoardKey::Pick)]
+        );
+        // The panel never moves its cursor itself: the app does.
+        assert_eq!(h.state().panel.cursor, Square::E2);
+        // Tab from the board asks for the menus (the board is Tab's last
+        // stop) and is not handed back as a board key.
+        assert_eq!(press(&mut h, Key::Tab), vec![]);
+        assert_eq!(h.state().focus_request, Some(FocusTarget::Menus));
+        // The keyboard leaving the board asks for a lifted piece to go
+        // back.
+        h.state_mut().focus_request = None;
+        assert_eq!(press(&mut h, Key::Escape), vec![BoardRequest::PutBack]);
+        assert!(!h.state().panel.focused);
+        assert_eq!(press(&mut h, Key::ArrowUp), vec![], "no keys off the board");
+    }
+}
