@@ -219,3 +219,83 @@ impl HelpWindow {
         open && !close
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::{Lang, Utterance};
+    use egui::accesskit::Role;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    /// The dialogs alone, with the question and focus request the app
+    /// would hand them, and everything they handed back.
+    struct Alone {
+        dialogs: Dialogs,
+        question: Option<Pending>,
+        focus_request: Option<FocusTarget>,
+        asked: Vec<DialogRequest>,
+    }
+
+    fn alone(question: Option<Pending>, modal: Option<Modal>) -> Harness<'static, Alone> {
+        let t = UiText::bundled(Lang::En);
+        let state = Alone {
+            dialogs: Dialogs {
+                modal,
+                question_takes_focus: question.is_some(),
+                focus_before_question: FocusTarget::MoveInput,
+            },
+            question,
+            focus_request: None,
+            asked: Vec::new(),
+        };
+        Harness::builder()
+            .with_size(egui::vec2(800.0, 600.0))
+            .build_ui_state(
+                move |ui, s: &mut Alone| {
+                    let ctx = ui.ctx().clone();
+                    let asked = s
+                        .dialogs
+                        .ui(&ctx, &t, s.question.as_ref(), &mut s.focus_request);
+                    s.asked.extend(asked);
+                },
+                state,
+            )
+    }
+
+    #[test]
+    fn a_question_takes_the_keyboard_once_and_hands_back_the_answer() {
+        let question = Pending {
+            question: Question::NewGame,
+            text: Utterance::from("Start a new game?"),
+        };
+        let mut h = alone(Some(question), None);
+        h.run();
+        assert!(
+            h.get_by_role_and_label(Role::Button, "Yes").is_focused(),
+            "the dialog takes the keyboard"
+        );
+        assert!(!h.state().dialogs.question_takes_focus, "only once");
+        assert!(h.state().asked.is_empty());
+        h.get_by_role_and_label(Role::Button, "No").click();
+        h.run();
+        assert!(matches!(
+            h.state().asked.as_slice(),
+            [DialogRequest::Answer(false)]
+        ));
+    }
+
+    #[test]
+    fn the_help_closes_itself_and_asks_for_nothing() {
+        let mut h = alone(None, Some(Modal::Help(HelpWindow::new())));
+        h.run();
+        assert!(h.state().dialogs.modal.is_some());
+        // The way a screen reader presses it (the help scrolls: the
+        // button may lie out of view).
+        h.get_by_role_and_label(Role::Button, "Close")
+            .click_accesskit();
+        h.run();
+        assert!(h.state().dialogs.modal.is_none());
+        assert!(h.state().asked.is_empty());
+    }
+}
