@@ -305,4 +305,36 @@ mod tests {
         assert!(!names_a_screen_reader(b"vim\0notes\0orca\0"));
         assert!(!names_a_screen_reader(b""));
     }
+
+    /// The offer panel alone: shown only for the offer, its buttons
+    /// handing back the answer.
+    #[test]
+    fn the_offer_panel_shows_only_the_offer_and_hands_back_the_answer() {
+        use crate::words::Utterance;
+        use egui::accesskit::Role;
+        use egui_kittest::kittest::Queryable;
+        let t = UiText::bundled(Lang::En);
+        let pending = |question| Pending {
+            question,
+            text: Utterance::from("Let the screen reader speak?"),
+        };
+        let mut h = egui_kittest::Harness::new_ui_state(
+            move |ui, (asked, answer): &mut (Option<Pending>, Option<bool>)| {
+                if let Some(a) = offer_panel(ui, &t, asked.as_ref()) {
+                    *answer = Some(a);
+                }
+            },
+            (Some(pending(Question::NewGame)), None),
+        );
+        h.run();
+        assert!(h.query_by_label("Screen reader found").is_none());
+        h.state_mut().0 = Some(pending(Question::ScreenReaderMode));
+        h.run();
+        assert!(h.query_by_label("Screen reader found").is_some());
+        assert_eq!(h.state().1, None, "nothing answered yet");
+        h.get_by_role_and_label(Role::Button, "Yes, my screen reader speaks")
+            .click();
+        h.run();
+        assert_eq!(h.state().1, Some(true));
+    }
 }
