@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use super::{AppOptions, RochadeApp, TimeSource};
+use super::RochadeApp;
+use super::options::{AppOptions, TimeSource};
+use super::text::UiText;
 use crate::chess::GameRecord;
 use crate::config::Settings;
 use crate::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
@@ -153,7 +155,11 @@ pub fn open_save_folder(
     store: std::io::Result<crate::savegame::GameStore>,
     fallback: Option<PathBuf>,
     notes: &mut Vec<String>,
-) -> (Option<GameRecord>, super::GameSaver, Vec<&'static str>) {
+) -> (
+    Option<GameRecord>,
+    crate::save_worker::GameSaver,
+    Vec<&'static str>,
+) {
     use crate::savegame::SaveFile;
     let store = match store {
         Ok(store) => store,
@@ -298,7 +304,7 @@ fn in_progress(
 /// (the interface text `key`), then the technical cause, which alone
 /// ("alsa:default: The requested audio device is not available") told the
 /// user nothing to do.
-fn start_problem(ui: &super::UiText, key: &str, cause: &str) -> String {
+fn start_problem(ui: &UiText, key: &str, cause: &str) -> String {
     format!(
         "{} ({}: {cause})",
         ui.get(key),
@@ -324,7 +330,7 @@ pub fn run() -> Result<(), RunError> {
     let settings = loaded.settings;
     let mut notes: Vec<String> = loaded.warning.into_iter().collect();
 
-    let ui = super::UiText::bundled(settings.interface_language);
+    let ui = UiText::bundled(settings.interface_language);
     let config = speech_config_from_env(&settings);
     let speech = match SpeechService::spawn(config.clone()) {
         Ok(h) => h,
@@ -409,7 +415,7 @@ pub fn run() -> Result<(), RunError> {
             let (found, keys) = super::screen_reader::detect_in_background(cc.egui_ctx.clone());
             options.screen_reader = Some(found);
             let mut app = RochadeApp::new(options);
-            app.keys_rx = Some(keys);
+            app.screen_reader.keys_rx = Some(keys);
             if let Some(cfg) = link_config {
                 app.connect_board(cfg, cc.egui_ctx.clone());
             }
@@ -578,7 +584,7 @@ mod export_name_tests {
         use crate::words::Lang;
         let cause = "alsa:default: The requested audio device is not available";
         for lang in [Lang::En, Lang::De, Lang::Pt] {
-            let ui = super::super::UiText::bundled(lang);
+            let ui = super::super::text::UiText::bundled(lang);
             for key in ["start_sound", "start_speech_clips", "start_speech_silent"] {
                 let text = start_problem(&ui, key, cause);
                 assert!(text.contains(cause), "{text}");

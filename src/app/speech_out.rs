@@ -37,17 +37,14 @@ impl RochadeApp {
         // in self-voicing mode it would talk over the app's voice, except
         // while its user has not answered the offer yet (a Braille display
         // would show nothing of the moves typed before the answer).
-        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader_unanswered {
+        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered {
             if priority == Priority::Move {
                 self.a11y_pending.push_move(&text.spoken);
             } else {
                 self.a11y_pending.push(&text.spoken);
             }
         }
-        self.history.push_back(text);
-        while self.history.len() > 50 {
-            self.history.pop_front();
-        }
+        self.history.push(text);
     }
 
     pub(super) fn say_key(&mut self, key: &str, priority: Priority) {
@@ -73,7 +70,7 @@ impl RochadeApp {
     pub(super) fn apply_effects(&mut self, effects: impl Into<Vec<Effect>>) {
         let effects = effects.into();
         // Behind a move still being saved, everything waits its turn.
-        if !self.held.is_empty() {
+        if !self.saving.held.is_empty() {
             self.hold_behind(effects);
             return;
         }
@@ -87,9 +84,9 @@ impl RochadeApp {
         if let Some(held) = held {
             let held = saving::Held::saving(held.ticket, self.now_ms(), held.effects);
             if front {
-                self.held.push_front(held);
+                self.saving.held.push_front(held);
             } else {
-                self.held.push_back(held);
+                self.saving.held.push_back(held);
             }
         }
     }
@@ -97,22 +94,22 @@ impl RochadeApp {
     pub(super) fn on_notice(&mut self, notice: Notice) {
         match &notice {
             Notice::Move { mv, .. } => {
-                self.selected = None;
-                self.cursor = mv.to();
+                self.board.selected = None;
+                self.board.cursor = mv.to();
             }
-            Notice::Takeback { .. } => self.selected = None,
+            Notice::Takeback { .. } => self.board.selected = None,
             // A new game: the cursor where it starts (it stayed on the
             // old game's last square).
             Notice::NewGame => {
-                self.selected = None;
-                self.cursor = Square::E2;
+                self.board.selected = None;
+                self.board.cursor = Square::E2;
             }
             Notice::Answered {
                 question,
                 confirmed: true,
             } => match question {
-                QuestionKind::Close => self.allow_close = true,
-                QuestionKind::Resume => self.cursor = Square::E2,
+                QuestionKind::Close => self.window.close_allowed = true,
+                QuestionKind::Resume => self.board.cursor = Square::E2,
                 _ => {}
             },
             _ => {}
@@ -139,8 +136,8 @@ impl RochadeApp {
                 if let Some(p) = self.session.pending() {
                     self.a11y_pending.forget(&p.text.spoken);
                 }
-                self.question_takes_focus = true;
-                self.focus_before_question = if self.board_focused {
+                self.dialogs.question_takes_focus = true;
+                self.dialogs.focus_before_question = if self.board.focused {
                     FocusTarget::Board
                 } else if self.scoresheet.focused {
                     FocusTarget::Scoresheet
@@ -153,14 +150,13 @@ impl RochadeApp {
                 ..
             } => {}
             Notice::Answered { .. } => {
-                self.focus_request = Some(self.focus_before_question);
+                self.focus_request = Some(self.dialogs.focus_before_question);
                 if let Some(kept) = self.move_input.kept.take() {
                     self.move_input.text = kept;
                 }
             }
             _ => {}
         }
-        self.last_notice = Some(notice);
     }
 
     /// After words for a place were said: when the focus moved there the
