@@ -13,5 +13,6 @@ pub use rochade_core::engine::{
 
 pub mod driver;
 mod process;
+pub mod review;
 
 pub use process::{CommandLog, DEFAULT_ENGINE_PATH, Engine, EngineService};

@@ -126,8 +126,8 @@ fn an_exercise_is_checked_like_a_puzzle() {
     let found = verdict_words(&de, ex, mv("f3d4"), Verdict::Best, AnnounceForm::Short);
     assert_eq!(
         found.spoken,
-        "Richtig: Springer schlägt David vier. Die Zugfolge des Computers: \
-         Springer schlägt David vier, Eva schlägt David vier"
+        "Richtig: Springer schlägt David vier. Der Computer spielt weiter: \
+         Eva schlägt David vier"
     );
     let wrong = verdict_words(&de, ex, other, Verdict::Wrong, AnnounceForm::Short);
     assert!(

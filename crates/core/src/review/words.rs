@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move, Position};
 use super::{Exercise, GameReview, Kind, MoveReview, Verdict};
 use crate::announce::{AnnounceForm, announce_move, side_word};
 use crate::chess::GameRecord;
-use crate::engine::evaluation_words;
+use crate::engine::{Line, evaluation_words};
 use crate::words::{Pack, Token, Utterance};
 
 /// How many plies of the engine's line are said.
@@ -55,10 +55,16 @@ pub fn move_row(pack: &Pack, record: &GameRecord, m: &MoveReview, form: Announce
             ("move", announce_move(pack, before, m.played, form)),
         ],
     )];
+    // The score in words only: the material the engine's line wins
+    // ("White wins a bishop") reads as a recapture's gain in a list.
+    let score_only = Line {
+        score: m.after_line.score,
+        pv: Vec::new(),
+    };
     parts.push(if after.is_checkmate() {
         pack.say("review_checkmate")
     } else {
-        evaluation_words(pack, after, &m.after_line)
+        evaluation_words(pack, after, &score_only)
     });
     if let Some(ms) = m.spent_ms {
         parts.push(pack.phrase(
@@ -118,7 +124,7 @@ pub fn verdict_words(
 ) -> Utterance {
     let pos = &exercise.position;
     let said = announce_move(pack, pos, answer, form);
-    let line = line_words(pack, pos, &exercise.line, form);
+    let line = continuation(pack, exercise, form);
     let best = announce_move(pack, pos, exercise.best, form);
     match verdict {
         Verdict::Best => pack.phrase("review_found_best", &[("move", said), ("line", line)]),
@@ -139,7 +145,20 @@ pub fn solution_words(pack: &Pack, exercise: &Exercise, form: AnnounceForm) -> U
         "review_solution",
         &[
             ("best", announce_move(pack, pos, exercise.best, form)),
-            ("line", line_words(pack, pos, &exercise.line, form)),
+            ("line", continuation(pack, exercise, form)),
         ],
     )
+}
+
+/// The engine's line after its best move, in the phonetics.
+fn continuation(pack: &Pack, exercise: &Exercise, form: AnnounceForm) -> Utterance {
+    let mut after = exercise.position.clone();
+    after.play_unchecked(exercise.best);
+    let rest = match exercise.line.first() {
+        Some(first) if first.to_move(&exercise.position).ok() == Some(exercise.best) => {
+            &exercise.line[1..]
+        }
+        _ => &[],
+    };
+    line_words(pack, &after, rest, form)
 }

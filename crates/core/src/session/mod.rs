@@ -61,6 +61,8 @@ pub struct Session {
     engine: engine::EngineState,
     /// The shell's seed for the practice opponent's random choices.
     seed: u64,
+    /// The player's own time warnings said this game (2:30, emergency).
+    player_warnings: crate::clock::PlayerWarnings,
 }
 
 impl Session {
@@ -87,6 +89,7 @@ impl Session {
             retraced: None,
             engine: engine::EngineState::default(),
             seed: 0,
+            player_warnings: Default::default(),
         }
     }
 
@@ -196,6 +199,8 @@ impl Session {
             self.board.next_deadline(),
             self.sighted.next_deadline(),
             self.engine_move_due(),
+            self.player_warnings
+                .deadline(&self.clock, self.config.blind_side),
         ]
         .into_iter()
         .flatten()
