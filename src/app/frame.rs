@@ -55,6 +55,7 @@ impl eframe::App for RochadeApp {
         self.poll_exports();
         self.poll_board();
         self.poll_engine();
+        self.poll_review();
         self.poll_online();
         self.poll_speech();
         self.poll_screen_reader(&ctx);
@@ -123,6 +124,7 @@ impl eframe::App for RochadeApp {
             board_view::main_board(self, ui)
         });
         dialogs::dialogs(self, &ctx);
+        self.review_window(&ctx);
         // Focus is never lost: when nothing has the keyboard (Escape in
         // the move input, a closed dialog, help or settings, a click on
         // nothing) the move input takes it, so a move typed next is never

@@ -357,6 +357,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/druecken.wav"),
     ),
     ("durch", include_bytes!("../../assets/voice/de/durch.wav")),
+    (
+        "durchsehen",
+        include_bytes!("../../assets/voice/de/durchsehen.wav"),
+    ),
     ("eigene", include_bytes!("../../assets/voice/de/eigene.wav")),
     (
         "eigenen",
