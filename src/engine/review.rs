@@ -6,7 +6,7 @@
 //! [`super::Engine::search`]): an engine that stops answering is reported
 //! as [`EngineError::Hung`] and killed, never waited on for ever.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use shakmaty::uci::UciMove;
@@ -84,7 +84,7 @@ impl ReviewEngine {
 }
 
 fn run_job(
-    path: &PathBuf,
+    path: &Path,
     depth: u8,
     engine: &mut Option<Engine>,
     job: Job,
@@ -97,8 +97,9 @@ fn run_job(
     let event = match job {
         Job::Game(record) => {
             let total = record.moves().len() + 1;
+            // Nobody listening any more (the window closed): stop early.
             let lines = analyse_game(e, &record, depth, |done| {
-                let _ = tx.send(ReviewEvent::Progress { done, total });
+                tx.send(ReviewEvent::Progress { done, total }).is_ok()
             })?;
             ReviewEvent::Lines(lines)
         }
@@ -112,18 +113,21 @@ fn run_job(
 }
 
 /// The engine's best line in each position of `record` (before each move
-/// and after the last), `progress` called with the count done.
+/// and after the last), `progress` called with the count done; when it
+/// returns false the search stops there (fewer lines).
 pub fn analyse_game(
     engine: &mut Engine,
     record: &GameRecord,
     depth: u8,
-    mut progress: impl FnMut(usize),
+    mut progress: impl FnMut(usize) -> bool,
 ) -> Result<Vec<Line>, EngineError> {
     let count = record.moves().len();
     let mut lines = Vec::with_capacity(count + 1);
     for i in 0..=count {
         lines.push(best_line(engine, record.position_before(i), depth)?);
-        progress(i + 1);
+        if !progress(i + 1) {
+            break;
+        }
     }
     Ok(lines)
 }

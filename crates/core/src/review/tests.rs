@@ -11,8 +11,8 @@ fn uci_line(score: Score, pv: &[&str]) -> Line {
     }
 }
 
-/// 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5: 4. Nxe5 is White's
-/// blunder (Qg5 forks e5 and g2), with clock readings at 5+3.
+/// The moves 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5, where 4. Nxe5
+/// is White's blunder (Qg5 forks e5 and g2), with clock readings at 5+3.
 const GAME: &str = "[White \"Player\"]\n[Black \"Computer level 3\"]\n[TimeControl \"300+3\"]\n\n\
 1. e4 {[%clk 0:05:01]} e5 {[%clk 0:05:00]} 2. Nf3 {[%clk 0:04:54]} Nc6 {[%clk 0:05:01]} \
 3. Bc4 {[%clk 0:04:40]} Nd4 {[%clk 0:04:59]} 4. Nxe5 {[%clk 0:04:00]} Qg5 {[%clk 0:04:58]} *\n";
