@@ -139,6 +139,7 @@ fn a_missing_engine_is_said_with_what_to_do() {
     let out = run_rochade(
         &[
             "review",
+            "--quiet",
             "--side",
             "white",
             "--lang",
@@ -173,7 +174,7 @@ fn each_mistake_is_an_exercise_answered_on_stdin() {
     input.push_str(&format!("Qxf7\nhello\n{best}\n"));
     let out = run_rochade(
         &[
-            "review", "--side", "white", "--lang", "en", "--depth", "12", PLANTED,
+            "review", "--quiet", "--side", "white", "--lang", "en", "--depth", "12", PLANTED,
         ],
         input.as_bytes(),
     );

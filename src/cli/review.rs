@@ -8,8 +8,10 @@
 //! then `{"event":"end","side":..,"mistakes":N}`. Without it, the list of
 //! moves in words (the evaluation after each, the time spent, the
 //! judgement), then each mistake as an exercise: the player types a move
-//! (as in `rochade play`), `skip` or `quit`. While the engine works, a
-//! position counter goes to stderr every two seconds.
+//! (as in `rochade play`), `skip` or `quit`; what is printed is also
+//! spoken unless `--quiet` (never with `--json`). While the engine works,
+//! a position counter goes to stderr every two seconds, and is spoken
+//! every six.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -23,7 +25,9 @@ use crate::announce::AnnounceForm;
 use crate::chess::{GameRecord, Letters, PieceLetters};
 use crate::engine::review::{MOVETIME_CAP_MS, ReviewEngine, ReviewEvent};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineError, Line};
-use crate::words::{Lang, Pack};
+use crate::session::{Priority, Speech};
+use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
+use crate::words::{Lang, Pack, Utterance};
 use rochade_core::review::{self as core_review, Exercise, GameReview, Verdict};
 
 #[derive(clap::Args, Debug)]
@@ -53,6 +57,66 @@ pub struct Args {
     /// Which game of the file, counting from 1.
     #[arg(long, default_value_t = 1)]
     pub game: usize,
+    /// Print only; do not speak.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Where the words go: printed (written form) and, unless quiet, spoken.
+struct Voice {
+    speech: Option<SpeechHandle>,
+    lang: Lang,
+}
+
+impl Voice {
+    fn start(quiet: bool, lang: Lang) -> Voice {
+        if quiet {
+            return Voice { speech: None, lang };
+        }
+        let config = SpeechConfig {
+            backend: BackendChoice::Auto,
+            lang,
+            settings: VoiceSettings::default(),
+            mode: Default::default(),
+        };
+        let speech = match SpeechService::spawn(config) {
+            Ok(h) => {
+                // A voice that hangs is replaced and the review goes on.
+                h.on_fallback(|f| eprintln!("rochade: {}; {}", f.report, super::SPEECH_ADVICE));
+                Some(h)
+            }
+            Err(e) => {
+                let advice = super::SPEECH_ADVICE;
+                eprintln!("rochade: no speech ({e}); printing only; {advice}");
+                None
+            }
+        };
+        Voice { speech, lang }
+    }
+
+    /// Prints `words` on stdout and says them.
+    fn say(&self, words: &Utterance) {
+        println!("{}", words.written);
+        self.speak(words, Priority::Answer);
+    }
+
+    /// Says `words` without printing them.
+    fn speak(&self, words: &Utterance, priority: Priority) {
+        if let Some(s) = &self.speech {
+            s.speak(Speech {
+                text: words.clone(),
+                lang: self.lang,
+                priority,
+            });
+        }
+    }
+
+    /// Lets the voice finish before the command ends.
+    fn finish(&self) {
+        if let Some(s) = &self.speech {
+            s.wait_idle(Duration::from_secs(30));
+        }
+    }
 }
 
 /// Reads game `game` (from 1) of a PGN file, as `export` reads it: capped,
@@ -120,108 +184,129 @@ pub fn run(args: Args) -> CliResult {
         )));
     }
     let pack = super::load_pack(args.lang);
+    let voice = Voice::start(args.quiet || args.json, args.lang);
     let engine = ReviewEngine::spawn(args.engine.clone(), args.depth);
     engine.analyse(record.clone());
-    let lines = wait_lines(&engine, &pack, args.json)?;
+    let lines = wait_lines(&engine, &pack, args.json, &voice);
+    let lines = lines.inspect_err(|_| voice.finish())?;
     let review = GameReview::new(&record, &lines, side).map_err(CliError::failure)?;
-    let mut stdout = std::io::stdout().lock();
     if args.json {
-        for (m, k) in review.mistakes() {
-            let event = MistakeEvent {
-                event: "mistake",
-                ply: m.ply(),
-                played: core_review::uci(m.played),
-                best: core_review::uci(k.best),
-                loss: k.loss_cp,
-                kind: k.kind.word(),
-            };
-            let line = serde_json::to_string(&event).map_err(CliError::failure)?;
-            writeln!(stdout, "{line}")?;
-        }
-        let side_word = if side == Color::White {
-            "white"
-        } else {
-            "black"
-        };
-        let end = json!({"event": "end", "side": side_word, "mistakes": review.mistakes().count()});
-        writeln!(stdout, "{end}")?;
-        return Ok(());
+        return print_json(&review, side);
     }
     let form = AnnounceForm::Short;
-    writeln!(
-        stdout,
-        "{}",
-        core_review::summary_words(&pack, &review).written
-    )?;
+    voice.say(&core_review::summary_words(&pack, &review));
+    // The list is printed whole; of it, only the rows of the mistakes are
+    // said (all of it spoken would hold up the exercises).
     for m in &review.moves {
-        writeln!(
-            stdout,
-            "{}",
-            core_review::move_row(&pack, &record, m, form).written
-        )?;
+        let row = core_review::move_row(&pack, &record, m, form);
+        println!("{}", row.written);
+        if m.mistake.is_some() {
+            voice.speak(&row, Priority::Answer);
+        }
     }
-    stdout.flush()?;
-    drop(stdout);
-    exercises(&engine, &pack, &review.exercises(&record), args.lang, form)
+    let exercises = review.exercises(&record);
+    let result = run_exercises(&engine, &pack, &exercises, args.lang, form, &voice);
+    voice.finish();
+    result
 }
 
-/// Waits for the lines of every position, writing the counter to stderr.
-fn wait_lines(engine: &ReviewEngine, pack: &Pack, json: bool) -> Result<Vec<Line>, CliError> {
-    let mut last_status: Option<Instant> = None;
+/// One `mistake` line per mistake in ply order, then `end`.
+fn print_json(review: &GameReview, side: Color) -> CliResult {
+    let mut stdout = std::io::stdout().lock();
+    for (m, k) in review.mistakes() {
+        let event = MistakeEvent {
+            event: "mistake",
+            ply: m.ply(),
+            played: core_review::uci(m.played),
+            best: core_review::uci(k.best),
+            loss: k.loss_cp,
+            kind: k.kind.word(),
+        };
+        let line = serde_json::to_string(&event).map_err(CliError::failure)?;
+        writeln!(stdout, "{line}")?;
+    }
+    let side_word = if side == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    let count = review.mistakes().count();
+    let end = json!({"event": "end", "side": side_word, "mistakes": count});
+    writeln!(stdout, "{end}")?;
+    Ok(())
+}
+
+/// How often the position counter is spoken.
+const SPEAK_STATUS_EVERY: Duration = Duration::from_secs(6);
+
+/// Waits for the lines of every position, writing the counter to stderr
+/// (and saying it now and then).
+fn wait_lines(
+    engine: &ReviewEngine,
+    pack: &Pack,
+    json: bool,
+    voice: &Voice,
+) -> Result<Vec<Line>, CliError> {
+    let mut last_written: Option<Instant> = None;
+    let mut last_spoken: Option<Instant> = None;
+    let due = |at: Option<Instant>, every: Duration| at.is_none_or(|at| at.elapsed() >= every);
     loop {
         match engine.events().recv_timeout(SILENCE) {
             Ok(ReviewEvent::Progress { done, total }) => {
-                if last_status.is_none_or(|at| at.elapsed() >= STATUS_EVERY) || done == total {
-                    last_status = Some(Instant::now());
-                    let words = pack.phrase(
-                        "review_analysing",
-                        &[("ply", number(pack, done)), ("count", number(pack, total))],
-                    );
-                    eprintln!("rochade: {}", words.written);
+                if !due(last_written, STATUS_EVERY) && done != total {
+                    continue;
+                }
+                last_written = Some(Instant::now());
+                let count = [("ply", number(pack, done)), ("count", number(pack, total))];
+                let words = pack.phrase("review_analysing", &count);
+                eprintln!("rochade: {}", words.written);
+                if due(last_spoken, SPEAK_STATUS_EVERY) {
+                    last_spoken = Some(Instant::now());
+                    voice.speak(&words, Priority::Guidance);
                 }
             }
             Ok(ReviewEvent::Lines(lines)) => return Ok(lines),
-            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, json)),
+            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, json, voice)),
             Ok(ReviewEvent::Scored { .. }) => {}
-            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, json)),
+            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, json, voice)),
         }
     }
 }
 
-fn number(pack: &Pack, n: usize) -> crate::words::Utterance {
+fn number(pack: &Pack, n: usize) -> Utterance {
     pack.render(&[crate::words::Token::Number(n as u64)])
 }
 
-/// The engine failed: what to do, in the user's words (and as a JSON
-/// `error` line with `--json`).
-fn engine_failed(pack: &Pack, e: &EngineError, json: bool) -> CliError {
+/// The engine failed: what to do, in the user's words, said (and as a
+/// JSON `error` line with `--json`); main writes it to stderr.
+fn engine_failed(pack: &Pack, e: &EngineError, json: bool, voice: &Voice) -> CliError {
+    let reason = e.to_string();
     let words = pack.phrase(
         "review_engine_failed",
-        &[("reason", e.to_string().as_str().into())],
+        &[("reason", reason.as_str().into())],
     );
     if json {
         println!("{}", json!({"event": "error", "reason": words.written}));
     }
+    voice.speak(&words, Priority::Alert);
     CliError::failure(words.written)
 }
 
 /// Offers each mistake again; answers are read from stdin.
-fn exercises(
+fn run_exercises(
     engine: &ReviewEngine,
     pack: &Pack,
     exercises: &[Exercise],
     lang: Lang,
     form: AnnounceForm,
+    voice: &Voice,
 ) -> CliResult {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let letters = PieceLetters::new(Letters::En, lang);
     let mut asked = 0u64;
     for exercise in exercises {
-        println!(
-            "{}",
-            core_review::exercise_prompt(pack, exercise, form).written
-        );
+        voice.say(&core_review::exercise_prompt(pack, exercise, form));
         loop {
             let Some(line) = input.next() else {
                 return Ok(());
@@ -232,21 +317,14 @@ fn exercises(
                 "" => continue,
                 "quit" | "exit" | "q" => return Ok(()),
                 "skip" | "weiter" | "pular" => {
-                    println!(
-                        "{}",
-                        core_review::solution_words(pack, exercise, form).written
-                    );
+                    voice.say(&core_review::solution_words(pack, exercise, form));
                     break;
                 }
                 _ => {}
             }
             let Ok(answer) = crate::chess::parse_move(&exercise.position, text, letters, &[pack])
             else {
-                println!(
-                    "{}",
-                    pack.phrase("review_illegal", &[("text", text.into())])
-                        .written
-                );
+                voice.say(&pack.phrase("review_illegal", &[("text", text.into())]));
                 continue;
             };
             let mut verdict = exercise.check(answer, None);
@@ -255,29 +333,32 @@ fn exercises(
                 let mut after = exercise.position.clone();
                 after.play_unchecked(answer);
                 engine.score(asked, after);
-                let line = wait_score(engine, pack, asked)?;
+                let line = wait_score(engine, pack, asked, voice)?;
                 verdict = exercise.check(answer, Some(&line));
             }
-            println!(
-                "{}",
-                core_review::verdict_words(pack, exercise, answer, verdict, form).written
-            );
+            let words = core_review::verdict_words(pack, exercise, answer, verdict, form);
+            voice.say(&words);
             if verdict.solved() {
                 break;
             }
         }
     }
-    println!("{}", pack.say("review_exercises_done").written);
+    voice.say(&pack.say("review_exercises_done"));
     Ok(())
 }
 
-fn wait_score(engine: &ReviewEngine, pack: &Pack, id: u64) -> Result<Line, CliError> {
+fn wait_score(
+    engine: &ReviewEngine,
+    pack: &Pack,
+    id: u64,
+    voice: &Voice,
+) -> Result<Line, CliError> {
     loop {
         match engine.events().recv_timeout(SILENCE) {
             Ok(ReviewEvent::Scored { id: got, line }) if got == id => return Ok(line),
-            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, false)),
+            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, false, voice)),
             Ok(_) => {}
-            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, false)),
+            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, false, voice)),
         }
     }
 }
