@@ -1,6 +1,6 @@
 //! The Review window ("learn from your games"): the engine looks at every
 //! position of the game on a thread of its own
-//! ([`crate::engine::review::ReviewEngine`]), then the window lists every
+//! ([`crate::engine::analysis::ReviewEngine`]), then the window lists every
 //! move (the evaluation in words, the time spent, the judgement of the
 //! player's moves) and offers each mistake again as an exercise typed in
 //! its field. Up and Down read the list, Home and End jump to the start
@@ -16,7 +16,7 @@ use shakmaty::{Color, EnPassantMode, Move, Position};
 use super::{RochadeApp, UiText};
 use crate::announce::AnnounceForm;
 use crate::chess::{GameRecord, PieceLetters};
-use crate::engine::review::{ReviewEngine, ReviewEvent};
+use crate::engine::analysis::{ReviewEngine, ReviewEvent};
 use crate::session::Priority;
 use crate::words::{Pack, Token, Utterance};
 use rochade_core::review::{self as core_review, Exercise, GameReview, Verdict};

@@ -23,7 +23,7 @@ use shakmaty::{Color, Position};
 use super::{CliError, CliResult};
 use crate::announce::AnnounceForm;
 use crate::chess::{GameRecord, Letters, PieceLetters};
-use crate::engine::review::{MOVETIME_CAP_MS, ReviewEngine, ReviewEvent};
+use crate::engine::analysis::{MOVETIME_CAP_MS, ReviewEngine, ReviewEvent};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineError, Line};
 use crate::session::{Priority, Speech};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};

@@ -11,8 +11,8 @@ pub use rochade_core::engine::{
     material_gain, review_words,
 };
 
+pub mod analysis;
 pub mod driver;
 mod process;
-pub mod review;
 
 pub use process::{CommandLog, DEFAULT_ENGINE_PATH, Engine, EngineService};

@@ -79,17 +79,28 @@ pub fn judge(drop: f64) -> Option<Kind> {
         .map(|(_, kind)| *kind)
 }
 
+/// The score of the position after a move (the opponent's view, as the
+/// engine gives it) seen by the mover. A mate on the board (`Mate(0)`:
+/// the opponent, to move, is mated) is the mover's win; flipped, it would
+/// read as his loss.
+pub fn mover_view(after: Score) -> Score {
+    match after {
+        Score::Mate(0) => Score::Mate(1),
+        other => other.flip(),
+    }
+}
+
 /// How much the mover's winning chances dropped from `before` (the
 /// position before the move, from the mover's view) to `after` (the
 /// position after it, from the opponent's view, as the engine gives it).
 pub fn drop_of(before: Score, after: Score) -> f64 {
-    winning_chances(before) - winning_chances(after.flip())
+    winning_chances(before) - winning_chances(mover_view(after))
 }
 
 /// The loss in centipawns (never below 0), each score clamped as the
 /// formula clamps it.
 pub fn loss_cp(before: Score, after: Score) -> i32 {
-    (ceiling_cp(before) - ceiling_cp(after.flip())).max(0)
+    (ceiling_cp(before) - ceiling_cp(mover_view(after))).max(0)
 }
 
 #[cfg(test)]
@@ -137,6 +148,15 @@ mod tests {
         );
         assert_eq!(
             judge(drop_of(Score::Cp(0), Score::Cp(200))),
+            Some(Kind::Blunder)
+        );
+        // A move that mates (the opponent, to move, is mated: `Mate(0)`)
+        // loses nothing, whatever the score before.
+        assert_eq!(drop_of(Score::Mate(2), Score::Mate(0)), 0.0);
+        assert_eq!(loss_cp(Score::Cp(300), Score::Mate(0)), 0);
+        // A move that lets the opponent mate at once is a blunder.
+        assert_eq!(
+            judge(drop_of(Score::Cp(0), Score::Mate(1))),
             Some(Kind::Blunder)
         );
     }

@@ -132,7 +132,7 @@ impl GameReview {
                     mover,
                     played: recorded.mv,
                     before: now.score,
-                    after: next.score.flip(),
+                    after: judge::mover_view(next.score),
                     after_line: next.clone(),
                     spent_ms: spent[i],
                     mistake,

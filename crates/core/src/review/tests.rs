@@ -123,6 +123,10 @@ fn an_exercise_is_checked_like_a_puzzle() {
     assert_eq!(ex.check(other, Some(&after)), Verdict::Good);
     let after = uci_line(Score::Cp(150), &["d4f3"]);
     assert_eq!(ex.check(other, Some(&after)), Verdict::Wrong);
+    // An answer that mates (the engine has no line: the opponent, to move,
+    // is mated) is found, never read as the player's own loss.
+    let mated = uci_line(Score::Mate(0), &[]);
+    assert_eq!(ex.check(other, Some(&mated)), Verdict::Good);
     let found = verdict_words(&de, ex, mv("f3d4"), Verdict::Best, AnnounceForm::Short);
     assert_eq!(
         found.spoken,
