@@ -87,6 +87,11 @@ impl eframe::App for RochadeApp {
                     self.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
+                // Escape in the Review window closes it (no other window
+                // over it).
+                Action::Cancel if !asking && self.modal.is_none() && self.review.is_some() => {
+                    self.toggle_review();
+                }
                 Action::Cancel if !asking => {
                     match &self.modal {
                         Some(Modal::Settings(draft)) => self.focus_request = Some(draft.return_to),
