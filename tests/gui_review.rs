@@ -154,7 +154,38 @@ fn a_game_is_reviewed_read_by_keys_and_its_blunder_found_again() {
         gui.last_spoken(),
         "Queen takes Felix seven check is the move of the game. Try again"
     );
-    gui.type_text(&best);
+    // The engine's move on the exercise's board: its cursor starts on the
+    // piece that was moved (f3); Enter lifts it, the arrows walk to the
+    // target, Enter plays it.
+    let square = |s: &str| {
+        let b = s.as_bytes();
+        (i32::from(b[0] - b'a'), i32::from(b[1] - b'1'))
+    };
+    let (from, to) = (square(&best[..2]), square(&best[2..4]));
+    let cell = gui
+        .harness
+        .get_by_role_and_label(rochade::app::CELL_ROLE, "Felix three: white Queen");
+    cell.focus();
+    gui.harness.run();
+    let walk = |gui: &mut Gui, (f0, r0): (i32, i32), (f1, r1): (i32, i32)| {
+        for _ in 0..(f1 - f0).abs() {
+            gui.press(if f1 > f0 {
+                Key::ArrowRight
+            } else {
+                Key::ArrowLeft
+            });
+        }
+        for _ in 0..(r1 - r0).abs() {
+            gui.press(if r1 > r0 {
+                Key::ArrowUp
+            } else {
+                Key::ArrowDown
+            });
+        }
+    };
+    walk(&mut gui, (5, 2), from);
+    gui.press(Key::Enter);
+    walk(&mut gui, from, to);
     gui.press(Key::Enter);
     let spoken = gui.spoken();
     let right = &spoken[spoken.len() - 2];

@@ -4,14 +4,16 @@
 //! move (the evaluation in words, the time spent, the judgement of the
 //! player's moves) and offers each mistake again as an exercise typed in
 //! its field. Up and Down read the list, Home and End jump to the start
-//! and the end of the game. Copy FEN and Copy PGN put the position or the
-//! game on the clipboard (egui's), and say so.
+//! and the end of the game. The exercise is answered by typing the move or
+//! on the exercise's own board (click or arrows and Enter: the piece,
+//! then its square). Copy FEN and Copy PGN put the position or the game
+//! on the clipboard (egui's), and say so.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use egui::Id;
-use shakmaty::{Color, EnPassantMode, Move, Position};
+use shakmaty::{Color, EnPassantMode, Move, Position, Role, Square};
 
 use super::{RochadeApp, UiText};
 use crate::announce::AnnounceForm;
@@ -56,6 +58,16 @@ pub struct ReviewPanel {
     focused_row: Option<usize>,
     /// The list takes the keyboard (the review is ready).
     take_focus: bool,
+    /// The exercise's board: its view, cursor and lifted piece.
+    board_view: super::board_view::BoardView,
+    cursor: Square,
+    lifted: Option<Square>,
+}
+
+/// What the exercise's board is drawn with (the app's settings).
+pub(super) struct BoardLook {
+    theme: super::Theme,
+    letters: crate::chess::Letters,
 }
 
 /// What the window asks the app to do.
@@ -68,6 +80,10 @@ struct PanelOut {
     copy_pgn: bool,
     /// A list row took the keyboard: say it.
     row_focused: Option<usize>,
+    /// A move made on the exercise's board.
+    board_move: Option<Move>,
+    /// Words for the board's keys (the square, a lifted piece).
+    said: Vec<Utterance>,
 }
 
 impl ReviewPanel {
@@ -92,6 +108,9 @@ impl ReviewPanel {
             last_progress_ms: None,
             focused_row: None,
             take_focus: false,
+            board_view: super::board_view::BoardView::new("review_board"),
+            cursor: Square::E2,
+            lifted: None,
         }
     }
 
@@ -159,6 +178,7 @@ impl ReviewPanel {
                     self.exercises = review.exercises(&self.record);
                     let mut said = vec![core_review::summary_words(pack, &review)];
                     self.review = Some(review);
+                    self.start_exercise();
                     said.extend(self.prompt(pack));
                     self.stage = Stage::Ready;
                     self.take_focus = true;
@@ -219,6 +239,18 @@ impl ReviewPanel {
             let words = pack.phrase("review_illegal", &[("text", text.into())]);
             return vec![(words, Priority::Answer)];
         };
+        self.answer_move(pack, answer)
+    }
+
+    /// An answer, typed or made on the board: checked at once, or sent to
+    /// the engine first.
+    fn answer_move(&mut self, pack: &Pack, answer: Move) -> Vec<(Utterance, Priority)> {
+        let Some(exercise) = self.exercise() else {
+            return Vec::new();
+        };
+        if self.waiting.is_some() {
+            return Vec::new();
+        }
         let verdict = exercise.check(answer, None);
         if verdict == Verdict::Unchecked {
             let mut after = exercise.position.clone();
@@ -249,6 +281,7 @@ impl ReviewPanel {
         )];
         if verdict.solved() {
             self.current += 1;
+            self.start_exercise();
             said.extend(self.prompt(pack));
         }
         said.into_iter().map(|u| (u, Priority::Answer)).collect()
@@ -265,8 +298,105 @@ impl ReviewPanel {
         )];
         self.current += 1;
         self.waiting = None;
+        self.start_exercise();
         said.extend(self.prompt(pack));
         said.into_iter().map(|u| (u, Priority::Answer)).collect()
+    }
+
+    /// A new exercise: its board's cursor on the piece that was moved.
+    fn start_exercise(&mut self) {
+        self.lifted = None;
+        if let Some(e) = self.exercise() {
+            self.cursor = e.played.from().unwrap_or(Square::E2);
+        }
+    }
+
+    /// Draws the exercise's board; a move made there, and the words for
+    /// its keys, go to `out`.
+    fn exercise_board(
+        &mut self,
+        ui: &mut egui::Ui,
+        t: &UiText,
+        pack: &Pack,
+        look: &BoardLook,
+        out: &mut PanelOut,
+    ) {
+        let Some(exercise) = self.exercise() else {
+            return;
+        };
+        let pos = exercise.position.clone();
+        let board = pos.board().clone();
+        let pieces: [Option<shakmaty::Piece>; 64] =
+            std::array::from_fn(|i| board.piece_at(Square::ALL[i]));
+        let cell_names: [String; 64] =
+            std::array::from_fn(|i| super::browse::square(pack, &board, Square::ALL[i]).spoken);
+        let value = super::browse::square(pack, &board, self.cursor).spoken;
+        let flipped = pos.turn() == Color::Black;
+        let label = t.get("review_board");
+        let input = super::board_view::BoardInput {
+            label: &label,
+            value: &value,
+            size: 320.0,
+            pieces: &pieces,
+            cursor: self.cursor,
+            selected: self.lifted,
+            differs: 0,
+            last_move: None,
+            flipped,
+            theme: look.theme,
+            letters: look.letters,
+            letter_discs: false,
+            big_coordinates: false,
+            cell_names: &cell_names,
+        };
+        let board_out = self.board_view.ui(ui, input);
+        let mut picks: Vec<Square> = board_out.clicked.into_iter().collect();
+        if board_out.focused {
+            for key in super::keys::board_keys(ui.ctx()) {
+                match key {
+                    super::keys::BoardKey::Step(df, dr) => {
+                        self.cursor = super::keys::step(self.cursor, df, dr, flipped);
+                        out.said
+                            .push(super::browse::square(pack, &board, self.cursor));
+                    }
+                    super::keys::BoardKey::SayAgain => {
+                        out.said
+                            .push(super::browse::square(pack, &board, self.cursor));
+                    }
+                    super::keys::BoardKey::Pick => picks.push(self.cursor),
+                    // Reading by rank, file or piece is the main board's;
+                    // here the arrows, Space and Enter.
+                    _ => {}
+                }
+            }
+        }
+        for sq in picks {
+            self.cursor = sq;
+            match self.lifted {
+                None if board.color_at(sq) == Some(pos.turn()) => {
+                    self.lifted = Some(sq);
+                    out.said.push(super::browse::square(pack, &board, sq));
+                }
+                None => {}
+                Some(from) if from == sq => self.lifted = None,
+                Some(from) => {
+                    self.lifted = None;
+                    // A pawn reaching the last rank becomes a queen here.
+                    let found = pos.legal_moves().into_iter().find(|m| {
+                        super::board_view::move_squares(m) == Some((from, sq))
+                            && m.promotion().is_none_or(|r| r == Role::Queen)
+                    });
+                    match found {
+                        Some(mv) => out.board_move = Some(mv),
+                        None => {
+                            let text = format!("{from}{sq}");
+                            let words = [("text", text.as_str().into())];
+                            out.said.push(pack.phrase("review_illegal", &words));
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The position after list row `row` (a move), or at the end.
@@ -277,7 +407,7 @@ impl ReviewPanel {
             .clone()
     }
 
-    fn ui(&mut self, ctx: &egui::Context, t: &UiText) -> PanelOut {
+    fn ui(&mut self, ctx: &egui::Context, t: &UiText, pack: &Pack, look: &BoardLook) -> PanelOut {
         let mut out = PanelOut::default();
         let mut open = true;
         egui::Window::new(t.get("review_title"))
@@ -290,12 +420,19 @@ impl ReviewPanel {
             .default_width(super::layout::dialog_width(ctx, 640.0))
             .max_width(super::layout::dialog_width(ctx, 640.0))
             .max_height(super::layout::dialog_height(ctx))
-            .show(ctx, |ui| self.contents(ui, t, &mut out));
+            .show(ctx, |ui| self.contents(ui, t, pack, look, &mut out));
         out.close |= !open;
         out
     }
 
-    fn contents(&mut self, ui: &mut egui::Ui, t: &UiText, out: &mut PanelOut) {
+    fn contents(
+        &mut self,
+        ui: &mut egui::Ui,
+        t: &UiText,
+        pack: &Pack,
+        look: &BoardLook,
+        out: &mut PanelOut,
+    ) {
         match &self.stage {
             Stage::Analysing { done, total } => {
                 ui.label(format!("{} {done} / {total}", t.get("review_analysing")));
@@ -332,6 +469,7 @@ impl ReviewPanel {
             super::a11y::heading(ui, t.get("review_exercise"));
             ui.label(self.question.clone());
         }
+        self.exercise_board(ui, t, pack, look, out);
         if self.exercise().is_some() {
             ui.horizontal(|ui| {
                 let label = ui.label(t.get("review_answer"));
@@ -449,13 +587,21 @@ impl RochadeApp {
         let Some(panel) = self.review.as_mut() else {
             return;
         };
-        let out = panel.ui(ctx, &t);
+        let look = BoardLook {
+            theme: self.settings.display.theme,
+            letters: self.session.config().letters,
+        };
+        let pack = self.session.pack().clone();
+        let out = panel.ui(ctx, &t, &pack, &look);
         if panel.busy() {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
         let letters = PieceLetters::new(self.settings.game.letters, self.session.config().lang);
-        let pack = self.session.pack().clone();
-        let mut said = Vec::new();
+        let mut said: Vec<(Utterance, Priority)> =
+            out.said.into_iter().map(|u| (u, Priority::Info)).collect();
+        if let Some(mv) = out.board_move {
+            said.extend(panel.answer_move(&pack, mv));
+        }
         if out.submit {
             said.extend(panel.submit(&pack, letters));
         }
