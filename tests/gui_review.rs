@@ -91,7 +91,7 @@ fn a_game_is_reviewed_read_by_keys_and_its_blunder_found_again() {
     wait_for_review(&mut gui);
     let spoken = gui.spoken();
     assert!(
-        spoken.iter().any(|s| s.starts_with("Review: 1 blunders")),
+        spoken.iter().any(|s| s.starts_with("Review: blunders 1, ")),
         "{spoken:?}"
     );
     assert_eq!(

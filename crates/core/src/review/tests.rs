@@ -88,7 +88,7 @@ fn the_list_says_each_move_with_evaluation_time_and_judgement() {
     let summary = summary_words(&en, &review);
     assert_eq!(
         summary.written,
-        "Review: 1 blunders, 0 mistakes, 0 inaccuracies"
+        "Review: blunders 1, mistakes 0, inaccuracies 0"
     );
     for lang in [Lang::De, Lang::En, Lang::Pt] {
         let pack = Pack::bundled(lang);

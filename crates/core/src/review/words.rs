@@ -84,7 +84,7 @@ pub fn move_row(pack: &Pack, record: &GameRecord, m: &MoveReview, form: Announce
     Utterance::join_with(&parts, ". ")
 }
 
-/// "Rückblick: 1 Patzer, 0 Fehler, 2 Ungenauigkeiten", or no mistakes.
+/// "Rückblick: Patzer 1, Fehler 0, Ungenauigkeiten 2", or no mistakes.
 pub fn summary_words(pack: &Pack, review: &GameReview) -> Utterance {
     let count = |kind: Kind| review.mistakes().filter(|(_, k)| k.kind == kind).count() as u64;
     if review.mistakes().next().is_none() {
