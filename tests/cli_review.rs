@@ -210,3 +210,49 @@ fn each_mistake_is_an_exercise_answered_on_stdin() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_list_gives_each_move_s_evaluation_and_time_from_the_clock_readings() {
+    stockfish();
+    // Rochade's own game (the side from the tags) at 5+3 with [%clk].
+    let pgn = "[White \"Player\"]\n[Black \"Computer level 3\"]\n[TimeControl \"300+3\"]\n\n\
+        1. e4 {[%clk 0:05:01]} e5 {[%clk 0:05:00]} 2. Nf3 {[%clk 0:04:54]} Nc6 {[%clk 0:05:01]} \
+        3. Bc4 {[%clk 0:04:40]} Nd4 {[%clk 0:04:59]} 4. Nxe5 {[%clk 0:04:00]} Qg5 {[%clk 0:04:58]} *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("clocked.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let out = run_rochade(
+        &[
+            "review",
+            "--quiet",
+            "--lang",
+            "en",
+            "--depth",
+            "10",
+            file.to_str().unwrap(),
+        ],
+        b"quit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Move ")).collect();
+    // Eight moves, then the first exercise's question.
+    assert_eq!(rows.len(), 9, "{stdout}");
+    // 300 s + 3 s increment, 301 s left after 1. e4: 2 seconds.
+    assert!(rows[0].starts_with("Move 1, White: Eva four. "), "{stdout}");
+    assert!(rows[0].ends_with("2 seconds spent"), "{stdout}");
+    // 280 s + 3 s, 240 s left after 4. Nxe5: 43 seconds, and a blunder
+    // (Qg5 forks the knight and g2).
+    assert!(
+        rows[6].contains("43 seconds spent. Blunder, better "),
+        "{stdout}"
+    );
+    assert!(
+        rows[8].starts_with("Move 4: you played Knight takes Eva five."),
+        "{stdout}"
+    );
+}
