@@ -2,8 +2,9 @@
 //! with a planted blunder (the opening of Morphy's Opera game, 6. Qxf7+
 //! in place of 6. Bc4) played by keyboard, the window opened by its key,
 //! the list read by role and label, Home and End, the exercise answered
-//! wrong and then right, FEN and PGN copied. Fails loudly without
-//! Stockfish.
+//! wrong and then right (typed, then on the exercise's board), FEN and
+//! PGN copied; and the same game played on the simulated peg-board, then
+//! reviewed. Fails loudly without Stockfish.
 
 mod gui_common;
 
@@ -238,4 +239,62 @@ fn no_game_no_review_and_a_missing_engine_is_said() {
         gui.spoken()
     );
     assert!(gui.shows_part("Check the path to the engine program (Stockfish)"));
+}
+
+/// Presses a square of the simulated peg-board (lift or place a peg),
+/// then lets the board settle.
+fn sim_press(gui: &mut Gui, sq: shakmaty::Square) {
+    gui.app_mut().sim_press(sq);
+    gui.advance(300);
+}
+
+#[test]
+fn a_game_played_on_the_simulated_peg_board_is_reviewed() {
+    use shakmaty::Square::*;
+    stockfish_installed();
+    let mut gui = gui_common::start_with(settings(Lang::En), |o| o.simulated_board = true);
+    // Each move: the piece lifted, a captured piece lifted, the piece placed.
+    let moves = [
+        (E2, E4, false),
+        (E7, E5, false),
+        (G1, F3, false),
+        (D7, D6, false),
+        (D2, D4, false),
+        (C8, G4, false),
+        (D4, E5, true),
+        (G4, F3, true),
+        (D1, F3, true),
+        (D6, E5, true),
+        (F3, F7, true),
+        (E8, F7, true),
+    ];
+    for (from, to, capture) in moves {
+        sim_press(&mut gui, from);
+        if capture {
+            sim_press(&mut gui, to);
+        }
+        sim_press(&mut gui, to);
+    }
+    gui.settle_saves();
+    let sans: Vec<String> = gui
+        .app()
+        .session()
+        .record()
+        .moves()
+        .iter()
+        .map(|m| m.san.to_string())
+        .collect();
+    assert_eq!(sans, PLANTED, "the game as played on the peg-board");
+    gui.press_with(CTRL, Key::L);
+    wait_for_review(&mut gui);
+    let items = list_items(&gui);
+    assert!(
+        items[10]
+            .starts_with("Move 6, White: Queen takes Felix seven check. Black is winning. Blunder"),
+        "{items:?}"
+    );
+    assert_eq!(
+        gui.last_spoken(),
+        "Move 6: you played Queen takes Felix seven check. Find a better move"
+    );
 }
