@@ -111,6 +111,9 @@ impl RochadeApp {
                 }
             }
             Action::OnlineDisconnect => self.online_disconnect(),
+            Action::Review => self.toggle_review(),
+            Action::CopyFen => self.copy_fen(),
+            Action::CopyPgn => self.copy_pgn(),
         }
     }
 

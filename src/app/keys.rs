@@ -84,6 +84,12 @@ pub enum Action {
     OnlineWord(&'static str),
     /// Leave the server; the game goes on there.
     OnlineDisconnect,
+    /// The Review window ("learn from your games"), open or closed.
+    Review,
+    /// The position as FEN on the clipboard.
+    CopyFen,
+    /// The game as PGN on the clipboard.
+    CopyPgn,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -134,6 +140,9 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL_SHIFT, Key::C, Action::SwitchColours),
     (CTRL_SHIFT, Key::O, Action::Online),
     (CTRL_SHIFT, Key::M, Action::OnlineWord("chat")),
+    (CTRL, Key::L, Action::Review),
+    (CTRL_ALT, Key::F, Action::CopyFen),
+    (CTRL_ALT, Key::P, Action::CopyPgn),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),

@@ -53,6 +53,7 @@ pub mod palette;
 mod piece_disc;
 mod pieces;
 mod practice;
+mod review_panel;
 pub mod run;
 mod saving;
 mod scoresheet;
@@ -147,6 +148,8 @@ pub struct RochadeApp {
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
+    /// The Review window ("learn from your games"), open.
+    review: Option<review_panel::ReviewPanel>,
 }
 
 impl RochadeApp {
@@ -200,6 +203,7 @@ impl RochadeApp {
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
             online_status: online::OnlineStatus::default(),
+            review: None,
         };
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).

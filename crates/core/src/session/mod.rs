@@ -66,6 +66,8 @@ pub struct Session {
     seed: u64,
     /// What the event being handled did to the game.
     outcome: Outcome,
+    /// The player's own time warnings said this game (2:30, emergency).
+    player_warnings: crate::clock::PlayerWarnings,
 }
 
 impl Session {
@@ -93,6 +95,7 @@ impl Session {
             engine: engine::EngineState::default(),
             seed: 0,
             outcome: Outcome::Nothing,
+            player_warnings: Default::default(),
         }
     }
 
@@ -202,6 +205,8 @@ impl Session {
             self.board.next_deadline(),
             self.sighted.next_deadline(),
             self.engine_move_due(),
+            self.player_warnings
+                .deadline(&self.clock, self.config.blind_side),
         ]
         .into_iter()
         .flatten()
