@@ -8,7 +8,7 @@
 //! contains it ([`Token`]'s `Debug` hides it).
 
 pub mod lines;
-pub mod play;
+pub mod requests;
 pub mod token;
 
 use std::io::Read;
@@ -17,29 +17,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 
+pub use rochade_core::online::ApiError;
 use rochade_core::online::TimeControlArg;
 
 pub use token::Token;
 
 /// The public Lichess.
 pub const DEFAULT_SERVER: &str = "https://lichess.org";
-
-/// A failed request, in words for the player (no token, no URL query).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ApiError {
-    /// 401: the token is wrong, revoked or lacks the `board:play` scope.
-    #[error("the server refused the token (401): check it has the board:play scope")]
-    Unauthorized,
-    /// 429: too many requests; Lichess asks to wait a full minute.
-    #[error("too many requests (429): the server asks to wait a minute")]
-    RateLimited,
-    /// Another HTTP error with the server's reason (`{"error": "..."}`).
-    #[error("{reason} ({status})")]
-    Refused { status: u16, reason: String },
-    /// No answer: connection refused, timed out, cut.
-    #[error("no connection to the server: {0}")]
-    Network(String),
-}
 
 /// Timeouts and waits of the client.
 #[derive(Clone, Copy, Debug)]
@@ -227,13 +211,16 @@ impl Client {
                 form.extend(clock.clock_form());
                 let answer =
                     self.retrying(stop, waiting, |c| c.post("/api/challenge/ai", &form))?;
-                Ok(answer.get("id").and_then(|v| v.as_str()).map(play::path_id))
+                Ok(answer
+                    .get("id")
+                    .and_then(|v| v.as_str())
+                    .map(rochade_core::online::path_id))
             }
             Find::Seek => self
                 .post_streaming("/api/board/seek", &clock.seek_form(), stop)
                 .map(|()| None),
             Find::Challenge { user } => {
-                let path = format!("/api/challenge/{}", play::path_user(user));
+                let path = format!("/api/challenge/{}", rochade_core::online::path_user(user));
                 self.retrying(stop, waiting, |c| c.post(&path, &clock.clock_form()))?;
                 Ok(None)
             }

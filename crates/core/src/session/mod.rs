@@ -17,6 +17,7 @@ mod engine;
 mod event;
 pub mod link;
 mod notice;
+pub mod online;
 pub mod practice;
 mod question;
 mod resume_clock;
@@ -61,6 +62,8 @@ pub struct Session {
     engine: engine::EngineState,
     /// The shell's seed for the practice opponent's random choices.
     seed: u64,
+    /// Online play, while connected ([`online`]).
+    online: Option<Box<online::OnlinePlay>>,
 }
 
 impl Session {
@@ -87,6 +90,7 @@ impl Session {
             retraced: None,
             engine: engine::EngineState::default(),
             seed: 0,
+            online: None,
         }
     }
 
@@ -148,6 +152,7 @@ impl Session {
     /// the user's with [`Event::PackChanged`]); the time control applies
     /// from the next game.
     fn set_config(&mut self, config: SessionConfig) {
+        let config = self.online_config(config);
         if config.lang != self.pack.lang {
             self.set_pack(Pack::bundled(config.lang));
         }
@@ -196,6 +201,7 @@ impl Session {
             self.board.next_deadline(),
             self.sighted.next_deadline(),
             self.engine_move_due(),
+            self.online_deadline(),
         ]
         .into_iter()
         .flatten()
@@ -239,6 +245,7 @@ impl Session {
             Event::ServerClocks { white_ms, black_ms } => {
                 self.server_clocks(white_ms, black_ms, &mut out)
             }
+            Event::Online(ev) => self.online_event(now_ms, ev, &mut out),
         }
         // Timers run after every event, so a late tick still fires them;
         // the sighted board's first, so that a move read there reaches the
@@ -255,6 +262,7 @@ impl Session {
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
         self.engine_after(now_ms, &mut out);
+        self.online_after(now_ms, &mut out);
         out
     }
 

@@ -11,35 +11,12 @@
 //! the server lacks sent again only if its request failed). So a stall
 //! cannot outlive three keep-alive periods, whatever was lost on the way.
 
-use super::*;
-
-/// The waits of online play, in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Waits {
-    /// The server's keep-alive period (Lichess sends a blank line every
-    /// few seconds): a game stream that brings no line for three of them
-    /// while the opponent is to move is read again.
-    pub keep_alive_ms: u64,
-    /// A move's request unanswered this long: the game is read again.
-    pub request_ms: u64,
-    /// After "too many requests" (429) on our move: it is sent again
-    /// after this wait (Lichess asks for a minute).
-    pub rate_limit_ms: u64,
-    /// The game's server unreachable this long is said as gone (once;
-    /// reconnecting goes on).
-    pub gone_ms: u64,
-}
-
-impl Default for Waits {
-    fn default() -> Waits {
-        Waits {
-            keep_alive_ms: 7_000,
-            request_ms: 20_000,
-            rate_limit_ms: 60_000,
-            gone_ms: 60_000,
-        }
-    }
-}
+use super::Bridge;
+use super::play::{OnlinePlay, say_connection_lost};
+use crate::chess::GameRecord;
+use crate::online::{ApiError, OnlineEffect, Report, Request, Waits, path_id};
+use crate::session::Priority;
+use crate::words::Utterance;
 
 /// What the watch remembers.
 #[derive(Clone, Debug, Default)]
@@ -66,28 +43,30 @@ pub(super) struct Watch {
     pub(super) events_down: bool,
 }
 
-impl OnlinePlay {
-    /// With these waits instead of Lichess's defaults.
-    pub fn with_waits(mut self, waits: Waits) -> OnlinePlay {
-        self.watch.waits = waits;
-        self
+impl Watch {
+    pub(super) fn with_waits(waits: Waits) -> Watch {
+        Watch {
+            waits,
+            ..Watch::default()
+        }
     }
+}
 
+impl OnlinePlay {
     /// A game that runs and waits for the server: the opponent is to move
     /// on the record (our move may still be on its way).
-    fn waiting_for_server(&self, host: &impl Host) -> bool {
+    fn waiting_for_server(&self, record: &GameRecord) -> bool {
         let Some(game) = &self.game else {
             return false;
         };
-        let record = host.session().record();
         !game.is_over() && !record.is_over() && record.turn() != game.me
     }
 
     /// When [`OnlinePlay::tick`] has something to do next, if ever.
-    pub fn next_deadline(&self, host: &impl Host) -> Option<u64> {
+    pub(super) fn next_deadline(&self, record: &GameRecord) -> Option<u64> {
         let w = &self.watch;
         // While the stream is down its own thread reconnects.
-        let silence = (!self.down && self.waiting_for_server(host))
+        let silence = (!self.down && self.waiting_for_server(record))
             .then(|| w.heard_at + 3 * w.waits.keep_alive_ms);
         let request = w.move_sent_at.map(|t| t + w.waits.request_ms);
         let gone = w
@@ -102,7 +81,7 @@ impl OnlinePlay {
     }
 
     /// The deadlines due at `now`.
-    pub fn tick(&mut self, host: &mut impl Host, now: u64) {
+    pub(super) fn tick(&mut self, host: &mut Bridge<'_>, now: u64) {
         self.watch.now = now;
         if self.game.as_ref().is_none_or(|g| g.is_over()) {
             return;
@@ -125,7 +104,7 @@ impl OnlinePlay {
             .move_sent_at
             .is_some_and(|t| t + self.watch.waits.request_ms <= now);
         let silent = !self.down
-            && self.waiting_for_server(host)
+            && self.waiting_for_server(host.session().record())
             && self.watch.heard_at + 3 * self.watch.waits.keep_alive_ms <= now;
         if unanswered || silent {
             // Read the game again: its whole state settles whatever was
@@ -154,7 +133,7 @@ impl OnlinePlay {
         if let Some(game) = &self.game {
             self.watch.heard_at = now;
             self.watch.catching_up = true;
-            self.todo.push(Todo::Resync(path_id(&game.id)));
+            self.todo.push(OnlineEffect::Resync(path_id(&game.id)));
         }
     }
 
@@ -169,7 +148,7 @@ impl OnlinePlay {
 
     /// "Too many requests" on our move: it stays on the record and is sent
     /// again after the wait, said so.
-    pub(super) fn rate_limited_move(&mut self, host: &mut impl Host, now: u64, error: Report) {
+    pub(super) fn rate_limited_move(&mut self, host: &mut Bridge<'_>, now: u64, error: Report) {
         let wait = self.watch.waits.rate_limit_ms;
         self.watch.resend_at = Some(now + wait);
         let what = host
@@ -191,7 +170,7 @@ impl OnlinePlay {
     /// The game's stream answered 404: the server does not have the game
     /// (restarted without it). Said once an outage, with the way out;
     /// the stream keeps looking for it.
-    pub(super) fn game_missing(&mut self, host: &mut impl Host) {
+    pub(super) fn game_missing(&mut self, host: &mut Bridge<'_>) {
         self.down = true;
         if std::mem::replace(&mut self.watch.missing_said, true) {
             return;
@@ -202,7 +181,7 @@ impl OnlinePlay {
 
     /// The events stream (games starting, challenges) dropped: said while
     /// no game runs (the game's own stream speaks during a game).
-    pub fn events_dropped(&mut self, host: &mut impl Host, reason: &ApiError) {
+    pub(super) fn events_dropped(&mut self, host: &mut Bridge<'_>, reason: &ApiError) {
         if self.game.is_some() || std::mem::replace(&mut self.watch.events_down, true) {
             return;
         }
@@ -210,7 +189,7 @@ impl OnlinePlay {
     }
 
     /// The events stream is back (or brought a line).
-    pub fn events_back(&mut self, host: &mut impl Host) {
+    pub(super) fn events_back(&mut self, host: &mut Bridge<'_>) {
         if !std::mem::take(&mut self.watch.events_down) || self.game.is_some() {
             return;
         }
