@@ -226,6 +226,11 @@ impl OnlinePlay {
         // A line from the server: the connection works again.
         self.stream_back(host);
         self.heard(now);
+        if !matches!(line, GameLine::GameFull(_)) {
+            // A real line (a state, chat, the opponent gone): the silence
+            // watch starts again from its first wait.
+            self.watch.reread(true);
+        }
         match line {
             GameLine::GameFull(full) => {
                 if self.game.is_none() && !full.state.is_running() {
@@ -241,7 +246,8 @@ impl OnlinePlay {
                 // The whole game of a stream opened anew: the moves it
                 // brings were missed while the connection was lost.
                 let missed = std::mem::take(&mut self.watch.catching_up);
-                self.reconcile(host, now, &full.state, missed);
+                let new = self.reconcile(host, now, &full.state, missed);
+                self.watch.reread(new);
             }
             GameLine::GameState(state) => self.apply(host, now, &state),
             GameLine::ChatLine(chat) => {

@@ -391,3 +391,54 @@ fn typed_text_without_a_connection_is_answered_and_words_are_told_from_moves() {
     assert!(super::is_online_word("chat hello"));
     assert!(!super::is_online_word("e4"));
 }
+
+#[test]
+fn a_long_think_is_reread_ever_more_rarely_up_to_two_minutes_and_a_real_line_starts_again() {
+    let waits = Waits {
+        keep_alive_ms: 1000,
+        ..Waits::default()
+    };
+    let mut p = Player::new(waits);
+    p.line(0, full("started", "e2e4"));
+    p.take_asked();
+    // Each reread brings the same game: the next one waits twice as long.
+    let mut now = 0;
+    let mut gaps = Vec::new();
+    for _ in 0..9 {
+        let due = p.play().next_deadline(p.session.record()).unwrap();
+        gaps.push(due - now);
+        p.tick(due);
+        assert_eq!(p.take_asked(), [OnlineEffect::Resync("G1".into())]);
+        now = due;
+        p.line(now, full("started", "e2e4"));
+    }
+    assert_eq!(
+        gaps,
+        [
+            3000, 6000, 12_000, 24_000, 48_000, 96_000, 120_000, 120_000, 120_000
+        ]
+    );
+    // A real line (the reply, our move, a chat line): three keep-alives again.
+    let chat: GameLine = serde_json::from_str(
+        r#"{"type":"chatLine","room":"player","username":"them","text":"hi"}"#,
+    )
+    .unwrap();
+    p.line(now + 10, chat);
+    assert_eq!(
+        p.play().next_deadline(p.session.record()),
+        Some(now + 10 + 3000)
+    );
+    // A reread that brings the missed reply also starts again.
+    let due = now + 10 + 3000;
+    p.tick(due);
+    p.line(due, full("started", "e2e4"));
+    assert_eq!(p.play().next_deadline(p.session.record()), Some(due + 6000));
+    p.tick(due + 6000);
+    p.line(due + 6000, full("started", "e2e4 e7e5"));
+    assert_eq!(p.play().next_deadline(p.session.record()), None, "our turn");
+    p.typed(due + 6000, "Nf3");
+    assert_eq!(
+        p.play().next_deadline(p.session.record()),
+        Some(due + 6000 + 3000)
+    );
+}

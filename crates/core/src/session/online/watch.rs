@@ -9,7 +9,10 @@
 //! the whole game first, and [`OnlinePlay::apply`] reconciles the record
 //! with it (moves the record lacks played and announced, our move that
 //! the server lacks sent again only if its request failed). So a stall
-//! cannot outlive three keep-alive periods, whatever was lost on the way.
+//! cannot outlive three keep-alive periods, whatever was lost on the way;
+//! while the opponent thinks long (rereads that bring nothing new) the
+//! wait doubles up to two minutes, so the rereads never draw a "too many
+//! requests" from the server.
 
 use super::Bridge;
 use super::play::{OnlinePlay, say_connection_lost};
@@ -41,13 +44,43 @@ pub(super) struct Watch {
     pub(super) catching_up: bool,
     /// The events stream is down (said while no game runs).
     pub(super) events_down: bool,
+    /// The silence the watch waits for before reading the game again:
+    /// three keep-alives at first, doubled after each reread that brought
+    /// nothing new (the opponent thinks long), up to [`SILENCE_MAX_MS`];
+    /// `None` for the first wait.
+    pub(super) silence_ms: Option<u64>,
+    /// The game was read again for a silence: the whole game it brings
+    /// says whether the wait grows.
+    pub(super) reread_for_silence: bool,
 }
+
+/// The longest silence waited for before reading the game again: a long
+/// think is reread every two minutes at most, so the server never answers
+/// "too many requests" (429) to the rereads.
+pub const SILENCE_MAX_MS: u64 = 120_000;
 
 impl Watch {
     pub(super) fn with_waits(waits: Waits) -> Watch {
         Watch {
             waits,
             ..Watch::default()
+        }
+    }
+
+    /// The silence waited for now.
+    fn silence(&self) -> u64 {
+        self.silence_ms.unwrap_or(3 * self.waits.keep_alive_ms)
+    }
+
+    /// A line of the game arrived: `new`, it brought something (a state,
+    /// a move) and the wait starts again from three keep-alives; the whole
+    /// game of a reread for a silence that brought nothing doubles it.
+    pub(super) fn reread(&mut self, new: bool) {
+        let for_silence = std::mem::take(&mut self.reread_for_silence);
+        if new {
+            self.silence_ms = None;
+        } else if for_silence {
+            self.silence_ms = Some((2 * self.silence()).min(SILENCE_MAX_MS.max(self.silence())));
         }
     }
 }
@@ -66,8 +99,8 @@ impl OnlinePlay {
     pub(super) fn next_deadline(&self, record: &GameRecord) -> Option<u64> {
         let w = &self.watch;
         // While the stream is down its own thread reconnects.
-        let silence = (!self.down && self.waiting_for_server(record))
-            .then(|| w.heard_at + 3 * w.waits.keep_alive_ms);
+        let silence =
+            (!self.down && self.waiting_for_server(record)).then(|| w.heard_at + w.silence());
         let request = w.move_sent_at.map(|t| t + w.waits.request_ms);
         let gone = w
             .down_since
@@ -105,12 +138,13 @@ impl OnlinePlay {
             .is_some_and(|t| t + self.watch.waits.request_ms <= now);
         let silent = !self.down
             && self.waiting_for_server(host.session().record())
-            && self.watch.heard_at + 3 * self.watch.waits.keep_alive_ms <= now;
+            && self.watch.heard_at + self.watch.silence() <= now;
         if unanswered || silent {
             // Read the game again: its whole state settles whatever was
             // lost (the answer, a state, the stream itself).
             self.watch.move_sent_at = None;
             self.read_again(now);
+            self.watch.reread_for_silence = silent && !unanswered;
         }
         let gone = self
             .watch
