@@ -191,6 +191,8 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
         if ply == 40 {
             // Our own draw offer, typed; the opponent declines it.
             gui.type_move_unsaved("draw");
+            assert_eq!(gui.last_spoken(), "Offer a draw? Yes or no");
+            gui.type_move_unsaved("yes");
             gui.run_until("our draw offer declined", |g| {
                 said_any(g, "Draw offer declined")
             });
@@ -241,7 +243,7 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
     );
     // Resigning takes two presses: the first only asks.
     gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
-    assert_eq!(gui.last_spoken(), "Resign? Press again to resign");
+    assert_eq!(gui.last_spoken(), "Resign? Yes or no");
     assert!(
         !server
             .requests()

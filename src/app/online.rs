@@ -41,8 +41,6 @@ pub(super) struct Online {
     game_stop: Option<Arc<AtomicBool>>,
     /// Requests go out in order, one at a time, from this thread.
     requests: Option<Requests>,
-    /// Resign asked once by key: the second press within 5 s resigns.
-    resign_armed_until: Option<u64>,
 }
 
 impl Drop for Online {
@@ -110,7 +108,6 @@ impl RochadeApp {
             stop: stop.clone(),
             game_stop: None,
             requests: None,
-            resign_armed_until: None,
         });
         self.online_status = OnlineStatus::default();
         let words = self.session.pack().phrase(
@@ -175,18 +172,9 @@ impl RochadeApp {
         if self.online_colour().is_none() {
             return false;
         }
-        if word == "resign" {
-            // A slip must not lose the game: the second press resigns.
-            let now = self.now_ms();
-            let online = self.online.as_mut().expect("online");
-            let armed = online.resign_armed_until.is_some_and(|until| now <= until);
-            if !armed {
-                online.resign_armed_until = Some(now + 5000);
-                self.say_key("online_resign_again", Priority::Question);
-                return true;
-            }
-            online.resign_armed_until = None;
-        }
+        // A slip must not lose the game: resigning and offering a draw
+        // are asked first (the setting `online_confirm`); yes, or the
+        // same key again, sends them.
         self.online_input(word).is_some()
     }
 
@@ -246,7 +234,7 @@ impl RochadeApp {
                             .map(|o| o.server.clone())
                             .unwrap_or_default(),
                         auto_accept: false,
-                        confirm: false,
+                        confirm: self.settings.online.confirm,
                         waits,
                         today: crate::savegame::today(),
                     };

@@ -91,6 +91,10 @@ pub struct Args {
     /// Write the game as PGN to this file after every move.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
+    /// Resign and offer a draw at once, without asking "Resign? Yes or
+    /// no" first.
+    #[arg(long)]
+    pub no_confirm: bool,
     /// Read a personal API token (scope board:play) from stdin, store it
     /// where only you can read it, and end.
     #[arg(long, exclusive = true)]
@@ -478,7 +482,7 @@ pub fn run(args: Args) -> CliResult {
         account,
         server: args.server.clone(),
         auto_accept: args.accept,
-        confirm: false,
+        confirm: !args.no_confirm,
         waits,
         today: crate::savegame::today(),
     };

@@ -9,6 +9,7 @@
 use shakmaty::{CastlingMode, KnownOutcome};
 
 use super::Bridge;
+use super::typed::Confirming;
 use super::watch;
 use crate::chess::GameRecord;
 use crate::online::{
@@ -47,6 +48,10 @@ pub struct OnlinePlay {
     /// What the shell is to do next, in this order (drained into the
     /// session's effects after each event).
     pub(super) todo: Vec<OnlineEffect>,
+    /// Ask before resigning or offering a draw.
+    pub(super) confirm: bool,
+    /// "Resign?" or "Offer a draw?" asked, waiting for `yes`.
+    pub(super) confirming: Option<Confirming>,
     /// Today, for the game's `Date` tag.
     pub(super) today: jiff::civil::Date,
     /// Silence, unanswered requests, waits (see [`watch`]).
@@ -87,6 +92,8 @@ impl OnlinePlay {
             account: setup.account,
             server: setup.server.trim_end_matches('/').to_owned(),
             auto_accept: setup.auto_accept,
+            confirm: setup.confirm,
+            confirming: None,
             today: setup.today,
             game: None,
             challenge: None,
@@ -503,6 +510,12 @@ impl OnlinePlay {
             }
         }
         self.resend_unsent();
+        if new {
+            // The game moved on (a move, an offer): a question asked
+            // before it lapses, so a later "yes" cannot answer the wrong
+            // one.
+            self.confirming = None;
+        }
         new
     }
 

@@ -22,6 +22,15 @@ pub(super) struct Player {
 
 impl Player {
     pub(super) fn new(waits: Waits) -> Player {
+        Player::with(waits, false)
+    }
+
+    /// Online play that asks before resigning or offering a draw.
+    fn asking() -> Player {
+        Player::with(Waits::default(), true)
+    }
+
+    fn with(waits: Waits, confirm: bool) -> Player {
         let config = SessionConfig {
             lang: Lang::En,
             ..SessionConfig::default()
@@ -36,7 +45,7 @@ impl Player {
             account: "me".into(),
             server: "http://x".into(),
             auto_accept: false,
-            confirm: false,
+            confirm,
             waits,
             today: jiff::civil::date(2026, 11, 26),
         };
@@ -441,4 +450,58 @@ fn a_long_think_is_reread_ever_more_rarely_up_to_two_minutes_and_a_real_line_sta
         p.play().next_deadline(p.session.record()),
         Some(due + 6000 + 3000)
     );
+}
+
+#[test]
+fn resigning_and_offering_a_draw_are_asked_first_and_sent_on_yes_or_the_same_word_again() {
+    let mut p = Player::asking();
+    p.line(0, full("started", "e2e4 e7e5"));
+    p.take_asked();
+    p.typed(1, "resign");
+    assert_eq!(p.told.last().unwrap().1, "Resign? Yes or no");
+    assert!(sends(&mut p).is_empty(), "asked, not sent");
+    p.typed(2, "no");
+    assert_eq!(p.told.last().unwrap().1, "Not sent");
+    assert!(sends(&mut p).is_empty());
+    p.typed(3, "resign");
+    p.typed(4, "yes");
+    assert_eq!(sends(&mut p), ["/api/board/game/G1/resign"]);
+    // A draw offer: the same word again (a second key press) sends it.
+    p.typed(5, "draw");
+    assert_eq!(p.told.last().unwrap().1, "Offer a draw? Yes or no");
+    assert!(sends(&mut p).is_empty());
+    p.typed(6, "remis");
+    assert_eq!(sends(&mut p), ["/api/board/game/G1/draw/yes"]);
+}
+
+#[test]
+fn a_question_lapses_when_the_game_moves_on_so_a_later_yes_cannot_resign() {
+    let mut p = Player::asking();
+    p.line(0, full("started", "e2e4"));
+    p.take_asked();
+    p.typed(1, "resign");
+    assert_eq!(p.told.last().unwrap().1, "Resign? Yes or no");
+    // The opponent's reply comes before the answer: the question lapses.
+    let reply: GameLine = serde_json::from_str(
+        r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"started"}"#,
+    )
+    .unwrap();
+    p.line(2, reply);
+    p.typed(3, "yes");
+    assert!(sends(&mut p).is_empty());
+    assert_eq!(p.told.last().unwrap().1, "No offer to answer");
+    // Typing something else lets a question lapse too: a move is played.
+    p.typed(4, "draw");
+    p.typed(5, "Nf3");
+    assert_eq!(sends(&mut p), ["/api/board/game/G1/move/g1f3"]);
+    // Accepting the opponent's draw offer is an answer, not asked again.
+    let mut p = Player::asking();
+    let offered: GameLine = serde_json::from_str(
+        r#"{"type":"gameFull","id":"G1","white":{"id":"me"},"black":{"id":"them"},"state":{"moves":"e2e4 e7e5","status":"started","bdraw":true}}"#,
+    )
+    .unwrap();
+    p.line(0, offered);
+    p.take_asked();
+    p.typed(1, "draw");
+    assert_eq!(sends(&mut p), ["/api/board/game/G1/draw/yes"]);
 }

@@ -52,6 +52,13 @@ const WORDS: &[&str] = &[
     "não",
 ];
 
+/// A word that waits for `yes` before it is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Confirming {
+    Resign,
+    Draw,
+}
+
 /// Whether `text` is a word of online play rather than a move (a front
 /// end clears its input for a word; a move refused stays typed).
 pub fn is_online_word(text: &str) -> bool {
@@ -104,6 +111,33 @@ impl OnlinePlay {
             return true;
         }
         let me = game.me;
+        // Resigning and offering a draw are asked first ("Resign? Yes or
+        // no"): `yes`, or the same word again (a second key press), sends
+        // it; `no` does not; anything else lets the question lapse.
+        let resign = matches!(word, "resign" | "aufgeben" | "abandonar");
+        let offer = matches!(word, "draw" | "remis" | "empate") && !game.opponent_offers_draw();
+        let confirmed = match self.confirming.take() {
+            Some(Confirming::Resign) if yes || resign => Some("resign"),
+            Some(Confirming::Draw) if yes || offer => Some("draw"),
+            Some(_) if no => {
+                let words = host.session().pack().say("online_confirm_cancelled");
+                host.report(None, words, Priority::Answer);
+                return true;
+            }
+            _ => None,
+        };
+        if self.confirm && confirmed.is_none() && (resign || offer) {
+            let (asked, key) = if resign {
+                (Confirming::Resign, "online_confirm_resign")
+            } else {
+                (Confirming::Draw, "online_confirm_draw")
+            };
+            self.confirming = Some(asked);
+            let words = host.session().pack().say(key);
+            host.report(None, words, Priority::Question);
+            return true;
+        }
+        let word = confirmed.unwrap_or(word);
         let request = match word {
             "resign" | "aufgeben" | "abandonar" => Some(Request::Resign),
             "abort" | "abbrechen" | "abortar" => Some(Request::Abort),
