@@ -517,3 +517,30 @@ fn random_games_with_the_faults_of_a_real_server_in_the_window() {
     );
     assert!(drops + restarts + withheld > 3, "faults were drawn");
 }
+
+#[test]
+fn asking_before_resigning_is_a_checkbox_of_the_online_dialog_kept_with_the_settings() {
+    let server = Server::start(TOKEN, Script::default());
+    let mut gui = start_app(&server);
+    assert!(gui.app().settings().online.confirm, "on by default");
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::O);
+    gui.harness
+        .get_by_role_and_label(Role::CheckBox, "Ask before resigning or offering a draw")
+        .click();
+    gui.harness.run();
+    let label = "Personal API token (scope board:play)";
+    gui.harness
+        .get_by_role_and_label(Role::PasswordInput, label)
+        .focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::PasswordInput, label)
+        .type_text("lip_WrongToken42");
+    gui.harness.run();
+    gui.harness.get_by_label("Connect").click();
+    gui.harness.run();
+    gui.run_until("the refusal", |g| {
+        said_any(g, "Server error: the server refused the token (401)")
+    });
+    assert!(!gui.app().settings().online.confirm, "kept off");
+}

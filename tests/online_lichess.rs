@@ -651,7 +651,8 @@ fn a_move_lost_with_the_network_is_sent_when_back_and_an_accepted_takeback_follo
     let server = Server::start(TOKEN, script);
     let dir = hermetic::private_dir("online-offline");
     let pgn = dir.join("g.pgn");
-    let mut r = Rochade::start(&server, TOKEN, &["--ai", "4"], &pgn);
+    // Resigning without being asked first.
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "4", "--no-confirm"], &pgn);
     r.until("game");
     let mut ply = 0;
     while ply < 14 {
@@ -703,7 +704,6 @@ fn a_move_lost_with_the_network_is_sent_when_back_and_an_accepted_takeback_follo
         ply += 1;
     }
     r.type_line("resign");
-    r.type_line("yes");
     r.until("end");
     let (code, _, stderr) = r.finish();
     assert_eq!(code, 0, "{stderr}");

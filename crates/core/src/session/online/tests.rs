@@ -131,6 +131,18 @@ fn full(status: &str, moves: &str) -> GameLine {
     .unwrap()
 }
 
+/// A game where the opponent is to move, the keep-alives 1 s apart.
+fn opponent_to_move() -> Player {
+    let waits = Waits {
+        keep_alive_ms: 1000,
+        ..Waits::default()
+    };
+    let mut p = Player::new(waits);
+    p.line(0, full("started", "e2e4"));
+    p.take_asked();
+    p
+}
+
 fn sends(p: &mut Player) -> Vec<String> {
     p.take_asked()
         .into_iter()
@@ -263,13 +275,7 @@ fn a_move_whose_request_failed_is_sent_again_though_a_later_request_got_through(
 
 #[test]
 fn a_silent_stream_while_the_opponent_is_to_move_is_read_again_after_three_keep_alives() {
-    let waits = Waits {
-        keep_alive_ms: 1000,
-        ..Waits::default()
-    };
-    let mut p = Player::new(waits);
-    p.line(0, full("started", "e2e4"));
-    p.take_asked();
+    let mut p = opponent_to_move();
     assert_eq!(p.session.next_deadline(), Some(3000));
     p.tick(2999);
     assert!(p.take_asked().is_empty());
@@ -403,13 +409,7 @@ fn typed_text_without_a_connection_is_answered_and_words_are_told_from_moves() {
 
 #[test]
 fn a_long_think_is_reread_ever_more_rarely_up_to_two_minutes_and_a_real_line_starts_again() {
-    let waits = Waits {
-        keep_alive_ms: 1000,
-        ..Waits::default()
-    };
-    let mut p = Player::new(waits);
-    p.line(0, full("started", "e2e4"));
-    p.take_asked();
+    let mut p = opponent_to_move();
     // Each reread brings the same game: the next one waits twice as long.
     let mut now = 0;
     let mut gaps = Vec::new();
