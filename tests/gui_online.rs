@@ -28,7 +28,7 @@ use lichess_server::{Chunking, Faults, Script, Server, castling_rook, game_moves
 use rochade::config::OnlineFind;
 use rochade::session::Mode;
 use rochade::words::Lang;
-use shakmaty::{CastlingMode, Position, Square};
+use shakmaty::{CastlingMode, Color, Position, Square};
 
 const TOKEN: &str = "lip_GuiTestToken0123456789abcdef";
 
@@ -470,6 +470,17 @@ fn random_games_with_the_faults_of_a_real_server_in_the_window() {
             assert_eq!(record[..=ply], moves[..=ply], "game {seed}");
             assert!(record.len() <= ply + 2, "game {seed}: {record:?}");
         }
+        // The player's side kept with the settings, the game's own tags
+        // (its address, its clock) kept on the scoresheet.
+        let me = if white { Color::White } else { Color::Black };
+        assert_eq!(gui.app().session().config().blind_side, me, "game {seed}");
+        assert_eq!(gui.app().settings().game.blind_side.color(), me);
+        let tags = &gui.app().session().record().tags;
+        assert!(
+            tags.site.starts_with(&server.url()),
+            "game {seed}: {tags:?}"
+        );
+        assert!(tags.time_control.is_some(), "game {seed}: {tags:?}");
         // The last move may still be on its way (its request lost with
         // the network, sent again once the game is read again).
         assert!(

@@ -365,11 +365,15 @@ impl RochadeApp {
         if let Some(previous) = previous {
             self.export_record(*previous.0);
         }
+        // The session has taken them already (and the game's tags, which
+        // applying the whole settings again would overwrite): they are
+        // only kept.
         let mut settings = self.settings.clone();
         settings.engine.opponent = false;
         settings.game.blind_side = Side::from_color(me);
         if settings != self.settings {
-            self.apply_settings(settings);
+            self.settings = settings;
+            self.save_settings();
         }
         self.selected = None;
     }
