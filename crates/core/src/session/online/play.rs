@@ -19,7 +19,7 @@ use crate::online::{
 use crate::session::{Event, Priority, Session, Source};
 use crate::words::{Pack, Utterance};
 
-/// The online game as the host follows it.
+/// The online game as the session follows it.
 pub struct OnlinePlay {
     pub(super) account: String,
     pub(super) server: String,
@@ -372,12 +372,12 @@ impl OnlinePlay {
             .collect()
     }
 
-    /// A server state: the host's record follows it.
+    /// A server state: the session's record follows it.
     pub(super) fn apply(&mut self, host: &mut Bridge<'_>, now: u64, state: &GameState) {
         self.reconcile(host, now, state, false);
     }
 
-    /// A server state: the host's record follows it; `missed`: it comes
+    /// A server state: the session's record follows it; `missed`: it comes
     /// from a stream opened anew, and the moves it brings are said as
     /// made while the connection was lost.
     /// True when the state brought something new (more than the clocks).

@@ -1,9 +1,10 @@
 //! The controller's own deadlines, so that no game waits for ever: a
 //! game stream that brings nothing while the opponent is to move, a move
 //! whose request gets no answer, a move waiting out "too many requests"
-//! (429), a server gone for long. Time is passed in (the host's clock,
-//! virtual in the tests); the host asks [`OnlinePlay::next_deadline`] when
-//! to call [`OnlinePlay::tick`].
+//! (429), a server gone for long. Time is passed in (the shell's clock,
+//! virtual in the tests); its deadlines join the session's
+//! ([`crate::session::Session::next_deadline`]), and every event, an
+//! `Event::Tick` at that time among them, runs [`OnlinePlay::tick`].
 //!
 //! Reading the game again is always safe: the stream opened anew sends
 //! the whole game first, and [`OnlinePlay::apply`] reconciles the record
@@ -25,11 +26,11 @@ use crate::words::Utterance;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Watch {
     pub(super) waits: Waits,
-    /// The host's time at the last call that passed one in.
+    /// The time of the last event that passed one in.
     pub(super) now: u64,
     /// When the game stream last brought a line or was opened anew.
     pub(super) heard_at: u64,
-    /// Our move's request was handed to the host then; its answer awaited.
+    /// Our move's request was asked of the shell then; its answer awaited.
     pub(super) move_sent_at: Option<u64>,
     /// Our move waits out a 429 until then, then is sent again.
     pub(super) resend_at: Option<u64>,
