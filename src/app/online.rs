@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use rochade_core::online::{OnlineEffect, OnlineEvent, OnlineSetup, path_id};
+use rochade_core::online::{OnlineEffect, OnlineEvent, OnlineSetup, Report, path_id};
 use rochade_core::session::online::is_online_word;
 use shakmaty::Color;
 
@@ -345,7 +345,17 @@ impl RochadeApp {
                 }
             }
             OnlineEffect::Started { me, previous } => self.online_started(me, previous),
-            OnlineEffect::Report { line, .. } => self.online_status.line = line,
+            OnlineEffect::Report { report, line } => {
+                // The record changed under the board view (moves taken
+                // back, the end): a square picked there is let go.
+                if matches!(
+                    report,
+                    Some(Report::Takeback { .. } | Report::End { .. } | Report::Error { .. })
+                ) {
+                    self.selected = None;
+                }
+                self.online_status.line = line;
+            }
             OnlineEffect::Finished => {
                 // Dropping the connection stops its threads; the last
                 // words (the result) stay in the connection panel.
