@@ -250,6 +250,7 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
         // Our move comes back as a move event by the player.
         let v = r.until("move");
         assert_eq!(v["by"], "player", "{v}");
+        assert_eq!(v["source"], "keyboard", "typed: {v}");
         assert_eq!(v["uci"], moves[ply]);
         if ply == 30 && !refused {
             let e = r.until("error");
@@ -271,6 +272,7 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
             match v["event"].as_str().unwrap() {
                 "move" => {
                     assert_eq!(v["by"], "opponent", "{v}");
+                    assert_eq!(v["source"], "server", "brought by the server: {v}");
                     assert_eq!(v["uci"], moves[ply], "{v}");
                     assert!(!v["announcement"].as_str().unwrap().is_empty());
                     break;
