@@ -9,9 +9,11 @@
 //! as in `rochade play` and the words `resign`, `draw` (offer or accept),
 //! `yes`/`no` (to an offer), `takeback`, `abort`, `claim` (victory when the
 //! opponent left), `chat` (read the opponent's lines), `chat TEXT`,
-//! `clock`, `repeat`, `quit`. The opponent's moves are announced as they
-//! arrive. `--json` prints one event per line: `game`, `move` (with `by`:
-//! `player` or `opponent`), `say`, `offer`, `offer_declined`, `takeback`,
+//! `clock`, `repeat`, `quit`; `resign` and a draw offer are asked first
+//! ("Resign? Yes or no") unless `--no-confirm`. The opponent's moves are
+//! announced as they arrive. `--json` prints one event per line: `game`,
+//! `move` (with `by`: `player` or `opponent`; `source`: `server` for a move
+//! the server brought), `say`, `offer`, `offer_declined`, `takeback`,
 //! `connection` (`lost`, `back`, `game_missing`, `gone`), `caught_up`
 //! (moves missed while the connection was lost follow), `chat`, `error`,
 //! `end`.
