@@ -505,3 +505,32 @@ fn a_question_lapses_when_the_game_moves_on_so_a_later_yes_cannot_resign() {
     p.typed(1, "draw");
     assert_eq!(sends(&mut p), ["/api/board/game/G1/draw/yes"]);
 }
+
+#[test]
+fn a_reread_that_brings_no_line_at_all_also_doubles_the_wait() {
+    let mut p = opponent_to_move();
+    p.tick(3000);
+    assert_eq!(p.take_asked(), [OnlineEffect::Resync("G1".into())]);
+    // The stream opened anew says nothing: known at the next deadline,
+    // read again then, and the wait after it doubles, and again.
+    assert_eq!(p.play().next_deadline(p.session.record()), Some(6000));
+    p.tick(6000);
+    assert_eq!(p.take_asked(), [OnlineEffect::Resync("G1".into())]);
+    assert_eq!(
+        p.play().next_deadline(p.session.record()),
+        Some(6000 + 6000)
+    );
+    p.tick(12_000);
+    assert_eq!(p.take_asked(), [OnlineEffect::Resync("G1".into())]);
+    assert_eq!(
+        p.play().next_deadline(p.session.record()),
+        Some(12_000 + 12_000)
+    );
+    // Its whole game at last, with the reply: the wait starts again.
+    p.line(12_500, full("started", "e2e4 e7e5"));
+    p.typed(12_600, "Nf3");
+    assert_eq!(
+        p.play().next_deadline(p.session.record()),
+        Some(12_500 + 3000)
+    );
+}

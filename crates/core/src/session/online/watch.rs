@@ -141,6 +141,11 @@ impl OnlinePlay {
             && self.waiting_for_server(host.session().record())
             && self.watch.heard_at + self.watch.silence() <= now;
         if unanswered || silent {
+            if silent && self.watch.reread_for_silence {
+                // The last reread brought no line at all (the stream
+                // opened anew is slow to answer): nothing new either.
+                self.watch.reread(false);
+            }
             // Read the game again: its whole state settles whatever was
             // lost (the answer, a state, the stream itself).
             self.watch.move_sent_at = None;
