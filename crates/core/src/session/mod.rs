@@ -19,6 +19,7 @@ mod handled;
 pub mod link;
 mod notice;
 mod notice_json;
+pub mod online;
 pub mod practice;
 mod question;
 mod resume_clock;
@@ -68,6 +69,8 @@ pub struct Session {
     outcome: Outcome,
     /// The player's own time warnings said this game (2:30, emergency).
     player_warnings: crate::clock::PlayerWarnings,
+    /// Online play, while connected ([`online`]).
+    online: Option<Box<online::OnlinePlay>>,
 }
 
 impl Session {
@@ -96,6 +99,7 @@ impl Session {
             seed: 0,
             outcome: Outcome::Nothing,
             player_warnings: Default::default(),
+            online: None,
         }
     }
 
@@ -157,6 +161,7 @@ impl Session {
     /// the user's with [`Event::PackChanged`]); the time control applies
     /// from the next game.
     fn set_config(&mut self, config: SessionConfig) {
+        let config = self.online_config(config);
         if config.lang != self.pack.lang {
             self.set_pack(Pack::bundled(config.lang));
         }
@@ -207,6 +212,7 @@ impl Session {
             self.engine_move_due(),
             self.player_warnings
                 .deadline(&self.clock, self.config.blind_side),
+            self.online_deadline(),
         ]
         .into_iter()
         .flatten()
@@ -254,6 +260,7 @@ impl Session {
             Event::ServerClocks { white_ms, black_ms } => {
                 self.server_clocks(white_ms, black_ms, &mut out)
             }
+            Event::Online(ev) => self.online_event(now_ms, ev, &mut out),
         }
         // Timers run after every event, so a late tick still fires them;
         // the sighted board's first, so that a move read there reaches the
@@ -270,6 +277,7 @@ impl Session {
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
         self.engine_after(now_ms, &mut out);
+        self.online_after(now_ms, &mut out);
         Handled {
             effects: out,
             outcome: std::mem::take(&mut self.outcome),
