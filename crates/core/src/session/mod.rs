@@ -21,6 +21,7 @@ mod notice;
 mod notice_json;
 pub mod online;
 pub mod practice;
+mod promotion;
 mod question;
 mod resume_clock;
 mod retrace;
@@ -516,51 +517,6 @@ impl Session {
         self.board.on_game_changed(now, &self.record, source);
         self.sighted.reconcile(now, &self.record);
         self.after_end_check(now, out);
-    }
-
-    /// The peg-board player corrected the promotion piece of his last move
-    /// before the opponent's move was executed (Art. 3.7e): the record's
-    /// last move is replaced (same time and clock reading, the clock is not
-    /// pressed again) and the corrected move is announced.
-    fn correct_promotion(&mut self, now: u64, mv: Move, out: &mut Vec<Effect>) {
-        let Some(last) = self.record.moves().last().cloned() else {
-            return;
-        };
-        if !last.mv.is_promotion() || last.mv.from() != mv.from() || last.mv.to() != mv.to() {
-            return;
-        }
-        self.replace_last(now, mv, Source::PegBoard, "promotion_corrected", out);
-    }
-
-    /// The record's last move becomes `mv` (same time and clock reading,
-    /// the clock is not pressed again), announced with the phrase `key`.
-    fn replace_last(
-        &mut self,
-        now: u64,
-        mv: Move,
-        source: Source,
-        key: &str,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some(last) = self.record.moves().last().cloned() else {
-            return;
-        };
-        self.record.takeback(1);
-        let before = self.record.position().clone();
-        let mv = if before.is_legal(mv) { mv } else { last.mv };
-        let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
-        let played = self
-            .record
-            .play(mv, last.at_ms)
-            .expect("a promotion legal here a moment ago")
-            .clone();
-        if let Some(ms) = last.clock_ms {
-            self.record.set_last_clock(ms);
-        }
-        let text = self.pack.phrase(key, &[("move", announcement.clone())]);
-        out.push(Effect::SaveGame);
-        self.speak(out, text, Priority::Move);
-        self.recorded(now, &played, announcement, source, out);
     }
 
     /// [`Event::ServerClocks`]: the mover's time written with the last

@@ -10,6 +10,7 @@
 mod play;
 mod typed;
 mod watch;
+mod watch_state;
 
 #[cfg(test)]
 mod faults;

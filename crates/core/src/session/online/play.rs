@@ -9,8 +9,7 @@
 use shakmaty::{CastlingMode, KnownOutcome};
 
 use super::Bridge;
-use super::typed::Confirming;
-use super::watch;
+use super::watch_state::Watch;
 use crate::chess::GameRecord;
 use crate::online::{
     ApiError, Call, ChallengeInfo, Change, EndKind, GameLine, GameState, IncomingEvent,
@@ -55,7 +54,14 @@ pub struct OnlinePlay {
     /// Today, for the game's `Date` tag.
     pub(super) today: jiff::civil::Date,
     /// Silence, unanswered requests, waits (see [`watch`]).
-    pub(super) watch: watch::Watch,
+    pub(super) watch: Watch,
+}
+
+/// A word that waits for `yes` before it is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Confirming {
+    Resign,
+    Draw,
 }
 
 /// A game this account does not play.
@@ -105,7 +111,7 @@ impl OnlinePlay {
             waiting_input: Vec::new(),
             down: false,
             todo: Vec::new(),
-            watch: watch::Watch::with_waits(setup.waits),
+            watch: Watch::with_waits(setup.waits),
         }
     }
 

@@ -5,7 +5,7 @@
 use shakmaty::Color;
 
 use super::Bridge;
-use super::play::OnlinePlay;
+use super::play::{Confirming, OnlinePlay};
 use crate::online::{Call, OnlineEffect, Report, Request, path_id};
 use crate::session::{Command, Event, Priority, Source};
 use crate::words::Utterance;
@@ -51,13 +51,6 @@ const WORDS: &[&str] = &[
     "nao",
     "não",
 ];
-
-/// A word that waits for `yes` before it is sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Confirming {
-    Resign,
-    Draw,
-}
 
 /// Whether `text` is a word of online play rather than a move (a front
 /// end clears its input for a word; a move refused stays typed).
