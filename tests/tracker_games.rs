@@ -101,9 +101,14 @@ struct Cases {
     bad_line_bursts: u64,
     /// Bad lines while a capture, castling or promotion was in the hand.
     bad_lines_mid_move: u64,
-    /// The longest the tracker stayed behind the board after a bad line
-    /// (ms from the bad line until it had every move made so far).
+    /// The longest the tracker stayed behind the board after lost lines:
+    /// ms from the moment the board showed a move done (its last piece
+    /// put down) that the tracker did not have, lines having been lost
+    /// since they last agreed, until the tracker had every move done so
+    /// far (checked after every line and every deadline).
     worst_catch_up_ms: u64,
+    /// Where it happened (game, seed, move).
+    worst_catch_up_at: String,
 }
 
 impl Cases {
@@ -134,7 +139,10 @@ impl Cases {
             bad_line_bursts,
             bad_lines_mid_move
         );
-        self.worst_catch_up_ms = self.worst_catch_up_ms.max(c.worst_catch_up_ms);
+        if c.worst_catch_up_ms > self.worst_catch_up_ms {
+            self.worst_catch_up_ms = c.worst_catch_up_ms;
+            self.worst_catch_up_at = c.worst_catch_up_at.clone();
+        }
     }
 }
 
@@ -178,6 +186,16 @@ struct Player {
     reply_at: Option<u64>,
     /// Print every line (DEBUG_TRACKER names the replay).
     debug: bool,
+    /// The next toggle completes the move in the hand.
+    finishing: bool,
+    /// When each move was done on the board (its last piece put down).
+    done_at: Vec<u64>,
+    /// A line was lost since the tracker last had every move done.
+    lost_since_agreed: bool,
+    /// Since when the tracker lacks a move done after lost lines.
+    behind_since: Option<u64>,
+    /// The replay's name, for the worst catch-up.
+    label: String,
     cases: Cases,
 }
 
@@ -199,6 +217,7 @@ impl Player {
                 eprintln!("{} bad line {:016x}", self.now, self.mask);
             }
             self.cases.bad_lines_mid_move += u64::from(self.mid_move);
+            self.lost_since_agreed = true;
             self.tracker.lines_lost(self.now, 1);
             // The session asks the board for its state at once; the
             // answer comes within a few milliseconds (a line takes 2 ms at
@@ -216,6 +235,34 @@ impl Player {
         };
         self.tracker
             .on_snapshot(self.now, BoardMask(mask), &mut self.events);
+        self.watch();
+    }
+
+    /// Whether the tracker has every move done on the board (a promotion
+    /// waiting for its piece counts: the piece is open by design), and
+    /// for how long it has not after lost lines.
+    fn watch(&mut self) {
+        let known =
+            self.tracker.moves().count() + usize::from(self.tracker.promotion_pending().is_some());
+        if known >= self.done_at.len() {
+            if let Some(since) = self.behind_since.take() {
+                let lag = self.now - since;
+                if self.debug {
+                    eprintln!("{} caught up after {lag} ms: {:?}", self.now, self.events);
+                }
+                if lag > self.cases.worst_catch_up_ms {
+                    self.cases.worst_catch_up_ms = lag;
+                    self.cases.worst_catch_up_at =
+                        format!("{}, move {}", self.label, self.done_at.len());
+                }
+            }
+            self.lost_since_agreed = false;
+        } else if self.lost_since_agreed && self.behind_since.is_none() {
+            self.behind_since = Some(self.done_at[known]);
+            if self.debug {
+                eprintln!("{} behind since {}", self.now, self.done_at[known]);
+            }
+        }
     }
 
     fn advance(&mut self, ms: u64) {
@@ -231,6 +278,7 @@ impl Player {
             while let Some(d) = self.tracker.next_deadline().filter(|&d| d <= until) {
                 self.now = d.max(self.now);
                 self.tracker.on_tick(self.now, &mut self.events);
+                self.watch();
             }
             self.now = until;
             if until >= end && self.reply_at.is_none_or(|r| r > end) {
@@ -285,6 +333,10 @@ impl Player {
             }
         }
         self.mask ^= bit(sq);
+        if self.finishing {
+            self.finishing = false;
+            self.done_at.push(self.now);
+        }
         self.send();
         if let Some(role) = self.correction.take() {
             // The player corrects his promotion piece as the opponent starts.
@@ -297,10 +349,17 @@ impl Player {
         self.pause();
     }
 
+    /// The last step of a move: the move is done when it is on the board.
+    fn finish(&mut self, sq: Square) {
+        self.finishing = true;
+        self.toggle(sq);
+    }
+
     /// A state the board reports in a line that is lost: the tracker never
     /// sees it (no heartbeat while it lasts).
     fn toggle_lost(&mut self, sq: Square) {
         self.mask ^= bit(sq);
+        self.lost_since_agreed = true;
         self.mute = true;
         let ms = self.rng.between(100, 600);
         self.advance(ms);
@@ -349,10 +408,10 @@ impl Player {
                         self.toggle(from);
                         self.toggle(to);
                     }
-                    self.toggle(to); // capturing piece placed
+                    self.finish(to); // capturing piece placed
                 } else {
                     self.toggle(from);
-                    self.toggle(to);
+                    self.finish(to);
                 }
             }
             Move::EnPassant { from, to } => {
@@ -362,12 +421,12 @@ impl Player {
                     self.cases.en_passant_captured_first += 1;
                     self.toggle(taken);
                     self.toggle(from);
-                    self.toggle(to);
+                    self.finish(to);
                 } else {
                     self.cases.en_passant_pawn_first += 1;
                     self.toggle(from);
                     self.toggle(to);
-                    self.toggle(taken);
+                    self.finish(taken);
                 }
             }
             Move::Castle { king, rook } => {
@@ -379,14 +438,14 @@ impl Player {
                     self.toggle(king);
                     self.toggle(k2);
                     self.toggle(rook);
-                    self.toggle(r2);
+                    self.finish(r2);
                 } else {
                     self.cases.castling_rook_first += 1;
                     touch_move = true;
                     self.toggle(rook);
                     self.toggle(r2);
                     self.toggle(king);
-                    self.toggle(k2);
+                    self.finish(k2);
                 }
             }
             Move::Put { .. } => unreachable!(),
@@ -447,6 +506,11 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
         mid_move: false,
         reply_at: None,
         debug: std::env::var("DEBUG_TRACKER").is_ok_and(|v| v == format!("{name}/{seed}/{strict}")),
+        finishing: false,
+        done_at: Vec::new(),
+        lost_since_agreed: false,
+        behind_since: None,
+        label: format!("{name}/{seed}/{strict}"),
         cases: Cases::default(),
     };
     player.turned = player.rng.chance(25);
@@ -466,7 +530,6 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
     let mut turned_reported = false;
     let mut lost_before = false;
     let mut previous_choice = Choice::Now;
-    let (mut bad_since, mut bad_lines_seen): (Option<u64>, u64) = (None, 0);
     let (mut expected_touch_moves, mut reported_touch_moves) = (0, 0);
     // Decisions reported: the orientation (once), default promotion pieces.
     let mut orientation_decisions = Vec::new();
@@ -582,23 +645,6 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
             );
             player.cases.lost_lines_resynchronised += 1;
         }
-        if noise > 0 {
-            // How long after the first bad line since the tracker last
-            // agreed with the board it has every move again.
-            let caught_up = player.tracker.position() == &pos;
-            match (bad_since, caught_up) {
-                (Some(t), true) => {
-                    player.cases.worst_catch_up_ms =
-                        player.cases.worst_catch_up_ms.max(player.now - t);
-                    bad_since = None;
-                }
-                (None, false) if player.cases.bad_lines > bad_lines_seen => {
-                    bad_since = Some(player.now);
-                }
-                _ => {}
-            }
-            bad_lines_seen = player.cases.bad_lines;
-        }
         lost_before = lose_line;
         previous_choice = choice;
         assert!(
@@ -609,6 +655,10 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
         );
     }
     player.advance(10_000);
+    if let Some(since) = player.behind_since {
+        // Never caught up: as long as the replay lasted.
+        player.cases.worst_catch_up_ms = player.cases.worst_catch_up_ms.max(player.now - since);
+    }
     for e in player.events.drain(..) {
         match e {
             TrackerEvent::Executed(m) => executed.push(m),
