@@ -109,6 +109,12 @@ struct Cases {
     worst_catch_up_ms: u64,
     /// Where it happened (game, seed, move).
     worst_catch_up_at: String,
+    /// The same when a state was lost without a word (the capture whose
+    /// snapshot with both pieces off never came, nor a bad line): nothing
+    /// tells the tracker that it missed anything, and the board alone
+    /// does not tell the capture done from the piece in the hand, so it
+    /// waits for the reply (and for the hand to be still).
+    worst_unheard_catch_up_ms: u64,
 }
 
 impl Cases {
@@ -139,6 +145,9 @@ impl Cases {
             bad_line_bursts,
             bad_lines_mid_move
         );
+        self.worst_unheard_catch_up_ms = self
+            .worst_unheard_catch_up_ms
+            .max(c.worst_unheard_catch_up_ms);
         if c.worst_catch_up_ms > self.worst_catch_up_ms {
             self.worst_catch_up_ms = c.worst_catch_up_ms;
             self.worst_catch_up_at = c.worst_catch_up_at.clone();
@@ -188,10 +197,15 @@ struct Player {
     debug: bool,
     /// The next toggle completes the move in the hand.
     finishing: bool,
+    /// A move is in the hand (lines lost now concern it).
+    in_move: bool,
+    /// A state was lost without a word since the tracker last had every
+    /// move ([`Player::toggle_lost`]).
+    unheard: bool,
     /// When each move was done on the board (its last piece put down).
     done_at: Vec<u64>,
     /// A line was lost since the tracker last had every move done.
-    lost_since_agreed: bool,
+    lost_since_agreed: Option<u64>,
     /// Since when the tracker lacks a move done after lost lines.
     behind_since: Option<u64>,
     /// The replay's name, for the worst catch-up.
@@ -217,7 +231,7 @@ impl Player {
                 eprintln!("{} bad line {:016x}", self.now, self.mask);
             }
             self.cases.bad_lines_mid_move += u64::from(self.mid_move);
-            self.lost_since_agreed = true;
+            self.lost_since_agreed.get_or_insert(self.now);
             self.tracker.lines_lost(self.now, 1);
             // The session asks the board for its state at once; the
             // answer comes within a few milliseconds (a line takes 2 ms at
@@ -250,15 +264,22 @@ impl Player {
                 if self.debug {
                     eprintln!("{} caught up after {lag} ms: {:?}", self.now, self.events);
                 }
-                if lag > self.cases.worst_catch_up_ms {
+                if self.unheard {
+                    self.cases.worst_unheard_catch_up_ms =
+                        self.cases.worst_unheard_catch_up_ms.max(lag);
+                } else if lag > self.cases.worst_catch_up_ms {
                     self.cases.worst_catch_up_ms = lag;
                     self.cases.worst_catch_up_at =
                         format!("{}, move {}", self.label, self.done_at.len());
                 }
             }
-            self.lost_since_agreed = false;
-        } else if self.lost_since_agreed && self.behind_since.is_none() {
-            self.behind_since = Some(self.done_at[known]);
+            if !self.in_move {
+                self.lost_since_agreed = None;
+                self.unheard = false;
+            }
+        } else if let (Some(lost), None) = (self.lost_since_agreed, self.behind_since) {
+            // From the lost line or the move done, whichever came later.
+            self.behind_since = Some(self.done_at[known].max(lost));
             if self.debug {
                 eprintln!("{} behind since {}", self.now, self.done_at[known]);
             }
@@ -335,6 +356,7 @@ impl Player {
         self.mask ^= bit(sq);
         if self.finishing {
             self.finishing = false;
+            self.in_move = false;
             self.done_at.push(self.now);
         }
         self.send();
@@ -359,7 +381,8 @@ impl Player {
     /// sees it (no heartbeat while it lasts).
     fn toggle_lost(&mut self, sq: Square) {
         self.mask ^= bit(sq);
-        self.lost_since_agreed = true;
+        self.lost_since_agreed.get_or_insert(self.now);
+        self.unheard = true;
         self.mute = true;
         let ms = self.rng.between(100, 600);
         self.advance(ms);
@@ -376,6 +399,7 @@ impl Player {
         let lose_line = careful && self.lose_next;
         self.lose_next = false;
         self.mid_move = false;
+        self.in_move = true;
         // Hesitation: lift another own piece and put it back.
         if !careful && self.rng.chance(15) {
             let pieces: Vec<Square> = own.into_iter().collect();
@@ -507,8 +531,10 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
         reply_at: None,
         debug: std::env::var("DEBUG_TRACKER").is_ok_and(|v| v == format!("{name}/{seed}/{strict}")),
         finishing: false,
+        in_move: false,
+        unheard: false,
         done_at: Vec::new(),
-        lost_since_agreed: false,
+        lost_since_agreed: None,
         behind_since: None,
         label: format!("{name}/{seed}/{strict}"),
         cases: Cases::default(),
@@ -655,10 +681,6 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
         );
     }
     player.advance(10_000);
-    if let Some(since) = player.behind_since {
-        // Never caught up: as long as the replay lasted.
-        player.cases.worst_catch_up_ms = player.cases.worst_catch_up_ms.max(player.now - since);
-    }
     for e in player.events.drain(..) {
         match e {
             TrackerEvent::Executed(m) => executed.push(m),
@@ -745,6 +767,11 @@ fn replay_all_with_noise(
         cases.games += 1;
     }
     println!("strict {strict} noise {noise}%: {cases:#?}");
+    println!(
+        "strict {strict} noise {noise}%: worst catch-up after lost lines {} ms ({}); \
+         after a state lost unheard {} ms",
+        cases.worst_catch_up_ms, cases.worst_catch_up_at, cases.worst_unheard_catch_up_ms
+    );
     let replays = games.len() as u64 * seeds;
     println!(
         "strict {strict} noise {noise}%: {} of {replays} replays exact",
@@ -760,6 +787,15 @@ fn replay_all_with_noise(
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
+    );
+    // After lost lines the tracker has every move again within a second
+    // (the host asks for the board's state at once; what the board shows
+    // then settles as usual).
+    assert!(
+        cases.worst_catch_up_ms <= 1000,
+        "strict {strict} noise {noise}%: caught up after {} ms at {}",
+        cases.worst_catch_up_ms,
+        cases.worst_catch_up_at
     );
     cases
 }
