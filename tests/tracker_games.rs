@@ -115,6 +115,12 @@ struct Cases {
     /// does not tell the capture done from the piece in the hand, so it
     /// waits for the reply (and for the hand to be still).
     worst_unheard_catch_up_ms: u64,
+    /// Games whose last move, a capture, lost its line (heard) with no
+    /// reply after it, and the longest until it was recorded: the board
+    /// must stand still for the mismatch time (the capture done, not its
+    /// piece held in the hand).
+    last_captures_lost: u64,
+    worst_last_capture_ms: u64,
 }
 
 impl Cases {
@@ -145,6 +151,8 @@ impl Cases {
             bad_line_bursts,
             bad_lines_mid_move
         );
+        self.last_captures_lost += c.last_captures_lost;
+        self.worst_last_capture_ms = self.worst_last_capture_ms.max(c.worst_last_capture_ms);
         self.worst_unheard_catch_up_ms = self
             .worst_unheard_catch_up_ms
             .max(c.worst_unheard_catch_up_ms);
@@ -202,6 +210,8 @@ struct Player {
     /// A state was lost without a word since the tracker last had every
     /// move ([`Player::toggle_lost`]).
     unheard: bool,
+    /// The game's last move, a capture, loses its line (heard).
+    last_capture_lost: bool,
     /// When each move was done on the board (its last piece put down).
     done_at: Vec<u64>,
     /// A line was lost since the tracker last had every move done.
@@ -264,7 +274,9 @@ impl Player {
                 if self.debug {
                     eprintln!("{} caught up after {lag} ms: {:?}", self.now, self.events);
                 }
-                if self.unheard {
+                if self.last_capture_lost {
+                    self.cases.worst_last_capture_ms = self.cases.worst_last_capture_ms.max(lag);
+                } else if self.unheard {
                     self.cases.worst_unheard_catch_up_ms =
                         self.cases.worst_unheard_catch_up_ms.max(lag);
                 } else if lag > self.cases.worst_catch_up_ms {
@@ -382,7 +394,11 @@ impl Player {
     fn toggle_lost(&mut self, sq: Square) {
         self.mask ^= bit(sq);
         self.lost_since_agreed.get_or_insert(self.now);
-        self.unheard = true;
+        if self.last_capture_lost {
+            self.tracker.lines_lost(self.now, 1);
+        } else {
+            self.unheard = true;
+        }
         self.mute = true;
         let ms = self.rng.between(100, 600);
         self.advance(ms);
@@ -533,6 +549,7 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
         finishing: false,
         in_move: false,
         unheard: false,
+        last_capture_lost: false,
         done_at: Vec::new(),
         lost_since_agreed: None,
         behind_since: None,
@@ -563,7 +580,9 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
     for (i, &mv) in moves.iter().enumerate() {
         let is_last = i + 1 == moves.len();
         // A lost line during a capture, if a reply follows that is no
-        // castling (the reply resynchronises the board).
+        // castling (the reply resynchronises the board); always when the
+        // capture is the game's last move (then the line is a bad one the
+        // tracker hears of, and no reply follows: the board stands still).
         let lose_line = matches!(
             mv,
             Move::Normal {
@@ -571,12 +590,14 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
                 promotion: None,
                 ..
             }
-        ) && !is_last
-            && !lost_before
+        ) && !lost_before
             && previous_choice == Choice::Now
-            && !matches!(moves[i + 1], Move::Castle { .. })
-            && moves[i + 1].promotion().is_none()
-            && player.rng.chance(10);
+            && (is_last
+                || (!matches!(moves[i + 1], Move::Castle { .. })
+                    && moves[i + 1].promotion().is_none()
+                    && player.rng.chance(10)));
+        player.last_capture_lost = lose_line && is_last;
+        player.cases.last_captures_lost += u64::from(player.last_capture_lost);
         if previous_choice == Choice::Nothing && mv.to() == moves[i - 1].to() {
             player.cases.new_piece_captured_at_once += 1;
         }
@@ -769,8 +790,12 @@ fn replay_all_with_noise(
     println!("strict {strict} noise {noise}%: {cases:#?}");
     println!(
         "strict {strict} noise {noise}%: worst catch-up after lost lines {} ms ({}); \
-         after a state lost unheard {} ms",
-        cases.worst_catch_up_ms, cases.worst_catch_up_at, cases.worst_unheard_catch_up_ms
+         after a state lost unheard {} ms; {} last moves lost, recorded after {} ms at worst",
+        cases.worst_catch_up_ms,
+        cases.worst_catch_up_at,
+        cases.worst_unheard_catch_up_ms,
+        cases.last_captures_lost,
+        cases.worst_last_capture_ms
     );
     let replays = games.len() as u64 * seeds;
     println!(
@@ -853,6 +878,7 @@ fn check_every_case(cases: &Cases, strict: bool) {
         ),
         ("en passant pawn first", cases.en_passant_pawn_first),
         ("lost line resynchronised", cases.lost_lines_resynchronised),
+        ("last move's line lost", cases.last_captures_lost),
         ("hesitation", cases.hesitations),
         (
             "opponent's lift before move 1",

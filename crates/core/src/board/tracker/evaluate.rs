@@ -142,7 +142,7 @@ impl Tracker {
                 self.commit_default_promotion(p.mv, out);
             }
         }
-        if let Phase::Resync { mask, .. } = self.phase
+        if let Phase::Resync { mask, .. } | Phase::HiddenCapture(Pending { mask, .. }) = self.phase
             && mask != m
         {
             self.phase = Phase::Following;
@@ -243,6 +243,12 @@ impl Tracker {
                     mask: m,
                     deadline: at + self.cfg.mismatch_ms,
                 };
+            } else if let Some(mv) = self.hidden_capture(m) {
+                self.phase = Phase::HiddenCapture(Pending {
+                    mv,
+                    mask: m,
+                    deadline: at + self.cfg.mismatch_ms,
+                });
             }
         } else if self.name_stuck_sensor(m, at, false, out)
             || self.recover(m, at, out)
@@ -337,6 +343,26 @@ impl Tracker {
         let first = found.next()?;
         // The youngest evidence decides, as without a hole.
         Some(found.fold(first, |a, b| if b.0 < a.0 { b } else { a }).1)
+    }
+
+    /// After lost lines, the one capture whose result the board shows and
+    /// whose evidence (both its squares empty at once) may have been in
+    /// them: its target was seen empty (before a hole that may hide a
+    /// whole capture, if there was one), and no other capture's was.
+    /// Without lost lines that evidence would have been seen: a target
+    /// lifted and put back is then a hesitation, not a capture.
+    pub(super) fn hidden_capture(&self, m: Bitboard) -> Option<Move> {
+        if !self.missed || self.awaiting_board() {
+            return None;
+        }
+        let trusted = &self.seen[..self.seen_len - self.gap.unwrap_or(0).min(self.seen_len)];
+        let mut found = self
+            .candidates
+            .iter()
+            .filter(|c| c.capture && c.after == m && self.sensors.may_match(c.mv))
+            .filter(|c| trusted.iter().any(|s| !s.contains(c.mv.to())));
+        let first = found.next()?;
+        found.next().is_none().then_some(first.mv)
     }
 
     /// How many settled states ago both squares of a capture were empty.
