@@ -34,7 +34,10 @@
 //!   not settled while lines are lost; a hole too short for two steps of
 //!   the hand hides nothing, a longer one may hide a whole capture, and then
 //!   captures the board shows alike are told apart only by what was seen
-//!   before it;
+//!   before it; a capture shown done whose evidence the lost lines may
+//!   hold (its target seen empty before) is executed if the board stands
+//!   still for the mismatch time (the hand is empty: a last move with no
+//!   reply);
 //! * a hole whose reading alone keeps the board from matching a legal move
 //!   done (or the game, for the mismatch time) has a stuck or dead sensor:
 //!   said by name ([`TrackerEvent::SensorStuck`]) and left out of the
