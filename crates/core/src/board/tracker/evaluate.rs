@@ -233,7 +233,7 @@ impl Tracker {
             out.push(ev);
         }
 
-        if self.plausible(m) {
+        if self.plausible(m) && !self.two_hands_or_a_sensor(m, at, out) {
             self.clear_guidance();
             // Also the position two plies on? Then it is taken over once
             // the hand is empty (the board stays so).
@@ -263,6 +263,23 @@ impl Tracker {
         } else if let Guidance::MismatchSince(_) = self.guidance {
             self.guidance = Guidance::MismatchSince(at);
         }
+    }
+
+    /// Two own pieces off their holes that no castling lifts: one of them
+    /// may be a dead sensor, and the board with it read the other way a
+    /// move done (then the sensor is named). A hand holds one piece.
+    pub(super) fn two_hands_or_a_sensor(
+        &mut self,
+        m: Bitboard,
+        at: u64,
+        out: &mut Vec<TrackerEvent>,
+    ) -> bool {
+        let own_off = self.game_occ & self.pos.board().by_color(self.pos.turn()) & !m;
+        let castling = self
+            .candidates
+            .iter()
+            .any(|c| matches!(c.mv, Move::Castle { .. }) && own_off.is_subset(c.involved));
+        own_off.count() >= 2 && !castling && self.name_stuck_sensor(m, at, false, out)
     }
 
     /// A state that needs no guidance (the announced mismatch stays until
