@@ -14,6 +14,7 @@ pub mod output;
 pub mod play;
 pub mod review;
 pub mod say;
+mod terminal_voice;
 pub mod track;
 
 #[derive(Parser, Debug)]

@@ -25,7 +25,6 @@ use crate::runtime::{SaveStep, Shell};
 use crate::session::{
     Command, Earcon, EngineChange, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
 };
-use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
 use crate::words::{Lang, Token};
 
 #[derive(clap::Args, Debug)]
@@ -108,7 +107,7 @@ pub fn command_for(text: &str, player: Color) -> Option<Command> {
 
 struct Out {
     json: bool,
-    speech: Option<SpeechHandle>,
+    speech: super::terminal_voice::TerminalVoice,
     pgn: Option<super::output::PgnFile>,
 }
 
@@ -162,9 +161,7 @@ impl PlayOut<'_> {
                     writeln!(self.stdout, "{}", speech.text.written)?;
                 }
             }
-            if let Some(s) = &self.out.speech {
-                s.speak(speech);
-            }
+            self.out.speech.speak(speech);
         }
         Ok(())
     }
@@ -322,30 +319,7 @@ pub fn run(args: Args) -> CliResult {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
-    let speech = if args.quiet {
-        None
-    } else {
-        match SpeechService::spawn(SpeechConfig {
-            backend: BackendChoice::Auto,
-            lang: args.lang,
-            settings: VoiceSettings::default(),
-            mode: Default::default(),
-        }) {
-            Ok(h) => {
-                // A voice that hangs mid-game is replaced (the clip voice,
-                // else silence) and the game goes on; the terminal says so.
-                h.on_fallback(|f| eprintln!("rochade: {}; {}", f.report, super::SPEECH_ADVICE));
-                Some(h)
-            }
-            Err(e) => {
-                eprintln!(
-                    "rochade: no speech ({e}); printing only; {}",
-                    super::SPEECH_ADVICE
-                );
-                None
-            }
-        }
-    };
+    let speech = super::terminal_voice::TerminalVoice::start(args.quiet, args.lang);
     let out = Out {
         json: args.json,
         speech,
@@ -422,9 +396,7 @@ pub fn run(args: Args) -> CliResult {
             break;
         }
     }
-    if let Some(s) = &out.speech {
-        s.wait_idle(std::time::Duration::from_secs(30));
-    }
+    out.speech.finish();
     Ok(())
 }
 

@@ -20,13 +20,16 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use shakmaty::{Color, Position};
 
+use super::terminal_voice::TerminalVoice;
 use super::{CliError, CliResult};
 use crate::announce::AnnounceForm;
+use crate::board::HostCommand;
 use crate::chess::{GameRecord, Letters, PieceLetters};
+use crate::engine::EngineRequest;
 use crate::engine::analysis::{MOVETIME_CAP_MS, ReviewEngine, ReviewEvent};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineError, Line};
-use crate::session::{Priority, Speech};
-use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
+use crate::runtime::{self, SaveStep, Shell};
+use crate::session::{Earcon, Effect, Notice, Priority, SessionConfig, Speech};
 use crate::words::{Lang, Pack, Utterance};
 use rochade_core::review::{self as core_review, Exercise, GameReview, Verdict};
 
@@ -62,60 +65,86 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Where the words go: printed (written form) and, unless quiet, spoken.
-struct Voice {
-    speech: Option<SpeechHandle>,
+/// `rochade review`'s side of the runtime: what the review says goes out
+/// as the session's effects ([`Effect::Speak`]), carried out by
+/// [`runtime::carry_out`] like every front end's. Words are printed
+/// (written form) and said; status ([`Priority::Guidance`], the counter
+/// the caller writes to stderr) and failures ([`Priority::Alert`], which
+/// `main` writes to stderr) are said only.
+struct ReviewOut {
+    voice: TerminalVoice,
     lang: Lang,
 }
 
-impl Voice {
-    fn start(quiet: bool, lang: Lang) -> Voice {
-        if quiet {
-            return Voice { speech: None, lang };
-        }
-        let config = SpeechConfig {
-            backend: BackendChoice::Auto,
-            lang,
-            settings: VoiceSettings::default(),
-            mode: Default::default(),
+impl ReviewOut {
+    /// Says `words` at `priority` through the runtime.
+    fn say(&mut self, words: Utterance, priority: Priority) -> CliResult {
+        let speech = Speech {
+            text: words,
+            lang: self.lang,
+            priority,
         };
-        let speech = match SpeechService::spawn(config) {
-            Ok(h) => {
-                // A voice that hangs is replaced and the review goes on.
-                h.on_fallback(|f| eprintln!("rochade: {}; {}", f.report, super::SPEECH_ADVICE));
-                Some(h)
-            }
-            Err(e) => {
-                let advice = super::SPEECH_ADVICE;
-                eprintln!("rochade: no speech ({e}); printing only; {advice}");
-                None
-            }
-        };
-        Voice { speech, lang }
+        // The review asks for no save, so nothing is ever held back.
+        let held = runtime::carry_out(self, [Effect::Speak(speech)])?;
+        debug_assert!(held.is_none());
+        Ok(())
     }
 
-    /// Prints `words` on stdout and says them.
-    fn say(&self, words: &Utterance) {
-        println!("{}", words.written);
-        self.speak(words, Priority::Answer);
+    /// Prints and says an answer to the player.
+    fn answer(&mut self, words: Utterance) -> CliResult {
+        self.say(words, Priority::Answer)
     }
+}
 
-    /// Says `words` without printing them.
-    fn speak(&self, words: &Utterance, priority: Priority) {
-        if let Some(s) = &self.speech {
-            s.speak(Speech {
-                text: words.clone(),
-                lang: self.lang,
-                priority,
-            });
+impl Shell for ReviewOut {
+    type Error = CliError;
+
+    fn speak(&mut self, speech: Speech) -> CliResult {
+        let written = !matches!(speech.priority, Priority::Guidance | Priority::Alert);
+        if written && !speech.text.written.is_empty() {
+            writeln!(std::io::stdout(), "{}", speech.text.written)?;
         }
+        self.voice.speak(speech);
+        Ok(())
     }
-
-    /// Lets the voice finish before the command ends.
-    fn finish(&self) {
-        if let Some(s) = &self.speech {
-            s.wait_idle(Duration::from_secs(30));
-        }
+    fn sound(&mut self, _: Earcon) -> CliResult {
+        // The terminal plays no earcons: every event is printed or said.
+        Ok(())
+    }
+    fn notice(&mut self, _: Notice) -> CliResult {
+        // The review's words reach the terminal as speech.
+        Ok(())
+    }
+    fn save_game(&mut self) -> Result<SaveStep, CliError> {
+        // The review reads a game; it writes none.
+        Ok(SaveStep::Done)
+    }
+    fn board_command(&mut self, _: HostCommand) -> CliResult {
+        // `review` follows no board.
+        Ok(())
+    }
+    fn sighted_board_command(&mut self, _: HostCommand) -> CliResult {
+        Ok(())
+    }
+    fn ask_engine(&mut self, request: EngineRequest) -> CliResult {
+        // The review's engine is its own thread (`ReviewEngine`).
+        Err(CliError::failure(format!(
+            "internal: engine request {} reached the review",
+            request.id
+        )))
+    }
+    fn restart_engine(&mut self) -> CliResult {
+        Err(CliError::failure(
+            "internal: an engine restart reached the review".to_owned(),
+        ))
+    }
+    fn config_changed(&mut self, _: SessionConfig) -> CliResult {
+        // The review's settings are its arguments, kept nowhere.
+        Ok(())
+    }
+    fn online(&mut self, _: rochade_core::online::OnlineEffect) -> CliResult {
+        // `review` has no online play.
+        Ok(())
     }
 }
 
@@ -184,29 +213,33 @@ pub fn run(args: Args) -> CliResult {
         )));
     }
     let pack = super::load_pack(args.lang);
-    let voice = Voice::start(args.quiet || args.json, args.lang);
+    let mut out = ReviewOut {
+        voice: TerminalVoice::start(args.quiet || args.json, args.lang),
+        lang: args.lang,
+    };
     let engine = ReviewEngine::spawn(args.engine.clone(), args.depth);
     engine.analyse(record.clone());
-    let lines = wait_lines(&engine, &pack, args.json, &voice);
-    let lines = lines.inspect_err(|_| voice.finish())?;
+    let lines = wait_lines(&engine, &pack, args.json, &mut out);
+    let lines = lines.inspect_err(|_| out.voice.finish())?;
     let review = GameReview::new(&record, &lines, side).map_err(CliError::failure)?;
     if args.json {
         return print_json(&review, side);
     }
     let form = AnnounceForm::Short;
-    voice.say(&core_review::summary_words(&pack, &review));
+    out.answer(core_review::summary_words(&pack, &review))?;
     // The list is printed whole; of it, only the rows of the mistakes are
     // said (all of it spoken would hold up the exercises).
     for m in &review.moves {
         let row = core_review::move_row(&pack, &record, m, form);
-        println!("{}", row.written);
         if m.mistake.is_some() {
-            voice.speak(&row, Priority::Answer);
+            out.answer(row)?;
+        } else {
+            println!("{}", row.written);
         }
     }
     let exercises = review.exercises(&record);
-    let result = run_exercises(&engine, &pack, &exercises, args.lang, form, &voice);
-    voice.finish();
+    let result = run_exercises(&engine, &pack, &exercises, args.lang, form, &mut out);
+    out.voice.finish();
     result
 }
 
@@ -245,7 +278,7 @@ fn wait_lines(
     engine: &ReviewEngine,
     pack: &Pack,
     json: bool,
-    voice: &Voice,
+    out: &mut ReviewOut,
 ) -> Result<Vec<Line>, CliError> {
     let mut last_written: Option<Instant> = None;
     let mut last_spoken: Option<Instant> = None;
@@ -262,13 +295,13 @@ fn wait_lines(
                 eprintln!("rochade: {}", words.written);
                 if due(last_spoken, SPEAK_STATUS_EVERY) {
                     last_spoken = Some(Instant::now());
-                    voice.speak(&words, Priority::Guidance);
+                    out.say(words, Priority::Guidance)?;
                 }
             }
             Ok(ReviewEvent::Lines(lines)) => return Ok(lines),
-            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, json, voice)),
+            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, json, out)),
             Ok(ReviewEvent::Scored { .. }) => {}
-            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, json, voice)),
+            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, json, out)),
         }
     }
 }
@@ -279,7 +312,7 @@ fn number(pack: &Pack, n: usize) -> Utterance {
 
 /// The engine failed: what to do, in the user's words, said (and as a
 /// JSON `error` line with `--json`); main writes it to stderr.
-fn engine_failed(pack: &Pack, e: &EngineError, json: bool, voice: &Voice) -> CliError {
+fn engine_failed(pack: &Pack, e: &EngineError, json: bool, out: &mut ReviewOut) -> CliError {
     let reason = e.to_string();
     let words = pack.phrase(
         "review_engine_failed",
@@ -288,8 +321,11 @@ fn engine_failed(pack: &Pack, e: &EngineError, json: bool, voice: &Voice) -> Cli
     if json {
         println!("{}", json!({"event": "error", "reason": words.written}));
     }
-    voice.speak(&words, Priority::Alert);
-    CliError::failure(words.written)
+    let reason = words.written.clone();
+    // A voice that fails here changes nothing: the failure is written by
+    // main either way.
+    let _ = out.say(words, Priority::Alert);
+    CliError::failure(reason)
 }
 
 /// Offers each mistake again; answers are read from stdin.
@@ -299,14 +335,14 @@ fn run_exercises(
     exercises: &[Exercise],
     lang: Lang,
     form: AnnounceForm,
-    voice: &Voice,
+    out: &mut ReviewOut,
 ) -> CliResult {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let letters = PieceLetters::new(Letters::En, lang);
     let mut asked = 0u64;
     for exercise in exercises {
-        voice.say(&core_review::exercise_prompt(pack, exercise, form));
+        out.answer(core_review::exercise_prompt(pack, exercise, form))?;
         loop {
             let Some(line) = input.next() else {
                 return Ok(());
@@ -317,14 +353,14 @@ fn run_exercises(
                 "" => continue,
                 "quit" | "exit" | "q" => return Ok(()),
                 "skip" | "weiter" | "pular" => {
-                    voice.say(&core_review::solution_words(pack, exercise, form));
+                    out.answer(core_review::solution_words(pack, exercise, form))?;
                     break;
                 }
                 _ => {}
             }
             let Ok(answer) = crate::chess::parse_move(&exercise.position, text, letters, &[pack])
             else {
-                voice.say(&pack.phrase("review_illegal", &[("text", text.into())]));
+                out.answer(pack.phrase("review_illegal", &[("text", text.into())]))?;
                 continue;
             };
             let mut verdict = exercise.check(answer, None);
@@ -333,17 +369,17 @@ fn run_exercises(
                 let mut after = exercise.position.clone();
                 after.play_unchecked(answer);
                 engine.score(asked, after);
-                let line = wait_score(engine, pack, asked, voice)?;
+                let line = wait_score(engine, pack, asked, out)?;
                 verdict = exercise.check(answer, Some(&line));
             }
             let words = core_review::verdict_words(pack, exercise, answer, verdict, form);
-            voice.say(&words);
+            out.answer(words)?;
             if verdict.solved() {
                 break;
             }
         }
     }
-    voice.say(&pack.say("review_exercises_done"));
+    out.answer(pack.say("review_exercises_done"))?;
     Ok(())
 }
 
@@ -351,14 +387,14 @@ fn wait_score(
     engine: &ReviewEngine,
     pack: &Pack,
     id: u64,
-    voice: &Voice,
+    out: &mut ReviewOut,
 ) -> Result<Line, CliError> {
     loop {
         match engine.events().recv_timeout(SILENCE) {
             Ok(ReviewEvent::Scored { id: got, line }) if got == id => return Ok(line),
-            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, false, voice)),
+            Ok(ReviewEvent::Failed(e)) => return Err(engine_failed(pack, &e, false, out)),
             Ok(_) => {}
-            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, false, voice)),
+            Err(_) => return Err(engine_failed(pack, &EngineError::Hung, false, out)),
         }
     }
 }
