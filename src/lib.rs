@@ -23,6 +23,7 @@ pub mod audio;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod game_file;
 pub mod louis;
 pub mod online;
 pub mod paths;

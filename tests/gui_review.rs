@@ -21,6 +21,10 @@ const CTRL_ALT: Modifiers = Modifiers {
     alt: true,
     ..Modifiers::COMMAND
 };
+const CTRL_SHIFT: Modifiers = Modifiers {
+    shift: true,
+    ..Modifiers::COMMAND
+};
 
 const PLANTED: [&str; 12] = [
     "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Qxf7+", "Kxf7",
@@ -297,4 +301,98 @@ fn a_game_played_on_the_simulated_peg_board_is_reviewed() {
         gui.last_spoken(),
         "Move 6: you played Queen takes Felix seven check. Find a better move"
     );
+}
+
+/// The path field of the open-for-review window, as written in it.
+fn path_field(gui: &Gui) -> String {
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, "PGN file")
+        .accesskit_node()
+        .value()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn erase(gui: &mut Gui, count: usize) {
+    for _ in 0..count {
+        gui.press(Key::Backspace);
+    }
+}
+
+#[test]
+fn a_tournament_pgn_is_opened_for_review_and_a_bad_file_is_said_and_kept() {
+    stockfish_installed();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().display().to_string();
+    // A tournament's game: no tags of Rochade's, so the side is the
+    // blind player's in the settings (White).
+    let game = "[Event \"Club championship\"]\n[White \"Anna Schmidt\"]\n\
+                [Black \"Bernd Maier\"]\n[Result \"*\"]\n\n\
+                1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Qxf7+ Kxf7 *\n";
+    std::fs::write(dir.path().join("round3.pgn"), game).unwrap();
+    std::fs::write(dir.path().join("torn.pgn"), "1. e4 e5 2. Qh9 *\n").unwrap();
+    let mut s = settings(Lang::En);
+    s.game.review_folder = folder.clone();
+    let mut gui = start(s);
+    // The Game menu has the entry; its click opens the window.
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Game")
+        .click_accesskit();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Open a game for review...")
+        .click_accesskit();
+    gui.harness.run();
+    assert!(gui.app().review_open().is_some(), "the menu entry opens it");
+    assert_eq!(
+        gui.last_spoken(),
+        "Open a game for review. Type the path of the PGN file, then Enter"
+    );
+    // The last folder is written in the field, which has the keyboard.
+    assert_eq!(path_field(&gui), format!("{folder}/"));
+    // A file that is not there: said, written, the path kept to correct.
+    gui.type_text("missing.pgn");
+    gui.press(Key::Enter);
+    let said = gui.last_spoken();
+    assert!(
+        said.starts_with("Cannot open the game: cannot read ") && said.contains("missing.pgn"),
+        "{said:?}"
+    );
+    assert!(gui.shows(&said), "the failure is written in the window");
+    assert_eq!(path_field(&gui), format!("{folder}/missing.pgn"));
+    assert!(gui.app().review_panel().is_none());
+    // A file that is no game: said with where it goes wrong.
+    erase(&mut gui, "missing.pgn".len());
+    gui.type_text("torn.pgn");
+    gui.press(Key::Enter);
+    let said = gui.last_spoken();
+    assert!(
+        said.starts_with("Cannot open the game: ") && said.contains("torn.pgn"),
+        "{said:?}"
+    );
+    assert!(gui.shows(&said));
+    assert!(gui.app().review_open().is_some());
+    // The tournament's game: reviewed; the game on the board untouched.
+    erase(&mut gui, "torn.pgn".len());
+    gui.type_text("round3.pgn");
+    gui.press(Key::Enter);
+    assert!(gui.app().review_open().is_none());
+    assert!(gui.app().review_panel().is_some());
+    assert_eq!(gui.last_spoken(), "Working out the review");
+    assert!(gui.app().session().record().moves().is_empty());
+    assert_eq!(gui.app().settings().game.review_folder, folder);
+    wait_for_review(&mut gui);
+    let items = list_items(&gui);
+    assert_eq!(items.len(), 12, "{items:?}");
+    assert!(
+        items[10]
+            .starts_with("Move 6, White: Queen takes Felix seven check. Black is winning. Blunder"),
+        "{items:?}"
+    );
+    // Ctrl+Shift+L opens the window again, Escape closes it.
+    gui.press(Key::Escape);
+    gui.press_with(CTRL_SHIFT, Key::L);
+    assert!(gui.app().review_open().is_some());
+    gui.press(Key::Escape);
+    assert!(gui.app().review_open().is_none());
 }

@@ -112,6 +112,7 @@ impl RochadeApp {
             }
             Action::OnlineDisconnect => self.online_disconnect(),
             Action::Review => self.toggle_review(),
+            Action::ReviewOpen => self.toggle_review_open(),
             Action::CopyFen => self.copy_fen(),
             Action::CopyPgn => self.copy_pgn(),
         }

@@ -88,6 +88,12 @@ impl eframe::App for RochadeApp {
                     self.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
+                // Escape in the open-for-review window closes it.
+                Action::Cancel
+                    if !asking && self.dialogs.modal.is_none() && self.review_open.is_some() =>
+                {
+                    self.toggle_review_open();
+                }
                 // Escape in the Review window closes it (no other window
                 // over it).
                 Action::Cancel

@@ -86,6 +86,8 @@ pub enum Action {
     OnlineDisconnect,
     /// The Review window ("learn from your games"), open or closed.
     Review,
+    /// Open a game for review from a PGN file, the window open or closed.
+    ReviewOpen,
     /// The position as FEN on the clipboard.
     CopyFen,
     /// The game as PGN on the clipboard.
@@ -141,6 +143,7 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL_SHIFT, Key::O, Action::Online),
     (CTRL_SHIFT, Key::M, Action::OnlineWord("chat")),
     (CTRL, Key::L, Action::Review),
+    (CTRL_SHIFT, Key::L, Action::ReviewOpen),
     (CTRL_ALT, Key::F, Action::CopyFen),
     (CTRL_ALT, Key::P, Action::CopyPgn),
     (ALT, Key::Q, Action::Promote(Role::Queen)),

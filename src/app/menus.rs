@@ -35,6 +35,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                 ("clock_start_pause", Action::ClockToggle),
                 ("export", Action::Export),
                 ("review_game", Action::Review),
+                ("review_open", Action::ReviewOpen),
                 ("copy_fen", Action::CopyFen),
                 ("copy_pgn", Action::CopyPgn),
             ]

@@ -53,6 +53,7 @@ pub mod palette;
 mod piece_disc;
 mod pieces;
 mod practice;
+mod review_open;
 mod review_panel;
 pub mod run;
 mod saving;
@@ -150,6 +151,7 @@ pub struct RochadeApp {
     online_status: online::OnlineStatus,
     /// The Review window ("learn from your games"), open.
     review: Option<review_panel::ReviewPanel>,
+    review_open: Option<review_open::ReviewOpen>,
 }
 
 impl RochadeApp {
@@ -204,6 +206,7 @@ impl RochadeApp {
             online: None,
             online_status: online::OnlineStatus::default(),
             review: None,
+            review_open: None,
         };
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).

@@ -525,6 +525,11 @@ impl RochadeApp {
             return;
         }
         let side = self.session.config().blind_side;
+        self.start_review(record, side);
+    }
+
+    /// Opens the Review window on `record`, for the player of `side`.
+    pub(super) fn start_review(&mut self, record: GameRecord, side: Color) {
         let engine = PathBuf::from(self.settings.engine.path.trim());
         self.review = Some(ReviewPanel::new(
             record,
@@ -583,6 +588,7 @@ impl RochadeApp {
 
     /// Draws the Review window and carries out what was asked there.
     pub(super) fn review_window(&mut self, ctx: &egui::Context) {
+        self.review_open_window(ctx);
         let t = self.ui.clone();
         let Some(panel) = self.review.as_mut() else {
             return;

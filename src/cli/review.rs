@@ -148,32 +148,12 @@ impl Shell for ReviewOut {
     }
 }
 
-/// Reads game `game` (from 1) of a PGN file, as `export` reads it: capped,
-/// UTF-8, no NUL bytes, errors placed by line and column.
+/// Reads game `game` (from 1) of a PGN file ([`crate::game_file`]).
 pub(super) fn read_game_file(path: &Path, game: usize) -> Result<GameRecord, CliError> {
     if game == 0 {
         return Err(CliError::input("--game counts from 1"));
     }
-    let bytes = crate::read_capped::read_capped(path, crate::read_capped::PGN_CAP)
-        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-    let place = |bytes: &[u8], at: usize| {
-        let (line, column) = crate::text::line_column(bytes, at);
-        format!("line {line}, column {column}")
-    };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let at = place(e.as_bytes(), e.utf8_error().valid_up_to());
-        CliError::input(format!("{}: {at}: not UTF-8 text", path.display()))
-    })?;
-    // NUL bytes (a file overwritten by a crash, a disk image) are no PGN.
-    if let Some(at) = text.find('\0') {
-        return Err(CliError::input(format!(
-            "{}: {}: not a PGN text (a NUL byte)",
-            path.display(),
-            place(text.as_bytes(), at)
-        )));
-    }
-    crate::export::read_pgn(&text, game - 1)
-        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+    crate::game_file::read_game(path, game - 1).map_err(CliError::input)
 }
 
 /// One `mistake` line, its keys in the order the issue gives them

@@ -333,6 +333,8 @@ pub struct GameSettings {
     pub round: String,
     /// The board number in a team or a tournament hall.
     pub board_number: String,
+    /// The folder of the last game opened for review (empty: none yet).
+    pub review_folder: String,
 }
 
 impl Default for GameSettings {
@@ -352,6 +354,7 @@ impl Default for GameSettings {
             site: String::new(),
             round: String::new(),
             board_number: String::new(),
+            review_folder: String::new(),
         }
     }
 }

@@ -375,6 +375,10 @@ static DE: &[(&str, &[u8])] = &[
     ("einem", include_bytes!("../../assets/voice/de/einem.wav")),
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("einer", include_bytes!("../../assets/voice/de/einer.wav")),
+    (
+        "eingeben",
+        include_bytes!("../../assets/voice/de/eingeben.wav"),
+    ),
     ("einmal", include_bytes!("../../assets/voice/de/einmal.wav")),
     ("eins", include_bytes!("../../assets/voice/de/eins.wav")),
     (
@@ -475,6 +479,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "gemeinsamen",
         include_bytes!("../../assets/voice/de/gemeinsamen.wav"),
+    ),
+    (
+        "geoeffnet",
+        include_bytes!("../../assets/voice/de/geoeffnet.wav"),
     ),
     ("gerade", include_bytes!("../../assets/voice/de/gerade.wav")),
     (
@@ -633,6 +641,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/oberflaeche.wav"),
     ),
     ("oder", include_bytes!("../../assets/voice/de/oder.wav")),
+    (
+        "oeffnen",
+        include_bytes!("../../assets/voice/de/oeffnen.wav"),
+    ),
     ("offen", include_bytes!("../../assets/voice/de/offen.wav")),
     ("ohne", include_bytes!("../../assets/voice/de/ohne.wav")),
     ("online", include_bytes!("../../assets/voice/de/online.wav")),

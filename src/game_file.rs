@@ -1,0 +1,31 @@
+//! One game read from a PGN file, as `rochade export` and `rochade review`
+//! read it and the window opens it for review: the file capped, UTF-8, no
+//! NUL bytes, errors placed by line and column.
+
+use std::path::Path;
+
+use crate::chess::GameRecord;
+
+/// Reads game `index` (from 0) of the PGN file at `path`; the error names
+/// the file and says what is wrong, in a sentence for the user.
+pub fn read_game(path: &Path, index: usize) -> Result<GameRecord, String> {
+    let bytes = crate::read_capped::read_capped(path, crate::read_capped::PGN_CAP)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let place = |bytes: &[u8], at: usize| {
+        let (line, column) = crate::text::line_column(bytes, at);
+        format!("line {line}, column {column}")
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = place(e.as_bytes(), e.utf8_error().valid_up_to());
+        format!("{}: {at}: not UTF-8 text", path.display())
+    })?;
+    // NUL bytes (a file overwritten by a crash, a disk image) are no PGN.
+    if let Some(at) = text.find('\0') {
+        return Err(format!(
+            "{}: {}: not a PGN text (a NUL byte)",
+            path.display(),
+            place(text.as_bytes(), at)
+        ));
+    }
+    crate::export::read_pgn(&text, index).map_err(|e| format!("{}: {e}", path.display()))
+}
