@@ -2,7 +2,7 @@
 //! read it and the window opens it for review: the file capped, UTF-8, no
 //! NUL bytes, errors placed by line and column.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::chess::GameRecord;
 
@@ -28,4 +28,13 @@ pub fn read_game(path: &Path, index: usize) -> Result<GameRecord, String> {
         ));
     }
     crate::export::read_pgn(&text, index).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A path as the user typed it, `~/` standing for the home folder.
+pub fn typed_path(text: &str) -> PathBuf {
+    let text = text.trim();
+    match text.strip_prefix("~/") {
+        Some(rest) => std::env::home_dir().map_or_else(|| text.into(), |home| home.join(rest)),
+        None => PathBuf::from(text),
+    }
 }

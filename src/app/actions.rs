@@ -295,10 +295,7 @@ fn scoresheet_text(input: &str) -> Result<String, (String, std::io::Error)> {
     if !input.to_ascii_lowercase().ends_with(".pgn") {
         return Ok(input.to_owned());
     }
-    let path = match input.strip_prefix("~/") {
-        Some(rest) => std::env::home_dir().map_or_else(|| input.into(), |home| home.join(rest)),
-        None => std::path::PathBuf::from(input),
-    };
+    let path = crate::game_file::typed_path(input);
     crate::read_capped::read_capped(&path, crate::read_capped::PGN_CAP)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .map_err(|e| (path.display().to_string(), e.into()))

@@ -5,7 +5,7 @@
 //! or parsed is said and written in the window, and the path stays in the
 //! field to be corrected; the game on the board is never touched.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::RochadeApp;
 use super::text::UiText;
@@ -69,15 +69,6 @@ impl ReviewOpen {
     }
 }
 
-/// A typed path, `~/` as the home folder.
-fn typed_path(text: &str) -> PathBuf {
-    let text = text.trim();
-    match text.strip_prefix("~/") {
-        Some(rest) => std::env::home_dir().map_or_else(|| text.into(), |home| home.join(rest)),
-        None => PathBuf::from(text),
-    }
-}
-
 impl RochadeApp {
     /// The open-for-review window, open or closed.
     pub fn review_open(&self) -> Option<&ReviewOpen> {
@@ -111,7 +102,7 @@ impl RochadeApp {
         let Some(dialog) = self.review_open.as_mut() else {
             return;
         };
-        let path = typed_path(&dialog.path);
+        let path = crate::game_file::typed_path(&dialog.path);
         let record = if dialog.path.trim().is_empty() {
             Err(self.ui.get("review_open_path"))
         } else {
