@@ -1,5 +1,5 @@
 //! One runtime for every front end: the window, `rochade track`, `rochade
-//! play` and the engine driver carry out the session's effects here, and
+//! play`, `rochade review` and the engine driver carry out the session's effects here, and
 //! only here.
 //!
 //! A front end says what it can do by implementing [`Shell`]: one method per
