@@ -11,6 +11,7 @@ pub mod follow;
 pub mod online;
 pub mod output;
 pub mod play;
+pub mod puzzle;
 pub mod say;
 pub mod track;
 
@@ -46,6 +47,8 @@ pub enum Command {
     Play(play::Args),
     /// Play online on Lichess (Board API) from the terminal.
     Online(online::Args),
+    /// Puzzles from the bundled Lichess set: typed moves or the peg-board.
+    Puzzle(puzzle::Args),
 }
 
 /// A failure with the exit code the command should end with: 2 for bad
@@ -125,6 +128,7 @@ pub fn main() -> i32 {
         Some(Command::Export(args)) => export::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Online(args)) => online::run(args),
+        Some(Command::Puzzle(args)) => puzzle::run(args),
     };
     match result {
         Ok(()) => 0,

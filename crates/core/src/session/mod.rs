@@ -18,6 +18,7 @@ mod event;
 pub mod link;
 mod notice;
 pub mod practice;
+pub mod puzzle;
 mod question;
 mod resume_clock;
 mod retrace;
@@ -36,6 +37,7 @@ pub use engine::Opponent;
 pub use event::{Command, Event, Source};
 pub use notice::Notice;
 pub use practice::{Practice, PracticeCommand};
+pub use puzzle::{PuzzleCommand, PuzzleRun};
 pub use question::{Pending, Question, QuestionKind};
 
 /// The session state. See the module documentation.
@@ -61,6 +63,8 @@ pub struct Session {
     engine: engine::EngineState,
     /// The shell's seed for the practice opponent's random choices.
     seed: u64,
+    /// Puzzle mode (see [`puzzle`]).
+    puzzle: puzzle::PuzzleState,
 }
 
 impl Session {
@@ -87,6 +91,7 @@ impl Session {
             retraced: None,
             engine: engine::EngineState::default(),
             seed: 0,
+            puzzle: puzzle::PuzzleState::default(),
         }
     }
 
@@ -255,6 +260,10 @@ impl Session {
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
         self.engine_after(now_ms, &mut out);
+        if self.in_puzzle() {
+            // A puzzle is not the game on the scoresheet: nothing saves it.
+            out.retain(|e| *e != Effect::SaveGame);
+        }
         out
     }
 
@@ -409,6 +418,9 @@ impl Session {
             out.push(Effect::Sound(Earcon::Illegal));
             return;
         }
+        if self.puzzle_refuses(mv, out) {
+            return;
+        }
         let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
         let at_ms =
             now.saturating_sub(*self.game_origin_ms.get_or_insert(now)) + self.game_time_base_ms;
@@ -443,6 +455,7 @@ impl Session {
         self.speak(out, announcement.clone(), Priority::Move);
         out.push(Effect::Sound(Earcon::MoveAccepted));
         self.recorded(now, &played, announcement, source, out);
+        self.puzzle_after_move(now, out);
     }
 
     /// After a move went on the scoresheet (and its save was asked for):
@@ -553,6 +566,8 @@ impl Session {
     fn command(&mut self, now: u64, cmd: Command, out: &mut Vec<Effect>) {
         match cmd {
             Command::Practice(cmd) => self.practice(now, cmd, out),
+            Command::Puzzle(cmd) => self.puzzle_command(now, cmd, out),
+            Command::Hint if self.in_puzzle() => self.puzzle_command(now, PuzzleCommand::Hint, out),
             Command::Repeat => match self.last_announcement.clone() {
                 Some(text) => self.speak(out, text, Priority::Move),
                 None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
