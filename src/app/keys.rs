@@ -84,6 +84,14 @@ pub enum Action {
     OnlineWord(&'static str),
     /// Leave the server; the game goes on there.
     OnlineDisconnect,
+    /// Puzzles: the next one (an unfinished one is given up first).
+    NextPuzzle,
+    /// Puzzles: the side to move, the goal and every piece.
+    PuzzlePosition,
+    /// Puzzles: give up, the solution said.
+    PuzzleSkip,
+    /// Puzzles: leave them, the game comes back.
+    PuzzleStop,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -134,6 +142,8 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL_SHIFT, Key::C, Action::SwitchColours),
     (CTRL_SHIFT, Key::O, Action::Online),
     (CTRL_SHIFT, Key::M, Action::OnlineWord("chat")),
+    (CTRL, Key::U, Action::NextPuzzle),
+    (CTRL_SHIFT, Key::U, Action::PuzzlePosition),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),

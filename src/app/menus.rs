@@ -54,6 +54,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
         ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
         super::practice::computer_menu(app, ui, &t, &mut actions);
         online_menu(app, ui, &t, &mut actions);
+        super::puzzle_panel::menu(app, ui, &t, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
         }

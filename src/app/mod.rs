@@ -44,6 +44,7 @@ pub mod palette;
 mod piece_disc;
 mod pieces;
 mod practice;
+mod puzzle_panel;
 pub mod run;
 mod saving;
 mod scoresheet;
@@ -193,6 +194,8 @@ pub struct RochadeApp {
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
+    /// Puzzles, once started ([`puzzle_panel`]).
+    puzzles: Option<puzzle_panel::PuzzlePanel>,
 }
 
 /// The session's words: moves in the announcement language, every message
@@ -284,6 +287,7 @@ impl RochadeApp {
             keys: None,
             online: None,
             online_status: online::OnlineStatus::default(),
+            puzzles: None,
         };
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).

@@ -92,6 +92,7 @@ impl RochadeApp {
                 self.cursor = mv.to();
             }
             Notice::Takeback { .. } => self.selected = None,
+            Notice::PuzzleDone { .. } => self.puzzle_done(),
             // A new game: the cursor where it starts (it stayed on the
             // old game's last square).
             Notice::NewGame => {
