@@ -3,6 +3,8 @@
 //! would (the test reads each puzzle before it types). Positions are
 //! checked with python-chess (fails loudly without it).
 
+#[path = "support/board_sim.rs"]
+mod board_sim;
 #[path = "support/hermetic.rs"]
 mod hermetic;
 #[path = "support/move_event.rs"]
@@ -10,19 +12,27 @@ mod move_event;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
 
 use rochade::puzzle::{Puzzle, PuzzleSet};
 use serde_json::Value;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 struct Run {
     child: Child,
     stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    /// Lines read by a thread of their own, so a missing event fails
+    /// the test after a while instead of hanging it.
+    lines: Receiver<String>,
     seen: Vec<Value>,
 }
+
+/// How long an event may take (real time: the binary answers at once; a
+/// peg-board move takes its settle window).
+const EVENT_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl Run {
     fn start(data: &Path, args: &[&str]) -> Run {
@@ -38,10 +48,18 @@ impl Run {
             .expect("rochade runs");
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
         Run {
             child,
             stdin,
-            stdout,
+            lines,
             seen: Vec::new(),
         }
     }
@@ -56,9 +74,10 @@ impl Run {
     /// of output.
     fn until(&mut self, event: &str) -> Value {
         loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).unwrap();
-            assert!(n > 0, "no {event} event; got {:#?}", self.seen);
+            let line = self
+                .lines
+                .recv_timeout(EVENT_TIMEOUT)
+                .unwrap_or_else(|e| panic!("no {event} event ({e}); got {:#?}", self.seen));
             let value: Value =
                 serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
             self.seen.push(value.clone());
@@ -72,8 +91,7 @@ impl Run {
     fn finish(mut self) -> (Vec<Value>, String) {
         drop(self.stdin.take());
         let mut rest = Vec::new();
-        for line in (&mut self.stdout).lines() {
-            let line = line.unwrap();
+        while let Ok(line) = self.lines.recv_timeout(EVENT_TIMEOUT) {
             rest.push(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}")));
         }
         let out = self.child.wait_with_output().unwrap();
@@ -332,4 +350,112 @@ fn an_unknown_theme_is_refused_with_the_themes() {
         err.contains("noSuchTheme") && err.contains("mateIn2") && err.contains("fork"),
         "{err}"
     );
+}
+
+/// Waits for a `say` event with exactly this text.
+fn until_said(run: &mut Run, text: &str) {
+    loop {
+        let said = run.until("say");
+        if said["text"] == text {
+            return;
+        }
+    }
+}
+
+fn uci(mv: &Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+#[test]
+fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
+    let mut sim = board_sim::Sim::start(&[]);
+    let data = hermetic::private_dir("puzzle-data");
+    let device = sim.device.clone();
+    let mut run = Run::start(
+        &data,
+        &[
+            "--board", &device, "--count", "20", "--seed", "4", "--lang", "en",
+        ],
+    );
+    // A puzzle whose moves are all plain (no castling, promotion or en
+    // passant: the simulator's `move` makes one piece's move).
+    let p = loop {
+        let puzzle = run.until("puzzle");
+        let p = shipped(puzzle["id"].as_str().unwrap());
+        let line = p.line().unwrap();
+        if line.iter().all(|(_, mv)| {
+            matches!(
+                mv,
+                Move::Normal {
+                    promotion: None,
+                    ..
+                }
+            )
+        }) {
+            break p;
+        }
+        run.type_line("skip");
+        run.until("failed");
+    };
+    let line = p.line().unwrap();
+    // The board still shows the start: the guidance says what differs;
+    // the player sets the position up and the board matches.
+    let solving = {
+        let (mut pos, first) = line[0].clone();
+        pos.play_unchecked(first);
+        shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string()
+    };
+    sim.say(&format!("setup {solving}"));
+    until_said(&mut run, "Board matches");
+    // A wrong move on the board: said, not recorded; guided back.
+    let (pos, right) = &line[1];
+    let wrong = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            m != right
+                && !m.is_capture()
+                && !after.is_checkmate()
+                && matches!(
+                    m,
+                    Move::Normal {
+                        promotion: None,
+                        ..
+                    }
+                )
+        })
+        .expect("a quiet wrong move");
+    sim.say(&format!("move {}", uci(&wrong)));
+    let answer = run.until("wrong");
+    assert_eq!(answer["uci"], uci(&wrong));
+    let back = format!("{}{}", wrong.to(), wrong.from().unwrap());
+    sim.say(&format!("move {back}"));
+    // The solution from the board; each reply copied as guided.
+    for i in (1..line.len()).step_by(2) {
+        sim.say(&format!("move {}", uci(&line[i].1)));
+        let played = run.until("move");
+        assert_eq!(played["by"], "player");
+        assert_eq!(played["source"], "peg_board");
+        assert_eq!(played["uci"], uci(&line[i].1));
+        if let Some((_, reply)) = line.get(i + 1) {
+            let answered = run.until("move");
+            assert_eq!(
+                (answered["by"].as_str(), answered["uci"].as_str()),
+                (Some("opponent"), Some(uci(reply).as_str()))
+            );
+            sim.say(&format!("move {}", uci(reply)));
+            until_said(&mut run, "Board matches");
+        }
+    }
+    assert_eq!(
+        run.until("failed")["id"],
+        p.id,
+        "failed: a wrong move came first"
+    );
+    run.type_line("quit");
+    let (rest, _) = run.finish();
+    assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
+    sim.quit();
 }
