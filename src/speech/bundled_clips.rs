@@ -163,6 +163,18 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
     ),
     (
+        "aufgaben",
+        include_bytes!("../../assets/voice/de/aufgaben.wav"),
+    ),
+    (
+        "aufgabenfortschritt",
+        include_bytes!("../../assets/voice/de/aufgabenfortschritt.wav"),
+    ),
+    (
+        "aufgabenwertung",
+        include_bytes!("../../assets/voice/de/aufgabenwertung.wav"),
+    ),
+    (
         "aufgebaut",
         include_bytes!("../../assets/voice/de/aufgebaut.wav"),
     ),
@@ -263,6 +275,7 @@ static DE: &[(&str, &[u8])] = &[
         "bestaetigen",
         include_bytes!("../../assets/voice/de/bestaetigen.wav"),
     ),
+    ("besten", include_bytes!("../../assets/voice/de/besten.wav")),
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     (
         "bildschirmleser",
@@ -391,6 +404,7 @@ static DE: &[(&str, &[u8])] = &[
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
     ("f7", include_bytes!("../../assets/voice/de/f7.wav")),
+    ("falsch", include_bytes!("../../assets/voice/de/falsch.wav")),
     ("fehler", include_bytes!("../../assets/voice/de/fehler.wav")),
     (
         "fehlgeschlagen",
@@ -403,6 +417,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/fenster.wav"),
     ),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
+    ("finden", include_bytes!("../../assets/voice/de/finden.wav")),
     (
         "fortgesetzt",
         include_bytes!("../../assets/voice/de/fortgesetzt.wav"),
@@ -445,6 +460,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "gelesen",
         include_bytes!("../../assets/voice/de/gelesen.wav"),
+    ),
+    (
+        "geloest",
+        include_bytes!("../../assets/voice/de/geloest.wav"),
     ),
     ("gelten", include_bytes!("../../assets/voice/de/gelten.wav")),
     (
@@ -553,6 +572,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("linie", include_bytes!("../../assets/voice/de/linie.wav")),
     ("links", include_bytes!("../../assets/voice/de/links.wav")),
+    (
+        "loesung",
+        include_bytes!("../../assets/voice/de/loesung.wav"),
+    ),
     ("machen", include_bytes!("../../assets/voice/de/machen.wav")),
     ("matt", include_bytes!("../../assets/voice/de/matt.wav")),
     (
@@ -809,6 +832,7 @@ static DE: &[(&str, &[u8])] = &[
         "tastatur",
         include_bytes!("../../assets/voice/de/tastatur.wav"),
     ),
+    ("thema", include_bytes!("../../assets/voice/de/thema.wav")),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
     ("tippe", include_bytes!("../../assets/voice/de/tippe.wav")),
     ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
@@ -987,6 +1011,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/zugruecknahme.wav"),
     ),
     ("zum", include_bytes!("../../assets/voice/de/zum.wav")),
+    ("zur", include_bytes!("../../assets/voice/de/zur.wav")),
     (
         "zurueck",
         include_bytes!("../../assets/voice/de/zurueck.wav"),
