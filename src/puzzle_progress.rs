@@ -115,8 +115,10 @@ mod tests {
         let path = dir.path().join("puzzles.toml");
         let mut file = ProgressFile::at(Some(path.clone()));
         assert_eq!(file.load(), (Progress::default(), None));
-        let mut progress = Progress::default();
-        progress.solved = 3;
+        let progress = Progress {
+            solved: 3,
+            ..Progress::default()
+        };
         assert_eq!(file.save(&progress), SaveOutcome::Saved);
         assert_eq!(file.load().0, progress);
 

@@ -184,7 +184,7 @@ fn shipped_puzzles_give_legal_positions_after_the_opponents_move() {
         assert_eq!(puzzle["themes"], serde_json::json!(p.themes));
         // The FEN is the shipped one after the opponent's first move.
         let mut pos: Chess = p.start().unwrap();
-        let first: UciMove = p.moves[0].clone();
+        let first: UciMove = p.moves[0];
         pos.play_unchecked(first.to_move(&pos).unwrap());
         let fen = puzzle["fen"].as_str().unwrap().to_owned();
         assert_eq!(
@@ -222,7 +222,6 @@ fn shipped_puzzles_give_legal_positions_after_the_opponents_move() {
         "{fens:?}"
     );
     // Six different puzzles.
-    let mut ids = ids;
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 6, "{ids:?}");

@@ -167,7 +167,7 @@ impl PuzzleSet {
                     .collect(),
                 game_url: field(url).to_owned(),
             };
-            if puzzle.moves.len() < 2 || puzzle.moves.len() % 2 != 0 {
+            if puzzle.moves.len() < 2 || !puzzle.moves.len().is_multiple_of(2) {
                 return Err(row(format!("a line of {} moves", puzzle.moves.len())));
             }
             puzzle.line().map_err(row)?;
