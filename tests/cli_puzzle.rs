@@ -9,6 +9,8 @@ mod board_sim;
 mod hermetic;
 #[path = "support/move_event.rs"]
 mod move_event;
+#[path = "support/puzzle_moves.rs"]
+mod puzzle_moves;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -120,21 +122,11 @@ fn player_moves(p: &Puzzle) -> Vec<String> {
     p.moves_uci().into_iter().skip(1).step_by(2).collect()
 }
 
-/// A legal move in the position the player solves from that is neither
-/// the solution's move nor a mate.
+/// A wrong move in the position the player solves from.
 fn a_wrong_move(p: &Puzzle) -> String {
     let line = p.line().unwrap();
     let (pos, right) = &line[1];
-    pos.legal_moves()
-        .into_iter()
-        .find(|m| {
-            let mut after = pos.clone();
-            after.play_unchecked(*m);
-            m != right && !after.is_checkmate()
-        })
-        .expect("another move")
-        .to_uci(CastlingMode::Standard)
-        .to_string()
+    uci(&puzzle_moves::quiet_wrong_move(pos, right))
 }
 
 /// python-chess's verdict on each FEN: "ok" or what is wrong.
@@ -408,24 +400,7 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     until_said(&mut run, "Board matches");
     // A wrong move on the board: said, not recorded; guided back.
     let (pos, right) = &line[1];
-    let wrong = pos
-        .legal_moves()
-        .into_iter()
-        .find(|m| {
-            let mut after = pos.clone();
-            after.play_unchecked(*m);
-            m != right
-                && !m.is_capture()
-                && !after.is_checkmate()
-                && matches!(
-                    m,
-                    Move::Normal {
-                        promotion: None,
-                        ..
-                    }
-                )
-        })
-        .expect("a quiet wrong move");
+    let wrong = puzzle_moves::quiet_wrong_move(pos, right);
     sim.say(&format!("move {}", uci(&wrong)));
     let answer = run.until("wrong");
     assert_eq!(answer["uci"], uci(&wrong));

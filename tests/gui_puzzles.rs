@@ -6,53 +6,18 @@
 //! (recording speech backend, accessibility check on).
 
 mod gui_common;
+#[path = "support/puzzle_moves.rs"]
+mod puzzle_moves;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
-use egui_kittest::kittest::{NodeT, Queryable};
-use gui_common::{Gui, settings, start_with};
+use egui_kittest::kittest::Queryable;
+use gui_common::{Gui, settings, sim_press, start_with};
+use puzzle_moves::{plain, quiet_wrong_move};
 use rochade::words::Lang;
-use shakmaty::{Chess, Move, Position, Square};
+use shakmaty::{Chess, Move, Position};
 
 const CTRL: Modifiers = Modifiers::COMMAND;
-
-/// Puts the keyboard on the simulated board's cursor cell.
-fn focus_sim_board(gui: &mut Gui) {
-    let grid = gui
-        .harness
-        .get_by_role_and_label(rochade::app::BOARD_ROLE, "Simulated peg-board");
-    grid.get_all_by_role(rochade::app::CELL_ROLE)
-        .find(|n| {
-            n.accesskit_node()
-                .data()
-                .supports_action(egui::accesskit::Action::Focus)
-        })
-        .expect("the cursor's cell takes the focus")
-        .focus();
-    gui.harness.run();
-}
-
-/// Walks the simulated board's cursor to `to` by arrow keys and presses
-/// Enter there (a peg lifted or put down).
-fn sim_press(gui: &mut Gui, to: Square) {
-    let from = gui.app().sim().expect("simulated board shown").cursor;
-    focus_sim_board(gui);
-    let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
-    let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
-    let h = if df > 0 {
-        Key::ArrowRight
-    } else {
-        Key::ArrowLeft
-    };
-    let v = if dr > 0 { Key::ArrowUp } else { Key::ArrowDown };
-    for _ in 0..df.abs() {
-        gui.press(h);
-    }
-    for _ in 0..dr.abs() {
-        gui.press(v);
-    }
-    gui.press(Key::Enter);
-}
 
 /// A move made with the pegs (a captured peg taken off first), each step
 /// held past the tracker's settle window (a capture is told from the
@@ -67,18 +32,6 @@ fn peg_move(gui: &mut Gui, mv: &Move) {
     gui.advance(300);
     sim_press(gui, mv.to());
     gui.advance(300);
-}
-
-/// Castling, promotion and en passant take more than two pegs: the test
-/// plays puzzles without them.
-fn plain(mv: &Move) -> bool {
-    matches!(
-        mv,
-        Move::Normal {
-            promotion: None,
-            ..
-        }
-    )
 }
 
 fn click(gui: &mut Gui, label: &str) {
@@ -165,15 +118,7 @@ fn a_puzzle_set_up_and_solved_on_the_simulated_peg_board_with_a_wrong_move() {
 
     // A wrong move: said, not recorded, and guided back.
     let (pos, right) = &line[1];
-    let wrong = pos
-        .legal_moves()
-        .into_iter()
-        .find(|m| {
-            let mut after = pos.clone();
-            after.play_unchecked(*m);
-            m != right && plain(m) && !m.is_capture() && !after.is_checkmate()
-        })
-        .expect("a quiet wrong move");
+    let wrong = quiet_wrong_move(pos, right);
     let mark = gui.spoken().len();
     peg_move(&mut gui, &wrong);
     assert!(

@@ -100,6 +100,48 @@ fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
 }
 
+/// The peg-board link on `cfg.port`, its reports sent on as `wrap(input)`
+/// (a thread forwards them; it ends with the link or the receiver).
+fn spawn_board<M: Send + 'static>(
+    cfg: crate::serial::LinkConfig,
+    tx: std::sync::mpsc::Sender<M>,
+    wrap: fn(crate::serial::BoardInput) -> M,
+) -> Result<crate::serial::Link, CliError> {
+    let port = cfg.port.clone();
+    let (link_tx, link_rx) = std::sync::mpsc::channel();
+    let link = crate::serial::Link::spawn(cfg, link_tx)
+        .map_err(|e| CliError::failure(format!("the board on {port}: {e}")))?;
+    std::thread::spawn(move || {
+        for input in link_rx {
+            if tx.send(wrap(input)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(link)
+}
+
+/// The terminal's voice in `lang` (none with `--quiet`, or when no voice
+/// starts: said on stderr with what to do).
+fn terminal_speech(lang: crate::words::Lang, quiet: bool) -> Option<crate::speech::SpeechHandle> {
+    use crate::speech::{BackendChoice, SpeechConfig, SpeechService, VoiceSettings};
+    if quiet {
+        return None;
+    }
+    match SpeechService::spawn(SpeechConfig {
+        backend: BackendChoice::Auto,
+        lang,
+        settings: VoiceSettings::default(),
+        mode: Default::default(),
+    }) {
+        Ok(h) => Some(h),
+        Err(e) => {
+            eprintln!("rochade: no speech ({e}); printing only; {SPEECH_ADVICE}");
+            None
+        }
+    }
+}
+
 /// The language pack with the user's corrections, the same for every
 /// command; a correction that is refused (a word missing, two words that
 /// would sound alike, a word holding another or a hidden character, a file

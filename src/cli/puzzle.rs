@@ -29,7 +29,7 @@ use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::session::{
     Command, Earcon, Effect, Event, Notice, PuzzleCommand, Session, SessionConfig, Source, Speech,
 };
-use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
+use crate::speech::SpeechHandle;
 use crate::words::{Lang, Pack, Token, Utterance};
 
 #[derive(clap::Args, Debug)]
@@ -376,25 +376,7 @@ pub fn run(args: Args) -> CliResult {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
-    let speech = if args.quiet {
-        None
-    } else {
-        match SpeechService::spawn(SpeechConfig {
-            backend: BackendChoice::Auto,
-            lang: args.lang,
-            settings: VoiceSettings::default(),
-            mode: Default::default(),
-        }) {
-            Ok(h) => Some(h),
-            Err(e) => {
-                eprintln!(
-                    "rochade: no speech ({e}); printing only; {}",
-                    super::SPEECH_ADVICE
-                );
-                None
-            }
-        }
-    };
+    let speech = super::terminal_speech(args.lang, args.quiet);
     let started = Instant::now();
     let (tx, rx) = channel();
     let mut out = Out {
@@ -408,17 +390,7 @@ pub fn run(args: Args) -> CliResult {
             epoch: started,
             ..crate::serial::LinkConfig::new(port.clone(), format)
         };
-        let (link_tx, link_rx) = channel();
-        let link = crate::serial::Link::spawn(cfg, link_tx)
-            .map_err(|e| CliError::failure(format!("the board on {port}: {e}")))?;
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for input in link_rx {
-                if tx.send(Msg::Board(input)).is_err() {
-                    return;
-                }
-            }
-        });
+        let link = super::spawn_board(cfg, tx.clone(), Msg::Board)?;
         out.link = Some(link);
     }
     spawn_stdin(tx);
