@@ -667,6 +667,7 @@ impl Session {
                 self.after_end_check(now, out);
             }
             Command::NewGame => {
+                self.puzzle_forget();
                 let tags = self.record.tags.clone();
                 self.record = GameRecord::new();
                 self.record.tags = tags;

@@ -97,6 +97,14 @@ impl Session {
         self.puzzle.run.is_some()
     }
 
+    /// A new game ends puzzle mode (and replaces the game from before the
+    /// puzzles); the progress stays.
+    pub(super) fn puzzle_forget(&mut self) {
+        self.puzzle.run = None;
+        self.puzzle.game_before = None;
+        self.puzzle.judged = None;
+    }
+
     pub(super) fn puzzle_command(&mut self, now: u64, cmd: PuzzleCommand, out: &mut Vec<Effect>) {
         match cmd {
             PuzzleCommand::Start(puzzle) => self.start_puzzle(now, *puzzle, out),
@@ -539,6 +547,22 @@ mod tests {
             assert_eq!(s.puzzle().unwrap().outcome, Some(true), "{}", p.id);
         }
         assert_eq!(s.puzzle_progress().solved as usize, set.puzzles().len());
+    }
+
+    #[test]
+    fn a_new_game_leaves_puzzle_mode_and_moves_are_free_again() {
+        let mut s = session();
+        cmd(&mut s, PuzzleCommand::Start(Box::new(ladder())));
+        let fx = s.handle(0, Event::Command(Command::NewGame));
+        assert!(fx.contains(&Effect::SaveGame), "the new game is saved");
+        assert!(s.puzzle().is_none());
+        let fx = typed(&mut s, "e4");
+        assert!(
+            notices(&fx)
+                .iter()
+                .any(|n| matches!(n, Notice::Move { .. }))
+        );
+        assert!(fx.contains(&Effect::SaveGame));
     }
 
     #[test]
