@@ -405,6 +405,7 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     let answer = run.until("wrong");
     assert_eq!(answer["uci"], uci(&wrong));
     let back = format!("{}{}", wrong.to(), wrong.from().unwrap());
+    let mark = run.seen.len();
     sim.say(&format!("move {back}"));
     // The solution from the board; each reply copied as guided.
     for i in (1..line.len()).step_by(2) {
@@ -427,6 +428,13 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
         run.until("failed")["id"],
         p.id,
         "failed: a wrong move came first"
+    );
+    assert!(
+        !run.since(mark).iter().any(|e| e["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("Board fault"))),
+        "putting the wrong move back is no fault: {:#?}",
+        run.since(mark)
     );
     run.type_line("quit");
     let (rest, _) = run.finish();

@@ -116,7 +116,7 @@ fn a_puzzle_set_up_and_solved_on_the_simulated_peg_board_with_a_wrong_move() {
     assert_eq!(gui.app().board_differs(), 0, "the pegs show the puzzle");
     assert!(gui.spoken().iter().any(|s| s == "Board matches"));
 
-    // A wrong move: said, not recorded, and guided back.
+    // A wrong move: said, and taken back when the board is put back.
     let (pos, right) = &line[1];
     let wrong = quiet_wrong_move(pos, right);
     let mark = gui.spoken().len();
@@ -126,12 +126,9 @@ fn a_puzzle_set_up_and_solved_on_the_simulated_peg_board_with_a_wrong_move() {
         "{}",
         said_since(&gui, mark)
     );
-    assert_eq!(gui.app().session().record().moves().len(), 1);
-    assert_ne!(
-        gui.app().board_differs(),
-        0,
-        "the board shows the wrong move"
-    );
+    // It stands on the board until put back (the tracker follows the
+    // board back as a takeback); no move is said or saved for it.
+    assert!(!said_since(&gui, mark).contains("Board fault"));
     let back = Move::Normal {
         role: wrong.role(),
         from: wrong.to(),
@@ -141,7 +138,13 @@ fn a_puzzle_set_up_and_solved_on_the_simulated_peg_board_with_a_wrong_move() {
     };
     peg_move(&mut gui, &back);
     gui.advance(3000);
-    assert_eq!(gui.app().board_differs(), 0, "guided back");
+    assert_eq!(gui.app().board_differs(), 0, "put back");
+    assert_eq!(gui.app().session().record().moves().len(), 1);
+    assert!(
+        !said_since(&gui, mark).contains("Board fault"),
+        "{}",
+        said_since(&gui, mark)
+    );
 
     // The solution, peg by peg; each reply of the opponent is said and
     // copied onto the board.

@@ -299,38 +299,6 @@ impl Shell for PuzzleOut<'_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn puzzle_words_in_three_languages_and_moves_left_alone() {
-        let packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
-        let puzzle = |c| Some(Command::Puzzle(c));
-        assert_eq!(command_for("Tipp", &packs), puzzle(PuzzleCommand::Hint));
-        assert_eq!(
-            command_for("posicao", &packs),
-            puzzle(PuzzleCommand::Position)
-        );
-        assert_eq!(command_for("weiter", &packs), puzzle(PuzzleCommand::Skip));
-        assert_eq!(
-            command_for("rank 3", &packs),
-            puzzle(PuzzleCommand::Rank(Rank::Third))
-        );
-        assert_eq!(
-            command_for("linie Eva", &packs),
-            puzzle(PuzzleCommand::File(File::E))
-        );
-        assert_eq!(
-            command_for("coluna h", &packs),
-            puzzle(PuzzleCommand::File(File::H))
-        );
-        assert_eq!(command_for("rank 9", &packs), None);
-        assert_eq!(command_for("e4", &packs), None);
-        assert_eq!(command_for("Rb8", &packs), None);
-    }
-}
-
 fn number(pack: &Pack, n: u32) -> Utterance {
     pack.render(&[Token::Number(n.into())])
 }
@@ -514,4 +482,36 @@ pub fn run(args: Args) -> CliResult {
         save_progress(&mut file, session.puzzle_progress(), &out, &pack, args.lang)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn puzzle_words_in_three_languages_and_moves_left_alone() {
+        let packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
+        let puzzle = |c| Some(Command::Puzzle(c));
+        assert_eq!(command_for("Tipp", &packs), puzzle(PuzzleCommand::Hint));
+        assert_eq!(
+            command_for("posicao", &packs),
+            puzzle(PuzzleCommand::Position)
+        );
+        assert_eq!(command_for("weiter", &packs), puzzle(PuzzleCommand::Skip));
+        assert_eq!(
+            command_for("rank 3", &packs),
+            puzzle(PuzzleCommand::Rank(Rank::Third))
+        );
+        assert_eq!(
+            command_for("linie Eva", &packs),
+            puzzle(PuzzleCommand::File(File::E))
+        );
+        assert_eq!(
+            command_for("coluna h", &packs),
+            puzzle(PuzzleCommand::File(File::H))
+        );
+        assert_eq!(command_for("rank 9", &packs), None);
+        assert_eq!(command_for("e4", &packs), None);
+        assert_eq!(command_for("Rb8", &packs), None);
+    }
 }

@@ -418,7 +418,7 @@ impl Session {
             out.push(Effect::Sound(Earcon::Illegal));
             return;
         }
-        if self.puzzle_refuses(mv, out) {
+        if self.puzzle_refuses(now, mv, source, out) {
             return;
         }
         let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
@@ -614,6 +614,7 @@ impl Session {
                 let text = announce::announce_to_move(&self.pack, self.record.turn());
                 self.speak(out, text, Priority::Answer);
             }
+            Command::Takeback if self.puzzle_wrong_on_board() => self.puzzle_take_back(now),
             Command::Takeback => match self.takeback_words("takeback_confirm") {
                 None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
                 Some(text) => self.ask(Question::Takeback, text, out),

@@ -55,6 +55,10 @@ pub struct PuzzleRun {
     hint_ply: usize,
     /// A hint named a square: the move was given away.
     pub move_shown: bool,
+    /// A wrong move made on the peg-board, kept on the record (unsaid,
+    /// unsaved) until the board is put back: the tracker then sees a
+    /// takeback, as the Laws' E.6 takeback on a peg-board.
+    wrong_on_board: bool,
     /// `Some(solved)` once the puzzle is over.
     pub outcome: Option<bool>,
 }
@@ -198,6 +202,7 @@ impl Session {
             hints: 0,
             hint_ply: 0,
             move_shown: false,
+            wrong_on_board: false,
             outcome: None,
         });
         self.play(now, first, Source::Engine, out);
@@ -212,7 +217,11 @@ impl Session {
     fn puzzle_expected(&self) -> Option<(&Chess, Move, bool)> {
         let run = self.puzzle.run.as_ref()?;
         let i = self.record.moves().len();
-        if run.outcome.is_some() || self.record.turn() != run.player || i >= run.line.len() {
+        if run.outcome.is_some()
+            || run.wrong_on_board
+            || self.record.turn() != run.player
+            || i >= run.line.len()
+        {
             return None;
         }
         let (pos, mv) = &run.line[i];
@@ -220,6 +229,10 @@ impl Session {
     }
 
     fn puzzle_hint(&mut self, out: &mut Vec<Effect>) {
+        if self.puzzle_wrong_on_board() {
+            self.remind_wrong(out);
+            return;
+        }
         let Some((pos, mv, _)) = self.puzzle_expected() else {
             self.speak(out, self.pack.say("puzzle_none"), Priority::Answer);
             return;
@@ -238,11 +251,53 @@ impl Session {
         self.speak(out, text, Priority::Answer);
     }
 
+    /// A wrong move stands on the peg-board (and the record) until the
+    /// board is put back.
+    pub(super) fn puzzle_wrong_on_board(&self) -> bool {
+        self.puzzle.run.as_ref().is_some_and(|r| r.wrong_on_board)
+    }
+
+    /// "<the wrong move>: wrong. Take it back ..." again.
+    fn remind_wrong(&self, out: &mut Vec<Effect>) {
+        let last = self.record.moves().len() - 1;
+        let before = self.record.position_before(last);
+        let mv = self.record.moves()[last].mv;
+        let said = announce::announce_move(&self.pack, before, mv, self.config.form);
+        let text = self.pack.phrase("puzzle_wrong", &[("move", said)]);
+        self.speak(out, text, Priority::Alert);
+        out.push(Effect::Sound(Earcon::Illegal));
+    }
+
+    /// The board was put back after a wrong move: it leaves the record
+    /// too, and the puzzle goes on.
+    pub(super) fn puzzle_take_back(&mut self, now: u64) {
+        if let Some(run) = self.puzzle.run.as_mut() {
+            run.wrong_on_board = false;
+        }
+        self.record.takeback(1);
+        self.board
+            .on_game_changed(now, &self.record, Source::PegBoard);
+    }
+
     /// Before a move is recorded: a wrong move of the player's is said
-    /// and refused (`true`); a right one is remembered for
-    /// [`Session::puzzle_after_move`].
-    pub(super) fn puzzle_refuses(&mut self, mv: Move, out: &mut Vec<Effect>) -> bool {
+    /// and not played (`true`); a right one is remembered for
+    /// [`Session::puzzle_after_move`]. A wrong move made on the peg-board
+    /// stays on the record, unsaid, until the board is put back (the
+    /// tracker follows the board back as a takeback; refused, the board
+    /// would show a move the tracker never saw made).
+    pub(super) fn puzzle_refuses(
+        &mut self,
+        now: u64,
+        mv: Move,
+        source: Source,
+        out: &mut Vec<Effect>,
+    ) -> bool {
         self.puzzle.judged = None;
+        if self.puzzle_wrong_on_board() {
+            // Only putting the wrong move back goes on from here.
+            self.remind_wrong(out);
+            return true;
+        }
         let Some((pos, expected, last)) = self.puzzle_expected() else {
             return false;
         };
@@ -254,6 +309,13 @@ impl Session {
         let said = announce::announce_move(&self.pack, pos, mv, self.config.form);
         if let Some(run) = self.puzzle.run.as_mut() {
             run.wrong += 1;
+            if source == Source::PegBoard {
+                run.wrong_on_board = true;
+                self.record
+                    .play(mv, None)
+                    .expect("checked legal and not over");
+                self.board.on_game_changed(now, &self.record, source);
+            }
         }
         let text = self.pack.phrase("puzzle_wrong", &[("move", said)]);
         self.speak(out, text, Priority::Alert);
@@ -547,6 +609,41 @@ mod tests {
             assert_eq!(s.puzzle().unwrap().outcome, Some(true), "{}", p.id);
         }
         assert_eq!(s.puzzle_progress().solved as usize, set.puzzles().len());
+    }
+
+    #[test]
+    fn a_wrong_move_on_the_peg_board_stands_until_the_board_is_put_back() {
+        let mut s = session();
+        cmd(&mut s, PuzzleCommand::Start(Box::new(ladder())));
+        let wrong = "b3b8".parse::<shakmaty::uci::UciMove>().unwrap();
+        let wrong = wrong.to_move(s.record().position()).unwrap();
+        let peg = |mv| Event::MovePlayed {
+            mv,
+            source: Source::PegBoard,
+        };
+        let fx = s.handle(0, peg(wrong));
+        assert!(said(&fx).contains("wrong."), "{}", said(&fx));
+        assert!(matches!(notices(&fx)[..], [Notice::PuzzleWrong { .. }]));
+        assert!(!fx.contains(&Effect::SaveGame));
+        // On the record (as on the board) until put back; nothing else
+        // is played meanwhile.
+        assert_eq!(s.record().moves().len(), 2);
+        let fx = typed(&mut s, "Kg7");
+        assert!(said(&fx).contains("wrong."), "{}", said(&fx));
+        assert_eq!(s.record().moves().len(), 2);
+        // The tracker sees the board put back: a takeback.
+        s.handle(0, Event::Command(Command::Takeback));
+        assert_eq!(s.record().moves().len(), 1);
+        assert!(s.pending().is_none(), "no question asked");
+        let fx = typed(&mut s, "Ra7");
+        assert!(notices(&fx).iter().any(|n| matches!(
+            n,
+            Notice::Move {
+                source: Source::Engine,
+                ..
+            }
+        )));
+        assert_eq!(s.puzzle().unwrap().wrong, 1);
     }
 
     #[test]
