@@ -90,6 +90,8 @@ impl RochadeApp {
         if stop {
             self.puzzles = None;
             self.say_key("puzzles_left", Priority::Answer);
+            // The computer opponent of the settings plays again.
+            self.sync_opponent();
         }
     }
 
