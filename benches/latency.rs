@@ -477,7 +477,7 @@ fn enter_move(speech: &SpeechHandle, mv: &str) -> (Instant, Vec<String>) {
         source: Source::Keyboard,
     };
     let t0 = Instant::now();
-    let effects = s.handle(0, event);
+    let effects = s.handle(0, event).into_effects();
     (t0, speak_effects(speech, effects))
 }
 

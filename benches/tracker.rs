@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use rochade::board::tracker::BoardMask;
-use rochade::board::{BoardMessage, Format, Tracker, TrackerConfig, TrackerEvent, protocol};
+use rochade::board::{Format, PegMessage, Tracker, TrackerConfig, TrackerEvent, protocol};
 use rochade::serial::{Link, LinkConfig};
 use rochade::session::board::BoardEvent;
 use serialport::{SerialPort, TTYPort};
@@ -161,7 +161,7 @@ fn end_to_end() {
                 .map_or(20, |d: u64| d.saturating_sub(now).min(20));
             if let Ok(rochade::serial::BoardInput {
                 at_ms,
-                event: BoardEvent::Message(BoardMessage::Snapshot(m)),
+                event: BoardEvent::Message(PegMessage::Snapshot(m)),
             }) = rx.recv_timeout(Duration::from_millis(wait))
             {
                 tracker.on_snapshot(at_ms, BoardMask(m), events);

@@ -462,7 +462,6 @@ fn a_dgt_board_unplugged_and_plugged_back_in_keeps_the_game() {
 /// that are no message are counted, never passed on.
 #[test]
 fn the_link_keeps_a_dgt_board_alive_and_notices_its_silence() {
-    use rochade::board::BoardMessage;
     use rochade::serial::{Link, LinkConfig};
     use rochade::session::board::BoardEvent;
     use serialport::{SerialPort, TTYPort};
@@ -515,9 +514,7 @@ fn the_link_keeps_a_dgt_board_alive_and_notices_its_silence() {
     );
     assert!(matches!(
         next(3000),
-        Ok(BoardEvent::Message(BoardMessage::Dgt(Message::BoardDump(
-            _
-        ))))
+        Ok(BoardEvent::Message(Message::BoardDump(_)))
     ));
     // Keep-alive: the serial number is asked for about every second.
     read_until(

@@ -8,7 +8,6 @@ mod gui_common;
 
 use egui::{Key, Modifiers};
 use gui_common::{Gui, settings, start};
-use rochade::board::BoardMessage;
 use rochade::dgt::protocol::{ClockReading, ClockSide, Message, Pieces, pieces_of_board};
 use rochade::session::board::BoardEvent;
 use rochade::session::{Event, Mode};
@@ -18,7 +17,7 @@ use shakmaty::{Piece, Square};
 fn sighted(gui: &mut Gui, m: Message) {
     gui.harness
         .state_mut()
-        .dispatch(Event::Sighted(BoardEvent::Message(BoardMessage::Dgt(m))));
+        .dispatch(Event::Sighted(BoardEvent::Message(m)));
     gui.harness.run();
 }
 

@@ -93,6 +93,7 @@ fn enter(s: &mut Session, text: &str) -> Vec<Effect> {
             source: Source::Keyboard,
         },
     )
+    .into()
 }
 
 #[test]

@@ -134,7 +134,7 @@ fn kill_child() {
 fn carry_out_as_the_window(
     worker: &mut SaveWorker,
     session: &Session,
-    effects: Vec<Effect>,
+    effects: impl IntoIterator<Item = Effect>,
     san: &str,
 ) {
     let mut saved = true;

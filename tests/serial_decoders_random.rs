@@ -5,7 +5,7 @@
 //! passed on as a message.
 
 use rochade::board::log::{format_entry, parse_entry, parse_log};
-use rochade::board::{BoardMessage, Decoder, Format, Tracker, TrackerConfig, protocol};
+use rochade::board::{Decoder, Format, PegMessage, Tracker, TrackerConfig, protocol};
 use shakmaty::Chess;
 
 #[path = "support/rng.rs"]
@@ -36,7 +36,7 @@ fn random_bytes_never_panic_any_decoder() {
                 if let Some(mask) = m.mask() {
                     tracker.on_snapshot(now, rochade::board::BoardMask(mask), &mut events);
                 }
-                if let BoardMessage::Pieces(p) = &m {
+                if let PegMessage::Pieces(p) = &m {
                     tracker.on_pieces(now, p, &mut events);
                 }
             }
@@ -72,10 +72,10 @@ fn corrupted_peg_lines_are_never_passed_on() {
         }
         let mut d = Decoder::new(Format::Peg);
         let got = d.push_collect(&bad);
-        if got.iter().any(|m| *m != BoardMessage::Snapshot(mask)) {
+        if got.iter().any(|m| *m != PegMessage::Snapshot(mask)) {
             passed_wrong += 1;
         }
-        assert_eq!(d.push_collect(&line), vec![BoardMessage::Snapshot(mask)]);
+        assert_eq!(d.push_collect(&line), vec![PegMessage::Snapshot(mask)]);
     }
     assert_eq!(passed_wrong, 0);
 }

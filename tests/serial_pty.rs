@@ -9,7 +9,7 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use rochade::board::{BoardMessage, Format, Tracker, TrackerConfig, TrackerEvent};
+use rochade::board::{Format, PegMessage, Tracker, TrackerConfig, TrackerEvent};
 use rochade::serial::{BoardInput, Link, LinkConfig};
 use rochade::session::board::BoardEvent;
 use serialport::{SerialPort, TTYPort};
@@ -63,7 +63,7 @@ impl Follower {
                 Ok(input) => {
                     let mut evs = Vec::new();
                     match input.event {
-                        BoardEvent::Message(BoardMessage::Snapshot(m)) => self.tracker.on_snapshot(
+                        BoardEvent::Message(PegMessage::Snapshot(m)) => self.tracker.on_snapshot(
                             input.at_ms,
                             rochade::board::BoardMask(m),
                             &mut evs,

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use rochade::board::BoardMessage;
+use rochade::board::PegMessage;
 use rochade::session::board::BoardEvent;
 use rochade::session::{Effect, Event, Mode, Priority, Session, SessionConfig, Source};
 use rochade::speech::{
@@ -16,7 +16,10 @@ use rochade::words::Pack;
 
 const START_MASK: u64 = 0xFFFF_0000_0000_FFFF;
 
-fn feed(speech: &SpeechHandle, effects: Vec<Effect>) -> Vec<(String, Priority)> {
+fn feed(
+    speech: &SpeechHandle,
+    effects: impl IntoIterator<Item = Effect>,
+) -> Vec<(String, Priority)> {
     let mut said = Vec::new();
     for e in effects {
         if let Effect::Speak(s) = e {
@@ -57,7 +60,7 @@ fn a_move_entered_while_guidance_speaks_reaches_the_backend_first() {
         &speech,
         session.handle(
             now,
-            Event::Board(BoardEvent::Message(BoardMessage::Snapshot(START_MASK))),
+            Event::Board(BoardEvent::Message(PegMessage::Snapshot(START_MASK))),
         ),
     );
     // The snapshot settles (glitch filter).

@@ -2,7 +2,7 @@
 //! targets: any bytes, in any chunking, decode without a panic to the same
 //! messages, and every snapshot re-encodes to a frame that decodes the same.
 
-use rochade_core::board::{BoardMessage, Decoder, Format};
+use rochade_core::board::{Decoder, Format, PegMessage};
 
 pub fn check(format: Format, data: &[u8]) {
     let mut whole = Decoder::new(format);
@@ -16,9 +16,9 @@ pub fn check(format: Format, data: &[u8]) {
     }
     assert_eq!(all, again);
     for m in all {
-        if let BoardMessage::Snapshot(mask) = m {
+        if let PegMessage::Snapshot(mask) = m {
             let mut d = Decoder::new(format);
-            assert_eq!(d.push_collect(&format.encode_snapshot(mask)), vec![BoardMessage::Snapshot(mask)]);
+            assert_eq!(d.push_collect(&format.encode_snapshot(mask)), vec![PegMessage::Snapshot(mask)]);
         }
     }
 }

@@ -16,10 +16,10 @@ impl RochadeApp {
     pub fn act(&mut self, action: Action) {
         match action {
             Action::Help => {
-                if matches!(self.modal, Some(Modal::Help(_))) {
-                    self.modal = None;
+                if matches!(self.dialogs.modal, Some(Modal::Help(_))) {
+                    self.dialogs.modal = None;
                 } else {
-                    self.modal = Some(Modal::Help(dialogs::HelpWindow::new()));
+                    self.dialogs.modal = Some(Modal::Help(dialogs::HelpWindow::new()));
                     self.say_key("help_opened", Priority::Answer);
                 }
             }
@@ -31,7 +31,7 @@ impl RochadeApp {
             Action::SideToMove => self.command(Command::SideToMove),
             Action::Focus => {
                 let board_focused =
-                    self.board_focused || self.focus_request == Some(FocusTarget::Board);
+                    self.board.focused || self.focus_request == Some(FocusTarget::Board);
                 self.focus(if board_focused {
                     FocusTarget::MoveInput
                 } else {
@@ -192,11 +192,11 @@ impl RochadeApp {
             }
             return;
         }
-        self.dispatch(Event::MoveEntered {
+        let outcome = self.dispatch_outcome(Event::MoveEntered {
             text,
             source: Source::Keyboard,
         });
-        if self.session.record().moves().len() != before {
+        if outcome.played() {
             self.move_input.text.clear();
         }
     }
@@ -205,7 +205,7 @@ impl RochadeApp {
         self.focus_request = Some(target);
         let mark = self.a11y_pending.mark();
         match target {
-            FocusTarget::Board => self.speak_square(self.cursor),
+            FocusTarget::Board => self.speak_square(self.board.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
             FocusTarget::Menus => {
                 let name = self.ui.get("game_menu");
@@ -271,7 +271,7 @@ impl RochadeApp {
 
     /// Ctrl+Shift+O: the "Play online" dialog, its first field focused.
     pub(super) fn open_online(&mut self) {
-        self.modal = Some(Modal::Online(Box::new(
+        self.dialogs.modal = Some(Modal::Online(Box::new(
             super::online_dialog::OnlineDraft::from_app(self),
         )));
         let name = self.ui.get("online_title");
@@ -279,7 +279,7 @@ impl RochadeApp {
     }
 
     pub(super) fn open_settings(&mut self) {
-        self.modal = Some(Modal::Settings(Box::new(
+        self.dialogs.modal = Some(Modal::Settings(Box::new(
             settings_dialog::SettingsDraft::from_app(self),
         )));
         // The dialog's name, for the screen reader (the app's own voice has

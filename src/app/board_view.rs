@@ -1,14 +1,13 @@
 //! The board: its drawing and its accessible grid ([`BoardView`], used by
-//! the main board and the simulated peg-board), and the main board's glue
-//! to the app ([`main_board`]). Where it goes is [`super::layout`].
+//! the main board ([`super::board_panel`]) and the simulated peg-board).
+//! Where it goes is [`super::layout`].
 
 use egui::{Align2, FontId, Id, Rect, Sense, Stroke, Ui, Vec2, pos2};
-use shakmaty::{File, Piece, Position, Rank, Role, Square};
+use shakmaty::{File, Piece, Rank, Role, Square};
 
-use super::keys::board_keys;
 use super::palette::Palette;
-use super::{FocusTarget, RochadeApp, Theme};
 use crate::chess::Letters;
+use crate::config::Theme;
 
 pub const BOARD_ID: &str = "board";
 
@@ -385,84 +384,6 @@ pub fn move_squares(m: &shakmaty::Move) -> Option<(Square, Square)> {
             Some((king, Square::from_coords(file, king.rank())))
         }
         _ => m.from().map(|from| (from, m.to())),
-    }
-}
-
-/// The game's board, filling `ui` (the square [`super::layout::split`] made).
-pub fn main_board(app: &mut RochadeApp, ui: &mut Ui) {
-    let t = app.ui.clone();
-    let size = ui.available_width().min(ui.available_height()).max(80.0);
-    let board = app.session.record().position().board().clone();
-    let mut pieces = [None; 64];
-    for sq in Square::ALL {
-        pieces[usize::from(sq)] = board.piece_at(sq);
-    }
-    let value = super::browse::square(app.session.pack(), &board, app.cursor).spoken;
-    let cell_names: [String; 64] = std::array::from_fn(|i| {
-        super::browse::square(app.session.pack(), &board, Square::ALL[i]).spoken
-    });
-    let last_move = app
-        .session
-        .record()
-        .last_move()
-        .and_then(|m| move_squares(&m.mv));
-    let display = &app.settings.display;
-    let input = BoardInput {
-        label: &t.get("board"),
-        value: &value,
-        size,
-        pieces: &pieces,
-        cursor: app.cursor,
-        selected: app.selected,
-        differs: app.board_differs(),
-        last_move,
-        flipped: app.flipped(),
-        theme: display.theme,
-        letters: app.session.config().letters,
-        letter_discs: display.letter_discs,
-        big_coordinates: display.big_coordinates,
-        cell_names: &cell_names,
-    };
-    let out = app.board_view.ui(ui, input);
-    // No hover text: resting the mouse on the board put one over its
-    // first rank and file letters (the keys are in F1 and the docs).
-    if app.focus_request == Some(FocusTarget::Board) {
-        out.cell.request_focus();
-        app.focus_request = None;
-    }
-    let left_board = app.board_focused && !out.focused && app.focus_request.is_none();
-    app.board_focused = out.focused;
-    // A piece lifted by key is put down when the keyboard leaves the board
-    // (Tab, F7, a dialog): a later Enter must never finish a move the
-    // user has left behind.
-    if left_board {
-        app.put_back_lifted(false);
-    }
-    if let Some(sq) = out.clicked {
-        app.pick(sq);
-    }
-    // The board is the last stop of Tab: the next Tab goes round to the
-    // menus (it went to the bare window, "frame.").
-    if out.focused && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab)) {
-        app.focus_request = Some(FocusTarget::Menus);
-        ui.ctx().request_repaint();
-    }
-    if out.focused {
-        for key in board_keys(ui.ctx()) {
-            app.board_key(key);
-        }
-    }
-}
-
-impl RochadeApp {
-    /// Where the main board was drawn last (for tests and measurements).
-    pub fn board_rect(&self) -> Option<Rect> {
-        self.board_view.rect
-    }
-
-    /// Where the simulated peg-board was drawn last, while it is shown.
-    pub fn sim_board_rect(&self) -> Option<Rect> {
-        self.sim.as_ref().and_then(|s| s.view_rect())
     }
 }
 

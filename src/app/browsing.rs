@@ -3,10 +3,31 @@
 
 use shakmaty::{Color, Position, Square};
 
-use super::{FocusTarget, RochadeApp, browse, keys};
+use super::board_panel::BoardRequest;
+use super::focus::FocusTarget;
+use super::{RochadeApp, browse, keys};
 use crate::session::{Event, Priority, Source};
 
 impl RochadeApp {
+    /// Draws the game's board panel and carries out what was asked of it.
+    pub(super) fn main_board(&mut self, ui: &mut egui::Ui) {
+        let t = self.ui.clone();
+        let requests = self.board.ui(
+            ui,
+            &t,
+            &self.session,
+            &self.settings.display,
+            &mut self.focus_request,
+        );
+        for request in requests {
+            match request {
+                BoardRequest::PutBack => self.put_back_lifted(false),
+                BoardRequest::Pick(sq) => self.pick(sq),
+                BoardRequest::Key(key) => self.board_key(key),
+            }
+        }
+    }
+
     pub fn speak_square(&mut self, sq: Square) {
         let text = browse::square(
             self.session.pack(),
@@ -18,10 +39,10 @@ impl RochadeApp {
 
     /// Moves the cursor by a step in board coordinates (White's view).
     pub(super) fn move_cursor(&mut self, df: i32, dr: i32) {
-        let before = self.cursor;
-        self.cursor = keys::step(before, df, dr, self.flipped());
+        let before = self.board.cursor;
+        self.board.cursor = keys::step(before, df, dr, self.flipped());
         let mark = self.a11y_pending.mark();
-        if before == self.cursor {
+        if before == self.board.cursor {
             // At the edge the square is said again with a cue, so a
             // repeated square never sounds like a step taken.
             let pack = self.session.pack();
@@ -30,8 +51,8 @@ impl RochadeApp {
             self.say(text, Priority::Info);
             return;
         }
-        self.speak_square(self.cursor);
-        self.focus_moved(mark, before != self.cursor);
+        self.speak_square(self.board.cursor);
+        self.focus_moved(mark, before != self.board.cursor);
     }
 
     /// Speaks a square of the simulated peg-board (its pegs, not the
@@ -50,11 +71,12 @@ impl RochadeApp {
         let turn = self.session.record().turn();
         match key {
             keys::BoardKey::Step(df, dr) => self.move_cursor(df, dr),
-            keys::BoardKey::SayAgain => self.speak_square(self.cursor),
-            keys::BoardKey::Jump(role) => match browse::next_piece(&board, self.cursor, role) {
+            keys::BoardKey::SayAgain => self.speak_square(self.board.cursor),
+            keys::BoardKey::Jump(role) => match browse::next_piece(&board, self.board.cursor, role)
+            {
                 Some(sq) => {
-                    let moved = self.cursor != sq;
-                    self.cursor = sq;
+                    let moved = self.board.cursor != sq;
+                    self.board.cursor = sq;
                     let mark = self.a11y_pending.mark();
                     self.speak_square(sq);
                     self.focus_moved(mark, moved);
@@ -67,32 +89,32 @@ impl RochadeApp {
                 self.say(browse::side_pieces(&pack, &board, c), Priority::Info)
             }
             keys::BoardKey::Attackers => self.say(
-                browse::attackers(&pack, &board, self.cursor, turn),
+                browse::attackers(&pack, &board, self.board.cursor, turn),
                 Priority::Info,
             ),
             keys::BoardKey::Defenders => self.say(
-                browse::defenders(&pack, &board, self.cursor, turn),
+                browse::defenders(&pack, &board, self.board.cursor, turn),
                 Priority::Info,
             ),
-            keys::BoardKey::Pick => self.pick(self.cursor),
+            keys::BoardKey::Pick => self.pick(self.board.cursor),
         }
     }
 
     /// A click or Enter on a board square: pick up a piece of the side to
     /// move, or play the picked piece to this square.
     pub fn pick(&mut self, sq: Square) {
-        self.cursor = sq;
+        self.board.cursor = sq;
         let pos = self.session.record().position();
         let own = pos.board().color_at(sq) == Some(pos.turn());
-        match self.selected {
+        match self.board.selected {
             Some(from) if from == sq => {
-                self.selected = None;
+                self.board.selected = None;
                 self.say_piece_at(sq, "put_back");
             }
             Some(from) if !own => {
                 // A promotion takes the promotion piece from the settings;
                 // underpromotion is typed ("e8=N").
-                self.selected = None;
+                self.board.selected = None;
                 self.dispatch(Event::SquaresChosen {
                     from,
                     to: sq,
@@ -100,7 +122,7 @@ impl RochadeApp {
                 });
             }
             _ if own => {
-                self.selected = Some(sq);
+                self.board.selected = Some(sq);
                 self.say_piece_at(sq, "picked_up");
             }
             _ => self.speak_square(sq),
@@ -111,11 +133,11 @@ impl RochadeApp {
     /// ("Springer Bella acht zurückgestellt"); `stay` keeps the keyboard on
     /// the board (Escape there).
     pub fn put_back_lifted(&mut self, stay: bool) {
-        let Some(sq) = self.selected.take() else {
+        let Some(sq) = self.board.selected.take() else {
             return;
         };
         self.say_piece_at(sq, "put_back");
-        if stay && self.board_focused {
+        if stay && self.board.focused {
             self.focus_request = Some(FocusTarget::Board);
         }
     }

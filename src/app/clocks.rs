@@ -5,13 +5,15 @@ use egui::Ui;
 use shakmaty::Color;
 
 use super::layout::big;
+use super::text::UiText;
 use super::title::side_name;
-use super::{RochadeApp, UiText};
+use crate::session::Session;
 
-pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
-    let now = app.now_ms();
-    let clock = app.session.clock();
-    let turn = app.session.record().turn();
+/// Draws the clocks of `session`'s game at `now` (the session's time).
+pub(super) fn ui(ui: &mut Ui, t: &UiText, session: &Session, now: u64) {
+    let clock = session.clock();
+    let record = session.record();
+    let turn = record.turn();
     super::a11y::heading(ui, t.get("clocks"));
     for side in [Color::White, Color::Black] {
         let shown = match clock.remaining(side, now) {
@@ -19,13 +21,13 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
             None => crate::clock::display(clock.used(side, now)),
         };
         let mut text = big(format!("{}  {shown}", side_name(t, side)), 30.0).monospace();
-        if side == turn && !app.session.record().is_over() {
+        if side == turn && !record.is_over() {
             text = text.strong().underline();
         }
         ui.label(text);
     }
-    let status = if app.session.record().is_over() {
-        format!("{}: {}", t.get("result"), app.session.record().result_str())
+    let status = if record.is_over() {
+        format!("{}: {}", t.get("result"), record.result_str())
     } else if !clock.control().is_timed() {
         format!(
             "{} {} ({})",

@@ -24,10 +24,10 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     let format = app
         .sim
         .as_ref()
-        .map(|s| s.format())
+        .map(|s| s.format().code())
         .or(link.as_ref().and_then(|l| l.format))
-        .unwrap_or(app.settings.board.format);
-    ui.label(format!("{}: {}", t.get("format"), format.code()));
+        .unwrap_or(app.settings.board.format.code());
+    ui.label(format!("{}: {}", t.get("format"), format));
     // How long ago, with its unit (the app's own time is no time of day).
     let heard = match board.last_message_ms {
         Some(ms) => t

@@ -62,7 +62,7 @@ impl Shell for RochadeApp {
                 self.apply_effects(
                     fx.into_iter()
                         .filter(|e| !matches!(e, Effect::BoardCommand(_)))
-                        .collect(),
+                        .collect::<Vec<_>>(),
                 );
             }
         }

@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
+use super::dialogs::{DialogRequest, Modal};
+use super::focus::FocusTarget;
 use super::keys::{self, Action};
-use super::{
-    FocusTarget, Modal, RochadeApp, a11y, board_view, dialogs, layout, palette, side_column, title,
-};
+use super::{RochadeApp, a11y, layout, settings_dialog, side_column, title};
 use crate::session::{Command, Event, Priority, Question};
 
 impl RochadeApp {
@@ -41,7 +41,7 @@ impl eframe::App for RochadeApp {
     }
 
     fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
-        self.forward_keys(raw_input);
+        self.screen_reader.forward_keys(raw_input);
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
@@ -49,7 +49,7 @@ impl eframe::App for RochadeApp {
             eprintln!("rochade: frame at {} ms", start.elapsed().as_millis());
         }
         let ctx = ui.ctx().clone();
-        self.apply_style(&ctx);
+        self.window.apply_style(&ctx, &self.settings.display);
         self.wake.get_or_init(|| ctx.clone());
         self.release_saved();
         self.poll_exports();
@@ -63,7 +63,8 @@ impl eframe::App for RochadeApp {
         // The screen-reader offer holds no keyboard: only a dialog's
         // question takes Enter, Y, N and Escape.
         let asking = self.dialog_question();
-        self.note_typing(&ctx, asking);
+        let now = self.now_ms();
+        self.move_input.note_typing(&ctx, asking, now);
         let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
         let enter_answers = !self.move_input.typed_under_question;
         for action in keys::global_actions(
@@ -71,28 +72,28 @@ impl eframe::App for RochadeApp {
             asking,
             escape_answers,
             enter_answers,
-            self.modal.is_some(),
+            self.dialogs.modal.is_some(),
         ) {
             match action {
                 // Escape with a lifted piece puts it back, and the board
                 // keeps the keyboard; only then does it close or stop.
-                Action::Cancel if !asking && self.selected.is_some() => {
+                Action::Cancel if !asking && self.board.selected.is_some() => {
                     self.put_back_lifted(true);
                 }
                 // Escape on the board with nothing lifted: the keyboard
                 // leaves for the move input, and that is said.
-                Action::Cancel if !asking && self.modal.is_none() && self.board_focused => {
+                Action::Cancel if !asking && self.dialogs.modal.is_none() && self.board.focused => {
                     self.act(Action::StopSpeech);
                     self.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
                 Action::Cancel if !asking => {
-                    match &self.modal {
+                    match &self.dialogs.modal {
                         Some(Modal::Settings(draft)) => self.focus_request = Some(draft.return_to),
                         Some(Modal::Online(draft)) => self.focus_request = Some(draft.return_to),
                         _ => {}
                     }
-                    if self.modal.take().is_none() {
+                    if self.dialogs.modal.take().is_none() {
                         self.act(Action::StopSpeech);
                     }
                 }
@@ -101,10 +102,7 @@ impl eframe::App for RochadeApp {
         }
         let title =
             title::window_title(self.session.record(), self.settings.game.letters, &self.ui);
-        if self.window_title != title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.window_title = title;
-        }
+        self.window.set_title(&ctx, title);
         let name = title::accessible_window_name(
             &self.session.record().tags.white,
             &self.session.record().tags.black,
@@ -112,7 +110,7 @@ impl eframe::App for RochadeApp {
             &self.ui,
         );
         let renamed = a11y::name_window(&ctx, &name);
-        layout::fit_to_screen(&ctx, &mut self.window_fitted);
+        self.window.fit(&ctx);
         // The board first, in a square from the window's size alone; the
         // rest in a scrolling column beside or below it.
         let split = layout::split(ui.available_rect_before_wrap());
@@ -120,14 +118,14 @@ impl eframe::App for RochadeApp {
             side_column::side_column(self, ui)
         });
         ui.scope_builder(egui::UiBuilder::new().max_rect(split.board), |ui| {
-            board_view::main_board(self, ui)
+            self.main_board(ui)
         });
-        dialogs::dialogs(self, &ctx);
+        self.dialogs(&ctx);
         // Focus is never lost: when nothing has the keyboard (Escape in
         // the move input, a closed dialog, help or settings, a click on
         // nothing) the move input takes it, so a move typed next is never
         // swallowed and a screen reader always has a place to be.
-        if self.modal.is_none()
+        if self.dialogs.modal.is_none()
             && !self.dialog_question()
             && ctx.memory(|m| m.focused()).is_none()
             && self.focus_request.is_none()
@@ -142,7 +140,7 @@ impl eframe::App for RochadeApp {
         // `MoveInput::changing`), so a move stays on the Braille line.
         let input_changing = self.move_input.changing();
         a11y::deliver(&ctx, &mut self.a11y_pending, input_changing || renamed);
-        if self.allow_close {
+        if self.window.close_allowed {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if let Some(delay) = self.repaint_delay() {
@@ -158,30 +156,30 @@ impl eframe::App for RochadeApp {
 }
 
 impl RochadeApp {
-    pub(super) fn apply_style(&mut self, ctx: &egui::Context) {
-        let key = (
-            self.settings.display.theme,
-            (self.settings.display.scale() * 100.0) as u32,
-        );
-        if self.applied_style == Some(key) {
-            return;
+    /// Draws the dialogs and carries out what was answered or chosen there.
+    fn dialogs(&mut self, ctx: &egui::Context) {
+        let t = self.ui.clone();
+        let asking = self.dialog_question();
+        let question = self.session.pending().filter(|_| asking);
+        let requests = self.dialogs.ui(ctx, &t, question, &mut self.focus_request);
+        for request in requests {
+            match request {
+                DialogRequest::Answer(true) => self.act(Action::Confirm),
+                DialogRequest::Answer(false) => self.act(Action::Cancel),
+                DialogRequest::Connect(settings, token) => self.online_connect(*settings, token),
+                DialogRequest::SaveSettings(settings) => {
+                    let summary = settings_dialog::settings_changes(&self.settings, &settings);
+                    self.apply_settings(*settings);
+                    self.say_settings_saved(&summary);
+                    self.sync_opponent();
+                }
+            }
         }
-        self.applied_style = Some(key);
-        let theme = self.settings.display.theme;
-        ctx.all_styles_mut(|style| {
-            *style = palette::style(theme, style);
-            // A selectable label is a text object on AT-SPI, and Orca 43's
-            // flat review reads text objects with a method AccessKit does
-            // not offer (GetTextAtOffset): the whole review failed and read
-            // nothing. A plain label is read by its name.
-            style.interaction.selectable_labels = false;
-        });
-        ctx.set_zoom_factor(self.settings.display.scale());
     }
 
     pub(super) fn handle_close_request(&mut self, ctx: &egui::Context) {
         if ctx.input(|i| i.viewport().close_requested())
-            && !self.allow_close
+            && !self.window.close_allowed
             && self.game_in_progress()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);

@@ -4,7 +4,9 @@
 use egui::{Id, Ui};
 
 use super::RochadeApp;
+use super::focus::FocusTarget;
 use super::keys::Action;
+use super::text::UiText;
 use crate::session::Mode;
 
 pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
@@ -18,7 +20,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             && ui.memory(|m| m.has_focus(last))
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::SHIFT, egui::Key::Tab))
         {
-            app.focus_request = Some(super::FocusTarget::Board);
+            app.focus_request = Some(FocusTarget::Board);
             ui.ctx().request_repaint();
         }
         let game = ui.menu_button(t.get("game_menu"), |ui| {
@@ -47,12 +49,14 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             }
         });
         // F10: the keyboard to the first menu.
-        if app.focus_request == Some(super::FocusTarget::Menus) {
+        if app.focus_request == Some(FocusTarget::Menus) {
             game.response.request_focus();
             app.focus_request = None;
         }
         ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
-        super::practice::computer_menu(app, ui, &t, &mut actions);
+        let on = app.session.opponent().is_some();
+        let level = app.settings.engine.level.number();
+        super::practice::computer_menu(ui, &t, on, level, &mut actions);
         online_menu(app, ui, &t, &mut actions);
         super::puzzle_panel::menu(app, ui, &t, &mut actions);
         if ui.button(t.get("settings")).clicked() {
@@ -100,7 +104,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
 
 /// The Online menu: connect (the dialog), then the game's requests, the
 /// same as the words typed in the move input.
-fn online_menu(app: &RochadeApp, ui: &mut Ui, t: &super::UiText, actions: &mut Vec<Action>) {
+fn online_menu(app: &RochadeApp, ui: &mut Ui, t: &UiText, actions: &mut Vec<Action>) {
     ui.menu_button(t.get("online_menu"), |ui| {
         let first = ui.button(t.get("online_connect"));
         super::a11y::focus_first_item_on_open(ui, "online", &first);

@@ -8,28 +8,37 @@
 //! Browsing answers (a square, a rank, attackers) come from [`browse`].
 //! The window repaints only on input, session deadlines and clock seconds.
 //!
-//! The app's state is [`RochadeApp`] (here); each view draws itself from
-//! a file of its own, with its own state where it has some (egui demo
-//! style): `frame` (one frame: input, views, focus, screen-reader words),
-//! `side_column` (the column beside the board) with `menus`, `clocks`,
-//! `move_input` (`MoveInput`), `scoresheet` (`Scoresheet`), `connection`
-//! and `sim_panel` ([`SimPanel`]); `board_view` (`BoardView`); `dialogs`
-//! (the question, the help) and `settings_dialog` with `settings_rows`
-//! (the draft being edited). What the app does is in `actions`
-//! (commands), `browsing` (the board by keys), `speech_out` (saying,
-//! effects, notices), `saving`, `practice`, `screen_reader` and `online`
-//! (play on Lichess: with `online_dialog` and `online_threads`).
+//! The app's state is [`RochadeApp`] (here): the session, speech, the
+//! settings, the links to the world, and the panels. Each panel owns its
+//! state and draws itself from a file of its own (egui demo style: a
+//! `struct` and its `ui`), from what the app hands it; it hands back what
+//! the user asked for, which the app carries out: `board_panel`
+//! (`BoardPanel`: cursor, piece picked up, focus; drawn by `board_view`),
+//! `move_input` (`MoveInput`), `scoresheet` (`Scoresheet`),
+//! `spoken_history` (`SpokenHistory`), `clocks`, `connection`,
+//! `sim_panel` ([`SimPanel`]), `dialogs` (`Dialogs`: the question, the
+//! help, [`Modal`]) with `settings_dialog` and `settings_rows`,
+//! `screen_reader` (`ScreenReader` and its offer) and `window` (title,
+//! fit, style). `frame` is one frame (input, panels, focus,
+//! screen-reader words), `side_column` the column beside the board with
+//! `menus`; `focus` says where the keyboard goes. What the app does is in
+//! `actions` (commands), `browsing` (the board by keys), `speech_out`
+//! (saying, effects, notices), `saving` (`Saving`), `practice`,
+//! `session_pack` (the session's words) and `online` (play on Lichess:
+//! with `online_dialog` and `online_threads`).
 
 mod a11y;
 mod actions;
 mod atspi_keys;
 pub use rochade_core::browse;
+mod board_panel;
 mod board_view;
 mod browsing;
 mod clocks;
 mod connection;
 mod dialogs;
 mod effects;
+mod focus;
 mod focus_ring;
 mod frame;
 mod keys;
@@ -49,17 +58,19 @@ pub mod run;
 mod saving;
 mod scoresheet;
 mod screen_reader;
+mod session_pack;
 mod settings_dialog;
 mod settings_rows;
 mod side_column;
 mod sim_panel;
 mod speech_out;
+mod spoken_history;
 pub mod text;
 mod title;
+mod window;
 #[cfg(target_os = "linux")]
 mod x11_raw_keys;
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -67,16 +78,17 @@ use shakmaty::{Color, Square};
 
 use crate::config::Settings;
 use crate::session::board::BoardEvent;
-use crate::session::{Event, Notice, Priority, Question, Session};
+use crate::session::{Event, Priority, Question, Session};
 use crate::speech::SpeechHandle;
-use crate::words::LoadPack;
-use crate::words::{Pack, Utterance};
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
+pub use dialogs::Modal;
+use focus::FocusTarget;
 pub use keys::Action;
 pub use online::OnlineStatus;
 pub use options::{AppOptions, TimeSource};
 pub use run::run;
+use session_pack::session_pack;
 pub use sim_panel::SimPanel;
 pub use text::UiText;
 
@@ -88,34 +100,10 @@ pub use crate::config::Theme;
 pub type GameSaver = crate::save_worker::GameSaver;
 pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
 
-/// The window over the main one, at most one at a time. A question the
-/// session asks ([`Session::pending`]) is drawn above it.
-pub enum Modal {
-    Help(dialogs::HelpWindow),
-    /// The settings being edited (applied only on Save).
-    Settings(Box<settings_dialog::SettingsDraft>),
-    /// Play online: server, token, how to find a game.
-    Online(Box<online_dialog::OnlineDraft>),
-}
-
-/// Which widget should take the keyboard next frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FocusTarget {
-    Board,
-    MoveInput,
-    /// The first menu's button (F10).
-    Menus,
-    /// The scoresheet's newest line.
-    Scoresheet,
-}
-
-/// How many spoken lines the history panel keeps.
-const HISTORY_SHOWN: usize = 8;
-
-/// The app state (egui demo-app style): the session's state here, the
-/// views' own state in theirs (`MoveInput`, `Scoresheet`, `BoardView`,
-/// [`SimPanel`], the dialogs in [`Modal`]); each view draws itself in its
-/// own file.
+/// The app state (egui demo-app style): the session, speech, settings
+/// and links here, each panel's own state in its panel (`BoardPanel`,
+/// `MoveInput`, `Scoresheet`, `SpokenHistory`, [`SimPanel`], `Dialogs`,
+/// `ScreenReader`, `Window`); each panel draws itself in its own file.
 pub struct RochadeApp {
     session: Session,
     speech: SpeechHandle,
@@ -124,51 +112,27 @@ pub struct RochadeApp {
     persist_settings: bool,
     pack_dir: Option<std::path::PathBuf>,
     time: TimeSource,
-    applied_style: Option<(Theme, u32)>,
-    /// The square the keyboard cursor is on.
-    cursor: Square,
-    /// A piece picked up by click or Enter, waiting for its target square.
-    selected: Option<Square>,
+    /// The game's board: the cursor, the piece picked up, its focus.
+    board: board_panel::BoardPanel,
     /// The move input: the text typed and what its widget showed.
     move_input: move_input::MoveInput,
-    /// When a key was last pressed, none yet at start (typing: the offer
-    /// nobody asked for waits until the keyboard is idle).
-    last_key_ms: Option<u64>,
     focus_request: Option<FocusTarget>,
-    /// The board had the keyboard in the last frame.
-    board_focused: bool,
     /// The scoresheet (whether a line of it has the keyboard).
     scoresheet: scoresheet::Scoresheet,
-    /// Where the keyboard goes back to after a question.
-    focus_before_question: FocusTarget,
-    /// A question was just asked: its dialog takes the keyboard.
-    question_takes_focus: bool,
     /// What was said, newest last (written form, for the screen).
-    history: VecDeque<Utterance>,
+    history: spoken_history::SpokenHistory,
     /// Said since the last frame, for the screen reader ([`a11y`]).
     a11y_pending: a11y::Pending,
-    /// The window title last sent (it says the game state).
-    window_title: String,
-    modal: Option<Modal>,
+    /// The window: its title, its fit to the screen, its style.
+    window: window::Window,
+    /// The question's dialog and the window over the main one.
+    dialogs: dialogs::Dialogs,
     sim: Option<SimPanel>,
-    /// The main board's view state (where it was drawn).
-    board_view: board_view::BoardView,
-    /// Whether the window was checked against the screen's size.
-    window_fitted: bool,
-    last_notice: Option<Notice>,
-    saver: Option<crate::save_worker::SaveWorker>,
-    /// Effects waiting for their save (a move is announced once on disk).
-    held: VecDeque<saving::Held>,
-    /// "Saving is taking long" was said and no save has been quick since.
-    slow_spell: bool,
+    /// The game's saving (a move is announced once on disk) and exports.
+    saving: saving::Saving,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
-    /// Exports being written by a thread of their own.
-    exports: Vec<saving::Export>,
-    saves: u64,
-    save_error: Option<String>,
     audio: Option<crate::audio::AudioOut>,
-    allow_close: bool,
     note: Option<String>,
     trace_startup: Option<Instant>,
     trace_frames: Option<Instant>,
@@ -176,45 +140,16 @@ pub struct RochadeApp {
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
     /// The sighted player's e-board (DGT), when its port is set.
     sighted_link: Option<crate::serial::Link>,
-    sighted_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
+    sighted_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput<crate::dgt::Message>>>,
     /// The engine thread and the program it runs (practice).
     engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
-    /// The screen-reader look-up still running ([`AppOptions::screen_reader`]).
-    screen_reader_probe: Option<std::sync::mpsc::Receiver<bool>>,
-    /// A screen reader was found; the offer waits for no other question.
-    screen_reader_found: bool,
-    /// A screen reader runs and has not been answered yet: it gets the
-    /// app's words too (a Braille display shows the moves typed before
-    /// the offer is answered).
-    screen_reader_unanswered: bool,
-    /// The connection that hands keys to the screen reader, coming.
-    keys_rx: Option<std::sync::mpsc::Receiver<atspi_keys::Registry>>,
-    /// Keys go to the screen reader first ([`atspi_keys`]).
-    keys: Option<(atspi_keys::KeyFilter, atspi_keys::Registry)>,
+    /// The screen reader: the look-up, the offer, the keys it gets first.
+    screen_reader: screen_reader::ScreenReader,
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
     /// Puzzles, once started ([`puzzle_panel`]).
     puzzles: Option<puzzle_panel::PuzzlePanel>,
-}
-
-/// The session's words: moves in the announcement language, every message
-/// (questions, confirmations, results) in the interface language. Only
-/// when the clip voice speaks and has no clips of the interface language
-/// do the messages stay in the announcement language, so they are heard.
-pub(crate) fn session_pack(
-    settings: &crate::config::Settings,
-    dir: Option<&std::path::Path>,
-    speech_backend: &str,
-) -> (Pack, Option<crate::words::PackError>) {
-    let (pack, error) = Pack::load_or_bundled(settings.session_config().lang, dir);
-    if speech_backend == "clip voice"
-        && !crate::speech::clips::has_clips(settings.interface_language)
-    {
-        return (pack, error);
-    }
-    let (interface, _) = Pack::load_or_bundled(settings.interface_language, dir);
-    (pack.with_messages_from(&interface), error)
 }
 
 impl RochadeApp {
@@ -236,7 +171,7 @@ impl RochadeApp {
             (a, b) => a.or(b),
         };
         let wake = Arc::new(std::sync::OnceLock::new());
-        let (saver, saver_error) = saving::spawn(options.saver, &wake);
+        let saving = saving::Saving::start(options.saver, &wake);
         let mut app = RochadeApp {
             session,
             speech: options.speech,
@@ -245,33 +180,18 @@ impl RochadeApp {
             persist_settings: options.persist_settings,
             pack_dir: options.pack_dir,
             time: options.time,
-            applied_style: None,
-            cursor: Square::E2,
-            selected: None,
+            board: board_panel::BoardPanel::default(),
             move_input: move_input::MoveInput::default(),
-            last_key_ms: None,
             focus_request: Some(FocusTarget::MoveInput),
-            board_focused: false,
             scoresheet: scoresheet::Scoresheet::default(),
-            focus_before_question: FocusTarget::MoveInput,
-            question_takes_focus: false,
-            history: VecDeque::new(),
+            history: spoken_history::SpokenHistory::default(),
             a11y_pending: a11y::Pending::default(),
-            window_title: String::new(),
-            modal: None,
+            window: window::Window::default(),
+            dialogs: dialogs::Dialogs::default(),
             sim: None,
-            board_view: board_view::BoardView::new(board_view::BOARD_ID),
-            window_fitted: false,
-            last_notice: None,
-            saver,
-            held: VecDeque::new(),
-            slow_spell: false,
+            saving,
             wake,
-            exports: Vec::new(),
-            saves: 0,
-            save_error: saver_error,
             audio: options.audio,
-            allow_close: false,
             note,
             trace_startup: options.trace_startup,
             trace_frames: options.trace_frames,
@@ -280,11 +200,7 @@ impl RochadeApp {
             sighted_link: None,
             sighted_rx: None,
             engine: None,
-            screen_reader_probe: options.screen_reader,
-            screen_reader_found: false,
-            screen_reader_unanswered: false,
-            keys_rx: None,
-            keys: None,
+            screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
             online_status: online::OnlineStatus::default(),
             puzzles: None,
@@ -341,7 +257,17 @@ impl RochadeApp {
 
     /// The keyboard cursor on the board.
     pub fn cursor(&self) -> Square {
-        self.cursor
+        self.board.cursor
+    }
+
+    /// Where the main board was drawn last (for tests and measurements).
+    pub fn board_rect(&self) -> Option<egui::Rect> {
+        self.board.rect()
+    }
+
+    /// Where the simulated peg-board was drawn last, while it is shown.
+    pub fn sim_board_rect(&self) -> Option<egui::Rect> {
+        self.sim.as_ref().and_then(|s| s.view_rect())
     }
 
     /// The question waiting for an answer (shown as a dialog).
@@ -350,17 +276,17 @@ impl RochadeApp {
     }
 
     pub fn modal(&self) -> Option<&Modal> {
-        self.modal.as_ref()
+        self.dialogs.modal.as_ref()
     }
 
     /// What the app said, oldest first (the history panel shows the end).
     pub fn spoken(&self) -> Vec<String> {
-        self.history.iter().map(|u| u.spoken.clone()).collect()
+        self.history.spoken()
     }
 
     /// How many times the game was saved.
     pub fn saves(&self) -> u64 {
-        self.saves
+        self.saving.saves
     }
 
     pub fn sim(&self) -> Option<&SimPanel> {
@@ -387,7 +313,7 @@ impl RochadeApp {
 
     /// The window title as last set (it says the game state).
     pub fn window_title(&self) -> &str {
-        &self.window_title
+        &self.window.title
     }
 
     /// A voice that stopped answering mid-session: the speech service
@@ -400,43 +326,5 @@ impl RochadeApp {
                 self.ui.get("speech_stopped")
             });
         }
-    }
-}
-
-#[cfg(test)]
-mod session_pack_tests {
-    use super::*;
-    use crate::words::Lang;
-
-    fn settings(interface: Lang, announce: Lang) -> Settings {
-        let mut s = Settings {
-            interface_language: interface,
-            ..Settings::default()
-        };
-        s.speech.language = announce;
-        s
-    }
-
-    #[test]
-    fn messages_follow_the_interface_unless_the_clip_voice_cannot_say_them() {
-        let english = Pack::bundled(Lang::En).say("cancelled");
-        let german = Pack::bundled(Lang::De).say("cancelled");
-        let s = settings(Lang::En, Lang::De);
-        let (pack, _) = session_pack(&s, None, "speech-dispatcher");
-        assert_eq!(pack.say("cancelled"), english);
-        assert_eq!(pack.messages_lang(), Lang::En);
-        // The clip voice has German clips only: English messages would be
-        // silent, so they stay German.
-        assert!(crate::speech::clips::has_clips(Lang::De));
-        if !crate::speech::clips::has_clips(Lang::En) {
-            let (pack, _) = session_pack(&s, None, "clip voice");
-            assert_eq!(pack.say("cancelled"), german);
-        }
-        let (pack, _) = session_pack(&settings(Lang::De, Lang::En), None, "clip voice");
-        assert_eq!(
-            pack.say("cancelled"),
-            german,
-            "German clips say German messages"
-        );
     }
 }

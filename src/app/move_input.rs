@@ -4,8 +4,9 @@
 
 use egui::{FontId, Id, Key, Ui};
 
+use super::focus::FocusTarget;
 use super::layout::big;
-use super::{FocusTarget, RochadeApp, UiText};
+use super::text::UiText;
 
 pub const MOVE_INPUT_ID: &str = "move_input";
 
@@ -24,6 +25,9 @@ pub struct MoveInput {
     /// A move typed under the resume question, back in the input once it
     /// is answered (it is for the game the answer chooses).
     pub kept: Option<String>,
+    /// When a key was last pressed, none yet at start (typing: the offer
+    /// nobody asked for waits until the keyboard is idle).
+    pub last_key_ms: Option<u64>,
 }
 
 /// The move input's text size, in points.
@@ -90,14 +94,12 @@ impl MoveInput {
         self.built_before.clone_from(&self.built);
         changing
     }
-}
 
-impl RochadeApp {
     /// Keeps track of typing: when the last key came, and text typed while
     /// a question's dialog has the keyboard (a move typed by someone who
     /// has not heard the question): that text goes to the move input, and
     /// the Enter after it plays it instead of answering.
-    pub(super) fn note_typing(&mut self, ctx: &egui::Context, asking: bool) {
+    pub fn note_typing(&mut self, ctx: &egui::Context, asking: bool, now_ms: u64) {
         let (any_key, typed) = ctx.input(|i| {
             let any_key = i.events.iter().any(|e| {
                 matches!(
@@ -116,18 +118,18 @@ impl RochadeApp {
             (any_key, typed)
         });
         if any_key {
-            self.last_key_ms = Some(self.now_ms());
+            self.last_key_ms = Some(now_ms);
         }
         if !asking {
-            self.move_input.typed_under_question = false;
+            self.typed_under_question = false;
             return;
         }
         // Y alone is the answer's own key (no move begins with it; N
         // begins "Nf3", so it is typed, and "n" with Enter answers no).
-        let answer_key = matches!(typed.as_str(), "y" | "Y") && self.move_input.text.is_empty();
+        let answer_key = matches!(typed.as_str(), "y" | "Y") && self.text.is_empty();
         if !typed.is_empty() && !answer_key {
-            self.move_input.typed_under_question = true;
-            self.move_input.text.push_str(&typed);
+            self.typed_under_question = true;
+            self.text.push_str(&typed);
         }
     }
 }

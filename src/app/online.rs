@@ -419,12 +419,12 @@ impl Host for RochadeApp {
         };
         self.dispatch(Event::ConfigChanged(config));
         self.replace_game(now, record);
-        self.selected = None;
+        self.board.selected = None;
     }
 
     fn replace_game(&mut self, now: u64, record: GameRecord) {
         self.session.resume_game(now, record);
-        self.selected = None;
+        self.board.selected = None;
         self.queue_save();
     }
 

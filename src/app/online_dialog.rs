@@ -34,7 +34,7 @@ impl OnlineDraft {
             token: String::new(),
             error: None,
             take_focus: true,
-            return_to: if app.board_focused {
+            return_to: if app.board.focused {
                 FocusTarget::Board
             } else {
                 FocusTarget::MoveInput

@@ -5,9 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::GameSaver;
 use crate::chess::GameRecord;
 use crate::config::Settings;
+use crate::save_worker::GameSaver;
 use crate::speech::SpeechHandle;
 
 /// Where the app's milliseconds come from: the wall clock, or a counter a

@@ -91,15 +91,15 @@ impl RochadeApp {
 }
 
 /// The Computer menu of the top bar: the same commands as the keys.
+/// `on`: the computer plays; `level`: its level's number.
 pub(super) fn computer_menu(
-    app: &RochadeApp,
     ui: &mut Ui,
     t: &UiText,
+    on: bool,
+    level: u8,
     actions: &mut Vec<super::keys::Action>,
 ) {
     use super::keys::Action;
-    let on = app.session.opponent().is_some();
-    let level = app.settings.engine.level.number();
     let title = if on {
         format!(
             "{} ({} {level})",

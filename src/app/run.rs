@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use super::{AppOptions, RochadeApp, TimeSource};
+use super::RochadeApp;
+use super::options::{AppOptions, TimeSource};
+use super::text::UiText;
 use crate::chess::GameRecord;
 use crate::config::Settings;
 use crate::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
@@ -153,7 +155,11 @@ pub fn open_save_folder(
     store: std::io::Result<crate::savegame::GameStore>,
     fallback: Option<PathBuf>,
     notes: &mut Vec<String>,
-) -> (Option<GameRecord>, super::GameSaver, Vec<&'static str>) {
+) -> (
+    Option<GameRecord>,
+    crate::save_worker::GameSaver,
+    Vec<&'static str>,
+) {
     use crate::savegame::SaveFile;
     let store = match store {
         Ok(store) => store,
@@ -298,7 +304,7 @@ fn in_progress(
 /// (the interface text `key`), then the technical cause, which alone
 /// ("alsa:default: The requested audio device is not available") told the
 /// user nothing to do.
-fn start_problem(ui: &super::UiText, key: &str, cause: &str) -> String {
+fn start_problem(ui: &UiText, key: &str, cause: &str) -> String {
     format!(
         "{} ({}: {cause})",
         ui.get(key),
@@ -324,7 +330,7 @@ pub fn run() -> Result<(), RunError> {
     let settings = loaded.settings;
     let mut notes: Vec<String> = loaded.warning.into_iter().collect();
 
-    let ui = super::UiText::bundled(settings.interface_language);
+    let ui = UiText::bundled(settings.interface_language);
     let config = speech_config_from_env(&settings);
     let speech = match SpeechService::spawn(config.clone()) {
         Ok(h) => h,
@@ -409,7 +415,7 @@ pub fn run() -> Result<(), RunError> {
             let (found, keys) = super::screen_reader::detect_in_background(cc.egui_ctx.clone());
             options.screen_reader = Some(found);
             let mut app = RochadeApp::new(options);
-            app.keys_rx = Some(keys);
+            app.screen_reader.keys_rx = Some(keys);
             if let Some(cfg) = link_config {
                 app.connect_board(cfg, cc.egui_ctx.clone());
             }
@@ -434,7 +440,10 @@ fn peg_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial:
 }
 
 /// The sighted player's DGT board, beside the peg-board.
-fn sighted_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial::LinkConfig> {
+fn sighted_link_config(
+    settings: &Settings,
+    epoch: Instant,
+) -> Option<crate::serial::LinkConfig<crate::dgt::Decoder>> {
     settings.board.sighted_port.as_ref().map(|p| {
         let mut cfg = crate::serial::LinkConfig::dgt(p.clone());
         cfg.epoch = epoch;
@@ -487,22 +496,28 @@ impl RochadeApp {
     }
 
     /// Starts the sighted player's e-board link (a DGT board).
-    pub fn connect_sighted_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
+    pub fn connect_sighted_board(
+        &mut self,
+        cfg: crate::serial::LinkConfig<crate::dgt::Decoder>,
+        ctx: egui::Context,
+    ) {
         if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
             self.sighted_link = Some(link);
             self.sighted_rx = Some(rx);
         }
     }
 
-    fn spawn_link(
+    /// Starts a link to a board of any kind (generic over its
+    /// [`crate::board::Protocol`]).
+    fn spawn_link<P: crate::board::Protocol>(
         &mut self,
-        cfg: crate::serial::LinkConfig,
+        cfg: crate::serial::LinkConfig<P>,
         ctx: egui::Context,
     ) -> Option<(
         crate::serial::Link,
-        mpsc::Receiver<crate::serial::BoardInput>,
+        mpsc::Receiver<crate::serial::BoardInput<P::Message>>,
     )> {
-        let (link_tx, link_rx) = mpsc::channel::<crate::serial::BoardInput>();
+        let (link_tx, link_rx) = mpsc::channel();
         match crate::serial::Link::spawn(cfg, link_tx) {
             Ok(link) => {
                 match forward_waking("board-wake", link_rx, move || ctx.request_repaint()) {
@@ -523,20 +538,13 @@ impl RochadeApp {
     /// Hands what the link reported since the last frame to the session.
     pub(super) fn poll_board(&mut self) {
         use crate::session::Event;
-        let inputs: Vec<_> = [
-            (&self.board_rx, Event::Board as fn(_) -> Event),
-            (&self.sighted_rx, Event::Sighted),
-        ]
-        .into_iter()
-        .filter_map(|(rx, wrap)| {
-            Some(
-                rx.as_ref()?
-                    .try_iter()
-                    .map(move |i| (i.at_ms, wrap(i.event))),
-            )
-        })
-        .flatten()
-        .collect();
+        // Each board's reports as session events (the boards speak their
+        // own messages).
+        let board = self.board_rx.iter().flat_map(|rx| rx.try_iter());
+        let board = board.map(|i| (i.at_ms, Event::Board(i.event)));
+        let sighted = self.sighted_rx.iter().flat_map(|rx| rx.try_iter());
+        let sighted = sighted.map(|i| (i.at_ms, Event::Sighted(i.event)));
+        let inputs: Vec<_> = board.chain(sighted).collect();
         for (at_ms, event) in inputs {
             // The links stamp with the same epoch as the app's time source.
             let effects = self.session.handle(at_ms, event);
@@ -576,7 +584,7 @@ mod export_name_tests {
         use crate::words::Lang;
         let cause = "alsa:default: The requested audio device is not available";
         for lang in [Lang::En, Lang::De, Lang::Pt] {
-            let ui = super::super::UiText::bundled(lang);
+            let ui = super::super::text::UiText::bundled(lang);
             for key in ["start_sound", "start_speech_clips", "start_speech_silent"] {
                 let text = start_problem(&ui, key, cause);
                 assert!(text.contains(cause), "{text}");

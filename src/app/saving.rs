@@ -16,6 +16,7 @@
 //! unsaved (the player was told it is not saved yet: never silently), and
 //! a failure is said when it comes.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -68,8 +69,40 @@ impl Held {
     }
 }
 
+/// The saving of the game and the exports under way.
+pub(super) struct Saving {
+    /// The saving thread, when the app saves.
+    worker: Option<SaveWorker>,
+    /// Effects waiting for their save (a move is announced once on disk).
+    pub held: VecDeque<Held>,
+    /// "Saving is taking long" was said and no save has been quick since.
+    slow_spell: bool,
+    /// Exports being written by a thread of their own.
+    exports: Vec<Export>,
+    /// How many times the game was saved.
+    pub saves: u64,
+    /// Why the last save failed, until one works (in the banner).
+    pub error: Option<String>,
+}
+
+impl Saving {
+    /// Starts the saving thread, if the app saves; it wakes the window
+    /// once it has a context.
+    pub(super) fn start(saver: Option<GameSaver>, wake: &Arc<OnceLock<egui::Context>>) -> Saving {
+        let (worker, error) = spawn(saver, wake);
+        Saving {
+            worker,
+            held: VecDeque::new(),
+            slow_spell: false,
+            exports: Vec::new(),
+            saves: 0,
+            error,
+        }
+    }
+}
+
 /// Starts the saving thread; it wakes the window once it has a context.
-pub(super) fn spawn(
+fn spawn(
     saver: Option<GameSaver>,
     wake: &Arc<OnceLock<egui::Context>>,
 ) -> (Option<SaveWorker>, Option<String>) {
@@ -91,17 +124,17 @@ pub(super) fn spawn(
 impl RochadeApp {
     /// Queues a save of the record; the ticket to wait for, if saving.
     pub(super) fn queue_save(&mut self) -> Option<u64> {
-        self.saves += 1;
+        self.saving.saves += 1;
         let record = self.session.record().clone();
-        Some(self.saver.as_mut()?.queue(record))
+        Some(self.saving.worker.as_mut()?.queue(record))
     }
 
     /// Every save and export is done and nothing waits for one (tests
     /// wait for this).
     pub fn saves_settled(&self) -> bool {
-        self.held.is_empty()
-            && self.exports.is_empty()
-            && self.saver.as_ref().is_none_or(SaveWorker::is_idle)
+        self.saving.held.is_empty()
+            && self.saving.exports.is_empty()
+            && self.saving.worker.as_ref().is_none_or(SaveWorker::is_idle)
     }
 
     /// Writes the exports (PGN, BRF, text) on a thread of their own; the
@@ -123,7 +156,7 @@ impl RochadeApp {
                 }
             });
         match spawned {
-            Ok(_) => self.exports.push(Export(rx)),
+            Ok(_) => self.saving.exports.push(Export(rx)),
             Err(e) => self.exported(Err(ExportGameError::NoThread(e))),
         }
     }
@@ -131,17 +164,19 @@ impl RochadeApp {
     /// Says the exports finished since the last frame.
     pub(super) fn poll_exports(&mut self) {
         let mut results = Vec::new();
-        self.exports.retain(|export| match export.0.try_recv() {
-            Ok(result) => {
-                results.push(result);
-                false
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => true,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                results.push(Err(ExportGameError::ThreadStopped));
-                false
-            }
-        });
+        self.saving
+            .exports
+            .retain(|export| match export.0.try_recv() {
+                Ok(result) => {
+                    results.push(result);
+                    false
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => true,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    results.push(Err(ExportGameError::ThreadStopped));
+                    false
+                }
+            });
         for result in results {
             self.exported(result);
         }
@@ -164,44 +199,44 @@ impl RochadeApp {
     /// Takes in finished saves (a failure is said at once) and carries out
     /// the effects whose save is done or has waited long enough.
     pub(super) fn release_saved(&mut self) {
-        let Some(worker) = &mut self.saver else {
+        let Some(worker) = &mut self.saving.worker else {
             return;
         };
         for done in worker.poll() {
             match done.result {
-                Ok(()) => self.save_error = None,
+                Ok(()) => self.saving.error = None,
                 Err(e) => self.save_failed(&e),
             }
         }
         let now = self.now_ms();
-        while let Some(front) = self.held.front() {
+        while let Some(front) = self.saving.held.front() {
             let due = match front.ticket {
                 None => true,
                 Some(t) => {
-                    self.saver.as_ref().is_none_or(|w| w.is_done(t))
+                    self.saving.worker.as_ref().is_none_or(|w| w.is_done(t))
                         || now >= front.since + SAVE_GIVE_UP_MS
                 }
             };
             if !due {
                 if now >= front.since + SAVE_HOLD_MS && !front.told_slow {
-                    if let Some(front) = self.held.front_mut() {
+                    if let Some(front) = self.saving.held.front_mut() {
                         front.told_slow = true;
                     }
                     // Said at once, ahead of the move that waits for it;
                     // once a slow spell, not once a move.
-                    if !self.slow_spell {
-                        self.slow_spell = true;
+                    if !self.saving.slow_spell {
+                        self.saving.slow_spell = true;
                         let text = self.session.pack().say("save_slow");
                         self.say(text, Priority::Alert);
                     }
                 }
                 break;
             }
-            let held = self.held.pop_front().expect("front exists");
+            let held = self.saving.held.pop_front().expect("front exists");
             // A move whose save was done within the hold time: the disk
             // is quick again, and the next slow save is a new spell.
             if held.ticket.is_some() && now < held.since + SAVE_HOLD_MS {
-                self.slow_spell = false;
+                self.saving.slow_spell = false;
             }
             self.run_effects(held.effects, true);
         }
@@ -215,25 +250,27 @@ impl RochadeApp {
         let at = effects.iter().position(|e| matches!(e, Effect::SaveGame));
         // (Without a saving thread a save is done at once, in line.)
         let ticket = at
-            .filter(|_| self.saver.is_some())
+            .filter(|_| self.saving.worker.is_some())
             .and_then(|_| self.queue_save());
         let (Some(at), Some(ticket)) = (at, ticket) else {
-            self.held.push_back(Held::behind(effects));
+            self.saving.held.push_back(Held::behind(effects));
             return;
         };
         let after = effects.split_off(at + 1);
         effects.pop(); // the save, queued above
         if !effects.is_empty() {
-            self.held.push_back(Held::behind(effects));
+            self.saving.held.push_back(Held::behind(effects));
         }
         let since = self.now_ms();
-        self.held.push_back(Held::saving(ticket, since, after));
+        self.saving
+            .held
+            .push_back(Held::saving(ticket, since, after));
     }
 
     /// How long until a held announcement needs a word (saving is slow) or
     /// goes out without its save.
     pub(super) fn save_hold_delay(&self) -> Option<Duration> {
-        let front = self.held.front()?;
+        let front = self.saving.held.front()?;
         front.ticket?;
         let at = if front.told_slow {
             front.since + SAVE_GIVE_UP_MS
@@ -260,7 +297,7 @@ impl RochadeApp {
             _ => Utterance::from(e.to_string().as_str()),
         };
         let text = pack.phrase("save_failed", &[("reason", reason)]);
-        self.save_error = Some(format!("{} ({e})", text.written));
+        self.saving.error = Some(format!("{} ({e})", text.written));
         self.say(text, Priority::Alert);
         if let Some(elsewhere) = crate::savegame::SavedElsewhere::inside(e) {
             let folder = elsewhere.path.parent().unwrap_or(&elsewhere.path);
@@ -291,8 +328,8 @@ impl RochadeApp {
 /// window, a settings problem) stay at the top of the window, above
 /// everything, where they cannot scroll out of view; a screen reader finds
 /// them first. The save error goes once a save works.
-pub(super) fn alert_banner(app: &RochadeApp, ui: &mut egui::Ui) {
-    let lines: Vec<&String> = [&app.save_error, &app.note].into_iter().flatten().collect();
+pub(super) fn alert_banner(ui: &mut egui::Ui, save_error: Option<&String>, note: Option<&String>) {
+    let lines: Vec<&String> = [save_error, note].into_iter().flatten().collect();
     if lines.is_empty() {
         return;
     }

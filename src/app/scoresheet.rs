@@ -3,8 +3,9 @@
 
 use egui::Ui;
 
+use super::focus::FocusTarget;
 use super::layout::big;
-use super::{FocusTarget, UiText};
+use super::text::UiText;
 use crate::chess::{GameRecord, Letters};
 
 /// "1. e4 e5" rows, in the chosen piece letters, "(=)" after a move that

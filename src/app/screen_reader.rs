@@ -13,7 +13,8 @@ use std::sync::mpsc;
 
 use super::RochadeApp;
 use super::layout::big;
-use crate::session::Question;
+use super::text::UiText;
+use crate::session::{Pending, Question};
 use crate::speech::SpeechMode;
 use crate::words::{Lang, Pack};
 
@@ -22,10 +23,36 @@ use crate::words::{Lang, Pack};
 /// so the offer does not push a move off the Braille line.
 const OFFER_IDLE_MS: u64 = 5000;
 
-impl RochadeApp {
+/// The screen reader as the window knows it: the look-up, whether one
+/// runs, the offer still unanswered, and the keys handed to it first.
+#[derive(Default)]
+pub struct ScreenReader {
+    /// The look-up still running ([`super::options::AppOptions::screen_reader`]).
+    probe: Option<mpsc::Receiver<bool>>,
+    /// A screen reader was found; the offer waits for no other question.
+    found: bool,
+    /// A screen reader runs and has not been answered yet: it gets the
+    /// app's words too (a Braille display shows the moves typed before
+    /// the offer is answered).
+    pub unanswered: bool,
+    /// The connection that hands keys to the screen reader, coming.
+    pub keys_rx: Option<mpsc::Receiver<super::atspi_keys::Registry>>,
+    /// Keys go to the screen reader first ([`super::atspi_keys`]).
+    keys: Option<(super::atspi_keys::KeyFilter, super::atspi_keys::Registry)>,
+}
+
+impl ScreenReader {
+    /// The look-up started at start-up, if any.
+    pub fn new(probe: Option<mpsc::Receiver<bool>>) -> ScreenReader {
+        ScreenReader {
+            probe,
+            ..ScreenReader::default()
+        }
+    }
+
     /// Hands the frame's keys to the screen reader first (Orca 43), once
     /// the connection is there; keys it used are taken out.
-    pub(super) fn forward_keys(&mut self, raw: &mut egui::RawInput) {
+    pub fn forward_keys(&mut self, raw: &mut egui::RawInput) {
         if let Some(rx) = &self.keys_rx
             && let Ok(registry) = rx.try_recv()
         {
@@ -37,18 +64,25 @@ impl RochadeApp {
         }
     }
 
-    /// Takes the look-up's answer and asks, once no other question waits.
-    pub(super) fn poll_screen_reader(&mut self, ctx: &egui::Context) {
-        if let Some(probe) = &self.screen_reader_probe {
+    /// Takes the look-up's answer, once it came.
+    fn poll_probe(&mut self) {
+        if let Some(probe) = &self.probe {
             match probe.try_recv() {
                 Ok(found) => {
-                    self.screen_reader_found = found;
-                    self.screen_reader_probe = None;
+                    self.found = found;
+                    self.probe = None;
                 }
-                Err(mpsc::TryRecvError::Disconnected) => self.screen_reader_probe = None,
+                Err(mpsc::TryRecvError::Disconnected) => self.probe = None,
                 Err(mpsc::TryRecvError::Empty) => {}
             }
         }
+    }
+}
+
+impl RochadeApp {
+    /// Takes the look-up's answer and asks, once no other question waits.
+    pub(super) fn poll_screen_reader(&mut self, ctx: &egui::Context) {
+        self.screen_reader.poll_probe();
         // Asked once the window has the keyboard and a control in it has
         // the focus: the screen reader presents what is said to the focused
         // control, and drops what comes before it knows the window.
@@ -58,14 +92,17 @@ impl RochadeApp {
         // typed yet, otherwise once the move input is empty and the
         // keyboard idle, so it never interrupts a move being typed or read.
         let now = self.now_ms();
-        let due = self.last_key_ms.map_or(0, |at| at + OFFER_IDLE_MS);
+        let due = self
+            .move_input
+            .last_key_ms
+            .map_or(0, |at| at + OFFER_IDLE_MS);
         let idle = self.move_input.text.is_empty() && now >= due;
         // Until answered: another question may have replaced it (the
         // session asks one at a time), then it is asked again.
-        self.screen_reader_unanswered = self.screen_reader_found
+        self.screen_reader.unanswered = self.screen_reader.found
             && self.settings.speech.mode == SpeechMode::SelfVoicing
             && !self.settings.speech.screen_reader_offered;
-        if !self.screen_reader_unanswered || self.session.pending().is_some() {
+        if !self.screen_reader.unanswered || self.session.pending().is_some() {
             return;
         }
         if !idle {
@@ -78,7 +115,7 @@ impl RochadeApp {
             }
             return;
         }
-        if window_focused && control_focused && self.modal.is_none() {
+        if window_focused && control_focused && self.dialogs.modal.is_none() {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
         }
@@ -132,12 +169,15 @@ impl RochadeApp {
 
 /// The open offer, in the side column: its words and two buttons (Tab
 /// reaches them; the keyboard is not taken). Returns the answer clicked.
-pub(super) fn offer_panel(app: &RochadeApp, ui: &mut egui::Ui) -> Option<bool> {
-    let pending = app.session.pending()?;
+pub(super) fn offer_panel(
+    ui: &mut egui::Ui,
+    t: &UiText,
+    pending: Option<&Pending>,
+) -> Option<bool> {
+    let pending = pending?;
     if !matches!(pending.question, Question::ScreenReaderMode) {
         return None;
     }
-    let t = &app.ui;
     let mut answer = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         super::a11y::heading(ui, big(t.get("screen_reader_offer_title"), 20.0));
@@ -264,5 +304,37 @@ mod tests {
         assert!(!names_a_screen_reader(b"/usr/bin/python3\0/tmp/orcas.py\0"));
         assert!(!names_a_screen_reader(b"vim\0notes\0orca\0"));
         assert!(!names_a_screen_reader(b""));
+    }
+
+    /// The offer panel alone: shown only for the offer, its buttons
+    /// handing back the answer.
+    #[test]
+    fn the_offer_panel_shows_only_the_offer_and_hands_back_the_answer() {
+        use crate::words::Utterance;
+        use egui::accesskit::Role;
+        use egui_kittest::kittest::Queryable;
+        let t = UiText::bundled(Lang::En);
+        let pending = |question| Pending {
+            question,
+            text: Utterance::from("Let the screen reader speak?"),
+        };
+        let mut h = egui_kittest::Harness::new_ui_state(
+            move |ui, (asked, answer): &mut (Option<Pending>, Option<bool>)| {
+                if let Some(a) = offer_panel(ui, &t, asked.as_ref()) {
+                    *answer = Some(a);
+                }
+            },
+            (Some(pending(Question::NewGame)), None),
+        );
+        h.run();
+        assert!(h.query_by_label("Screen reader found").is_none());
+        h.state_mut().0 = Some(pending(Question::ScreenReaderMode));
+        h.run();
+        assert!(h.query_by_label("Screen reader found").is_some());
+        assert_eq!(h.state().1, None, "nothing answered yet");
+        h.get_by_role_and_label(Role::Button, "Yes, my screen reader speaks")
+            .click();
+        h.run();
+        assert_eq!(h.state().1, Some(true));
     }
 }

@@ -4,13 +4,15 @@
 use egui::Color32;
 use shakmaty::Color;
 
+use super::RochadeApp;
+use super::focus::FocusTarget;
 use super::layout::big;
 use super::settings_rows::{
     ClipRecording, braille_rows, clip_rows, lang_row, number_row, speech_rows,
 };
-use super::{FocusTarget, RochadeApp, Theme, UiText};
+use super::text::UiText;
 use crate::chess::Letters;
-use crate::config::Settings;
+use crate::config::{Settings, Theme};
 
 /// The settings being edited; applied and saved only on Save.
 pub struct SettingsDraft {
@@ -43,7 +45,7 @@ impl SettingsDraft {
             error: None,
             clip: ClipRecording::new(app.pack_dir.clone()),
             take_focus: true,
-            return_to: if app.board_focused {
+            return_to: if app.board.focused {
                 FocusTarget::Board
             } else {
                 FocusTarget::MoveInput
@@ -321,7 +323,7 @@ impl RochadeApp {
             && !self.session.record().is_over();
         self.ui = UiText::bundled(settings.interface_language);
         let config = settings.session_config();
-        let (pack, pack_error) = super::session_pack(
+        let (pack, pack_error) = super::session_pack::session_pack(
             &settings,
             self.pack_dir.as_deref(),
             &self.speech.backend_name(),
@@ -340,7 +342,7 @@ impl RochadeApp {
         ));
         self.dispatch(crate::session::Event::TagsChanged(tags));
         self.relink(&old);
-        self.applied_style = None;
+        self.window.restyle();
         if let Some(e) = pack_error {
             self.note = Some(e.to_string());
         }

@@ -3,7 +3,7 @@
 
 use egui::Ui;
 
-use super::UiText;
+use super::text::UiText;
 use crate::config::Settings;
 use crate::words::Lang;
 use crate::words::LoadPack;
@@ -83,7 +83,7 @@ pub struct ClipRecording {
     /// The words of the language last shown (file name, spoken form), read
     /// once per language rather than on every frame.
     words: Option<(Lang, Vec<(String, String)>)>,
-    /// The folder of the user's speech packs (see [`super::AppOptions`]).
+    /// The folder of the user's speech packs (see [`super::options::AppOptions`]).
     pack_dir: Option<std::path::PathBuf>,
 }
 

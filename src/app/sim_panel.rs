@@ -7,7 +7,7 @@ use shakmaty::Square;
 
 use super::{RochadeApp, UiText};
 use crate::board::sim::{SimBoard, SimCommand, SimStep};
-use crate::board::{BoardMessage, Decoder, Format, HostCommand};
+use crate::board::{Decoder, Format, HostCommand, PegMessage};
 use crate::config::DisplaySettings;
 use crate::words::Pack;
 
@@ -70,7 +70,7 @@ impl SimPanel {
         self.decoder.stats().dropped()
     }
 
-    fn decode(&mut self, steps: Vec<SimStep>) -> Vec<BoardMessage> {
+    fn decode(&mut self, steps: Vec<SimStep>) -> Vec<PegMessage> {
         let mut out = Vec::new();
         for step in steps {
             // Pauses only matter in real time; each click is its own step.
@@ -82,7 +82,7 @@ impl SimPanel {
     }
 
     /// Lift the peg on `sq`, or put the peg in the hand into `sq`.
-    pub fn press(&mut self, sq: Square) -> Vec<BoardMessage> {
+    pub fn press(&mut self, sq: Square) -> Vec<PegMessage> {
         self.cursor = sq;
         let occupied = self.board.pieces()[usize::from(sq)].is_some();
         let cmd = if occupied && self.board.hand().is_empty() {
@@ -106,7 +106,7 @@ impl SimPanel {
     }
 
     /// The board's answer to a host command (a snapshot request).
-    pub fn answer(&mut self, cmd: HostCommand) -> Vec<BoardMessage> {
+    pub fn answer(&mut self, cmd: HostCommand) -> Vec<PegMessage> {
         match self.board.answer(cmd.line()) {
             Some(bytes) => self.decode(vec![SimStep::Send(bytes)]),
             None => Vec::new(),

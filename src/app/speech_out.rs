@@ -6,7 +6,7 @@ use shakmaty::Square;
 
 use super::{FocusTarget, RochadeApp, saving};
 use crate::runtime::carry_out;
-use crate::session::{Effect, Event, Notice, Priority, Question, QuestionKind, Speech};
+use crate::session::{Effect, Event, Notice, Outcome, Priority, Question, QuestionKind, Speech};
 use crate::words::Utterance;
 
 impl RochadeApp {
@@ -37,17 +37,14 @@ impl RochadeApp {
         // in self-voicing mode it would talk over the app's voice, except
         // while its user has not answered the offer yet (a Braille display
         // would show nothing of the moves typed before the answer).
-        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader_unanswered {
+        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered {
             if priority == Priority::Move {
                 self.a11y_pending.push_move(&text.spoken);
             } else {
                 self.a11y_pending.push(&text.spoken);
             }
         }
-        self.history.push_back(text);
-        while self.history.len() > 50 {
-            self.history.pop_front();
-        }
+        self.history.push(text);
     }
 
     pub(super) fn say_key(&mut self, key: &str, priority: Priority) {
@@ -57,14 +54,23 @@ impl RochadeApp {
 
     /// Sends one event to the session and carries out the effects.
     pub fn dispatch(&mut self, event: Event) {
-        let now = self.now_ms();
-        let effects = self.session.handle(now, event);
-        self.apply_effects(effects);
+        self.dispatch_outcome(event);
     }
 
-    pub(super) fn apply_effects(&mut self, effects: Vec<Effect>) {
+    /// As [`RochadeApp::dispatch`]; what the event did to the game (a move
+    /// played, refused, a question asked).
+    pub fn dispatch_outcome(&mut self, event: Event) -> Outcome {
+        let now = self.now_ms();
+        let handled = self.session.handle(now, event);
+        let outcome = handled.outcome.clone();
+        self.apply_effects(handled);
+        outcome
+    }
+
+    pub(super) fn apply_effects(&mut self, effects: impl Into<Vec<Effect>>) {
+        let effects = effects.into();
         // Behind a move still being saved, everything waits its turn.
-        if !self.held.is_empty() {
+        if !self.saving.held.is_empty() {
             self.hold_behind(effects);
             return;
         }
@@ -78,9 +84,9 @@ impl RochadeApp {
         if let Some(held) = held {
             let held = saving::Held::saving(held.ticket, self.now_ms(), held.effects);
             if front {
-                self.held.push_front(held);
+                self.saving.held.push_front(held);
             } else {
-                self.held.push_back(held);
+                self.saving.held.push_back(held);
             }
         }
     }
@@ -88,23 +94,23 @@ impl RochadeApp {
     pub(super) fn on_notice(&mut self, notice: Notice) {
         match &notice {
             Notice::Move { mv, .. } => {
-                self.selected = None;
-                self.cursor = mv.to();
+                self.board.selected = None;
+                self.board.cursor = mv.to();
             }
-            Notice::Takeback { .. } => self.selected = None,
+            Notice::Takeback { .. } => self.board.selected = None,
             Notice::PuzzleDone { .. } => self.puzzle_done(),
             // A new game: the cursor where it starts (it stayed on the
             // old game's last square).
             Notice::NewGame => {
-                self.selected = None;
-                self.cursor = Square::E2;
+                self.board.selected = None;
+                self.board.cursor = Square::E2;
             }
             Notice::Answered {
                 question,
                 confirmed: true,
             } => match question {
-                QuestionKind::Close => self.allow_close = true,
-                QuestionKind::Resume => self.cursor = Square::E2,
+                QuestionKind::Close => self.window.close_allowed = true,
+                QuestionKind::Resume => self.board.cursor = Square::E2,
                 _ => {}
             },
             _ => {}
@@ -131,8 +137,8 @@ impl RochadeApp {
                 if let Some(p) = self.session.pending() {
                     self.a11y_pending.forget(&p.text.spoken);
                 }
-                self.question_takes_focus = true;
-                self.focus_before_question = if self.board_focused {
+                self.dialogs.question_takes_focus = true;
+                self.dialogs.focus_before_question = if self.board.focused {
                     FocusTarget::Board
                 } else if self.scoresheet.focused {
                     FocusTarget::Scoresheet
@@ -145,14 +151,13 @@ impl RochadeApp {
                 ..
             } => {}
             Notice::Answered { .. } => {
-                self.focus_request = Some(self.focus_before_question);
+                self.focus_request = Some(self.dialogs.focus_before_question);
                 if let Some(kept) = self.move_input.kept.take() {
                     self.move_input.text = kept;
                 }
             }
             _ => {}
         }
-        self.last_notice = Some(notice);
     }
 
     /// After words for a place were said: when the focus moved there the

@@ -2,7 +2,7 @@
 
 use shakmaty::Color;
 
-use super::UiText;
+use super::text::UiText;
 use crate::chess::Letters;
 use crate::session::Mode;
 

@@ -16,13 +16,13 @@ use shakmaty::{CastlingMode, Chess, Move};
 use super::follow::{CommandError, DgtLog, Follow, follow_ports, print_json, replay_log};
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimCommand};
-use crate::board::{BoardMessage, HostCommand, log};
+use crate::board::{HostCommand, log};
 use crate::chess::GameRecord;
 use crate::dgt::sim::DgtSim;
 use crate::dgt::{Message, Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
-use crate::session::{Notice, Source};
+use crate::session::{LinkChange, Notice, Source};
 use crate::words::Pack;
 
 /// What `rochade track --format dgt` needs from its arguments.
@@ -168,6 +168,8 @@ impl Tracker {
 }
 
 impl Follow for Tracker {
+    type Message = Message;
+
     fn next_deadline(&self) -> Option<u64> {
         self.rec.next_deadline()
     }
@@ -178,10 +180,10 @@ impl Follow for Tracker {
         self.events(now, out)
     }
 
-    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+    fn input(&mut self, now: u64, event: BoardEvent<Message>) -> CliResult {
         let mut out = Vec::new();
         match event {
-            BoardEvent::Message(BoardMessage::Dgt(m)) => match m {
+            BoardEvent::Message(m) => match m {
                 Message::BoardDump(pieces) => self.rec.on_dump(now, &pieces, &mut out),
                 Message::FieldUpdate { square, piece } => {
                     self.rec.on_field_update(now, square, piece, &mut out)
@@ -209,11 +211,10 @@ impl Follow for Tracker {
                 }
                 Message::ClockAck => {}
             },
-            BoardEvent::Message(_) => {}
             BoardEvent::LinkUp { port } => self.notice(
                 now,
                 Notice::Link {
-                    state: "connected".into(),
+                    state: LinkChange::Connected,
                     detail: port,
                 },
             )?,
@@ -222,7 +223,7 @@ impl Follow for Tracker {
                 self.notice(
                     now,
                     Notice::Link {
-                        state: "lost".into(),
+                        state: LinkChange::Lost,
                         detail: reason,
                     },
                 )?;
@@ -232,7 +233,7 @@ impl Follow for Tracker {
                 self.notice(
                     now,
                     Notice::Link {
-                        state: "lines_dropped".into(),
+                        state: LinkChange::LinesDropped,
                         detail: count.to_string(),
                     },
                 )?;

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimCommand, SimStep};
-use crate::board::{Format, log};
-use crate::serial::{Link, LinkConfig};
+use crate::board::{Format, Protocol, log};
+use crate::serial::{BoardInput, Link, LinkConfig};
 use crate::session::board::BoardEvent;
 
 /// A board's wire format as the command line names it: a peg-board format
@@ -54,14 +54,16 @@ impl FormatArg {
 /// Whatever follows one board for `rochade track`: the link's reports in,
 /// its deadlines run in time (real or virtual).
 pub(super) trait Follow {
+    /// The followed board's messages.
+    type Message;
     fn next_deadline(&self) -> Option<u64>;
     /// Runs the deadline due at `now`.
     fn tick(&mut self, now: u64) -> CliResult;
-    fn input(&mut self, now: u64, event: BoardEvent) -> CliResult;
+    fn input(&mut self, now: u64, event: BoardEvent<Self::Message>) -> CliResult;
 
     /// A report from the sighted player's e-board (when one is followed
     /// beside the board).
-    fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+    fn sighted_input(&mut self, now: u64, event: BoardEvent<crate::dgt::Message>) -> CliResult {
         let _ = (now, event);
         Ok(())
     }
@@ -86,10 +88,10 @@ pub(super) trait Follow {
 /// Replays a board log in virtual time: each entry's bytes through
 /// `decode` (the messages, and how many frames it dropped), then every
 /// pending timer (settle, promotion, guidance) runs out.
-fn replay(
-    follower: &mut impl Follow,
+fn replay<F: Follow>(
+    follower: &mut F,
     entries: Vec<log::LogEntry>,
-    mut decode: impl FnMut(&[u8]) -> (Vec<crate::board::BoardMessage>, u64),
+    mut decode: impl FnMut(&[u8]) -> (Vec<F::Message>, u64),
 ) -> Result<usize, CliError> {
     let mut last = 0;
     let mut read = 0;
@@ -109,22 +111,32 @@ fn replay(
     Ok(read)
 }
 
-/// A board log's decoder as [`replay_log`] uses it.
+/// A board log's decoder as [`replay_log`] uses it: the board's
+/// [`Protocol`], fed each entry as it was on the wire.
 pub(super) trait LogDecoder {
-    /// The messages in `bytes`, and how many frames were dropped.
-    fn decode(&mut self, bytes: &[u8]) -> (Vec<crate::board::BoardMessage>, u64);
+    type Protocol: Protocol;
+    fn protocol(&mut self) -> &mut Self::Protocol;
     /// What was dropped over the whole log, if anything (for stderr).
     fn dropped(&self) -> Option<String>;
+
+    /// The messages of one entry's bytes, and how many frames were dropped.
+    fn decode(&mut self, bytes: &[u8]) -> (Vec<<Self::Protocol as Protocol>::Message>, u64) {
+        let protocol = self.protocol();
+        let dropped_before = protocol.stats().dropped();
+        let wire = protocol.logged_to_wire(bytes);
+        let messages = protocol.decode_all(&wire);
+        (messages, protocol.stats().dropped() - dropped_before)
+    }
 }
 
-/// The peg-board formats' decoder, fed the log's frames as on the wire.
-pub(super) struct PegLog(pub crate::board::Decoder, pub Format);
+/// The peg-board formats' decoder.
+pub(super) struct PegLog(pub crate::board::Decoder);
 
 impl LogDecoder for PegLog {
-    fn decode(&mut self, bytes: &[u8]) -> (Vec<crate::board::BoardMessage>, u64) {
-        let dropped_before = self.0.stats().dropped();
-        let messages = self.0.push_collect(&self.1.frame_to_wire(bytes));
-        (messages, self.0.stats().dropped() - dropped_before)
+    type Protocol = crate::board::Decoder;
+
+    fn protocol(&mut self) -> &mut crate::board::Decoder {
+        &mut self.0
     }
 
     fn dropped(&self) -> Option<String> {
@@ -145,15 +157,10 @@ impl LogDecoder for PegLog {
 pub(super) struct DgtLog(pub crate::dgt::Decoder);
 
 impl LogDecoder for DgtLog {
-    fn decode(&mut self, bytes: &[u8]) -> (Vec<crate::board::BoardMessage>, u64) {
-        let dropped_before = self.0.stats().dropped();
-        let messages = self.0.push_collect(bytes);
-        let dropped = self.0.stats().dropped() - dropped_before;
-        let messages = messages
-            .into_iter()
-            .map(crate::board::BoardMessage::Dgt)
-            .collect();
-        (messages, dropped)
+    type Protocol = crate::dgt::Decoder;
+
+    fn protocol(&mut self) -> &mut crate::dgt::Decoder {
+        &mut self.0
     }
 
     fn dropped(&self) -> Option<String> {
@@ -171,10 +178,10 @@ impl LogDecoder for DgtLog {
 
 /// Replays a board log through `decoder` (see [`replay`]), then says on
 /// stderr what the decoder dropped.
-pub(super) fn replay_log(
-    follower: &mut impl Follow,
+pub(super) fn replay_log<D: LogDecoder>(
+    follower: &mut impl Follow<Message = <D::Protocol as Protocol>::Message>,
     entries: Vec<log::LogEntry>,
-    mut decoder: impl LogDecoder,
+    mut decoder: D,
 ) -> CliResult {
     let read = replay(follower, entries, |bytes| decoder.decode(bytes))?;
     if let Some(text) = decoder.dropped() {
@@ -193,22 +200,25 @@ pub(super) fn replay_log(
 /// Follows the board on `port` live (its link made by `config` from the
 /// port and the epoch), and the sighted player's DGT board on `sighted`
 /// beside it, until the link stops.
-pub(super) fn follow_ports(
-    follower: &mut impl Follow,
+pub(super) fn follow_ports<P: Protocol>(
+    follower: &mut impl Follow<Message = P::Message>,
     port: Option<String>,
-    config: impl FnOnce(String, Instant) -> LinkConfig,
+    config: impl FnOnce(String, Instant) -> LinkConfig<P>,
     sighted: Option<String>,
 ) -> CliResult {
     let port = port.ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
     let epoch = Instant::now();
     let (tx, rx) = mpsc::channel();
-    follower.attach(spawn_tagged(config(port, epoch), false, tx.clone())?, false);
+    follower.attach(
+        spawn_tagged(config(port, epoch), Tagged::Board, tx.clone())?,
+        false,
+    );
     if let Some(port) = sighted {
         let cfg = LinkConfig {
             epoch,
             ..LinkConfig::dgt(port)
         };
-        follower.attach(spawn_tagged(cfg, true, tx)?, true);
+        follower.attach(spawn_tagged(cfg, Tagged::Sighted, tx)?, true);
     }
     follow_link(follower, rx, epoch)
 }
@@ -229,21 +239,24 @@ pub(super) fn print_json(
     Ok(())
 }
 
-/// A report from one of the links `rochade track` follows: whether it is
-/// the sighted player's e-board, and what it said.
-pub(super) type Tagged = (bool, crate::serial::BoardInput);
+/// A report from one of the links `rochade track` follows: the followed
+/// board's, or the sighted player's e-board's beside it.
+pub(super) enum Tagged<M> {
+    Board(BoardInput<M>),
+    Sighted(BoardInput<crate::dgt::Message>),
+}
 
-/// Starts a link whose reports go to `tx`, tagged.
-fn spawn_tagged(
-    cfg: LinkConfig,
-    sighted: bool,
-    tx: mpsc::Sender<Tagged>,
+/// Starts a link whose reports go to `tx`, tagged by `tag`.
+fn spawn_tagged<P: Protocol, T: Send + 'static>(
+    cfg: LinkConfig<P>,
+    tag: fn(BoardInput<P::Message>) -> T,
+    tx: mpsc::Sender<T>,
 ) -> Result<Link, CliError> {
     let (link_tx, link_rx) = mpsc::channel();
     let link = Link::spawn(cfg, link_tx).map_err(|e| CliError::failure(e.to_string()))?;
     std::thread::spawn(move || {
         for input in link_rx {
-            if tx.send((sighted, input)).is_err() {
+            if tx.send(tag(input)).is_err() {
                 return;
             }
         }
@@ -252,9 +265,9 @@ fn spawn_tagged(
 }
 
 /// Follows live links in real time until they stop.
-fn follow_link(
-    follower: &mut impl Follow,
-    rx: mpsc::Receiver<Tagged>,
+fn follow_link<F: Follow>(
+    follower: &mut F,
+    rx: mpsc::Receiver<Tagged<F::Message>>,
     epoch: Instant,
 ) -> CliResult {
     loop {
@@ -264,8 +277,8 @@ fn follow_link(
             .map_or(500, |d| d.saturating_sub(now))
             .min(500);
         match rx.recv_timeout(Duration::from_millis(wait)) {
-            Ok((false, input)) => follower.input(input.at_ms, input.event)?,
-            Ok((true, input)) => follower.sighted_input(input.at_ms, input.event)?,
+            Ok(Tagged::Board(input)) => follower.input(input.at_ms, input.event)?,
+            Ok(Tagged::Sighted(input)) => follower.sighted_input(input.at_ms, input.event)?,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(CliError::failure("the board link stopped"));

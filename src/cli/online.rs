@@ -184,7 +184,7 @@ impl Out {
         self.say(words, Priority::Alert)
     }
 
-    fn emit(&self, effects: Vec<Effect>) -> CliResult {
+    fn emit(&self, effects: impl IntoIterator<Item = Effect>) -> CliResult {
         let mut shell = OnlineShell {
             out: self,
             said: Vec::new(),

@@ -21,9 +21,9 @@ use crate::board::HostCommand;
 use crate::engine::EngineRequest;
 use crate::engine::driver::{Driver, Time};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineService, Level};
-use crate::runtime::{SaveStep, Shell, carry_out};
+use crate::runtime::{SaveStep, Shell};
 use crate::session::{
-    Command, Earcon, Effect, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
+    Command, Earcon, EngineChange, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
 };
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
 use crate::words::{Lang, Token};
@@ -113,22 +113,29 @@ struct Out {
 }
 
 impl Out {
-    /// Carries out effects the driver did not send to the engine: notices
-    /// are printed as they come, then what is said (so a move is printed
-    /// once, as its `move` line, and saved before it is spoken).
-    fn emit(&self, session: &Session, effects: Vec<Effect>) -> CliResult {
-        let moved = effects
-            .iter()
-            .any(|e| matches!(e, Effect::Notice(Notice::Move { .. })));
-        let mut shell = PlayOut {
+    /// The terminal's side of the runtime for one event's effects; `moved`
+    /// when the event played a move.
+    fn shell<'a>(&'a self, session: &'a Session, moved: bool) -> PlayOut<'a> {
+        PlayOut {
             out: self,
             session,
             stdout: std::io::stdout().lock(),
             moved,
             said: Vec::new(),
-        };
-        carry_out(&mut shell, effects)?;
-        shell.flush_speech()
+        }
+    }
+
+    /// Hands one event to the session through the driver, which carries
+    /// its effects out once (engine requests to the engine thread, the
+    /// rest here): notices are printed as they come, then what is said (so
+    /// a move is printed once, as its `move` line, and saved before it is
+    /// spoken).
+    fn handle(&self, driver: &mut Driver, event: Event) -> CliResult {
+        driver
+            .handle_with(event, |session, outcome| {
+                self.shell(session, outcome.played())
+            })?
+            .flush_speech()
     }
 }
 
@@ -203,7 +210,10 @@ impl Shell for PlayOut<'_> {
                 let line = json!({"event": "error", "input": input, "reason": reason});
                 writeln!(self.stdout, "{line}")?;
             }
-            Notice::Engine { state, detail } if json && state == "failed" => {
+            Notice::Engine {
+                state: EngineChange::Failed,
+                detail,
+            } if json => {
                 let line = json!({"event": "error", "reason": detail});
                 writeln!(self.stdout, "{line}")?;
             }
@@ -358,16 +368,16 @@ pub fn run(args: Args) -> CliResult {
     }));
     let engine = EngineService::spawn(args.engine);
     let mut driver = Driver::new(session, engine, Time::Real(Instant::now()));
-    out.emit(
-        &driver.session,
-        vec![Effect::Speak(crate::session::Speech {
+    {
+        let mut shell = out.shell(&driver.session, false);
+        shell.speak(Speech {
             text: greeting,
             lang: args.lang,
             priority: crate::session::Priority::Answer,
-        })],
-    )?;
-    let fx = driver.handle(Event::Tick);
-    out.emit(&driver.session, fx)?;
+        })?;
+        shell.flush_speech()?;
+    }
+    out.handle(&mut driver, Event::Tick)?;
     settle(&mut driver, &out)?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -382,8 +392,7 @@ pub fn run(args: Args) -> CliResult {
         }
         let event = match command_for(text, args.color) {
             Some(Command::Takeback) => {
-                let fx = driver.handle(Event::Command(Command::Takeback));
-                out.emit(&driver.session, fx)?;
+                out.handle(&mut driver, Event::Command(Command::Takeback))?;
                 if driver.session.pending().is_none() {
                     continue; // nothing to take back: said, no question
                 }
@@ -403,8 +412,7 @@ pub fn run(args: Args) -> CliResult {
                 source: Source::Keyboard,
             },
         };
-        let fx = driver.handle(event);
-        out.emit(&driver.session, fx)?;
+        out.handle(&mut driver, event)?;
         settle(&mut driver, &out)?;
         if driver.session.record().is_over() && !driver.session.engine_busy() {
             break;
@@ -417,13 +425,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn settle(driver: &mut Driver, out: &Out) -> CliResult {
-    let mut result = Ok(());
-    let done = driver.settle(|session, fx| {
-        if result.is_ok() {
-            result = out.emit(session, fx);
-        }
-    });
-    result?;
+    let done = driver.settle_with(|driver, event| out.handle(driver, event))?;
     if !done {
         return Err(CliError::failure("the engine thread stopped answering"));
     }

@@ -162,7 +162,12 @@ impl Out {
     }
 
     /// Carries out the session's effects; whether a puzzle ended.
-    fn emit(&self, player: Option<Color>, effects: Vec<Effect>) -> Result<bool, CliError> {
+    fn emit(
+        &self,
+        player: Option<Color>,
+        effects: impl Into<Vec<Effect>>,
+    ) -> Result<bool, CliError> {
+        let effects: Vec<Effect> = effects.into();
         let announced = effects
             .iter()
             .filter_map(|e| match e {

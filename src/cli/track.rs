@@ -220,6 +220,8 @@ impl Shell for TrackOut<'_> {
 }
 
 impl Follow for Driver {
+    type Message = crate::board::PegMessage;
+
     fn next_deadline(&self) -> Option<u64> {
         self.session.next_deadline()
     }
@@ -232,7 +234,7 @@ impl Follow for Driver {
         self.handle(now, Event::Board(event))
     }
 
-    fn sighted_input(&mut self, now: u64, event: BoardEvent) -> CliResult {
+    fn sighted_input(&mut self, now: u64, event: BoardEvent<crate::dgt::Message>) -> CliResult {
         self.handle(now, Event::Sighted(event))
     }
 
@@ -337,7 +339,7 @@ pub fn run(args: Args) -> CliResult {
                 "{path}: the board log holds no board message"
             )));
         }
-        return replay_log(&mut driver, entries, PegLog(Decoder::new(format), format));
+        return replay_log(&mut driver, entries, PegLog(Decoder::new(format)));
     }
 
     let format = format.unwrap_or_default();

@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use super::EngineService;
-use crate::runtime::{Collect, Held, Shell, WithEngine, carry_out};
-use crate::session::{Effect, Event, Session};
+use crate::runtime::{Collect, Shell, WithEngine, carry_out};
+use crate::session::{Effect, Event, Outcome, Session};
 
 /// How the driver tells time.
 #[derive(Clone, Copy, Debug)]
@@ -44,57 +44,74 @@ impl Driver {
         }
     }
 
-    /// Hands one event to the session; engine requests go to the engine
-    /// thread, every other effect to `shell` (through the one runtime).
-    pub fn handle_with<S: Shell>(
-        &mut self,
+    /// Hands one event to the session and carries out its effects once,
+    /// through the one runtime: engine requests go to the engine thread,
+    /// every other effect to the front end that `shell` makes from the
+    /// session as the event left it (to save it) and the event's outcome.
+    /// The front end is returned, to finish what it gathered.
+    pub fn handle_with<'s, S: Shell>(
+        &'s mut self,
         event: Event,
-        shell: &mut S,
-    ) -> Result<Option<Held>, S::Error> {
+        shell: impl FnOnce(&'s Session, &Outcome) -> S,
+    ) -> Result<S, S::Error> {
         let now = self.now();
-        let effects = self.session.handle(now, event);
-        carry_out(
+        let handled = self.session.handle(now, event);
+        let mut shell = shell(&self.session, &handled.outcome);
+        let held = carry_out(
             &mut WithEngine {
                 engine: &self.engine,
-                inner: shell,
+                inner: &mut shell,
             },
-            effects,
-        )
+            handled,
+        )?;
+        // The driver's front ends save in place: nothing waits for a save.
+        debug_assert!(held.is_none(), "a driver's front end saved later");
+        Ok(shell)
     }
 
     /// As [`Driver::handle_with`], the effects other than engine requests
     /// returned in order (tests and the benchmark look at them).
     pub fn handle(&mut self, event: Event) -> Vec<Effect> {
-        let mut kept = Collect::default();
-        let Ok(_) = self.handle_with(event, &mut kept);
+        let Ok(kept) = self.handle_with(event, |_, _| Collect::default());
         kept.0
     }
 
     /// Waits until the engine has answered everything asked and a held
-    /// move was played, calling `each` with the effects as they come.
-    /// Returns false if the engine thread stayed silent too long.
-    pub fn settle(&mut self, mut each: impl FnMut(&Session, Vec<Effect>)) -> bool {
+    /// move was played, handing each event (the engine's answers, the
+    /// tick that plays a held move) to `step`, which hands it to the
+    /// session ([`Driver::handle_with`]). False if the engine thread stayed
+    /// silent too long.
+    pub fn settle_with<E>(
+        &mut self,
+        mut step: impl FnMut(&mut Driver, Event) -> Result<(), E>,
+    ) -> Result<bool, E> {
         while self.session.engine_busy() {
             if let Some(at) = self.session.engine_move_due() {
                 self.wait_until(at);
-                let fx = self.handle(Event::Tick);
-                each(&self.session, fx);
+                step(self, Event::Tick)?;
                 continue;
             }
             match self.engine.events().recv_timeout(WAIT_LIMIT) {
-                Ok(event) => {
-                    let fx = self.handle(Event::Engine(event));
-                    each(&self.session, fx);
-                }
-                Err(_) => return false,
+                Ok(event) => step(self, Event::Engine(event))?,
+                Err(_) => return Ok(false),
             }
         }
         // Ready notices and the like that arrived meanwhile.
         while let Ok(event) = self.engine.events().try_recv() {
-            let fx = self.handle(Event::Engine(event));
-            each(&self.session, fx);
+            step(self, Event::Engine(event))?;
         }
-        true
+        Ok(true)
+    }
+
+    /// As [`Driver::settle_with`], calling `each` with the session and the
+    /// effects other than engine requests as they come.
+    pub fn settle(&mut self, mut each: impl FnMut(&Session, Vec<Effect>)) -> bool {
+        let Ok(done) = self.settle_with(|driver, event| {
+            let fx = driver.handle(event);
+            each(&driver.session, fx);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        done
     }
 
     fn wait_until(&mut self, at: u64) {

@@ -14,34 +14,23 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::board::{BoardMessage, Decoder, DecoderStats, Format, HostCommand, log};
+use crate::board::{BoardReport, DecoderStats, Format, HostCommand, Protocol, log};
 use crate::session::board::BoardEvent;
 
-/// What kind of board is on the line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Wire {
-    /// A peg-board, in [`LinkConfig::format`].
-    #[default]
-    PegBoard,
-    /// A DGT e-board (the sighted player's board): one-byte commands,
-    /// binary messages logged per chunk as `hex:`, kept alive by asking
-    /// for its serial number every second.
-    Dgt,
-}
-
 /// How often a DGT board is asked for its serial number (keep-alive).
-pub const DGT_KEEP_ALIVE_MS: u64 = 1000;
+pub const DGT_KEEP_ALIVE_MS: u64 = crate::dgt::wire::KEEP_ALIVE_MS;
 
-/// How to reach the board.
+/// How to reach the board, and which kind of board it is: `P` decodes
+/// what it sends and encodes the host's commands (a peg-board format's
+/// [`crate::board::Decoder`] or the DGT board's [`crate::dgt::Decoder`]).
 #[derive(Clone, Debug)]
-pub struct LinkConfig {
+pub struct LinkConfig<P = crate::board::Decoder> {
     /// Device path (`/dev/ttyACM0`, a pseudo-terminal, `COM3`).
     pub port: String,
     pub baud: u32,
-    pub format: Format,
-    /// Peg-board or DGT board.
-    pub wire: Wire,
-    /// Silence after which the link counts as lost (formats with a heartbeat).
+    /// The kind of board on the line.
+    pub protocol: P,
+    /// Silence after which the link counts as lost (boards with a heartbeat).
     pub heartbeat_timeout_ms: u64,
     /// How often to try reopening a port that went away.
     pub reconnect_ms: u64,
@@ -52,12 +41,26 @@ pub struct LinkConfig {
 }
 
 impl LinkConfig {
+    /// A peg-board in `format` on `port`.
     pub fn new(port: impl Into<String>, format: Format) -> LinkConfig {
+        LinkConfig::with(port, crate::board::Decoder::new(format))
+    }
+}
+
+impl LinkConfig<crate::dgt::Decoder> {
+    /// A DGT e-board on `port` (9600 baud).
+    pub fn dgt(port: impl Into<String>) -> LinkConfig<crate::dgt::Decoder> {
+        LinkConfig::with(port, crate::dgt::Decoder::new())
+    }
+}
+
+impl<P: Protocol> LinkConfig<P> {
+    /// A board of the kind `protocol` decodes on `port`, at its usual speed.
+    pub fn with(port: impl Into<String>, protocol: P) -> LinkConfig<P> {
         LinkConfig {
             port: port.into(),
-            baud: format.default_baud(),
-            format,
-            wire: Wire::PegBoard,
+            baud: protocol.default_baud(),
+            protocol,
             heartbeat_timeout_ms: 3000,
             reconnect_ms: 500,
             log: None,
@@ -65,122 +68,26 @@ impl LinkConfig {
         }
     }
 
-    /// A DGT e-board on `port` (9600 baud).
-    pub fn dgt(port: impl Into<String>) -> LinkConfig {
-        LinkConfig {
-            baud: crate::dgt::protocol::BAUD,
-            wire: Wire::Dgt,
-            ..LinkConfig::new(port, Format::Peg)
-        }
-    }
-
     /// The format name the board log's header gives.
     pub fn format_name(&self) -> &'static str {
-        match self.wire {
-            Wire::PegBoard => self.format.code(),
-            Wire::Dgt => "dgt",
-        }
-    }
-
-    /// Whether silence means a lost link (a DGT board answers its
-    /// keep-alive; LiBoard only sends on change).
-    fn has_heartbeat(&self) -> bool {
-        self.wire == Wire::Dgt || self.format.has_heartbeat()
-    }
-
-    /// The bytes that carry a command to this board.
-    fn command_bytes(&self, cmd: HostCommand) -> &'static [u8] {
-        use crate::dgt::Command as Dgt;
-        match (self.wire, cmd) {
-            (Wire::PegBoard, cmd) => cmd.line(),
-            (Wire::Dgt, HostCommand::Snapshot) => Dgt::SendBoard.as_slice(),
-            (Wire::Dgt, HostCommand::Ident) => Dgt::SerialNumber.as_slice(),
-        }
+        self.protocol.name()
     }
 }
 
-/// The decoder for a link's wire.
-enum WireDecoder {
-    Board(Decoder),
-    Dgt(crate::dgt::Decoder),
-}
-
-impl WireDecoder {
-    fn new(cfg: &LinkConfig) -> WireDecoder {
-        match cfg.wire {
-            Wire::PegBoard => WireDecoder::Board(Decoder::new(cfg.format)),
-            Wire::Dgt => WireDecoder::Dgt(crate::dgt::Decoder::new()),
-        }
-    }
-
-    /// Decodes a chunk into `messages`, writing the board log: one line per
-    /// frame for peg-boards, one `hex:` line per chunk for a DGT board.
-    fn push(
-        &mut self,
-        at: u64,
-        bytes: &[u8],
-        mut log: Option<&mut BufWriter<File>>,
-        messages: &mut Vec<BoardMessage>,
-    ) {
-        match self {
-            WireDecoder::Board(decoder) => {
-                let force_hex = !decoder.format().is_line_based();
-                decoder.push(bytes, |frame| {
-                    if let Some(w) = log.as_mut() {
-                        let _ =
-                            w.write_all(log::format_entry(at, frame.bytes, force_hex).as_bytes());
-                    }
-                    if let Ok(m) = frame.result {
-                        messages.push(m);
-                    }
-                });
-            }
-            WireDecoder::Dgt(decoder) => {
-                if let Some(w) = log.as_mut() {
-                    let _ = w.write_all(log::format_entry(at, bytes, true).as_bytes());
-                }
-                decoder.push(bytes, |m| messages.push(BoardMessage::Dgt(m)));
-            }
-        }
-        if let Some(w) = log {
-            let _ = w.flush();
-        }
-    }
-
-    fn stats(&self) -> DecoderStats {
-        match self {
-            WireDecoder::Board(decoder) => decoder.stats(),
-            WireDecoder::Dgt(decoder) => {
-                let s = decoder.stats();
-                DecoderStats {
-                    frames: s.messages + s.dropped(),
-                    messages: s.messages,
-                    garbage: s.dropped(),
-                    ..DecoderStats::default()
-                }
-            }
-        }
-    }
-
-    fn idle(&mut self) {
-        if let WireDecoder::Board(decoder) = self {
-            decoder.idle();
-        }
-    }
-}
-
-/// One report from the link, stamped with milliseconds since the epoch.
+/// One report from the link, stamped with milliseconds since the epoch;
+/// `M` is the board's own message type.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BoardInput {
+pub struct BoardInput<M = crate::board::PegMessage> {
     pub at_ms: u64,
-    pub event: BoardEvent,
+    pub event: BoardEvent<M>,
 }
 
 /// What the GUI's diagnostics view shows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinkStatus {
     pub port: String,
-    pub format: Option<Format>,
+    /// The board's format, as a board log's header names it.
+    pub format: Option<&'static str>,
     /// The port is open and the board is talking.
     pub connected: bool,
     /// Decoder counters over the life of the link (all connections).
@@ -246,12 +153,15 @@ pub fn list_ports() -> Vec<PortInfo> {
 impl Link {
     /// Starts the link thread. Reports go to `tx`; the thread ends when the
     /// link is dropped or stopped, or when `tx`'s receiver is gone.
-    pub fn spawn(cfg: LinkConfig, tx: Sender<BoardInput>) -> std::io::Result<Link> {
+    pub fn spawn<P: Protocol>(
+        cfg: LinkConfig<P>,
+        tx: Sender<BoardInput<P::Message>>,
+    ) -> std::io::Result<Link> {
         let stop = Arc::new(AtomicBool::new(false));
         let (commands, command_rx) = mpsc::channel();
         let status = Arc::new(Mutex::new(LinkStatus {
             port: cfg.port.clone(),
-            format: Some(cfg.format),
+            format: Some(cfg.format_name()),
             ..LinkStatus::default()
         }));
         let log = match &cfg.log {
@@ -336,9 +246,9 @@ impl Drop for Link {
 /// commands and stop requests are handled promptly.
 const READ_TIMEOUT: Duration = Duration::from_millis(20);
 
-struct Worker {
-    cfg: LinkConfig,
-    tx: Sender<BoardInput>,
+struct Worker<P: Protocol> {
+    cfg: LinkConfig<P>,
+    tx: Sender<BoardInput<P::Message>>,
     commands: Receiver<HostCommand>,
     stop: Arc<AtomicBool>,
     status: Arc<Mutex<LinkStatus>>,
@@ -351,12 +261,12 @@ enum Outcome {
     Lost(String),
 }
 
-impl Worker {
+impl<P: Protocol> Worker<P> {
     fn now(&self) -> u64 {
         self.cfg.epoch.elapsed().as_millis() as u64
     }
 
-    fn report(&self, event: BoardEvent) -> bool {
+    fn report(&self, event: BoardEvent<P::Message>) -> bool {
         self.tx
             .send(BoardInput {
                 at_ms: self.now(),
@@ -425,7 +335,7 @@ impl Worker {
         mut port: Box<dyn serialport::SerialPort>,
         reported_lost: &mut bool,
     ) -> Outcome {
-        let mut decoder = WireDecoder::new(&self.cfg);
+        let mut decoder = self.cfg.protocol.fresh();
         let mut buf = [0u8; 512];
         let opened = self.now();
         // The board counts as up once it has said something valid (a port
@@ -435,7 +345,7 @@ impl Worker {
         let mut last_valid = opened;
         let mut last_poke = opened;
         let mut last_keep_alive = opened;
-        if !self.cfg.has_heartbeat() {
+        if !self.cfg.protocol.has_heartbeat() {
             up = true;
             *reported_lost = false;
             self.set_status(|s| s.connected = true);
@@ -445,11 +355,7 @@ impl Worker {
                 return Outcome::Stop;
             }
         }
-        let greeting = match self.cfg.wire {
-            Wire::PegBoard => HostCommand::Snapshot.line(),
-            Wire::Dgt => &crate::dgt::protocol::start_sequence(),
-        };
-        if let Err(e) = port.write_all(greeting) {
+        if let Err(e) = port.write_all(&self.cfg.protocol.greeting()) {
             return Outcome::Lost(format!("write failed: {e}"));
         }
         loop {
@@ -459,7 +365,7 @@ impl Worker {
             loop {
                 match self.commands.try_recv() {
                     Ok(cmd) => {
-                        if let Err(e) = port.write_all(self.cfg.command_bytes(cmd)) {
+                        if let Err(e) = port.write_all(self.cfg.protocol.encode(cmd)) {
                             return Outcome::Lost(format!("write failed: {e}"));
                         }
                     }
@@ -472,11 +378,8 @@ impl Worker {
                 Ok(n) => {
                     let at = self.now();
                     let mut messages = Vec::new();
-                    let mut log = self.log.lock().ok();
-                    let writer = log.as_mut().and_then(|l| l.as_mut());
                     let dropped_before = decoder.stats().dropped();
-                    decoder.push(at, &buf[..n], writer, &mut messages);
-                    drop(log);
+                    self.decode(&mut decoder, at, &buf[..n], &mut messages);
                     let totals = add(self.decoder_totals, decoder.stats());
                     self.set_status(|s| s.stats = totals);
                     let dropped = decoder.stats().dropped() - dropped_before;
@@ -500,14 +403,7 @@ impl Worker {
                         }
                     }
                     for m in messages {
-                        let ident = match &m {
-                            BoardMessage::Ident(text) => Some(text.clone()),
-                            BoardMessage::Dgt(crate::dgt::Message::Version { major, minor }) => {
-                                Some(format!("DGT board, version {major}.{minor}"))
-                            }
-                            _ => None,
-                        };
-                        if let Some(text) = ident {
+                        if let Some(text) = m.ident() {
                             self.set_status(|s| s.ident = Some(text));
                         }
                         if !self.report(BoardEvent::Message(m)) {
@@ -525,16 +421,16 @@ impl Worker {
                 }
             }
             let now = self.now();
-            if self.cfg.wire == Wire::Dgt
-                && now.saturating_sub(last_keep_alive) >= DGT_KEEP_ALIVE_MS
+            if let Some(every) = self.cfg.protocol.keep_alive_ms()
+                && now.saturating_sub(last_keep_alive) >= every
             {
                 last_keep_alive = now;
-                if let Err(e) = port.write_all(self.cfg.command_bytes(HostCommand::Ident)) {
+                if let Err(e) = port.write_all(self.cfg.protocol.encode(HostCommand::Ident)) {
                     self.decoder_totals = add(self.decoder_totals, decoder.stats());
                     return Outcome::Lost(format!("write failed: {e}"));
                 }
             }
-            if self.cfg.has_heartbeat()
+            if self.cfg.protocol.has_heartbeat()
                 && now.saturating_sub(last_valid) >= self.cfg.heartbeat_timeout_ms
             {
                 if up {
@@ -553,12 +449,34 @@ impl Worker {
                 // Keep asking: a board that is back answers at once.
                 if now.saturating_sub(last_poke) >= self.cfg.reconnect_ms {
                     last_poke = now;
-                    if let Err(e) = port.write_all(self.cfg.command_bytes(HostCommand::Snapshot)) {
+                    if let Err(e) = port.write_all(self.cfg.protocol.encode(HostCommand::Snapshot))
+                    {
                         self.decoder_totals = add(self.decoder_totals, decoder.stats());
                         return Outcome::Lost(format!("write failed: {e}"));
                     }
                 }
             }
+        }
+    }
+}
+
+impl<P: Protocol> Worker<P> {
+    /// Decodes a chunk into `messages`, writing the board log as the
+    /// protocol says (a line per frame, or a `hex:` line per chunk).
+    fn decode(&self, decoder: &mut P, at: u64, bytes: &[u8], messages: &mut Vec<P::Message>) {
+        let mut log = self.log.lock().ok();
+        let mut writer = log.as_mut().and_then(|l| l.as_mut());
+        decoder.decode(
+            bytes,
+            &mut |frame, hex| {
+                if let Some(w) = writer.as_mut() {
+                    let _ = w.write_all(log::format_entry(at, frame, hex).as_bytes());
+                }
+            },
+            messages,
+        );
+        if let Some(w) = writer {
+            let _ = w.flush();
         }
     }
 }

@@ -1,8 +1,8 @@
-//! Bytes from the wire, in any chunking, to [`BoardMessage`]s, with counters
+//! Bytes from the wire, in any chunking, to [`PegMessage`]s, with counters
 //! of everything dropped. Never panics, never passes on a bad line.
 
 use super::protocol::{self, DropReason};
-use super::{BoardMessage, liboard, sentio};
+use super::{PegMessage, liboard, sentio};
 
 /// The wire format of a board.
 #[derive(
@@ -116,7 +116,7 @@ pub struct Frame<'a> {
     /// The bytes of the frame without the LF (and without a trailing CR),
     /// cut after the first over-long byte: this is what the board log records.
     pub bytes: &'a [u8],
-    pub result: Result<BoardMessage, DropReason>,
+    pub result: Result<PegMessage, DropReason>,
 }
 
 /// A streaming decoder for one format.
@@ -164,7 +164,7 @@ impl Decoder {
                         self.stats.messages += 1;
                         on_frame(Frame {
                             bytes: &self.buf,
-                            result: Ok(BoardMessage::Snapshot(liboard::decode(frame))),
+                            result: Ok(PegMessage::Snapshot(liboard::decode(frame))),
                         });
                         self.buf.clear();
                     }
@@ -183,7 +183,7 @@ impl Decoder {
     }
 
     /// Convenience for tests and replays: all messages from `bytes`.
-    pub fn push_collect(&mut self, bytes: &[u8]) -> Vec<BoardMessage> {
+    pub fn push_collect(&mut self, bytes: &[u8]) -> Vec<PegMessage> {
         let mut out = Vec::new();
         self.push(bytes, |f| {
             if let Ok(m) = f.result {
@@ -216,7 +216,7 @@ impl Decoder {
         } else {
             match self.format {
                 Format::Peg => protocol::parse_line(&self.buf),
-                _ => sentio::parse_line(&self.buf).map(BoardMessage::Snapshot),
+                _ => sentio::parse_line(&self.buf).map(PegMessage::Snapshot),
             }
         };
         match &result {
@@ -229,6 +229,59 @@ impl Decoder {
         });
         self.buf.clear();
         self.overlong = false;
+    }
+}
+
+/// The peg-board formats as a board on the wire.
+impl super::Protocol for Decoder {
+    type Message = PegMessage;
+
+    fn fresh(&self) -> Decoder {
+        Decoder::new(self.format)
+    }
+
+    fn name(&self) -> &'static str {
+        self.format.code()
+    }
+
+    fn default_baud(&self) -> u32 {
+        self.format.default_baud()
+    }
+
+    fn has_heartbeat(&self) -> bool {
+        self.format.has_heartbeat()
+    }
+
+    fn decode(
+        &mut self,
+        bytes: &[u8],
+        log: &mut dyn FnMut(&[u8], bool),
+        out: &mut Vec<PegMessage>,
+    ) {
+        // A binary format's frames are logged as hex.
+        let hex = !self.format.is_line_based();
+        self.push(bytes, |frame| {
+            log(frame.bytes, hex);
+            if let Ok(m) = frame.result {
+                out.push(m);
+            }
+        });
+    }
+
+    fn idle(&mut self) {
+        Decoder::idle(self);
+    }
+
+    fn stats(&self) -> DecoderStats {
+        self.stats
+    }
+
+    fn encode(&self, command: super::HostCommand) -> &'static [u8] {
+        command.line()
+    }
+
+    fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
+        self.format.frame_to_wire(logged)
     }
 }
 
@@ -268,12 +321,42 @@ mod tests {
         wire.extend(b"\n\r\n\xff\xfe garbage\n");
         wire.extend(protocol::write_snapshot(5).as_bytes());
         let got = d.push_collect(&wire);
-        assert_eq!(got, vec![BoardMessage::Snapshot(5)]);
+        assert_eq!(got, vec![PegMessage::Snapshot(5)]);
         let s = d.stats();
         assert_eq!(
             (s.bad_checksum, s.too_long, s.garbage, s.messages, s.frames),
             (2, 1, 0, 1, 4)
         );
+    }
+
+    #[test]
+    fn as_a_protocol_each_frame_is_logged_and_each_message_passed_on() {
+        use crate::board::Protocol;
+        for format in Format::ALL {
+            let mut d = Decoder::new(format);
+            let mut wire = format.encode_snapshot(5);
+            wire.extend(format.encode_snapshot(7));
+            let mut logged = Vec::new();
+            let mut out = Vec::new();
+            d.decode(
+                &wire,
+                &mut |b, hex| logged.push((b.to_vec(), hex)),
+                &mut out,
+            );
+            assert_eq!(out, [PegMessage::Snapshot(5), PegMessage::Snapshot(7)]);
+            assert_eq!(logged.len(), 2, "{format}");
+            assert!(
+                logged
+                    .iter()
+                    .all(|(_, hex)| *hex == (format == Format::LiBoard))
+            );
+            // A logged frame replayed is the same message.
+            let mut fresh = d.fresh();
+            let again = fresh.decode_all(&d.logged_to_wire(&logged[0].0));
+            assert_eq!(again, [PegMessage::Snapshot(5)], "{format}");
+            assert_eq!(fresh.stats().messages, 1);
+            assert_eq!(d.name(), format.code());
+        }
     }
 
     #[test]
@@ -283,7 +366,7 @@ mod tests {
         d.idle();
         assert_eq!(
             d.push_collect(&liboard::encode(42)),
-            vec![BoardMessage::Snapshot(42)]
+            vec![PegMessage::Snapshot(42)]
         );
         assert_eq!(d.stats().garbage, 1);
     }

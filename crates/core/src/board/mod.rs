@@ -4,7 +4,10 @@
 //!
 //! * [`protocol`]: the open peg-board protocol v1 (`B`, `P`, `I`, `E` lines);
 //!   [`liboard`] and [`sentio`]: two DIY boards' formats;
-//! * [`Decoder`]: bytes in any chunking to [`BoardMessage`]s, with counters;
+//! * [`Decoder`]: bytes in any chunking to [`PegMessage`]s, with counters;
+//! * [`Protocol`]: what every board on a serial line is to the shell (the
+//!   peg-board formats here, the DGT e-board in `crate::dgt`), each with its
+//!   own message type ([`BoardReport`]);
 //! * [`log`]: the board log format;
 //! * [`tracker`]: occupancy snapshots to touched / executed moves (FIDE
 //!   Appendix E.2), mismatches, takebacks;
@@ -23,14 +26,16 @@ pub mod protocol;
 pub mod sentio;
 pub mod sim;
 pub mod tracker;
+mod wire;
 
 pub use decoder::{Decoder, DecoderStats, Format, Frame, UnknownFormat};
 pub use protocol::{DropReason, HostCommand};
 pub use tracker::{BoardMask, Mismatch, Orientation, Tracker, TrackerConfig, TrackerEvent};
+pub use wire::{BoardReport, Protocol};
 
-/// What a board said, decoded.
+/// What a peg-board said, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BoardMessage {
+pub enum PegMessage {
     /// Occupancy: bit i set when a peg is in square i (a1 = 0, h8 = 63).
     Snapshot(u64),
     /// Piece identities, for boards with coded pegs, in square order.
@@ -39,17 +44,34 @@ pub enum BoardMessage {
     Ident(String),
     /// A fault the board detected.
     Fault(String),
-    /// A DGT e-board's message (the sighted player's board).
-    Dgt(crate::dgt::Message),
 }
 
-impl BoardMessage {
+impl PegMessage {
     /// The occupancy this message implies, if any.
     pub fn mask(&self) -> Option<u64> {
         match self {
-            BoardMessage::Snapshot(m) => Some(*m),
-            BoardMessage::Pieces(p) => Some(pieces_mask(p)),
-            BoardMessage::Dgt(crate::dgt::Message::BoardDump(p)) => Some(pieces_mask(p)),
+            PegMessage::Snapshot(m) => Some(*m),
+            PegMessage::Pieces(p) => Some(pieces_mask(p)),
+            PegMessage::Ident(_) | PegMessage::Fault(_) => None,
+        }
+    }
+}
+
+impl BoardReport for PegMessage {
+    fn occupancy(&self) -> Option<u64> {
+        self.mask()
+    }
+
+    fn pieces(&self) -> Option<&[Option<Piece>; 64]> {
+        match self {
+            PegMessage::Pieces(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn ident(&self) -> Option<String> {
+        match self {
+            PegMessage::Ident(text) => Some(text.clone()),
             _ => None,
         }
     }

@@ -3,12 +3,12 @@
 //! Lines are ASCII, end in LF (a CR before the LF is ignored), at most
 //! [`MAX_LINE`] bytes, and end in `*HH`: the XOR of every byte before the `*`
 //! as two upper-case hex digits, as in NMEA 0183. This module is pure: it
-//! turns one line into a [`BoardMessage`] or a reason to drop it, and writes
+//! turns one line into a [`PegMessage`] or a reason to drop it, and writes
 //! lines for the simulator and for firmware authors' tests.
 
 use shakmaty::{Color, Piece, Role};
 
-use super::BoardMessage;
+use super::PegMessage;
 
 /// Longest accepted line, without its LF (and without a CR before it).
 pub const MAX_LINE: usize = 96;
@@ -67,7 +67,7 @@ fn hex_digit(b: u8) -> Option<u8> {
 }
 
 /// Parses one line (without LF; a trailing CR is ignored).
-pub fn parse_line(line: &[u8]) -> Result<BoardMessage, DropReason> {
+pub fn parse_line(line: &[u8]) -> Result<PegMessage, DropReason> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.len() > MAX_LINE {
         return Err(DropReason::TooLong);
@@ -86,7 +86,7 @@ pub fn parse_line(line: &[u8]) -> Result<BoardMessage, DropReason> {
     parse_body(body).ok_or(DropReason::Garbage)
 }
 
-fn parse_body(body: &[u8]) -> Option<BoardMessage> {
+fn parse_body(body: &[u8]) -> Option<PegMessage> {
     let (kind, rest) = match body {
         [k, b' ', rest @ ..] => (*k, rest),
         _ => return None,
@@ -100,7 +100,7 @@ fn parse_body(body: &[u8]) -> Option<BoardMessage> {
             for &b in rest {
                 mask = mask << 4 | u64::from(hex_digit(b)?);
             }
-            Some(BoardMessage::Snapshot(mask))
+            Some(PegMessage::Snapshot(mask))
         }
         b'P' => {
             if rest.len() != 64 {
@@ -113,7 +113,7 @@ fn parse_body(body: &[u8]) -> Option<BoardMessage> {
                     _ => Some(Piece::from_char(char::from(b))?),
                 };
             }
-            Some(BoardMessage::Pieces(pieces))
+            Some(PegMessage::Pieces(pieces))
         }
         b'I' | b'E' => {
             if !rest.iter().all(|b| (0x20..0x7f).contains(b)) {
@@ -121,9 +121,9 @@ fn parse_body(body: &[u8]) -> Option<BoardMessage> {
             }
             let text = String::from_utf8_lossy(rest).trim().to_owned();
             Some(if kind == b'I' {
-                BoardMessage::Ident(text)
+                PegMessage::Ident(text)
             } else {
-                BoardMessage::Fault(text)
+                PegMessage::Fault(text)
             })
         }
         _ => None,
@@ -206,7 +206,7 @@ mod tests {
         let line = write_snapshot(0xFFFF_0000_0000_FFFF);
         assert!(line.starts_with("B FFFF00000000FFFF*"));
         let parsed = parse_line(line.trim_end().as_bytes()).unwrap();
-        assert_eq!(parsed, BoardMessage::Snapshot(0xFFFF_0000_0000_FFFF));
+        assert_eq!(parsed, PegMessage::Snapshot(0xFFFF_0000_0000_FFFF));
     }
 
     #[test]
@@ -250,10 +250,7 @@ mod tests {
     fn cr_is_ignored_and_lowercase_checksum_accepted() {
         let line = write_snapshot(1);
         let with_cr = format!("{}\r", line.trim_end());
-        assert_eq!(
-            parse_line(with_cr.as_bytes()),
-            Ok(BoardMessage::Snapshot(1))
-        );
+        assert_eq!(parse_line(with_cr.as_bytes()), Ok(PegMessage::Snapshot(1)));
         assert_eq!(
             parse_line(
                 line.trim_end()
@@ -261,7 +258,7 @@ mod tests {
                     .replace("b 0", "B 0")
                     .as_bytes()
             ),
-            Ok(BoardMessage::Snapshot(1))
+            Ok(PegMessage::Snapshot(1))
         );
     }
 
@@ -271,17 +268,17 @@ mod tests {
         let line = write_pieces(&pieces);
         assert_eq!(
             parse_line(line.trim_end().as_bytes()),
-            Ok(BoardMessage::Pieces(pieces))
+            Ok(PegMessage::Pieces(pieces))
         );
         let ident = write_ident("pegboard 1 fw=0.3");
         assert_eq!(
             parse_line(ident.trim_end().as_bytes()),
-            Ok(BoardMessage::Ident("pegboard 1 fw=0.3".into()))
+            Ok(PegMessage::Ident("pegboard 1 fw=0.3".into()))
         );
         let fault = write_fault("sensor e4 stuck");
         assert_eq!(
             parse_line(fault.trim_end().as_bytes()),
-            Ok(BoardMessage::Fault("sensor e4 stuck".into()))
+            Ok(PegMessage::Fault("sensor e4 stuck".into()))
         );
     }
 

@@ -299,7 +299,7 @@ impl SimBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{BoardMessage, Decoder};
+    use crate::board::{Decoder, PegMessage};
 
     fn masks(steps: &[SimStep], format: Format) -> Vec<u64> {
         let mut d = Decoder::new(format);
@@ -311,7 +311,7 @@ mod tests {
             })
             .flatten()
             .filter_map(|m| match m {
-                BoardMessage::Snapshot(m) => Some(m),
+                PegMessage::Snapshot(m) => Some(m),
                 _ => None,
             })
             .collect()
@@ -359,11 +359,11 @@ mod tests {
         let mut d = Decoder::new(Format::Peg);
         assert_eq!(
             d.push_collect(&sim.answer(b"?").unwrap()),
-            vec![BoardMessage::Snapshot(sim.mask())]
+            vec![PegMessage::Snapshot(sim.mask())]
         );
         assert!(matches!(
             d.push_collect(&sim.answer(b"I?\r").unwrap())[0],
-            BoardMessage::Ident(_)
+            PegMessage::Ident(_)
         ));
         assert_eq!(sim.answer(b"nonsense"), None);
     }

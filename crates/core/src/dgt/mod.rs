@@ -4,11 +4,13 @@
 //!
 //! * [`protocol`]: commands, messages, a streaming decoder with counters;
 //! * [`recognizer`]: settled positions to moves, takebacks, new games and
-//!   guidance, in virtual time.
+//!   guidance, in virtual time;
+//! * [`wire`]: the board as a [`crate::board::Protocol`].
 
 pub mod protocol;
 pub mod recognizer;
 pub mod sim;
+pub mod wire;
 
 pub use protocol::{ClockReading, Command, Decoder, DgtStats, Message, Pieces};
 pub use recognizer::{Recognizer, RecognizerConfig, RecognizerEvent};

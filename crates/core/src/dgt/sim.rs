@@ -10,7 +10,7 @@
 
 use super::protocol::{self, ClockReading, Command, Message, Pieces};
 use crate::board::sim::{SimBoard, SimCommand, SimError, SimStep};
-use crate::board::{BoardMessage, Decoder, Format};
+use crate::board::{Decoder, Format, PegMessage};
 
 /// A DGT board on the simulator's side of the wire.
 #[derive(Clone, Debug)]
@@ -105,7 +105,7 @@ impl DgtSim {
                 SimStep::Pause(ms) => out.push(SimStep::Pause(ms)),
                 SimStep::Send(bytes) => {
                     for m in decoder.push_collect(&bytes) {
-                        if let BoardMessage::Pieces(now) = m {
+                        if let PegMessage::Pieces(now) = m {
                             let updates = self.updates_to(&now);
                             if self.updates && !updates.is_empty() {
                                 out.push(SimStep::Send(updates));

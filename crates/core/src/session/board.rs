@@ -13,7 +13,7 @@ pub use super::board_event::BoardEvent;
 use super::link::{BoardSide, LinkInput, Mirror, follow_record, say};
 use super::{Effect, Mode, Notice, Priority, SessionConfig, Source};
 use crate::board::tracker::{BoardMask, board_difference};
-use crate::board::{BoardMessage, Tracker, TrackerConfig, TrackerEvent};
+use crate::board::{PegMessage, Tracker, TrackerConfig, TrackerEvent};
 use crate::chess::GameRecord;
 use crate::session::Earcon;
 use crate::words::{Pack, Token, Utterance};
@@ -56,18 +56,6 @@ fn tracker_config(config: &SessionConfig, base: &TrackerConfig) -> TrackerConfig
         strict: config.mode == Mode::Tournament,
         ..base.clone()
     }
-}
-
-fn piece_name(piece: Piece) -> String {
-    let role = crate::words::role_key(piece.role);
-    format!(
-        "{} {role}",
-        if piece.color.is_white() {
-            "white"
-        } else {
-            "black"
-        }
-    )
 }
 
 fn piece_on(pack: &Pack, piece: Piece, square: shakmaty::Square) -> Utterance {
@@ -164,7 +152,7 @@ impl BoardState {
             LinkInput::Message(msg) => {
                 self.last_message_ms = Some(now);
                 match msg {
-                    BoardMessage::Fault(text) => {
+                    PegMessage::Fault(text) => {
                         say(
                             out,
                             pack,
@@ -173,19 +161,15 @@ impl BoardState {
                         );
                         out.push(Effect::Notice(Notice::BoardInfo { text }));
                     }
-                    BoardMessage::Ident(text) => {
-                        out.push(Effect::Notice(Notice::BoardInfo { text }))
-                    }
-                    BoardMessage::Snapshot(mask) => {
+                    PegMessage::Ident(text) => out.push(Effect::Notice(Notice::BoardInfo { text })),
+                    PegMessage::Snapshot(mask) => {
                         self.last_mask = Some(BoardMask(mask));
                         self.tracker.on_snapshot(now, BoardMask(mask), &mut events);
                     }
-                    BoardMessage::Pieces(pieces) => {
+                    PegMessage::Pieces(pieces) => {
                         self.last_mask = Some(BoardMask(crate::board::pieces_mask(&pieces)));
                         self.tracker.on_pieces(now, &pieces, &mut events);
                     }
-                    // The sighted player's DGT board is not the peg-board.
-                    BoardMessage::Dgt(_) => {}
                 }
             }
             LinkInput::PromotionChoice(role) => {
@@ -239,10 +223,7 @@ impl BoardState {
                         );
                     }
                     out.push(Effect::Sound(Earcon::Touched));
-                    out.push(Effect::Notice(Notice::Touched {
-                        square: square.to_string(),
-                        piece: piece_name(piece),
-                    }));
+                    out.push(Effect::Notice(Notice::Touched { square, piece }));
                 }
                 TrackerEvent::Executed(mv) => actions.push(BoardAction::Play(mv)),
                 TrackerEvent::PromotionPending { to, .. } => {
@@ -251,9 +232,7 @@ impl BoardState {
                         pack.phrase("promotion_ask", &[("square", pack.square(to))]),
                         Priority::Alert,
                     );
-                    out.push(Effect::Notice(Notice::Promotion {
-                        square: to.to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::Promotion { square: to }));
                 }
                 TrackerEvent::TouchMove { square, piece } => {
                     speak(
@@ -262,10 +241,7 @@ impl BoardState {
                         Priority::Alert,
                     );
                     out.push(Effect::Sound(Earcon::Illegal));
-                    out.push(Effect::Notice(Notice::TouchMove {
-                        square: square.to_string(),
-                        piece: piece_name(piece),
-                    }));
+                    out.push(Effect::Notice(Notice::TouchMove { square, piece }));
                 }
                 TrackerEvent::TakebackRequested(_) => {
                     out.push(Effect::Notice(Notice::TakebackRequested));
@@ -281,9 +257,7 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::Orientation { turned: flipped }));
                 }
                 TrackerEvent::PromotionDefaulted { mv } => {
-                    out.push(Effect::Notice(Notice::PromotionDefaulted {
-                        uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::PromotionDefaulted { mv }));
                 }
                 TrackerEvent::PromotionCorrected { new, .. } => {
                     actions.push(BoardAction::CorrectPromotion(new));
@@ -297,7 +271,7 @@ impl BoardState {
                         "board_resynced",
                         &[("moves", uci.join(", ").as_str().into())],
                     );
-                    out.push(Effect::Notice(Notice::Resynchronised { moves: uci }));
+                    out.push(Effect::Notice(Notice::Resynchronised { moves }));
                     speak(out, text, Priority::Move);
                 }
                 TrackerEvent::SensorStuck { square, occupied } => {
@@ -308,7 +282,7 @@ impl BoardState {
                     };
                     let text = pack.phrase(key, &[("square", pack.square(square))]);
                     out.push(Effect::Notice(Notice::SensorStuck {
-                        square: square.to_string(),
+                        square,
                         occupied,
                         text: text.written.clone(),
                     }));
@@ -317,17 +291,12 @@ impl BoardState {
                 }
                 TrackerEvent::SensorRecovered { square } => {
                     let text = pack.phrase("sensor_recovered", &[("square", pack.square(square))]);
-                    out.push(Effect::Notice(Notice::SensorRecovered {
-                        square: square.to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::SensorRecovered { square }));
                     speak(out, text, Priority::Guidance);
                 }
                 TrackerEvent::SensorSuspect { mv, square } => {
                     let text = pack.phrase("sensor_suspect", &[("square", pack.square(square))]);
-                    out.push(Effect::Notice(Notice::SensorSuspect {
-                        square: square.to_string(),
-                        uci: mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-                    }));
+                    out.push(Effect::Notice(Notice::SensorSuspect { square, mv }));
                     speak(out, text, Priority::Alert);
                     out.push(Effect::Sound(Earcon::Mismatch));
                 }

@@ -1,16 +1,18 @@
 //! What a board's link reports to the session: the same events for the
 //! blind player's peg-board and the sighted player's e-board, so the link
-//! state machine ([`super::link`]) serves both.
+//! state machine ([`super::link`]) serves both. Only the board's messages
+//! differ: `M` is the board's own message type (the peg-board's
+//! [`PegMessage`], the DGT board's [`crate::dgt::Message`]).
 
 use shakmaty::Role;
 
-use crate::board::{BoardMessage, TrackerConfig};
+use crate::board::{PegMessage, TrackerConfig};
 
 /// What the board link reports to the session.
 #[derive(Clone, Debug, PartialEq)]
-pub enum BoardEvent {
-    /// A decoded message (snapshot, piece identities, ident, fault).
-    Message(BoardMessage),
+pub enum BoardEvent<M = PegMessage> {
+    /// A decoded message of the board's own kind.
+    Message(M),
     /// The link is up (first connection or after a loss).
     LinkUp { port: String },
     /// No heartbeat for 3 s, a read error, or the device went away.

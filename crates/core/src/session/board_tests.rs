@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, Position, Square};
 
-use crate::board::BoardMessage;
+use crate::board::PegMessage;
 use crate::session::board::BoardEvent;
 use crate::session::{
     Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source, Speech,
@@ -67,7 +67,7 @@ impl Table {
 
     /// The board reports this occupancy, which then stays for a while.
     pub fn board(&mut self, mask: u64) {
-        self.send(Event::Board(BoardEvent::Message(BoardMessage::Snapshot(
+        self.send(Event::Board(BoardEvent::Message(PegMessage::Snapshot(
             mask,
         ))));
         self.wait(300);
@@ -230,8 +230,11 @@ fn touched_pieces_are_spoken_only_when_the_setting_says_so() {
         assert!(has(
             &fx,
             &Notice::Touched {
-                square: "g1".into(),
-                piece: "white knight".into()
+                square: Square::G1,
+                piece: shakmaty::Piece {
+                    color: shakmaty::Color::White,
+                    role: shakmaty::Role::Knight
+                }
             }
         ));
         assert_eq!(!said(&fx).is_empty(), announce, "{:?}", said(&fx));
@@ -509,7 +512,7 @@ fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
     assert!(has(
         &fx,
         &Notice::Link {
-            state: "connected".into(),
+            state: crate::session::LinkChange::Connected,
             detail: "new".into()
         }
     ));

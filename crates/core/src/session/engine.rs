@@ -9,7 +9,7 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use super::{Command, Effect, Notice, Priority, Session, Source};
+use super::{Command, Effect, EngineChange, Notice, Priority, Session, Source};
 use crate::announce;
 use crate::engine::{Ask, EngineAnswer, EngineError, EngineEvent, EngineRequest, Level};
 use crate::words::Utterance;
@@ -226,7 +226,7 @@ impl Session {
                     self.speak(out, self.pack.say("engine_ready"), Priority::Answer);
                 }
                 out.push(Effect::Notice(Notice::Engine {
-                    state: "ready".into(),
+                    state: EngineChange::Ready,
                     detail: name,
                 }));
             }
@@ -252,7 +252,7 @@ impl Session {
                     Priority::Alert,
                 );
                 out.push(Effect::Notice(Notice::Engine {
-                    state: "failed".into(),
+                    state: EngineChange::Failed,
                     detail: message,
                 }));
             }
@@ -342,7 +342,7 @@ impl Session {
                     self.config.form,
                 );
                 out.push(Effect::Notice(Notice::Engine {
-                    state: "review".into(),
+                    state: EngineChange::Review,
                     detail: text.written.clone(),
                 }));
                 self.speak(out, text, Priority::Answer);
@@ -374,7 +374,7 @@ mod tests {
             best: Some(best.parse().unwrap()),
             lines: Vec::new(),
         });
-        s.handle(now, Event::Engine(event))
+        s.handle(now, Event::Engine(event)).into()
     }
 
     #[test]

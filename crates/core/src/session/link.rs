@@ -12,10 +12,10 @@
 
 use shakmaty::Role;
 
-use super::{Earcon, Effect, Notice, Priority, Speech};
+use super::{Earcon, Effect, LinkChange, Notice, Priority, SightedState, Speech};
 use crate::board::guidance::guidance;
 use crate::board::tracker::render_in_sync;
-use crate::board::{BoardMessage, HostCommand, Mismatch, TrackerConfig};
+use crate::board::{HostCommand, Mismatch, TrackerConfig};
 use crate::chess::GameRecord;
 use crate::words::{Pack, Utterance};
 
@@ -45,12 +45,20 @@ pub enum BoardSide {
 }
 
 impl BoardSide {
-    fn notice(self, state: &str, detail: String) -> Effect {
-        let state = state.into();
+    fn notice(self, state: LinkChange, detail: String) -> Effect {
         Effect::Notice(match self {
             BoardSide::Peg => Notice::Link { state, detail },
-            BoardSide::Sighted => Notice::SightedBoard { state, detail },
+            BoardSide::Sighted => Notice::SightedBoard {
+                state: state.into(),
+                detail,
+            },
         })
+    }
+
+    /// A notice of the sighted board's own (the peg-board has its own
+    /// notice for each).
+    fn sighted_notice(state: SightedState, detail: String) -> Effect {
+        Effect::Notice(Notice::SightedBoard { state, detail })
     }
 
     /// Asks the board for its whole state.
@@ -107,8 +115,15 @@ impl BoardSide {
             BoardSide::Peg => Effect::Notice(Notice::mismatch(m)),
             BoardSide::Sighted => {
                 let (missing, extra) = super::notice::mismatch_squares(m);
-                let detail = format!("missing {}; extra {}", missing.join(" "), extra.join(" "));
-                self.notice("mismatch", detail)
+                let names = |squares: Vec<shakmaty::Square>| {
+                    squares
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let detail = format!("missing {}; extra {}", names(missing), names(extra));
+                Self::sighted_notice(SightedState::Mismatch, detail)
             }
         });
     }
@@ -124,14 +139,14 @@ impl BoardSide {
         out.push(Effect::Sound(Earcon::InSync));
         out.push(match self {
             BoardSide::Peg => Effect::Notice(Notice::InSync),
-            BoardSide::Sighted => self.notice("in_sync", String::new()),
+            BoardSide::Sighted => Self::sighted_notice(SightedState::InSync, String::new()),
         });
     }
 }
 
 /// What a link event leaves for the board's own mirror of the game.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum LinkInput {
+pub(super) enum LinkInput<M> {
     /// Nothing: the link's part was all (it came up, guidance was said).
     Done,
     /// The link went down or was closed: what happens on the board from
@@ -141,7 +156,7 @@ pub(super) enum LinkInput {
     /// hole in time though the link is up.
     LinesDropped { count: u64 },
     /// A decoded message from the board.
-    Message(BoardMessage),
+    Message(M),
     /// The player chose the promotion piece.
     PromotionChoice(Role),
     /// New tracker settings.
@@ -171,15 +186,15 @@ impl LinkState {
     /// (state, words, earcons, notices, asking for the whole board, the
     /// repeated guidance from `mismatch`) is done here; the rest is
     /// returned for the board's mirror.
-    pub(super) fn on_event(
+    pub(super) fn on_event<M>(
         &mut self,
         side: BoardSide,
-        event: BoardEvent,
+        event: BoardEvent<M>,
         mismatch: impl FnOnce() -> Option<Mismatch>,
         record: &GameRecord,
         pack: &Pack,
         out: &mut Vec<Effect>,
-    ) -> LinkInput {
+    ) -> LinkInput<M> {
         match event {
             BoardEvent::LinkUp { port } => {
                 let was_lost = self.is_lost();
@@ -188,7 +203,11 @@ impl LinkState {
                     say(out, pack, pack.say(side.restored_key()), Priority::Alert);
                     out.push(Effect::Sound(Earcon::LinkRestored));
                 }
-                let state = if was_lost { "restored" } else { "connected" };
+                let state = if was_lost {
+                    LinkChange::Restored
+                } else {
+                    LinkChange::Connected
+                };
                 out.push(side.notice(state, port));
                 out.push(side.snapshot());
                 LinkInput::Done
@@ -197,20 +216,20 @@ impl LinkState {
                 if !self.is_lost() {
                     say(out, pack, pack.say(side.lost_key()), Priority::Alert);
                     out.push(Effect::Sound(Earcon::LinkLost));
-                    out.push(side.notice("lost", reason.clone()));
+                    out.push(side.notice(LinkChange::Lost, reason.clone()));
                 }
                 *self = LinkState::Lost { reason };
                 LinkInput::Down
             }
             BoardEvent::LinkClosed => {
                 *self = LinkState::NotConnected;
-                out.push(side.notice("closed", String::new()));
+                out.push(side.notice(LinkChange::Closed, String::new()));
                 LinkInput::Down
             }
             BoardEvent::LinesDropped { count } => {
                 // A hole in time: the board is asked for its whole state
                 // again at once.
-                out.push(side.notice("lines_dropped", count.to_string()));
+                out.push(side.notice(LinkChange::LinesDropped, count.to_string()));
                 out.push(side.snapshot());
                 LinkInput::LinesDropped { count }
             }

@@ -15,8 +15,10 @@ mod config;
 mod effect;
 mod engine;
 mod event;
+mod handled;
 pub mod link;
 mod notice;
+mod notice_json;
 pub mod practice;
 pub mod puzzle;
 mod question;
@@ -35,7 +37,8 @@ pub use config::{Mode, SessionConfig};
 pub use effect::{Earcon, Effect, Priority, Speech, SpeechClass};
 pub use engine::Opponent;
 pub use event::{Command, Event, Source};
-pub use notice::Notice;
+pub use handled::{Handled, Outcome, Refusal};
+pub use notice::{EngineChange, LinkChange, Notice, SightedState};
 pub use practice::{Practice, PracticeCommand};
 pub use puzzle::{PuzzleCommand, PuzzleRun};
 pub use question::{Pending, Question, QuestionKind};
@@ -63,6 +66,8 @@ pub struct Session {
     engine: engine::EngineState,
     /// The shell's seed for the practice opponent's random choices.
     seed: u64,
+    /// What the event being handled did to the game.
+    outcome: Outcome,
     /// Puzzle mode (see [`puzzle`]).
     puzzle: puzzle::PuzzleState,
 }
@@ -91,6 +96,7 @@ impl Session {
             retraced: None,
             engine: engine::EngineState::default(),
             seed: 0,
+            outcome: Outcome::Nothing,
             puzzle: puzzle::PuzzleState::default(),
         }
     }
@@ -207,14 +213,18 @@ impl Session {
         .min()
     }
 
-    /// Handles one event at time `now_ms`.
-    pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
+    /// Handles one event at time `now_ms`: the effects to carry out and
+    /// what happened to the game.
+    pub fn handle(&mut self, now_ms: u64, event: Event) -> Handled {
         self.game_origin_ms.get_or_insert(now_ms);
+        self.outcome = Outcome::Nothing;
         let mut out = Vec::new();
         match event {
             Event::Tick => {}
             Event::MoveEntered { text, source } => self.enter_move(now_ms, &text, source, &mut out),
-            Event::MovePlayed { mv, source } => self.play(now_ms, mv, source, &mut out),
+            Event::MovePlayed { mv, source } => {
+                self.play(now_ms, mv, source, &mut out);
+            }
             Event::SquaresChosen { from, to, source } => {
                 self.choose_squares(now_ms, from, to, source, &mut out)
             }
@@ -264,13 +274,18 @@ impl Session {
             // A puzzle is not the game on the scoresheet: nothing saves it.
             out.retain(|e| *e != Effect::SaveGame);
         }
-        out
+        Handled {
+            effects: out,
+            outcome: std::mem::take(&mut self.outcome),
+        }
     }
 
     fn board_actions(&mut self, now: u64, actions: Vec<board::BoardAction>, out: &mut Vec<Effect>) {
         for action in actions {
             match action {
-                board::BoardAction::Play(mv) => self.play(now, mv, Source::PegBoard, out),
+                board::BoardAction::Play(mv) => {
+                    self.play(now, mv, Source::PegBoard, out);
+                }
                 board::BoardAction::TakebackRequested => self.command(now, Command::Takeback, out),
                 board::BoardAction::CorrectPromotion(mv) => self.correct_promotion(now, mv, out),
             }
@@ -304,9 +319,7 @@ impl Session {
         for action in actions {
             match action {
                 sighted::SightedAction::Play(mv) => {
-                    let count = self.record.moves().len();
-                    self.play(now, mv, Source::EBoard, out);
-                    if self.record.moves().len() == count {
+                    if !self.play(now, mv, Source::EBoard, out) {
                         // Refused (the game is over): follow the record.
                         self.sighted.reset(&self.record);
                     }
@@ -349,7 +362,9 @@ impl Session {
     fn enter_move(&mut self, now: u64, text: &str, source: Source, out: &mut Vec<Effect>) {
         let packs: Vec<&Pack> = self.input_packs.iter().collect();
         match crate::chess::parse_move(self.record.position(), text, self.input_letters(), &packs) {
-            Ok(mv) => self.play(now, mv, source, out),
+            Ok(mv) => {
+                self.play(now, mv, source, out);
+            }
             Err(err) => {
                 let shown = Utterance::from(text);
                 let key = match err {
@@ -364,9 +379,16 @@ impl Session {
                     Priority::Alert,
                 );
                 out.push(Effect::Sound(Earcon::Illegal));
+                let reason = err.to_string();
+                self.outcome.note(Outcome::Refused {
+                    reason: match err {
+                        MoveInputError::Illegal(_) => Refusal::Illegal(reason.clone()),
+                        _ => Refusal::Unreadable(reason.clone()),
+                    },
+                });
                 out.push(Effect::Notice(Notice::Rejected {
                     input: text.to_owned(),
-                    reason: err.to_string(),
+                    reason,
                 }));
             }
         }
@@ -391,13 +413,16 @@ impl Session {
             .filter(|m| m.from() == Some(from) && m.to() == to)
             .max_by_key(|m| m.promotion() == Some(promote_to));
         match mv {
-            Some(mv) => self.play(now, mv, source, out),
+            Some(mv) => {
+                self.play(now, mv, source, out);
+            }
             None => self.enter_move(now, &format!("{from}{to}"), source, out),
         }
     }
 
     /// Plays a legal move: record, clock, announcement, board expectation.
-    fn play(&mut self, now: u64, mv: Move, source: Source, out: &mut Vec<Effect>) {
+    /// False when it was refused (said, and noted as the outcome).
+    fn play(&mut self, now: u64, mv: Move, source: Source, out: &mut Vec<Effect>) -> bool {
         if let Some(end) = self.record.end() {
             self.speak(
                 out,
@@ -405,7 +430,10 @@ impl Session {
                 Priority::Alert,
             );
             out.push(Effect::Sound(Earcon::Illegal));
-            return;
+            self.outcome.note(Outcome::Refused {
+                reason: Refusal::GameOver,
+            });
+            return false;
         }
         let before = self.record.position().clone();
         if !before.is_legal(mv) {
@@ -416,10 +444,18 @@ impl Session {
                 Priority::Alert,
             );
             out.push(Effect::Sound(Earcon::Illegal));
-            return;
+            self.outcome.note(Outcome::Refused {
+                reason: Refusal::Illegal(mv.to_string()),
+            });
+            return false;
         }
         if self.puzzle_refuses(now, mv, source, out) {
-            return;
+            self.outcome.note(Outcome::Refused {
+                reason: Refusal::NotTheSolution(
+                    mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                ),
+            });
+            return false;
         }
         let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
         let at_ms =
@@ -456,6 +492,7 @@ impl Session {
         out.push(Effect::Sound(Earcon::MoveAccepted));
         self.recorded(now, &played, announcement, source, out);
         self.puzzle_after_move(now, out);
+        true
     }
 
     /// After a move went on the scoresheet (and its save was asked for):
@@ -468,6 +505,10 @@ impl Session {
         source: Source,
         out: &mut Vec<Effect>,
     ) {
+        self.outcome.note(Outcome::Played {
+            ply: self.record.moves().len(),
+            source,
+        });
         out.push(Effect::Notice(Notice::Move {
             ply: self.record.moves().len(),
             san: played.san.to_string(),
@@ -647,9 +688,7 @@ impl Session {
                         .phrase("draw_offer", &[("side", self.side(color))]),
                     Priority::Move,
                 );
-                out.push(Effect::Notice(Notice::DrawOffer {
-                    side: notice::color_name(color),
-                }));
+                out.push(Effect::Notice(Notice::DrawOffer { side: color }));
                 out.push(Effect::SaveGame);
             }
             Command::AcceptDraw(color) => {

@@ -2,7 +2,9 @@
 //! one-JSON-object-per-line output.
 
 use serde::Serialize;
+use shakmaty::{Color, Move, Piece, Square};
 
+use super::notice_json as json;
 use super::{QuestionKind, Source};
 use crate::chess::{Claim, EndReason};
 
@@ -15,33 +17,41 @@ pub enum Notice {
         ply: usize,
         san: String,
         /// Written as its UCI string ("e2e4") in logs and JSON.
-        #[serde(rename = "uci", serialize_with = "uci")]
-        mv: shakmaty::Move,
+        #[serde(rename = "uci", serialize_with = "json::uci")]
+        mv: Move,
         /// Written form of the announcement.
         announcement: String,
         spoken: String,
         source: Source,
     },
-    /// A piece of the side to move left its hole (E.2.2).
+    /// A piece of the side to move left its hole (E.2.2). Written as
+    /// `"square":"e2","piece":"white pawn"`.
     Touched {
-        square: String,
-        piece: String,
+        #[serde(serialize_with = "json::square")]
+        square: Square,
+        #[serde(serialize_with = "json::piece")]
+        piece: Piece,
     },
     /// Strict mode: a touched piece must be moved (Art. 4.3/4.4).
     TouchMove {
-        square: String,
-        piece: String,
+        #[serde(serialize_with = "json::square")]
+        square: Square,
+        #[serde(serialize_with = "json::piece")]
+        piece: Piece,
     },
     /// The peg-board differs from the game and matches no legal move.
     Mismatch {
-        missing: Vec<String>,
-        extra: Vec<String>,
+        #[serde(serialize_with = "json::squares")]
+        missing: Vec<Square>,
+        #[serde(serialize_with = "json::squares")]
+        extra: Vec<Square>,
     },
     /// The peg-board matches the game again.
     InSync,
     /// A pawn reached the last rank; the piece is not known yet.
     Promotion {
-        square: String,
+        #[serde(serialize_with = "json::square")]
+        square: Square,
     },
     /// The board was put back to before the last move: confirm a takeback.
     TakebackRequested,
@@ -64,16 +74,17 @@ pub enum Notice {
     Takeback {
         san: String,
     },
-    /// The board link changed state: "connected", "lost", "restored".
+    /// The board link changed state (the detail: the port, the reason,
+    /// the number of lines dropped).
     Link {
-        state: String,
+        state: LinkChange,
         detail: String,
     },
-    /// The sighted player's e-board: its link ("connected", "lost",
-    /// "restored", "lines_dropped"), "ident", "orientation", "mismatch"
-    /// (the squares that differ) and "in_sync".
+    /// The sighted player's e-board: its link, its ident, how it lies
+    /// ("turned", "straight"), a mismatch (the squares that differ) and
+    /// in sync again.
     SightedBoard {
-        state: String,
+        state: SightedState,
         detail: String,
     },
     /// The board reported a fault or identified itself.
@@ -91,33 +102,40 @@ pub enum Notice {
     /// move first: the default piece was played (correctable until the
     /// opponent's move is executed).
     PromotionDefaulted {
-        uci: String,
+        #[serde(rename = "uci", serialize_with = "json::uci")]
+        mv: Move,
     },
     /// The board showed a position these moves reach (a missed snapshot);
     /// the tracker took them over, each also as a `move`.
     Resynchronised {
-        moves: Vec<String>,
+        #[serde(serialize_with = "json::ucis")]
+        moves: Vec<Move>,
     },
     /// The board shows a move's result, but `square` was never seen empty
     /// (a stuck sensor?): the move was not executed.
     SensorSuspect {
-        square: String,
-        uci: String,
+        #[serde(serialize_with = "json::square")]
+        square: Square,
+        #[serde(rename = "uci", serialize_with = "json::uci")]
+        mv: Move,
     },
     /// The sensor under `square` is taken as stuck: it always reports a
     /// peg (`occupied`) or never one; the board is read without it.
     SensorStuck {
-        square: String,
+        #[serde(serialize_with = "json::square")]
+        square: Square,
         occupied: bool,
         /// What is said, written ("Sensor Anna drei meldet immer besetzt ...").
         text: String,
     },
     /// A sensor taken as stuck reports what the game expects again.
     SensorRecovered {
-        square: String,
+        #[serde(serialize_with = "json::square")]
+        square: Square,
     },
     DrawOffer {
-        side: String,
+        #[serde(serialize_with = "json::color")]
+        side: Color,
     },
     Claim {
         claim: Claim,
@@ -128,9 +146,9 @@ pub enum Notice {
         reason: EndReason,
     },
     NewGame,
-    /// The practice engine: "ready", "failed" or "review", with details.
+    /// The practice engine: ready (its name), failed (why) or its review.
     Engine {
-        state: String,
+        state: EngineChange,
         detail: String,
     },
     /// Input that was not a legal move.
@@ -160,6 +178,60 @@ pub enum Notice {
     },
 }
 
+/// How a board's link changed, as [`Notice::Link`] says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkChange {
+    Connected,
+    Lost,
+    /// Connected again after it was lost.
+    Restored,
+    Closed,
+    /// Lines were dropped; the board is asked for its whole state.
+    LinesDropped,
+}
+
+/// What the sighted player's e-board did, as [`Notice::SightedBoard`]
+/// says it: its link, or what it showed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SightedState {
+    Connected,
+    Lost,
+    Restored,
+    Closed,
+    LinesDropped,
+    /// The board named itself (the detail).
+    Ident,
+    /// How the board lies (the detail: "turned" or "straight").
+    Orientation,
+    /// The board differs from the game (the detail: the squares).
+    Mismatch,
+    InSync,
+}
+
+impl From<LinkChange> for SightedState {
+    fn from(change: LinkChange) -> SightedState {
+        match change {
+            LinkChange::Connected => SightedState::Connected,
+            LinkChange::Lost => SightedState::Lost,
+            LinkChange::Restored => SightedState::Restored,
+            LinkChange::Closed => SightedState::Closed,
+            LinkChange::LinesDropped => SightedState::LinesDropped,
+        }
+    }
+}
+
+/// What became of the practice engine, as [`Notice::Engine`] says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineChange {
+    Ready,
+    Failed,
+    /// The review after the game (the detail: its words).
+    Review,
+}
+
 impl Notice {
     /// The `mismatch` notice for a board that differs from the game.
     pub fn mismatch(m: &crate::board::Mismatch) -> Notice {
@@ -170,25 +242,9 @@ impl Notice {
 
 /// The squares where a board lacks a piece, and those where it has one too
 /// many (a move not carried out included).
-pub fn mismatch_squares(m: &crate::board::Mismatch) -> (Vec<String>, Vec<String>) {
+pub fn mismatch_squares(m: &crate::board::Mismatch) -> (Vec<Square>, Vec<Square>) {
     (
-        m.missing.iter().map(|(sq, _)| sq.to_string()).collect(),
-        m.expected_empty
-            .iter()
-            .chain(&m.extra)
-            .map(|sq| sq.to_string())
-            .collect(),
+        m.missing.iter().map(|&(sq, _)| sq).collect(),
+        m.expected_empty.iter().chain(&m.extra).copied().collect(),
     )
-}
-
-fn uci<S: serde::Serializer>(mv: &shakmaty::Move, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(&mv.to_uci(shakmaty::CastlingMode::Standard))
-}
-
-/// "white" or "black", as a notice names a side.
-pub(super) fn color_name(color: shakmaty::Color) -> String {
-    match color {
-        shakmaty::Color::White => "white".into(),
-        shakmaty::Color::Black => "black".into(),
-    }
 }

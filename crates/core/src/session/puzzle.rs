@@ -408,6 +408,7 @@ mod tests {
 
     fn cmd(s: &mut Session, c: PuzzleCommand) -> Vec<Effect> {
         s.handle(0, Event::Command(Command::Puzzle(c)))
+            .into_effects()
     }
 
     fn typed(s: &mut Session, text: &str) -> Vec<Effect> {
@@ -418,6 +419,7 @@ mod tests {
                 source: Source::Keyboard,
             },
         )
+        .into_effects()
     }
 
     fn notices(fx: &[Effect]) -> Vec<&Notice> {

@@ -105,6 +105,9 @@ impl Session {
     /// Speaks the question and makes it the pending one.
     pub(super) fn ask(&mut self, question: Question, text: Utterance, out: &mut Vec<Effect>) {
         self.speak(out, text.clone(), Priority::Question);
+        self.outcome.note(super::Outcome::Asked {
+            question: question.kind(),
+        });
         out.push(Effect::Notice(Notice::Asked {
             question: question.kind(),
         }));

@@ -13,8 +13,8 @@ use shakmaty::{Chess, Move, Position};
 
 use super::board_event::BoardEvent;
 use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say, sighted_words};
-use super::{Effect, Notice, Priority};
-use crate::board::{BoardMessage, HostCommand};
+use super::{Effect, Notice, Priority, SightedState};
+use crate::board::HostCommand;
 use crate::chess::GameRecord;
 use crate::dgt::{ClockReading, Message, Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::words::{Pack, Utterance};
@@ -88,7 +88,7 @@ impl SightedBoard {
     pub fn on_event(
         &mut self,
         now: u64,
-        event: BoardEvent,
+        event: BoardEvent<Message>,
         record: &GameRecord,
         pack: &Pack,
         out: &mut Vec<Effect>,
@@ -112,7 +112,7 @@ impl SightedBoard {
             // The link asked for the whole board already; the recognizer
             // judges from that dump alone, it keeps no history of lines.
             LinkInput::LinesDropped { .. } => {}
-            LinkInput::Message(BoardMessage::Dgt(m)) => match m {
+            LinkInput::Message(m) => match m {
                 Message::BoardDump(pieces) => self.rec.on_dump(now, &pieces, &mut events),
                 Message::FieldUpdate { square, piece } => {
                     self.rec.on_field_update(now, square, piece, &mut events)
@@ -123,7 +123,7 @@ impl SightedBoard {
                     let text = format!("DGT {major}.{minor}");
                     if self.ident.as_ref() != Some(&text) {
                         out.push(Effect::Notice(Notice::SightedBoard {
-                            state: "ident".into(),
+                            state: SightedState::Ident,
                             detail: text.clone(),
                         }));
                         self.ident = Some(text);
@@ -131,14 +131,6 @@ impl SightedBoard {
                 }
                 Message::SerialNumber(_) => {}
             },
-            // A peg-board's messages (occupancy, faults) never come from a
-            // DGT board's decoder.
-            LinkInput::Message(
-                BoardMessage::Snapshot(_)
-                | BoardMessage::Pieces(_)
-                | BoardMessage::Fault(_)
-                | BoardMessage::Ident(_),
-            ) => {}
             // A DGT board knows its pieces: the promoted piece is read
             // from the board, nothing waits for a choice.
             LinkInput::PromotionChoice(_) => {}
@@ -194,7 +186,7 @@ impl SightedBoard {
                         );
                     }
                     out.push(Effect::Notice(Notice::SightedBoard {
-                        state: "orientation".into(),
+                        state: SightedState::Orientation,
                         detail: if turned { "turned" } else { "straight" }.into(),
                     }));
                 }

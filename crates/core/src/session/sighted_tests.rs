@@ -4,11 +4,12 @@
 
 use shakmaty::{Chess, Move, Position, Square};
 
-use crate::board::BoardMessage;
 use crate::dgt::Message;
 use crate::dgt::protocol::{Pieces, pieces_of_board};
 use crate::session::board::{BoardEvent, LinkState};
-use crate::session::{Command, Effect, Event, Notice, Priority, Session, SessionConfig, Source};
+use crate::session::{
+    Command, Effect, Event, Notice, Priority, Session, SessionConfig, SightedState, Source,
+};
 use crate::words::{Lang, Pack};
 
 /// The peg-board tests' table with the sighted player's DGT board beside it.
@@ -59,14 +60,14 @@ impl Table {
 
     fn dump(&mut self) {
         let m = Message::BoardDump(self.dgt);
-        self.send(Event::Sighted(BoardEvent::Message(BoardMessage::Dgt(m))));
+        self.send(Event::Sighted(BoardEvent::Message(m)));
     }
 
     fn dgt_set(&mut self, sq: Square, piece: Option<char>) {
         let piece = piece.map(|c| shakmaty::Piece::from_char(c).expect("piece"));
         self.dgt[usize::from(sq)] = piece;
         let m = Message::FieldUpdate { square: sq, piece };
-        self.send(Event::Sighted(BoardEvent::Message(BoardMessage::Dgt(m))));
+        self.send(Event::Sighted(BoardEvent::Message(m)));
     }
 
     /// A move made by hand on the sighted board (a capture: the captured
@@ -168,7 +169,10 @@ fn a_move_on_the_peg_board_is_expected_on_the_sighted_board() {
     );
     assert!(t.effects.iter().any(|e| matches!(
         e,
-        Effect::Notice(Notice::SightedBoard { state, .. }) if state == "mismatch"
+        Effect::Notice(Notice::SightedBoard {
+            state: SightedState::Mismatch,
+            ..
+        })
     )));
     // The assistant carries it out on the sighted board: in sync, no move.
     t.effects.clear();
@@ -303,7 +307,7 @@ fn both_boards_and_the_dgt_clock_are_said_on_request() {
         status: 0x01,
     };
     let m = Message::Clock(reading);
-    t.send(Event::Sighted(BoardEvent::Message(BoardMessage::Dgt(m))));
+    t.send(Event::Sighted(BoardEvent::Message(m)));
     t.send(Event::Sighted(BoardEvent::LinkLost {
         reason: "unplugged".into(),
     }));
@@ -386,8 +390,8 @@ fn every_board_event_reaches_the_sighted_board_through_the_shared_link() {
     assert_eq!(asked, 1, "{:?}", t.effects);
     assert!(t.effects.iter().any(|e| matches!(
         e,
-        Effect::Notice(Notice::SightedBoard { state, detail })
-            if state == "lines_dropped" && detail == "2"
+        Effect::Notice(Notice::SightedBoard { state: SightedState::LinesDropped, detail })
+            if detail == "2"
     )));
     assert!(
         !t.effects

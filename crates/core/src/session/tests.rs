@@ -22,6 +22,7 @@ fn enter(s: &mut Session, now: u64, text: &str) -> Vec<Effect> {
             source: Source::Keyboard,
         },
     )
+    .into()
 }
 
 #[test]
@@ -239,7 +240,7 @@ fn replay_is_deterministic() {
             ..SessionConfig::default()
         };
         let mut s = session(config);
-        let mut all = s.handle(0, Event::Command(Command::StartClock));
+        let mut all: Vec<Effect> = s.handle(0, Event::Command(Command::StartClock)).into();
         for (i, m) in ["e4", "c5", "Nf3", "d6"].iter().enumerate() {
             all.extend(enter(&mut s, 1000 * (i as u64 + 1), m));
         }
@@ -319,7 +320,7 @@ fn after_resume_every_move_reaches_the_board_tracker() {
 }
 
 fn command(s: &mut Session, cmd: Command) -> Vec<Effect> {
-    s.handle(0, Event::Command(cmd))
+    s.handle(0, Event::Command(cmd)).into()
 }
 
 fn answered(effects: &[Effect]) -> Option<(QuestionKind, bool)> {
@@ -440,7 +441,7 @@ fn draw_offer_sides_and_the_clock_key_follow_the_rules() {
     enter(&mut s, 0, "e4");
     let fx = command(&mut s, Command::OfferDrawAfterMove);
     assert!(fx.contains(&Effect::Notice(Notice::DrawOffer {
-        side: "white".into()
+        side: shakmaty::Color::White
     })));
     command(&mut s, Command::AcceptDrawToMove);
     assert_eq!(s.record().end().unwrap().result_str(), "1/2-1/2");

@@ -1,0 +1,157 @@
+//! How a [`super::Notice`]'s typed fields are written in logs and JSON:
+//! squares as "e4", pieces as "white pawn", sides as "white", moves as
+//! their UCI string ("e2e4"). The words are those `rochade track` always
+//! printed, so a program reading it reads the same lines.
+
+use serde::Serializer;
+use serde::ser::SerializeSeq;
+use shakmaty::{CastlingMode, Color, Move, Piece, Square};
+
+pub(super) fn square<S: Serializer>(square: &Square, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(square)
+}
+
+pub(super) fn squares<S: Serializer>(squares: &[Square], s: S) -> Result<S::Ok, S::Error> {
+    let mut seq = s.serialize_seq(Some(squares.len()))?;
+    for sq in squares {
+        seq.serialize_element(&sq.to_string())?;
+    }
+    seq.end()
+}
+
+pub(super) fn uci<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&mv.to_uci(CastlingMode::Standard))
+}
+
+pub(super) fn ucis<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    let mut seq = s.serialize_seq(Some(moves.len()))?;
+    for mv in moves {
+        seq.serialize_element(&mv.to_uci(CastlingMode::Standard).to_string())?;
+    }
+    seq.end()
+}
+
+/// "white" or "black".
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+pub(super) fn color<S: Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(color_name(*color))
+}
+
+/// "white pawn", "black king".
+pub(super) fn piece<S: Serializer>(piece: &Piece, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&format_args!(
+        "{} {}",
+        color_name(piece.color),
+        crate::words::role_key(piece.role)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Color, Piece, Position, Role, Square};
+
+    use crate::session::{EngineChange, LinkChange, Notice, SightedState};
+
+    fn json(notice: &Notice) -> String {
+        serde_json::to_string(notice).unwrap()
+    }
+
+    /// The lines `rochade track` printed when these fields were strings.
+    #[test]
+    fn typed_fields_are_written_as_the_words_they_always_were() {
+        let pawn = Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        };
+        assert_eq!(
+            json(&Notice::Touched {
+                square: Square::E2,
+                piece: pawn
+            }),
+            r#"{"event":"touched","square":"e2","piece":"white pawn"}"#
+        );
+        assert_eq!(
+            json(&Notice::TouchMove {
+                square: Square::G8,
+                piece: Piece {
+                    color: Color::Black,
+                    role: Role::Knight
+                }
+            }),
+            r#"{"event":"touch_move","square":"g8","piece":"black knight"}"#
+        );
+        assert_eq!(
+            json(&Notice::Mismatch {
+                missing: vec![Square::E2],
+                extra: vec![Square::E4, Square::H8]
+            }),
+            r#"{"event":"mismatch","missing":["e2"],"extra":["e4","h8"]}"#
+        );
+        assert_eq!(
+            json(&Notice::Link {
+                state: LinkChange::LinesDropped,
+                detail: "2".into()
+            }),
+            r#"{"event":"link","state":"lines_dropped","detail":"2"}"#
+        );
+        assert_eq!(
+            json(&Notice::SightedBoard {
+                state: SightedState::InSync,
+                detail: String::new()
+            }),
+            r#"{"event":"sighted_board","state":"in_sync","detail":""}"#
+        );
+        assert_eq!(
+            json(&Notice::SightedBoard {
+                state: LinkChange::Restored.into(),
+                detail: "/dev/pts/3".into()
+            }),
+            r#"{"event":"sighted_board","state":"restored","detail":"/dev/pts/3"}"#
+        );
+        assert_eq!(
+            json(&Notice::Engine {
+                state: EngineChange::Failed,
+                detail: "gone".into()
+            }),
+            r#"{"event":"engine","state":"failed","detail":"gone"}"#
+        );
+        assert_eq!(
+            json(&Notice::DrawOffer { side: Color::Black }),
+            r#"{"event":"draw_offer","side":"black"}"#
+        );
+        let e4 = Chess::default()
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::E4)
+            .unwrap();
+        assert_eq!(
+            json(&Notice::PromotionDefaulted { mv: e4 }),
+            r#"{"event":"promotion_defaulted","uci":"e2e4"}"#
+        );
+        assert_eq!(
+            json(&Notice::Resynchronised { moves: vec![e4] }),
+            r#"{"event":"resynchronised","moves":["e2e4"]}"#
+        );
+        assert_eq!(
+            json(&Notice::SensorSuspect {
+                square: Square::E2,
+                mv: e4
+            }),
+            r#"{"event":"sensor_suspect","square":"e2","uci":"e2e4"}"#
+        );
+        assert_eq!(
+            json(&Notice::SensorStuck {
+                square: Square::A3,
+                occupied: true,
+                text: "t".into()
+            }),
+            r#"{"event":"sensor_stuck","square":"a3","occupied":true,"text":"t"}"#
+        );
+    }
+}
