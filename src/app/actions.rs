@@ -115,6 +115,9 @@ impl RochadeApp {
             Action::PuzzlePosition => self.puzzle_command(PuzzleCommand::Position),
             Action::PuzzleSkip => self.puzzle_command(PuzzleCommand::Skip),
             Action::PuzzleStop => self.puzzle_command(PuzzleCommand::Stop),
+            Action::Review => self.toggle_review(),
+            Action::CopyFen => self.copy_fen(),
+            Action::CopyPgn => self.copy_pgn(),
         }
     }
 

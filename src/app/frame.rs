@@ -55,6 +55,7 @@ impl eframe::App for RochadeApp {
         self.poll_exports();
         self.poll_board();
         self.poll_engine();
+        self.poll_review();
         self.poll_online();
         self.poll_speech();
         self.poll_screen_reader(&ctx);
@@ -86,6 +87,13 @@ impl eframe::App for RochadeApp {
                     self.act(Action::StopSpeech);
                     self.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
+                }
+                // Escape in the Review window closes it (no other window
+                // over it).
+                Action::Cancel
+                    if !asking && self.dialogs.modal.is_none() && self.review.is_some() =>
+                {
+                    self.toggle_review();
                 }
                 Action::Cancel if !asking => {
                     match &self.dialogs.modal {
@@ -121,6 +129,7 @@ impl eframe::App for RochadeApp {
             self.main_board(ui)
         });
         self.dialogs(&ctx);
+        self.review_window(&ctx);
         // Focus is never lost: when nothing has the keyboard (Escape in
         // the move input, a closed dialog, help or settings, a click on
         // nothing) the move input takes it, so a move typed next is never

@@ -92,6 +92,12 @@ pub enum Action {
     PuzzleSkip,
     /// Puzzles: leave them, the game comes back.
     PuzzleStop,
+    /// The Review window ("learn from your games"), open or closed.
+    Review,
+    /// The position as FEN on the clipboard.
+    CopyFen,
+    /// The game as PGN on the clipboard.
+    CopyPgn,
 }
 
 const NONE: Modifiers = Modifiers::NONE;
@@ -144,6 +150,9 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL_SHIFT, Key::M, Action::OnlineWord("chat")),
     (CTRL, Key::U, Action::NextPuzzle),
     (CTRL_SHIFT, Key::U, Action::PuzzlePosition),
+    (CTRL, Key::L, Action::Review),
+    (CTRL_ALT, Key::F, Action::CopyFen),
+    (CTRL_ALT, Key::P, Action::CopyPgn),
     (ALT, Key::Q, Action::Promote(Role::Queen)),
     (ALT, Key::R, Action::Promote(Role::Rook)),
     (ALT, Key::B, Action::Promote(Role::Bishop)),

@@ -34,6 +34,9 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                 ("resign", Action::Resign),
                 ("clock_start_pause", Action::ClockToggle),
                 ("export", Action::Export),
+                ("review_game", Action::Review),
+                ("copy_fen", Action::CopyFen),
+                ("copy_pgn", Action::CopyPgn),
             ]
             .into_iter()
             .enumerate()

@@ -54,6 +54,7 @@ mod piece_disc;
 mod pieces;
 mod practice;
 mod puzzle_panel;
+mod review_panel;
 pub mod run;
 mod saving;
 mod scoresheet;
@@ -150,6 +151,8 @@ pub struct RochadeApp {
     online_status: online::OnlineStatus,
     /// Puzzles, once started ([`puzzle_panel`]).
     puzzles: Option<puzzle_panel::PuzzlePanel>,
+    /// The Review window ("learn from your games"), open.
+    review: Option<review_panel::ReviewPanel>,
 }
 
 impl RochadeApp {
@@ -204,6 +207,7 @@ impl RochadeApp {
             online: None,
             online_status: online::OnlineStatus::default(),
             puzzles: None,
+            review: None,
         };
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).

@@ -8,7 +8,7 @@ use super::{CliError, CliResult};
 use crate::braille::Coding;
 use crate::braille::{Layout, MIN_COLS, MIN_ROWS};
 use crate::chess::Letters;
-use crate::export::{ExportOptions, Format, Grade, read_pgn};
+use crate::export::{ExportOptions, Format, Grade};
 use crate::words::Lang;
 
 #[derive(clap::Args, Debug)]
@@ -52,37 +52,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CliResult {
-    if args.game == 0 {
-        return Err(CliError::input("--game counts from 1"));
-    }
     if args.cols < MIN_COLS || args.rows < MIN_ROWS {
         return Err(CliError::input(format!(
             "a Braille page needs at least {MIN_COLS} cells by {MIN_ROWS} lines (got --cols {} --rows {})",
             args.cols, args.rows
         )));
     }
-    let bytes = crate::read_capped::read_capped(&args.input, crate::read_capped::PGN_CAP)
-        .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.input.display())))?;
-    // Both faults are placed as an editor shows them: line and column.
-    let place = |bytes: &[u8], at: usize| {
-        let (line, column) = crate::text::line_column(bytes, at);
-        format!("line {line}, column {column}")
-    };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let at = place(e.as_bytes(), e.utf8_error().valid_up_to());
-        CliError::input(format!("{}: {at}: not UTF-8 text", args.input.display()))
-    })?;
-    // NUL bytes (a file overwritten by a crash, a disk image) are no PGN:
-    // refused like `announce` refuses them, never exported as an empty game.
-    if let Some(at) = text.find('\0') {
-        return Err(CliError::input(format!(
-            "{}: {}: not a PGN text (a NUL byte)",
-            args.input.display(),
-            place(text.as_bytes(), at)
-        )));
-    }
-    let record = read_pgn(&text, args.game - 1)
-        .map_err(|e| CliError::input(format!("{}: {e}", args.input.display())))?;
+    let record = super::review::read_game_file(&args.input, args.game)?;
     let options = ExportOptions {
         letters: args.letters,
         lang: args.lang,

@@ -12,6 +12,7 @@ pub mod online;
 pub mod output;
 pub mod play;
 pub mod puzzle;
+pub mod review;
 pub mod say;
 pub mod track;
 
@@ -49,6 +50,8 @@ pub enum Command {
     Online(online::Args),
     /// Puzzles from the bundled Lichess set: typed moves or the peg-board.
     Puzzle(puzzle::Args),
+    /// Review a game with the engine: your mistakes, then each as an exercise.
+    Review(review::Args),
 }
 
 /// A failure with the exit code the command should end with: 2 for bad
@@ -171,6 +174,7 @@ pub fn main() -> i32 {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Online(args)) => online::run(args),
         Some(Command::Puzzle(args)) => puzzle::run(args),
+        Some(Command::Review(args)) => review::run(args),
     };
     match result {
         Ok(()) => 0,

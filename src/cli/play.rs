@@ -68,7 +68,7 @@ pub struct Args {
 
 /// A colour on the command line (English, German or Portuguese).
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum Side {
+pub(super) enum Side {
     #[value(aliases = ["w", "weiss", "brancas"])]
     White,
     #[value(aliases = ["b", "schwarz", "pretas"])]

@@ -11,6 +11,7 @@ pub use rochade_core::engine::{
     material_gain, review_words,
 };
 
+pub mod analysis;
 pub mod driver;
 mod process;
 

@@ -88,6 +88,7 @@ static DE: &[(&str, &[u8])] = &[
         "aendern",
         include_bytes!("../../assets/voice/de/aendern.wav"),
     ),
+    ("alle", include_bytes!("../../assets/voice/de/alle.wav")),
     ("als", include_bytes!("../../assets/voice/de/als.wav")),
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
@@ -100,6 +101,7 @@ static DE: &[(&str, &[u8])] = &[
         "anderes",
         include_bytes!("../../assets/voice/de/anderes.wav"),
     ),
+    ("anfang", include_bytes!("../../assets/voice/de/anfang.wav")),
     (
         "anfragen",
         include_bytes!("../../assets/voice/de/anfragen.wav"),
@@ -272,6 +274,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("besser", include_bytes!("../../assets/voice/de/besser.wav")),
     (
+        "besseren",
+        include_bytes!("../../assets/voice/de/besseren.wav"),
+    ),
+    (
         "bestaetigen",
         include_bytes!("../../assets/voice/de/bestaetigen.wav"),
     ),
@@ -315,7 +321,12 @@ static DE: &[(&str, &[u8])] = &[
         "computerhilfe",
         include_bytes!("../../assets/voice/de/computerhilfe.wav"),
     ),
+    (
+        "computerprogramm",
+        include_bytes!("../../assets/voice/de/computerprogramm.wav"),
+    ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
+    ("dann", include_bytes!("../../assets/voice/de/dann.wav")),
     ("das", include_bytes!("../../assets/voice/de/das.wav")),
     ("datei", include_bytes!("../../assets/voice/de/datei.wav")),
     (
@@ -334,6 +345,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
     ("diese", include_bytes!("../../assets/voice/de/diese.wav")),
+    ("dieser", include_bytes!("../../assets/voice/de/dieser.wav")),
     ("dieses", include_bytes!("../../assets/voice/de/dieses.wav")),
     (
         "diesmal",
@@ -356,6 +368,11 @@ static DE: &[(&str, &[u8])] = &[
     (
         "druecken",
         include_bytes!("../../assets/voice/de/druecken.wav"),
+    ),
+    ("durch", include_bytes!("../../assets/voice/de/durch.wav")),
+    (
+        "durchsehen",
+        include_bytes!("../../assets/voice/de/durchsehen.wav"),
     ),
     ("eigene", include_bytes!("../../assets/voice/de/eigene.wav")),
     (
@@ -382,6 +399,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/einstellungen.wav"),
     ),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
+    ("ende", include_bytes!("../../assets/voice/de/ende.wav")),
     ("enter", include_bytes!("../../assets/voice/de/enter.wav")),
     ("er", include_bytes!("../../assets/voice/de/er.wav")),
     (
@@ -405,6 +423,7 @@ static DE: &[(&str, &[u8])] = &[
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
     ("f7", include_bytes!("../../assets/voice/de/f7.wav")),
     ("falsch", include_bytes!("../../assets/voice/de/falsch.wav")),
+    ("fast", include_bytes!("../../assets/voice/de/fast.wav")),
     ("fehler", include_bytes!("../../assets/voice/de/fehler.wav")),
     (
         "fehlgeschlagen",
@@ -412,6 +431,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("fehlt", include_bytes!("../../assets/voice/de/fehlt.wav")),
     ("felix", include_bytes!("../../assets/voice/de/felix.wav")),
+    ("fen", include_bytes!("../../assets/voice/de/fen.wav")),
     (
         "fenster",
         include_bytes!("../../assets/voice/de/fenster.wav"),
@@ -513,16 +533,20 @@ static DE: &[(&str, &[u8])] = &[
     ("ging", include_bytes!("../../assets/voice/de/ging.wav")),
     ("groben", include_bytes!("../../assets/voice/de/groben.wav")),
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
+    ("gut", include_bytes!("../../assets/voice/de/gut.wav")),
+    ("haben", include_bytes!("../../assets/voice/de/haben.wav")),
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     (
         "herausforderung",
         include_bytes!("../../assets/voice/de/herausforderung.wav"),
     ),
+    ("hier", include_bytes!("../../assets/voice/de/hier.wav")),
     ("hilfe", include_bytes!("../../assets/voice/de/hilfe.wav")),
     ("ihn", include_bytes!("../../assets/voice/de/ihn.wav")),
     ("ihr", include_bytes!("../../assets/voice/de/ihr.wav")),
     ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
+    ("ihrer", include_bytes!("../../assets/voice/de/ihrer.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("immer", include_bytes!("../../assets/voice/de/immer.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
@@ -538,6 +562,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/koennen.wav"),
     ),
     ("konnte", include_bytes!("../../assets/voice/de/konnte.wav")),
+    (
+        "kopiert",
+        include_bytes!("../../assets/voice/de/kopiert.wav"),
+    ),
     (
         "korrigiert",
         include_bytes!("../../assets/voice/de/korrigiert.wav"),
@@ -557,6 +585,10 @@ static DE: &[(&str, &[u8])] = &[
     ("laufen", include_bytes!("../../assets/voice/de/laufen.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
+    (
+        "legaler",
+        include_bytes!("../../assets/voice/de/legaler.wav"),
+    ),
     ("lesbar", include_bytes!("../../assets/voice/de/lesbar.wav")),
     (
         "lesbaren",
@@ -641,6 +673,9 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/passant.wav"),
     ),
     ("patt", include_bytes!("../../assets/voice/de/patt.wav")),
+    ("patzer", include_bytes!("../../assets/voice/de/patzer.wav")),
+    ("pfad", include_bytes!("../../assets/voice/de/pfad.wav")),
+    ("pgn", include_bytes!("../../assets/voice/de/pgn.wav")),
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
     ("plus", include_bytes!("../../assets/voice/de/plus.wav")),
     (
@@ -650,6 +685,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "programm",
         include_bytes!("../../assets/voice/de/programm.wav"),
+    ),
+    (
+        "pruefen",
+        include_bytes!("../../assets/voice/de/pruefen.wav"),
     ),
     ("quit", include_bytes!("../../assets/voice/de/quit.wav")),
     ("r", include_bytes!("../../assets/voice/de/r.wav")),
@@ -754,6 +793,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
     ),
     ("sind", include_bytes!("../../assets/voice/de/sind.wav")),
+    ("so", include_bytes!("../../assets/voice/de/so.wav")),
     ("sobald", include_bytes!("../../assets/voice/de/sobald.wav")),
     ("soll", include_bytes!("../../assets/voice/de/soll.wav")),
     (
@@ -785,6 +825,7 @@ static DE: &[(&str, &[u8])] = &[
         "springer",
         include_bytes!("../../assets/voice/de/springer.wav"),
     ),
+    ("stark", include_bytes!("../../assets/voice/de/stark.wav")),
     ("start", include_bytes!("../../assets/voice/de/start.wav")),
     (
         "starten",
@@ -810,6 +851,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("stimme", include_bytes!("../../assets/voice/de/stimme.wav")),
     ("stimmt", include_bytes!("../../assets/voice/de/stimmt.wav")),
+    (
+        "stockfish",
+        include_bytes!("../../assets/voice/de/stockfish.wav"),
+    ),
     ("strg", include_bytes!("../../assets/voice/de/strg.wav")),
     ("stufe", include_bytes!("../../assets/voice/de/stufe.wav")),
     ("stunde", include_bytes!("../../assets/voice/de/stunde.wav")),
@@ -860,6 +905,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/ueberein.wav"),
     ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
+    (
+        "uebungen",
+        include_bytes!("../../assets/voice/de/uebungen.wav"),
+    ),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     ("uhren", include_bytes!("../../assets/voice/de/uhren.wav")),
     ("um", include_bytes!("../../assets/voice/de/um.wav")),
@@ -887,6 +936,14 @@ static DE: &[(&str, &[u8])] = &[
     (
         "unerwartet",
         include_bytes!("../../assets/voice/de/unerwartet.wav"),
+    ),
+    (
+        "ungenauigkeit",
+        include_bytes!("../../assets/voice/de/ungenauigkeit.wav"),
+    ),
+    (
+        "ungenauigkeiten",
+        include_bytes!("../../assets/voice/de/ungenauigkeiten.wav"),
     ),
     (
         "ungueltig",
@@ -936,6 +993,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "verstanden",
         include_bytes!("../../assets/voice/de/verstanden.wav"),
+    ),
+    (
+        "versuch",
+        include_bytes!("../../assets/voice/de/versuch.wav"),
     ),
     (
         "versucht",

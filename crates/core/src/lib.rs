@@ -35,6 +35,7 @@ pub mod export;
 pub mod online;
 pub mod pgn;
 pub mod puzzle;
+pub mod review;
 pub mod session;
 pub mod speech;
 pub mod text;

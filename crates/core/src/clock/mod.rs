@@ -46,9 +46,11 @@ use shakmaty::{ByColor, Color};
 /// Low-time warnings given by default: 5 minutes, 1 minute, 10 seconds.
 pub const DEFAULT_LOW_TIME_MS: [u64; 3] = [300_000, 60_000, 10_000];
 
+mod player_warning;
 mod readings;
 mod time_control;
 
+pub use player_warning::{PLAYER_WARNING_MS, PlayerWarnings, lichess_emergency_ms};
 pub use readings::{display, duration_words, moves_words};
 pub use time_control::{Period, TimeControl, TimeControlError};
 

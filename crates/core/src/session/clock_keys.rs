@@ -42,10 +42,41 @@ impl Session {
                 self.speak(out, text, Priority::Answer);
             }
         }
+        self.player_time_warning(now, out);
         if let Some(flagged) = self.clock.flagged(now) {
             self.record.flag_fall(flagged);
             out.push(Effect::Sound(Earcon::FlagFall));
             self.after_end_check(now, out);
+        }
+    }
+}
+
+impl Session {
+    /// The player's own warnings (2:30, then Lichess's emergency time),
+    /// each once a game. At question priority: urgent, so a browsing
+    /// answer never drops it, but below a move, so it never cuts one off
+    /// (it waits behind it; a move that comes while it speaks cuts it, and
+    /// it is said again after the move).
+    fn player_time_warning(&mut self, now: u64, out: &mut Vec<Effect>) {
+        if self.record.moves().is_empty() {
+            self.player_warnings.reset();
+        }
+        let side = self.config.blind_side;
+        let Some(remaining) = self.clock.remaining(side, now) else {
+            return;
+        };
+        let Some(threshold) = self
+            .player_warnings
+            .crossed(self.clock.control(), remaining)
+        else {
+            return;
+        };
+        if self.config.speak_low_time {
+            let left = crate::clock::duration_words(&self.pack, threshold);
+            let text = self
+                .pack
+                .phrase("player_time_warning", &[("remaining", left)]);
+            self.speak(out, text, Priority::Question);
         }
     }
 }

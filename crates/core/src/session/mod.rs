@@ -70,6 +70,8 @@ pub struct Session {
     outcome: Outcome,
     /// Puzzle mode (see [`puzzle`]).
     puzzle: puzzle::PuzzleState,
+    /// The player's own time warnings said this game (2:30, emergency).
+    player_warnings: crate::clock::PlayerWarnings,
 }
 
 impl Session {
@@ -98,6 +100,7 @@ impl Session {
             seed: 0,
             outcome: Outcome::Nothing,
             puzzle: puzzle::PuzzleState::default(),
+            player_warnings: Default::default(),
         }
     }
 
@@ -207,6 +210,8 @@ impl Session {
             self.board.next_deadline(),
             self.sighted.next_deadline(),
             self.engine_move_due(),
+            self.player_warnings
+                .deadline(&self.clock, self.config.blind_side),
         ]
         .into_iter()
         .flatten()
