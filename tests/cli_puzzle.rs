@@ -441,3 +441,47 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
     sim.quit();
 }
+
+/// `scripts/check-puzzles` (python-chess and the real Stockfish) passes a
+/// good row and names the bad ones: an illegal move, a mate puzzle that
+/// ends without mate, a solution Stockfish does not play.
+#[test]
+fn the_puzzle_checker_names_the_rows_that_fail() {
+    let dir = hermetic::private_dir("check-puzzles");
+    let csv = dir.join("puzzles.csv");
+    std::fs::write(
+        &csv,
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n\
+good1,6k1/8/8/8/8/1R6/R7/K7 b - - 0 1,g8h8 a2a7 h8g8 b3b8,900,80,90,100,mate mateIn2 endgame,https://lichess.org/x,\n\
+illegal,6k1/8/8/8/8/1R6/R7/K7 b - - 0 1,g8h8 a2a9 h8g8 b3b8,900,80,90,100,mate mateIn2 endgame,https://lichess.org/x,\n\
+nomate,6k1/8/8/8/8/1R6/R7/K7 b - - 0 1,g8h8 a2a7 h8g8 b3b7,900,80,90,100,mate mateIn2 endgame,https://lichess.org/x,\n\
+blunder,6k1/8/8/8/8/1R6/R7/K7 b - - 0 1,g8h8 a2a3,900,80,90,100,advantage endgame,https://lichess.org/x,\n",
+    )
+    .unwrap();
+    let out = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/check-puzzles"
+    ))
+    .args(["--depth", "8"])
+    .arg(&csv)
+    .output()
+    .expect("scripts/check-puzzles runs (python3, python-chess, stockfish: scripts/deps.sh)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("4 puzzles at depth 8: 1 pass, 3 fail (2 by the rules, 1 by Stockfish)"),
+        "{stdout}"
+    );
+    for (id, why) in [
+        ("illegal", "move 2"),
+        ("nomate", "mate puzzle not ending in mate"),
+        ("blunder", "Stockfish"),
+    ] {
+        assert!(
+            stderr.contains(&format!("{id}: ")) && stderr.contains(why),
+            "{id}: {stderr}"
+        );
+    }
+    assert!(!stderr.contains("good1:"), "{stderr}");
+}
