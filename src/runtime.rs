@@ -17,6 +17,7 @@
 use crate::board::HostCommand;
 use crate::engine::{EngineRequest, EngineService};
 use crate::session::{Earcon, Effect, Notice, SessionConfig, Speech};
+use rochade_core::online::OnlineEffect;
 
 /// How a front end's save went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +46,9 @@ pub trait Shell {
     /// The session changed the settings itself (a practice key): keep
     /// them where the front end keeps its settings.
     fn config_changed(&mut self, config: SessionConfig) -> Result<(), Self::Error>;
+    /// Online play asks for a request, a stream, or reports what it said
+    /// (its words come as speech too).
+    fn online(&mut self, effect: OnlineEffect) -> Result<(), Self::Error>;
 }
 
 /// Effects that wait for a save still under way.
@@ -80,6 +84,7 @@ pub fn carry_out<S: Shell + ?Sized>(
             Effect::AskEngine(request) => shell.ask_engine(request)?,
             Effect::RestartEngine => shell.restart_engine()?,
             Effect::ConfigChanged(config) => shell.config_changed(config)?,
+            Effect::Online(effect) => shell.online(effect)?,
         }
     }
     Ok(None)
@@ -123,6 +128,10 @@ impl<S: Shell + ?Sized> Shell for WithEngine<'_, S> {
     }
     fn config_changed(&mut self, config: SessionConfig) -> Result<(), S::Error> {
         self.inner.config_changed(config)
+    }
+    fn online(&mut self, _: OnlineEffect) -> Result<(), S::Error> {
+        // Practice against the engine has no online play.
+        Ok(())
     }
 }
 
@@ -168,6 +177,11 @@ impl Shell for Collect {
     }
     fn config_changed(&mut self, config: SessionConfig) -> Result<(), Self::Error> {
         self.0.push(Effect::ConfigChanged(config));
+        Ok(())
+    }
+    fn online(&mut self, effect: OnlineEffect) -> Result<(), Self::Error> {
+        // No online play of its own: kept for the caller like the rest.
+        self.0.push(Effect::Online(effect));
         Ok(())
     }
 }
@@ -233,6 +247,10 @@ mod tests {
         }
         fn config_changed(&mut self, config: SessionConfig) -> Result<(), Self::Error> {
             self.done.push(Effect::ConfigChanged(config));
+            Ok(())
+        }
+        fn online(&mut self, effect: OnlineEffect) -> Result<(), Self::Error> {
+            self.done.push(Effect::Online(effect));
             Ok(())
         }
     }

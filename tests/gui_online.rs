@@ -28,7 +28,7 @@ use lichess_server::{Chunking, Faults, Script, Server, castling_rook, game_moves
 use rochade::config::OnlineFind;
 use rochade::session::Mode;
 use rochade::words::Lang;
-use shakmaty::{CastlingMode, Position, Square};
+use shakmaty::{CastlingMode, Color, Position, Square};
 
 const TOKEN: &str = "lip_GuiTestToken0123456789abcdef";
 
@@ -191,6 +191,8 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
         if ply == 40 {
             // Our own draw offer, typed; the opponent declines it.
             gui.type_move_unsaved("draw");
+            assert_eq!(gui.last_spoken(), "Offer a draw? Yes or no");
+            gui.type_move_unsaved("yes");
             gui.run_until("our draw offer declined", |g| {
                 said_any(g, "Draw offer declined")
             });
@@ -241,7 +243,7 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
     );
     // Resigning takes two presses: the first only asks.
     gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::R);
-    assert_eq!(gui.last_spoken(), "Resign? Press again to resign");
+    assert_eq!(gui.last_spoken(), "Resign? Yes or no");
     assert!(
         !server
             .requests()
@@ -468,6 +470,17 @@ fn random_games_with_the_faults_of_a_real_server_in_the_window() {
             assert_eq!(record[..=ply], moves[..=ply], "game {seed}");
             assert!(record.len() <= ply + 2, "game {seed}: {record:?}");
         }
+        // The player's side kept with the settings, the game's own tags
+        // (its address, its clock) kept on the scoresheet.
+        let me = if white { Color::White } else { Color::Black };
+        assert_eq!(gui.app().session().config().blind_side, me, "game {seed}");
+        assert_eq!(gui.app().settings().game.blind_side.color(), me);
+        let tags = &gui.app().session().record().tags;
+        assert!(
+            tags.site.starts_with(&server.url()),
+            "game {seed}: {tags:?}"
+        );
+        assert!(tags.time_control.is_some(), "game {seed}: {tags:?}");
         // The last move may still be on its way (its request lost with
         // the network, sent again once the game is read again).
         assert!(
@@ -514,4 +527,31 @@ fn random_games_with_the_faults_of_a_real_server_in_the_window() {
         started.elapsed().as_secs_f64()
     );
     assert!(drops + restarts + withheld > 3, "faults were drawn");
+}
+
+#[test]
+fn asking_before_resigning_is_a_checkbox_of_the_online_dialog_kept_with_the_settings() {
+    let server = Server::start(TOKEN, Script::default());
+    let mut gui = start_app(&server);
+    assert!(gui.app().settings().online.confirm, "on by default");
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::O);
+    gui.harness
+        .get_by_role_and_label(Role::CheckBox, "Ask before resigning or offering a draw")
+        .click();
+    gui.harness.run();
+    let label = "Personal API token (scope board:play)";
+    gui.harness
+        .get_by_role_and_label(Role::PasswordInput, label)
+        .focus();
+    gui.harness.run();
+    gui.harness
+        .get_by_role_and_label(Role::PasswordInput, label)
+        .type_text("lip_WrongToken42");
+    gui.harness.run();
+    gui.harness.get_by_label("Connect").click();
+    gui.harness.run();
+    gui.run_until("the refusal", |g| {
+        said_any(g, "Server error: the server refused the token (401)")
+    });
+    assert!(!gui.app().settings().online.confirm, "kept off");
 }

@@ -232,8 +232,16 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
             assert!(e["reason"].as_str().unwrap().contains("still here"), "{e}");
         }
         if ply == 40 {
-            // Our own draw offer, declined by the opponent.
+            // Our own draw offer (asked first, then confirmed), declined
+            // by the opponent.
             r.type_line("draw");
+            loop {
+                let v = r.until("say");
+                if v["text"] == "Offer a draw? Yes or no" {
+                    break;
+                }
+            }
+            r.type_line("yes");
             let v = r.until("offer_declined");
             assert_eq!(v["what"], "draw");
             offer_declined_by_us = true;
@@ -242,6 +250,7 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
         // Our move comes back as a move event by the player.
         let v = r.until("move");
         assert_eq!(v["by"], "player", "{v}");
+        assert_eq!(v["source"], "keyboard", "typed: {v}");
         assert_eq!(v["uci"], moves[ply]);
         if ply == 30 && !refused {
             let e = r.until("error");
@@ -263,6 +272,7 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
             match v["event"].as_str().unwrap() {
                 "move" => {
                     assert_eq!(v["by"], "opponent", "{v}");
+                    assert_eq!(v["source"], "server", "brought by the server: {v}");
                     assert_eq!(v["uci"], moves[ply], "{v}");
                     assert!(!v["announcement"].as_str().unwrap().is_empty());
                     break;
@@ -294,8 +304,12 @@ fn a_whole_game_with_offers_a_refused_move_a_drop_and_a_resignation() {
         }
     }
     assert!(refused && offer_declined_by_us && lost && back && chat_read);
-    // The last move was the opponent's: we resign.
+    // The last move was the opponent's: we resign (asked first: no keeps
+    // the game, yes resigns).
     r.type_line("resign");
+    r.type_line("no");
+    r.type_line("resign");
+    r.type_line("yes");
     let end = r.until("end");
     assert_eq!(end["result"], "0-1");
     assert_eq!(end["reason"], "resignation");
@@ -473,6 +487,7 @@ fn a_seek_finds_a_game_and_black_waits_for_the_first_move() {
     let reply = r.until("move");
     assert_eq!(reply["uci"], "b2b3");
     r.type_line("resign");
+    r.type_line("yes");
     let end = r.until("end");
     assert_eq!(end["result"], "1-0");
     let (code, _, stderr) = r.finish();
@@ -550,6 +565,7 @@ fn the_whole_game_on_the_peg_board_simulator() {
         }
     }
     r.type_line("resign");
+    r.type_line("yes");
     let end = r.until("end");
     assert_eq!(end["result"], "0-1");
     let (code, out, stderr) = r.finish();
@@ -637,7 +653,8 @@ fn a_move_lost_with_the_network_is_sent_when_back_and_an_accepted_takeback_follo
     let server = Server::start(TOKEN, script);
     let dir = hermetic::private_dir("online-offline");
     let pgn = dir.join("g.pgn");
-    let mut r = Rochade::start(&server, TOKEN, &["--ai", "4"], &pgn);
+    // Resigning without being asked first.
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "4", "--no-confirm"], &pgn);
     r.until("game");
     let mut ply = 0;
     while ply < 14 {

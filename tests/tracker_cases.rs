@@ -149,6 +149,15 @@ fn bit(sq: Square) -> u64 {
 
 use Square::*;
 
+/// 1. e4 d5 played on the board and recorded.
+fn after_e4_d5() -> Hand {
+    let mut h = Hand::default();
+    h.mv(E2, E4);
+    h.mv(D7, D5);
+    assert_eq!(h.moves(), vec!["e4", "d5"]);
+    h
+}
+
 fn touched(events: &[TrackerEvent]) -> Vec<Square> {
     events
         .iter()
@@ -825,10 +834,7 @@ fn strict_moving_the_touched_piece_is_no_touch_move() {
 #[test]
 fn lost_line_during_a_capture_is_resynchronised_from_the_reply() {
     // 1. e4 d5, then exd5 with the snapshot showing both pieces off lost.
-    let mut h = Hand::default();
-    h.mv(E2, E4);
-    h.mv(D7, D5);
-    assert_eq!(h.moves(), vec!["e4", "d5"]);
+    let mut h = after_e4_d5();
     h.lift(D5); // the captured pawn off first
     // Lifting e4 and placing it on d5 within one lost frame: the tracker
     // only sees the final state.
@@ -952,10 +958,7 @@ fn a_lost_link_then_the_opponent_hesitating_is_not_taken_for_the_other_capture()
 fn a_capture_made_while_the_link_was_lost_is_resynchronised_from_the_reply() {
     // 1. e4 d5; exd5 played while the link is down, then Black's reply:
     // only exd5 Nf6 explains the board, though no state showed d5 empty.
-    let mut h = Hand::default();
-    h.mv(E2, E4);
-    h.mv(D7, D5);
-    assert_eq!(h.moves(), vec!["e4", "d5"]);
+    let mut h = after_e4_d5();
     h.tracker.link_lost();
     h.mask &= !bit(E4);
     h.mv(G8, F6);
@@ -968,4 +971,44 @@ fn a_capture_made_while_the_link_was_lost_is_resynchronised_from_the_reply() {
         "{:?}",
         h.rest
     );
+}
+
+#[test]
+fn the_last_move_a_capture_after_lost_lines_is_recorded_when_no_reply_follows() {
+    // 1. e4 d5 2. exd5, the game's last move: the captured pawn is taken
+    // off (seen), the line of the e-pawn lifted is lost (a bad checksum:
+    // the tracker is told), the pawn is put down on d5 (seen). No reply
+    // follows; the board stands still.
+    let mut h = after_e4_d5();
+    h.lift(D5);
+    h.mask &= !bit(E4);
+    h.tracker.lines_lost(h.now, 1);
+    h.wait(200);
+    h.place(D5);
+    assert!(h.moves().is_empty(), "the pawn may still be in the hand");
+    h.wait(TrackerConfig::default().mismatch_ms);
+    assert_eq!(h.moves(), vec!["exd5"], "{:?}", h.rest);
+    assert!(
+        !h.rest
+            .iter()
+            .any(|e| matches!(e, TrackerEvent::Mismatch(_))),
+        "{:?}",
+        h.rest
+    );
+}
+
+#[test]
+fn a_piece_lifted_and_put_back_after_lost_lines_is_no_capture() {
+    // The same board reached the other way: the opponent's pawn lifted and
+    // put back (that line lost), then the e-pawn lifted and held, then put
+    // back: no capture is recorded while it is held moving, nor after.
+    let mut h = after_e4_d5();
+    h.lift(D5);
+    h.tracker.lines_lost(h.now, 1);
+    h.mask |= bit(D5);
+    h.wait(200);
+    h.lift(E4);
+    h.place(E4);
+    h.wait(3000);
+    assert!(h.moves().is_empty(), "{:?}", h.rest);
 }

@@ -101,9 +101,26 @@ struct Cases {
     bad_line_bursts: u64,
     /// Bad lines while a capture, castling or promotion was in the hand.
     bad_lines_mid_move: u64,
-    /// The longest the tracker stayed behind the board after a bad line
-    /// (ms from the bad line until it had every move made so far).
+    /// The longest the tracker stayed behind the board after lost lines:
+    /// ms from the moment the board showed a move done (its last piece
+    /// put down) that the tracker did not have, lines having been lost
+    /// since they last agreed, until the tracker had every move done so
+    /// far (checked after every line and every deadline).
     worst_catch_up_ms: u64,
+    /// Where it happened (game, seed, move).
+    worst_catch_up_at: String,
+    /// The same when a state was lost without a word (the capture whose
+    /// snapshot with both pieces off never came, nor a bad line): nothing
+    /// tells the tracker that it missed anything, and the board alone
+    /// does not tell the capture done from the piece in the hand, so it
+    /// waits for the reply (and for the hand to be still).
+    worst_unheard_catch_up_ms: u64,
+    /// Games whose last move, a capture, lost its line (heard) with no
+    /// reply after it, and the longest until it was recorded: the board
+    /// must stand still for the mismatch time (the capture done, not its
+    /// piece held in the hand).
+    last_captures_lost: u64,
+    worst_last_capture_ms: u64,
 }
 
 impl Cases {
@@ -134,7 +151,15 @@ impl Cases {
             bad_line_bursts,
             bad_lines_mid_move
         );
-        self.worst_catch_up_ms = self.worst_catch_up_ms.max(c.worst_catch_up_ms);
+        self.last_captures_lost += c.last_captures_lost;
+        self.worst_last_capture_ms = self.worst_last_capture_ms.max(c.worst_last_capture_ms);
+        self.worst_unheard_catch_up_ms = self
+            .worst_unheard_catch_up_ms
+            .max(c.worst_unheard_catch_up_ms);
+        if c.worst_catch_up_ms > self.worst_catch_up_ms {
+            self.worst_catch_up_ms = c.worst_catch_up_ms;
+            self.worst_catch_up_at = c.worst_catch_up_at.clone();
+        }
     }
 }
 
@@ -178,6 +203,23 @@ struct Player {
     reply_at: Option<u64>,
     /// Print every line (DEBUG_TRACKER names the replay).
     debug: bool,
+    /// The next toggle completes the move in the hand.
+    finishing: bool,
+    /// A move is in the hand (lines lost now concern it).
+    in_move: bool,
+    /// A state was lost without a word since the tracker last had every
+    /// move ([`Player::toggle_lost`]).
+    unheard: bool,
+    /// The game's last move, a capture, loses its line (heard).
+    last_capture_lost: bool,
+    /// When each move was done on the board (its last piece put down).
+    done_at: Vec<u64>,
+    /// A line was lost since the tracker last had every move done.
+    lost_since_agreed: Option<u64>,
+    /// Since when the tracker lacks a move done after lost lines.
+    behind_since: Option<u64>,
+    /// The replay's name, for the worst catch-up.
+    label: String,
     cases: Cases,
 }
 
@@ -199,6 +241,7 @@ impl Player {
                 eprintln!("{} bad line {:016x}", self.now, self.mask);
             }
             self.cases.bad_lines_mid_move += u64::from(self.mid_move);
+            self.lost_since_agreed.get_or_insert(self.now);
             self.tracker.lines_lost(self.now, 1);
             // The session asks the board for its state at once; the
             // answer comes within a few milliseconds (a line takes 2 ms at
@@ -216,6 +259,43 @@ impl Player {
         };
         self.tracker
             .on_snapshot(self.now, BoardMask(mask), &mut self.events);
+        self.watch();
+    }
+
+    /// Whether the tracker has every move done on the board (a promotion
+    /// waiting for its piece counts: the piece is open by design), and
+    /// for how long it has not after lost lines.
+    fn watch(&mut self) {
+        let known =
+            self.tracker.moves().count() + usize::from(self.tracker.promotion_pending().is_some());
+        if known >= self.done_at.len() {
+            if let Some(since) = self.behind_since.take() {
+                let lag = self.now - since;
+                if self.debug {
+                    eprintln!("{} caught up after {lag} ms: {:?}", self.now, self.events);
+                }
+                if self.last_capture_lost {
+                    self.cases.worst_last_capture_ms = self.cases.worst_last_capture_ms.max(lag);
+                } else if self.unheard {
+                    self.cases.worst_unheard_catch_up_ms =
+                        self.cases.worst_unheard_catch_up_ms.max(lag);
+                } else if lag > self.cases.worst_catch_up_ms {
+                    self.cases.worst_catch_up_ms = lag;
+                    self.cases.worst_catch_up_at =
+                        format!("{}, move {}", self.label, self.done_at.len());
+                }
+            }
+            if !self.in_move {
+                self.lost_since_agreed = None;
+                self.unheard = false;
+            }
+        } else if let (Some(lost), None) = (self.lost_since_agreed, self.behind_since) {
+            // From the lost line or the move done, whichever came later.
+            self.behind_since = Some(self.done_at[known].max(lost));
+            if self.debug {
+                eprintln!("{} behind since {}", self.now, self.done_at[known]);
+            }
+        }
     }
 
     fn advance(&mut self, ms: u64) {
@@ -231,6 +311,7 @@ impl Player {
             while let Some(d) = self.tracker.next_deadline().filter(|&d| d <= until) {
                 self.now = d.max(self.now);
                 self.tracker.on_tick(self.now, &mut self.events);
+                self.watch();
             }
             self.now = until;
             if until >= end && self.reply_at.is_none_or(|r| r > end) {
@@ -285,6 +366,11 @@ impl Player {
             }
         }
         self.mask ^= bit(sq);
+        if self.finishing {
+            self.finishing = false;
+            self.in_move = false;
+            self.done_at.push(self.now);
+        }
         self.send();
         if let Some(role) = self.correction.take() {
             // The player corrects his promotion piece as the opponent starts.
@@ -297,10 +383,22 @@ impl Player {
         self.pause();
     }
 
+    /// The last step of a move: the move is done when it is on the board.
+    fn finish(&mut self, sq: Square) {
+        self.finishing = true;
+        self.toggle(sq);
+    }
+
     /// A state the board reports in a line that is lost: the tracker never
     /// sees it (no heartbeat while it lasts).
     fn toggle_lost(&mut self, sq: Square) {
         self.mask ^= bit(sq);
+        self.lost_since_agreed.get_or_insert(self.now);
+        if self.last_capture_lost {
+            self.tracker.lines_lost(self.now, 1);
+        } else {
+            self.unheard = true;
+        }
         self.mute = true;
         let ms = self.rng.between(100, 600);
         self.advance(ms);
@@ -317,6 +415,7 @@ impl Player {
         let lose_line = careful && self.lose_next;
         self.lose_next = false;
         self.mid_move = false;
+        self.in_move = true;
         // Hesitation: lift another own piece and put it back.
         if !careful && self.rng.chance(15) {
             let pieces: Vec<Square> = own.into_iter().collect();
@@ -349,10 +448,10 @@ impl Player {
                         self.toggle(from);
                         self.toggle(to);
                     }
-                    self.toggle(to); // capturing piece placed
+                    self.finish(to); // capturing piece placed
                 } else {
                     self.toggle(from);
-                    self.toggle(to);
+                    self.finish(to);
                 }
             }
             Move::EnPassant { from, to } => {
@@ -362,12 +461,12 @@ impl Player {
                     self.cases.en_passant_captured_first += 1;
                     self.toggle(taken);
                     self.toggle(from);
-                    self.toggle(to);
+                    self.finish(to);
                 } else {
                     self.cases.en_passant_pawn_first += 1;
                     self.toggle(from);
                     self.toggle(to);
-                    self.toggle(taken);
+                    self.finish(taken);
                 }
             }
             Move::Castle { king, rook } => {
@@ -379,14 +478,14 @@ impl Player {
                     self.toggle(king);
                     self.toggle(k2);
                     self.toggle(rook);
-                    self.toggle(r2);
+                    self.finish(r2);
                 } else {
                     self.cases.castling_rook_first += 1;
                     touch_move = true;
                     self.toggle(rook);
                     self.toggle(r2);
                     self.toggle(king);
-                    self.toggle(k2);
+                    self.finish(k2);
                 }
             }
             Move::Put { .. } => unreachable!(),
@@ -447,6 +546,14 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
         mid_move: false,
         reply_at: None,
         debug: std::env::var("DEBUG_TRACKER").is_ok_and(|v| v == format!("{name}/{seed}/{strict}")),
+        finishing: false,
+        in_move: false,
+        unheard: false,
+        last_capture_lost: false,
+        done_at: Vec::new(),
+        lost_since_agreed: None,
+        behind_since: None,
+        label: format!("{name}/{seed}/{strict}"),
         cases: Cases::default(),
     };
     player.turned = player.rng.chance(25);
@@ -466,7 +573,6 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
     let mut turned_reported = false;
     let mut lost_before = false;
     let mut previous_choice = Choice::Now;
-    let (mut bad_since, mut bad_lines_seen): (Option<u64>, u64) = (None, 0);
     let (mut expected_touch_moves, mut reported_touch_moves) = (0, 0);
     // Decisions reported: the orientation (once), default promotion pieces.
     let mut orientation_decisions = Vec::new();
@@ -474,7 +580,9 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
     for (i, &mv) in moves.iter().enumerate() {
         let is_last = i + 1 == moves.len();
         // A lost line during a capture, if a reply follows that is no
-        // castling (the reply resynchronises the board).
+        // castling (the reply resynchronises the board); always when the
+        // capture is the game's last move (then the line is a bad one the
+        // tracker hears of, and no reply follows: the board stands still).
         let lose_line = matches!(
             mv,
             Move::Normal {
@@ -482,12 +590,14 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
                 promotion: None,
                 ..
             }
-        ) && !is_last
-            && !lost_before
+        ) && !lost_before
             && previous_choice == Choice::Now
-            && !matches!(moves[i + 1], Move::Castle { .. })
-            && moves[i + 1].promotion().is_none()
-            && player.rng.chance(10);
+            && (is_last
+                || (!matches!(moves[i + 1], Move::Castle { .. })
+                    && moves[i + 1].promotion().is_none()
+                    && player.rng.chance(10)));
+        player.last_capture_lost = lose_line && is_last;
+        player.cases.last_captures_lost += u64::from(player.last_capture_lost);
         if previous_choice == Choice::Nothing && mv.to() == moves[i - 1].to() {
             player.cases.new_piece_captured_at_once += 1;
         }
@@ -581,23 +691,6 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
                 i + 1
             );
             player.cases.lost_lines_resynchronised += 1;
-        }
-        if noise > 0 {
-            // How long after the first bad line since the tracker last
-            // agreed with the board it has every move again.
-            let caught_up = player.tracker.position() == &pos;
-            match (bad_since, caught_up) {
-                (Some(t), true) => {
-                    player.cases.worst_catch_up_ms =
-                        player.cases.worst_catch_up_ms.max(player.now - t);
-                    bad_since = None;
-                }
-                (None, false) if player.cases.bad_lines > bad_lines_seen => {
-                    bad_since = Some(player.now);
-                }
-                _ => {}
-            }
-            bad_lines_seen = player.cases.bad_lines;
         }
         lost_before = lose_line;
         previous_choice = choice;
@@ -695,6 +788,15 @@ fn replay_all_with_noise(
         cases.games += 1;
     }
     println!("strict {strict} noise {noise}%: {cases:#?}");
+    println!(
+        "strict {strict} noise {noise}%: worst catch-up after lost lines {} ms ({}); \
+         after a state lost unheard {} ms; {} last moves lost, recorded after {} ms at worst",
+        cases.worst_catch_up_ms,
+        cases.worst_catch_up_at,
+        cases.worst_unheard_catch_up_ms,
+        cases.last_captures_lost,
+        cases.worst_last_capture_ms
+    );
     let replays = games.len() as u64 * seeds;
     println!(
         "strict {strict} noise {noise}%: {} of {replays} replays exact",
@@ -710,6 +812,15 @@ fn replay_all_with_noise(
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
+    );
+    // After lost lines the tracker has every move again within a second
+    // (the host asks for the board's state at once; what the board shows
+    // then settles as usual).
+    assert!(
+        cases.worst_catch_up_ms <= 1000,
+        "strict {strict} noise {noise}%: caught up after {} ms at {}",
+        cases.worst_catch_up_ms,
+        cases.worst_catch_up_at
     );
     cases
 }
@@ -767,6 +878,7 @@ fn check_every_case(cases: &Cases, strict: bool) {
         ),
         ("en passant pawn first", cases.en_passant_pawn_first),
         ("lost line resynchronised", cases.lost_lines_resynchronised),
+        ("last move's line lost", cases.last_captures_lost),
         ("hesitation", cases.hesitations),
         (
             "opponent's lift before move 1",

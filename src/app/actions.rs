@@ -187,10 +187,8 @@ impl RochadeApp {
     fn play_text(&mut self, text: String) {
         // Online, the words of online play and moves go to the server's
         // game; a move it refused stays typed, to be corrected.
-        let before = self.session.record().moves().len();
         if self.online_active() {
-            let word = self.online_input(&text) == Some(true);
-            if word || self.session.record().moves().len() != before {
+            if self.online_input(&text) == Some(true) {
                 self.move_input.text.clear();
             }
             return;

@@ -89,4 +89,8 @@ impl Shell for RochadeApp {
         self.keep_config(&config);
         Ok(())
     }
+    fn online(&mut self, effect: rochade_core::online::OnlineEffect) -> Result<(), Infallible> {
+        self.online_effect(effect);
+        Ok(())
+    }
 }

@@ -1,28 +1,30 @@
-//! Online play in the window (Lichess Board API): the same game
-//! controller as `rochade online` ([`OnlinePlay`]) with the window as its
-//! host. The opponent's moves are announced and guided on the peg-board;
-//! the player's moves (peg-board, board view or typed) are sent; the words
-//! of online play (`draw`, `yes`, `no`, `resign`, `chat` ...) are typed in
-//! the move input or chosen in the Online menu.
+//! Online play in the window (Lichess Board API), the shell's side: the
+//! game itself is the session's (`Event::Online` in, `Effect::Online`
+//! out, as in `rochade online`). The opponent's moves are announced and
+//! guided on the peg-board; the player's moves (peg-board, board view or
+//! typed) are sent; the words of online play (`draw`, `yes`, `no`,
+//! `resign`, `chat` ...) are typed in the move input or chosen in the
+//! Online menu.
 //!
 //! Nothing here waits on the network in a frame: the token, the account,
 //! the search for a game and every request run on threads of their own;
-//! what they report comes back through one channel that wakes the window.
+//! what they report comes back through one channel that wakes the window
+//! and goes into the session as events.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
+use rochade_core::online::{OnlineEffect, OnlineEvent, OnlineSetup, Report, path_id};
+use rochade_core::session::online::is_online_word;
 use shakmaty::Color;
 
 use super::RochadeApp;
 use super::online_threads::{OnlineMsg, connect, wrap_answer, wrap_events, wrap_game};
-use crate::chess::GameRecord;
 use crate::config::{OnlineSettings, Side};
-use crate::online::play::requests::{Requests, spawn_requests};
-use crate::online::play::{By, Host, OnlinePlay, Report, Todo, path_id};
+use crate::online::requests::{Requests, spawn_requests};
 use crate::online::{Client, StreamMsg, spawn_stream, token};
-use crate::session::{Event, Priority, Session};
+use crate::session::{Event, Priority};
 use crate::words::Utterance;
 
 /// The connection to the server and the game on it.
@@ -31,7 +33,6 @@ pub(super) struct Online {
     /// Where threads send (through the waker).
     tx: Sender<OnlineMsg>,
     client: Option<Client>,
-    play: Option<OnlinePlay>,
     server: String,
     /// Set to stop every stream and the seek.
     stop: Arc<AtomicBool>,
@@ -40,8 +41,6 @@ pub(super) struct Online {
     game_stop: Option<Arc<AtomicBool>>,
     /// Requests go out in order, one at a time, from this thread.
     requests: Option<Requests>,
-    /// Resign asked once by key: the second press within 5 s resigns.
-    resign_armed_until: Option<u64>,
 }
 
 impl Drop for Online {
@@ -70,11 +69,8 @@ impl RochadeApp {
 
     /// The online game's colour for this account, once a game runs.
     pub fn online_colour(&self) -> Option<Color> {
-        self.online
-            .as_ref()
-            .and_then(|o| o.play.as_ref())
-            .and_then(|p| p.game())
-            .map(|g| g.me)
+        self.online.as_ref()?;
+        self.session.online()?.game().map(|g| g.me)
     }
 
     pub fn online_status(&self) -> &OnlineStatus {
@@ -85,7 +81,7 @@ impl RochadeApp {
     /// none is typed, the stored one) and finds a game as chosen. The
     /// settings are kept; the token never is.
     pub(super) fn online_connect(&mut self, settings: OnlineSettings, typed_token: String) {
-        self.online = None; // stops the old connection's threads
+        self.online_leave(); // stops the old connection's threads
         // Only the online choices change: kept and saved, nothing else
         // applied again.
         if self.settings.online != settings {
@@ -108,12 +104,10 @@ impl RochadeApp {
             rx,
             tx: raw_tx.clone(),
             client: None,
-            play: None,
             server: settings.server.trim().to_owned(),
             stop: stop.clone(),
             game_stop: None,
             requests: None,
-            resign_armed_until: None,
         });
         self.online_status = OnlineStatus::default();
         let words = self.session.pack().phrase(
@@ -131,13 +125,22 @@ impl RochadeApp {
 
     /// Leaves the server; a game goes on there (Connect follows it again).
     pub(super) fn online_disconnect(&mut self) {
-        if self.online.take().is_some() {
+        if self.online.is_some() {
+            self.online_leave();
             self.say_key("online_disconnected", Priority::Answer);
         }
     }
 
-    fn online_failed(&mut self, reason: String) {
+    /// The connection's threads stop and the session leaves online play.
+    fn online_leave(&mut self) {
         self.online = None;
+        if self.session.online().is_some() {
+            self.dispatch(Event::Online(OnlineEvent::Disconnected));
+        }
+    }
+
+    fn online_failed(&mut self, reason: String) {
+        self.online_leave();
         let words = self.session.pack().phrase(
             "online_error",
             &[("reason", Utterance::from(reason.as_str()))],
@@ -150,23 +153,18 @@ impl RochadeApp {
         self.say(words, priority);
     }
 
-    /// Typed text while connected: a word of online play (true), or a
-    /// move (false: sent once the session took it). None when not
+    /// Typed text while connected: true when it was a word of online play
+    /// or a move the session played (the input is cleared), false for a
+    /// move refused (it stays typed, to be corrected). None when not
     /// connected (the text is an ordinary move then).
     pub(super) fn online_input(&mut self, text: &str) -> Option<bool> {
-        let mut online = self.online.take()?;
-        let now = self.now_ms();
-        let word = match online.play.as_mut() {
-            Some(play) => play.input(self, now, text),
-            None => {
-                let words = self.session.pack().say("online_not_connected_yet");
-                self.say(words, Priority::Answer);
-                false
-            }
-        };
-        self.online = Some(online);
-        self.online_follow_up();
-        Some(word)
+        self.online.as_ref()?;
+        // Before a game, what is typed is kept for it (or answers a
+        // challenge): a word either way.
+        let word =
+            is_online_word(text) || self.session.online().is_some_and(|o| o.game().is_none());
+        let outcome = self.dispatch_outcome(Event::Online(OnlineEvent::Typed(text.to_owned())));
+        Some(word || outcome.played())
     }
 
     /// A key of the game (Ctrl+D, Ctrl+T, F4 ...) while an online game
@@ -175,32 +173,24 @@ impl RochadeApp {
         if self.online_colour().is_none() {
             return false;
         }
-        if word == "resign" {
-            // A slip must not lose the game: the second press resigns.
-            let now = self.now_ms();
-            let online = self.online.as_mut().expect("online");
-            let armed = online.resign_armed_until.is_some_and(|until| now <= until);
-            if !armed {
-                online.resign_armed_until = Some(now + 5000);
-                self.say_key("online_resign_again", Priority::Question);
-                return true;
-            }
-            online.resign_armed_until = None;
-        }
+        // A slip must not lose the game: resigning and offering a draw
+        // are asked first (the setting `online_confirm`); yes, or the
+        // same key again, sends them.
         self.online_input(word).is_some()
     }
 
-    /// Hands what the threads reported to the game; sends the player's
-    /// new move. Every frame.
+    /// Hands what the threads reported to the session. Every frame.
     pub(super) fn poll_online(&mut self) {
-        let Some(mut online) = self.online.take() else {
+        let Some(online) = &self.online else {
             return;
         };
         let messages: Vec<OnlineMsg> = online.rx.try_iter().collect();
-        let mut failed = None;
         for msg in messages {
-            let now = self.now_ms();
-            match msg {
+            if self.online.is_none() {
+                // Failed, or the game ended: the rest is for nobody.
+                break;
+            }
+            let event = match msg {
                 OnlineMsg::TokenStored(stored) => {
                     let pack = self.session.pack();
                     let words = match stored {
@@ -212,6 +202,7 @@ impl RochadeApp {
                         ),
                     };
                     self.say(words, Priority::Info);
+                    continue;
                 }
                 OnlineMsg::TokenFile(note) => {
                     let pack = self.session.pack();
@@ -223,49 +214,51 @@ impl RochadeApp {
                         ),
                     };
                     self.say(words, Priority::Alert);
+                    continue;
                 }
                 OnlineMsg::Connected {
                     account,
                     client,
                     waits,
                 } => {
-                    let auto_accept = false;
-                    online.play = Some(
-                        OnlinePlay::new(&account, &online.server, auto_accept).with_waits(waits),
-                    );
-                    online.requests = Some(spawn_requests(
-                        client.clone(),
-                        online.tx.clone(),
-                        wrap_answer,
-                    ));
-                    spawn_stream(
-                        client.clone(),
-                        "/api/stream/event".into(),
-                        online.stop.clone(),
-                        online.tx.clone(),
-                        wrap_events,
-                    );
-                    online.client = Some(client);
+                    self.online_connected(&client);
                     let words = self.session.pack().phrase(
                         "online_connected",
                         &[("account", Utterance::from(account.as_str()))],
                     );
                     self.online_say(words, Priority::Answer);
+                    let setup = OnlineSetup {
+                        account,
+                        server: self
+                            .online
+                            .as_ref()
+                            .map(|o| o.server.clone())
+                            .unwrap_or_default(),
+                        auto_accept: false,
+                        confirm: self.settings.online.confirm,
+                        waits,
+                        today: crate::savegame::today(),
+                    };
+                    OnlineEvent::Connected(Box::new(setup))
                 }
-                OnlineMsg::Failed(reason) => failed = Some(reason),
-                OnlineMsg::Open(id) => online.open(&id),
-                OnlineMsg::Events(StreamMsg::Line(event)) => {
-                    if let Some(play) = online.play.as_mut() {
-                        play.events_back(self);
-                        play.incoming(self, event);
+                OnlineMsg::Failed(reason) => {
+                    self.online_failed(reason);
+                    break;
+                }
+                OnlineMsg::Open(id) => {
+                    if let Some(online) = self.online.as_mut() {
+                        online.open(&id);
                     }
+                    continue;
                 }
+                OnlineMsg::Events(StreamMsg::Line(event)) => OnlineEvent::Incoming(Box::new(event)),
                 OnlineMsg::Game(StreamMsg::Line(line)) => {
-                    if let Some(play) = online.play.as_mut()
-                        && let Err(e) = play.game_line(self, now, line)
-                    {
-                        failed = Some(e.to_string());
+                    if self.session.online().is_some_and(|o| o.game().is_none()) {
+                        // The game about to start is dated today.
+                        let today = crate::savegame::today();
+                        self.dispatch(Event::Online(OnlineEvent::Today(today)));
                     }
+                    OnlineEvent::Game(Box::new(line))
                 }
                 OnlineMsg::Events(StreamMsg::Unreadable(e))
                 | OnlineMsg::Game(StreamMsg::Unreadable(e)) => {
@@ -275,97 +268,125 @@ impl RochadeApp {
                         &[("reason", Utterance::from(reason.as_str()))],
                     );
                     self.online_say(words, Priority::Alert);
+                    continue;
                 }
                 OnlineMsg::Game(StreamMsg::Dropped { reason, first }) => {
-                    if let Some(play) = online.play.as_mut() {
-                        play.stream_dropped(self, &reason, first);
-                    }
+                    OnlineEvent::GameDropped { reason, first }
                 }
-                OnlineMsg::Game(StreamMsg::Back) => {
-                    if let Some(play) = online.play.as_mut() {
-                        play.stream_back(self);
-                    }
-                }
-                // While a game runs, its own stream says what the player needs.
+                OnlineMsg::Game(StreamMsg::Back) => OnlineEvent::GameBack,
+                // While a game runs, its own stream says what the player
+                // needs (the session decides).
                 OnlineMsg::Events(StreamMsg::Dropped { reason, .. }) => {
-                    if let Some(play) = online.play.as_mut() {
-                        play.events_dropped(self, &reason);
-                    }
+                    OnlineEvent::EventsDropped(reason)
                 }
-                OnlineMsg::Events(StreamMsg::Back) => {
-                    if let Some(play) = online.play.as_mut() {
-                        play.events_back(self);
-                    }
-                }
+                OnlineMsg::Events(StreamMsg::Back) => OnlineEvent::EventsBack,
                 OnlineMsg::Events(StreamMsg::Fatal(e)) | OnlineMsg::Game(StreamMsg::Fatal(e)) => {
-                    failed = Some(e.to_string());
+                    self.online_failed(e.to_string());
+                    break;
                 }
-                OnlineMsg::Answered(call, input, result) => {
-                    if let Some(play) = online.play.as_mut() {
-                        play.answered(self, now, &call, input.as_deref(), result);
-                    }
-                }
-            }
-            if failed.is_some() {
-                break;
-            }
+                OnlineMsg::Answered(call, input, result) => OnlineEvent::Answered {
+                    call,
+                    input,
+                    result,
+                },
+            };
+            self.dispatch(Event::Online(event));
         }
-        if let Some(play) = online.play.as_mut() {
-            play.after_local(self, None);
-            let now = self.now_ms();
-            play.tick(self, now);
-            if play.game().is_some() {
-                self.online_status.clocks = play.clocks();
-            }
-            // Woken at the controller's next deadline (a silent stream,
-            // an unanswered request, a 429 waited out).
-            if let (Some(at), Some(ctx)) = (play.next_deadline(self), self.wake.get()) {
-                let delay = at.saturating_sub(now).max(1);
-                ctx.request_repaint_after(std::time::Duration::from_millis(delay));
-            }
-        }
-        self.online = Some(online);
-        self.online_follow_up();
-        if let Some(reason) = failed {
-            self.online_failed(reason);
+        if let Some(play) = self.session.online()
+            && play.game().is_some()
+        {
+            self.online_status.clocks = play.clocks();
         }
     }
 
-    /// Carries out what the game asks: requests to the request thread,
-    /// the game's stream opened. At the end of the game the connection
-    /// ends too (its streams stop; a finished game's stream would be
-    /// reopened again and again): the window is for games here again,
-    /// and Ctrl+Shift+O finds the next one online.
-    fn online_follow_up(&mut self) {
+    /// Connected: the request thread and the events stream start.
+    fn online_connected(&mut self, client: &Client) {
         let Some(online) = self.online.as_mut() else {
             return;
         };
-        let Some(play) = online.play.as_mut() else {
-            return;
-        };
-        let mut finished = false;
-        for todo in play.take_todo() {
-            match todo {
-                Todo::Send(call, input) => {
-                    if let Some(requests) = &online.requests {
-                        let _ = requests.send((call, input));
-                    }
+        online.requests = Some(spawn_requests(
+            client.clone(),
+            online.tx.clone(),
+            wrap_answer,
+        ));
+        spawn_stream(
+            client.clone(),
+            "/api/stream/event".into(),
+            online.stop.clone(),
+            online.tx.clone(),
+            wrap_events,
+        );
+        online.client = Some(client.clone());
+    }
+
+    /// Carries out what online play asks ([`crate::runtime::Shell::online`]):
+    /// requests to the request thread, the game's stream opened, the
+    /// status line. At the end of the game the connection ends too (its
+    /// streams stop; a finished game's stream would be reopened again and
+    /// again): the window is for games here again, and Ctrl+Shift+O finds
+    /// the next one online.
+    pub(super) fn online_effect(&mut self, effect: OnlineEffect) {
+        match effect {
+            OnlineEffect::Send { call, input } => {
+                if let Some(requests) = self.online.as_ref().and_then(|o| o.requests.as_ref()) {
+                    let _ = requests.send((call, input));
                 }
-                Todo::Open(id) => online.open(&id),
-                Todo::Resync(id) => {
+            }
+            OnlineEffect::Open(id) => {
+                if let Some(online) = self.online.as_mut() {
+                    online.open(&id);
+                }
+            }
+            OnlineEffect::Resync(id) => {
+                if let Some(online) = self.online.as_mut() {
                     if let Some(stop) = online.game_stop.take() {
                         stop.store(true, Ordering::Relaxed);
                     }
                     online.open(&id);
                 }
-                Todo::Finished => finished = true,
+            }
+            OnlineEffect::Started { me, previous } => self.online_started(me, previous),
+            OnlineEffect::Report { report, line } => {
+                // The record changed under the board view (moves taken
+                // back, the end): a square picked there is let go.
+                if matches!(
+                    report,
+                    Some(Report::Takeback { .. } | Report::End { .. } | Report::Error { .. })
+                ) {
+                    self.board.selected = None;
+                }
+                self.online_status.line = line;
+            }
+            OnlineEffect::Finished => {
+                // Dropping the connection stops its threads; the last
+                // words (the result) stay in the connection panel.
+                self.online_leave();
+            }
+            OnlineEffect::NotOurGame(id) => {
+                self.online_failed(format!("game {id} is not played by this account"))
             }
         }
-        if finished {
-            // Dropping the connection stops its threads; the last words
-            // (the result) stay in the connection panel.
-            self.online = None;
+    }
+
+    /// A game starts on the server: a game in progress here is not lost
+    /// to it (exported: PGN, Braille, text, and the place said); the
+    /// settings follow it (no computer, the player's colour as the server
+    /// says; the clocks are the server's).
+    fn online_started(&mut self, me: Color, previous: Option<rochade_core::online::LeftGame>) {
+        if let Some(previous) = previous {
+            self.export_record(*previous.0);
         }
+        // The session has taken them already (and the game's tags, which
+        // applying the whole settings again would overwrite): they are
+        // only kept.
+        let mut settings = self.settings.clone();
+        settings.engine.opponent = false;
+        settings.game.blind_side = Side::from_color(me);
+        if settings != self.settings {
+            self.settings = settings;
+            self.save_settings();
+        }
+        self.board.selected = None;
     }
 }
 
@@ -385,53 +406,5 @@ impl Online {
             self.tx.clone(),
             wrap_game,
         );
-    }
-}
-
-/// The window as the host of an online game.
-impl Host for RochadeApp {
-    fn session(&self) -> &Session {
-        &self.session
-    }
-
-    fn handle(&mut self, _now: u64, event: Event, _by: By) {
-        self.dispatch(event);
-    }
-
-    fn begin(&mut self, now: u64, record: GameRecord, me: Color) {
-        // A game in progress here is not lost to the online one: it is
-        // exported (PGN, Braille, text) before the record is replaced,
-        // and the place said.
-        if self.session.game_in_progress() {
-            self.export();
-        }
-        // The server is the opponent: no computer, the player's colour
-        // as the server says, the clocks the server's (no local flag).
-        let mut settings = self.settings.clone();
-        settings.engine.opponent = false;
-        settings.game.blind_side = Side::from_color(me);
-        if settings != self.settings {
-            self.apply_settings(settings);
-        }
-        let config = crate::session::SessionConfig {
-            time_control: crate::clock::TimeControl::Untimed,
-            ..self.session.config().clone()
-        };
-        self.dispatch(Event::ConfigChanged(config));
-        self.replace_game(now, record);
-        self.board.selected = None;
-    }
-
-    fn replace_game(&mut self, now: u64, record: GameRecord) {
-        self.session.resume_game(now, record);
-        self.board.selected = None;
-        self.queue_save();
-    }
-
-    fn report(&mut self, report: Option<Report>, words: Utterance, priority: Priority) {
-        if let Some(Report::End { .. }) = report {
-            self.online_status.line = words.written.clone();
-        }
-        self.online_say(words, priority);
     }
 }

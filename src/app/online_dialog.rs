@@ -103,6 +103,7 @@ impl OnlineDraft {
                 });
                 ui.label(t.get("online_token_hint"));
                 super::a11y::text_row(ui, t.get("online_server"), &mut s.server);
+                ui.checkbox(&mut s.confirm, t.get("online_confirm"));
                 if let Some(e) = &self.error {
                     ui.colored_label(Color32::from_rgb(255, 140, 140), e);
                 }

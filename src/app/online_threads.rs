@@ -7,10 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
 
-use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
+use rochade_core::online::{Call, GameLine, IncomingEvent, TimeControlArg, Waits, path_user};
 
 use crate::config::{OnlineFind, OnlineSettings};
-use crate::online::play::{Call, Waits, path_user};
 use crate::online::{ApiError, Client, Find, StreamMsg, Timing, token};
 
 /// What the threads of online play report to the window.

@@ -140,11 +140,15 @@ impl RochadeApp {
     /// Writes the exports (PGN, BRF, text) on a thread of their own; the
     /// result is said when it comes ([`RochadeApp::poll_exports`]).
     pub(super) fn export(&mut self) {
+        self.export_record(self.session.record().clone());
+    }
+
+    /// Writes the exports of `record` (a game the session has left).
+    pub(super) fn export_record(&mut self, record: crate::chess::GameRecord) {
         let options = self.settings.braille.export_options(
             self.session.config().letters,
             self.settings.interface_language,
         );
-        let record = self.session.record().clone();
         let (tx, rx) = std::sync::mpsc::channel();
         let ctx = self.wake.clone();
         let spawned = std::thread::Builder::new()

@@ -9,6 +9,7 @@ pub mod dgt;
 pub mod export;
 pub mod follow;
 pub mod online;
+pub mod online_report;
 pub mod output;
 pub mod play;
 pub mod puzzle;

@@ -9,9 +9,11 @@
 //! as in `rochade play` and the words `resign`, `draw` (offer or accept),
 //! `yes`/`no` (to an offer), `takeback`, `abort`, `claim` (victory when the
 //! opponent left), `chat` (read the opponent's lines), `chat TEXT`,
-//! `clock`, `repeat`, `quit`. The opponent's moves are announced as they
-//! arrive. `--json` prints one event per line: `game`, `move` (with `by`:
-//! `player` or `opponent`), `say`, `offer`, `offer_declined`, `takeback`,
+//! `clock`, `repeat`, `quit`; `resign` and a draw offer are asked first
+//! ("Resign? Yes or no") unless `--no-confirm`. The opponent's moves are
+//! announced as they arrive. `--json` prints one event per line: `game`,
+//! `move` (with `by`: `player` or `opponent`; `source`: `server` for a move
+//! the server brought), `say`, `offer`, `offer_declined`, `takeback`,
 //! `connection` (`lost`, `back`, `game_missing`, `gone`), `caught_up`
 //! (moves missed while the connection was lost follow), `chat`, `error`,
 //! `end`.
@@ -19,7 +21,10 @@
 //! The server is the truth: every `gameFull`/`gameState` is compared with
 //! the local record ([`rochade_core::online::OnlineGame::update`]), so a
 //! refused move is taken back and a reconnection brings the record back to
-//! the server's.
+//! the server's. The game is the session's (`Event::Online` in,
+//! `Effect::Online` out); this is its terminal: threads for stdin, the
+//! streams and the requests, and the effects carried out through
+//! [`crate::runtime`] (saved before announced).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -28,21 +33,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-use rochade_core::online::{GameLine, IncomingEvent, TimeControlArg};
+use rochade_core::online::{
+    Call, GameLine, IncomingEvent, OnlineEffect, OnlineEvent, OnlineSetup, TimeControlArg, Waits,
+    path_user,
+};
+use rochade_core::session::online::server_error;
 use serde_json::json;
-use shakmaty::Color;
+use shakmaty::Position;
 
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
-use crate::chess::GameRecord;
 use crate::engine::EngineRequest;
-use crate::online::play::requests::{Requests, spawn_requests};
-use crate::online::play::{
-    By, Call, Host, OnlinePlay, Report, Todo, Waits, path_user, server_error,
-};
+use crate::online::requests::{Requests, spawn_requests};
 use crate::online::{ApiError, Client, Find, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
-use crate::session::{Earcon, Effect, Event, Notice, Priority, Session, SessionConfig, Speech};
+use crate::session::{Earcon, Event, Notice, Priority, Session, SessionConfig, Speech};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
 use crate::words::{Lang, Utterance};
 
@@ -88,6 +93,10 @@ pub struct Args {
     /// Write the game as PGN to this file after every move.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
+    /// Resign and offer a draw at once, without asking "Resign? Yes or
+    /// no" first.
+    #[arg(long)]
+    pub no_confirm: bool,
     /// Read a personal API token (scope board:play) from stdin, store it
     /// where only you can read it, and end.
     #[arg(long, exclusive = true)]
@@ -141,8 +150,6 @@ struct Out {
     lang: Lang,
     speech: Option<SpeechHandle>,
     pgn: Option<super::output::PgnFile>,
-    /// Who made the move of the batch being carried out.
-    by: By,
     /// The peg-board, with `--board`.
     link: Option<crate::serial::Link>,
 }
@@ -157,17 +164,19 @@ impl Out {
         Ok(())
     }
 
-    /// Says `text` (printed as a `say` event, or as text).
-    fn say(&self, text: Utterance, priority: Priority) -> CliResult {
-        {
-            let mut out = std::io::stdout().lock();
-            if self.json {
-                writeln!(out, "{}", json!({"event": "say", "text": text.written}))?;
-            } else {
-                writeln!(out, "{}", text.written)?;
-            }
-            out.flush()?;
+    /// Prints `text` (a `say` event, or as text).
+    fn print(&self, text: &str) -> CliResult {
+        let mut out = std::io::stdout().lock();
+        if self.json {
+            writeln!(out, "{}", json!({"event": "say", "text": text}))?;
+        } else {
+            writeln!(out, "{text}")?;
         }
+        out.flush()?;
+        Ok(())
+    }
+
+    fn voice(&self, text: Utterance, priority: Priority) {
         if let Some(s) = &self.speech {
             s.speak(Speech {
                 text,
@@ -175,6 +184,12 @@ impl Out {
                 priority,
             });
         }
+    }
+
+    /// Says `text` (printed as a `say` event, or as text).
+    fn say(&self, text: Utterance, priority: Priority) -> CliResult {
+        self.print(&text.written)?;
+        self.voice(text, priority);
         Ok(())
     }
 
@@ -183,85 +198,113 @@ impl Out {
         self.line(json!({"event": "error", "reason": reason}))?;
         self.say(words, Priority::Alert)
     }
+}
 
-    fn emit(&self, effects: impl IntoIterator<Item = Effect>) -> CliResult {
-        let mut shell = OnlineShell {
-            out: self,
-            said: Vec::new(),
-        };
-        carry_out(&mut shell, effects)?;
-        for speech in std::mem::take(&mut shell.said) {
-            // A move's announcement is printed by its `move` event.
-            if speech.priority == Priority::Move {
-                if let Some(s) = &self.speech {
-                    s.speak(speech);
-                }
-            } else if !speech.text.written.is_empty() {
-                self.say(speech.text, speech.priority)?;
-            }
-        }
-        Ok(())
-    }
+/// The terminal's side of online play: output, and the connection's
+/// threads the session's requests and streams go to.
+struct Terminal {
+    out: Out,
+    client: Client,
+    /// The request thread: the loop never waits on the network.
+    requests: Requests,
+    game_stream: Option<Arc<AtomicBool>>,
+    tx: Sender<Msg>,
+    /// Stop: the game ended.
+    done: bool,
+    /// Online play cannot go on (a game this account does not play).
+    failed: Option<String>,
+    /// The words of the report just printed: said, not printed again.
+    reported: Option<String>,
+}
 
-    fn save(&self, record: &GameRecord) -> CliResult {
-        let Some(pgn) = &self.pgn else {
-            return Ok(());
-        };
-        // A file that cannot be written stops the file, never the game.
-        match pgn.write(record, "the game goes on") {
-            Some(event) => self.line(event),
-            None => Ok(()),
+impl Terminal {
+    /// Starts following game `id` (once).
+    fn open_game(&mut self, id: &str) {
+        if self.game_stream.is_some() {
+            return;
         }
+        let stop = Arc::new(AtomicBool::new(false));
+        spawn_stream(
+            self.client.clone(),
+            format!("/api/board/game/stream/{id}"),
+            stop.clone(),
+            self.tx.clone(),
+            wrap_game,
+        );
+        self.game_stream = Some(stop);
     }
 }
 
-struct OnlineShell<'a> {
-    out: &'a Out,
-    said: Vec<Speech>,
+/// The terminal carrying out one event's effects: the session as it
+/// stands after the event (the record to save, who made a move).
+struct TerminalShell<'a> {
+    term: &'a mut Terminal,
+    session: &'a Session,
 }
 
-impl Shell for OnlineShell<'_> {
+impl Shell for TerminalShell<'_> {
     type Error = CliError;
 
     fn speak(&mut self, speech: Speech) -> CliResult {
-        self.said.push(speech);
-        Ok(())
+        let out = &self.term.out;
+        let reported = self.term.reported.take();
+        // A report's words were printed with it; a move's announcement is
+        // printed by its `move` event.
+        if reported.as_deref() == Some(speech.text.written.as_str())
+            || speech.priority == Priority::Move
+            || speech.text.written.is_empty()
+        {
+            out.voice(speech.text, speech.priority);
+            return Ok(());
+        }
+        out.say(speech.text, speech.priority)
     }
     fn sound(&mut self, _: Earcon) -> CliResult {
         Ok(())
     }
     fn notice(&mut self, notice: Notice) -> CliResult {
-        if let Notice::Move {
-            ref announcement, ..
+        let Notice::Move {
+            ply,
+            ref announcement,
+            ..
         } = notice
-        {
-            if self.out.json {
-                let by = match self.out.by {
-                    By::Player => super::output::MoveBy::Player,
-                    By::Opponent => super::output::MoveBy::Opponent,
-                };
-                if let Some(line) = super::output::move_event(&notice, by) {
-                    self.out.line(line)?;
-                }
-            } else {
-                let mut out = std::io::stdout().lock();
-                writeln!(out, "{announcement}")?;
-                out.flush()?;
+        else {
+            // The end is printed from the server's status (the truth
+            // online); other notices reach the terminal as speech.
+            return Ok(());
+        };
+        let out = &self.term.out;
+        if out.json {
+            let record = self.session.record();
+            let start = record.start_position().turn();
+            let mover = if ply % 2 == 1 { start } else { !start };
+            let by = super::output::MoveBy::of(mover, self.session.config().blind_side);
+            if let Some(line) = super::output::move_event(&notice, by) {
+                out.line(line)?;
             }
+        } else {
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{announcement}")?;
+            stdout.flush()?;
         }
-        // The end is printed from the server's status (the truth online);
-        // other notices reach the terminal as speech.
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        // Saved by the host before the effects are carried out.
+        let Some(pgn) = &self.term.out.pgn else {
+            return Ok(SaveStep::Done);
+        };
+        // A file that cannot be written stops the file, never the game.
+        if let Some(event) = pgn.write(self.session.record(), "the game goes on") {
+            self.term.out.line(event)?;
+        }
         Ok(SaveStep::Done)
     }
     fn config_changed(&mut self, _: SessionConfig) -> CliResult {
+        // The terminal's settings are its arguments, kept nowhere.
         Ok(())
     }
     fn board_command(&mut self, command: HostCommand) -> CliResult {
-        if let Some(link) = &self.out.link {
+        if let Some(link) = &self.term.out.link {
             link.send(command);
         }
         Ok(())
@@ -275,80 +318,42 @@ impl Shell for OnlineShell<'_> {
     fn restart_engine(&mut self) -> CliResult {
         Ok(())
     }
-}
-
-/// The terminal as the host of an online game: its session announces,
-/// reads typed moves and the peg-board and guides it; the game is saved
-/// (PGN) before its words are said.
-struct Terminal {
-    out: Out,
-    session: Session,
-    /// The first output error (stdout closed): the run stops with it.
-    failed: Option<CliError>,
-}
-
-impl Terminal {
-    fn keep(&mut self, result: CliResult) {
-        if let Err(e) = result {
-            self.failed.get_or_insert(e);
+    fn online(&mut self, effect: OnlineEffect) -> CliResult {
+        let term = &mut *self.term;
+        match effect {
+            OnlineEffect::Send { call, input } => {
+                // The thread lives as long as the run.
+                let _ = term.requests.send((call, input));
+            }
+            OnlineEffect::Open(id) => term.open_game(&id),
+            OnlineEffect::Resync(id) => {
+                if let Some(stop) = term.game_stream.take() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                term.open_game(&id);
+            }
+            // Nothing here to keep: the terminal plays one game.
+            OnlineEffect::Started { .. } => {}
+            OnlineEffect::Report { report, line } => {
+                if let Some(report) = report {
+                    term.out.line(super::online_report::report_json(&report))?;
+                }
+                term.out.print(&line)?;
+                term.reported = Some(line);
+            }
+            OnlineEffect::Finished => term.done = true,
+            OnlineEffect::NotOurGame(id) => {
+                term.failed = Some(format!("game {id} is not played by this account"))
+            }
         }
-    }
-}
-
-impl Host for Terminal {
-    fn session(&self) -> &Session {
-        &self.session
-    }
-
-    fn handle(&mut self, now: u64, event: Event, by: By) {
-        let fx = self.session.handle(now, event);
-        self.out.by = by;
-        if fx.contains(&Effect::SaveGame) {
-            let r = self.out.save(self.session.record());
-            self.keep(r);
-        }
-        let r = self.out.emit(fx);
-        self.keep(r);
-    }
-
-    fn begin(&mut self, now: u64, record: GameRecord, me: Color) {
-        let config = SessionConfig {
-            blind_side: me,
-            ..self.session.config().clone()
-        };
-        let fx = self.session.handle(now, Event::ConfigChanged(config));
-        let r = self.out.emit(fx);
-        self.keep(r);
-        self.replace_game(now, record);
-    }
-
-    fn replace_game(&mut self, now: u64, record: GameRecord) {
-        self.session.resume_game(now, record);
-        let r = self.out.save(self.session.record());
-        self.keep(r);
-    }
-
-    fn report(&mut self, report: Option<Report>, words: Utterance, priority: Priority) {
-        if let Some(report) = report {
-            let r = self.out.line(report.json());
-            self.keep(r);
-        }
-        let r = self.out.say(words, priority);
-        self.keep(r);
+        Ok(())
     }
 }
 
 struct Run {
-    client: Client,
-    /// The request thread: the loop never waits on the network.
-    requests: Requests,
-    host: Terminal,
-    play: OnlinePlay,
+    session: Session,
+    term: Terminal,
     started: Instant,
-    game_stream: Option<Arc<AtomicBool>>,
-    tx: Sender<Msg>,
-    /// Stop: the game ended or the player quit.
-    done: bool,
     /// Board reports before the game started (the board's first snapshot).
     board_waiting: Vec<crate::serial::BoardInput>,
 }
@@ -411,7 +416,6 @@ pub fn run(args: Args) -> CliResult {
         lang: args.lang,
         speech,
         pgn: args.pgn.clone().map(super::output::PgnFile::new),
-        by: By::Player,
         link: None,
     };
     let pack = super::load_pack(args.lang);
@@ -462,29 +466,38 @@ pub fn run(args: Args) -> CliResult {
         ..Waits::default()
     };
     let mut run = Run {
-        requests: spawn_requests(client.clone(), tx.clone(), wrap_answer),
-        client,
-        host: Terminal {
+        session,
+        term: Terminal {
             out,
-            session,
+            requests: spawn_requests(client.clone(), tx.clone(), wrap_answer),
+            client,
+            game_stream: None,
+            tx,
+            done: false,
             failed: None,
+            reported: None,
         },
-        play: OnlinePlay::new(&account, &args.server, args.accept).with_waits(waits),
         started,
-        game_stream: None,
-        tx,
-        done: false,
         board_waiting: Vec::new(),
     };
+    let setup = OnlineSetup {
+        account,
+        server: args.server.clone(),
+        auto_accept: args.accept,
+        confirm: !args.no_confirm,
+        waits,
+        today: crate::savegame::today(),
+    };
+    run.handle(0, Event::Online(OnlineEvent::Connected(Box::new(setup))))?;
     let stop_seek = Arc::new(AtomicBool::new(false));
     run.find_game(&args, &pack, &stop_seek)?;
     let result = run.main_loop(&rx, &pack);
     stop_events.store(true, Ordering::Relaxed);
     stop_seek.store(true, Ordering::Relaxed);
-    if let Some(stop) = &run.game_stream {
+    if let Some(stop) = &run.term.game_stream {
         stop.store(true, Ordering::Relaxed);
     }
-    if let Some(s) = &run.host.out.speech {
+    if let Some(s) = &run.term.out.speech {
         s.wait_idle(Duration::from_secs(30));
     }
     result
@@ -526,13 +539,36 @@ impl Run {
         self.started.elapsed().as_millis() as u64
     }
 
+    /// The session handles `event`; its effects are carried out (saved
+    /// before announced) through the one runtime.
+    fn handle(&mut self, now: u64, event: Event) -> CliResult {
+        let effects = self.session.handle(now, event);
+        let mut shell = TerminalShell {
+            term: &mut self.term,
+            session: &self.session,
+        };
+        carry_out(&mut shell, effects)?;
+        match self.term.failed.take() {
+            Some(reason) => Err(CliError::failure(reason)),
+            None => Ok(()),
+        }
+    }
+
+    fn online(&mut self, now: u64, event: OnlineEvent) -> CliResult {
+        self.handle(now, Event::Online(event))
+    }
+
+    fn in_game(&self) -> bool {
+        self.session.online().is_some_and(|o| o.game().is_some())
+    }
+
     fn find_game(
         &mut self,
         args: &Args,
         pack: &crate::words::Pack,
         stop_seek: &Arc<AtomicBool>,
     ) -> CliResult {
-        let out = &self.host.out;
+        let out = &self.term.out;
         let (find, clock) = if let Some(tc) = args.seek {
             (Find::Seek, tc)
         } else if let Some(level) = args.ai {
@@ -558,9 +594,9 @@ impl Run {
                 Priority::Answer,
             )?;
             // Held open until a game starts: on a thread of its own.
-            let client = self.client.clone();
+            let client = self.term.client.clone();
             let stop = stop_seek.clone();
-            let tx = self.tx.clone();
+            let tx = self.term.tx.clone();
             std::thread::Builder::new()
                 .name("seek".into())
                 .spawn(move || {
@@ -571,87 +607,29 @@ impl Run {
             return Ok(());
         }
         let found = self
+            .term
             .client
             .find_game(&find, clock, stop_seek, report_waiting(out, pack))
             .map_err(|e| refused(out, pack, e))?;
         match found {
-            Some(id) => self.open_game(&id),
+            Some(id) => self.term.open_game(&id),
             None => out.say(pack.say("online_waiting"), Priority::Answer)?,
         }
         Ok(())
     }
 
-    /// Starts following game `id` (once).
-    fn open_game(&mut self, id: &str) {
-        if self.game_stream.is_some() {
-            return;
-        }
-        let stop = Arc::new(AtomicBool::new(false));
-        spawn_stream(
-            self.client.clone(),
-            format!("/api/board/game/stream/{id}"),
-            stop.clone(),
-            self.tx.clone(),
-            wrap_game,
-        );
-        self.game_stream = Some(stop);
-    }
-
-    /// Who made a move the board or a deadline may complete now.
-    fn mover(&self) -> By {
-        match self.play.game() {
-            Some(g) if self.host.session.record().turn() != g.me => By::Opponent,
-            _ => By::Player,
-        }
-    }
-
-    /// Carries out what the game asks: requests handed to the request
-    /// thread (their answers come back as messages), streams opened.
-    fn follow_up(&mut self) -> CliResult {
-        loop {
-            let todo = self.play.take_todo();
-            if todo.is_empty() {
-                break;
-            }
-            for step in todo {
-                match step {
-                    Todo::Send(call, input) => {
-                        // The thread lives as long as the run.
-                        let _ = self.requests.send((call, input));
-                    }
-                    Todo::Open(id) => self.open_game(&id),
-                    Todo::Resync(id) => {
-                        if let Some(stop) = self.game_stream.take() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        self.open_game(&id);
-                    }
-                    Todo::Finished => self.done = true,
-                }
-            }
-        }
-        match self.host.failed.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
     fn main_loop(&mut self, rx: &Receiver<Msg>, pack: &crate::words::Pack) -> CliResult {
-        while !self.done {
+        while !self.term.done {
             let now = self.now_ms();
-            let next = [
-                self.host.session.next_deadline(),
-                self.play.next_deadline(&self.host),
-            ]
-            .into_iter()
-            .flatten()
-            .min();
-            let wait = next.map_or(500, |d| d.saturating_sub(now)).min(500);
+            let wait = self
+                .session
+                .next_deadline()
+                .map_or(500, |d| d.saturating_sub(now))
+                .min(500);
             let msg = match rx.recv_timeout(Duration::from_millis(wait)) {
                 Ok(msg) => msg,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    self.run_deadlines();
-                    self.follow_up()?;
+                    self.run_deadlines()?;
                     continue;
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
@@ -659,10 +637,8 @@ impl Run {
             let now = self.now_ms();
             match msg {
                 Msg::Board(input) => {
-                    if self.play.game().is_some() {
-                        let by = self.mover();
-                        self.host.handle(input.at_ms, Event::Board(input.event), by);
-                        self.play.after_local(&mut self.host, None);
+                    if self.in_game() {
+                        self.handle(input.at_ms, Event::Board(input.event))?;
                     } else {
                         self.board_waiting.push(input);
                     }
@@ -673,26 +649,30 @@ impl Run {
                         break;
                     }
                     if !text.is_empty() {
-                        let _word = self.play.input(&mut self.host, now, &text);
+                        self.online(now, OnlineEvent::Typed(text))?;
                     }
                 }
                 Msg::StdinEnd => break,
                 Msg::Events(StreamMsg::Line(event)) => {
-                    self.play.events_back(&mut self.host);
-                    self.play.incoming(&mut self.host, event)
+                    self.online(now, OnlineEvent::Incoming(Box::new(event)))?
                 }
-                Msg::Answered(call, input, result) => {
-                    self.play
-                        .answered(&mut self.host, now, &call, input.as_deref(), result)
-                }
+                Msg::Answered(call, input, result) => self.online(
+                    now,
+                    OnlineEvent::Answered {
+                        call,
+                        input,
+                        result,
+                    },
+                )?,
                 Msg::Game(StreamMsg::Line(line)) => {
-                    self.play
-                        .game_line(&mut self.host, now, line)
-                        .map_err(|e| CliError::failure(e.to_string()))?;
-                    if self.play.game().is_some() {
+                    if !self.in_game() {
+                        // The game about to start is dated today.
+                        self.online(now, OnlineEvent::Today(crate::savegame::today()))?;
+                    }
+                    self.online(now, OnlineEvent::Game(Box::new(line)))?;
+                    if self.in_game() {
                         for input in std::mem::take(&mut self.board_waiting) {
-                            let by = self.mover();
-                            self.host.handle(input.at_ms, Event::Board(input.event), by);
+                            self.handle(input.at_ms, Event::Board(input.event))?;
                         }
                     }
                 }
@@ -702,54 +682,50 @@ impl Run {
                         "online_error",
                         &[("reason", Utterance::from(reason.as_str()))],
                     );
-                    self.host.out.error(&reason, words)?;
+                    self.term.out.error(&reason, words)?;
                 }
                 Msg::Game(StreamMsg::Dropped { reason, first }) => {
-                    self.play.stream_dropped(&mut self.host, &reason, first)
+                    self.online(now, OnlineEvent::GameDropped { reason, first })?
                 }
-                Msg::Game(StreamMsg::Back) => self.play.stream_back(&mut self.host),
-                // While a game runs, its own stream says what the player needs.
+                Msg::Game(StreamMsg::Back) => self.online(now, OnlineEvent::GameBack)?,
+                // While a game runs, its own stream says what the player
+                // needs (the session decides).
                 Msg::Events(StreamMsg::Dropped { reason, .. }) => {
-                    self.play.events_dropped(&mut self.host, &reason)
+                    self.online(now, OnlineEvent::EventsDropped(reason))?
                 }
-                Msg::Events(StreamMsg::Back) => self.play.events_back(&mut self.host),
+                Msg::Events(StreamMsg::Back) => self.online(now, OnlineEvent::EventsBack)?,
                 Msg::Events(StreamMsg::Fatal(e)) | Msg::Game(StreamMsg::Fatal(e)) => {
-                    self.host
+                    self.term
                         .out
                         .error(&e.to_string(), server_error(pack, &e))?;
                     return Err(CliError::failure(e.to_string()));
                 }
                 Msg::SeekDone(Err(e)) => {
-                    self.host
+                    self.term
                         .out
                         .error(&e.to_string(), server_error(pack, &e))?;
-                    if self.play.game().is_none() && self.game_stream.is_none() {
+                    if !self.in_game() && self.term.game_stream.is_none() {
                         return Err(CliError::failure(e.to_string()));
                     }
                 }
                 Msg::SeekDone(Ok(())) => {}
             }
             // Deadlines due while messages kept coming.
-            self.run_deadlines();
-            self.follow_up()?;
+            self.run_deadlines()?;
         }
         Ok(())
     }
 
-    /// The session's deadlines due now (settle windows, guidance); a move
-    /// they complete is sent.
-    fn run_deadlines(&mut self) {
+    /// The session's deadlines due now (settle windows, guidance, online
+    /// play's watch); a move they complete is sent.
+    fn run_deadlines(&mut self) -> CliResult {
         let now = self.now_ms();
-        self.play.tick(&mut self.host, now);
         for _ in 0..1000 {
-            match self.host.session.next_deadline() {
-                Some(d) if d <= now => {
-                    let by = self.mover();
-                    self.host.handle(d, Event::Tick, by);
-                }
+            match self.session.next_deadline() {
+                Some(d) if d <= now => self.handle(d, Event::Tick)?,
                 _ => break,
             }
         }
-        self.play.after_local(&mut self.host, None);
+        Ok(())
     }
 }

@@ -259,6 +259,10 @@ impl Shell for PlayOut<'_> {
         // arguments, kept nowhere.
         Ok(())
     }
+    fn online(&mut self, _: rochade_core::online::OnlineEffect) -> CliResult {
+        // `play` has no online play.
+        Ok(())
+    }
 }
 
 /// Readies the `--pgn` file before the game: a folder or a device there is

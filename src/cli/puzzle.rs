@@ -302,6 +302,10 @@ impl Shell for PuzzleOut<'_> {
     fn config_changed(&mut self, _: SessionConfig) -> CliResult {
         Ok(())
     }
+    fn online(&mut self, _: rochade_core::online::OnlineEffect) -> CliResult {
+        // Puzzles are played offline.
+        Ok(())
+    }
 }
 
 fn number(pack: &Pack, n: u32) -> Utterance {

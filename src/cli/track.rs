@@ -217,6 +217,10 @@ impl Shell for TrackOut<'_> {
         // `track` sends no practice keys; its settings are its arguments.
         Ok(())
     }
+    fn online(&mut self, _: rochade_core::online::OnlineEffect) -> CliResult {
+        // `track` has no online play.
+        Ok(())
+    }
 }
 
 impl Follow for Driver {

@@ -449,6 +449,9 @@ pub struct OnlineSettings {
     pub time_control: String,
     /// The player to challenge.
     pub opponent: String,
+    /// Ask "Resign? Yes or no" (and the same for a draw offer) before
+    /// sending it.
+    pub confirm: bool,
 }
 
 impl Default for OnlineSettings {
@@ -459,6 +462,7 @@ impl Default for OnlineSettings {
             ai_level: 2,
             time_control: "10+5".into(),
             opponent: String::new(),
+            confirm: true,
         }
     }
 }

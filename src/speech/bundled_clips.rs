@@ -92,6 +92,10 @@ static DE: &[(&str, &[u8])] = &[
     ("als", include_bytes!("../../assets/voice/de/als.wav")),
     ("am", include_bytes!("../../assets/voice/de/am.wav")),
     ("an", include_bytes!("../../assets/voice/de/an.wav")),
+    (
+        "anbieten",
+        include_bytes!("../../assets/voice/de/anbieten.wav"),
+    ),
     ("andere", include_bytes!("../../assets/voice/de/andere.wav")),
     (
         "anderen",
@@ -364,10 +368,6 @@ static DE: &[(&str, &[u8])] = &[
     (
         "druecke",
         include_bytes!("../../assets/voice/de/druecke.wav"),
-    ),
-    (
-        "druecken",
-        include_bytes!("../../assets/voice/de/druecken.wav"),
     ),
     ("durch", include_bytes!("../../assets/voice/de/durch.wav")),
     (

@@ -220,6 +220,8 @@ pub fn play_to_end(
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+    // Resigning is asked first: the same word again resigns.
+    client.type_line("resign");
     client.type_line("resign");
     let mut tries = 1;
     loop {
@@ -229,6 +231,7 @@ pub fn play_to_end(
             // Lost with the network (said so): typed again, as a player would.
             "error" if v["input"] == "resign" && tries < 10 => {
                 std::thread::sleep(Duration::from_millis(100));
+                client.type_line("resign");
                 client.type_line("resign");
                 tries += 1;
             }

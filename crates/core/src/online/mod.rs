@@ -20,8 +20,21 @@
 use serde::Deserialize;
 use shakmaty::Color;
 
+mod call;
+mod effect;
+mod error;
+mod event;
+mod report;
 #[cfg(test)]
 mod tests;
+mod waits;
+
+pub use call::{Call, path_id, path_user};
+pub use effect::{LeftGame, OnlineEffect};
+pub use error::ApiError;
+pub use event::{OnlineEvent, OnlineSetup};
+pub use report::Report;
+pub use waits::Waits;
 
 /// A line of the incoming-events stream (`/api/stream/event`).
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -107,6 +107,9 @@ pub enum Effect {
     /// The session changed the settings itself (a practice key): the
     /// shell keeps them (and saves them where it saves settings).
     ConfigChanged(SessionConfig),
+    /// Online play asks for a request, a stream, or tells the front end
+    /// what it said (see [`super::online`]).
+    Online(crate::online::OnlineEffect),
 }
 
 impl Effect {

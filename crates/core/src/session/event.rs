@@ -23,6 +23,9 @@ pub enum Source {
     EBoard,
     /// Played by the engine opponent (practice).
     Engine,
+    /// Brought by an online server's game (either side's move: the
+    /// server is the truth).
+    Server,
 }
 
 /// A command from a key, a menu or the command line.
@@ -148,4 +151,7 @@ pub enum Event {
         white_ms: u64,
         black_ms: u64,
     },
+    /// Online play: the server's lines, the answers to requests, the
+    /// streams, the player's typed words (see [`super::online`]).
+    Online(crate::online::OnlineEvent),
 }

@@ -19,7 +19,9 @@ mod handled;
 pub mod link;
 mod notice;
 mod notice_json;
+pub mod online;
 pub mod practice;
+mod promotion;
 pub mod puzzle;
 mod question;
 mod resume_clock;
@@ -72,6 +74,8 @@ pub struct Session {
     puzzle: puzzle::PuzzleState,
     /// The player's own time warnings said this game (2:30, emergency).
     player_warnings: crate::clock::PlayerWarnings,
+    /// Online play, while connected ([`online`]).
+    online: Option<Box<online::OnlinePlay>>,
 }
 
 impl Session {
@@ -101,6 +105,7 @@ impl Session {
             outcome: Outcome::Nothing,
             puzzle: puzzle::PuzzleState::default(),
             player_warnings: Default::default(),
+            online: None,
         }
     }
 
@@ -162,6 +167,7 @@ impl Session {
     /// the user's with [`Event::PackChanged`]); the time control applies
     /// from the next game.
     fn set_config(&mut self, config: SessionConfig) {
+        let config = self.online_config(config);
         if config.lang != self.pack.lang {
             self.set_pack(Pack::bundled(config.lang));
         }
@@ -212,6 +218,7 @@ impl Session {
             self.engine_move_due(),
             self.player_warnings
                 .deadline(&self.clock, self.config.blind_side),
+            self.online_deadline(),
         ]
         .into_iter()
         .flatten()
@@ -259,6 +266,7 @@ impl Session {
             Event::ServerClocks { white_ms, black_ms } => {
                 self.server_clocks(white_ms, black_ms, &mut out)
             }
+            Event::Online(ev) => self.online_event(now_ms, ev, &mut out),
         }
         // Timers run after every event, so a late tick still fires them;
         // the sighted board's first, so that a move read there reaches the
@@ -275,6 +283,7 @@ impl Session {
         self.board_actions(now_ms, actions, &mut out);
         self.check_clock(now_ms, &mut out);
         self.engine_after(now_ms, &mut out);
+        self.online_after(now_ms, &mut out);
         if self.in_puzzle() {
             // A puzzle is not the game on the scoresheet: nothing saves it.
             out.retain(|e| *e != Effect::SaveGame);
@@ -526,51 +535,6 @@ impl Session {
         self.board.on_game_changed(now, &self.record, source);
         self.sighted.reconcile(now, &self.record);
         self.after_end_check(now, out);
-    }
-
-    /// The peg-board player corrected the promotion piece of his last move
-    /// before the opponent's move was executed (Art. 3.7e): the record's
-    /// last move is replaced (same time and clock reading, the clock is not
-    /// pressed again) and the corrected move is announced.
-    fn correct_promotion(&mut self, now: u64, mv: Move, out: &mut Vec<Effect>) {
-        let Some(last) = self.record.moves().last().cloned() else {
-            return;
-        };
-        if !last.mv.is_promotion() || last.mv.from() != mv.from() || last.mv.to() != mv.to() {
-            return;
-        }
-        self.replace_last(now, mv, Source::PegBoard, "promotion_corrected", out);
-    }
-
-    /// The record's last move becomes `mv` (same time and clock reading,
-    /// the clock is not pressed again), announced with the phrase `key`.
-    fn replace_last(
-        &mut self,
-        now: u64,
-        mv: Move,
-        source: Source,
-        key: &str,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some(last) = self.record.moves().last().cloned() else {
-            return;
-        };
-        self.record.takeback(1);
-        let before = self.record.position().clone();
-        let mv = if before.is_legal(mv) { mv } else { last.mv };
-        let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
-        let played = self
-            .record
-            .play(mv, last.at_ms)
-            .expect("a promotion legal here a moment ago")
-            .clone();
-        if let Some(ms) = last.clock_ms {
-            self.record.set_last_clock(ms);
-        }
-        let text = self.pack.phrase(key, &[("move", announcement.clone())]);
-        out.push(Effect::SaveGame);
-        self.speak(out, text, Priority::Move);
-        self.recorded(now, &played, announcement, source, out);
     }
 
     /// [`Event::ServerClocks`]: the mover's time written with the last

@@ -142,7 +142,7 @@ impl Tracker {
                 self.commit_default_promotion(p.mv, out);
             }
         }
-        if let Phase::Resync { mask, .. } = self.phase
+        if let Phase::Resync { mask, .. } | Phase::HiddenCapture(Pending { mask, .. }) = self.phase
             && mask != m
         {
             self.phase = Phase::Following;
@@ -233,7 +233,7 @@ impl Tracker {
             out.push(ev);
         }
 
-        if self.plausible(m) {
+        if self.plausible(m) && !self.two_hands_or_a_sensor(m, at, out) {
             self.clear_guidance();
             // Also the position two plies on? Then it is taken over once
             // the hand is empty (the board stays so).
@@ -243,6 +243,12 @@ impl Tracker {
                     mask: m,
                     deadline: at + self.cfg.mismatch_ms,
                 };
+            } else if let Some(mv) = self.hidden_capture(m) {
+                self.phase = Phase::HiddenCapture(Pending {
+                    mv,
+                    mask: m,
+                    deadline: at + self.cfg.mismatch_ms,
+                });
             }
         } else if self.name_stuck_sensor(m, at, false, out)
             || self.recover(m, at, out)
@@ -257,6 +263,23 @@ impl Tracker {
         } else if let Guidance::MismatchSince(_) = self.guidance {
             self.guidance = Guidance::MismatchSince(at);
         }
+    }
+
+    /// Two own pieces off their holes that no castling lifts: one of them
+    /// may be a dead sensor, and the board with it read the other way a
+    /// move done (then the sensor is named). A hand holds one piece.
+    pub(super) fn two_hands_or_a_sensor(
+        &mut self,
+        m: Bitboard,
+        at: u64,
+        out: &mut Vec<TrackerEvent>,
+    ) -> bool {
+        let own_off = self.game_occ & self.pos.board().by_color(self.pos.turn()) & !m;
+        let castling = self
+            .candidates
+            .iter()
+            .any(|c| matches!(c.mv, Move::Castle { .. }) && own_off.is_subset(c.involved));
+        own_off.count() >= 2 && !castling && self.name_stuck_sensor(m, at, false, out)
     }
 
     /// A state that needs no guidance (the announced mismatch stays until
@@ -337,6 +360,26 @@ impl Tracker {
         let first = found.next()?;
         // The youngest evidence decides, as without a hole.
         Some(found.fold(first, |a, b| if b.0 < a.0 { b } else { a }).1)
+    }
+
+    /// After lost lines, the one capture whose result the board shows and
+    /// whose evidence (both its squares empty at once) may have been in
+    /// them: its target was seen empty (before a hole that may hide a
+    /// whole capture, if there was one), and no other capture's was.
+    /// Without lost lines that evidence would have been seen: a target
+    /// lifted and put back is then a hesitation, not a capture.
+    pub(super) fn hidden_capture(&self, m: Bitboard) -> Option<Move> {
+        if !self.missed || self.awaiting_board() {
+            return None;
+        }
+        let trusted = &self.seen[..self.seen_len - self.gap.unwrap_or(0).min(self.seen_len)];
+        let mut found = self
+            .candidates
+            .iter()
+            .filter(|c| c.capture && c.after == m && self.sensors.may_match(c.mv))
+            .filter(|c| trusted.iter().any(|s| !s.contains(c.mv.to())));
+        let first = found.next()?;
+        found.next().is_none().then_some(first.mv)
     }
 
     /// How many settled states ago both squares of a capture were empty.

@@ -34,7 +34,10 @@
 //!   not settled while lines are lost; a hole too short for two steps of
 //!   the hand hides nothing, a longer one may hide a whole capture, and then
 //!   captures the board shows alike are told apart only by what was seen
-//!   before it;
+//!   before it; a capture shown done whose evidence the lost lines may
+//!   hold (its target seen empty before) is executed if the board stands
+//!   still for the mismatch time (the hand is empty: a last move with no
+//!   reply);
 //! * a hole whose reading alone keeps the board from matching a legal move
 //!   done (or the game, for the mismatch time) has a stuck or dead sensor:
 //!   said by name ([`TrackerEvent::SensorStuck`]) and left out of the
@@ -102,6 +105,10 @@ enum Phase {
     /// The board may show the position two plies on, but a hand may still
     /// be moving a piece: if it stays so, it is explained then.
     Resync { mask: Bitboard, deadline: u64 },
+    /// Lines were lost, and the board shows a capture done whose target
+    /// was seen empty before: the capture, or its piece still in the hand.
+    /// If it stays so (the hand is empty), the capture is executed.
+    HiddenCapture(Pending),
 }
 
 /// What the tracker has said about a board that differs from the game.
@@ -438,7 +445,10 @@ impl Tracker {
         self.touched = Bitboard::EMPTY;
         if matches!(
             self.phase,
-            Phase::Castling(_) | Phase::Promotion(_) | Phase::Resync { .. }
+            Phase::Castling(_)
+                | Phase::Promotion(_)
+                | Phase::Resync { .. }
+                | Phase::HiddenCapture(_)
         ) {
             self.phase = Phase::Following;
         }
@@ -463,7 +473,7 @@ impl Tracker {
             return Some(since + self.cfg.settle_ms);
         }
         let phase = match self.phase {
-            Phase::Castling(p) | Phase::Promotion(p) => Some(p.deadline),
+            Phase::Castling(p) | Phase::Promotion(p) | Phase::HiddenCapture(p) => Some(p.deadline),
             Phase::Resync { deadline, .. } => Some(deadline),
             _ => None,
         };
@@ -498,6 +508,13 @@ impl Tracker {
                 Phase::Promotion(p) if p.deadline <= now => {
                     self.phase = Phase::Following;
                     self.commit_default_promotion(p.mv, out);
+                    continue;
+                }
+                Phase::HiddenCapture(p) if p.deadline <= now => {
+                    self.phase = Phase::Following;
+                    if self.orient(raw) == p.mask {
+                        self.commit(p.mv, out);
+                    }
                     continue;
                 }
                 Phase::Resync { mask, deadline } if deadline <= now => {

@@ -2,13 +2,69 @@
 //! (`draw`, `yes`, `resign`, `chat`, `clock` ...) become requests or
 //! answers, anything else is a move the session plays and the game sends.
 
-use super::*;
+use shakmaty::Color;
+
+use super::Bridge;
+use super::play::{Confirming, OnlinePlay};
+use crate::online::{Call, OnlineEffect, Report, Request, path_id};
+use crate::session::{Command, Event, Priority, Source};
+use crate::words::Utterance;
+
+/// The words of online play (first word of a typed line), in the three
+/// languages; anything else typed is a move.
+const WORDS: &[&str] = &[
+    "resign",
+    "aufgeben",
+    "abandonar",
+    "abort",
+    "abbrechen",
+    "abortar",
+    "claim",
+    "claim-victory",
+    "sieg",
+    "vitoria",
+    "draw",
+    "remis",
+    "empate",
+    "takeback",
+    "undo",
+    "zurueck",
+    "voltar",
+    "chat",
+    "clock",
+    "uhr",
+    "relogio",
+    "again",
+    "nochmal",
+    "novamente",
+    "repeat",
+    "r",
+    "yes",
+    "y",
+    "ja",
+    "j",
+    "sim",
+    "s",
+    "no",
+    "n",
+    "nein",
+    "nao",
+    "não",
+];
+
+/// Whether `text` is a word of online play rather than a move (a front
+/// end clears its input for a word; a move refused stays typed).
+pub fn is_online_word(text: &str) -> bool {
+    let lower = text.trim().to_lowercase();
+    let word = lower.split(' ').next().unwrap_or("");
+    WORDS.contains(&word)
+}
 
 impl OnlinePlay {
     /// A line typed by the player: a word of online play or a move. True
     /// when it was a word (or kept for the game about to start); a move is
     /// played by the session and sent.
-    pub fn input(&mut self, host: &mut impl Host, now: u64, text: &str) -> bool {
+    pub(super) fn input(&mut self, host: &mut Bridge<'_>, now: u64, text: &str) -> bool {
         self.watch.now = now;
         let lower = text.trim().to_lowercase();
         let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
@@ -26,7 +82,10 @@ impl OnlinePlay {
                         self.challenge = None;
                         Call::DeclineChallenge(id)
                     };
-                    self.todo.push(Todo::Send(call, Some(text.to_owned())));
+                    self.todo.push(OnlineEffect::Send {
+                        call,
+                        input: Some(text.to_owned()),
+                    });
                 }
                 _ => {
                     // Typed before the game: played (or answered) when it
@@ -45,6 +104,33 @@ impl OnlinePlay {
             return true;
         }
         let me = game.me;
+        // Resigning and offering a draw are asked first ("Resign? Yes or
+        // no"): `yes`, or the same word again (a second key press), sends
+        // it; `no` does not; anything else lets the question lapse.
+        let resign = matches!(word, "resign" | "aufgeben" | "abandonar");
+        let offer = matches!(word, "draw" | "remis" | "empate") && !game.opponent_offers_draw();
+        let confirmed = match self.confirming.take() {
+            Some(Confirming::Resign) if yes || resign => Some("resign"),
+            Some(Confirming::Draw) if yes || offer => Some("draw"),
+            Some(_) if no => {
+                let words = host.session().pack().say("online_confirm_cancelled");
+                host.report(None, words, Priority::Answer);
+                return true;
+            }
+            _ => None,
+        };
+        if self.confirm && confirmed.is_none() && (resign || offer) {
+            let (asked, key) = if resign {
+                (Confirming::Resign, "online_confirm_resign")
+            } else {
+                (Confirming::Draw, "online_confirm_draw")
+            };
+            self.confirming = Some(asked);
+            let words = host.session().pack().say(key);
+            host.report(None, words, Priority::Question);
+            return true;
+        }
+        let word = confirmed.unwrap_or(word);
         let request = match word {
             "resign" | "aufgeben" | "abandonar" => Some(Request::Resign),
             "abort" | "abbrechen" | "abortar" => Some(Request::Abort),
@@ -93,7 +179,7 @@ impl OnlinePlay {
                 return true;
             }
             "repeat" | "r" => {
-                host.handle(now, Event::Command(Command::Repeat), By::Player);
+                host.handle(now, Event::Command(Command::Repeat));
                 return true;
             }
             _ => None,
@@ -117,13 +203,13 @@ impl OnlinePlay {
             text: text.to_owned(),
             source: Source::Keyboard,
         };
-        host.handle(now, event, By::Player);
+        host.handle(now, event);
         self.after_local(host, Some(text));
         false
     }
 
     /// Says the chat lines not read yet.
-    pub fn read_chat(&mut self, host: &mut impl Host) {
+    pub(super) fn read_chat(&mut self, host: &mut Bridge<'_>) {
         let pack = host.session().pack();
         if self.chat.is_empty() {
             let words = pack.say("online_chat_none");
@@ -149,7 +235,7 @@ impl OnlinePlay {
 
     /// Says both clocks as the server last sent them (or that the game
     /// has none: correspondence, unlimited).
-    pub fn say_clocks(&self, host: &mut impl Host) {
+    pub(super) fn say_clocks(&self, host: &mut Bridge<'_>) {
         let timed = self.game.as_ref().is_some_and(|g| g.clock.is_some());
         let Some((w, b)) = self.clocks.filter(|_| timed) else {
             let words = host.session().pack().say("online_no_clock");

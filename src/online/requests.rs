@@ -1,13 +1,14 @@
-//! The hosts' request thread (the terminal's and the window's): requests
-//! sent in order, one at a time, each answer reported through `wrap` as
-//! soon as it comes, so the host's loop never waits on the network and
-//! the controller's deadlines ([`super::OnlinePlay::tick`]) keep running
-//! while a request hangs. Every request has the client's timeouts
-//! ([`crate::online::Timing`]). The only I/O under [`super`].
+//! The front ends' request thread (the terminal's and the window's):
+//! requests sent in order, one at a time, each answer reported through
+//! `wrap` as soon as it comes, so the front end's loop never waits on the
+//! network and online play's deadlines keep running while a request
+//! hangs. Every request has the client's timeouts
+//! ([`crate::online::Timing`]).
 
 use std::sync::mpsc::{Sender, channel};
 
-use super::Call;
+use rochade_core::online::Call;
+
 use crate::online::{ApiError, Client};
 
 /// Where the host hands its requests: a call and the typed text it came from.
