@@ -16,7 +16,9 @@
 //! all), [`app`] (the egui desktop app) and [`cli`], all
 //! carrying out the session's effects through one [`runtime`].
 
-pub use rochade_core::{announce, board, braille, chess, clock, dgt, export, pgn, session, text};
+pub use rochade_core::{
+    announce, board, braille, chess, clock, dgt, export, pgn, puzzle, session, text,
+};
 
 pub mod app;
 pub mod audio;
@@ -27,6 +29,7 @@ pub mod game_file;
 pub mod louis;
 pub mod online;
 pub mod paths;
+pub mod puzzle_progress;
 pub mod read_capped;
 pub mod runtime;
 pub mod save_worker;

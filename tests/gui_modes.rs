@@ -11,52 +11,10 @@ mod hermetic;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
-use egui_kittest::kittest::{NodeT, Queryable};
-use gui_common::{Gui, settings, start, start_with};
+use egui_kittest::kittest::Queryable;
+use gui_common::{Gui, focus_sim_board, settings, sim_press, start, start_with};
 use rochade::session::Mode;
 use rochade::words::Lang;
-
-/// Puts the keyboard on the simulated board's cursor cell (one of the
-/// grid's 64, the one that takes the focus).
-fn focus_sim_board(gui: &mut Gui) {
-    let grid = gui
-        .harness
-        .get_by_role_and_label(rochade::app::BOARD_ROLE, "Simulated peg-board");
-    grid.get_all_by_role(rochade::app::CELL_ROLE)
-        .find(|n| {
-            n.accesskit_node()
-                .data()
-                .supports_action(egui::accesskit::Action::Focus)
-        })
-        .expect("the cursor's cell takes the focus")
-        .focus();
-    gui.harness.run();
-}
-
-/// Walks the simulated board's cursor to `to` and presses Enter there
-/// (lift or place a peg).
-fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
-    // The keyboard lives on the cursor's cell (one of the grid's 64).
-    let from = gui.app().sim().expect("simulated board shown").cursor;
-    focus_sim_board(gui);
-    let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
-    let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
-    let (h, v) = (
-        if df > 0 {
-            Key::ArrowRight
-        } else {
-            Key::ArrowLeft
-        },
-        if dr > 0 { Key::ArrowUp } else { Key::ArrowDown },
-    );
-    for _ in 0..df.abs() {
-        gui.press(h);
-    }
-    for _ in 0..dr.abs() {
-        gui.press(v);
-    }
-    gui.press(Key::Enter);
-}
 
 /// Clicks a square of a board with the mouse: real pointer events at the
 /// square's centre, worked out from the board widget's rectangle (rank

@@ -8,7 +8,7 @@ use super::keys::Action;
 use super::{FocusTarget, Modal, RochadeApp, SimPanel, dialogs, settings_dialog};
 use crate::chess::Claim;
 use crate::session::board::BoardEvent;
-use crate::session::{Command, Event, Mode, Priority, Question, Source};
+use crate::session::{Command, Event, Mode, Priority, PuzzleCommand, Question, Source};
 use crate::words::Utterance;
 
 impl RochadeApp {
@@ -111,6 +111,10 @@ impl RochadeApp {
                 }
             }
             Action::OnlineDisconnect => self.online_disconnect(),
+            Action::NextPuzzle => self.next_puzzle(),
+            Action::PuzzlePosition => self.puzzle_command(PuzzleCommand::Position),
+            Action::PuzzleSkip => self.puzzle_command(PuzzleCommand::Skip),
+            Action::PuzzleStop => self.puzzle_command(PuzzleCommand::Stop),
             Action::Review => self.toggle_review(),
             Action::ReviewOpen => self.toggle_review_open(),
             Action::CopyFen => self.copy_fen(),

@@ -84,6 +84,14 @@ pub enum Action {
     OnlineWord(&'static str),
     /// Leave the server; the game goes on there.
     OnlineDisconnect,
+    /// Puzzles: the next one (an unfinished one is given up first).
+    NextPuzzle,
+    /// Puzzles: the side to move, the goal and every piece.
+    PuzzlePosition,
+    /// Puzzles: give up, the solution said.
+    PuzzleSkip,
+    /// Puzzles: leave them, the game comes back.
+    PuzzleStop,
     /// The Review window ("learn from your games"), open or closed.
     Review,
     /// Open a game for review from a PGN file, the window open or closed.
@@ -142,6 +150,8 @@ pub const GLOBAL: &[(Modifiers, Key, Action)] = &[
     (CTRL_SHIFT, Key::C, Action::SwitchColours),
     (CTRL_SHIFT, Key::O, Action::Online),
     (CTRL_SHIFT, Key::M, Action::OnlineWord("chat")),
+    (CTRL, Key::U, Action::NextPuzzle),
+    (CTRL_SHIFT, Key::U, Action::PuzzlePosition),
     (CTRL, Key::L, Action::Review),
     (CTRL_SHIFT, Key::L, Action::ReviewOpen),
     (CTRL_ALT, Key::F, Action::CopyFen),

@@ -62,6 +62,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
         let level = app.settings.engine.level.number();
         super::practice::computer_menu(ui, &t, on, level, &mut actions);
         online_menu(app, ui, &t, &mut actions);
+        super::puzzle_panel::menu(app, ui, &t, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
         }

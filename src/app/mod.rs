@@ -53,6 +53,7 @@ pub mod palette;
 mod piece_disc;
 mod pieces;
 mod practice;
+mod puzzle_panel;
 mod review_open;
 mod review_panel;
 pub mod run;
@@ -149,6 +150,8 @@ pub struct RochadeApp {
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
+    /// Puzzles, once started ([`puzzle_panel`]).
+    puzzles: Option<puzzle_panel::PuzzlePanel>,
     /// The Review window ("learn from your games"), open.
     review: Option<review_panel::ReviewPanel>,
     review_open: Option<review_open::ReviewOpen>,
@@ -205,6 +208,7 @@ impl RochadeApp {
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
             online_status: online::OnlineStatus::default(),
+            puzzles: None,
             review: None,
             review_open: None,
         };

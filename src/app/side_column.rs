@@ -34,6 +34,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             }
             super::menus::top_bar(app, ui);
             ui.separator();
+            super::puzzle_panel::show(app, ui);
             if app.sim.is_some() {
                 super::sim_panel::show(app, ui);
                 ui.separator();

@@ -98,6 +98,7 @@ impl RochadeApp {
                 self.board.cursor = mv.to();
             }
             Notice::Takeback { .. } => self.board.selected = None,
+            Notice::PuzzleDone { .. } => self.puzzle_done(),
             // A new game: the cursor where it starts (it stayed on the
             // old game's last square).
             Notice::NewGame => {

@@ -12,6 +12,7 @@ pub mod online;
 pub mod online_report;
 pub mod output;
 pub mod play;
+pub mod puzzle;
 pub mod review;
 pub mod say;
 mod terminal_voice;
@@ -49,6 +50,8 @@ pub enum Command {
     Play(play::Args),
     /// Play online on Lichess (Board API) from the terminal.
     Online(online::Args),
+    /// Puzzles from the bundled Lichess set: typed moves or the peg-board.
+    Puzzle(puzzle::Args),
     /// Review a game with the engine: your mistakes, then each as an exercise.
     Review(review::Args),
 }
@@ -102,6 +105,48 @@ fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
 }
 
+/// The peg-board link on `cfg.port`, its reports sent on as `wrap(input)`
+/// (a thread forwards them; it ends with the link or the receiver).
+fn spawn_board<M: Send + 'static>(
+    cfg: crate::serial::LinkConfig,
+    tx: std::sync::mpsc::Sender<M>,
+    wrap: fn(crate::serial::BoardInput) -> M,
+) -> Result<crate::serial::Link, CliError> {
+    let port = cfg.port.clone();
+    let (link_tx, link_rx) = std::sync::mpsc::channel();
+    let link = crate::serial::Link::spawn(cfg, link_tx)
+        .map_err(|e| CliError::failure(format!("the board on {port}: {e}")))?;
+    std::thread::spawn(move || {
+        for input in link_rx {
+            if tx.send(wrap(input)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(link)
+}
+
+/// The terminal's voice in `lang` (none with `--quiet`, or when no voice
+/// starts: said on stderr with what to do).
+fn terminal_speech(lang: crate::words::Lang, quiet: bool) -> Option<crate::speech::SpeechHandle> {
+    use crate::speech::{BackendChoice, SpeechConfig, SpeechService, VoiceSettings};
+    if quiet {
+        return None;
+    }
+    match SpeechService::spawn(SpeechConfig {
+        backend: BackendChoice::Auto,
+        lang,
+        settings: VoiceSettings::default(),
+        mode: Default::default(),
+    }) {
+        Ok(h) => Some(h),
+        Err(e) => {
+            eprintln!("rochade: no speech ({e}); printing only; {SPEECH_ADVICE}");
+            None
+        }
+    }
+}
+
 /// The language pack with the user's corrections, the same for every
 /// command; a correction that is refused (a word missing, two words that
 /// would sound alike, a word holding another or a hidden character, a file
@@ -130,6 +175,7 @@ pub fn main() -> i32 {
         Some(Command::Export(args)) => export::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Online(args)) => online::run(args),
+        Some(Command::Puzzle(args)) => puzzle::run(args),
         Some(Command::Review(args)) => review::run(args),
     };
     match result {

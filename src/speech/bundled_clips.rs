@@ -169,6 +169,18 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/aufgabe.wav"),
     ),
     (
+        "aufgaben",
+        include_bytes!("../../assets/voice/de/aufgaben.wav"),
+    ),
+    (
+        "aufgabenfortschritt",
+        include_bytes!("../../assets/voice/de/aufgabenfortschritt.wav"),
+    ),
+    (
+        "aufgabenwertung",
+        include_bytes!("../../assets/voice/de/aufgabenwertung.wav"),
+    ),
+    (
         "aufgebaut",
         include_bytes!("../../assets/voice/de/aufgebaut.wav"),
     ),
@@ -273,6 +285,7 @@ static DE: &[(&str, &[u8])] = &[
         "bestaetigen",
         include_bytes!("../../assets/voice/de/bestaetigen.wav"),
     ),
+    ("besten", include_bytes!("../../assets/voice/de/besten.wav")),
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     (
         "bildschirmleser",
@@ -413,6 +426,7 @@ static DE: &[(&str, &[u8])] = &[
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
     ("f7", include_bytes!("../../assets/voice/de/f7.wav")),
+    ("falsch", include_bytes!("../../assets/voice/de/falsch.wav")),
     ("fast", include_bytes!("../../assets/voice/de/fast.wav")),
     ("fehler", include_bytes!("../../assets/voice/de/fehler.wav")),
     (
@@ -470,6 +484,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "gelesen",
         include_bytes!("../../assets/voice/de/gelesen.wav"),
+    ),
+    (
+        "geloest",
+        include_bytes!("../../assets/voice/de/geloest.wav"),
     ),
     ("gelten", include_bytes!("../../assets/voice/de/gelten.wav")),
     (
@@ -594,6 +612,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("linie", include_bytes!("../../assets/voice/de/linie.wav")),
     ("links", include_bytes!("../../assets/voice/de/links.wav")),
+    (
+        "loesung",
+        include_bytes!("../../assets/voice/de/loesung.wav"),
+    ),
     ("machen", include_bytes!("../../assets/voice/de/machen.wav")),
     ("matt", include_bytes!("../../assets/voice/de/matt.wav")),
     (
@@ -867,6 +889,7 @@ static DE: &[(&str, &[u8])] = &[
         "tastatur",
         include_bytes!("../../assets/voice/de/tastatur.wav"),
     ),
+    ("thema", include_bytes!("../../assets/voice/de/thema.wav")),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
     ("tippe", include_bytes!("../../assets/voice/de/tippe.wav")),
     ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
@@ -1061,6 +1084,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/zugruecknahme.wav"),
     ),
     ("zum", include_bytes!("../../assets/voice/de/zum.wav")),
+    ("zur", include_bytes!("../../assets/voice/de/zur.wav")),
     (
         "zurueck",
         include_bytes!("../../assets/voice/de/zurueck.wav"),

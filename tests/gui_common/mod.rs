@@ -184,3 +184,44 @@ impl Gui {
         self.harness.query_all_by_label(text).next().is_some()
     }
 }
+
+/// Puts the keyboard on the simulated board's cursor cell (one of the
+/// grid's 64, the one that takes the focus).
+pub fn focus_sim_board(gui: &mut Gui) {
+    use egui_kittest::kittest::NodeT;
+    let grid = gui
+        .harness
+        .get_by_role_and_label(rochade::app::BOARD_ROLE, "Simulated peg-board");
+    grid.get_all_by_role(rochade::app::CELL_ROLE)
+        .find(|n| {
+            n.accesskit_node()
+                .data()
+                .supports_action(egui::accesskit::Action::Focus)
+        })
+        .expect("the cursor's cell takes the focus")
+        .focus();
+    gui.harness.run();
+}
+
+/// Walks the simulated board's cursor to `to` by arrow keys and presses
+/// Enter there (a peg lifted or put down).
+pub fn sim_press(gui: &mut Gui, to: shakmaty::Square) {
+    use egui::Key;
+    let from = gui.app().sim().expect("simulated board shown").cursor;
+    focus_sim_board(gui);
+    let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
+    let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
+    let h = if df > 0 {
+        Key::ArrowRight
+    } else {
+        Key::ArrowLeft
+    };
+    let v = if dr > 0 { Key::ArrowUp } else { Key::ArrowDown };
+    for _ in 0..df.abs() {
+        gui.press(h);
+    }
+    for _ in 0..dr.abs() {
+        gui.press(v);
+    }
+    gui.press(Key::Enter);
+}

@@ -74,11 +74,19 @@ const ROLE_ORDER: [Role; 6] = [
 ];
 
 /// "Weiss: Koenig Gustav eins, Dame David eins, ..." in the order king,
-/// queen, rooks, bishops, knights, pawns, as a player counts material.
+/// queen, rooks, bishops, knights, pawns, as a player counts material;
+/// pawns file by file (Anna to Hector), as blind players asked.
 pub fn side_pieces(pack: &Pack, board: &Board, side: Color) -> Utterance {
     let mut items = Vec::new();
     for role in ROLE_ORDER {
-        for sq in board.by_piece(Piece { color: side, role }) {
+        let mut squares: Vec<Square> = board
+            .by_piece(Piece { color: side, role })
+            .into_iter()
+            .collect();
+        if role == Role::Pawn {
+            squares.sort_by_key(|sq| (sq.file(), sq.rank()));
+        }
+        for sq in squares {
             items.push(pack.render(&[Token::Piece(role), Token::Square(sq)]));
         }
     }
@@ -198,6 +206,16 @@ mod tests {
         assert_eq!(
             side_pieces(&en, &b, Color::Black).written,
             "Black: King Eva eight"
+        );
+    }
+
+    #[test]
+    fn pawns_are_read_file_by_file() {
+        let en = Pack::bundled(Lang::En);
+        let b = board("4k3/8/8/8/P7/1P5P/2P5/4K3 w - - 0 1");
+        assert_eq!(
+            side_pieces(&en, &b, Color::White).written,
+            "White: King Eva one, Pawn Anna four, Pawn Bella three, Pawn Cesar two, Pawn Hector three"
         );
     }
 

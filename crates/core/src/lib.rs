@@ -34,6 +34,7 @@ pub mod engine;
 pub mod export;
 pub mod online;
 pub mod pgn;
+pub mod puzzle;
 pub mod review;
 pub mod session;
 pub mod speech;

@@ -7,6 +7,7 @@ use shakmaty::{Color, Move, Square};
 use super::board_event::BoardEvent;
 use super::config::SessionConfig;
 use super::practice::PracticeCommand;
+use super::puzzle::PuzzleCommand;
 use crate::chess::Claim;
 use crate::words::Pack;
 
@@ -98,6 +99,9 @@ pub enum Command {
     /// Practice: the computer on or off, its level, the player's colour
     /// (see [`practice`]).
     Practice(PracticeCommand),
+    /// Puzzle mode: start a puzzle, hint, position, skip, stop (see
+    /// [`puzzle`]).
+    Puzzle(PuzzleCommand),
 }
 
 /// Something that happened in the world.

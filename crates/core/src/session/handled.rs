@@ -30,6 +30,8 @@ pub enum Refusal {
     Illegal(String),
     /// The game is over.
     GameOver,
+    /// Puzzle mode: legal, but not the solution (the move, UCI).
+    NotTheSolution(String),
 }
 
 impl Outcome {

@@ -22,6 +22,7 @@ mod notice_json;
 pub mod online;
 pub mod practice;
 mod promotion;
+pub mod puzzle;
 mod question;
 mod resume_clock;
 mod retrace;
@@ -41,6 +42,7 @@ pub use event::{Command, Event, Source};
 pub use handled::{Handled, Outcome, Refusal};
 pub use notice::{EngineChange, LinkChange, Notice, SightedState};
 pub use practice::{Practice, PracticeCommand};
+pub use puzzle::{PuzzleCommand, PuzzleRun};
 pub use question::{Pending, Question, QuestionKind};
 
 /// The session state. See the module documentation.
@@ -68,6 +70,8 @@ pub struct Session {
     seed: u64,
     /// What the event being handled did to the game.
     outcome: Outcome,
+    /// Puzzle mode (see [`puzzle`]).
+    puzzle: puzzle::PuzzleState,
     /// The player's own time warnings said this game (2:30, emergency).
     player_warnings: crate::clock::PlayerWarnings,
     /// Online play, while connected ([`online`]).
@@ -99,6 +103,7 @@ impl Session {
             engine: engine::EngineState::default(),
             seed: 0,
             outcome: Outcome::Nothing,
+            puzzle: puzzle::PuzzleState::default(),
             player_warnings: Default::default(),
             online: None,
         }
@@ -279,6 +284,10 @@ impl Session {
         self.check_clock(now_ms, &mut out);
         self.engine_after(now_ms, &mut out);
         self.online_after(now_ms, &mut out);
+        if self.in_puzzle() {
+            // A puzzle is not the game on the scoresheet: nothing saves it.
+            out.retain(|e| *e != Effect::SaveGame);
+        }
         Handled {
             effects: out,
             outcome: std::mem::take(&mut self.outcome),
@@ -454,6 +463,14 @@ impl Session {
             });
             return false;
         }
+        if self.puzzle_refuses(now, mv, source, out) {
+            self.outcome.note(Outcome::Refused {
+                reason: Refusal::NotTheSolution(
+                    mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                ),
+            });
+            return false;
+        }
         let announcement = announce::announce_move(&self.pack, &before, mv, self.config.form);
         let at_ms =
             now.saturating_sub(*self.game_origin_ms.get_or_insert(now)) + self.game_time_base_ms;
@@ -488,6 +505,7 @@ impl Session {
         self.speak(out, announcement.clone(), Priority::Move);
         out.push(Effect::Sound(Earcon::MoveAccepted));
         self.recorded(now, &played, announcement, source, out);
+        self.puzzle_after_move(now, out);
         true
     }
 
@@ -558,6 +576,8 @@ impl Session {
     fn command(&mut self, now: u64, cmd: Command, out: &mut Vec<Effect>) {
         match cmd {
             Command::Practice(cmd) => self.practice(now, cmd, out),
+            Command::Puzzle(cmd) => self.puzzle_command(now, cmd, out),
+            Command::Hint if self.in_puzzle() => self.puzzle_command(now, PuzzleCommand::Hint, out),
             Command::Repeat => match self.last_announcement.clone() {
                 Some(text) => self.speak(out, text, Priority::Move),
                 None => self.speak(out, self.pack.say("no_moves_yet"), Priority::Answer),
@@ -604,6 +624,7 @@ impl Session {
                 let text = announce::announce_to_move(&self.pack, self.record.turn());
                 self.speak(out, text, Priority::Answer);
             }
+            Command::Takeback if self.puzzle_wrong_on_board() => self.puzzle_take_back(now),
             Command::Takeback => match self.takeback_words("takeback_confirm") {
                 None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
                 Some(text) => self.ask(Question::Takeback, text, out),
@@ -655,6 +676,7 @@ impl Session {
                 self.after_end_check(now, out);
             }
             Command::NewGame => {
+                self.puzzle_forget();
                 let tags = self.record.tags.clone();
                 self.record = GameRecord::new();
                 self.record.tags = tags;

@@ -156,6 +156,26 @@ pub enum Notice {
         input: String,
         reason: String,
     },
+    /// A puzzle was set up: `fen` is the position the player solves from
+    /// (after the opponent's first move, which follows as a `move`).
+    PuzzleStart {
+        id: String,
+        fen: String,
+        rating: u32,
+        themes: Vec<String>,
+    },
+    /// The player's move is not the solution: said and not recorded.
+    PuzzleWrong {
+        uci: String,
+    },
+    /// The puzzle is over: solved (without a wrong move or the second
+    /// hint) or not; the whole line; the player's rating now.
+    PuzzleDone {
+        id: String,
+        solved: bool,
+        line: Vec<String>,
+        rating: u32,
+    },
 }
 
 /// How a board's link changed, as [`Notice::Link`] says it.

@@ -112,7 +112,12 @@ impl Session {
     /// (colour, level or pause): its random choices are seeded from the
     /// shell's seed and the time.
     pub(super) fn sync_opponent(&mut self, now: u64) {
-        let want = self.config.opponent(self.seed.wrapping_add(now));
+        // In a puzzle the opponent's moves come from the solution.
+        let want = if self.in_puzzle() {
+            None
+        } else {
+            self.config.opponent(self.seed.wrapping_add(now))
+        };
         let key = |o: Option<Opponent>| o.map(|o| (o.color, o.level, o.pause_ms));
         if key(want) != key(self.opponent()) {
             self.set_opponent(want);

@@ -1,0 +1,526 @@
+//! `rochade puzzle`: puzzles from the bundled Lichess set in the terminal
+//! (and on the peg-board with `--board`).
+//!
+//! Each puzzle is chosen near the player's rating (or `--rating`), of
+//! `--theme` if given; the opponent's first move is played and said, then
+//! the position. The player types moves (as in `rochade play`) or `hint`,
+//! `position`, `rank 3`, `file e`, `skip`, `repeat`, `quit`. With `--json`
+//! each event is one JSON object per line: `puzzle` (id, fen: the
+//! position the player solves from, rating, themes), `move` (the common
+//! shape, `by` "player" or "opponent"), `wrong` (uci), `solved` or
+//! `failed` (id), `say` (any other words), `error` (bad input),
+//! `progress_failed`/`progress_saved` (the progress file) and `end` after
+//! `--count` puzzles or the end of input.
+
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use shakmaty::{Color, File, Rank};
+
+use super::output::{MoveBy, move_event, mover_of_ply};
+use super::{CliError, CliResult};
+use crate::board::HostCommand;
+use crate::engine::EngineRequest;
+use crate::puzzle::{Progress, PuzzleSet};
+use crate::puzzle_progress::{ProgressFile, SaveOutcome};
+use crate::runtime::{SaveStep, Shell, carry_out};
+use crate::session::{
+    Command, Earcon, Effect, Event, Notice, PuzzleCommand, Session, SessionConfig, Source, Speech,
+};
+use crate::speech::SpeechHandle;
+use crate::words::{Lang, Pack, Token, Utterance};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Only puzzles of this Lichess theme (mateIn2, fork, pin, skewer,
+    /// hangingPiece, endgame, ...; case and dashes ignored).
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// Choose puzzles near this rating instead of your puzzle rating.
+    #[arg(long)]
+    pub rating: Option<u32>,
+    /// Stop after this many puzzles (default: until quit or the end of input).
+    #[arg(long)]
+    pub count: Option<u32>,
+    /// Seed of the choice among the nearest puzzles (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Language of the words; typed moves may use its piece letters too.
+    #[arg(long, default_value = "de")]
+    pub lang: Lang,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only; do not speak.
+    #[arg(long)]
+    pub quiet: bool,
+    /// The peg-board on this serial port: the position is guided there and
+    /// the moves are read from it.
+    #[arg(long)]
+    pub board: Option<String>,
+    /// The peg-board's wire format: peg, liboard or sentio.
+    #[arg(long, value_name = "FORMAT", requires = "board")]
+    pub board_format: Option<crate::board::Format>,
+}
+
+/// A typed line that is a puzzle word rather than a move.
+pub fn command_for(text: &str, packs: &[Pack]) -> Option<Command> {
+    let lower = text.trim().to_lowercase();
+    let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
+    let rest = rest.trim();
+    let puzzle = |c| Some(Command::Puzzle(c));
+    match (word, rest) {
+        ("hint" | "tipp" | "dica", "") => puzzle(PuzzleCommand::Hint),
+        ("position" | "stellung" | "posicao" | "posição", "") => puzzle(PuzzleCommand::Position),
+        ("skip" | "weiter" | "pular" | "solution" | "loesung" | "lösung", "") => {
+            puzzle(PuzzleCommand::Skip)
+        }
+        ("repeat" | "r", "") => Some(Command::Repeat),
+        ("rank" | "reihe" | "fileira", n) => {
+            let n: u32 = n.parse().ok().filter(|n| (1..=8).contains(n))?;
+            puzzle(PuzzleCommand::Rank(Rank::new(n - 1)))
+        }
+        ("file" | "linie" | "coluna", f) => file_named(f, packs)
+            .map(PuzzleCommand::File)
+            .and_then(puzzle),
+        _ => None,
+    }
+}
+
+/// A file by its letter or its phonetic word in any pack ("e", "Eva").
+fn file_named(name: &str, packs: &[Pack]) -> Option<File> {
+    if let [c] = name.as_bytes()
+        && let Some(f) = File::from_char(*c as char)
+    {
+        return Some(f);
+    }
+    File::ALL.into_iter().find(|&f| {
+        packs.iter().any(|p| {
+            let w = p.file(f);
+            [
+                w.get(crate::words::Form::Written),
+                w.get(crate::words::Form::Spoken),
+            ]
+            .iter()
+            .any(|s| s.to_lowercase() == name)
+        })
+    })
+}
+
+enum Msg {
+    Line(String),
+    End,
+    Board(crate::serial::BoardInput),
+}
+
+fn spawn_stdin(tx: Sender<Msg>) {
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if tx.send(Msg::Line(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(Msg::End);
+        })
+        .expect("a thread for stdin");
+}
+
+struct Out {
+    json: bool,
+    speech: Option<SpeechHandle>,
+    link: Option<crate::serial::Link>,
+}
+
+impl Out {
+    fn line(&self, value: serde_json::Value, text: Option<&str>) -> CliResult {
+        let mut stdout = std::io::stdout().lock();
+        if self.json {
+            writeln!(stdout, "{value}")?;
+        } else if let Some(text) = text {
+            writeln!(stdout, "{text}")?;
+        }
+        stdout.flush()?;
+        Ok(())
+    }
+
+    /// Says and prints words the shell itself has (the progress file).
+    fn say(&self, text: Utterance, lang: Lang) -> CliResult {
+        self.emit(
+            None,
+            vec![Effect::Speak(Speech {
+                text,
+                lang,
+                priority: crate::session::Priority::Alert,
+            })],
+        )
+        .map(|_| ())
+    }
+
+    /// Carries out the session's effects; whether a puzzle ended.
+    fn emit(
+        &self,
+        player: Option<Color>,
+        effects: impl Into<Vec<Effect>>,
+    ) -> Result<bool, CliError> {
+        let effects: Vec<Effect> = effects.into();
+        let announced = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Notice(Notice::Move { announcement, .. }) => Some(announcement.clone()),
+                _ => None,
+            })
+            .collect();
+        let mut shell = PuzzleOut {
+            out: self,
+            player: player.unwrap_or(Color::White),
+            announced,
+            said: Vec::new(),
+            ended: false,
+        };
+        carry_out(&mut shell, effects)?;
+        shell.flush_speech()?;
+        Ok(shell.ended)
+    }
+}
+
+/// `rochade puzzle`'s side of the runtime.
+struct PuzzleOut<'a> {
+    out: &'a Out,
+    player: Color,
+    /// The written announcements of this batch's moves: printed as the
+    /// moves, not again as words.
+    announced: Vec<String>,
+    said: Vec<Speech>,
+    ended: bool,
+}
+
+impl PuzzleOut<'_> {
+    fn flush_speech(&mut self) -> CliResult {
+        for speech in std::mem::take(&mut self.said) {
+            let written = &speech.text.written;
+            let is_move = match self.announced.iter().position(|a| a == written) {
+                Some(i) => {
+                    self.announced.remove(i);
+                    true
+                }
+                None => false,
+            };
+            if !is_move && !written.is_empty() {
+                self.out
+                    .line(json!({"event": "say", "text": written}), Some(written))?;
+            }
+            if let Some(s) = &self.out.speech {
+                s.speak(speech);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Shell for PuzzleOut<'_> {
+    type Error = CliError;
+
+    fn speak(&mut self, speech: Speech) -> CliResult {
+        self.said.push(speech);
+        Ok(())
+    }
+    fn sound(&mut self, _: Earcon) -> CliResult {
+        // The terminal plays no earcons: every event is printed or said.
+        Ok(())
+    }
+    fn notice(&mut self, notice: Notice) -> CliResult {
+        // Words said before this notice come first.
+        self.flush_speech()?;
+        match notice {
+            Notice::PuzzleStart {
+                id,
+                fen,
+                rating,
+                themes,
+            } => {
+                self.player = shakmaty::fen::Fen::from_ascii(fen.as_bytes())
+                    .map(|f| f.as_setup().turn)
+                    .unwrap_or(self.player);
+                let line = json!({"event": "puzzle", "id": id, "fen": fen, "rating": rating, "themes": themes});
+                self.out.line(line, None)?;
+            }
+            Notice::Move {
+                ply,
+                ref announcement,
+                ..
+            } => {
+                let by = MoveBy::of(mover_of_ply(ply, !self.player), self.player);
+                if let Some(line) = move_event(&notice, by) {
+                    self.out.line(line, Some(announcement))?;
+                }
+            }
+            Notice::PuzzleWrong { uci } => {
+                self.out.line(json!({"event": "wrong", "uci": uci}), None)?;
+            }
+            Notice::PuzzleDone { id, solved, .. } => {
+                self.ended = true;
+                let event = if solved { "solved" } else { "failed" };
+                self.out.line(json!({"event": event, "id": id}), None)?;
+            }
+            Notice::Rejected { input, reason } => {
+                let line = json!({"event": "error", "input": input, "reason": reason});
+                self.out.line(line, None)?;
+            }
+            // Other notices are for the window and `track`; their words
+            // reach the terminal as speech.
+            _ => {}
+        }
+        Ok(())
+    }
+    fn save_game(&mut self) -> Result<SaveStep, CliError> {
+        // A puzzle is no game to keep; the progress is saved after each.
+        Ok(SaveStep::Done)
+    }
+    fn board_command(&mut self, command: HostCommand) -> CliResult {
+        if let Some(link) = &self.out.link {
+            link.send(command);
+        }
+        Ok(())
+    }
+    fn sighted_board_command(&mut self, _: HostCommand) -> CliResult {
+        Ok(())
+    }
+    fn ask_engine(&mut self, request: EngineRequest) -> CliResult {
+        Err(CliError::failure(format!(
+            "internal: engine request {} in puzzle mode",
+            request.id
+        )))
+    }
+    fn restart_engine(&mut self) -> CliResult {
+        Ok(())
+    }
+    fn config_changed(&mut self, _: SessionConfig) -> CliResult {
+        Ok(())
+    }
+    fn online(&mut self, _: rochade_core::online::OnlineEffect) -> CliResult {
+        // Puzzles are played offline.
+        Ok(())
+    }
+}
+
+fn number(pack: &Pack, n: u32) -> Utterance {
+    pack.render(&[Token::Number(n.into())])
+}
+
+/// Saves the progress; a failure (a full disk) is said once and the
+/// progress kept in memory for the next try.
+fn save_progress(
+    file: &mut ProgressFile,
+    progress: &Progress,
+    out: &Out,
+    pack: &Pack,
+    lang: Lang,
+) -> CliResult {
+    let path = file
+        .path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    match file.save(progress) {
+        SaveOutcome::Saved | SaveOutcome::StillFailing => Ok(()),
+        SaveOutcome::SavedAgain => {
+            eprintln!("rochade: the puzzle progress is saved again in {path}");
+            if out.json {
+                out.line(json!({"event": "progress_saved", "path": path}), None)?;
+            }
+            out.say(pack.say("puzzle_saved_again"), lang)
+        }
+        SaveOutcome::Failed(reason) => {
+            eprintln!(
+                "rochade: the puzzle progress was not saved: {reason}; it is kept and saved again after the next puzzle"
+            );
+            if out.json {
+                out.line(
+                    json!({"event": "progress_failed", "path": path, "reason": reason}),
+                    None,
+                )?;
+            }
+            out.say(
+                pack.phrase(
+                    "puzzle_save_failed",
+                    &[("reason", Utterance::from(reason.as_str()))],
+                ),
+                lang,
+            )
+        }
+    }
+}
+
+pub fn run(args: Args) -> CliResult {
+    let set = PuzzleSet::bundled();
+    if let Some(theme) = &args.theme
+        && !set.knows_theme(theme)
+    {
+        let known: Vec<String> = set.themes().into_iter().map(|(t, _)| t).collect();
+        return Err(CliError::input(format!(
+            "no puzzle has the theme {theme}; the themes are: {}",
+            known.join(", ")
+        )));
+    }
+    let pack = super::load_pack(args.lang);
+    let packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
+    let mut file = ProgressFile::in_data_dir();
+    let (progress, warning) = file.load();
+    if let Some(w) = warning {
+        eprintln!("rochade: {w}");
+    }
+    let config = SessionConfig {
+        lang: args.lang,
+        ..SessionConfig::default()
+    };
+    let mut session = Session::with_pack(config, pack.clone());
+    session.set_puzzle_progress(progress);
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let speech = super::terminal_speech(args.lang, args.quiet);
+    let started = Instant::now();
+    let (tx, rx) = channel();
+    let mut out = Out {
+        json: args.json,
+        speech,
+        link: None,
+    };
+    if let Some(port) = &args.board {
+        let format = args.board_format.unwrap_or_default();
+        let cfg = crate::serial::LinkConfig {
+            epoch: started,
+            ..crate::serial::LinkConfig::new(port.clone(), format)
+        };
+        let link = super::spawn_board(cfg, tx.clone(), Msg::Board)?;
+        out.link = Some(link);
+    }
+    spawn_stdin(tx);
+    let now = || started.elapsed().as_millis() as u64;
+    let mut played = 0u32;
+    let mut session_stats = (0u32, 0u32);
+    'puzzles: while args.count.is_none_or(|c| played < c) {
+        let progress = session.puzzle_progress().clone();
+        let target = args.rating.map_or(progress.rating.rating, f64::from);
+        let Some(puzzle) = crate::puzzle::choose(
+            &set,
+            target,
+            args.theme.as_deref(),
+            seed.wrapping_add(u64::from(played)),
+            &|id| progress.played(id),
+        ) else {
+            break;
+        };
+        let player = puzzle.player();
+        let fx = session.handle(
+            now(),
+            Event::Command(Command::Puzzle(PuzzleCommand::Start(Box::new(
+                puzzle.clone(),
+            )))),
+        );
+        out.emit(Some(player), fx)?;
+        played += 1;
+        loop {
+            let wait = session
+                .next_deadline()
+                .map_or(500, |d| d.saturating_sub(now()))
+                .min(500);
+            let event = match rx.recv_timeout(Duration::from_millis(wait)) {
+                Err(RecvTimeoutError::Timeout) => Event::Tick,
+                Err(RecvTimeoutError::Disconnected) | Ok(Msg::End) => break 'puzzles,
+                Ok(Msg::Board(input)) => Event::Board(input.event),
+                Ok(Msg::Line(line)) => {
+                    let text = line.trim();
+                    if text.is_empty() {
+                        continue;
+                    }
+                    if matches!(text, "quit" | "exit" | "q") {
+                        break 'puzzles;
+                    }
+                    command_for(text, &packs).map_or_else(
+                        || Event::MoveEntered {
+                            text: text.to_owned(),
+                            source: Source::Keyboard,
+                        },
+                        Event::Command,
+                    )
+                }
+            };
+            let fx = session.handle(now(), event);
+            if out.emit(Some(player), fx)? {
+                let solved = session.puzzle().and_then(|r| r.outcome) == Some(true);
+                if solved {
+                    session_stats.0 += 1;
+                } else {
+                    session_stats.1 += 1;
+                }
+                save_progress(&mut file, session.puzzle_progress(), &out, &pack, args.lang)?;
+                break;
+            }
+        }
+    }
+    let (solved, failed) = session_stats;
+    let rating = session.puzzle_progress().rating_number();
+    let summary = pack.phrase(
+        "puzzle_summary",
+        &[
+            ("solved", number(&pack, solved)),
+            ("failed", number(&pack, failed)),
+        ],
+    );
+    out.line(
+        json!({"event": "end", "puzzles": played, "solved": solved, "failed": failed, "rating": rating}),
+        None,
+    )?;
+    out.say(summary, args.lang)?;
+    if let Some(link) = out.link.take() {
+        link.stop();
+    }
+    if let Some(s) = &out.speech {
+        s.wait_idle(Duration::from_secs(30));
+    }
+    // A save that failed is tried once more before leaving.
+    if file.path().is_some() {
+        save_progress(&mut file, session.puzzle_progress(), &out, &pack, args.lang)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn puzzle_words_in_three_languages_and_moves_left_alone() {
+        let packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
+        let puzzle = |c| Some(Command::Puzzle(c));
+        assert_eq!(command_for("Tipp", &packs), puzzle(PuzzleCommand::Hint));
+        assert_eq!(
+            command_for("posicao", &packs),
+            puzzle(PuzzleCommand::Position)
+        );
+        assert_eq!(command_for("weiter", &packs), puzzle(PuzzleCommand::Skip));
+        assert_eq!(
+            command_for("rank 3", &packs),
+            puzzle(PuzzleCommand::Rank(Rank::Third))
+        );
+        assert_eq!(
+            command_for("linie Eva", &packs),
+            puzzle(PuzzleCommand::File(File::E))
+        );
+        assert_eq!(
+            command_for("coluna h", &packs),
+            puzzle(PuzzleCommand::File(File::H))
+        );
+        assert_eq!(command_for("rank 9", &packs), None);
+        assert_eq!(command_for("e4", &packs), None);
+        assert_eq!(command_for("Rb8", &packs), None);
+    }
+}
