@@ -127,7 +127,7 @@ fn spawn_board<M: Send + 'static>(
 }
 
 /// The terminal's voice in `lang` (none with `--quiet`, or when no voice
-/// starts: said on stderr with what to do).
+/// starts: said on stderr with what to do, as is a voice replaced).
 fn terminal_speech(lang: crate::words::Lang, quiet: bool) -> Option<crate::speech::SpeechHandle> {
     use crate::speech::{BackendChoice, SpeechConfig, SpeechService, VoiceSettings};
     if quiet {
@@ -139,7 +139,12 @@ fn terminal_speech(lang: crate::words::Lang, quiet: bool) -> Option<crate::speec
         settings: VoiceSettings::default(),
         mode: Default::default(),
     }) {
-        Ok(h) => Some(h),
+        Ok(h) => {
+            // A voice that hangs is replaced (the clip voice, else silence)
+            // and the command goes on; the terminal says so.
+            h.on_fallback(|f| eprintln!("rochade: {}; {SPEECH_ADVICE}", f.report));
+            Some(h)
+        }
         Err(e) => {
             eprintln!("rochade: no speech ({e}); printing only; {SPEECH_ADVICE}");
             None

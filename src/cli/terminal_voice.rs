@@ -1,12 +1,12 @@
 //! The terminal's voice, shared by the commands that speak (`play`,
-//! `review`): the speech thread started unless `--quiet`, its fallback and
-//! its absence said on stderr, and a wait for it to finish before the
+//! `review`): the speech thread started unless `--quiet`
+//! ([`super::terminal_speech`]), and a wait for it to finish before the
 //! command ends. The commands' `Shell`s speak through it.
 
 use std::time::Duration;
 
 use crate::session::Speech;
-use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
+use crate::speech::SpeechHandle;
 use crate::words::Lang;
 
 /// How long a command waits for its last words to be said.
@@ -21,29 +21,9 @@ pub(super) struct TerminalVoice {
 impl TerminalVoice {
     /// Starts the voice in `lang`, unless `quiet`.
     pub(super) fn start(quiet: bool, lang: Lang) -> TerminalVoice {
-        if quiet {
-            return TerminalVoice { speech: None };
+        TerminalVoice {
+            speech: super::terminal_speech(lang, quiet),
         }
-        let config = SpeechConfig {
-            backend: BackendChoice::Auto,
-            lang,
-            settings: VoiceSettings::default(),
-            mode: Default::default(),
-        };
-        let speech = match SpeechService::spawn(config) {
-            Ok(h) => {
-                // A voice that hangs is replaced (the clip voice, else
-                // silence) and the command goes on; the terminal says so.
-                h.on_fallback(|f| eprintln!("rochade: {}; {}", f.report, super::SPEECH_ADVICE));
-                Some(h)
-            }
-            Err(e) => {
-                let advice = super::SPEECH_ADVICE;
-                eprintln!("rochade: no speech ({e}); printing only; {advice}");
-                None
-            }
-        };
-        TerminalVoice { speech }
     }
 
     /// Says `speech` (nothing when there is no voice).
