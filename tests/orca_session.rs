@@ -746,6 +746,16 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         "Server address",
         "Server address",
     );
+    // The confirmation before resigning or offering a draw: a check box,
+    // said and brailled with its state.
+    step(
+        &desktop,
+        &mut log,
+        "Tab",
+        "online: ask before resigning",
+        "Ask before resigning or offering a draw check box checked",
+        "Ask before resigning or offering a draw check box",
+    );
     step(
         &desktop,
         &mut log,
