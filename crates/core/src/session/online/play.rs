@@ -49,8 +49,13 @@ pub struct OnlinePlay {
     pub(super) todo: Vec<OnlineEffect>,
     /// Ask before resigning or offering a draw.
     pub(super) confirm: bool,
-    /// "Resign?" or "Offer a draw?" asked, waiting for `yes`.
+    /// "Resign?" or "Offer a draw?" asked, waiting for `yes` or the same
+    /// word again.
     pub(super) confirming: Option<Confirming>,
+    /// `yes` still answers that question: nothing new was said since it
+    /// was asked (after an offer or a move, `yes` would answer the wrong
+    /// thing; the same word again still means what it says).
+    pub(super) yes_confirms: bool,
     /// Today, for the game's `Date` tag.
     pub(super) today: jiff::civil::Date,
     /// Silence, unanswered requests, waits (see [`watch`]).
@@ -100,6 +105,7 @@ impl OnlinePlay {
             auto_accept: setup.auto_accept,
             confirm: setup.confirm,
             confirming: None,
+            yes_confirms: false,
             today: setup.today,
             game: None,
             challenge: None,
@@ -517,10 +523,11 @@ impl OnlinePlay {
         }
         self.resend_unsent();
         if new {
-            // The game moved on (a move, an offer): a question asked
-            // before it lapses, so a later "yes" cannot answer the wrong
-            // one.
-            self.confirming = None;
+            // The game moved on (a move, an offer): a "yes" no longer
+            // answers the question asked before it (it could be meant for
+            // the offer just said); "resign" or "draw" typed again still
+            // sends what it names.
+            self.yes_confirms = false;
         }
         new
     }

@@ -515,6 +515,25 @@ fn a_question_lapses_when_the_game_moves_on_so_a_later_yes_cannot_resign() {
 }
 
 #[test]
+fn the_same_word_again_resigns_though_an_offer_came_between() {
+    let mut p = Player::asking();
+    p.line(0, full("started", "e2e4 e7e5"));
+    p.take_asked();
+    p.typed(1, "resign");
+    assert_eq!(p.told.last().unwrap().1, "Resign? Yes or no");
+    // A draw offer arrives between two "resign"s (typed at once): the
+    // second still resigns; a "yes" now would not.
+    let offer: GameLine = serde_json::from_str(
+        r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"started","bdraw":true}"#,
+    )
+    .unwrap();
+    p.line(2, offer);
+    assert!(sends(&mut p).is_empty());
+    p.typed(3, "resign");
+    assert_eq!(sends(&mut p), ["/api/board/game/G1/resign"]);
+}
+
+#[test]
 fn a_reread_that_brings_no_line_at_all_also_doubles_the_wait() {
     let mut p = opponent_to_move();
     p.tick(3000);

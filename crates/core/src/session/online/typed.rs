@@ -105,14 +105,16 @@ impl OnlinePlay {
         }
         let me = game.me;
         // Resigning and offering a draw are asked first ("Resign? Yes or
-        // no"): `yes`, or the same word again (a second key press), sends
-        // it; `no` does not; anything else lets the question lapse.
+        // no"): `yes` (while nothing new was said since), or the same word
+        // again (a second key press, at any time), sends it; `no` does
+        // not; anything else lets the question lapse.
         let resign = matches!(word, "resign" | "aufgeben" | "abandonar");
         let offer = matches!(word, "draw" | "remis" | "empate") && !game.opponent_offers_draw();
+        let answers = std::mem::take(&mut self.yes_confirms);
         let confirmed = match self.confirming.take() {
-            Some(Confirming::Resign) if yes || resign => Some("resign"),
-            Some(Confirming::Draw) if yes || offer => Some("draw"),
-            Some(_) if no => {
+            Some(Confirming::Resign) if (yes && answers) || resign => Some("resign"),
+            Some(Confirming::Draw) if (yes && answers) || offer => Some("draw"),
+            Some(_) if no && answers => {
                 let words = host.session().pack().say("online_confirm_cancelled");
                 host.report(None, words, Priority::Answer);
                 return true;
@@ -126,6 +128,7 @@ impl OnlinePlay {
                 (Confirming::Draw, "online_confirm_draw")
             };
             self.confirming = Some(asked);
+            self.yes_confirms = true;
             let words = host.session().pack().say(key);
             host.report(None, words, Priority::Question);
             return true;
