@@ -94,12 +94,17 @@ fn run_on_demand(shared: &Arc<Shared>, wake: &mpsc::Receiver<Wake>) {
             lock().finish_played();
             continue;
         }
+        // Open from before the first callback: a device without a clock
+        // can play the whole sound before `open_stream` returns, and a
+        // watcher must not see "idle and closed" while the stream is up.
+        lock().stream_open = true;
         let stream = match open_stream(shared.clone(), true) {
             Ok((stream, ..)) => stream,
             Err(e) => {
                 eprintln!("rochade: {e}");
                 // Nothing can play: end what waits so nobody hangs.
                 let mut m = lock();
+                m.stream_open = false;
                 m.effects.clear();
                 for s in &mut m.speech {
                     s.pos = s.samples.len();
@@ -110,7 +115,6 @@ fn run_on_demand(shared: &Arc<Shared>, wake: &mpsc::Receiver<Wake>) {
                 continue;
             }
         };
-        lock().stream_open = true;
         let mut idle_since: Option<Instant> = None;
         let shutdown = loop {
             match wake.recv_timeout(Duration::from_millis(100)) {
