@@ -126,6 +126,29 @@ fn spawn_board<M: Send + 'static>(
     Ok(link)
 }
 
+/// Reads stdin on a thread of its own, each line sent on as `line(text)`
+/// and the end of input as `end`, so a command's loop never waits on the
+/// keyboard (it ends with the input or the receiver).
+fn spawn_stdin_lines<M: Send + 'static>(
+    tx: std::sync::mpsc::Sender<M>,
+    line: fn(String) -> M,
+    end: M,
+) {
+    use std::io::BufRead;
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            for text in std::io::stdin().lock().lines() {
+                let Ok(text) = text else { break };
+                if tx.send(line(text)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(end);
+        })
+        .expect("a thread for stdin");
+}
+
 /// The terminal's voice in `lang` (none with `--quiet`, or when no voice
 /// starts: said on stderr with what to do, as is a voice replaced).
 fn terminal_speech(lang: crate::words::Lang, quiet: bool) -> Option<crate::speech::SpeechHandle> {

@@ -432,7 +432,7 @@ pub fn run(args: Args) -> CliResult {
         tx.clone(),
         wrap_events,
     );
-    spawn_stdin(tx.clone());
+    super::spawn_stdin_lines(tx.clone(), Msg::Stdin, Msg::StdinEnd);
     let started = Instant::now();
     if let Some(port) = &args.board {
         let format = args.board_format.unwrap_or_default();
@@ -516,22 +516,6 @@ fn report_waiting<'a>(out: &'a Out, pack: &'a crate::words::Pack) -> impl FnMut(
 fn refused(out: &Out, pack: &crate::words::Pack, e: ApiError) -> CliError {
     let _ = out.error(&e.to_string(), server_error(pack, &e));
     CliError::failure(e.to_string())
-}
-
-fn spawn_stdin(tx: Sender<Msg>) {
-    std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            for line in stdin.lock().lines() {
-                let Ok(line) = line else { break };
-                if tx.send(Msg::Stdin(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send(Msg::StdinEnd);
-        })
-        .expect("a thread for stdin");
 }
 
 impl Run {

@@ -12,8 +12,8 @@
 //! `progress_failed`/`progress_saved` (the progress file) and `end` after
 //! `--count` puzzles or the end of input.
 
-use std::io::{BufRead, Write};
-use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
+use std::io::Write;
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -113,21 +113,6 @@ enum Msg {
     Line(String),
     End,
     Board(crate::serial::BoardInput),
-}
-
-fn spawn_stdin(tx: Sender<Msg>) {
-    std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                if tx.send(Msg::Line(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send(Msg::End);
-        })
-        .expect("a thread for stdin");
 }
 
 struct Out {
@@ -402,7 +387,7 @@ pub fn run(args: Args) -> CliResult {
         let link = super::spawn_board(cfg, tx.clone(), Msg::Board)?;
         out.link = Some(link);
     }
-    spawn_stdin(tx);
+    super::spawn_stdin_lines(tx, Msg::Line, Msg::End);
     let now = || started.elapsed().as_millis() as u64;
     let mut played = 0u32;
     let mut session_stats = (0u32, 0u32);
