@@ -17,7 +17,7 @@ use shakmaty::{Piece, Square};
 fn sighted(gui: &mut Gui, m: Message) {
     gui.harness
         .state_mut()
-        .dispatch(Event::Sighted(BoardEvent::Message(m)));
+        .dispatch(Event::Sighted(BoardEvent::Message(m.into())));
     gui.harness.run();
 }
 

@@ -142,7 +142,8 @@ pub struct RochadeApp {
     board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
     /// The sighted player's e-board (DGT), when its port is set.
     sighted_link: Option<crate::serial::Link>,
-    sighted_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput<crate::dgt::Message>>>,
+    sighted_rx:
+        Option<std::sync::mpsc::Receiver<crate::serial::BoardInput<crate::eboard::Message>>>,
     /// The engine thread and the program it runs (practice).
     engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
     /// The screen reader: the look-up, the offer, the keys it gets first.

@@ -443,9 +443,9 @@ fn peg_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial:
 fn sighted_link_config(
     settings: &Settings,
     epoch: Instant,
-) -> Option<crate::serial::LinkConfig<crate::dgt::Decoder>> {
+) -> Option<crate::serial::LinkConfig<crate::eboard::AnyDecoder>> {
     settings.board.sighted_port.as_ref().map(|p| {
-        let mut cfg = crate::serial::LinkConfig::dgt(p.clone());
+        let mut cfg = crate::serial::LinkConfig::eboard(p.clone(), crate::eboard::Kind::Dgt);
         cfg.epoch = epoch;
         cfg.log = board_log_path().map(|l| l.with_extension("sighted.log"));
         cfg
@@ -498,7 +498,7 @@ impl RochadeApp {
     /// Starts the sighted player's e-board link (a DGT board).
     pub fn connect_sighted_board(
         &mut self,
-        cfg: crate::serial::LinkConfig<crate::dgt::Decoder>,
+        cfg: crate::serial::LinkConfig<crate::eboard::AnyDecoder>,
         ctx: egui::Context,
     ) {
         if let Some((link, rx)) = self.spawn_link(cfg, ctx) {

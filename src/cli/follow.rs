@@ -63,7 +63,7 @@ pub(super) trait Follow {
 
     /// A report from the sighted player's e-board (when one is followed
     /// beside the board).
-    fn sighted_input(&mut self, now: u64, event: BoardEvent<crate::dgt::Message>) -> CliResult {
+    fn sighted_input(&mut self, now: u64, event: BoardEvent<crate::eboard::Message>) -> CliResult {
         let _ = (now, event);
         Ok(())
     }
@@ -216,7 +216,7 @@ pub(super) fn follow_ports<P: Protocol>(
     if let Some(port) = sighted {
         let cfg = LinkConfig {
             epoch,
-            ..LinkConfig::dgt(port)
+            ..LinkConfig::eboard(port, crate::eboard::Kind::Dgt)
         };
         follower.attach(spawn_tagged(cfg, Tagged::Sighted, tx)?, true);
     }
@@ -243,7 +243,7 @@ pub(super) fn print_json(
 /// board's, or the sighted player's e-board's beside it.
 pub(super) enum Tagged<M> {
     Board(BoardInput<M>),
-    Sighted(BoardInput<crate::dgt::Message>),
+    Sighted(BoardInput<crate::eboard::Message>),
 }
 
 /// Starts a link whose reports go to `tx`, tagged by `tag`.

@@ -238,7 +238,7 @@ impl Follow for Driver {
         self.handle(now, Event::Board(event))
     }
 
-    fn sighted_input(&mut self, now: u64, event: BoardEvent<crate::dgt::Message>) -> CliResult {
+    fn sighted_input(&mut self, now: u64, event: BoardEvent<crate::eboard::Message>) -> CliResult {
         self.handle(now, Event::Sighted(event))
     }
 

@@ -54,6 +54,16 @@ impl LinkConfig<crate::dgt::Decoder> {
     }
 }
 
+impl LinkConfig<crate::eboard::AnyDecoder> {
+    /// A full-position e-board of `kind` on `port`, at its usual speed.
+    pub fn eboard(
+        port: impl Into<String>,
+        kind: crate::eboard::Kind,
+    ) -> LinkConfig<crate::eboard::AnyDecoder> {
+        LinkConfig::with(port, crate::eboard::AnyDecoder::new(kind))
+    }
+}
+
 impl<P: Protocol> LinkConfig<P> {
     /// A board of the kind `protocol` decodes on `port`, at its usual speed.
     pub fn with(port: impl Into<String>, protocol: P) -> LinkConfig<P> {
@@ -365,7 +375,7 @@ impl<P: Protocol> Worker<P> {
             loop {
                 match self.commands.try_recv() {
                     Ok(cmd) => {
-                        if let Err(e) = port.write_all(self.cfg.protocol.encode(cmd)) {
+                        if let Err(e) = port.write_all(&self.cfg.protocol.encode(cmd)) {
                             return Outcome::Lost(format!("write failed: {e}"));
                         }
                     }
@@ -425,7 +435,7 @@ impl<P: Protocol> Worker<P> {
                 && now.saturating_sub(last_keep_alive) >= every
             {
                 last_keep_alive = now;
-                if let Err(e) = port.write_all(self.cfg.protocol.encode(HostCommand::Ident)) {
+                if let Err(e) = port.write_all(&self.cfg.protocol.encode(HostCommand::Ident)) {
                     self.decoder_totals = add(self.decoder_totals, decoder.stats());
                     return Outcome::Lost(format!("write failed: {e}"));
                 }
@@ -449,7 +459,7 @@ impl<P: Protocol> Worker<P> {
                 // Keep asking: a board that is back answers at once.
                 if now.saturating_sub(last_poke) >= self.cfg.reconnect_ms {
                     last_poke = now;
-                    if let Err(e) = port.write_all(self.cfg.protocol.encode(HostCommand::Snapshot))
+                    if let Err(e) = port.write_all(&self.cfg.protocol.encode(HostCommand::Snapshot))
                     {
                         self.decoder_totals = add(self.decoder_totals, decoder.stats());
                         return Outcome::Lost(format!("write failed: {e}"));

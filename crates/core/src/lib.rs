@@ -8,7 +8,8 @@
 //!   (language packs), [`announce`] (FIDE Appendix E announcements),
 //!   [`clock`];
 //! * [`board`] (peg-board protocol and the move tracker), [`dgt`] (the
-//!   sighted player's DGT e-board: protocol and move recognition);
+//!   DGT e-board: protocol and move recognition), [`eboard`] (every
+//!   full-position e-board: Millennium, Certabo, Chessnut, Pegasus);
 //! * [`pgn`], [`braille`] and [`export`] (scoresheets); [`browse`] (the
 //!   board read aloud square by square, rank, file, attackers);
 //! * [`speech`] (the speech queue, voice choice, who speaks), [`audio`]
@@ -30,6 +31,7 @@ pub mod browse;
 pub mod chess;
 pub mod clock;
 pub mod dgt;
+pub mod eboard;
 pub mod engine;
 pub mod export;
 pub mod online;

@@ -276,8 +276,8 @@ impl super::Protocol for Decoder {
         self.stats
     }
 
-    fn encode(&self, command: super::HostCommand) -> &'static [u8] {
-        command.line()
+    fn encode(&self, command: super::HostCommand) -> Vec<u8> {
+        command.line().to_vec()
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {

@@ -32,6 +32,9 @@ pub enum HostCommand {
     Snapshot,
     /// `I?`: send the identification line.
     Ident,
+    /// Light these squares' LEDs, all others dark (an empty set: all
+    /// dark). Boards without lights ignore it.
+    Lights(shakmaty::Bitboard),
 }
 
 impl HostCommand {
@@ -39,6 +42,8 @@ impl HostCommand {
         match self {
             HostCommand::Snapshot => b"?\n",
             HostCommand::Ident => b"I?\n",
+            // A peg-board has no lights.
+            HostCommand::Lights(_) => b"",
         }
     }
 

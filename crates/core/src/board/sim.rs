@@ -208,7 +208,7 @@ impl SimBoard {
             HostCommand::Ident if self.format == Format::Peg => {
                 Some(protocol::write_ident(&self.ident).into_bytes())
             }
-            HostCommand::Ident => None,
+            HostCommand::Ident | HostCommand::Lights(_) => None,
         }
     }
 

@@ -1,8 +1,7 @@
 //! One trait for every kind of board on a serial line: the peg-board
-//! formats ([`super::Decoder`]) and the DGT e-board (`crate::dgt::Decoder`)
-//! implement it, each with its own message type, and the shell's serial
-//! thread, `rochade track` and the window's links are generic over it. A new
-//! e-board (Millennium, Certabo) is one more implementation.
+//! formats ([`super::Decoder`]), the DGT e-board (`crate::dgt::Decoder`) and
+//! every other full-position e-board (`crate::eboard::AnyDecoder`) implement it, each with its own message type, and the shell's serial
+//! thread, `rochade track` and the window's links are generic over it.
 
 use shakmaty::Piece;
 
@@ -66,12 +65,13 @@ pub trait Protocol: Send + 'static {
     /// Counters of what was read and dropped since the decoder started.
     fn stats(&self) -> DecoderStats;
 
-    /// The bytes that carry `command` to the board.
-    fn encode(&self, command: HostCommand) -> &'static [u8];
+    /// The bytes that carry `command` to the board (none for a command
+    /// the board does not know, such as lights on a board without LEDs).
+    fn encode(&self, command: HostCommand) -> Vec<u8>;
 
     /// What the host sends when the port opens.
     fn greeting(&self) -> Vec<u8> {
-        self.encode(HostCommand::Snapshot).to_vec()
+        self.encode(HostCommand::Snapshot)
     }
 
     /// The bytes a board log's entry stands for on the wire (a line

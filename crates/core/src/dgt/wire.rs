@@ -71,10 +71,12 @@ impl Protocol for Decoder {
         }
     }
 
-    fn encode(&self, command: HostCommand) -> &'static [u8] {
+    fn encode(&self, command: HostCommand) -> Vec<u8> {
         match command {
-            HostCommand::Snapshot => Command::SendBoard.as_slice(),
-            HostCommand::Ident => Command::SerialNumber.as_slice(),
+            HostCommand::Snapshot => Command::SendBoard.as_slice().to_vec(),
+            HostCommand::Ident => Command::SerialNumber.as_slice().to_vec(),
+            // A classic DGT board has no lights.
+            HostCommand::Lights(_) => Vec::new(),
         }
     }
 
@@ -102,7 +104,7 @@ mod tests {
         assert_eq!(version.ident().as_deref(), Some("DGT board, version 1.8"));
         assert_eq!(version.occupancy(), None);
         let d = Decoder::new();
-        assert_eq!(d.encode(HostCommand::Snapshot), &[0x42]);
+        assert_eq!(d.encode(HostCommand::Snapshot), [0x42]);
         assert_eq!(d.greeting(), protocol::start_sequence());
     }
 }

@@ -141,7 +141,7 @@ pub enum Event {
     /// The peg-board link said something (see [`board`]).
     Board(BoardEvent),
     /// The sighted player's e-board link said something (see [`sighted`]).
-    Sighted(BoardEvent<crate::dgt::Message>),
+    Sighted(BoardEvent<crate::eboard::Message>),
     /// The engine thread answered or failed (practice).
     Engine(crate::engine::EngineEvent),
     /// An online server's clocks just after the last move (Lichess's

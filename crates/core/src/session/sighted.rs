@@ -16,7 +16,8 @@ use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say, s
 use super::{Effect, Notice, Priority, SightedState};
 use crate::board::HostCommand;
 use crate::chess::GameRecord;
-use crate::dgt::{ClockReading, Message, Recognizer, RecognizerConfig, RecognizerEvent};
+use crate::dgt::{ClockReading, Recognizer, RecognizerConfig, RecognizerEvent};
+use crate::eboard::Message;
 use crate::words::{Pack, Utterance};
 
 /// What the sighted board asks the session to do with the game.
@@ -113,14 +114,12 @@ impl SightedBoard {
             // judges from that dump alone, it keeps no history of lines.
             LinkInput::LinesDropped { .. } => {}
             LinkInput::Message(m) => match m {
-                Message::BoardDump(pieces) => self.rec.on_dump(now, &pieces, &mut events),
-                Message::FieldUpdate { square, piece } => {
+                Message::Position(pieces) => self.rec.on_dump(now, &pieces, &mut events),
+                Message::Square { square, piece } => {
                     self.rec.on_field_update(now, square, piece, &mut events)
                 }
                 Message::Clock(reading) => self.clock = Some(reading),
-                Message::ClockAck => {}
-                Message::Version { major, minor } => {
-                    let text = format!("DGT {major}.{minor}");
+                Message::Ident(text) => {
                     if self.ident.as_ref() != Some(&text) {
                         out.push(Effect::Notice(Notice::SightedBoard {
                             state: SightedState::Ident,
@@ -129,7 +128,9 @@ impl SightedBoard {
                         self.ident = Some(text);
                     }
                 }
-                Message::SerialNumber(_) => {}
+                // A calibration step is said by the board's own seat
+                // (a Certabo board as the sighted board: not yet).
+                Message::Calibration(_) | Message::Ack => {}
             },
             // A DGT board knows its pieces: the promoted piece is read
             // from the board, nothing waits for a choice.

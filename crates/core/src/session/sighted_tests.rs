@@ -60,14 +60,14 @@ impl Table {
 
     fn dump(&mut self) {
         let m = Message::BoardDump(self.dgt);
-        self.send(Event::Sighted(BoardEvent::Message(m)));
+        self.send(Event::Sighted(BoardEvent::Message(m.into())));
     }
 
     fn dgt_set(&mut self, sq: Square, piece: Option<char>) {
         let piece = piece.map(|c| shakmaty::Piece::from_char(c).expect("piece"));
         self.dgt[usize::from(sq)] = piece;
         let m = Message::FieldUpdate { square: sq, piece };
-        self.send(Event::Sighted(BoardEvent::Message(m)));
+        self.send(Event::Sighted(BoardEvent::Message(m.into())));
     }
 
     /// A move made by hand on the sighted board (a capture: the captured
@@ -307,7 +307,7 @@ fn both_boards_and_the_dgt_clock_are_said_on_request() {
         status: 0x01,
     };
     let m = Message::Clock(reading);
-    t.send(Event::Sighted(BoardEvent::Message(m)));
+    t.send(Event::Sighted(BoardEvent::Message(m.into())));
     t.send(Event::Sighted(BoardEvent::LinkLost {
         reason: "unplugged".into(),
     }));

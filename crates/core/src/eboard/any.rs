@@ -1,0 +1,122 @@
+//! One [`Protocol`] over every full-position e-board: the serial thread,
+//! `rochade track` and the window's links hold an `AnyDecoder` and need not
+//! know which board is on the line. Each arm is the board's own decoder;
+//! the DGT decoder's messages are translated to the shared [`Message`].
+
+use super::{Kind, Message};
+use crate::board::{DecoderStats, HostCommand, Protocol};
+
+/// The decoder of whichever e-board is on the line.
+#[derive(Clone, Debug)]
+pub enum AnyDecoder {
+    Dgt(crate::dgt::Decoder),
+}
+
+impl AnyDecoder {
+    /// A fresh decoder for a board of `kind`.
+    pub fn new(kind: Kind) -> AnyDecoder {
+        match kind {
+            Kind::Dgt => AnyDecoder::Dgt(crate::dgt::Decoder::new()),
+        }
+    }
+
+    /// Which board it decodes.
+    pub fn kind(&self) -> Kind {
+        match self {
+            AnyDecoder::Dgt(_) => Kind::Dgt,
+        }
+    }
+}
+
+impl Protocol for AnyDecoder {
+    type Message = Message;
+
+    fn fresh(&self) -> AnyDecoder {
+        match self {
+            AnyDecoder::Dgt(d) => AnyDecoder::Dgt(d.fresh()),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        self.kind().code()
+    }
+
+    fn default_baud(&self) -> u32 {
+        match self {
+            AnyDecoder::Dgt(d) => d.default_baud(),
+        }
+    }
+
+    fn has_heartbeat(&self) -> bool {
+        match self {
+            AnyDecoder::Dgt(d) => d.has_heartbeat(),
+        }
+    }
+
+    fn keep_alive_ms(&self) -> Option<u64> {
+        match self {
+            AnyDecoder::Dgt(d) => d.keep_alive_ms(),
+        }
+    }
+
+    fn decode(&mut self, bytes: &[u8], log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
+        match self {
+            AnyDecoder::Dgt(d) => {
+                let mut own = Vec::new();
+                d.decode(bytes, log, &mut own);
+                out.extend(own.into_iter().map(Message::from));
+            }
+        }
+    }
+
+    fn idle(&mut self) {
+        match self {
+            AnyDecoder::Dgt(d) => Protocol::idle(d),
+        }
+    }
+
+    fn stats(&self) -> DecoderStats {
+        match self {
+            AnyDecoder::Dgt(d) => Protocol::stats(d),
+        }
+    }
+
+    fn encode(&self, command: HostCommand) -> Vec<u8> {
+        match self {
+            AnyDecoder::Dgt(d) => d.encode(command),
+        }
+    }
+
+    fn greeting(&self) -> Vec<u8> {
+        match self {
+            AnyDecoder::Dgt(d) => d.greeting(),
+        }
+    }
+
+    fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
+        match self {
+            AnyDecoder::Dgt(d) => d.logged_to_wire(logged),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::BoardReport;
+    use crate::dgt::Message as Dgt;
+    use crate::dgt::protocol::{encode, start_pieces};
+
+    #[test]
+    fn a_dgt_dump_comes_out_as_a_position_and_its_version_as_an_ident() {
+        let mut d = AnyDecoder::new(Kind::Dgt);
+        assert_eq!(d.name(), "dgt");
+        // 0x86 dump: 3 header bytes and 64 squares; 0x93 version.
+        let mut wire = encode(&Dgt::BoardDump(start_pieces()));
+        wire.extend(encode(&Dgt::Version { major: 1, minor: 8 }));
+        let got = d.decode_all(&wire);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].pieces(), Some(&start_pieces()));
+        assert_eq!(got[1], Message::Ident("DGT 1.8".into()));
+    }
+}

@@ -1,0 +1,50 @@
+//! Which full-position e-board is on the line.
+
+/// A full-position e-board, by make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// DGT e-board (serial, USB or Bluetooth classic).
+    Dgt,
+}
+
+/// A board name that is no e-board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownKind(pub String);
+
+impl std::fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown e-board {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownKind {}
+
+impl Kind {
+    /// Every kind, in the order the settings list them.
+    pub const ALL: [Kind; 1] = [Kind::Dgt];
+
+    /// The name on the command line and in a board log's header.
+    pub fn code(self) -> &'static str {
+        match self {
+            Kind::Dgt => "dgt",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl std::str::FromStr for Kind {
+    type Err = UnknownKind;
+
+    fn from_str(s: &str) -> Result<Kind, UnknownKind> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.code().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownKind(s.to_owned()))
+    }
+}

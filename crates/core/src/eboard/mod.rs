@@ -1,0 +1,19 @@
+//! Commercial e-boards that know their pieces: DGT (and DGT Pegasus),
+//! Millennium ChessLink, Certabo, Chessnut. Each has its own small decoder
+//! (its own file, pure, fuzzed) that turns its bytes into one shared
+//! [`Message`]; from there every board goes through the same recognizer
+//! ([`crate::dgt::Recognizer`]) in either seat: the sighted player's board
+//! or the blind player's own.
+//!
+//! * [`Message`]: what a full-position board says, whatever the board;
+//! * [`Kind`]: which board, with its name on the command line;
+//! * [`AnyDecoder`]: one [`crate::board::Protocol`] over every kind, so the
+//!   serial thread and the window's links need not know which.
+
+mod any;
+mod kind;
+mod message;
+
+pub use any::AnyDecoder;
+pub use kind::{Kind, UnknownKind};
+pub use message::{CalibrationStep, Message};
