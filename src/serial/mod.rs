@@ -300,8 +300,7 @@ impl<P: Protocol> Worker<P> {
         // is reported once, and a first failed open is reported too).
         let mut reported_lost = false;
         while !self.stopping() {
-            match open_port(&self.cfg.port, self.cfg.baud, self.cfg.protocol.framing())
-            {
+            match open_port(&self.cfg.port, self.cfg.baud, self.cfg.protocol.framing()) {
                 Ok(port) => match self.serve(port, &mut reported_lost) {
                     Outcome::Stop => return,
                     Outcome::Lost(reason) => {
@@ -433,7 +432,9 @@ impl<P: Protocol> Worker<P> {
                 && now.saturating_sub(last_keep_alive) >= every
             {
                 last_keep_alive = now;
-                if let Err(e) = port.write_all(&self.cfg.protocol.encode(self.cfg.protocol.keep_alive())) {
+                if let Err(e) =
+                    port.write_all(&self.cfg.protocol.encode(self.cfg.protocol.keep_alive()))
+                {
                     self.decoder_totals = add(self.decoder_totals, decoder.stats());
                     return Outcome::Lost(format!("write failed: {e}"));
                 }

@@ -81,6 +81,11 @@ fn hex_digit(c: u8) -> Option<u8> {
     }
 }
 
+/// Whether `c` is an upper-case hex digit.
+pub fn is_hex(c: u8) -> bool {
+    hex_digit(c).is_some()
+}
+
 /// Two upper-case hex digits as a byte.
 pub fn hex_byte(pair: &[u8]) -> Option<u8> {
     Some(hex_digit(*pair.first()?)? << 4 | hex_digit(*pair.get(1)?)?)
@@ -499,7 +504,10 @@ mod tests {
         assert_eq!(hex_byte(b"C4"), Some(0xC4));
         assert_eq!(hex_byte(b"c4"), None, "upper-case hex only");
         let (got, _) = decode(b"v010374");
-        assert_eq!(got, vec![Message::Ident("Millennium ChessLink 01.03".into())]);
+        assert_eq!(
+            got,
+            vec![Message::Ident("Millennium ChessLink 01.03".into())]
+        );
         // With odd parity in the top bit, as Bluetooth carries it: 'v'
         // (0x76, five ones) has its parity bit clear, '0' (two ones) set.
         let parity: Vec<u8> = b"v010374"
