@@ -20,12 +20,14 @@ use crate::session::board::BoardEvent;
 pub enum FormatArg {
     Board(Format),
     Dgt,
+    /// Another full-position e-board (Millennium, ...).
+    EBoard(crate::eboard::Kind),
 }
 
 /// A board format on the command line that names none (the name, in
 /// lower case).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown board format '{0}' (use peg, liboard, sentio or dgt)")]
+#[error("unknown board format '{0}' (use peg, liboard, sentio, dgt or millennium)")]
 pub struct UnknownFormatArg(pub String);
 
 impl FromStr for FormatArg {
@@ -34,6 +36,9 @@ impl FromStr for FormatArg {
     fn from_str(s: &str) -> Result<FormatArg, UnknownFormatArg> {
         if s.eq_ignore_ascii_case("dgt") {
             return Ok(FormatArg::Dgt);
+        }
+        if let Ok(kind) = s.parse::<crate::eboard::Kind>() {
+            return Ok(FormatArg::EBoard(kind));
         }
         Format::from_str(s)
             .map(FormatArg::Board)
@@ -46,7 +51,7 @@ impl FormatArg {
     pub fn board(self) -> Option<Format> {
         match self {
             FormatArg::Board(f) => Some(f),
-            FormatArg::Dgt => None,
+            FormatArg::Dgt | FormatArg::EBoard(_) => None,
         }
     }
 }
@@ -297,7 +302,7 @@ pub(super) enum CommandError {
     /// A thread died holding the simulator.
     #[error("simulator state poisoned")]
     Poisoned,
-    #[error("a DGT board reports no faults")]
+    #[error("an e-board reports no faults")]
     NoFaults,
 }
 

@@ -81,6 +81,7 @@ fn format_name(format: FormatArg) -> String {
     match format {
         FormatArg::Dgt => "dgt".into(),
         FormatArg::Board(f) => f.to_string(),
+        FormatArg::EBoard(kind) => kind.to_string(),
     }
 }
 
@@ -295,6 +296,11 @@ pub fn run(args: Args) -> CliResult {
             port: args.port,
             baud: args.baud,
         });
+    }
+    if let Some(FormatArg::EBoard(kind)) = format {
+        return Err(CliError::input(format!(
+            "rochade track --format {kind}: not in this build yet (the board itself works: rochade board-sim --format {kind})"
+        )));
     }
     let format = format.and_then(FormatArg::board);
     let config = SessionConfig {
