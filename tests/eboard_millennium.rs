@@ -5,10 +5,10 @@
 //! 82 ms) and sends its status on every change; the bytes go through
 //! `AnyDecoder::new(Kind::Millennium)` into the DGT recognizer, as the
 //! sighted board's seat does. The line is harsher than a USB cable: chunks
-//! split and merged at random, a byte corrupted now and then (the frame is
-//! dropped and counted, the host asks for the status), a status lost
-//! without a trace now and then (the host's keep-alive asks for the status
-//! every second), the parity bit in the top bit of every byte for half the
+//! split and merged at random, a byte corrupted now and then (1 % of the
+//! messages: the frame is dropped and counted, the host asks for the
+//! status), a message lost without a trace now and then (0.5 %: the host's
+//! keep-alive asks for the status twice a second), the parity bit in the top bit of every byte for half the
 //! games (as Bluetooth carries it), and now and then a command of the
 //! host's damaged on its way (the board ignores it).
 //!
@@ -34,6 +34,20 @@ use eboard_hands::{BLITZ, HUMAN, Pace};
 
 /// How often the host asks for the status (the link's keep-alive).
 const KEEP_ALIVE_MS: u64 = millennium::KEEP_ALIVE_MS;
+
+/// Of the board's messages, how many in a thousand vanish without a trace
+/// (`MILLENNIUM_LOST` overrides), and how many get a byte corrupted
+/// (`MILLENNIUM_CORRUPT`): far more than a USB cable loses; each one
+/// leaves a hole in what the recognizer saw.
+fn per_mille(var: &str, default: u64) -> u64 {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+static LOST: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+static CORRUPT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
 
 /// What went on the line over all games of a pace.
 #[derive(Debug, Default)]
@@ -90,14 +104,14 @@ impl Table<'_> {
         if status {
             self.tally.statuses_sent += 1;
         }
-        if self.noise.chance(3) {
+        if self.noise.below(1000) < *LOST.get_or_init(|| per_mille("MILLENNIUM_LOST", 5)) {
             if self.verbose {
                 eprintln!("{} lost {}", self.now, String::from_utf8_lossy(&bytes));
             }
             self.tally.lost += 1;
             return;
         }
-        if self.noise.chance(3) {
+        if self.noise.below(1000) < *CORRUPT.get_or_init(|| per_mille("MILLENNIUM_CORRUPT", 10)) {
             let i = self.noise.below(bytes.len() as u64) as usize;
             bytes[i] ^= 1 << self.noise.below(7);
             self.tally.corrupted += 1;

@@ -104,6 +104,10 @@ pub struct Recognizer {
     /// Every board shown since the game last changed (game coordinates),
     /// in order: the evidence a way back several plies long must fit.
     trail: Vec<Board>,
+    /// The board reports its whole position on every change (no field
+    /// updates): a lost report leaves a hole in the trail, which the
+    /// catch-up then allows for.
+    whole_reports: bool,
 }
 
 /// Boards kept in the trail at most.
@@ -124,6 +128,7 @@ impl Recognizer {
             guided: false,
             shown: None,
             trail: Vec::new(),
+            whole_reports: false,
         }
     }
 
@@ -220,18 +225,28 @@ impl Recognizer {
 
     /// A full board dump. A board that reports its whole position on
     /// every change (Millennium, Certabo, Chessnut) is followed as a stream
-    /// too: each square that changed since the last report, pieces set down
-    /// first (a move finished in the same scan as the reply begun), as if
-    /// it were a field update.
+    /// too: each square that changed since the last report as if it were a
+    /// field update, in the order a move finished in the same scan as the
+    /// reply begun needs: pieces set down on empty squares first, then
+    /// pieces taken (the taken one off, the taker on), then squares
+    /// emptied.
     pub fn on_dump(&mut self, now: u64, pieces: &Pieces, out: &mut Vec<RecognizerEvent>) {
         if let Some(board) = self.board
             && &board != pieces
         {
-            let changed = (0..64).filter(|&i| board[i] != pieces[i]);
-            let (set, emptied): (Vec<usize>, Vec<usize>) =
-                changed.partition(|&i| pieces[i].is_some());
-            for i in set.into_iter().chain(emptied) {
-                self.change(now, Square::new(i as u32), pieces[i], out);
+            let changed: Vec<usize> = (0..64).filter(|&i| board[i] != pieces[i]).collect();
+            let set = changed.iter().filter(|&&i| board[i].is_none());
+            let taken = changed
+                .iter()
+                .filter(|&&i| board[i].is_some() && pieces[i].is_some());
+            let emptied = changed.iter().filter(|&&i| pieces[i].is_none());
+            let steps = set
+                .map(|&i| (i, pieces[i]))
+                .chain(taken.flat_map(|&i| [(i, None), (i, pieces[i])]))
+                .chain(emptied.map(|&i| (i, None)));
+            self.whole_reports = true;
+            for (i, piece) in steps {
+                self.change(now, Square::new(i as u32), piece, out);
             }
             self.from_updates = false;
             return;
@@ -260,6 +275,7 @@ impl Recognizer {
             out.push(RecognizerEvent::RequestBoard);
             return;
         }
+        self.whole_reports = false;
         if self.change(now, square, piece, out) {
             self.from_updates = true;
         }
@@ -490,7 +506,10 @@ impl Recognizer {
         // Replies the board showed, each exactly, in order: before the
         // correction below, which the same board can fit when the last
         // move's piece was moved again after the other side's move.
-        if !in_hand && let Some(moves) = chain(&self.pos, &self.trail, seen, true) {
+        if self.whole_reports
+            && !in_hand
+            && let Some(moves) = chain(&self.pos, &self.trail, seen, true)
+        {
             for mv in moves {
                 self.play(now, mv, out);
             }
@@ -520,7 +539,7 @@ impl Recognizer {
         // whose positions the board showed on its way here, in order.
         // (Before the blind two-ply search below: a piece set down on its
         // way can make a wrong pair of moves end on the same board.)
-        if let Some(moves) = chain(&self.pos, &self.trail, seen, false) {
+        if let Some(moves) = chain(&self.pos, &self.trail, seen, !self.whole_reports) {
             for mv in moves {
                 self.play(now, mv, out);
             }
@@ -717,7 +736,7 @@ fn next_in_hand(next: &Chess, board: &Board) -> bool {
 }
 
 /// Moves a catch-up may play whose position the board never showed.
-const CHAIN_GAPS: usize = 1;
+const CHAIN_GAPS: usize = 0;
 
 /// The most moves one catch-up plays, and the positions it may try.
 const CHAIN_PLIES: usize = 40;

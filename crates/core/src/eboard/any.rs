@@ -157,7 +157,7 @@ mod tests {
         assert_eq!((d.name(), d.default_baud()), ("millennium", 38400));
         assert_eq!(d.framing(), Framing::SevenOdd);
         assert_eq!(d.keep_alive(), HostCommand::Snapshot);
-        assert_eq!(d.keep_alive_ms(), Some(1000));
+        assert_eq!(d.keep_alive_ms(), Some(500));
         assert_eq!(d.encode(HostCommand::Snapshot), b"S53");
         let mut wire = with_check(&status_body(&start_pieces()));
         wire.extend(with_check(b"v0103"));
