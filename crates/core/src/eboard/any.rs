@@ -4,12 +4,13 @@
 //! the DGT decoder's messages are translated to the shared [`Message`].
 
 use super::{Kind, Message};
-use crate::board::{DecoderStats, HostCommand, Protocol};
+use crate::board::{DecoderStats, Framing, HostCommand, Protocol};
 
 /// The decoder of whichever e-board is on the line.
 #[derive(Clone, Debug)]
 pub enum AnyDecoder {
     Dgt(crate::dgt::Decoder),
+    Millennium(super::millennium::Decoder),
 }
 
 impl AnyDecoder {
@@ -17,6 +18,7 @@ impl AnyDecoder {
     pub fn new(kind: Kind) -> AnyDecoder {
         match kind {
             Kind::Dgt => AnyDecoder::Dgt(crate::dgt::Decoder::new()),
+            Kind::Millennium => AnyDecoder::Millennium(super::millennium::Decoder::new()),
         }
     }
 
@@ -24,6 +26,7 @@ impl AnyDecoder {
     pub fn kind(&self) -> Kind {
         match self {
             AnyDecoder::Dgt(_) => Kind::Dgt,
+            AnyDecoder::Millennium(_) => Kind::Millennium,
         }
     }
 }
@@ -34,6 +37,7 @@ impl Protocol for AnyDecoder {
     fn fresh(&self) -> AnyDecoder {
         match self {
             AnyDecoder::Dgt(d) => AnyDecoder::Dgt(d.fresh()),
+            AnyDecoder::Millennium(d) => AnyDecoder::Millennium(d.fresh()),
         }
     }
 
@@ -44,18 +48,35 @@ impl Protocol for AnyDecoder {
     fn default_baud(&self) -> u32 {
         match self {
             AnyDecoder::Dgt(d) => d.default_baud(),
+            AnyDecoder::Millennium(d) => d.default_baud(),
         }
     }
 
     fn has_heartbeat(&self) -> bool {
         match self {
             AnyDecoder::Dgt(d) => d.has_heartbeat(),
+            AnyDecoder::Millennium(d) => d.has_heartbeat(),
+        }
+    }
+
+    fn framing(&self) -> Framing {
+        match self {
+            AnyDecoder::Dgt(d) => d.framing(),
+            AnyDecoder::Millennium(d) => d.framing(),
+        }
+    }
+
+    fn keep_alive(&self) -> HostCommand {
+        match self {
+            AnyDecoder::Dgt(d) => d.keep_alive(),
+            AnyDecoder::Millennium(d) => d.keep_alive(),
         }
     }
 
     fn keep_alive_ms(&self) -> Option<u64> {
         match self {
             AnyDecoder::Dgt(d) => d.keep_alive_ms(),
+            AnyDecoder::Millennium(d) => d.keep_alive_ms(),
         }
     }
 
@@ -66,36 +87,42 @@ impl Protocol for AnyDecoder {
                 d.decode(bytes, log, &mut own);
                 out.extend(own.into_iter().map(Message::from));
             }
+            AnyDecoder::Millennium(d) => d.decode(bytes, log, out),
         }
     }
 
     fn idle(&mut self) {
         match self {
             AnyDecoder::Dgt(d) => Protocol::idle(d),
+            AnyDecoder::Millennium(d) => Protocol::idle(d),
         }
     }
 
     fn stats(&self) -> DecoderStats {
         match self {
             AnyDecoder::Dgt(d) => Protocol::stats(d),
+            AnyDecoder::Millennium(d) => Protocol::stats(d),
         }
     }
 
     fn encode(&self, command: HostCommand) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.encode(command),
+            AnyDecoder::Millennium(d) => d.encode(command),
         }
     }
 
     fn greeting(&self) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.greeting(),
+            AnyDecoder::Millennium(d) => d.greeting(),
         }
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.logged_to_wire(logged),
+            AnyDecoder::Millennium(d) => d.logged_to_wire(logged),
         }
     }
 }

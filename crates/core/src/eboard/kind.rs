@@ -6,6 +6,9 @@
 pub enum Kind {
     /// DGT e-board (serial, USB or Bluetooth classic).
     Dgt,
+    /// Millennium ChessLink (eONE, Exclusive, Supreme Tournament 55; USB
+    /// serial).
+    Millennium,
 }
 
 /// A board name that is no e-board.
@@ -22,12 +25,13 @@ impl std::error::Error for UnknownKind {}
 
 impl Kind {
     /// Every kind, in the order the settings list them.
-    pub const ALL: [Kind; 1] = [Kind::Dgt];
+    pub const ALL: [Kind; 2] = [Kind::Dgt, Kind::Millennium];
 
     /// The name on the command line and in a board log's header.
     pub fn code(self) -> &'static str {
         match self {
             Kind::Dgt => "dgt",
+            Kind::Millennium => "millennium",
         }
     }
 }

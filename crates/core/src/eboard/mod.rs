@@ -13,6 +13,8 @@
 mod any;
 mod kind;
 mod message;
+pub mod millennium;
+pub mod millennium_sim;
 
 pub use any::AnyDecoder;
 pub use kind::{Kind, UnknownKind};
