@@ -10,6 +10,7 @@ use crate::board::{DecoderStats, HostCommand, Protocol};
 #[derive(Clone, Debug)]
 pub enum AnyDecoder {
     Dgt(crate::dgt::Decoder),
+    Certabo(super::CertaboDecoder),
 }
 
 impl AnyDecoder {
@@ -17,6 +18,7 @@ impl AnyDecoder {
     pub fn new(kind: Kind) -> AnyDecoder {
         match kind {
             Kind::Dgt => AnyDecoder::Dgt(crate::dgt::Decoder::new()),
+            Kind::Certabo => AnyDecoder::Certabo(super::CertaboDecoder::new()),
         }
     }
 
@@ -24,6 +26,7 @@ impl AnyDecoder {
     pub fn kind(&self) -> Kind {
         match self {
             AnyDecoder::Dgt(_) => Kind::Dgt,
+            AnyDecoder::Certabo(_) => Kind::Certabo,
         }
     }
 }
@@ -34,6 +37,7 @@ impl Protocol for AnyDecoder {
     fn fresh(&self) -> AnyDecoder {
         match self {
             AnyDecoder::Dgt(d) => AnyDecoder::Dgt(d.fresh()),
+            AnyDecoder::Certabo(d) => AnyDecoder::Certabo(d.fresh()),
         }
     }
 
@@ -44,18 +48,21 @@ impl Protocol for AnyDecoder {
     fn default_baud(&self) -> u32 {
         match self {
             AnyDecoder::Dgt(d) => d.default_baud(),
+            AnyDecoder::Certabo(d) => d.default_baud(),
         }
     }
 
     fn has_heartbeat(&self) -> bool {
         match self {
             AnyDecoder::Dgt(d) => d.has_heartbeat(),
+            AnyDecoder::Certabo(d) => d.has_heartbeat(),
         }
     }
 
     fn keep_alive_ms(&self) -> Option<u64> {
         match self {
             AnyDecoder::Dgt(d) => d.keep_alive_ms(),
+            AnyDecoder::Certabo(d) => d.keep_alive_ms(),
         }
     }
 
@@ -66,36 +73,49 @@ impl Protocol for AnyDecoder {
                 d.decode(bytes, log, &mut own);
                 out.extend(own.into_iter().map(Message::from));
             }
+            AnyDecoder::Certabo(d) => d.decode(bytes, log, out),
         }
     }
 
     fn idle(&mut self) {
         match self {
             AnyDecoder::Dgt(d) => Protocol::idle(d),
+            AnyDecoder::Certabo(d) => Protocol::idle(d),
         }
     }
 
     fn stats(&self) -> DecoderStats {
         match self {
             AnyDecoder::Dgt(d) => Protocol::stats(d),
+            AnyDecoder::Certabo(d) => Protocol::stats(d),
         }
     }
 
     fn encode(&self, command: HostCommand) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.encode(command),
+            AnyDecoder::Certabo(d) => d.encode(command),
+        }
+    }
+
+    fn sent(&mut self, command: HostCommand) {
+        match self {
+            AnyDecoder::Dgt(d) => d.sent(command),
+            AnyDecoder::Certabo(d) => d.sent(command),
         }
     }
 
     fn greeting(&self) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.greeting(),
+            AnyDecoder::Certabo(d) => d.greeting(),
         }
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.logged_to_wire(logged),
+            AnyDecoder::Certabo(d) => d.logged_to_wire(logged),
         }
     }
 }

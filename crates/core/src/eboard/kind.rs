@@ -6,6 +6,8 @@
 pub enum Kind {
     /// DGT e-board (serial, USB or Bluetooth classic).
     Dgt,
+    /// Certabo (USB serial, an RFID chip in every piece).
+    Certabo,
 }
 
 /// A board name that is no e-board.
@@ -22,12 +24,13 @@ impl std::error::Error for UnknownKind {}
 
 impl Kind {
     /// Every kind, in the order the settings list them.
-    pub const ALL: [Kind; 1] = [Kind::Dgt];
+    pub const ALL: [Kind; 2] = [Kind::Dgt, Kind::Certabo];
 
     /// The name on the command line and in a board log's header.
     pub fn code(self) -> &'static str {
         match self {
             Kind::Dgt => "dgt",
+            Kind::Certabo => "certabo",
         }
     }
 }
