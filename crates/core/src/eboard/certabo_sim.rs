@@ -50,10 +50,10 @@ pub struct CertaboSim {
 pub const SCAN_MS: u64 = 200;
 
 impl CertaboSim {
-    /// A board with the start position set up; the two spare queens stand
-    /// on d3 and d6 (`spares_on_board`, ready for calibration) or lie
-    /// beside the board. Chip codes and noise follow `seed`.
-    pub fn new(seed: u64, spares_on_board: bool) -> CertaboSim {
+    /// A board with the start position set up, and with `spares` the two
+    /// spare queens on d3 and d6, ready for calibration (without, the set
+    /// has none). Chip codes and noise follow `seed`.
+    pub fn new(seed: u64, spares: bool) -> CertaboSim {
         let mut sim = CertaboSim {
             chips: Vec::new(),
             on: [None; 64],
@@ -70,17 +70,16 @@ impl CertaboSim {
             sim.beside.retain(|&c| c != chip);
             sim.on[usize::from(sq)] = Some(chip);
         }
-        for (sq, color) in [
-            (WHITE_SPARE_QUEEN, Color::White),
-            (BLACK_SPARE_QUEEN, Color::Black),
-        ] {
-            let chip = sim.add_chip(Piece {
-                color,
-                role: Role::Queen,
-            });
-            if spares_on_board {
-                sim.beside.retain(|&c| c != chip);
-                sim.on[usize::from(sq)] = Some(chip);
+        if spares {
+            for (sq, color) in [
+                (WHITE_SPARE_QUEEN, Color::White),
+                (BLACK_SPARE_QUEEN, Color::Black),
+            ] {
+                let chip = sim.add_chip(Piece {
+                    color,
+                    role: Role::Queen,
+                });
+                sim.put_chip(sq, chip);
             }
         }
         sim
