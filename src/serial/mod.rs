@@ -375,6 +375,7 @@ impl<P: Protocol> Worker<P> {
                         if let Err(e) = port.write_all(&self.cfg.protocol.encode(cmd)) {
                             return Outcome::Lost(format!("write failed: {e}"));
                         }
+                        decoder.sent(cmd);
                     }
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => break,
@@ -463,6 +464,7 @@ impl<P: Protocol> Worker<P> {
                         self.decoder_totals = add(self.decoder_totals, decoder.stats());
                         return Outcome::Lost(format!("write failed: {e}"));
                     }
+                    decoder.sent(HostCommand::Snapshot);
                 }
             }
         }
