@@ -64,6 +64,11 @@ pub fn run(args: Args) -> CliResult {
             let master = super::dgt::board_sim(master, args.setup.as_deref())?;
             return finish(&args, master, slave);
         }
+        FormatArg::EBoard(kind) => {
+            return Err(CliError::input(format!(
+                "no simulated {kind} board in this build (use peg, liboard, sentio or dgt)"
+            )));
+        }
     };
     let mut reader = master
         .try_clone_native()
