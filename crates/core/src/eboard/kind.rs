@@ -6,6 +6,9 @@
 pub enum Kind {
     /// DGT e-board (serial, USB or Bluetooth classic).
     Dgt,
+    /// Millennium ChessLink (eONE, Exclusive, Supreme Tournament 55; USB
+    /// serial).
+    Millennium,
     /// Certabo (USB serial, an RFID chip in every piece).
     Certabo,
 }
@@ -24,12 +27,13 @@ impl std::error::Error for UnknownKind {}
 
 impl Kind {
     /// Every kind, in the order the settings list them.
-    pub const ALL: [Kind; 2] = [Kind::Dgt, Kind::Certabo];
+    pub const ALL: [Kind; 3] = [Kind::Dgt, Kind::Millennium, Kind::Certabo];
 
     /// The name on the command line and in a board log's header.
     pub fn code(self) -> &'static str {
         match self {
             Kind::Dgt => "dgt",
+            Kind::Millennium => "millennium",
             Kind::Certabo => "certabo",
         }
     }

@@ -16,6 +16,8 @@ pub mod certabo_chips;
 pub mod certabo_sim;
 mod kind;
 mod message;
+pub mod millennium;
+pub mod millennium_sim;
 
 pub use any::AnyDecoder;
 pub use certabo::CertaboDecoder;
