@@ -10,6 +10,8 @@ use crate::board::{DecoderStats, HostCommand, Protocol};
 #[derive(Clone, Debug)]
 pub enum AnyDecoder {
     Dgt(crate::dgt::Decoder),
+    Chessnut(super::ChessnutDecoder),
+    Pegasus(super::PegasusDecoder),
 }
 
 impl AnyDecoder {
@@ -17,6 +19,8 @@ impl AnyDecoder {
     pub fn new(kind: Kind) -> AnyDecoder {
         match kind {
             Kind::Dgt => AnyDecoder::Dgt(crate::dgt::Decoder::new()),
+            Kind::Chessnut => AnyDecoder::Chessnut(super::ChessnutDecoder::new()),
+            Kind::Pegasus => AnyDecoder::Pegasus(super::PegasusDecoder::new()),
         }
     }
 
@@ -24,6 +28,8 @@ impl AnyDecoder {
     pub fn kind(&self) -> Kind {
         match self {
             AnyDecoder::Dgt(_) => Kind::Dgt,
+            AnyDecoder::Chessnut(_) => Kind::Chessnut,
+            AnyDecoder::Pegasus(_) => Kind::Pegasus,
         }
     }
 }
@@ -34,6 +40,8 @@ impl Protocol for AnyDecoder {
     fn fresh(&self) -> AnyDecoder {
         match self {
             AnyDecoder::Dgt(d) => AnyDecoder::Dgt(d.fresh()),
+            AnyDecoder::Chessnut(d) => AnyDecoder::Chessnut(d.fresh()),
+            AnyDecoder::Pegasus(d) => AnyDecoder::Pegasus(d.fresh()),
         }
     }
 
@@ -44,18 +52,24 @@ impl Protocol for AnyDecoder {
     fn default_baud(&self) -> u32 {
         match self {
             AnyDecoder::Dgt(d) => d.default_baud(),
+            AnyDecoder::Chessnut(d) => d.default_baud(),
+            AnyDecoder::Pegasus(d) => d.default_baud(),
         }
     }
 
     fn has_heartbeat(&self) -> bool {
         match self {
             AnyDecoder::Dgt(d) => d.has_heartbeat(),
+            AnyDecoder::Chessnut(d) => d.has_heartbeat(),
+            AnyDecoder::Pegasus(d) => d.has_heartbeat(),
         }
     }
 
     fn keep_alive_ms(&self) -> Option<u64> {
         match self {
             AnyDecoder::Dgt(d) => d.keep_alive_ms(),
+            AnyDecoder::Chessnut(d) => d.keep_alive_ms(),
+            AnyDecoder::Pegasus(d) => d.keep_alive_ms(),
         }
     }
 
@@ -66,36 +80,48 @@ impl Protocol for AnyDecoder {
                 d.decode(bytes, log, &mut own);
                 out.extend(own.into_iter().map(Message::from));
             }
+            AnyDecoder::Chessnut(d) => d.decode(bytes, log, out),
+            AnyDecoder::Pegasus(d) => d.decode(bytes, log, out),
         }
     }
 
     fn idle(&mut self) {
         match self {
             AnyDecoder::Dgt(d) => Protocol::idle(d),
+            AnyDecoder::Chessnut(d) => Protocol::idle(d),
+            AnyDecoder::Pegasus(d) => Protocol::idle(d),
         }
     }
 
     fn stats(&self) -> DecoderStats {
         match self {
             AnyDecoder::Dgt(d) => Protocol::stats(d),
+            AnyDecoder::Chessnut(d) => Protocol::stats(d),
+            AnyDecoder::Pegasus(d) => Protocol::stats(d),
         }
     }
 
     fn encode(&self, command: HostCommand) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.encode(command),
+            AnyDecoder::Chessnut(d) => d.encode(command),
+            AnyDecoder::Pegasus(d) => d.encode(command),
         }
     }
 
     fn greeting(&self) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.greeting(),
+            AnyDecoder::Chessnut(d) => d.greeting(),
+            AnyDecoder::Pegasus(d) => d.greeting(),
         }
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
         match self {
             AnyDecoder::Dgt(d) => d.logged_to_wire(logged),
+            AnyDecoder::Chessnut(d) => d.logged_to_wire(logged),
+            AnyDecoder::Pegasus(d) => d.logged_to_wire(logged),
         }
     }
 }

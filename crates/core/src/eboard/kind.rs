@@ -6,6 +6,10 @@
 pub enum Kind {
     /// DGT e-board (serial, USB or Bluetooth classic).
     Dgt,
+    /// Chessnut Air, Air+, Pro or Go (Bluetooth LE).
+    Chessnut,
+    /// DGT Pegasus (Bluetooth LE).
+    Pegasus,
 }
 
 /// A board name that is no e-board.
@@ -22,12 +26,14 @@ impl std::error::Error for UnknownKind {}
 
 impl Kind {
     /// Every kind, in the order the settings list them.
-    pub const ALL: [Kind; 1] = [Kind::Dgt];
+    pub const ALL: [Kind; 3] = [Kind::Dgt, Kind::Chessnut, Kind::Pegasus];
 
     /// The name on the command line and in a board log's header.
     pub fn code(self) -> &'static str {
         match self {
             Kind::Dgt => "dgt",
+            Kind::Chessnut => "chessnut",
+            Kind::Pegasus => "pegasus",
         }
     }
 }

@@ -11,9 +11,13 @@
 //!   serial thread and the window's links need not know which.
 
 mod any;
+pub mod chessnut;
 mod kind;
 mod message;
+pub mod pegasus;
 
 pub use any::AnyDecoder;
+pub use chessnut::ChessnutDecoder;
 pub use kind::{Kind, UnknownKind};
 pub use message::{CalibrationStep, Message};
+pub use pegasus::PegasusDecoder;
