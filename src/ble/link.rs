@@ -341,7 +341,9 @@ impl Worker {
                 && now.saturating_sub(last_keep_alive) >= every
             {
                 last_keep_alive = now;
-                if let Err(reason) = self.write(t, &self.protocol.encode(HostCommand::Ident)) {
+                if let Err(reason) =
+                    self.write(t, &self.protocol.encode(self.protocol.keep_alive()))
+                {
                     return up(reason);
                 }
             }
