@@ -142,6 +142,14 @@ impl Tracker {
                 self.commit_default_promotion(p.mv, out);
             }
         }
+        if let Phase::HiddenCapture(p) = self.phase
+            && self.reply_begun(p, m)
+        {
+            // The other side lifts a piece while the capture shows done:
+            // it is done (the reply is then read as usual).
+            self.phase = Phase::Following;
+            self.commit(p.mv, out);
+        }
         if let Phase::Resync { mask, .. } | Phase::HiddenCapture(Pending { mask, .. }) = self.phase
             && mask != m
         {
@@ -247,7 +255,7 @@ impl Tracker {
                 self.phase = Phase::HiddenCapture(Pending {
                     mv,
                     mask: m,
-                    deadline: at + self.cfg.mismatch_ms,
+                    deadline: at + HIDDEN_CAPTURE_MS,
                 });
             }
         } else if self.name_stuck_sensor(m, at, false, out)
@@ -380,6 +388,30 @@ impl Tracker {
             .filter(|c| trusted.iter().any(|s| !s.contains(c.mv.to())));
         let first = found.next()?;
         found.next().is_none().then_some(first.mv)
+    }
+
+    /// Whether the board, after showing a hidden capture done, shows only
+    /// pieces of the other side lifted since, or the capturing piece where
+    /// the other side can take it back: the reply has begun. (Read the
+    /// other way, the capturing piece lifted again is the capture's
+    /// evidence: the same capture.)
+    pub(super) fn reply_begun(&self, p: Pending, m: Bitboard) -> bool {
+        let lifted = p.mask & !m;
+        if lifted.is_empty() || !m.is_subset(p.mask) {
+            return false;
+        }
+        let to = p.mv.to();
+        let replier = self.pos.board().by_color(!self.pos.turn()).without(to);
+        if lifted.is_subset(replier) {
+            return true;
+        }
+        let mut after = self.pos.clone();
+        after.play_unchecked(p.mv);
+        lifted.is_subset(replier.with(to))
+            && after
+                .legal_moves()
+                .iter()
+                .any(|reply| reply.is_capture() && reply.to() == to)
     }
 
     /// How many settled states ago both squares of a capture were empty.
