@@ -110,15 +110,15 @@ struct Cases {
     /// Where it happened (game, seed, move).
     worst_catch_up_at: String,
     /// The same when a state was lost without a word (the capture whose
-    /// snapshot with both pieces off never came, nor a bad line): nothing
-    /// tells the tracker that it missed anything, and the board alone
-    /// does not tell the capture done from the piece in the hand, so it
-    /// waits for the reply (and for the hand to be still).
+    /// snapshot with both pieces off never came, nor a bad line): the
+    /// next line shows two holes changed at once, which tells the tracker
+    /// that a line was lost; the capture is executed when the board stands
+    /// still a moment or the reply begins.
     worst_unheard_catch_up_ms: u64,
     worst_unheard_catch_up_at: String,
     /// Games whose last move, a capture, lost its line (heard) with no
     /// reply after it, and the longest until it was recorded: the board
-    /// must stand still for the mismatch time (the capture done, not its
+    /// must stand still a moment (the capture done, not its
     /// piece held in the hand).
     last_captures_lost: u64,
     worst_last_capture_ms: u64,
@@ -836,6 +836,21 @@ fn replay_all_with_noise(
         "strict {strict} noise {noise}%: caught up after {} ms at {}",
         cases.worst_catch_up_ms,
         cases.worst_catch_up_at
+    );
+    // Also after a line that vanished unheard: two holes changed in one
+    // line tell of it, and the capture it hid is executed once the board
+    // stands still a moment or the reply begins.
+    assert!(
+        cases.worst_unheard_catch_up_ms <= 1000,
+        "strict {strict} noise {noise}%: caught up after a line lost unheard after {} ms at {}",
+        cases.worst_unheard_catch_up_ms,
+        cases.worst_unheard_catch_up_at
+    );
+    // And a game's last move after lost lines, with no reply.
+    assert!(
+        cases.worst_last_capture_ms <= 1000,
+        "strict {strict} noise {noise}%: the last move recorded after {} ms",
+        cases.worst_last_capture_ms
     );
     cases
 }

@@ -391,27 +391,31 @@ impl Tracker {
     }
 
     /// Whether the board, after showing a hidden capture done, shows only
-    /// pieces of the other side lifted since, or the capturing piece where
-    /// the other side can take it back: the reply has begun. (Read the
-    /// other way, the capturing piece lifted again is the capture's
-    /// evidence: the same capture.)
+    /// pieces lifted that the other side moves or takes: the reply has
+    /// begun. (Read the other way, with the capturing piece still in the
+    /// hand, it would be a second piece of the capturer's off its hole, or
+    /// the capture's own evidence.)
     pub(super) fn reply_begun(&self, p: Pending, m: Bitboard) -> bool {
         let lifted = p.mask & !m;
         if lifted.is_empty() || !m.is_subset(p.mask) {
             return false;
         }
-        let to = p.mv.to();
-        let replier = self.pos.board().by_color(!self.pos.turn()).without(to);
+        let replier = self
+            .pos
+            .board()
+            .by_color(!self.pos.turn())
+            .without(p.mv.to());
         if lifted.is_subset(replier) {
             return true;
         }
         let mut after = self.pos.clone();
         after.play_unchecked(p.mv);
-        lifted.is_subset(replier.with(to))
-            && after
-                .legal_moves()
-                .iter()
-                .any(|reply| reply.is_capture() && reply.to() == to)
+        let takes = after
+            .legal_moves()
+            .iter()
+            .filter(|reply| reply.is_capture())
+            .fold(Bitboard::EMPTY, |acc, reply| acc.with(reply.to()));
+        lifted.is_subset(replier | takes)
     }
 
     /// How many settled states ago both squares of a capture were empty.

@@ -159,7 +159,7 @@ const HAND_STEP_MS: u64 = 150;
 /// the hand, and a piece of both colours touched binds the player to that
 /// very capture (Art. 4.3 c, E.2.2). Short enough that the tracker agrees
 /// with the board within a second of the capture.
-const HIDDEN_CAPTURE_MS: u64 = 700;
+const HIDDEN_CAPTURE_MS: u64 = 600;
 
 /// Lines lost since the last good one.
 #[derive(Clone, Copy, Debug)]
