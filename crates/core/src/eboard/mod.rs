@@ -13,6 +13,7 @@
 mod any;
 mod kind;
 mod message;
+pub mod probe;
 
 pub use any::AnyDecoder;
 pub use kind::{Kind, UnknownKind};
