@@ -14,6 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod probe;
+
 use crate::board::{BoardReport, DecoderStats, Format, HostCommand, Protocol, log};
 use crate::session::board::BoardEvent;
 
