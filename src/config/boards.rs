@@ -108,6 +108,18 @@ impl BoardChoice {
     }
 }
 
+impl std::str::FromStr for BoardChoice {
+    /// The name that names no board.
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BoardChoice, String> {
+        BoardChoice::MINE
+            .into_iter()
+            .find(|c| c.code().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| s.to_owned())
+    }
+}
+
 /// A port that asks for the board to be found by probing the ports.
 pub const AUTO_PORT: &str = "auto";
 
