@@ -11,10 +11,16 @@
 //!   serial thread and the window's links need not know which.
 
 mod any;
+pub mod certabo;
+pub mod certabo_chips;
+pub mod certabo_sim;
 mod kind;
 mod message;
+pub mod millennium;
+pub mod millennium_sim;
 pub mod probe;
 
 pub use any::AnyDecoder;
+pub use certabo::CertaboDecoder;
 pub use kind::{Kind, UnknownKind};
 pub use message::{CalibrationStep, Message};
