@@ -93,23 +93,12 @@ impl Boards {
         let peg = self.peg.iter().flat_map(|l| l.rx.try_iter());
         let peg = peg.map(|i| (i.at_ms, Event::Board(i.event)));
         let mine = self.my_eboard.iter().flat_map(|l| l.rx.try_iter());
-        let mine = mine.filter_map(|i| my_eboard_event(i.event).map(|e| (i.at_ms, e)));
+        let mine = mine.map(|i| (i.at_ms, Event::EBoard(i.event)));
         let opponent = self.opponent.iter().flat_map(|l| l.rx.try_iter());
         let opponent = opponent.map(|i| (i.at_ms, Event::Sighted(i.event)));
         peg.chain(mine).chain(opponent).collect()
     }
 }
-
-/// The session event of the player's own e-board's report. The session's
-/// seat for it (`Event::EBoard`) is being added beside this work; until it
-/// is in, such a board is offered as not in this build
-/// ([`my_seat`]) and this is never reached.
-fn my_eboard_event(_event: BoardEvent<crate::eboard::Message>) -> Option<Event> {
-    None
-}
-
-/// Whether this build can follow an e-board as the player's own board.
-const OWN_EBOARD_IN_BUILD: bool = false;
 
 /// The first board of `kind` the probe found.
 fn found_port(found: &[Found], kind: Kind) -> Option<String> {
@@ -164,9 +153,6 @@ fn seat(choice: BoardChoice, port: Option<&str>, settings: &Settings, found: &[F
 /// The player's own board's link.
 pub(super) fn my_seat(settings: &Settings, found: &[Found]) -> SeatLink {
     let choice = settings.board.my_board();
-    if choice.knows_pieces() && !choice.bluetooth() && !OWN_EBOARD_IN_BUILD {
-        return SeatLink::Unavailable("board_own_eboard_unavailable", choice);
-    }
     seat(choice, settings.board.port.as_deref(), settings, found)
 }
 
@@ -200,9 +186,11 @@ impl RochadeApp {
         };
         let mine = my_seat(&self.settings, &self.boards.found);
         if mine != self.boards.mine_plan {
-            let had = self.boards.peg.take().is_some() | self.boards.my_eboard.take().is_some();
-            if had {
+            if self.boards.peg.take().is_some() {
                 self.dispatch(Event::Board(BoardEvent::LinkClosed));
+            }
+            if self.boards.my_eboard.take().is_some() {
+                self.dispatch(Event::EBoard(BoardEvent::LinkClosed));
             }
             match &mine {
                 SeatLink::Peg { port, format, baud } => {

@@ -10,9 +10,19 @@ use crate::session::board::LinkState;
 pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     super::a11y::heading(ui, t.get("connection"));
     let board = app.session.board_state();
+    let mine = app.sim.as_ref().map_or_else(
+        || app.settings.board.my_board(),
+        |s| crate::config::BoardChoice::of_format(s.format()),
+    );
+    // An e-board of the player's own is followed by its own seat.
+    let my_link = if mine.knows_pieces() {
+        &app.session.own_eboard().link
+    } else {
+        &board.link
+    };
     let (state, port) = link_words(
         t,
-        &board.link,
+        my_link,
         app.settings.board.port.clone().unwrap_or_default(),
     );
     let port = if port == super::SimPanel::PORT {
@@ -22,10 +32,6 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     };
     super::a11y::read_only_text(ui, format!("{state}, {}: {port}", t.get("port")));
     let link = app.boards.mine().map(|l| l.status());
-    let mine = app.sim.as_ref().map_or_else(
-        || app.settings.board.my_board(),
-        |s| crate::config::BoardChoice::of_format(s.format()),
-    );
     ui.label(format!(
         "{}: {}",
         t.get("my_board"),

@@ -495,7 +495,7 @@ impl<P: Protocol> Worker<P> {
 }
 
 /// Opens a port with the board's character framing.
-fn open_port(
+pub(crate) fn open_port(
     port: &str,
     baud: u32,
     framing: crate::board::Framing,

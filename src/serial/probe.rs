@@ -8,7 +8,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::time::{Duration, Instant};
 
 use crate::eboard::Kind;
-use crate::eboard::probe::{Framing, ProbeRequest, answered, requests};
+use crate::eboard::probe::{ProbeRequest, answered, requests};
 
 /// How long one kind of board has to answer on one port.
 pub const ANSWER_MS: u64 = 450;
@@ -65,16 +65,8 @@ pub fn probe_port(port: &str, answer: Duration) -> Option<Kind> {
 /// Opens `port` as `request` says, sends the question and reads until the
 /// board has answered or `answer` has passed.
 fn ask(port: &str, request: &ProbeRequest, answer: Duration) -> std::io::Result<Option<Kind>> {
-    let (data_bits, parity) = match request.framing {
-        Framing::EightNone => (serialport::DataBits::Eight, serialport::Parity::None),
-        Framing::SevenOdd => (serialport::DataBits::Seven, serialport::Parity::Odd),
-    };
-    let mut serial = serialport::new(port, request.baud)
-        .data_bits(data_bits)
-        .parity(parity)
-        .timeout(Duration::from_millis(20))
-        .open()
-        .map_err(std::io::Error::from)?;
+    let mut serial =
+        super::open_port(port, request.baud, request.framing).map_err(std::io::Error::from)?;
     // What an earlier open left unread is no answer to this question.
     let _ = serial.clear(serialport::ClearBuffer::All);
     serial.write_all(&request.bytes)?;

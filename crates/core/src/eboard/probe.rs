@@ -9,22 +9,13 @@
 //! decoder that lands answers the probe without a word here.
 
 use super::{AnyDecoder, Kind};
-use crate::board::{HostCommand, Protocol};
+use crate::board::{Framing, HostCommand, Protocol};
 
 /// The kinds a probe asks for, in the order it asks (the names of the
 /// serial boards that answer a request; a kind not in this build is
 /// skipped). Certabo talks without being asked and Chessnut and Pegasus
 /// are Bluetooth boards: none of them is probed.
 pub const PROBED: [&str; 2] = ["dgt", "millennium"];
-
-/// How the serial line is framed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Framing {
-    /// 8 data bits, no parity (DGT).
-    EightNone,
-    /// 7 data bits, odd parity (Millennium ChessLink).
-    SevenOdd,
-}
 
 /// How to ask a port whether a board of `kind` is on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,11 +42,7 @@ pub fn request(kind: Kind) -> ProbeRequest {
     ProbeRequest {
         kind,
         baud: decoder.default_baud(),
-        framing: if kind.code() == "millennium" {
-            Framing::SevenOdd
-        } else {
-            Framing::EightNone
-        },
+        framing: decoder.framing(),
         bytes: decoder.encode(HostCommand::Ident),
     }
 }
@@ -96,6 +83,34 @@ mod tests {
         }
         let version = encode(&Dgt::Version { major: 1, minor: 8 });
         assert_eq!(answered(Kind::Dgt, &version), Some(Kind::Dgt));
+    }
+
+    #[test]
+    fn a_millennium_board_is_asked_its_version_at_38400_baud_7o1() {
+        use crate::eboard::millennium_sim::MillenniumSim;
+        let millennium = request(Kind::Millennium);
+        assert_eq!(millennium.bytes, b"V56");
+        assert_eq!(millennium.baud, 38400);
+        assert_eq!(millennium.framing, Framing::SevenOdd);
+        assert_eq!(
+            requests().iter().map(|r| r.kind).collect::<Vec<_>>(),
+            [Kind::Dgt, Kind::Millennium]
+        );
+        let answer = MillenniumSim::new().receive(0, &millennium.bytes);
+        assert_eq!(answered(Kind::Millennium, &answer), Some(Kind::Millennium));
+        assert_eq!(
+            answered(Kind::Millennium, &answer[..answer.len() - 1]),
+            None
+        );
+        // Each board's answer is no answer to the other's question.
+        assert_eq!(answered(Kind::Dgt, &answer), None);
+        let dgt = DgtSim::new().answer(0x45).expect("an answer");
+        assert_eq!(answered(Kind::Millennium, &dgt), None);
+        // A damaged check is no answer.
+        let mut damaged = answer.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 0x01;
+        assert_eq!(answered(Kind::Millennium, &damaged), None);
     }
 
     #[test]
