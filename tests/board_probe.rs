@@ -1,6 +1,8 @@
 //! Finding boards through real pseudo-terminals: the DGT emulator
 //! (`rochade board-sim --format dgt`, the core's `DgtSim` on a pty) is
-//! found by its answer to the serial-number request; a peg-board that talks
+//! found by its answer to the serial-number request, the Millennium
+//! emulator (`MillenniumSim` on a pty, 7O1) by its answer to `V` and its
+//! scan reports; a peg-board that talks
 //! all the time, a silent device and a path that does not exist are not
 //! boards, and none of them holds the probe up for more than a second.
 
@@ -14,12 +16,15 @@ use serialport::{SerialPort, TTYPort};
 mod board_sim;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/millennium_pty.rs"]
+mod millennium_pty;
 
 use board_sim::Sim;
 
 #[test]
-fn the_dgt_emulator_is_found_and_nothing_else_is_a_board() {
+fn the_dgt_and_millennium_emulators_are_found_and_nothing_else_is_a_board() {
     let dgt = Sim::start(&["--format", "dgt"]);
+    let millennium = millennium_pty::MillenniumPty::start();
     let peg = Sim::start(&["--format", "peg"]);
     // A device that never says a word (kept open on this side).
     let (_master, silent) = TTYPort::pair().expect("a pseudo-terminal");
@@ -32,6 +37,7 @@ fn the_dgt_emulator_is_found_and_nothing_else_is_a_board() {
         (&silent, None),
         (&gone, None),
         (&dgt.device, Some(Kind::Dgt)),
+        (&millennium.device, Some(Kind::Millennium)),
     ] {
         let start = Instant::now();
         let got = probe_port(port, answer);
@@ -45,15 +51,34 @@ fn the_dgt_emulator_is_found_and_nothing_else_is_a_board() {
 
     // All at once, in the order given; the DGT board found again (a
     // second probe of the same board answers the same).
-    let ports = vec![peg.device.clone(), silent.clone(), dgt.device.clone(), gone];
+    let ports = vec![
+        peg.device.clone(),
+        silent.clone(),
+        dgt.device.clone(),
+        gone,
+        millennium.device.clone(),
+    ];
     let start = Instant::now();
     let found = probe_ports(&ports, answer);
     assert_eq!(
         found,
-        vec![Found {
-            port: dgt.device.clone(),
-            kind: Kind::Dgt
-        }]
+        vec![
+            Found {
+                port: dgt.device.clone(),
+                kind: Kind::Dgt
+            },
+            Found {
+                port: millennium.device.clone(),
+                kind: Kind::Millennium
+            }
+        ]
+    );
+    // The Millennium board was asked its version (a byte no command has,
+    // the DGT question, was dropped by it).
+    assert!(
+        millennium.commands().contains(&b'V'),
+        "{:?}",
+        millennium.commands()
     );
     assert!(
         start.elapsed() <= Duration::from_secs(4),
