@@ -65,6 +65,12 @@ impl MillenniumPty {
         self.board.lock().unwrap().lights().squares()
     }
 
+    /// The last LED frame the host set: each LED's flash pattern (LED 1
+    /// first, 0: dark).
+    pub fn leds(&self) -> [u8; rochade::eboard::millennium::LEDS] {
+        self.board.lock().unwrap().lights().leds
+    }
+
     /// The commands the board carried out, by letter.
     pub fn commands(&self) -> Vec<u8> {
         self.board.lock().unwrap().commands.clone()
