@@ -188,7 +188,7 @@ fn a_whole_game_with_the_millennium_board_as_the_opponents_and_the_peg_board_as_
                     .any(|m| m.is_en_passant() || m.promotion().is_some())
         })
         .expect("a 40-ply game in the corpus");
-    let hands = hands_by_ply(&game, eboard_hands::BLITZ, 0x5eed_33);
+    let hands = hands_by_ply(&game, eboard_hands::BLITZ, 0x005e_ed33);
 
     let peg = board_sim::Sim::start(&[]);
     let mut peg = peg;
