@@ -119,11 +119,11 @@ fn seat(choice: BoardChoice, port: Option<&str>, settings: &Settings, found: &[F
     let Some(port) = port.map(str::trim).filter(|p| !p.is_empty()) else {
         return SeatLink::None;
     };
+    // Only the boards that answer a probe can be looked for.
+    if is_auto(port) && !crate::eboard::probe::PROBED.contains(&choice.code()) {
+        return SeatLink::Unavailable("board_port_needed", choice);
+    }
     if let Some(format) = choice.peg_format() {
-        if is_auto(port) {
-            // Occupancy-only boards do not answer a probe.
-            return SeatLink::Searching(choice);
-        }
         let baud = if settings.board.format == format {
             settings.board.baud()
         } else {
@@ -448,6 +448,16 @@ mod tests {
                 port: "/dev/ttyUSB3".into(),
                 kind: Kind::Dgt
             }
+        );
+        // A board that answers no probe needs its port typed.
+        let s = with(BoardChoice::Peg, "auto", BoardChoice::Certabo, "auto");
+        assert_eq!(
+            my_seat(&s, &found),
+            SeatLink::Unavailable("board_port_needed", BoardChoice::Peg)
+        );
+        assert_eq!(
+            opponent_seat(&s, &found),
+            SeatLink::Unavailable("board_port_needed", BoardChoice::Certabo)
         );
     }
 }
