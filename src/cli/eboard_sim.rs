@@ -35,6 +35,9 @@ pub fn board_sim(
     match kind {
         Kind::Millennium => millennium(master, setup),
         Kind::Dgt => super::dgt::board_sim(master, setup),
+        other => Err(CliError::input(format!(
+            "no simulated {other} board on the command line yet (use peg, liboard, sentio, dgt or millennium)"
+        ))),
     }
 }
 

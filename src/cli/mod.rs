@@ -18,6 +18,7 @@ pub mod review;
 pub mod say;
 mod terminal_voice;
 pub mod track;
+mod track_eboard;
 
 #[derive(Parser, Debug)]
 #[command(

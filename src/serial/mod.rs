@@ -14,6 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod probe;
+
 use crate::board::{BoardReport, DecoderStats, Format, HostCommand, Protocol, log};
 use crate::session::board::BoardEvent;
 
@@ -375,6 +377,7 @@ impl<P: Protocol> Worker<P> {
                         if let Err(e) = port.write_all(&self.cfg.protocol.encode(cmd)) {
                             return Outcome::Lost(format!("write failed: {e}"));
                         }
+                        decoder.sent(cmd);
                     }
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => break,
@@ -463,6 +466,7 @@ impl<P: Protocol> Worker<P> {
                         self.decoder_totals = add(self.decoder_totals, decoder.stats());
                         return Outcome::Lost(format!("write failed: {e}"));
                     }
+                    decoder.sent(HostCommand::Snapshot);
                 }
             }
         }
@@ -499,7 +503,7 @@ fn port_framing(framing: crate::board::Framing) -> (serialport::DataBits, serial
 }
 
 /// Opens a port with the board's character framing.
-fn open_port(
+pub(crate) fn open_port(
     port: &str,
     baud: u32,
     framing: crate::board::Framing,

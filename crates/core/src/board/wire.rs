@@ -91,6 +91,11 @@ pub trait Protocol: Send + 'static {
     /// the board does not know, such as lights on a board without LEDs).
     fn encode(&self, command: HostCommand) -> Vec<u8>;
 
+    /// The host sent `command` on this connection (a board that is asked
+    /// nothing, such as Certabo, answers a snapshot request by passing its
+    /// next scan on even if unchanged).
+    fn sent(&mut self, _command: HostCommand) {}
+
     /// What the host sends when the port opens.
     fn greeting(&self) -> Vec<u8> {
         self.encode(HostCommand::Snapshot)

@@ -164,6 +164,18 @@ impl Recognizer {
         Some(self.difference(&self.seen()?))
     }
 
+    /// Whether the board changed and has not stood still for the settle
+    /// time yet (pieces in the hand).
+    pub fn settling(&self) -> bool {
+        self.changed_at.is_some()
+    }
+
+    /// Whether the settled board differs from the game and its guidance
+    /// was given (the guidance time ran out).
+    pub fn guided(&self) -> bool {
+        self.guided && self.mismatch_since.is_some()
+    }
+
     /// Starts again from `pos` (a new or resumed game, or a move the game
     /// refused); the board is matched again when it next changes.
     pub fn reset(&mut self, pos: Chess) {

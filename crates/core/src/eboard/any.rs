@@ -11,6 +11,23 @@ use crate::board::{DecoderStats, Framing, HostCommand, Protocol};
 pub enum AnyDecoder {
     Dgt(crate::dgt::Decoder),
     Millennium(super::millennium::Decoder),
+    Certabo(super::CertaboDecoder),
+    Chessnut(super::ChessnutDecoder),
+    Pegasus(super::PegasusDecoder),
+}
+
+/// `$body` with `$d` bound to the board's own decoder, whichever it is: a
+/// new board is one line here, not one per method.
+macro_rules! each {
+    ($self:expr, $d:ident => $body:expr) => {
+        match $self {
+            AnyDecoder::Dgt($d) => $body,
+            AnyDecoder::Millennium($d) => $body,
+            AnyDecoder::Certabo($d) => $body,
+            AnyDecoder::Chessnut($d) => $body,
+            AnyDecoder::Pegasus($d) => $body,
+        }
+    };
 }
 
 impl AnyDecoder {
@@ -19,6 +36,9 @@ impl AnyDecoder {
         match kind {
             Kind::Dgt => AnyDecoder::Dgt(crate::dgt::Decoder::new()),
             Kind::Millennium => AnyDecoder::Millennium(super::millennium::Decoder::new()),
+            Kind::Certabo => AnyDecoder::Certabo(super::CertaboDecoder::new()),
+            Kind::Chessnut => AnyDecoder::Chessnut(super::ChessnutDecoder::new()),
+            Kind::Pegasus => AnyDecoder::Pegasus(super::PegasusDecoder::new()),
         }
     }
 
@@ -27,6 +47,9 @@ impl AnyDecoder {
         match self {
             AnyDecoder::Dgt(_) => Kind::Dgt,
             AnyDecoder::Millennium(_) => Kind::Millennium,
+            AnyDecoder::Certabo(_) => Kind::Certabo,
+            AnyDecoder::Chessnut(_) => Kind::Chessnut,
+            AnyDecoder::Pegasus(_) => Kind::Pegasus,
         }
     }
 }
@@ -38,6 +61,9 @@ impl Protocol for AnyDecoder {
         match self {
             AnyDecoder::Dgt(d) => AnyDecoder::Dgt(d.fresh()),
             AnyDecoder::Millennium(d) => AnyDecoder::Millennium(d.fresh()),
+            AnyDecoder::Certabo(d) => AnyDecoder::Certabo(d.fresh()),
+            AnyDecoder::Chessnut(d) => AnyDecoder::Chessnut(d.fresh()),
+            AnyDecoder::Pegasus(d) => AnyDecoder::Pegasus(d.fresh()),
         }
     }
 
@@ -46,38 +72,23 @@ impl Protocol for AnyDecoder {
     }
 
     fn default_baud(&self) -> u32 {
-        match self {
-            AnyDecoder::Dgt(d) => d.default_baud(),
-            AnyDecoder::Millennium(d) => d.default_baud(),
-        }
-    }
-
-    fn has_heartbeat(&self) -> bool {
-        match self {
-            AnyDecoder::Dgt(d) => d.has_heartbeat(),
-            AnyDecoder::Millennium(d) => d.has_heartbeat(),
-        }
+        each!(self, d => d.default_baud())
     }
 
     fn framing(&self) -> Framing {
-        match self {
-            AnyDecoder::Dgt(d) => d.framing(),
-            AnyDecoder::Millennium(d) => d.framing(),
-        }
+        each!(self, d => d.framing())
     }
 
-    fn keep_alive(&self) -> HostCommand {
-        match self {
-            AnyDecoder::Dgt(d) => d.keep_alive(),
-            AnyDecoder::Millennium(d) => d.keep_alive(),
-        }
+    fn has_heartbeat(&self) -> bool {
+        each!(self, d => d.has_heartbeat())
     }
 
     fn keep_alive_ms(&self) -> Option<u64> {
-        match self {
-            AnyDecoder::Dgt(d) => d.keep_alive_ms(),
-            AnyDecoder::Millennium(d) => d.keep_alive_ms(),
-        }
+        each!(self, d => d.keep_alive_ms())
+    }
+
+    fn keep_alive(&self) -> HostCommand {
+        each!(self, d => d.keep_alive())
     }
 
     fn decode(&mut self, bytes: &[u8], log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
@@ -88,42 +99,34 @@ impl Protocol for AnyDecoder {
                 out.extend(own.into_iter().map(Message::from));
             }
             AnyDecoder::Millennium(d) => d.decode(bytes, log, out),
+            AnyDecoder::Certabo(d) => d.decode(bytes, log, out),
+            AnyDecoder::Chessnut(d) => d.decode(bytes, log, out),
+            AnyDecoder::Pegasus(d) => d.decode(bytes, log, out),
         }
     }
 
     fn idle(&mut self) {
-        match self {
-            AnyDecoder::Dgt(d) => Protocol::idle(d),
-            AnyDecoder::Millennium(d) => Protocol::idle(d),
-        }
+        each!(self, d => Protocol::idle(d))
     }
 
     fn stats(&self) -> DecoderStats {
-        match self {
-            AnyDecoder::Dgt(d) => Protocol::stats(d),
-            AnyDecoder::Millennium(d) => Protocol::stats(d),
-        }
+        each!(self, d => Protocol::stats(d))
     }
 
     fn encode(&self, command: HostCommand) -> Vec<u8> {
-        match self {
-            AnyDecoder::Dgt(d) => d.encode(command),
-            AnyDecoder::Millennium(d) => d.encode(command),
-        }
+        each!(self, d => d.encode(command))
+    }
+
+    fn sent(&mut self, command: HostCommand) {
+        each!(self, d => d.sent(command))
     }
 
     fn greeting(&self) -> Vec<u8> {
-        match self {
-            AnyDecoder::Dgt(d) => d.greeting(),
-            AnyDecoder::Millennium(d) => d.greeting(),
-        }
+        each!(self, d => d.greeting())
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
-        match self {
-            AnyDecoder::Dgt(d) => d.logged_to_wire(logged),
-            AnyDecoder::Millennium(d) => d.logged_to_wire(logged),
-        }
+        each!(self, d => d.logged_to_wire(logged))
     }
 }
 
