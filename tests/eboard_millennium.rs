@@ -30,6 +30,8 @@ mod rng;
 use rng::Rng;
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
+#[path = "support/millennium_pty.rs"]
+mod millennium_pty;
 use eboard_hands::{BLITZ, HUMAN, Pace};
 
 /// How often the host asks for the status (the link's keep-alive).
@@ -367,138 +369,71 @@ fn every_game_is_followed_exactly_at_blitz_pace() {
     check("blitz pace", BLITZ);
 }
 
-/// The emulator on the far side of a real pseudo-terminal, its clock the
-/// wall clock: answers the host at once, scans on a thread of its own.
-struct PtyBoard {
-    board: std::sync::Arc<std::sync::Mutex<MillenniumSim>>,
-    /// Every byte the host wrote, as the board read it.
-    heard: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl PtyBoard {
-    fn plug(master: serialport::TTYPort) -> PtyBoard {
-        use std::io::{Read, Write};
-        use std::sync::atomic::Ordering;
-        use std::sync::{Arc, Mutex};
-        let board = Arc::new(Mutex::new(MillenniumSim::new()));
-        let heard = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let epoch = std::time::Instant::now();
-        let now_ms = move || epoch.elapsed().as_millis() as u64;
-        let writer = Arc::new(Mutex::new(master.try_clone_native().expect("clone")));
-        // The parity bit rides in the top bit, as harsh as it gets: the
-        // host must strip it.
-        let send = {
-            let writer = writer.clone();
-            move |bytes: Vec<u8>| {
-                let wire: Vec<u8> = bytes.into_iter().map(odd_parity).collect();
-                let _ = writer.lock().expect("writer").write_all(&wire);
-            }
-        };
-        {
-            let (board, heard, stop, send) =
-                (board.clone(), heard.clone(), stop.clone(), send.clone());
-            let mut reader = master;
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 512];
-                while !stop.load(Ordering::Relaxed) {
-                    if let Ok(n) = reader.read(&mut buf) {
-                        heard.lock().expect("heard").extend_from_slice(&buf[..n]);
-                        let answer = board.lock().expect("board").receive(now_ms(), &buf[..n]);
-                        send(answer);
-                    }
-                }
-            });
-        }
-        {
-            let (board, stop) = (board.clone(), stop.clone());
-            std::thread::spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let sent = board.lock().expect("board").scan_until(now_ms());
-                    for (_, status) in sent {
-                        send(status);
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(5));
-                }
-            });
-        }
-        PtyBoard { board, heard, stop }
-    }
-}
-
-impl Drop for PtyBoard {
-    fn drop(&mut self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
 #[test]
 fn the_serial_link_follows_the_emulator_on_a_real_pseudo_terminal_and_lights_its_leds() {
+    use rochade::eboard::millennium::Command;
     use rochade::serial::{BoardInput, Link, LinkConfig};
     use rochade::session::board::BoardEvent;
-    use serialport::{SerialPort, TTYPort};
     use shakmaty::{Bitboard, Position, Square};
     use std::time::{Duration, Instant};
 
-    let (master, slave) = TTYPort::pair().expect("a pseudo-terminal");
-    let path = slave.name().expect("a name");
-    let board = PtyBoard::plug(master);
+    let board = millennium_pty::MillenniumPty::start();
     let (tx, rx) = std::sync::mpsc::channel::<BoardInput<Message>>();
-    let link = Link::spawn(LinkConfig::eboard(path, Kind::Millennium), tx).expect("link");
+    let link = Link::spawn(LinkConfig::eboard(&board.device, Kind::Millennium), tx).expect("link");
     let next = |timeout: Duration| rx.recv_timeout(timeout).ok().map(|input| input.event);
 
     // The greeting: reports on change, the version, the status.
     let mut ident = None;
-    let mut positions = Vec::new();
+    let mut first = None;
     let until = Instant::now() + Duration::from_secs(10);
-    while (ident.is_none() || positions.is_empty()) && Instant::now() < until {
+    while (ident.is_none() || first.is_none()) && Instant::now() < until {
         match next(Duration::from_millis(200)) {
             Some(BoardEvent::Message(Message::Ident(text))) => ident = Some(text),
-            Some(BoardEvent::Message(Message::Position(p))) => positions.push(*p),
+            Some(BoardEvent::Message(Message::Position(p))) => first = Some(*p),
             _ => {}
         }
     }
     assert_eq!(ident.as_deref(), Some("Millennium ChessLink 01.03"));
-    assert_eq!(positions[0], rochade::dgt::protocol::start_pieces());
+    assert_eq!(first, Some(rochade::dgt::protocol::start_pieces()));
     assert!(
-        board.heard.lock().unwrap().starts_with(b"W020356V56S53"),
+        board.commands().starts_with(b"WVS"),
         "{:?}",
-        String::from_utf8_lossy(&board.heard.lock().unwrap())
-    );
-    assert_eq!(
-        board
-            .board
-            .lock()
-            .unwrap()
-            .e2rom(millennium::E2_AUTO_REPORTS),
-        3
+        board.commands()
     );
     // (The link asks for 7 data bits and odd parity; a pseudo-terminal
     // keeps 8N1 whatever is asked: see the serial module's unit test.)
 
-    // A few games' worth of moves: each position after a move stands on
-    // the board long enough for a scan, and the host reads every one.
+    // A few games' worth of moves, square by square: each position after
+    // a move stands on the board long enough for a scan, and the host
+    // reads every one.
     let games = eboard_hands::selfplay();
-    let mut expected = Vec::new();
+    let mut expected = vec![rochade::dgt::protocol::start_pieces()];
     for game in games.iter().take(2) {
         let mut pos = Chess::default();
+        let mut shown = board.pieces();
+        let mut show = |pieces: rochade::dgt::Pieces| {
+            for sq in Square::ALL {
+                if shown[usize::from(sq)] != pieces[usize::from(sq)] {
+                    board.set(sq, pieces[usize::from(sq)]);
+                }
+            }
+            shown = pieces;
+            std::thread::sleep(Duration::from_millis(100));
+        };
         let start = rochade::dgt::protocol::pieces_of_board(pos.board().clone());
-        board.board.lock().unwrap().set_pieces(&start);
         if expected.last() != Some(&start) {
             expected.push(start);
         }
-        std::thread::sleep(Duration::from_millis(100));
+        show(start);
         for &mv in game.iter().take(24) {
             pos.play_unchecked(mv);
             let pieces = rochade::dgt::protocol::pieces_of_board(pos.board().clone());
-            board.board.lock().unwrap().set_pieces(&pieces);
             expected.push(pieces);
-            std::thread::sleep(Duration::from_millis(100));
+            show(pieces);
         }
     }
     // Repeats (the keep-alive's answers) aside, the positions in order.
-    let mut seen: Vec<rochade::dgt::Pieces> = positions[..1].to_vec();
+    let mut seen = expected[..1].to_vec();
     let until = Instant::now() + Duration::from_secs(10);
     while seen.len() < expected.len() && Instant::now() < until {
         if let Some(BoardEvent::Message(Message::Position(p))) = next(Duration::from_millis(200))
@@ -511,48 +446,39 @@ fn the_serial_link_follows_the_emulator_on_a_real_pseudo_terminal_and_lights_its
     assert!(seen == expected, "the positions in order");
     assert_eq!(link.status().stats.dropped(), 0, "{:?}", link.status());
 
-    // Lights on e2 and e4: the documented LED frame reaches the board.
-    let sent_before = board.heard.lock().unwrap().len();
-    link.send(HostCommand::Lights(Bitboard::from(Square::E2) | Square::E4));
+    // Lights on e2 and e4: the documented LED frame, steady on at the
+    // corners LED 41-44 and 50-53, reaches the board.
+    let e2_e4 = Bitboard::from(Square::E2) | Square::E4;
     let mut frame = String::from("L20");
     for led in 1..=81 {
-        frame.push_str(if [41, 42, 43, 44, 50, 51, 52, 53].contains(&led) {
-            "FF"
-        } else {
-            "00"
-        });
+        let lit = [41, 42, 43, 44, 50, 51, 52, 53].contains(&led);
+        frame.push_str(if lit { "FF" } else { "00" });
     }
     frame.push_str("4E");
+    assert_eq!(
+        AnyDecoder::new(Kind::Millennium).encode(HostCommand::Lights(e2_e4)),
+        frame.as_bytes()
+    );
+    link.send(HostCommand::Lights(e2_e4));
     let until = Instant::now() + Duration::from_secs(5);
-    while board.board.lock().unwrap().lights().leds
-        != millennium::led_pattern(Bitboard::from(Square::E2) | Square::E4)
-        && Instant::now() < until
-    {
+    while board.lit().is_empty() && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(10));
     }
-    let heard = board.heard.lock().unwrap()[sent_before..].to_vec();
-    assert!(
-        heard.windows(frame.len()).any(|w| w == frame.as_bytes()),
-        "{}",
-        String::from_utf8_lossy(&heard)
-    );
-    assert!(
-        board
-            .board
-            .lock()
-            .unwrap()
-            .lights()
-            .squares()
-            .contains(Square::E4)
-    );
+    // The board carried out a frame that is this one, byte for byte (it
+    // takes upper-case hex with the right check only).
+    let got = Command::Leds {
+        slot: millennium::LED_SLOT_TIME,
+        leds: Box::new(board.leds()),
+    };
+    assert_eq!(got.encode(), frame.as_bytes());
+    assert!(board.lit().contains(Square::E2) && board.lit().contains(Square::E4));
     // Dark again.
     link.send(HostCommand::Lights(Bitboard::EMPTY));
     let until = Instant::now() + Duration::from_secs(5);
-    while !board.board.lock().unwrap().lights().squares().is_empty() && Instant::now() < until {
+    while !board.lit().is_empty() && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(10));
     }
-    assert!(board.board.lock().unwrap().lights().squares().is_empty());
-    assert!(board.board.lock().unwrap().commands.contains(&b'X'));
+    assert!(board.lit().is_empty());
+    assert!(board.commands().ends_with(b"LX") || board.commands().contains(&b'X'));
     drop(link);
-    drop(slave);
 }
