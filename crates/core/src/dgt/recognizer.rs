@@ -104,10 +104,14 @@ pub struct Recognizer {
     /// Every board shown since the game last changed (game coordinates),
     /// in order: the evidence a way back several plies long must fit.
     trail: Vec<Board>,
-    /// The board reports its whole position on every change (no field
-    /// updates): a lost report leaves a hole in the trail, which the
-    /// catch-up then allows for.
+    /// The board reports its whole position on every change and has
+    /// never sent a field update (a Millennium board; not a DGT board nor
+    /// a Certabo board, which send field updates too): its reports are
+    /// followed as a stream, and a lost report leaves a hole in the trail,
+    /// which the catch-up then allows for.
     whole_reports: bool,
+    /// A field update has come: the board is followed by its updates.
+    field_updates: bool,
 }
 
 /// Boards kept in the trail at most.
@@ -129,6 +133,7 @@ impl Recognizer {
             shown: None,
             trail: Vec::new(),
             whole_reports: false,
+            field_updates: false,
         }
     }
 
@@ -245,6 +250,7 @@ impl Recognizer {
     pub fn on_dump(&mut self, now: u64, pieces: &Pieces, out: &mut Vec<RecognizerEvent>) {
         if let Some(board) = self.board
             && &board != pieces
+            && !self.field_updates
         {
             let changed: Vec<usize> = (0..64).filter(|&i| board[i] != pieces[i]).collect();
             let set = changed.iter().filter(|&&i| board[i].is_none());
@@ -288,6 +294,7 @@ impl Recognizer {
             return;
         }
         self.whole_reports = false;
+        self.field_updates = true;
         if self.change(now, square, piece, out) {
             self.from_updates = true;
         }
