@@ -515,7 +515,13 @@ mod tests {
         // (0x76, five ones) has its parity bit clear, '0' (two ones) set.
         let parity: Vec<u8> = b"v010374"
             .iter()
-            .map(|&c| if c.count_ones() % 2 == 0 { c | 0x80 } else { c })
+            .map(|&c| {
+                if c.count_ones().is_multiple_of(2) {
+                    c | 0x80
+                } else {
+                    c
+                }
+            })
             .collect();
         assert_eq!(&parity[..3], &[0x76, 0xB0, 0x31]);
         assert_eq!(decode(&parity).0, got);
