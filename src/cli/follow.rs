@@ -320,7 +320,7 @@ pub(super) enum CommandError {
     /// A thread died holding the simulator.
     #[error("simulator state poisoned")]
     Poisoned,
-    #[error("a DGT board reports no faults")]
+    #[error("an e-board reports no faults")]
     NoFaults,
 }
 
