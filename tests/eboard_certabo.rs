@@ -60,20 +60,23 @@ impl Wire {
     }
 
     /// A line the board sent; returns the chunks that reach the host now.
+    /// What was held back arrives with the next line at the latest (a
+    /// serial driver hands bytes on within milliseconds, not scans).
     fn send(&mut self, mut line: Vec<u8>) -> Vec<Vec<u8>> {
         if self.rng.below(1000) < CUT_PER_MILLE {
             self.cuts += 1;
             let keep = 1 + self.rng.below(line.len() as u64 - 3) as usize;
             line.truncate(keep);
         }
+        let held = self.pending.len();
         self.pending.extend(line);
         let roll = self.rng.below(100);
-        if roll < 10 {
+        if roll < 10 && held == 0 {
             self.merges += 1;
             return Vec::new();
         }
         let n = if roll < 30 {
-            1 + self.rng.below(self.pending.len() as u64) as usize
+            held + 1 + self.rng.below((self.pending.len() - held) as u64) as usize
         } else {
             self.pending.len()
         };
@@ -130,7 +133,9 @@ impl Host {
         self.advance(at);
         for m in self.decoder.decode_all(bytes) {
             if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                println!("{at}: {m:?}");
+                if !matches!(m, Message::Position(_)) {
+                    println!("{at}: {m:?}");
+                }
             }
             match m {
                 Message::Position(pieces) => {
@@ -215,6 +220,12 @@ impl Table {
                 *next += 1;
             }
             for (at, line) in self.sim.scans_until(scan_at) {
+                if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+                    let body = &line[1..line.len().saturating_sub(1)];
+                    let h6 = rochade::eboard::certabo::parse_scan(body)
+                        .map(|s| s[usize::from(Square::H6)]);
+                    println!("{at}: scan h6 {h6:?} len {}", line.len());
+                }
                 for chunk in self.wire.send(line) {
                     self.host.feed(at, &chunk);
                 }
@@ -271,6 +282,8 @@ impl Table {
         assert!(self.host.calibrated > before, "{piece:?} not learnt");
         self.sim.put_chip(home, original);
         self.wait(1500);
+        // The new chip was said to be unknown before it was learnt.
+        self.host.unknown.clear();
     }
 }
 
@@ -736,15 +749,31 @@ fn trace_one_game() {
     table.spares_aside();
     let start = table.host.now + 500;
     let mut rng = Rng(game_seed.rotate_left(29));
-    let played = eboard_hands::play_game(game, BLITZ, &mut rng, start);
-    for (k, c) in played.changes.iter().take(30).enumerate() {
+    let pace = if std::env::var("PACE").is_ok() {
+        HUMAN
+    } else {
+        BLITZ
+    };
+    let from: usize = std::env::var("FROM").map_or(0, |v| v.parse().unwrap());
+    let played = eboard_hands::play_game(game, pace, &mut rng, start);
+    println!("done at {:?}", &played.move_done_ms[from..from + 4]);
+    for (k, c) in played
+        .changes
+        .iter()
+        .enumerate()
+        .skip_while(|(_, c)| c.at_ms + 3000 < played.move_done_ms[from])
+        .take(20)
+    {
         println!("change {k} at {} {} {:?}", c.at_ms, c.square, c.piece);
     }
-    println!("done at {:?}", &played.move_done_ms[..6]);
     let mut next = 0;
-    let until = played.move_done_ms[5] + 3000;
+    table.run(
+        &played.changes,
+        &mut next,
+        played.move_done_ms[from].saturating_sub(3000),
+    );
     TRACE.store(true, std::sync::atomic::Ordering::Relaxed);
-    table.run(&played.changes, &mut next, until);
+    table.run(&played.changes, &mut next, played.move_done_ms[from + 3]);
     println!(
         "moves {:?}",
         table
