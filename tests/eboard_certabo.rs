@@ -109,7 +109,13 @@ impl Host {
     fn new() -> Host {
         Host {
             decoder: AnyDecoder::new(Kind::Certabo),
-            rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
+            rec: Recognizer::new(
+                RecognizerConfig {
+                    settle_ms: std::env::var("SETTLE").map_or(300, |v| v.parse().unwrap()),
+                    ..RecognizerConfig::default()
+                },
+                Chess::default(),
+            ),
             now: 0,
             moves: Vec::new(),
             wrong: Vec::new(),
