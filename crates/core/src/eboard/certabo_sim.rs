@@ -198,7 +198,7 @@ impl CertaboSim {
     pub fn scan(&mut self) -> Scan {
         let mut scan = self.exact_scan();
         let weak_before = std::mem::take(&mut self.weak_last);
-        for i in 0..64 {
+        for (i, code) in scan.iter_mut().enumerate() {
             let roll = self.next();
             if self.on[i].is_some()
                 && weak_before & (1 << i) == 0
@@ -206,14 +206,14 @@ impl CertaboSim {
             {
                 self.weak_last |= 1 << i;
                 self.weak_reads += 1;
-                scan[i] = if roll & (1 << 20) == 0 {
+                *code = if roll & (1 << 20) == 0 {
                     [0, 0, (roll >> 24) as u8, 0, 0]
                 } else {
                     self.new_code()
                 };
             } else if self.on[i].is_none() && (roll % 1000) < 20 {
                 // The board's own noise on an empty square.
-                scan[i] = [(roll >> 24) as u8, 0, 0, 0, 0];
+                *code = [(roll >> 24) as u8, 0, 0, 0, 0];
             }
         }
         scan
@@ -295,7 +295,9 @@ mod tests {
             "only one spare"
         );
         // Asked for the whole position once the hands are done.
-        sim.scans_until(4000);
+        for (_, line) in sim.scans_until(4000) {
+            d.decode_all(&line);
+        }
         d.sent(crate::board::HostCommand::Snapshot);
         let mut last = None;
         for (_, line) in sim.scans_until(6000) {
