@@ -20,7 +20,7 @@ mod eboard_hands;
 #[path = "support/rng.rs"]
 mod rng;
 
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -365,4 +365,362 @@ fn a_pegasus_is_followed_exactly_in_every_game_at_a_human_pace() {
 #[test]
 fn a_pegasus_is_followed_exactly_in_every_game_at_blitz_pace() {
     check(Kind::Pegasus, "blitz pace", BLITZ, blitz_noise());
+}
+
+// ---------------------------------------------------------------------
+// 2. The real link thread over the fake stack.
+
+/// Long enough for anything the link does; a test that waits this long
+/// has failed.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A link config that retries fast (the fake answers at once).
+fn quick(mut cfg: BleConfig) -> BleConfig {
+    cfg.call_timeout_ms = 500;
+    cfg.scan_timeout_ms = 500;
+    cfg.reconnect_ms = 10;
+    cfg.reconnect_max_ms = 100;
+    cfg.refresh_ms = 300;
+    cfg
+}
+
+/// Reads reports until one fits; the ones before it are returned.
+fn expect(
+    rx: &Receiver<BoardInput<Message>>,
+    what: &str,
+    fits: impl Fn(&BoardEvent<Message>) -> bool,
+) -> Vec<BoardEvent<Message>> {
+    let until = Instant::now() + WAIT;
+    let mut before = Vec::new();
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(input) if fits(&input.event) => return before,
+            Ok(input) => before.push(input.event),
+            Err(e) => panic!("no {what} ({e:?}); before: {before:?}"),
+        }
+    }
+}
+
+/// Reads the board's writes until `wanted`; only the link's requests for
+/// the whole board (`refresh`) may come between.
+fn expect_write(writes: &Receiver<Vec<u8>>, refresh: &[u8], wanted: &[u8]) {
+    loop {
+        let got = writes
+            .recv_timeout(WAIT)
+            .unwrap_or_else(|e| panic!("no write {wanted:02x?} ({e:?})"));
+        if got == wanted {
+            return;
+        }
+        assert_eq!(got, refresh, "a write other than {wanted:02x?}");
+    }
+}
+
+/// A Chessnut board: answers the real-time command with its position and
+/// passes every write to the test.
+fn chessnut_device(seed: u64, board: &Arc<Mutex<Board>>) -> (FakeDevice, Receiver<Vec<u8>>) {
+    let dev = FakeDevice::new("Chessnut Air", "C0:FF:EE:00:00:01", seed);
+    let (writes_tx, writes) = mpsc::channel::<Vec<u8>>();
+    let board = board.clone();
+    dev.respond(Box::new(move |bytes| {
+        let _ = writes_tx.send(bytes.to_vec());
+        if bytes.starts_with(&chessnut::ENABLE_REALTIME) {
+            let pieces = pieces_of_board(board.lock().unwrap().clone());
+            vec![(
+                chessnut::FEN_NOTIFY,
+                chessnut::position_notification(&pieces),
+            )]
+        } else {
+            Vec::new()
+        }
+    }));
+    (dev, writes)
+}
+
+fn start() -> dgt::Pieces {
+    dgt::start_pieces()
+}
+
+#[test]
+fn a_chessnut_found_by_name_is_lit_byte_exact_and_comes_back_after_a_drop_and_a_vanish() {
+    let board = Arc::new(Mutex::new(Board::default()));
+    let (dev, writes) = chessnut_device(7, &board);
+    // Another device in range that is no board: `auto` passes it by.
+    let other = FakeDevice::new("Heart Rate Strap", "11:22:33:44:55:66", 1);
+    let cfg = quick(BleConfig::new("auto", Kind::Chessnut))
+        .with_transport(FakeBle::factory(vec![other, dev.clone()]));
+    let (tx, rx) = mpsc::channel();
+    let link = BleLink::spawn(cfg, tx).expect("the link starts");
+    expect(
+        &rx,
+        "link up",
+        |e| matches!(e, BoardEvent::LinkUp { port } if port == "C0:FF:EE:00:00:01"),
+    );
+    expect(&rx, "the name", |e| {
+        *e == BoardEvent::Message(Message::Ident("Chessnut".into()))
+    });
+    expect(
+        &rx,
+        "the start position",
+        |e| matches!(e, BoardEvent::Message(Message::Position(p)) if **p == start()),
+    );
+    // The greeting: real-time reporting on.
+    assert_eq!(writes.recv_timeout(WAIT).unwrap(), [0x21, 0x01, 0x00]);
+    let refresh = chessnut::ENABLE_REALTIME;
+
+    // Lights on e2 and e4: rank 4 is the 5th byte, rank 2 the 7th, the
+    // e-file bit 3 (h in bit 0).
+    let e2e4 = Bitboard::from(Square::E2) | Bitboard::from(Square::E4);
+    link.send(HostCommand::Lights(e2e4));
+    expect_write(
+        &writes,
+        &refresh,
+        &[0x0A, 0x08, 0, 0, 0, 0, 0x08, 0, 0x08, 0],
+    );
+
+    // 1. e4 on the board: one notification, two squares reported.
+    let pieces = {
+        let mut b = board.lock().unwrap();
+        let pawn = b.remove_piece_at(Square::E2).unwrap();
+        b.set_piece_at(Square::E4, pawn);
+        pieces_of_board(b.clone())
+    };
+    dev.notify(
+        chessnut::FEN_NOTIFY,
+        &chessnut::position_notification(&pieces),
+    );
+    expect(&rx, "e2 emptied", |e| {
+        *e == BoardEvent::Message(Message::Square {
+            square: Square::E2,
+            piece: None,
+        })
+    });
+    expect(&rx, "e4 filled", |e| {
+        matches!(
+            e,
+            BoardEvent::Message(Message::Square {
+                square: Square::E4,
+                piece: Some(_)
+            })
+        )
+    });
+
+    // The link drops: lost, back, greeted, the lights set again in the
+    // same write.
+    dev.drop_connection();
+    expect(&rx, "the link lost", |e| {
+        matches!(e, BoardEvent::LinkLost { .. })
+    });
+    expect(&rx, "link up again", |e| {
+        matches!(e, BoardEvent::LinkUp { .. })
+    });
+    expect_write(
+        &writes,
+        &refresh,
+        &[0x21, 0x01, 0x00, 0x0A, 0x08, 0, 0, 0, 0, 0x08, 0, 0x08, 0],
+    );
+    expect(
+        &rx,
+        "the position after 1. e4",
+        |e| matches!(e, BoardEvent::Message(Message::Position(p)) if **p == pieces),
+    );
+
+    // The board is switched off, then on again.
+    dev.vanish();
+    expect(&rx, "the link lost", |e| {
+        matches!(e, BoardEvent::LinkLost { .. })
+    });
+    assert!(!link.status().connected);
+    dev.reappear();
+    expect(&rx, "link up again", |e| {
+        matches!(e, BoardEvent::LinkUp { .. })
+    });
+    expect_write(
+        &writes,
+        &refresh,
+        &[0x21, 0x01, 0x00, 0x0A, 0x08, 0, 0, 0, 0, 0x08, 0, 0x08, 0],
+    );
+
+    // All dark.
+    link.send(HostCommand::Lights(Bitboard::EMPTY));
+    expect_write(&writes, &refresh, &[0x0A, 0x08, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let status = link.status();
+    assert!(status.connected);
+    assert_eq!(status.losses, 2);
+    assert_eq!(status.format, Some("chessnut"));
+    assert_eq!(status.ident.as_deref(), Some("Chessnut"));
+    assert_eq!(dev.counts().0, 3, "connections");
+    link.stop();
+}
+
+#[test]
+fn a_packet_size_too_small_for_the_position_is_said_not_read() {
+    let board = Arc::new(Mutex::new(Board::default()));
+    let (dev, _writes) = chessnut_device(3, &board);
+    dev.set_mtu_max(23);
+    let cfg = quick(BleConfig::new("C0:FF:EE:00:00:01", Kind::Chessnut))
+        .with_transport(FakeBle::factory(vec![dev.clone()]));
+    let (tx, rx) = mpsc::channel();
+    let link = BleLink::spawn(cfg, tx).expect("the link starts");
+    let before = expect(
+        &rx,
+        "the link lost",
+        |e| matches!(e, BoardEvent::LinkLost { reason } if reason.contains("packet size 23 too small")),
+    );
+    assert!(before.is_empty(), "{before:?}");
+    link.stop();
+}
+
+/// A Pegasus board: answers DGT's board and version requests.
+fn pegasus_device(seed: u64, board: &Arc<Mutex<Board>>) -> (FakeDevice, Receiver<Vec<u8>>) {
+    let dev = FakeDevice::new("DGT_PEGASUS_4711", "D0:0D:CA:FE:00:02", seed);
+    let (writes_tx, writes) = mpsc::channel::<Vec<u8>>();
+    let board = board.clone();
+    dev.respond(Box::new(move |bytes| {
+        let _ = writes_tx.send(bytes.to_vec());
+        // Field indices and LED parameters are below 0x40; DGT commands
+        // are not.
+        let mut out = Vec::new();
+        for &b in bytes {
+            let answer = match b {
+                0x42 => dgt::Message::BoardDump(pieces_of_board(board.lock().unwrap().clone())),
+                0x4D => dgt::Message::Version { major: 1, minor: 2 },
+                _ => continue,
+            };
+            out.push((pegasus::UART_NOTIFY, dgt::encode(&answer)));
+        }
+        out
+    }));
+    (dev, writes)
+}
+
+#[test]
+fn a_pegasus_at_its_address_reads_field_updates_and_gets_dgts_led_bytes_again_after_a_drop() {
+    let board = Arc::new(Mutex::new(Board::default()));
+    let (dev, writes) = pegasus_device(11, &board);
+    let cfg = quick(BleConfig::new("d0:0d:ca:fe:00:02", Kind::Pegasus))
+        .with_transport(FakeBle::factory(vec![dev.clone()]));
+    let (tx, rx) = mpsc::channel();
+    let link = BleLink::spawn(cfg, tx).expect("the link starts");
+    expect(&rx, "link up", |e| matches!(e, BoardEvent::LinkUp { .. }));
+    expect(&rx, "the name", |e| {
+        *e == BoardEvent::Message(Message::Ident("DGT Pegasus 1.2".into()))
+    });
+    expect(
+        &rx,
+        "the start position",
+        |e| matches!(e, BoardEvent::Message(Message::Position(p)) if **p == start()),
+    );
+    // Reset, lights off, field updates, version, board.
+    let greeting = [0x40, 0x60, 0x02, 0x00, 0x00, 0x44, 0x4D, 0x42];
+    assert_eq!(writes.recv_timeout(WAIT).unwrap(), greeting);
+    let refresh = [0x42];
+
+    // d2 and d4: DGT fields 51 and 35, after an all-off.
+    let d2d4 = Bitboard::from(Square::D2) | Bitboard::from(Square::D4);
+    let lights = [
+        0x60, 0x02, 0x00, 0x00, 0x60, 0x07, 0x05, 0x12, 0x00, 0x03, 51, 35, 0x00,
+    ];
+    link.send(HostCommand::Lights(d2d4));
+    expect_write(&writes, &refresh, &lights);
+
+    // A field update: d2 emptied.
+    board.lock().unwrap().discard_piece_at(Square::D2);
+    let update = dgt::encode(&dgt::Message::FieldUpdate {
+        square: Square::D2,
+        piece: None,
+    });
+    dev.notify(pegasus::UART_NOTIFY, &update);
+    expect(&rx, "d2 emptied", |e| {
+        *e == BoardEvent::Message(Message::Square {
+            square: Square::D2,
+            piece: None,
+        })
+    });
+
+    dev.drop_connection();
+    expect(&rx, "the link lost", |e| {
+        matches!(e, BoardEvent::LinkLost { .. })
+    });
+    expect(&rx, "link up again", |e| {
+        matches!(e, BoardEvent::LinkUp { .. })
+    });
+    let mut again = greeting.to_vec();
+    again.extend(lights);
+    expect_write(&writes, &refresh, &again);
+    link.send(HostCommand::Lights(Bitboard::EMPTY));
+    expect_write(&writes, &refresh, &[0x60, 0x02, 0x00, 0x00]);
+    assert_eq!(link.status().losses, 1);
+    link.stop();
+}
+
+#[test]
+fn over_a_harsh_radio_every_position_reported_is_one_the_board_showed_and_the_last_arrives() {
+    let board = Arc::new(Mutex::new(Board::default()));
+    let (dev, _writes) = chessnut_device(0xFEED, &board);
+    dev.set_faults(Faults {
+        split: 30,
+        merge: 20,
+        lose: 2,
+        drop_link: 15,
+        write_fail: 5,
+        write_delay_ms: (0, 3),
+        connect_fail: 20,
+    });
+    let cfg = quick(BleConfig::new("auto", Kind::Chessnut))
+        .with_transport(FakeBle::factory(vec![dev.clone()]));
+    let (tx, rx) = mpsc::channel();
+    let link = BleLink::spawn(cfg, tx).expect("the link starts");
+    expect(&rx, "link up", |e| matches!(e, BoardEvent::LinkUp { .. }));
+
+    // The hands play the first self-play game, as fast as the test runs.
+    let game = &selfplay()[0];
+    let played = play_game(game, BLITZ, &mut Rng(5), 0);
+    let mut shown = vec![start()];
+    for change in &played.changes {
+        let pieces = {
+            let mut b = board.lock().unwrap();
+            apply(&mut b, change);
+            pieces_of_board(b.clone())
+        };
+        shown.push(pieces);
+        dev.notify(
+            chessnut::FEN_NOTIFY,
+            &chessnut::position_notification(&pieces),
+        );
+    }
+    let last = *shown.last().unwrap();
+
+    // What the link reports, replayed on a board: every whole position is
+    // one the board showed, and in the end the last one stands.
+    let mut seen: Option<dgt::Pieces> = None;
+    let (mut losses, mut positions) = (0, 0);
+    let until = Instant::now() + WAIT;
+    while seen != Some(last) {
+        let left = until.saturating_duration_since(Instant::now());
+        let input = rx
+            .recv_timeout(left)
+            .unwrap_or_else(|e| panic!("the last position never arrived ({e:?})"));
+        match input.event {
+            BoardEvent::Message(Message::Position(p)) => {
+                assert!(shown.contains(&p), "a position the board never showed");
+                positions += 1;
+                seen = Some(*p);
+            }
+            BoardEvent::Message(Message::Square { square, piece }) => {
+                if let Some(s) = seen.as_mut() {
+                    s[usize::from(square)] = piece;
+                }
+            }
+            BoardEvent::LinkLost { .. } => losses += 1,
+            _ => {}
+        }
+    }
+    let (connections, drops) = dev.counts();
+    println!(
+        "harsh radio: {} changes, {connections} connections, {drops} drops, {losses} losses reported, {positions} whole positions",
+        played.changes.len()
+    );
+    assert!(drops >= 1 && connections >= 2, "the radio was not harsh");
+    link.stop();
 }
