@@ -14,6 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod probe;
+
 use crate::board::{BoardReport, DecoderStats, Format, HostCommand, Protocol, log};
 use crate::session::board::BoardEvent;
 
@@ -493,7 +495,7 @@ impl<P: Protocol> Worker<P> {
 }
 
 /// Opens a port with the board's character framing.
-fn open_port(
+pub(crate) fn open_port(
     port: &str,
     baud: u32,
     framing: crate::board::Framing,
