@@ -294,6 +294,52 @@ impl Tracker {
         })
     }
 
+    /// A capture done beside a hole that went dead before it: the board
+    /// shows, with that one hole read the other way, the result of a
+    /// capture whose evidence was seen (both its squares empty at once)
+    /// and whose target has its piece again. Read as it is, the board
+    /// would be another capture in progress, onto the dead hole, with two
+    /// pieces of the other side and the own piece in the hand on the way
+    /// (Nxf6 with a dead c7 under a pawn the knight could take: not Nxc7
+    /// begun). The sensor is named and the states seen are read without
+    /// it, so the capture it faked has no evidence left.
+    pub(super) fn capture_beside_a_dead_sensor(
+        &mut self,
+        m: Bitboard,
+        at: u64,
+        out: &mut Vec<TrackerEvent>,
+    ) -> bool {
+        let differ = (m ^ self.game_occ) & !self.sensors.masked();
+        let mut found = None;
+        for square in differ & self.game_occ {
+            if !self.sensors.differed_before(square, at) {
+                continue;
+            }
+            let read = m.with(square);
+            let explained = self.candidates.iter().any(|c| {
+                c.capture
+                    && c.after == read
+                    && c.mv.to() != square
+                    && self.sensors.may_match(c.mv)
+                    && self.capture_evidence(c.mv).is_some()
+            });
+            if explained {
+                if found.is_some() {
+                    return false;
+                }
+                found = Some(square);
+            }
+        }
+        let Some(square) = found else {
+            return false;
+        };
+        for state in &mut self.seen[..self.seen_len] {
+            state.add(square);
+        }
+        self.name_sensor(square, at, None, out);
+        true
+    }
+
     /// At the mismatch time (a slow game): one stray peg that the game and
     /// the legal moves' results do not have names its sensor.
     pub(super) fn name_stray_peg(
