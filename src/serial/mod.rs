@@ -14,6 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+pub mod probe;
+
 use crate::board::{BoardReport, DecoderStats, Format, HostCommand, Protocol, log};
 use crate::session::board::BoardEvent;
 
@@ -300,10 +302,7 @@ impl<P: Protocol> Worker<P> {
         // is reported once, and a first failed open is reported too).
         let mut reported_lost = false;
         while !self.stopping() {
-            match serialport::new(&self.cfg.port, self.cfg.baud)
-                .timeout(READ_TIMEOUT)
-                .open()
-            {
+            match open_port(&self.cfg.port, self.cfg.baud, self.cfg.protocol.framing()) {
                 Ok(port) => match self.serve(port, &mut reported_lost) {
                     Outcome::Stop => return,
                     Outcome::Lost(reason) => {
@@ -378,6 +377,7 @@ impl<P: Protocol> Worker<P> {
                         if let Err(e) = port.write_all(&self.cfg.protocol.encode(cmd)) {
                             return Outcome::Lost(format!("write failed: {e}"));
                         }
+                        decoder.sent(cmd);
                     }
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => break,
@@ -435,7 +435,9 @@ impl<P: Protocol> Worker<P> {
                 && now.saturating_sub(last_keep_alive) >= every
             {
                 last_keep_alive = now;
-                if let Err(e) = port.write_all(&self.cfg.protocol.encode(HostCommand::Ident)) {
+                if let Err(e) =
+                    port.write_all(&self.cfg.protocol.encode(self.cfg.protocol.keep_alive()))
+                {
                     self.decoder_totals = add(self.decoder_totals, decoder.stats());
                     return Outcome::Lost(format!("write failed: {e}"));
                 }
@@ -464,6 +466,7 @@ impl<P: Protocol> Worker<P> {
                         self.decoder_totals = add(self.decoder_totals, decoder.stats());
                         return Outcome::Lost(format!("write failed: {e}"));
                     }
+                    decoder.sent(HostCommand::Snapshot);
                 }
             }
         }
@@ -489,6 +492,23 @@ impl<P: Protocol> Worker<P> {
             let _ = w.flush();
         }
     }
+}
+
+/// Opens a port with the board's character framing.
+pub(crate) fn open_port(
+    port: &str,
+    baud: u32,
+    framing: crate::board::Framing,
+) -> serialport::Result<Box<dyn serialport::SerialPort>> {
+    let (bits, parity) = match framing {
+        crate::board::Framing::EightNone => (serialport::DataBits::Eight, serialport::Parity::None),
+        crate::board::Framing::SevenOdd => (serialport::DataBits::Seven, serialport::Parity::Odd),
+    };
+    serialport::new(port, baud)
+        .data_bits(bits)
+        .parity(parity)
+        .timeout(READ_TIMEOUT)
+        .open()
 }
 
 fn add(a: DecoderStats, b: DecoderStats) -> DecoderStats {

@@ -148,6 +148,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/ansagen.wav"),
     ),
     (
+        "anschluss",
+        include_bytes!("../../assets/voice/de/anschluss.wav"),
+    ),
+    (
         "antwortet",
         include_bytes!("../../assets/voice/de/antwortet.wav"),
     ),
@@ -160,6 +164,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/assistent.wav"),
     ),
     ("auf", include_bytes!("../../assets/voice/de/auf.wav")),
+    (
+        "aufbauen",
+        include_bytes!("../../assets/voice/de/aufbauen.wav"),
+    ),
     (
         "aufbewahrt",
         include_bytes!("../../assets/voice/de/aufbewahrt.wav"),
@@ -296,10 +304,18 @@ static DE: &[(&str, &[u8])] = &[
     ("bittet", include_bytes!("../../assets/voice/de/bittet.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
     (
+        "bluetooth",
+        include_bytes!("../../assets/voice/de/bluetooth.wav"),
+    ),
+    (
         "braille",
         include_bytes!("../../assets/voice/de/braille.wav"),
     ),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
+    (
+        "bretter",
+        include_bytes!("../../assets/voice/de/bretter.wav"),
+    ),
     (
         "brettfehler",
         include_bytes!("../../assets/voice/de/brettfehler.wav"),
@@ -339,6 +355,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("dauert", include_bytes!("../../assets/voice/de/dauert.wav")),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
+    ("dazu", include_bytes!("../../assets/voice/de/dazu.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
     ("der", include_bytes!("../../assets/voice/de/der.wav")),
@@ -347,6 +364,7 @@ static DE: &[(&str, &[u8])] = &[
         "deutlich",
         include_bytes!("../../assets/voice/de/deutlich.wav"),
     ),
+    ("dgt", include_bytes!("../../assets/voice/de/dgt.wav")),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
     ("diese", include_bytes!("../../assets/voice/de/diese.wav")),
     ("dieser", include_bytes!("../../assets/voice/de/dieser.wav")),
@@ -414,6 +432,10 @@ static DE: &[(&str, &[u8])] = &[
         "erhalten",
         include_bytes!("../../assets/voice/de/erhalten.wav"),
     ),
+    (
+        "ersatzdamen",
+        include_bytes!("../../assets/voice/de/ersatzdamen.wav"),
+    ),
     ("erster", include_bytes!("../../assets/voice/de/erster.wav")),
     (
         "erwartet",
@@ -440,6 +462,7 @@ static DE: &[(&str, &[u8])] = &[
         "fenster",
         include_bytes!("../../assets/voice/de/fenster.wav"),
     ),
+    ("fertig", include_bytes!("../../assets/voice/de/fertig.wav")),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
     ("finden", include_bytes!("../../assets/voice/de/finden.wav")),
     (
@@ -540,6 +563,10 @@ static DE: &[(&str, &[u8])] = &[
     ("gilt", include_bytes!("../../assets/voice/de/gilt.wav")),
     ("ging", include_bytes!("../../assets/voice/de/ging.wav")),
     ("groben", include_bytes!("../../assets/voice/de/groben.wav")),
+    (
+        "grundstellung",
+        include_bytes!("../../assets/voice/de/grundstellung.wav"),
+    ),
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
     ("gut", include_bytes!("../../assets/voice/de/gut.wav")),
     ("haben", include_bytes!("../../assets/voice/de/haben.wav")),
@@ -561,6 +588,10 @@ static DE: &[(&str, &[u8])] = &[
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
     ("ja", include_bytes!("../../assets/voice/de/ja.wav")),
     ("jetzt", include_bytes!("../../assets/voice/de/jetzt.wav")),
+    (
+        "kalibrierung",
+        include_bytes!("../../assets/voice/de/kalibrierung.wav"),
+    ),
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
@@ -624,6 +655,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("mehr", include_bytes!("../../assets/voice/de/mehr.wav")),
     ("meldet", include_bytes!("../../assets/voice/de/meldet.wav")),
+    (
+        "millennium",
+        include_bytes!("../../assets/voice/de/millennium.wav"),
+    ),
     ("minute", include_bytes!("../../assets/voice/de/minute.wav")),
     (
         "minuten",
@@ -941,6 +976,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/unbeendete.wav"),
     ),
     (
+        "unbekannte",
+        include_bytes!("../../assets/voice/de/unbekannte.wav"),
+    ),
+    (
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
@@ -1001,6 +1040,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "verloren",
         include_bytes!("../../assets/voice/de/verloren.wav"),
+    ),
+    (
+        "version",
+        include_bytes!("../../assets/voice/de/version.wav"),
     ),
     (
         "verstanden",
@@ -1068,6 +1111,7 @@ static DE: &[(&str, &[u8])] = &[
         "woerter",
         include_bytes!("../../assets/voice/de/woerter.wav"),
     ),
+    ("wunsch", include_bytes!("../../assets/voice/de/wunsch.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
     ("zeigen", include_bytes!("../../assets/voice/de/zeigen.wav")),
     ("zeit", include_bytes!("../../assets/voice/de/zeit.wav")),

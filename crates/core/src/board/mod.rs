@@ -31,7 +31,7 @@ mod wire;
 pub use decoder::{Decoder, DecoderStats, Format, Frame, UnknownFormat};
 pub use protocol::{DropReason, HostCommand};
 pub use tracker::{BoardMask, Mismatch, Orientation, Tracker, TrackerConfig, TrackerEvent};
-pub use wire::{BoardReport, Protocol};
+pub use wire::{BoardReport, Framing, Protocol};
 
 /// What a peg-board said, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,6 +19,17 @@ pub trait BoardReport {
     fn ident(&self) -> Option<String>;
 }
 
+/// How characters are framed on a serial line (start and stop bits
+/// aside): what the port must be opened with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Framing {
+    /// 8 data bits, no parity (8N1): most boards.
+    #[default]
+    EightNone,
+    /// 7 data bits, odd parity (7O1): the Millennium ChessLink.
+    SevenOdd,
+}
+
 /// One kind of board on the wire: a streaming decoder from bytes in any
 /// chunking to the board's own messages, and the bytes of the host's
 /// commands.
@@ -38,6 +49,11 @@ pub trait Protocol: Send + 'static {
     /// The baud rate its boards use out of the box.
     fn default_baud(&self) -> u32;
 
+    /// The character framing its boards use.
+    fn framing(&self) -> Framing {
+        Framing::EightNone
+    }
+
     /// Whether silence means a lost link: the board repeats itself or
     /// answers a keep-alive.
     fn has_heartbeat(&self) -> bool;
@@ -46,6 +62,12 @@ pub trait Protocol: Send + 'static {
     /// talking, if it must (a DGT board: every second).
     fn keep_alive_ms(&self) -> Option<u64> {
         None
+    }
+
+    /// What the keep-alive asks for (the board's ident, unless the board
+    /// is better asked for its position: one that reports only on change).
+    fn keep_alive(&self) -> HostCommand {
+        HostCommand::Ident
     }
 
     /// Feeds bytes: each message decoded goes to `out`; what the board log
@@ -68,6 +90,11 @@ pub trait Protocol: Send + 'static {
     /// The bytes that carry `command` to the board (none for a command
     /// the board does not know, such as lights on a board without LEDs).
     fn encode(&self, command: HostCommand) -> Vec<u8>;
+
+    /// The host sent `command` on this connection (a board that is asked
+    /// nothing, such as Certabo, answers a snapshot request by passing its
+    /// next scan on even if unchanged).
+    fn sent(&mut self, _command: HostCommand) {}
 
     /// What the host sends when the port opens.
     fn greeting(&self) -> Vec<u8> {

@@ -4,12 +4,30 @@
 //! the DGT decoder's messages are translated to the shared [`Message`].
 
 use super::{Kind, Message};
-use crate::board::{DecoderStats, HostCommand, Protocol};
+use crate::board::{DecoderStats, Framing, HostCommand, Protocol};
 
 /// The decoder of whichever e-board is on the line.
 #[derive(Clone, Debug)]
 pub enum AnyDecoder {
     Dgt(crate::dgt::Decoder),
+    Millennium(super::millennium::Decoder),
+    Certabo(super::CertaboDecoder),
+    Chessnut(super::ChessnutDecoder),
+    Pegasus(super::PegasusDecoder),
+}
+
+/// `$body` with `$d` bound to the board's own decoder, whichever it is: a
+/// new board is one line here, not one per method.
+macro_rules! each {
+    ($self:expr, $d:ident => $body:expr) => {
+        match $self {
+            AnyDecoder::Dgt($d) => $body,
+            AnyDecoder::Millennium($d) => $body,
+            AnyDecoder::Certabo($d) => $body,
+            AnyDecoder::Chessnut($d) => $body,
+            AnyDecoder::Pegasus($d) => $body,
+        }
+    };
 }
 
 impl AnyDecoder {
@@ -17,6 +35,10 @@ impl AnyDecoder {
     pub fn new(kind: Kind) -> AnyDecoder {
         match kind {
             Kind::Dgt => AnyDecoder::Dgt(crate::dgt::Decoder::new()),
+            Kind::Millennium => AnyDecoder::Millennium(super::millennium::Decoder::new()),
+            Kind::Certabo => AnyDecoder::Certabo(super::CertaboDecoder::new()),
+            Kind::Chessnut => AnyDecoder::Chessnut(super::ChessnutDecoder::new()),
+            Kind::Pegasus => AnyDecoder::Pegasus(super::PegasusDecoder::new()),
         }
     }
 
@@ -24,6 +46,10 @@ impl AnyDecoder {
     pub fn kind(&self) -> Kind {
         match self {
             AnyDecoder::Dgt(_) => Kind::Dgt,
+            AnyDecoder::Millennium(_) => Kind::Millennium,
+            AnyDecoder::Certabo(_) => Kind::Certabo,
+            AnyDecoder::Chessnut(_) => Kind::Chessnut,
+            AnyDecoder::Pegasus(_) => Kind::Pegasus,
         }
     }
 }
@@ -34,6 +60,10 @@ impl Protocol for AnyDecoder {
     fn fresh(&self) -> AnyDecoder {
         match self {
             AnyDecoder::Dgt(d) => AnyDecoder::Dgt(d.fresh()),
+            AnyDecoder::Millennium(d) => AnyDecoder::Millennium(d.fresh()),
+            AnyDecoder::Certabo(d) => AnyDecoder::Certabo(d.fresh()),
+            AnyDecoder::Chessnut(d) => AnyDecoder::Chessnut(d.fresh()),
+            AnyDecoder::Pegasus(d) => AnyDecoder::Pegasus(d.fresh()),
         }
     }
 
@@ -42,21 +72,23 @@ impl Protocol for AnyDecoder {
     }
 
     fn default_baud(&self) -> u32 {
-        match self {
-            AnyDecoder::Dgt(d) => d.default_baud(),
-        }
+        each!(self, d => d.default_baud())
+    }
+
+    fn framing(&self) -> Framing {
+        each!(self, d => d.framing())
     }
 
     fn has_heartbeat(&self) -> bool {
-        match self {
-            AnyDecoder::Dgt(d) => d.has_heartbeat(),
-        }
+        each!(self, d => d.has_heartbeat())
     }
 
     fn keep_alive_ms(&self) -> Option<u64> {
-        match self {
-            AnyDecoder::Dgt(d) => d.keep_alive_ms(),
-        }
+        each!(self, d => d.keep_alive_ms())
+    }
+
+    fn keep_alive(&self) -> HostCommand {
+        each!(self, d => d.keep_alive())
     }
 
     fn decode(&mut self, bytes: &[u8], log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
@@ -66,37 +98,35 @@ impl Protocol for AnyDecoder {
                 d.decode(bytes, log, &mut own);
                 out.extend(own.into_iter().map(Message::from));
             }
+            AnyDecoder::Millennium(d) => d.decode(bytes, log, out),
+            AnyDecoder::Certabo(d) => d.decode(bytes, log, out),
+            AnyDecoder::Chessnut(d) => d.decode(bytes, log, out),
+            AnyDecoder::Pegasus(d) => d.decode(bytes, log, out),
         }
     }
 
     fn idle(&mut self) {
-        match self {
-            AnyDecoder::Dgt(d) => Protocol::idle(d),
-        }
+        each!(self, d => Protocol::idle(d))
     }
 
     fn stats(&self) -> DecoderStats {
-        match self {
-            AnyDecoder::Dgt(d) => Protocol::stats(d),
-        }
+        each!(self, d => Protocol::stats(d))
     }
 
     fn encode(&self, command: HostCommand) -> Vec<u8> {
-        match self {
-            AnyDecoder::Dgt(d) => d.encode(command),
-        }
+        each!(self, d => d.encode(command))
+    }
+
+    fn sent(&mut self, command: HostCommand) {
+        each!(self, d => d.sent(command))
     }
 
     fn greeting(&self) -> Vec<u8> {
-        match self {
-            AnyDecoder::Dgt(d) => d.greeting(),
-        }
+        each!(self, d => d.greeting())
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
-        match self {
-            AnyDecoder::Dgt(d) => d.logged_to_wire(logged),
-        }
+        each!(self, d => d.logged_to_wire(logged))
     }
 }
 

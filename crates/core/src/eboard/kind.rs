@@ -6,6 +6,15 @@
 pub enum Kind {
     /// DGT e-board (serial, USB or Bluetooth classic).
     Dgt,
+    /// Millennium ChessLink (eONE, Exclusive, Supreme Tournament 55; USB
+    /// serial).
+    Millennium,
+    /// Certabo (USB serial, an RFID chip in every piece).
+    Certabo,
+    /// Chessnut Air, Air+, Pro or Go (Bluetooth LE).
+    Chessnut,
+    /// DGT Pegasus (Bluetooth LE).
+    Pegasus,
 }
 
 /// A board name that is no e-board.
@@ -22,12 +31,22 @@ impl std::error::Error for UnknownKind {}
 
 impl Kind {
     /// Every kind, in the order the settings list them.
-    pub const ALL: [Kind; 1] = [Kind::Dgt];
+    pub const ALL: [Kind; 5] = [
+        Kind::Dgt,
+        Kind::Millennium,
+        Kind::Certabo,
+        Kind::Chessnut,
+        Kind::Pegasus,
+    ];
 
     /// The name on the command line and in a board log's header.
     pub fn code(self) -> &'static str {
         match self {
             Kind::Dgt => "dgt",
+            Kind::Millennium => "millennium",
+            Kind::Certabo => "certabo",
+            Kind::Chessnut => "chessnut",
+            Kind::Pegasus => "pegasus",
         }
     }
 }

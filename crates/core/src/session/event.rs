@@ -142,6 +142,9 @@ pub enum Event {
     Board(BoardEvent),
     /// The sighted player's e-board link said something (see [`sighted`]).
     Sighted(BoardEvent<crate::eboard::Message>),
+    /// The player's own board, when it is an e-board, said something (see
+    /// [`super::eboard_seat`]; the peg-board's is [`Event::Board`]).
+    EBoard(BoardEvent<crate::eboard::Message>),
     /// The engine thread answered or failed (practice).
     Engine(crate::engine::EngineEvent),
     /// An online server's clocks just after the last move (Lichess's

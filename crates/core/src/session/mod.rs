@@ -12,10 +12,12 @@ pub mod board;
 pub mod board_event;
 mod clock_keys;
 mod config;
+pub mod eboard_seat;
 mod effect;
 mod engine;
 mod event;
 mod handled;
+mod lights;
 pub mod link;
 mod notice;
 mod notice_json;
@@ -26,6 +28,7 @@ pub mod puzzle;
 mod question;
 mod resume_clock;
 mod retrace;
+mod seats;
 pub mod sighted;
 
 use shakmaty::{Color, Move, Position, Square};
@@ -40,7 +43,7 @@ pub use effect::{Earcon, Effect, Priority, Speech, SpeechClass};
 pub use engine::Opponent;
 pub use event::{Command, Event, Source};
 pub use handled::{Handled, Outcome, Refusal};
-pub use notice::{EngineChange, LinkChange, Notice, SightedState};
+pub use notice::{CalibrationState, EngineChange, LinkChange, Notice, SightedState};
 pub use practice::{Practice, PracticeCommand};
 pub use puzzle::{PuzzleCommand, PuzzleRun};
 pub use question::{Pending, Question, QuestionKind};
@@ -63,6 +66,8 @@ pub struct Session {
     pending: Option<Pending>,
     board: board::BoardState,
     sighted: sighted::SightedBoard,
+    /// The player's own board when it is an e-board ([`Event::EBoard`]).
+    eboard: eboard_seat::EBoardSeat,
     /// The moves the last retrace removed, for [`Command::UndoRetrace`].
     retraced: Option<retrace::Retraced>,
     engine: engine::EngineState,
@@ -98,7 +103,8 @@ impl Session {
             last_announcement: None,
             pending: None,
             board,
-            sighted: sighted::SightedBoard::default(),
+            sighted: eboard_seat::EBoardSeat::new(link::BoardSide::Sighted),
+            eboard: eboard_seat::EBoardSeat::new(link::BoardSide::Peg),
             retraced: None,
             engine: engine::EngineState::default(),
             seed: 0,
@@ -145,7 +151,7 @@ impl Session {
         self.pending = None;
         self.last_announcement = self.last_move_words();
         self.board.reset(&self.config, &self.record);
-        self.sighted.reset(&self.record);
+        self.seats_reset();
         self.engine_forget();
     }
 
@@ -154,7 +160,7 @@ impl Session {
         let record = GameRecord::from_fen(fen)?;
         self.record = record;
         self.board.reset(&self.config, &self.record);
-        self.sighted.reset(&self.record);
+        self.seats_reset();
         Ok(())
     }
 
@@ -215,6 +221,7 @@ impl Session {
             self.clock.next_deadline(),
             self.board.next_deadline(),
             self.sighted.next_deadline(),
+            self.eboard.next_deadline(),
             self.engine_move_due(),
             self.player_warnings
                 .deadline(&self.clock, self.config.blind_side),
@@ -256,12 +263,8 @@ impl Session {
                 self.own_board_words(fx, asked, &mut out);
                 self.board_actions(now_ms, actions, &mut out);
             }
-            Event::Sighted(ev) => {
-                let actions = self
-                    .sighted
-                    .on_event(now_ms, ev, &self.record, &self.pack, &mut out);
-                self.sighted_actions(now_ms, actions, &mut out);
-            }
+            Event::Sighted(ev) => self.sighted_event(now_ms, ev, &mut out),
+            Event::EBoard(ev) => self.eboard_event(now_ms, ev, &mut out),
             Event::Engine(ev) => self.engine_event(now_ms, ev, &mut out),
             Event::ServerClocks { white_ms, black_ms } => {
                 self.server_clocks(white_ms, black_ms, &mut out)
@@ -269,12 +272,9 @@ impl Session {
             Event::Online(ev) => self.online_event(now_ms, ev, &mut out),
         }
         // Timers run after every event, so a late tick still fires them;
-        // the sighted board's first, so that a move read there reaches the
+        // the e-boards' first, so that a move read there reaches the
         // peg-board's tracker in the same event.
-        let actions = self
-            .sighted
-            .on_tick(now_ms, &self.record, &self.pack, &mut out);
-        self.sighted_actions(now_ms, actions, &mut out);
+        self.seats_tick(now_ms, &mut out);
         let mut fx = Vec::new();
         let actions = self
             .board
@@ -322,33 +322,6 @@ impl Session {
             }
             e => e,
         }));
-    }
-
-    fn sighted_actions(
-        &mut self,
-        now: u64,
-        actions: Vec<sighted::SightedAction>,
-        out: &mut Vec<Effect>,
-    ) {
-        for action in actions {
-            match action {
-                sighted::SightedAction::Play(mv) => {
-                    if !self.play(now, mv, Source::EBoard, out) {
-                        // Refused (the game is over): follow the record.
-                        self.sighted.reset(&self.record);
-                    }
-                }
-                sighted::SightedAction::TakebackRequested => {
-                    self.command(now, Command::Takeback, out)
-                }
-                sighted::SightedAction::Replace(mv) => {
-                    self.replace_last(now, mv, Source::EBoard, "move_corrected", out)
-                }
-                sighted::SightedAction::NewGameRequested => {
-                    self.command(now, Command::AskNewGame, out)
-                }
-            }
-        }
     }
 
     fn speak(&self, out: &mut Vec<Effect>, text: Utterance, priority: Priority) {
@@ -533,7 +506,7 @@ impl Session {
         }));
         self.last_announcement = Some(announcement);
         self.board.on_game_changed(now, &self.record, source);
-        self.sighted.reconcile(now, &self.record);
+        self.seats_reconcile(now);
         self.after_end_check(now, out);
     }
 
@@ -617,7 +590,7 @@ impl Session {
             Command::CompareScoresheet(text) => self.compare_scoresheet(&text, out),
             Command::UndoRetrace => self.undo_retrace(now, out),
             Command::BoardStatus => {
-                let text = sighted::board_status(&self.pack, &self.board.link, &self.sighted);
+                let text = sighted::board_status(&self.pack, self.own_link(), &self.sighted);
                 self.speak(out, text, Priority::Answer);
             }
             Command::SideToMove => {
@@ -687,7 +660,7 @@ impl Session {
                 self.last_announcement = None;
                 self.pending = None;
                 self.board.reset(&self.config, &self.record);
-                self.sighted.reset(&self.record);
+                self.seats_reset();
                 self.engine_forget();
                 self.speak(out, self.pack.say("new_game"), Priority::Answer);
                 out.push(Effect::Notice(Notice::NewGame));
@@ -744,7 +717,7 @@ impl Session {
         out.push(Effect::SaveGame);
         self.board
             .on_game_changed(now, &self.record, Source::Keyboard);
-        self.sighted.reconcile(now, &self.record);
+        self.seats_reconcile(now);
     }
 
     fn claim(&mut self, now: u64, claim: Claim, intended: Option<String>, out: &mut Vec<Effect>) {

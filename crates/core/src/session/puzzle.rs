@@ -174,7 +174,7 @@ impl Session {
         self.pending = None;
         self.set_opponent(None);
         self.board.reset(&self.config, &self.record);
-        self.sighted.reset(&self.record);
+        self.seats_reset();
         let player = !self.record.turn();
         let first = line[0].1;
         let mut solving = line[0].0.clone();
@@ -309,7 +309,7 @@ impl Session {
         let said = announce::announce_move(&self.pack, pos, mv, self.config.form);
         if let Some(run) = self.puzzle.run.as_mut() {
             run.wrong += 1;
-            if source == Source::PegBoard {
+            if matches!(source, Source::PegBoard | Source::EBoard) {
                 run.wrong_on_board = true;
                 self.record
                     .play(mv, None)

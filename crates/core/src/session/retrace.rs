@@ -210,7 +210,7 @@ impl Session {
         out.push(Effect::SaveGame);
         self.board
             .on_game_changed(now, &self.record, Source::Keyboard);
-        self.sighted.reconcile(now, &self.record);
+        self.seats_reconcile(now);
     }
 
     /// Puts the retraced moves back, with their times and clock readings.
@@ -243,7 +243,7 @@ impl Session {
         out.push(Effect::SaveGame);
         self.board
             .on_game_changed(now, &self.record, Source::Keyboard);
-        self.sighted.reconcile(now, &self.record);
+        self.seats_reconcile(now);
     }
 
     /// Both clocks to the times recorded with each side's last move,

@@ -1,0 +1,510 @@
+//! The Certabo e-board (USB serial, 38400 baud): an RFID code per square,
+//! sent several times a second whether anything changed or not, as a line
+//! `:` + 320 decimal numbers (64 squares × 5 bytes, a8, b8, ... h1) + CR LF
+//! (the maker's software and `certabo-lichess` read it so). The host may
+//! send 8 bytes of LED bits (one byte a rank, rank 8 first, bit 0 = file a).
+//!
+//! The decoder frames lines (bytes in any chunking; a line cut short, too
+//! long or holding anything but 320 numbers up to 255 is dropped and
+//! counted), learns the chips from the starting position (see
+//! [`super::certabo_chips`]), settles each square by a majority over the
+//! last 3 scans and passes a [`Message::Position`] on when the settled
+//! position changes, and always on the scan after a snapshot request (the
+//! board is asked nothing: it streams anyway). The calibration survives a
+//! new connection ([`Protocol::fresh`]): the chips are the same.
+
+use std::collections::BTreeSet;
+
+use shakmaty::Square;
+
+use super::certabo_chips::{ChipCode, Chips, Learner, Reading, Scan, Settler};
+use super::{CalibrationStep, Message};
+use crate::board::{DecoderStats, HostCommand, Protocol};
+use crate::dgt::Pieces;
+use crate::dgt::protocol::square_of_index;
+
+/// The board's baud rate (8N1).
+pub const BAUD: u32 = 38400;
+/// Numbers in a line: 64 squares × 5 bytes.
+pub const NUMBERS: usize = 320;
+/// Longest line kept: 320 numbers of three digits with a space each, the
+/// colon, and room for trailing blanks.
+pub const MAX_LINE: usize = 1 + NUMBERS * 4 + 16;
+/// How the board names itself (it sends no name of its own).
+pub const IDENT: &str = "Certabo";
+
+/// One line of a scan from the board, as the host reads it: `:` + the
+/// numbers + ` \r\n` (the trailing space as the board sends it).
+pub fn encode_scan(scan: &Scan) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAX_LINE);
+    out.push(b':');
+    for i in 0..64u8 {
+        for (k, byte) in scan[usize::from(square_of_index(i))].iter().enumerate() {
+            if i > 0 || k > 0 {
+                out.push(b' ');
+            }
+            out.extend_from_slice(byte.to_string().as_bytes());
+        }
+    }
+    out.extend_from_slice(b" \r\n");
+    out
+}
+
+/// The numbers of a line's body (after the colon, before the LF), if it
+/// holds exactly a scan.
+pub fn parse_scan(body: &[u8]) -> Option<Scan> {
+    let mut scan = [[0u8; 5]; 64];
+    let mut n = 0;
+    for token in body
+        .split(|&b| b == b' ' || b == b'\r' || b == b'\t')
+        .filter(|t| !t.is_empty())
+    {
+        if n == NUMBERS || token.len() > 3 || !token.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let value = token.iter().fold(0u16, |v, d| v * 10 + u16::from(d - b'0'));
+        let byte = u8::try_from(value).ok()?;
+        let square = square_of_index((n / 5) as u8);
+        scan[usize::from(square)][n % 5] = byte;
+        n += 1;
+    }
+    (n == NUMBERS).then_some(scan)
+}
+
+/// Lines out of a byte stream: a colon opens one, LF closes it; bytes
+/// outside a line are garbage.
+#[derive(Clone, Debug, Default)]
+struct Lines {
+    buf: Vec<u8>,
+    /// Inside a line (after its colon).
+    open: bool,
+    /// The open line ran past [`MAX_LINE`].
+    overlong: bool,
+    /// Bytes outside any line since the last line.
+    stray: bool,
+}
+
+/// What a framed line came to.
+enum Framed<'a> {
+    /// A whole line's body (colon and LF left out).
+    Line(&'a [u8]),
+    /// Dropped: cut short by the next colon or by silence, or garbage
+    /// between lines.
+    Garbage(&'a [u8]),
+    TooLong(&'a [u8]),
+}
+
+impl Lines {
+    fn push(&mut self, bytes: &[u8], on: &mut dyn FnMut(Framed)) {
+        for &b in bytes {
+            match b {
+                b':' => {
+                    self.close_stray(on);
+                    if self.open {
+                        // The last line never ended: cut short.
+                        self.finish(false, on);
+                    }
+                    self.open = true;
+                }
+                b'\n' if self.open => self.finish(true, on),
+                b'\n' => self.close_stray(on),
+                _ if self.open => {
+                    if self.buf.len() < MAX_LINE {
+                        self.buf.push(b);
+                    } else {
+                        self.overlong = true;
+                    }
+                }
+                _ => {
+                    if self.buf.len() < MAX_LINE {
+                        self.buf.push(b);
+                    }
+                    self.stray = true;
+                }
+            }
+        }
+    }
+
+    fn close_stray(&mut self, on: &mut dyn FnMut(Framed)) {
+        if std::mem::take(&mut self.stray) {
+            on(Framed::Garbage(&self.buf));
+            self.buf.clear();
+        }
+    }
+
+    fn finish(&mut self, ended: bool, on: &mut dyn FnMut(Framed)) {
+        let framed = if self.overlong {
+            Framed::TooLong(&self.buf)
+        } else if ended {
+            Framed::Line(&self.buf)
+        } else {
+            Framed::Garbage(&self.buf)
+        };
+        on(framed);
+        self.buf.clear();
+        self.open = false;
+        self.overlong = false;
+    }
+
+    /// Silence: a part-line is a lost one's.
+    fn idle(&mut self, on: &mut dyn FnMut(Framed)) {
+        if self.open {
+            self.finish(false, on);
+        }
+        self.close_stray(on);
+    }
+}
+
+/// The squares that differ from `before` to `after`, as field updates:
+/// pieces set down first, then squares emptied, so a move finished and a
+/// reply begun in one scan come in the order the hands made them (a move
+/// is done when a piece lands; a reply begins with a lift).
+fn changes(before: &Pieces, after: &Pieces, out: &mut Vec<Message>) {
+    let changed = || (0..64).filter(|&i| before[i] != after[i]);
+    for i in changed().filter(|&i| after[i].is_some()) {
+        out.push(Message::Square {
+            square: Square::new(i as u32),
+            piece: after[i],
+        });
+    }
+    for i in changed().filter(|&i| after[i].is_none()) {
+        out.push(Message::Square {
+            square: Square::new(i as u32),
+            piece: None,
+        });
+    }
+}
+
+/// A Certabo board on the wire: lines to scans, scans to positions.
+#[derive(Clone, Debug, Default)]
+pub struct CertaboDecoder {
+    lines: Lines,
+    stats: DecoderStats,
+    /// The chips learnt: kept by [`Protocol::fresh`].
+    chips: Chips,
+    learner: Learner,
+    settler: Settler,
+    /// The last position passed on.
+    shown: Option<Pieces>,
+    named: bool,
+    asked_to_set_up: bool,
+    /// Chips already said to be unknown.
+    unknown_said: BTreeSet<ChipCode>,
+    /// Pass the next position on even if unchanged (a snapshot request).
+    snapshot_wanted: bool,
+}
+
+impl CertaboDecoder {
+    /// A decoder that knows no chips yet: the player is asked to set up
+    /// the starting position.
+    pub fn new() -> CertaboDecoder {
+        CertaboDecoder::default()
+    }
+
+    /// The chips learnt so far.
+    pub fn chips(&self) -> &Chips {
+        &self.chips
+    }
+
+    /// A decoder that already knows these chips (a calibration kept).
+    pub fn with_chips(chips: Chips) -> CertaboDecoder {
+        CertaboDecoder {
+            chips,
+            ..CertaboDecoder::default()
+        }
+    }
+
+    fn scan(&mut self, scan: &Scan, out: &mut Vec<Message>) {
+        if !self.named {
+            self.named = true;
+            out.push(Message::Ident(IDENT.into()));
+        }
+        if let Some(setup) = self.learner.push(scan) {
+            let first = self.chips.is_empty();
+            if self.chips.learn(&setup) > 0 {
+                if first {
+                    // What was read before the chips were known is void.
+                    self.settler = Settler::default();
+                }
+                out.push(Message::Calibration(CalibrationStep::Done {
+                    spare_queens: setup.spare_queens,
+                }));
+            }
+        }
+        if self.chips.is_empty() {
+            if !std::mem::replace(&mut self.asked_to_set_up, true) {
+                out.push(Message::Calibration(CalibrationStep::SetUpStart));
+            }
+            return;
+        }
+        let readings = scan.map(|code| self.chips.read(&code));
+        let Some(settled) = self.settler.push(readings) else {
+            return;
+        };
+        let mut pieces: Pieces = [None; 64];
+        for (i, reading) in settled.iter().enumerate() {
+            match reading {
+                Reading::Known(piece) => pieces[i] = Some(*piece),
+                Reading::Empty => {}
+                Reading::Unknown(code) => {
+                    if self.settler.unknown_stays(i) && self.unknown_said.insert(*code) {
+                        out.push(Message::Calibration(CalibrationStep::UnknownPiece(
+                            Square::new(i as u32),
+                        )));
+                    }
+                }
+            }
+        }
+        // Changes as field updates, so a move finished and a reply begun
+        // are seen as the hands made them; the whole position on the first
+        // scan and when asked (after the changes, which it then confirms).
+        let before = self.shown.replace(pieces);
+        if let Some(before) = &before {
+            changes(before, &pieces, out);
+        }
+        if before.is_none() || std::mem::take(&mut self.snapshot_wanted) {
+            out.push(Message::Position(Box::new(pieces)));
+        }
+    }
+
+    fn framed(&mut self, framed: Framed, log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
+        match framed {
+            Framed::Line(body) => {
+                log(&[b":", body].concat(), false);
+                self.stats.frames += 1;
+                match parse_scan(body) {
+                    Some(scan) => {
+                        self.stats.messages += 1;
+                        self.scan(&scan, out);
+                    }
+                    None => self.stats.garbage += 1,
+                }
+            }
+            Framed::Garbage(bytes) => {
+                log(bytes, false);
+                self.stats.frames += 1;
+                self.stats.garbage += 1;
+            }
+            Framed::TooLong(bytes) => {
+                log(bytes, false);
+                self.stats.frames += 1;
+                self.stats.too_long += 1;
+            }
+        }
+    }
+}
+
+impl Protocol for CertaboDecoder {
+    type Message = Message;
+
+    fn fresh(&self) -> CertaboDecoder {
+        CertaboDecoder::with_chips(self.chips.clone())
+    }
+
+    fn name(&self) -> &'static str {
+        "certabo"
+    }
+
+    fn default_baud(&self) -> u32 {
+        BAUD
+    }
+
+    fn has_heartbeat(&self) -> bool {
+        // It streams scans.
+        true
+    }
+
+    fn decode(&mut self, bytes: &[u8], log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
+        let mut lines = std::mem::take(&mut self.lines);
+        lines.push(bytes, &mut |f| self.framed(f, log, out));
+        self.lines = lines;
+    }
+
+    fn idle(&mut self) {
+        let mut lines = std::mem::take(&mut self.lines);
+        let mut out = Vec::new();
+        lines.idle(&mut |f| self.framed(f, &mut |_, _| {}, &mut out));
+        self.lines = lines;
+    }
+
+    fn stats(&self) -> DecoderStats {
+        self.stats
+    }
+
+    fn encode(&self, command: HostCommand) -> Vec<u8> {
+        match command {
+            // The board streams: it is asked nothing.
+            HostCommand::Snapshot | HostCommand::Ident => Vec::new(),
+            HostCommand::Lights(squares) => encode_lights(squares).to_vec(),
+        }
+    }
+
+    fn sent(&mut self, command: HostCommand) {
+        if command == HostCommand::Snapshot {
+            self.snapshot_wanted = true;
+        }
+    }
+
+    fn greeting(&self) -> Vec<u8> {
+        // All lights off, as the maker's software starts.
+        encode_lights(shakmaty::Bitboard::EMPTY).to_vec()
+    }
+
+    fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
+        [logged, b"\r\n"].concat()
+    }
+}
+
+/// The LED bytes for `squares`: rank 8 first, bit 0 of each byte file a
+/// (the square set as a big-endian 64-bit number, a1 = bit 0).
+pub fn encode_lights(squares: shakmaty::Bitboard) -> [u8; 8] {
+    u64::from(squares).to_be_bytes()
+}
+
+/// The squares lit by LED bytes (what a board does with them).
+pub fn decode_lights(bytes: [u8; 8]) -> shakmaty::Bitboard {
+    shakmaty::Bitboard(u64::from_be_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::certabo_chips::EMPTY;
+    use super::*;
+    use crate::board::BoardReport;
+    use shakmaty::{Board, Color, Piece, Role};
+
+    fn chip(sq: Square) -> ChipCode {
+        let n = u8::from(sq);
+        [n + 1, 7, n.wrapping_mul(3) + 1, 5, 200 - n]
+    }
+
+    fn scan_of(board: &Board, spares: &[Square]) -> Scan {
+        let mut scan = [EMPTY; 64];
+        for (sq, _) in board {
+            scan[usize::from(sq)] = chip(sq);
+        }
+        for &sq in spares {
+            scan[usize::from(sq)] = chip(sq);
+        }
+        scan
+    }
+
+    #[test]
+    fn a_line_round_trips_and_its_squares_run_from_a8_to_h1() {
+        let mut scan = [EMPTY; 64];
+        scan[usize::from(Square::A8)] = [1, 2, 3, 4, 5];
+        scan[usize::from(Square::H1)] = [255, 0, 9, 8, 7];
+        let line = encode_scan(&scan);
+        assert!(line.starts_with(b":1 2 3 4 5 0 0 0"));
+        assert!(line.ends_with(b"255 0 9 8 7 \r\n"));
+        assert_eq!(parse_scan(&line[1..line.len() - 1]), Some(scan));
+    }
+
+    #[test]
+    fn short_long_and_bad_lines_are_dropped_and_counted() {
+        let good = encode_scan(&[EMPTY; 64]);
+        let mut d = CertaboDecoder::new();
+        let mut wire = Vec::new();
+        wire.extend_from_slice(b"noise\r\n");
+        wire.extend_from_slice(&good[..100]); // cut short by the next colon
+        wire.extend_from_slice(&good);
+        wire.extend_from_slice(b":1 2 3\r\n"); // too few numbers
+        let mut long = good.clone();
+        long.splice(1..1, b"1 ".repeat(400));
+        wire.extend_from_slice(&long);
+        let mut bad = good.clone();
+        bad[1] = b'7';
+        bad[2] = b'7';
+        bad[3] = b'7'; // 777 is no byte
+        wire.extend_from_slice(&bad);
+        let out = d.decode_all(&wire);
+        assert_eq!(
+            out,
+            vec![
+                Message::Ident(IDENT.into()),
+                Message::Calibration(CalibrationStep::SetUpStart)
+            ]
+        );
+        let s = d.stats();
+        assert_eq!((s.frames, s.messages, s.garbage, s.too_long), (6, 1, 4, 1));
+    }
+
+    #[test]
+    fn calibration_then_positions_on_change_and_after_a_snapshot_request() {
+        let mut d = CertaboDecoder::new();
+        let start = Board::default();
+        let wq = Piece {
+            color: Color::White,
+            role: Role::Queen,
+        };
+        let setup = encode_scan(&scan_of(&start, &[Square::D3, Square::D6]));
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            out.extend(d.decode_all(&setup));
+        }
+        assert_eq!(
+            out,
+            vec![
+                Message::Ident(IDENT.into()),
+                Message::Calibration(CalibrationStep::SetUpStart),
+                Message::Calibration(CalibrationStep::Done { spare_queens: 2 }),
+            ]
+        );
+        // The spare queens stand on d3 and d6 until put aside.
+        let got = d.decode_all(&setup);
+        let Some(pieces) = got[0].pieces() else {
+            panic!("{got:?}")
+        };
+        assert_eq!(pieces[usize::from(Square::D3)], Some(wq));
+        assert_eq!(d.decode_all(&setup), vec![], "unchanged: nothing");
+        d.sent(HostCommand::Snapshot);
+        assert_eq!(d.decode_all(&setup).len(), 1, "asked: passed on again");
+        // A reconnect keeps the chips: the position comes after two scans.
+        let mut again = d.fresh();
+        let plain = encode_scan(&scan_of(&start, &[]));
+        assert_eq!(again.decode_all(&plain), vec![Message::Ident(IDENT.into())]);
+        let got = again.decode_all(&plain);
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            got[0].pieces(),
+            Some(&crate::dgt::protocol::pieces_of_board(start))
+        );
+    }
+
+    #[test]
+    fn an_unknown_chip_is_said_once_and_reads_as_empty() {
+        let start = Board::default();
+        let mut d = CertaboDecoder::new();
+        let setup = encode_scan(&scan_of(&start, &[]));
+        for _ in 0..4 {
+            d.decode_all(&setup);
+        }
+        let mut stranger = scan_of(&start, &[]);
+        stranger[usize::from(Square::E4)] = [9, 9, 9, 9, 9];
+        let line = encode_scan(&stranger);
+        let mut out = Vec::new();
+        for _ in 0..4 {
+            out.extend(d.decode_all(&line));
+        }
+        assert_eq!(
+            out,
+            vec![Message::Calibration(CalibrationStep::UnknownPiece(
+                Square::E4
+            ))]
+        );
+    }
+
+    #[test]
+    fn lights_are_one_byte_a_rank_from_rank_8() {
+        let d = CertaboDecoder::new();
+        let lit = shakmaty::Bitboard::from(Square::E2) | shakmaty::Bitboard::from(Square::E4);
+        // e4 in the fifth byte (rank 4), e2 in the seventh; file e is bit 4.
+        assert_eq!(
+            d.encode(HostCommand::Lights(lit)),
+            [0, 0, 0, 0, 16, 0, 16, 0]
+        );
+        assert_eq!(decode_lights([0, 0, 0, 0, 16, 0, 16, 0]), lit);
+        assert_eq!(d.encode(HostCommand::Snapshot), Vec::<u8>::new());
+        assert_eq!(d.greeting(), [0; 8]);
+    }
+}

@@ -1,0 +1,355 @@
+//! What a Certabo board's RFID codes mean: the chips learnt from the
+//! starting position (calibration), the start set-up found in a few scans,
+//! and each square's reading settled by a majority over the last scans.
+//!
+//! A Certabo board knows no pieces, only a 5-byte code per square; which
+//! code is which piece is learnt from the starting position, as the maker's
+//! own software and `certabo-lichess` do. Spare queens for promotion stand
+//! on d3 (White's) and d6 (Black's) during calibration, as the maker's
+//! software and the Certabo calibrators in other programs place them
+//! ("extra queen squares", board index 43 and 19).
+//!
+//! Pure: scans in, readings out.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+/// The RFID code a square reports: five bytes.
+pub type ChipCode = [u8; 5];
+
+/// One scan of the board: each square's code, by game square (a1 = 0).
+pub type Scan = [ChipCode; 64];
+
+/// The code of an empty square.
+pub const EMPTY: ChipCode = [0; 5];
+
+/// Where White's spare queen stands during calibration.
+pub const WHITE_SPARE_QUEEN: Square = Square::D3;
+/// Where Black's spare queen stands during calibration.
+pub const BLACK_SPARE_QUEEN: Square = Square::D6;
+
+/// Scans the start set-up is judged over (a majority of them must agree
+/// on every square).
+pub const SETUP_SCANS: usize = 5;
+/// Scans a square's reading is settled over.
+pub const SETTLE_SCANS: usize = 3;
+
+/// Whether a code means an empty square: more than two zero bytes (the
+/// board reports noise such as `0 0 56 0 0` on empty squares; a chip's
+/// code has at most two zeros).
+pub fn is_empty_code(code: &ChipCode) -> bool {
+    code.iter().filter(|&&b| b == 0).count() > 2
+}
+
+/// The code as compared: every empty reading is the same.
+fn normal(code: &ChipCode) -> ChipCode {
+    if is_empty_code(code) { EMPTY } else { *code }
+}
+
+/// What a square reads as, once the chips are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    Empty,
+    Known(Piece),
+    /// A chip no calibration learnt.
+    Unknown(ChipCode),
+}
+
+/// The chips learnt, each with its piece.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Chips {
+    by_code: BTreeMap<ChipCode, Piece>,
+}
+
+impl Chips {
+    /// No chip learnt yet: the board must be calibrated.
+    pub fn is_empty(&self) -> bool {
+        self.by_code.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_code.len()
+    }
+
+    /// The piece a chip was learnt as.
+    pub fn piece(&self, code: &ChipCode) -> Option<Piece> {
+        self.by_code.get(code).copied()
+    }
+
+    pub fn read(&self, code: &ChipCode) -> Reading {
+        if is_empty_code(code) {
+            Reading::Empty
+        } else {
+            match self.by_code.get(code) {
+                Some(&piece) => Reading::Known(piece),
+                None => Reading::Unknown(*code),
+            }
+        }
+    }
+
+    /// Learns the chips of a start set-up that are not known yet (a chip
+    /// already known keeps its piece); returns how many were new.
+    pub fn learn(&mut self, setup: &Setup) -> usize {
+        let mut new = 0;
+        for &(code, piece) in &setup.chips {
+            if let std::collections::btree_map::Entry::Vacant(e) = self.by_code.entry(code) {
+                e.insert(piece);
+                new += 1;
+            }
+        }
+        new
+    }
+}
+
+/// A start set-up read off the board: every chip with the piece its square
+/// stands for, and the spare queens among them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub chips: Vec<(ChipCode, Piece)>,
+    pub spare_queens: u8,
+}
+
+/// The piece a square holds in a start set-up for calibration (the start
+/// position, and the spare queens' squares).
+fn setup_piece(square: Square) -> Option<Piece> {
+    match square {
+        WHITE_SPARE_QUEEN => Some(Piece {
+            color: Color::White,
+            role: Role::Queen,
+        }),
+        BLACK_SPARE_QUEEN => Some(Piece {
+            color: Color::Black,
+            role: Role::Queen,
+        }),
+        sq => Board::default().piece_at(sq),
+    }
+}
+
+/// The last few scans, to find a start set-up that stands still.
+#[derive(Clone, Debug, Default)]
+pub struct Learner {
+    recent: VecDeque<Scan>,
+}
+
+impl Learner {
+    pub fn clear(&mut self) {
+        self.recent.clear();
+    }
+
+    /// Takes a scan; returns the start set-up the board shows, if a
+    /// majority of the last scans agree on every square and it is one:
+    /// 32 chips, all different, on ranks 1, 2, 7 and 8; ranks 3 to 6 empty
+    /// but for a spare queen on d3 or d6.
+    pub fn push(&mut self, scan: &Scan) -> Option<Setup> {
+        if self.recent.len() == SETUP_SCANS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(*scan);
+        // Quick refusal during play: the latest scan must look like one.
+        let need = SETUP_SCANS / 2 + 1;
+        if !looks_like_setup(scan) || self.recent.len() < need {
+            return None;
+        }
+        let start = Board::default();
+        let mut chips = Vec::with_capacity(34);
+        let mut spare_queens = 0;
+        for square in Square::ALL {
+            let code = majority(
+                self.recent.iter().map(|s| normal(&s[usize::from(square)])),
+                need,
+            )?;
+            let home = start.piece_at(square).is_some();
+            if home && code == EMPTY {
+                return None;
+            }
+            if code == EMPTY {
+                continue;
+            }
+            let piece = setup_piece(square)?;
+            if !home {
+                spare_queens += 1;
+            }
+            if chips.iter().any(|(c, _)| *c == code) {
+                // One chip on two squares: a misread, not a set-up.
+                return None;
+            }
+            chips.push((code, piece));
+        }
+        Some(Setup {
+            chips,
+            spare_queens,
+        })
+    }
+}
+
+/// Ranks 1, 2, 7, 8 full; ranks 3 to 6 empty but for d3 and d6.
+fn looks_like_setup(scan: &Scan) -> bool {
+    Square::ALL.into_iter().all(|sq| {
+        let empty = is_empty_code(&scan[usize::from(sq)]);
+        match setup_piece(sq) {
+            Some(_) if Board::default().piece_at(sq).is_some() => !empty,
+            Some(_) => true,
+            None => empty,
+        }
+    })
+}
+
+/// The value at least `need` of `values` share, if any.
+fn majority<T: PartialEq + Copy>(
+    values: impl Iterator<Item = T> + Clone,
+    need: usize,
+) -> Option<T> {
+    let all = values.clone();
+    for v in values {
+        if all.clone().filter(|w| *w == v).count() >= need {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Each square's reading, settled over the last 3 scans, one scan late:
+/// the middle scan's reading, unless it is empty or a chip not learnt
+/// while the scans before and after it agree on a learnt chip (a weak chip
+/// read as empty or as a wrong code for one scan is outvoted). Every
+/// state a scan saw is kept, in order: at blitz pace a piece may stand on
+/// a square for a single scan before the reply takes it.
+#[derive(Clone, Debug, Default)]
+pub struct Settler {
+    recent: VecDeque<[Reading; 64]>,
+}
+
+impl Settler {
+    /// Takes one scan's readings; returns the previous scan's, settled
+    /// (nothing for the first scan).
+    pub fn push(&mut self, readings: [Reading; 64]) -> Option<[Reading; 64]> {
+        if self.recent.len() == SETTLE_SCANS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(readings);
+        let n = self.recent.len();
+        if n < 2 {
+            return None;
+        }
+        let (middle, after) = (&self.recent[n - 2], &self.recent[n - 1]);
+        let before = (n == 3).then(|| &self.recent[0]);
+        let mut out = *middle;
+        for (i, o) in out.iter_mut().enumerate() {
+            if let Some(b) = before
+                && !matches!(middle[i], Reading::Known(_))
+                && matches!(b[i], Reading::Known(_))
+                && b[i] == after[i]
+            {
+                *o = b[i];
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether a chip not learnt showed in two scans running on square `i`
+    /// (a stray chip, not a misread).
+    pub fn unknown_stays(&self, i: usize) -> bool {
+        let n = self.recent.len();
+        n >= 2
+            && matches!(self.recent[n - 1][i], Reading::Unknown(_))
+            && self.recent[n - 1][i] == self.recent[n - 2][i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(n: u8) -> ChipCode {
+        [n, 1, 2, 3, n.wrapping_add(7)]
+    }
+
+    /// The start position with a distinct chip per square, spare queens too.
+    fn start_scan(spares: bool) -> Scan {
+        let mut scan = [EMPTY; 64];
+        for sq in Square::ALL {
+            if Board::default().piece_at(sq).is_some()
+                || (spares && (sq == WHITE_SPARE_QUEEN || sq == BLACK_SPARE_QUEEN))
+            {
+                scan[usize::from(sq)] = code(u8::from(sq) + 1);
+            }
+        }
+        scan
+    }
+
+    #[test]
+    fn empty_codes_are_the_ones_with_more_than_two_zeros() {
+        assert!(is_empty_code(&[0, 0, 0, 0, 0]));
+        assert!(is_empty_code(&[0, 0, 56, 0, 0]));
+        assert!(is_empty_code(&[201, 0, 0, 0, 0]));
+        assert!(!is_empty_code(&[3, 0, 115, 87, 237]));
+        assert!(!is_empty_code(&[10, 0, 0, 7, 1]));
+    }
+
+    #[test]
+    fn a_start_set_up_is_learnt_once_most_scans_agree() {
+        let mut l = Learner::default();
+        let scan = start_scan(true);
+        assert_eq!(l.push(&scan), None);
+        assert_eq!(l.push(&scan), None);
+        let setup = l.push(&scan).expect("three of three agree");
+        assert_eq!(setup.chips.len(), 34);
+        assert_eq!(setup.spare_queens, 2);
+        let mut chips = Chips::default();
+        assert_eq!(chips.learn(&setup), 34);
+        assert_eq!(chips.learn(&setup), 0);
+        assert_eq!(
+            chips.read(&code(u8::from(Square::D3) + 1)),
+            Reading::Known(Piece {
+                color: Color::White,
+                role: Role::Queen
+            })
+        );
+        assert_eq!(
+            chips.read(&code(u8::from(Square::E8) + 1)),
+            Reading::Known(Piece {
+                color: Color::Black,
+                role: Role::King
+            })
+        );
+        assert_eq!(chips.read(&[9, 9, 9, 9, 9]), Reading::Unknown([9; 5]));
+    }
+
+    #[test]
+    fn no_set_up_while_a_piece_stands_in_the_middle_or_a_chip_shows_twice() {
+        let mut l = Learner::default();
+        let mut scan = start_scan(false);
+        scan[usize::from(Square::E4)] = code(99);
+        for _ in 0..6 {
+            assert_eq!(l.push(&scan), None);
+        }
+        let mut twice = start_scan(false);
+        twice[usize::from(Square::A1)] = twice[usize::from(Square::H1)];
+        for _ in 0..6 {
+            assert_eq!(l.push(&twice), None);
+        }
+    }
+
+    #[test]
+    fn a_weak_read_in_one_scan_is_outvoted() {
+        let mut s = Settler::default();
+        let knight = Reading::Known(Piece {
+            color: Color::White,
+            role: Role::Knight,
+        });
+        let mut r = [Reading::Empty; 64];
+        r[1] = knight;
+        assert_eq!(s.push(r), None, "a scan is settled by the next one");
+        assert_eq!(s.push(r).map(|x| x[1]), Some(knight));
+        let mut weak = r;
+        weak[1] = Reading::Unknown([7; 5]);
+        assert_eq!(s.push(weak).map(|x| x[1]), Some(knight));
+        assert_eq!(s.push(r).map(|x| x[1]), Some(knight));
+        // Lifted: empty in two scans of three.
+        let mut lifted = r;
+        lifted[1] = Reading::Empty;
+        assert_eq!(s.push(lifted).map(|x| x[1]), Some(knight));
+        assert_eq!(s.push(lifted).map(|x| x[1]), Some(Reading::Empty));
+    }
+}

@@ -1,0 +1,307 @@
+//! A simulated Certabo board, pure: a set of chips (every piece with a
+//! fixed random 5-byte code, the two spare queens too), the squares they
+//! stand on, and a scan line every `scan_ms` as the real board streams,
+//! with weak chips: an occupied square reads empty or a wrong code for one
+//! scan at a given rate, and an empty square now and then shows the board's
+//! noise codes (`0 0 56 0 0`). Pieces put down take a chip of that piece
+//! from beside the board (the one lifted last first): a promotion takes a
+//! captured piece or the spare queen, as a player does.
+
+use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
+
+use super::certabo::{decode_lights, encode_scan};
+use super::certabo_chips::{BLACK_SPARE_QUEEN, ChipCode, EMPTY, Scan, WHITE_SPARE_QUEEN};
+
+/// No chip of this piece lies beside the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoChip(pub Piece);
+
+impl std::fmt::Display for NoChip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no {:?} {:?} beside the board",
+            self.0.color, self.0.role
+        )
+    }
+}
+
+/// The Certabo board on the simulator's side of the wire.
+#[derive(Clone, Debug)]
+pub struct CertaboSim {
+    /// Every chip the owner has, with its piece.
+    chips: Vec<(ChipCode, Piece)>,
+    /// The chip on each square (game squares, a1 = 0).
+    on: [Option<usize>; 64],
+    /// Chips beside the board, the one lifted last at the end.
+    beside: Vec<usize>,
+    rng: u64,
+    /// Chance of a weak read per occupied square and scan, per mille.
+    pub weak_per_mille: u32,
+    /// Milliseconds between two scans.
+    pub scan_ms: u64,
+    next_scan_at: u64,
+    lights: Bitboard,
+    /// Weak reads sent so far.
+    pub weak_reads: u64,
+}
+
+/// How often the real board sends a scan (several times a second).
+pub const SCAN_MS: u64 = 200;
+
+impl CertaboSim {
+    /// A board with the start position set up, and with `spares` the two
+    /// spare queens on d3 and d6, ready for calibration (without, the set
+    /// has none). Chip codes and noise follow `seed`.
+    pub fn new(seed: u64, spares: bool) -> CertaboSim {
+        let mut sim = CertaboSim {
+            chips: Vec::new(),
+            on: [None; 64],
+            beside: Vec::new(),
+            rng: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+            weak_per_mille: 0,
+            scan_ms: SCAN_MS,
+            next_scan_at: 0,
+            lights: Bitboard::EMPTY,
+            weak_reads: 0,
+        };
+        for (sq, piece) in &Board::default() {
+            let chip = sim.add_chip(piece);
+            sim.beside.retain(|&c| c != chip);
+            sim.on[usize::from(sq)] = Some(chip);
+        }
+        if spares {
+            for (sq, color) in [
+                (WHITE_SPARE_QUEEN, Color::White),
+                (BLACK_SPARE_QUEEN, Color::Black),
+            ] {
+                let chip = sim.add_chip(Piece {
+                    color,
+                    role: Role::Queen,
+                });
+                sim.put_chip(sq, chip);
+            }
+        }
+        sim
+    }
+
+    fn next(&mut self) -> u64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A chip code no chip has, with no zero byte.
+    fn new_code(&mut self) -> ChipCode {
+        loop {
+            let bytes = self.next().to_le_bytes();
+            let code = [bytes[0], bytes[1], bytes[2], bytes[3], bytes[4]].map(|b| b.max(1));
+            if self.chips.iter().all(|(c, _)| *c != code) {
+                return code;
+            }
+        }
+    }
+
+    /// A new chip of `piece` beside the board (a second set's piece);
+    /// returns its index.
+    pub fn add_chip(&mut self, piece: Piece) -> usize {
+        let code = self.new_code();
+        self.chips.push((code, piece));
+        self.beside.push(self.chips.len() - 1);
+        self.chips.len() - 1
+    }
+
+    /// Every chip's code and piece.
+    pub fn chips(&self) -> &[(ChipCode, Piece)] {
+        &self.chips
+    }
+
+    /// The chip on a square.
+    pub fn chip_on(&self, square: Square) -> Option<usize> {
+        self.on[usize::from(square)]
+    }
+
+    /// The pieces on the board.
+    pub fn board(&self) -> Board {
+        let mut board = Board::empty();
+        for sq in Square::ALL {
+            if let Some(chip) = self.on[usize::from(sq)] {
+                board.set_piece_at(sq, self.chips[chip].1);
+            }
+        }
+        board
+    }
+
+    /// Chips of `piece` beside the board.
+    pub fn beside(&self, piece: Piece) -> usize {
+        self.beside
+            .iter()
+            .filter(|&&c| self.chips[c].1 == piece)
+            .count()
+    }
+
+    /// A hand lifts what stands on `square` (`None`) or puts `piece` there
+    /// (a chip of that piece from beside the board, the last lifted first;
+    /// whatever stood there goes beside the board).
+    pub fn set(&mut self, square: Square, piece: Option<Piece>) -> Result<(), NoChip> {
+        let i = usize::from(square);
+        if let (Some(chip), Some(p)) = (self.on[i], piece)
+            && self.chips[chip].1 == p
+        {
+            return Ok(());
+        }
+        let Some(p) = piece else {
+            if let Some(chip) = self.on[i].take() {
+                self.beside.push(chip);
+            }
+            return Ok(());
+        };
+        let at = self
+            .beside
+            .iter()
+            .rposition(|&c| self.chips[c].1 == p)
+            .ok_or(NoChip(p))?;
+        let chip = self.beside.remove(at);
+        if let Some(old) = self.on[i].replace(chip) {
+            self.beside.push(old);
+        }
+        Ok(())
+    }
+
+    /// Puts chip `chip` (beside the board) on `square`; what stood there
+    /// goes beside the board.
+    pub fn put_chip(&mut self, square: Square, chip: usize) {
+        self.beside.retain(|&c| c != chip);
+        if let Some(old) = self.on[usize::from(square)].replace(chip) {
+            self.beside.push(old);
+        }
+    }
+
+    /// What the board reads now, without weak chips.
+    pub fn exact_scan(&self) -> Scan {
+        let mut scan = [EMPTY; 64];
+        for (code, chip) in scan.iter_mut().zip(self.on) {
+            if let Some(c) = chip {
+                *code = self.chips[c].0;
+            }
+        }
+        scan
+    }
+
+    /// One scan as the board sends it, weak chips and all.
+    pub fn scan(&mut self) -> Scan {
+        let mut scan = self.exact_scan();
+        for i in 0..64 {
+            let roll = self.next();
+            if self.on[i].is_some() && (roll % 1000) < u64::from(self.weak_per_mille) {
+                self.weak_reads += 1;
+                scan[i] = if roll & (1 << 20) == 0 {
+                    [0, 0, (roll >> 24) as u8, 0, 0]
+                } else {
+                    self.new_code()
+                };
+            } else if self.on[i].is_none() && (roll % 1000) < 20 {
+                // The board's own noise on an empty square.
+                scan[i] = [(roll >> 24) as u8, 0, 0, 0, 0];
+            }
+        }
+        scan
+    }
+
+    /// The line of one scan.
+    pub fn line(&mut self) -> Vec<u8> {
+        let scan = self.scan();
+        encode_scan(&scan)
+    }
+
+    /// When the next scan goes out.
+    pub fn next_scan_at(&self) -> u64 {
+        self.next_scan_at
+    }
+
+    /// The lines of every scan due by `now_ms`, each with its time.
+    pub fn scans_until(&mut self, now_ms: u64) -> Vec<(u64, Vec<u8>)> {
+        let mut out = Vec::new();
+        while self.next_scan_at <= now_ms {
+            let at = self.next_scan_at;
+            out.push((at, self.line()));
+            self.next_scan_at += self.scan_ms.max(1);
+        }
+        out
+    }
+
+    /// Bytes from the host: LED commands, 8 bytes each.
+    pub fn receive(&mut self, bytes: &[u8]) {
+        for frame in bytes.chunks_exact(8) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(frame);
+            self.lights = decode_lights(b);
+        }
+    }
+
+    /// The squares lit.
+    pub fn lights(&self) -> Bitboard {
+        self.lights
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{BoardReport, Protocol};
+    use crate::eboard::{CalibrationStep, CertaboDecoder, Message};
+
+    #[test]
+    fn the_simulated_board_calibrates_and_a_promotion_takes_the_spare_queen() {
+        let mut sim = CertaboSim::new(5, true);
+        sim.weak_per_mille = 20;
+        let mut d = CertaboDecoder::new();
+        let mut out = Vec::new();
+        for (_, line) in sim.scans_until(3000) {
+            out.extend(d.decode_all(&line));
+        }
+        assert!(
+            out.contains(&Message::Calibration(CalibrationStep::Done {
+                spare_queens: 2
+            })),
+            "{out:?}"
+        );
+        assert_eq!(d.chips().len(), 34);
+        // Queens put aside, then a white pawn lifted and a queen put on e8.
+        let wq = Piece {
+            color: Color::White,
+            role: Role::Queen,
+        };
+        sim.set(Square::D3, None).unwrap();
+        sim.set(Square::D6, None).unwrap();
+        sim.set(Square::E8, None).unwrap();
+        sim.set(Square::E2, None).unwrap();
+        sim.set(Square::E8, Some(wq)).unwrap();
+        assert_eq!(sim.beside(wq), 0);
+        assert_eq!(
+            sim.set(Square::E7, Some(wq)),
+            Err(NoChip(wq)),
+            "only one spare"
+        );
+        // Asked for the whole position once the hands are done.
+        sim.scans_until(4000);
+        d.sent(crate::board::HostCommand::Snapshot);
+        let mut last = None;
+        for (_, line) in sim.scans_until(6000) {
+            for m in d.decode_all(&line) {
+                if let Some(p) = m.pieces() {
+                    last = Some(*p);
+                }
+            }
+        }
+        let last = last.expect("a position");
+        assert_eq!(last[usize::from(Square::E8)], Some(wq));
+        assert_eq!(last[usize::from(Square::E2)], None);
+        assert!(sim.weak_reads > 0);
+        sim.receive(&d.encode(crate::board::HostCommand::Lights(Bitboard::from(
+            Square::E8,
+        ))));
+        assert_eq!(sim.lights(), Bitboard::from(Square::E8));
+    }
+}

@@ -1,0 +1,759 @@
+//! The Certabo board end to end: the emulator (`eboard::certabo_sim`)
+//! calibrated from the start position with and without spare queens, then
+//! every self-play game (`tests/data/selfplay.pgn`, 330 games) played on
+//! it by hand (`support/eboard_hands.rs`) at a human pace and at blitz pace
+//! in virtual time. Its scan lines go through `AnyDecoder::new(Kind::Certabo)`
+//! with noise: chunks split and merged, weak chips misread for a scan, a
+//! scan cut short now and then; the positions go into the recognizer the
+//! DGT board uses. Every game must come out exact: 0 wrong, 0 missed.
+//!
+//! Promotions are made as a player does: the promoted piece is a captured
+//! piece of that role and colour if one lies beside the board, else the
+//! spare queen learnt in calibration. When neither exists (6 of the 216
+//! promotions in the corpus: a third queen, or a knight with no knight
+//! captured), the player adds a second set's piece before the game: it is
+//! put on its home square in the start position for a few scans, and the
+//! board learns it as it learns any new chip standing in a start set-up.
+//!
+//! And once through a real pseudo-terminal: the serial link thread on one
+//! side, the emulator streaming scans on the other.
+
+use std::collections::HashMap;
+
+use rochade::board::{HostCommand, Protocol};
+use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
+use rochade::eboard::certabo_sim::CertaboSim;
+use rochade::eboard::{AnyDecoder, CalibrationStep, Kind, Message};
+use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
+
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
+#[path = "support/eboard_hands.rs"]
+mod eboard_hands;
+use eboard_hands::{BLITZ, Change, HUMAN, Pace};
+
+/// Weak reads per occupied square and scan, per mille.
+const WEAK_PER_MILLE: u32 = 20;
+/// Scans cut short, per mille.
+const CUT_PER_MILLE: u64 = 10;
+
+/// The bytes between the board and the decoder: lines cut short now and
+/// then, held back and merged with the next, split at random points.
+struct Wire {
+    rng: Rng,
+    pending: Vec<u8>,
+    cuts: u64,
+    merges: u64,
+    splits: u64,
+}
+
+impl Wire {
+    fn new(seed: u64) -> Wire {
+        Wire {
+            rng: Rng(seed | 1),
+            pending: Vec::new(),
+            cuts: 0,
+            merges: 0,
+            splits: 0,
+        }
+    }
+
+    /// A line the board sent; returns the chunks that reach the host now.
+    fn send(&mut self, mut line: Vec<u8>) -> Vec<Vec<u8>> {
+        if self.rng.below(1000) < CUT_PER_MILLE {
+            self.cuts += 1;
+            let keep = 1 + self.rng.below(line.len() as u64 - 3) as usize;
+            line.truncate(keep);
+        }
+        self.pending.extend(line);
+        let roll = self.rng.below(100);
+        if roll < 10 {
+            self.merges += 1;
+            return Vec::new();
+        }
+        let n = if roll < 30 {
+            1 + self.rng.below(self.pending.len() as u64) as usize
+        } else {
+            self.pending.len()
+        };
+        let mut now: Vec<u8> = self.pending.drain(..n).collect();
+        let mut chunks = Vec::new();
+        while !now.is_empty() {
+            let size = (1 + self.rng.below(700) as usize).min(now.len());
+            if size < now.len() {
+                self.splits += 1;
+            }
+            chunks.push(now.drain(..size).collect());
+        }
+        chunks
+    }
+}
+
+/// The host's side: the decoder and the recognizer following it.
+struct Host {
+    decoder: AnyDecoder,
+    rec: Recognizer,
+    now: u64,
+    moves: Vec<Move>,
+    wrong: Vec<String>,
+    calibrated: u32,
+    unknown: Vec<Square>,
+    steps: Vec<CalibrationStep>,
+}
+
+impl Host {
+    fn new() -> Host {
+        Host {
+            decoder: AnyDecoder::new(Kind::Certabo),
+            rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
+            now: 0,
+            moves: Vec::new(),
+            wrong: Vec::new(),
+            calibrated: 0,
+            unknown: Vec::new(),
+            steps: Vec::new(),
+        }
+    }
+
+    fn advance(&mut self, to: u64) {
+        while let Some(d) = self.rec.next_deadline().filter(|&d| d <= to) {
+            self.now = d.max(self.now);
+            let mut out = Vec::new();
+            self.rec.on_tick(self.now, &mut out);
+            self.events(out);
+        }
+        self.now = self.now.max(to);
+    }
+
+    fn feed(&mut self, at: u64, bytes: &[u8]) {
+        self.advance(at);
+        for m in self.decoder.decode_all(bytes) {
+            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+                println!("{at}: {m:?}");
+            }
+            match m {
+                Message::Position(pieces) => {
+                    let mut out = Vec::new();
+                    self.rec.on_dump(self.now, &pieces, &mut out);
+                    self.events(out);
+                }
+                Message::Square { square, piece } => {
+                    let mut out = Vec::new();
+                    self.rec.on_field_update(self.now, square, piece, &mut out);
+                    self.events(out);
+                }
+                Message::Calibration(step) => {
+                    match step {
+                        CalibrationStep::Done { .. } => self.calibrated += 1,
+                        CalibrationStep::UnknownPiece(sq) => self.unknown.push(sq),
+                        CalibrationStep::SetUpStart => {}
+                    }
+                    self.steps.push(step);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn events(&mut self, out: Vec<RecognizerEvent>) {
+        for e in out {
+            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+                println!("{}: rec {e:?}", self.now);
+            }
+            match e {
+                RecognizerEvent::Move(mv) => self.moves.push(mv),
+                // The link thread tells the decoder what it sent.
+                RecognizerEvent::RequestBoard => self.decoder.sent(HostCommand::Snapshot),
+                RecognizerEvent::Corrected { old, new } => {
+                    if self.moves.last() == Some(&old) {
+                        self.moves.pop();
+                    }
+                    self.moves.push(new);
+                }
+                RecognizerEvent::Takeback(mv) => self.wrong.push(format!("takeback {mv}")),
+                RecognizerEvent::NewGame => self.wrong.push("new game".into()),
+                RecognizerEvent::Orientation { .. }
+                | RecognizerEvent::Mismatch(_)
+                | RecognizerEvent::InSync => {}
+            }
+        }
+    }
+}
+
+/// A board, its wire and the host, run in virtual time.
+struct Table {
+    sim: CertaboSim,
+    wire: Wire,
+    host: Host,
+}
+
+impl Table {
+    fn new(seed: u64, spares: bool) -> Table {
+        let mut sim = CertaboSim::new(seed, spares);
+        sim.weak_per_mille = WEAK_PER_MILLE;
+        Table {
+            sim,
+            wire: Wire::new(seed.rotate_left(17)),
+            host: Host::new(),
+        }
+    }
+
+    /// Runs scans until `until`, making the hands' changes as their time
+    /// comes (from `changes[*next]` on).
+    fn run(&mut self, changes: &[Change], next: &mut usize, until: u64) {
+        loop {
+            let scan_at = self.sim.next_scan_at();
+            if scan_at > until {
+                self.host.advance(until);
+                return;
+            }
+            while let Some(c) = changes.get(*next).filter(|c| c.at_ms <= scan_at) {
+                if let Err(e) = self.sim.set(c.square, c.piece) {
+                    panic!("{e} at {}", c.square);
+                }
+                *next += 1;
+            }
+            for (at, line) in self.sim.scans_until(scan_at) {
+                for chunk in self.wire.send(line) {
+                    self.host.feed(at, &chunk);
+                }
+            }
+        }
+    }
+
+    /// Runs `ms` more with no hands.
+    fn wait(&mut self, ms: u64) {
+        let until = self.host.now + ms;
+        self.run(&[], &mut 0, until);
+    }
+
+    /// Calibrates: the board streams until the host says it is done.
+    fn calibrate(&mut self) {
+        self.wait(3000);
+        assert!(
+            self.host.calibrated >= 1,
+            "not calibrated after 3 s: {:?}",
+            self.host.steps
+        );
+    }
+
+    /// Puts the spare queens beside the board.
+    fn spares_aside(&mut self) {
+        let at = self.host.now + 200;
+        let changes = [
+            Change {
+                at_ms: at,
+                square: Square::D3,
+                piece: None,
+            },
+            Change {
+                at_ms: at + 400,
+                square: Square::D6,
+                piece: None,
+            },
+        ];
+        self.run(&changes, &mut 0, at + 1500);
+    }
+
+    /// A second set's piece learnt: put on its home square in the start
+    /// position for a while, then swapped back.
+    fn add_piece(&mut self, piece: Piece) {
+        let home = Square::ALL
+            .into_iter()
+            .find(|&sq| Board::default().piece_at(sq) == Some(piece))
+            .expect("a home square");
+        let original = self.sim.chip_on(home).expect("the start position");
+        let extra = self.sim.add_chip(piece);
+        let before = self.host.calibrated;
+        self.sim.put_chip(home, extra);
+        self.wait(2000);
+        assert!(self.host.calibrated > before, "{piece:?} not learnt");
+        self.sim.put_chip(home, original);
+        self.wait(1500);
+    }
+}
+
+/// The pieces a player must add before a game for its promotions: those
+/// with no captured piece of that role and colour and no spare queen
+/// beside the board when the pawn promotes.
+fn pieces_to_add(game: &[Move]) -> Vec<Piece> {
+    let mut beside: HashMap<Piece, u32> = HashMap::new();
+    for color in [Color::White, Color::Black] {
+        beside.insert(
+            Piece {
+                color,
+                role: Role::Queen,
+            },
+            1,
+        );
+    }
+    let mut pos = Chess::default();
+    let mut add = Vec::new();
+    for &mv in game {
+        let turn = pos.turn();
+        if let Some(role) = mv.capture() {
+            *beside.entry(Piece { color: !turn, role }).or_default() += 1;
+        }
+        if let Some(role) = mv.promotion() {
+            *beside
+                .entry(Piece {
+                    color: turn,
+                    role: Role::Pawn,
+                })
+                .or_default() += 1;
+            let piece = Piece { color: turn, role };
+            match beside.get_mut(&piece) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => add.push(piece),
+            }
+        }
+        pos.play_unchecked(mv);
+    }
+    add
+}
+
+#[derive(Default)]
+struct Totals {
+    exact: usize,
+    moves: usize,
+    wrong: usize,
+    missed: usize,
+    promotions: usize,
+    under: usize,
+    added: usize,
+    weak: u64,
+    cuts: u64,
+    merges: u64,
+    splits: u64,
+    dropped: u64,
+    failures: Vec<String>,
+}
+
+/// Plays every self-play game at `pace`.
+fn run_all(pace: Pace, seed: u64) -> Totals {
+    let games = eboard_hands::selfplay();
+    assert_eq!(games.len(), 330);
+    let mut t = Totals::default();
+    for (i, game) in games.iter().enumerate() {
+        let game_seed = (seed ^ (i as u64 + 1)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut table = Table::new(game_seed, true);
+        table.calibrate();
+        table.spares_aside();
+        let add = pieces_to_add(game);
+        t.added += add.len();
+        for piece in add {
+            table.add_piece(piece);
+        }
+        let start = table.host.now + 500;
+        let mut rng = Rng(game_seed.rotate_left(29));
+        let played = eboard_hands::play_game(game, pace, &mut rng, start);
+        let mut next = 0;
+        table.run(&played.changes, &mut next, played.end_ms + 5000);
+        assert_eq!(next, played.changes.len());
+
+        let got = &table.host.moves;
+        let agree = got.iter().zip(game).take_while(|(a, b)| a == b).count();
+        let wrong = got.len() - agree + table.host.wrong.len();
+        let missed = game.len() - agree;
+        t.moves += got.len().min(game.len());
+        t.wrong += wrong;
+        t.missed += missed;
+        t.promotions += game.iter().filter(|m| m.promotion().is_some()).count();
+        t.under += game
+            .iter()
+            .filter(|m| m.promotion().is_some_and(|r| r != Role::Queen))
+            .count();
+        t.weak += table.sim.weak_reads;
+        t.cuts += table.wire.cuts;
+        t.merges += table.wire.merges;
+        t.splits += table.wire.splits;
+        t.dropped += table.host.decoder.stats().dropped();
+        if !table.host.unknown.is_empty() && t.failures.len() < 5 {
+            t.failures.push(format!(
+                "game {}: unknown chips on {:?}",
+                i + 1,
+                table.host.unknown
+            ));
+        }
+        if wrong == 0 && missed == 0 {
+            t.exact += 1;
+        } else if t.failures.len() < 5 {
+            t.failures.push(format!(
+                "game {}: {} of {} moves recorded, first {agree} right, then {:?} (game: {:?}); {:?}",
+                i + 1,
+                got.len(),
+                game.len(),
+                got.get(agree).map(|m| m.to_string()),
+                game.get(agree).map(|m| m.to_string()),
+                table.host.wrong
+            ));
+        }
+    }
+    t
+}
+
+fn check(name: &str, pace: Pace) {
+    let t = run_all(pace, 33);
+    println!(
+        "certabo {name}: games exact {} / 330, moves {}, wrong {}, missed {} \
+         ({} promotions, {} under-promotions, {} pieces added; {} weak reads, \
+         {} scans cut short, {} lines dropped, {} merged, {} chunk splits)",
+        t.exact,
+        t.moves,
+        t.wrong,
+        t.missed,
+        t.promotions,
+        t.under,
+        t.added,
+        t.weak,
+        t.cuts,
+        t.dropped,
+        t.merges,
+        t.splits
+    );
+    assert!(t.weak > 1000 && t.cuts > 100 && t.merges > 1000 && t.splits > 1000);
+    assert!(t.failures.is_empty(), "{name}: {}", t.failures.join("\n"));
+    // A line cut at the end of a game is never closed by the next one.
+    assert!(
+        t.dropped * 10 >= t.cuts * 9,
+        "{} dropped, {} cut",
+        t.dropped,
+        t.cuts
+    );
+    assert_eq!((t.wrong, t.missed), (0, 0));
+    assert_eq!(t.exact, 330);
+}
+
+#[test]
+fn every_game_is_followed_exactly_at_a_human_pace() {
+    check("human pace", HUMAN);
+}
+
+#[test]
+fn every_game_is_followed_exactly_at_blitz_pace() {
+    check("blitz pace", BLITZ);
+}
+
+#[test]
+fn calibration_from_the_start_position_with_and_without_spare_queens() {
+    for spares in [true, false] {
+        let mut table = Table::new(if spares { 11 } else { 12 }, spares);
+        table.calibrate();
+        assert_eq!(
+            table.host.steps,
+            vec![
+                CalibrationStep::SetUpStart,
+                CalibrationStep::Done {
+                    spare_queens: if spares { 2 } else { 0 }
+                }
+            ]
+        );
+        let Some(seen) = table.host.rec.seen() else {
+            panic!("no position")
+        };
+        let mut expected = Board::default();
+        if spares {
+            expected.set_piece_at(Square::D3, Color::White.queen());
+            expected.set_piece_at(Square::D6, Color::Black.queen());
+        }
+        assert_eq!(seen, expected, "spares {spares}");
+        if spares {
+            table.spares_aside();
+            assert_eq!(table.host.rec.seen(), Some(Board::default()));
+        }
+        // The spare queen lies beside the board for a promotion (a set
+        // without spares has none).
+        let queen = Color::White.queen();
+        assert_eq!(
+            table.sim.beside(queen),
+            usize::from(spares),
+            "spares {spares}"
+        );
+        assert!(table.host.unknown.is_empty());
+    }
+}
+
+/// Before calibration nothing is a position: a game played on an
+/// uncalibrated board (chips never learnt, no start position) gives
+/// "set up the start position" once and no move.
+#[test]
+fn an_uncalibrated_board_gives_no_position() {
+    let mut table = Table::new(5, false);
+    // A piece moves before the board could have been calibrated.
+    table.sim.set(Square::E2, None).unwrap();
+    table
+        .sim
+        .set(Square::E4, Some(Color::White.pawn()))
+        .unwrap();
+    table.wait(5000);
+    assert_eq!(table.host.steps, vec![CalibrationStep::SetUpStart]);
+    assert!(table.host.rec.seen().is_none());
+    assert!(table.host.moves.is_empty());
+}
+
+/// The host's side of a real link: the recognizer following what the
+/// link thread reports, ticked by the link's own clock.
+struct LinkHost {
+    rx: std::sync::mpsc::Receiver<rochade::serial::BoardInput<Message>>,
+    epoch: std::time::Instant,
+    rec: Recognizer,
+    moves: Vec<Move>,
+    said: Vec<Message>,
+    positions: usize,
+}
+
+impl LinkHost {
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    fn events(&mut self, out: Vec<RecognizerEvent>, link: &rochade::serial::Link) {
+        for e in out {
+            match e {
+                RecognizerEvent::Move(mv) => self.moves.push(mv),
+                RecognizerEvent::RequestBoard => link.send(HostCommand::Snapshot),
+                RecognizerEvent::Corrected { new, .. } => {
+                    self.moves.pop();
+                    self.moves.push(new);
+                }
+                RecognizerEvent::Takeback(_) | RecognizerEvent::NewGame => panic!("{e:?}"),
+                _ => {}
+            }
+        }
+    }
+
+    fn tick(&mut self, now: u64, link: &rochade::serial::Link) {
+        while let Some(d) = self.rec.next_deadline().filter(|&d| d <= now) {
+            let mut out = Vec::new();
+            self.rec.on_tick(d, &mut out);
+            self.events(out, link);
+        }
+    }
+
+    /// Handles one report of the link.
+    fn take(&mut self, input: rochade::serial::BoardInput<Message>, link: &rochade::serial::Link) {
+        use rochade::session::board::BoardEvent;
+        self.tick(input.at_ms, link);
+        let mut out = Vec::new();
+        match input.event {
+            BoardEvent::Message(Message::Position(pieces)) => {
+                self.positions += 1;
+                self.rec.on_dump(input.at_ms, &pieces, &mut out);
+            }
+            BoardEvent::Message(Message::Square { square, piece }) => {
+                self.rec
+                    .on_field_update(input.at_ms, square, piece, &mut out);
+            }
+            BoardEvent::Message(m) => self.said.push(m),
+            BoardEvent::LinkUp { .. } => {}
+            other => panic!("{other:?}"),
+        }
+        self.events(out, link);
+    }
+
+    /// Follows the link until `done` holds; fails after `secs`.
+    fn follow(
+        &mut self,
+        link: &rochade::serial::Link,
+        secs: u64,
+        done: impl Fn(&LinkHost) -> bool,
+    ) {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        while !done(self) {
+            assert!(
+                std::time::Instant::now() < end,
+                "timed out: said {:?}, moves {:?}",
+                self.said,
+                self.moves
+            );
+            if let Ok(input) = self.rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                self.take(input, link);
+            }
+            let now = self.now();
+            self.tick(now, link);
+        }
+    }
+
+    /// Handles what the link reported so far, without waiting.
+    fn drain(&mut self, link: &rochade::serial::Link) {
+        while let Ok(input) = self.rx.try_recv() {
+            self.take(input, link);
+        }
+        let now = self.now();
+        self.tick(now, link);
+    }
+}
+
+/// The serial link thread on a real pseudo-terminal, the emulator on the
+/// other side streaming a scan every 200 ms: the board is named, asks for
+/// the start position, is calibrated with its spare queens, and a short
+/// game played on it by hand at blitz pace is followed; the host's lights
+/// reach the board; a snapshot request gets the unchanged position again.
+#[test]
+fn a_certabo_board_on_a_pseudo_terminal_calibrates_and_plays() {
+    use rochade::serial::{Link, LinkConfig};
+    use serialport::{SerialPort, TTYPort};
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    let (mut master, slave) = TTYPort::pair().unwrap();
+    master.set_timeout(Duration::from_millis(20)).unwrap();
+    let mut reader = master.try_clone_native().unwrap();
+    let sim = Arc::new(Mutex::new({
+        let mut s = CertaboSim::new(77, true);
+        s.weak_per_mille = 10;
+        s
+    }));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (lights_tx, lights_rx) = mpsc::channel();
+    let board = {
+        let (sim, stop) = (sim.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 64];
+            let mut from_host = Vec::new();
+            let mut next_scan = Instant::now();
+            while !stop.load(Ordering::Relaxed) {
+                if Instant::now() >= next_scan {
+                    let line = sim.lock().unwrap().line();
+                    let _ = master.write_all(&line);
+                    next_scan += Duration::from_millis(200);
+                }
+                // The host's LED bytes (the read waits at most 20 ms).
+                if let Ok(n) = reader.read(&mut buf) {
+                    from_host.extend_from_slice(&buf[..n]);
+                    while from_host.len() >= 8 {
+                        let frame: Vec<u8> = from_host.drain(..8).collect();
+                        let mut s = sim.lock().unwrap();
+                        s.receive(&frame);
+                        let _ = lights_tx.send(s.lights());
+                    }
+                }
+            }
+        })
+    };
+    let (tx, rx) = mpsc::channel();
+    let epoch = Instant::now();
+    let cfg = LinkConfig {
+        epoch,
+        ..LinkConfig::eboard(slave.name().unwrap(), Kind::Certabo)
+    };
+    assert_eq!(cfg.baud, 38400);
+    let link = Link::spawn(cfg, tx).unwrap();
+    // The greeting turns every light off.
+    assert_eq!(
+        lights_rx.recv_timeout(Duration::from_secs(5)),
+        Ok(shakmaty::Bitboard::EMPTY)
+    );
+    let mut host = LinkHost {
+        rx,
+        epoch,
+        rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
+        moves: Vec::new(),
+        said: Vec::new(),
+        positions: 0,
+    };
+    host.follow(&link, 10, |h| {
+        h.said
+            .contains(&Message::Calibration(CalibrationStep::Done {
+                spare_queens: 2,
+            }))
+    });
+    assert_eq!(
+        host.said[..2],
+        [
+            Message::Ident("Certabo".into()),
+            Message::Calibration(CalibrationStep::SetUpStart)
+        ]
+    );
+    {
+        let mut s = sim.lock().unwrap();
+        s.set(Square::D3, None).unwrap();
+        s.set(Square::D6, None).unwrap();
+    }
+    host.follow(&link, 5, |h| h.rec.seen() == Some(Board::default()));
+    // A short game at blitz pace, hands and all: captures, castling.
+    let game: Vec<Move> = {
+        let mut pos = Chess::default();
+        [
+            "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O", "f6",
+        ]
+        .iter()
+        .map(|san| {
+            let mv = san
+                .parse::<shakmaty::san::San>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play_unchecked(mv);
+            mv
+        })
+        .collect()
+    };
+    let played = eboard_hands::play_game(&game, BLITZ, &mut Rng(99), 0);
+    let began = Instant::now();
+    for c in &played.changes {
+        // The hands keep their own time while the board streams.
+        let due = began + Duration::from_millis(c.at_ms);
+        while Instant::now() < due {
+            host.drain(&link);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        sim.lock().unwrap().set(c.square, c.piece).unwrap();
+    }
+    let want = game.len();
+    host.follow(&link, 10, |h| h.moves.len() >= want);
+    assert_eq!(host.moves, game);
+
+    let lit = shakmaty::Bitboard::from(Square::E2) | shakmaty::Bitboard::from(Square::E4);
+    link.send(HostCommand::Lights(lit));
+    assert_eq!(lights_rx.recv_timeout(Duration::from_secs(5)), Ok(lit));
+
+    // Unchanged board, asked again: the position comes again.
+    let before = host.positions;
+    link.send(HostCommand::Snapshot);
+    host.follow(&link, 3, |h| h.positions > before);
+    assert!(link.status().connected);
+    stop.store(true, Ordering::Relaxed);
+    board.join().unwrap();
+    drop(link);
+    drop(slave);
+}
+
+#[test]
+#[ignore]
+fn trace_one_game() {
+    let i: usize = std::env::var("GAME").unwrap().parse().unwrap();
+    let games = eboard_hands::selfplay();
+    let game = &games[i - 1];
+    let seed = 33u64;
+    let game_seed = (seed ^ (i as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut table = Table::new(game_seed, true);
+    table.calibrate();
+    table.spares_aside();
+    let start = table.host.now + 500;
+    let mut rng = Rng(game_seed.rotate_left(29));
+    let played = eboard_hands::play_game(game, BLITZ, &mut rng, start);
+    for (k, c) in played.changes.iter().take(30).enumerate() {
+        println!("change {k} at {} {} {:?}", c.at_ms, c.square, c.piece);
+    }
+    println!("done at {:?}", &played.move_done_ms[..6]);
+    let mut next = 0;
+    let until = played.move_done_ms[5] + 3000;
+    TRACE.store(true, std::sync::atomic::Ordering::Relaxed);
+    table.run(&played.changes, &mut next, until);
+    println!(
+        "moves {:?}",
+        table
+            .host
+            .moves
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+    );
+}
+
+static TRACE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
