@@ -3,8 +3,9 @@
 # Sourced, not run.
 
 # Packages needed to build: bindgen for speech-dispatcher needs libclang,
-# the tts crate links libspeechd, cpal links ALSA, Braille export links liblouis.
-ROCHADE_BUILD_PACKAGES=(libclang-dev libspeechd-dev libasound2-dev pkg-config liblouis-dev)
+# the tts crate links libspeechd, cpal links ALSA, Braille export links liblouis,
+# btleplug (Bluetooth LE boards) links D-Bus.
+ROCHADE_BUILD_PACKAGES=(libclang-dev libspeechd-dev libasound2-dev pkg-config liblouis-dev libdbus-1-dev)
 
 # Needed at run time for speech (the app also has a clip voice without it).
 ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng liblouis20 liblouis-data stockfish)

@@ -22,6 +22,7 @@ pub use rochade_core::{
 
 pub mod app;
 pub mod audio;
+pub mod ble;
 pub mod cli;
 pub mod config;
 pub mod engine;

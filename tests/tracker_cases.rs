@@ -832,8 +832,10 @@ fn strict_moving_the_touched_piece_is_no_touch_move() {
 }
 
 #[test]
-fn lost_line_during_a_capture_is_resynchronised_from_the_reply() {
-    // 1. e4 d5, then exd5 with the snapshot showing both pieces off lost.
+fn lost_line_during_a_capture_is_executed_when_the_reply_begins() {
+    // 1. e4 d5, then exd5 with the snapshot showing both pieces off lost
+    // without a word (no bad line): the next line shows two holes changed
+    // at once, so a line was lost.
     let mut h = after_e4_d5();
     h.lift(D5); // the captured pawn off first
     // Lifting e4 and placing it on d5 within one lost frame: the tracker
@@ -844,15 +846,66 @@ fn lost_line_during_a_capture_is_resynchronised_from_the_reply() {
         h.moves().is_empty(),
         "no evidence yet: the hand may hold e4"
     );
-    h.mv(G8, F6); // Black replies: only exd5 Nf6 explains the board
-    assert_eq!(h.moves(), vec!["exd5", "Nf6"]);
+    // Black's reply begins: the capture is done.
+    h.lift(G8);
+    assert_eq!(h.moves(), vec!["exd5"], "{:?}", h.rest);
+    h.place(F6);
+    assert_eq!(h.moves(), vec!["Nf6"]);
+}
+
+#[test]
+fn lost_line_during_a_capture_is_executed_when_the_board_stands_still() {
+    // The same unheard loss; Black thinks: the capture is executed within
+    // a second of being done, with nothing else said.
+    let mut h = after_e4_d5();
+    h.lift(D5);
+    h.mask &= !bit(E4);
+    h.mask |= bit(D5);
+    h.send();
+    let done = h.now;
+    h.wait(500);
+    assert!(
+        h.moves().is_empty(),
+        "not before the hand was still a moment"
+    );
+    h.wait(400);
+    assert_eq!(h.moves(), vec!["exd5"], "{:?}", h.rest);
+    assert!(h.now - done <= 1000);
     assert!(
         h.rest
             .iter()
-            .any(|e| matches!(e, TrackerEvent::Resynchronised { moves } if moves.len() == 1)),
+            .all(|e| matches!(e, TrackerEvent::Touched { .. })),
         "{:?}",
         h.rest
     );
+    h.mv(G8, F6);
+    assert_eq!(h.moves(), vec!["Nf6"]);
+}
+
+#[test]
+fn opponent_piece_put_back_unheard_then_own_piece_moved_elsewhere_is_that_move() {
+    // The other reading of the same lines: d5 lifted and put back (that
+    // line lost without a word), e4 lifted (the next line shows both
+    // changes) and put down on e5 while the board still waited: e5, no
+    // capture.
+    let mut h = after_e4_d5();
+    h.lift(D5);
+    h.mask |= bit(D5);
+    h.mask &= !bit(E4);
+    h.send();
+    h.wait(400);
+    h.place(E5);
+    assert_eq!(h.moves(), vec!["e5"], "{:?}", h.rest);
+    // And put back where it came from: nothing.
+    let mut h = after_e4_d5();
+    h.lift(D5);
+    h.mask |= bit(D5);
+    h.mask &= !bit(E4);
+    h.send();
+    h.wait(400);
+    h.place(E4);
+    h.wait(5000);
+    assert!(h.moves().is_empty(), "{:?}", h.rest);
 }
 
 #[test]

@@ -110,14 +110,15 @@ struct Cases {
     /// Where it happened (game, seed, move).
     worst_catch_up_at: String,
     /// The same when a state was lost without a word (the capture whose
-    /// snapshot with both pieces off never came, nor a bad line): nothing
-    /// tells the tracker that it missed anything, and the board alone
-    /// does not tell the capture done from the piece in the hand, so it
-    /// waits for the reply (and for the hand to be still).
+    /// snapshot with both pieces off never came, nor a bad line): the
+    /// next line shows two holes changed at once, which tells the tracker
+    /// that a line was lost; the capture is executed when the board stands
+    /// still a moment or the reply begins.
     worst_unheard_catch_up_ms: u64,
+    worst_unheard_catch_up_at: String,
     /// Games whose last move, a capture, lost its line (heard) with no
     /// reply after it, and the longest until it was recorded: the board
-    /// must stand still for the mismatch time (the capture done, not its
+    /// must stand still a moment (the capture done, not its
     /// piece held in the hand).
     last_captures_lost: u64,
     worst_last_capture_ms: u64,
@@ -153,9 +154,10 @@ impl Cases {
         );
         self.last_captures_lost += c.last_captures_lost;
         self.worst_last_capture_ms = self.worst_last_capture_ms.max(c.worst_last_capture_ms);
-        self.worst_unheard_catch_up_ms = self
-            .worst_unheard_catch_up_ms
-            .max(c.worst_unheard_catch_up_ms);
+        if c.worst_unheard_catch_up_ms > self.worst_unheard_catch_up_ms {
+            self.worst_unheard_catch_up_ms = c.worst_unheard_catch_up_ms;
+            self.worst_unheard_catch_up_at = c.worst_unheard_catch_up_at.clone();
+        }
         if c.worst_catch_up_ms > self.worst_catch_up_ms {
             self.worst_catch_up_ms = c.worst_catch_up_ms;
             self.worst_catch_up_at = c.worst_catch_up_at.clone();
@@ -207,6 +209,8 @@ struct Player {
     finishing: bool,
     /// A move is in the hand (lines lost now concern it).
     in_move: bool,
+    /// When the move in the hand began (its first step).
+    move_began: u64,
     /// A state was lost without a word since the tracker last had every
     /// move ([`Player::toggle_lost`]).
     unheard: bool,
@@ -277,15 +281,20 @@ impl Player {
                 if self.last_capture_lost {
                     self.cases.worst_last_capture_ms = self.cases.worst_last_capture_ms.max(lag);
                 } else if self.unheard {
-                    self.cases.worst_unheard_catch_up_ms =
-                        self.cases.worst_unheard_catch_up_ms.max(lag);
+                    if lag > self.cases.worst_unheard_catch_up_ms {
+                        self.cases.worst_unheard_catch_up_ms = lag;
+                        self.cases.worst_unheard_catch_up_at =
+                            format!("{}, move {}", self.label, self.done_at.len());
+                    }
                 } else if lag > self.cases.worst_catch_up_ms {
                     self.cases.worst_catch_up_ms = lag;
                     self.cases.worst_catch_up_at =
                         format!("{}, move {}", self.label, self.done_at.len());
                 }
             }
-            if !self.in_move {
+            // A line lost during the move in the hand concerns it; one
+            // lost before it began is made good now.
+            if !self.in_move || self.lost_since_agreed.is_some_and(|l| l < self.move_began) {
                 self.lost_since_agreed = None;
                 self.unheard = false;
             }
@@ -416,6 +425,7 @@ impl Player {
         self.lose_next = false;
         self.mid_move = false;
         self.in_move = true;
+        self.move_began = self.now;
         // Hesitation: lift another own piece and put it back.
         if !careful && self.rng.chance(15) {
             let pieces: Vec<Square> = own.into_iter().collect();
@@ -548,6 +558,7 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
         debug: std::env::var("DEBUG_TRACKER").is_ok_and(|v| v == format!("{name}/{seed}/{strict}")),
         finishing: false,
         in_move: false,
+        move_began: 0,
         unheard: false,
         last_capture_lost: false,
         done_at: Vec::new(),
@@ -683,11 +694,14 @@ fn replay(name: &str, moves: &[Move], seed: u64, strict: bool, noise: u64, cases
                     other => panic!("{name} seed {seed}: after a resynchronisation {other:?}"),
                 }
             }
+            // The capture is executed from the board standing still or
+            // the reply beginning (the line's loss is known from the two
+            // holes that changed at once), or caught up from the reply.
             // (With bad lines the board's answer to the host's request may
             // show the capture's evidence after all: then no catch-up.)
             assert!(
-                resynced || noise > 0,
-                "{name} seed {seed}: resynchronised at move {}",
+                resynced || noise > 0 || executed.len() > i,
+                "{name} seed {seed}: the capture and the reply at move {}",
                 i + 1
             );
             player.cases.lost_lines_resynchronised += 1;
@@ -790,10 +804,11 @@ fn replay_all_with_noise(
     println!("strict {strict} noise {noise}%: {cases:#?}");
     println!(
         "strict {strict} noise {noise}%: worst catch-up after lost lines {} ms ({}); \
-         after a state lost unheard {} ms; {} last moves lost, recorded after {} ms at worst",
+         after a state lost unheard {} ms ({}); {} last moves lost, recorded after {} ms at worst",
         cases.worst_catch_up_ms,
         cases.worst_catch_up_at,
         cases.worst_unheard_catch_up_ms,
+        cases.worst_unheard_catch_up_at,
         cases.last_captures_lost,
         cases.worst_last_capture_ms
     );
@@ -821,6 +836,21 @@ fn replay_all_with_noise(
         "strict {strict} noise {noise}%: caught up after {} ms at {}",
         cases.worst_catch_up_ms,
         cases.worst_catch_up_at
+    );
+    // Also after a line that vanished unheard: two holes changed in one
+    // line tell of it, and the capture it hid is executed once the board
+    // stands still a moment or the reply begins.
+    assert!(
+        cases.worst_unheard_catch_up_ms <= 1000,
+        "strict {strict} noise {noise}%: caught up after a line lost unheard after {} ms at {}",
+        cases.worst_unheard_catch_up_ms,
+        cases.worst_unheard_catch_up_at
+    );
+    // And a game's last move after lost lines, with no reply.
+    assert!(
+        cases.worst_last_capture_ms <= 1000,
+        "strict {strict} noise {noise}%: the last move recorded after {} ms",
+        cases.worst_last_capture_ms
     );
     cases
 }

@@ -5,7 +5,8 @@
 //! `quit`, ...; `help` lists them) and sends snapshots on every change and
 //! heartbeats, and answers `?` and `I?`, exactly as a board would. With
 //! `--format dgt` it is a DGT e-board instead (see [`super::dgt`]): it
-//! answers the DGT commands and sends field updates in update mode.
+//! answers the DGT commands and sends field updates in update mode; with
+//! `--format millennium` a Millennium ChessLink (see [`super::eboard_sim`]).
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -21,7 +22,8 @@ use crate::board::sim::{self, SimBoard, SimCommand};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Wire format: peg (this app's protocol), liboard, sentio or dgt.
+    /// Wire format: peg (this app's protocol), liboard, sentio, or an
+    /// e-board: dgt or millennium.
     #[arg(long, default_value = "peg")]
     pub format: FormatArg,
     /// Also create a symbolic link with this name pointing at the device
@@ -62,6 +64,10 @@ pub fn run(args: Args) -> CliResult {
         FormatArg::Board(format) => format,
         FormatArg::Dgt => {
             let master = super::dgt::board_sim(master, args.setup.as_deref())?;
+            return finish(&args, master, slave);
+        }
+        FormatArg::EBoard(kind) => {
+            let master = super::eboard_sim::board_sim(master, kind, args.setup.as_deref())?;
             return finish(&args, master, slave);
         }
     };

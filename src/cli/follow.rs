@@ -14,19 +14,37 @@ use crate::board::{Format, Protocol, log};
 use crate::serial::{BoardInput, Link, LinkConfig};
 use crate::session::board::BoardEvent;
 
-/// A board's wire format as the command line names it: a peg-board format
-/// or `dgt`.
+/// A board's wire format as the command line names it: a peg-board format,
+/// `dgt`, or another full-position e-board (`millennium`, `certabo`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatArg {
     Board(Format),
     Dgt,
+    /// A full-position e-board other than DGT, followed as the player's
+    /// own board through the session.
+    EBoard(crate::eboard::Kind),
 }
 
 /// A board format on the command line that names none (the name, in
-/// lower case).
+/// lower case), or a board this build cannot reach.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown board format '{0}' (use peg, liboard, sentio or dgt)")]
-pub struct UnknownFormatArg(pub String);
+pub enum UnknownFormatArg {
+    #[error(
+        "unknown board format '{0}' (use peg, liboard, sentio, dgt, millennium, certabo, \
+         chessnut or pegasus)"
+    )]
+    Unknown(String),
+    #[error("{0}: Bluetooth boards: not in this build yet")]
+    NotBuilt(String),
+}
+
+/// Whether an e-board is reached over Bluetooth LE (its port is a device
+/// address or `auto`), by its name: Chessnut and DGT Pegasus.
+pub fn is_bluetooth(name: &str) -> bool {
+    ["chessnut", "pegasus"]
+        .iter()
+        .any(|b| b.eq_ignore_ascii_case(name.trim()))
+}
 
 impl FromStr for FormatArg {
     type Err = UnknownFormatArg;
@@ -35,9 +53,14 @@ impl FromStr for FormatArg {
         if s.eq_ignore_ascii_case("dgt") {
             return Ok(FormatArg::Dgt);
         }
-        Format::from_str(s)
-            .map(FormatArg::Board)
-            .map_err(|_| UnknownFormatArg(s.to_ascii_lowercase()))
+        if let Ok(format) = Format::from_str(s) {
+            return Ok(FormatArg::Board(format));
+        }
+        match crate::eboard::Kind::from_str(s) {
+            Ok(kind) => Ok(FormatArg::EBoard(kind)),
+            Err(_) if is_bluetooth(s) => Err(UnknownFormatArg::NotBuilt(s.to_ascii_lowercase())),
+            Err(_) => Err(UnknownFormatArg::Unknown(s.to_ascii_lowercase())),
+        }
     }
 }
 
@@ -46,7 +69,7 @@ impl FormatArg {
     pub fn board(self) -> Option<Format> {
         match self {
             FormatArg::Board(f) => Some(f),
-            FormatArg::Dgt => None,
+            FormatArg::Dgt | FormatArg::EBoard(_) => None,
         }
     }
 }
@@ -198,13 +221,13 @@ pub(super) fn replay_log<D: LogDecoder>(
 }
 
 /// Follows the board on `port` live (its link made by `config` from the
-/// port and the epoch), and the sighted player's DGT board on `sighted`
-/// beside it, until the link stops.
+/// port and the epoch), and the sighted player's e-board (port and kind)
+/// on `sighted` beside it, until the link stops.
 pub(super) fn follow_ports<P: Protocol>(
     follower: &mut impl Follow<Message = P::Message>,
     port: Option<String>,
     config: impl FnOnce(String, Instant) -> LinkConfig<P>,
-    sighted: Option<String>,
+    sighted: Option<(String, crate::eboard::Kind)>,
 ) -> CliResult {
     let port = port.ok_or_else(|| CliError::input("give a serial port or --log FILE"))?;
     let epoch = Instant::now();
@@ -213,10 +236,10 @@ pub(super) fn follow_ports<P: Protocol>(
         spawn_tagged(config(port, epoch), Tagged::Board, tx.clone())?,
         false,
     );
-    if let Some(port) = sighted {
+    if let Some((port, kind)) = sighted {
         let cfg = LinkConfig {
             epoch,
-            ..LinkConfig::eboard(port, crate::eboard::Kind::Dgt)
+            ..LinkConfig::eboard(port, kind)
         };
         follower.attach(spawn_tagged(cfg, Tagged::Sighted, tx)?, true);
     }
@@ -297,7 +320,7 @@ pub(super) enum CommandError {
     /// A thread died holding the simulator.
     #[error("simulator state poisoned")]
     Poisoned,
-    #[error("a DGT board reports no faults")]
+    #[error("an e-board reports no faults")]
     NoFaults,
 }
 

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 pub mod announce;
 pub mod board_sim;
 pub mod dgt;
+pub mod eboard_sim;
 pub mod export;
 pub mod follow;
 pub mod online;
@@ -17,6 +18,7 @@ pub mod review;
 pub mod say;
 mod terminal_voice;
 pub mod track;
+mod track_eboard;
 
 #[derive(Parser, Debug)]
 #[command(

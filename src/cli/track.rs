@@ -22,7 +22,8 @@ use crate::words::Lang;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Wire format: peg, liboard, sentio or dgt (a log's header names its format).
+    /// Wire format: peg, liboard, sentio, dgt, or another e-board
+    /// (millennium, certabo, ...; a log's header names its format).
     #[arg(long)]
     pub format: Option<FormatArg>,
     /// Baud rate (default: the format's usual rate).
@@ -64,6 +65,9 @@ pub struct Args {
     /// expected on the other).
     #[arg(long, requires = "port")]
     pub sighted: Option<String>,
+    /// The sighted player's e-board's kind: dgt, millennium, certabo, ...
+    #[arg(long, default_value = "dgt")]
+    pub sighted_format: crate::eboard::Kind,
     /// Tournament mode (as in the app): strict touch-move, clock on request.
     #[arg(long)]
     pub tournament: bool,
@@ -81,6 +85,7 @@ fn format_name(format: FormatArg) -> String {
     match format {
         FormatArg::Dgt => "dgt".into(),
         FormatArg::Board(f) => f.to_string(),
+        FormatArg::EBoard(kind) => kind.to_string(),
     }
 }
 
@@ -128,8 +133,8 @@ impl From<PromotionPiece> for Role {
     }
 }
 
-struct Driver {
-    session: Session,
+pub(super) struct Driver {
+    pub(super) session: Session,
     pgn: Option<super::output::PgnFile>,
     link: Option<Link>,
     /// The sighted player's e-board, if one is followed too.
@@ -137,7 +142,16 @@ struct Driver {
 }
 
 impl Driver {
-    fn handle(&mut self, now: u64, event: Event) -> CliResult {
+    /// Keeps a live link: the board's, or the sighted player's e-board's.
+    pub(super) fn attach_link(&mut self, link: Link, sighted: bool) {
+        if sighted {
+            self.sighted = Some(link);
+        } else {
+            self.link = Some(link);
+        }
+    }
+
+    pub(super) fn handle(&mut self, now: u64, event: Event) -> CliResult {
         let effects = self.session.handle(now, event);
         let mut out = TrackOut {
             driver: self,
@@ -243,11 +257,7 @@ impl Follow for Driver {
     }
 
     fn attach(&mut self, link: Link, sighted: bool) {
-        if sighted {
-            self.sighted = Some(link);
-        } else {
-            self.link = Some(link);
-        }
+        self.attach_link(link, sighted);
     }
 }
 
@@ -296,6 +306,10 @@ pub fn run(args: Args) -> CliResult {
             baud: args.baud,
         });
     }
+    let eboard = match format {
+        Some(FormatArg::EBoard(kind)) => Some(kind),
+        _ => None,
+    };
     let format = format.and_then(FormatArg::board);
     let config = SessionConfig {
         lang: args.lang,
@@ -327,6 +341,20 @@ pub fn run(args: Args) -> CliResult {
         link: None,
         sighted: None,
     };
+    let sighted = args.sighted.clone().map(|port| (port, args.sighted_format));
+    if let Some(kind) = eboard {
+        // The guidance time is the one tracker setting an e-board takes.
+        driver.handle(0, Event::EBoard(BoardEvent::Configure(tracker)))?;
+        let run = super::track_eboard::Run {
+            kind,
+            log: log_text.as_deref(),
+            port: args.port.clone(),
+            baud: args.baud,
+            board_log: args.board_log.clone(),
+            sighted,
+        };
+        return super::track_eboard::run(driver, run);
+    }
     driver.handle(0, Event::Board(BoardEvent::Configure(tracker)))?;
 
     if let Some(text) = &log_text {
@@ -358,6 +386,6 @@ pub fn run(args: Args) -> CliResult {
             epoch,
             ..LinkConfig::new(port, format)
         },
-        args.sighted.clone(),
+        sighted,
     )
 }

@@ -165,6 +165,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("auf", include_bytes!("../../assets/voice/de/auf.wav")),
     (
+        "aufbauen",
+        include_bytes!("../../assets/voice/de/aufbauen.wav"),
+    ),
+    (
         "aufbewahrt",
         include_bytes!("../../assets/voice/de/aufbewahrt.wav"),
     ),
@@ -351,6 +355,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("dauert", include_bytes!("../../assets/voice/de/dauert.wav")),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
+    ("dazu", include_bytes!("../../assets/voice/de/dazu.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
     ("den", include_bytes!("../../assets/voice/de/den.wav")),
     ("der", include_bytes!("../../assets/voice/de/der.wav")),
@@ -427,6 +432,10 @@ static DE: &[(&str, &[u8])] = &[
         "erhalten",
         include_bytes!("../../assets/voice/de/erhalten.wav"),
     ),
+    (
+        "ersatzdamen",
+        include_bytes!("../../assets/voice/de/ersatzdamen.wav"),
+    ),
     ("erster", include_bytes!("../../assets/voice/de/erster.wav")),
     (
         "erwartet",
@@ -453,6 +462,7 @@ static DE: &[(&str, &[u8])] = &[
         "fenster",
         include_bytes!("../../assets/voice/de/fenster.wav"),
     ),
+    ("fertig", include_bytes!("../../assets/voice/de/fertig.wav")),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
     ("finden", include_bytes!("../../assets/voice/de/finden.wav")),
     (
@@ -553,6 +563,10 @@ static DE: &[(&str, &[u8])] = &[
     ("gilt", include_bytes!("../../assets/voice/de/gilt.wav")),
     ("ging", include_bytes!("../../assets/voice/de/ging.wav")),
     ("groben", include_bytes!("../../assets/voice/de/groben.wav")),
+    (
+        "grundstellung",
+        include_bytes!("../../assets/voice/de/grundstellung.wav"),
+    ),
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
     ("gut", include_bytes!("../../assets/voice/de/gut.wav")),
     ("haben", include_bytes!("../../assets/voice/de/haben.wav")),
@@ -574,6 +588,10 @@ static DE: &[(&str, &[u8])] = &[
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
     ("ja", include_bytes!("../../assets/voice/de/ja.wav")),
     ("jetzt", include_bytes!("../../assets/voice/de/jetzt.wav")),
+    (
+        "kalibrierung",
+        include_bytes!("../../assets/voice/de/kalibrierung.wav"),
+    ),
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
@@ -958,6 +976,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/unbeendete.wav"),
     ),
     (
+        "unbekannte",
+        include_bytes!("../../assets/voice/de/unbekannte.wav"),
+    ),
+    (
         "unberechtigt",
         include_bytes!("../../assets/voice/de/unberechtigt.wav"),
     ),
@@ -1089,6 +1111,7 @@ static DE: &[(&str, &[u8])] = &[
         "woerter",
         include_bytes!("../../assets/voice/de/woerter.wav"),
     ),
+    ("wunsch", include_bytes!("../../assets/voice/de/wunsch.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
     ("zeigen", include_bytes!("../../assets/voice/de/zeigen.wav")),
     ("zeit", include_bytes!("../../assets/voice/de/zeit.wav")),

@@ -574,6 +574,9 @@ struct Played {
 /// fast game passes through the position after each move for a moment;
 /// a piece set down on the way (a slide) shows a move too, earlier, so the
 /// latest showing of each is tried first.
+/// A board that reports whole positions may lose one on the line without
+/// a trace: when no string of shown positions leads to `seen`, one move
+/// whose position was never seen is allowed.
 /// `None` when no such string of moves exists (within a budget).
 fn chain(start: &Chess, trail: &[Board], seen: &Board) -> Option<Vec<Move>> {
     fn walk(
@@ -582,6 +585,7 @@ fn chain(start: &Chess, trail: &[Board], seen: &Board) -> Option<Vec<Move>> {
         seen: &Board,
         moves: &mut Vec<Move>,
         budget: &mut usize,
+        gaps: usize,
     ) -> bool {
         if *budget == 0 || moves.len() >= CHAIN_PLIES {
             return false;
@@ -603,7 +607,16 @@ fn chain(start: &Chess, trail: &[Board], seen: &Board) -> Option<Vec<Move>> {
         for (i, board) in trail.iter().enumerate().rev() {
             for &mv in legal.iter().filter(|&&mv| result(mv, board)) {
                 moves.push(mv);
-                if walk(&after(pos, mv), &trail[i + 1..], seen, moves, budget) {
+                if walk(&after(pos, mv), &trail[i + 1..], seen, moves, budget, gaps) {
+                    return true;
+                }
+                moves.pop();
+            }
+        }
+        if gaps > 0 {
+            for &mv in &legal {
+                moves.push(mv);
+                if walk(&after(pos, mv), trail, seen, moves, budget, gaps - 1) {
                     return true;
                 }
                 moves.pop();
@@ -611,10 +624,15 @@ fn chain(start: &Chess, trail: &[Board], seen: &Board) -> Option<Vec<Move>> {
         }
         false
     }
-    let mut moves = Vec::new();
-    let mut budget = CHAIN_BUDGET;
-    walk(start, trail, seen, &mut moves, &mut budget).then_some(moves)
+    (0..=CHAIN_GAPS).find_map(|gaps| {
+        let mut moves = Vec::new();
+        let mut budget = CHAIN_BUDGET;
+        walk(start, trail, seen, &mut moves, &mut budget, gaps).then_some(moves)
+    })
 }
+
+/// Moves a catch-up may play whose position the board never showed.
+const CHAIN_GAPS: usize = 1;
 
 /// The most moves one catch-up plays, and the positions it may try.
 const CHAIN_PLIES: usize = 40;

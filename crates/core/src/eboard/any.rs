@@ -12,6 +12,8 @@ pub enum AnyDecoder {
     Dgt(crate::dgt::Decoder),
     Millennium(super::millennium::Decoder),
     Certabo(super::CertaboDecoder),
+    Chessnut(super::ChessnutDecoder),
+    Pegasus(super::PegasusDecoder),
 }
 
 /// `$body` with `$d` bound to the board's own decoder, whichever it is: a
@@ -22,6 +24,8 @@ macro_rules! each {
             AnyDecoder::Dgt($d) => $body,
             AnyDecoder::Millennium($d) => $body,
             AnyDecoder::Certabo($d) => $body,
+            AnyDecoder::Chessnut($d) => $body,
+            AnyDecoder::Pegasus($d) => $body,
         }
     };
 }
@@ -33,6 +37,8 @@ impl AnyDecoder {
             Kind::Dgt => AnyDecoder::Dgt(crate::dgt::Decoder::new()),
             Kind::Millennium => AnyDecoder::Millennium(super::millennium::Decoder::new()),
             Kind::Certabo => AnyDecoder::Certabo(super::CertaboDecoder::new()),
+            Kind::Chessnut => AnyDecoder::Chessnut(super::ChessnutDecoder::new()),
+            Kind::Pegasus => AnyDecoder::Pegasus(super::PegasusDecoder::new()),
         }
     }
 
@@ -42,6 +48,8 @@ impl AnyDecoder {
             AnyDecoder::Dgt(_) => Kind::Dgt,
             AnyDecoder::Millennium(_) => Kind::Millennium,
             AnyDecoder::Certabo(_) => Kind::Certabo,
+            AnyDecoder::Chessnut(_) => Kind::Chessnut,
+            AnyDecoder::Pegasus(_) => Kind::Pegasus,
         }
     }
 }
@@ -54,6 +62,8 @@ impl Protocol for AnyDecoder {
             AnyDecoder::Dgt(d) => AnyDecoder::Dgt(d.fresh()),
             AnyDecoder::Millennium(d) => AnyDecoder::Millennium(d.fresh()),
             AnyDecoder::Certabo(d) => AnyDecoder::Certabo(d.fresh()),
+            AnyDecoder::Chessnut(d) => AnyDecoder::Chessnut(d.fresh()),
+            AnyDecoder::Pegasus(d) => AnyDecoder::Pegasus(d.fresh()),
         }
     }
 
@@ -90,6 +100,8 @@ impl Protocol for AnyDecoder {
             }
             AnyDecoder::Millennium(d) => d.decode(bytes, log, out),
             AnyDecoder::Certabo(d) => d.decode(bytes, log, out),
+            AnyDecoder::Chessnut(d) => d.decode(bytes, log, out),
+            AnyDecoder::Pegasus(d) => d.decode(bytes, log, out),
         }
     }
 

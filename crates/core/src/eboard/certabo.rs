@@ -155,6 +155,26 @@ impl Lines {
     }
 }
 
+/// The squares that differ from `before` to `after`, as field updates:
+/// pieces set down first, then squares emptied, so a move finished and a
+/// reply begun in one scan come in the order the hands made them (a move
+/// is done when a piece lands; a reply begins with a lift).
+fn changes(before: &Pieces, after: &Pieces, out: &mut Vec<Message>) {
+    let changed = || (0..64).filter(|&i| before[i] != after[i]);
+    for i in changed().filter(|&i| after[i].is_some()) {
+        out.push(Message::Square {
+            square: Square::new(i as u32),
+            piece: after[i],
+        });
+    }
+    for i in changed().filter(|&i| after[i].is_none()) {
+        out.push(Message::Square {
+            square: Square::new(i as u32),
+            piece: None,
+        });
+    }
+}
+
 /// A Certabo board on the wire: lines to scans, scans to positions.
 #[derive(Clone, Debug, Default)]
 pub struct CertaboDecoder {
@@ -227,7 +247,7 @@ impl CertaboDecoder {
                 Reading::Known(piece) => pieces[i] = Some(*piece),
                 Reading::Empty => {}
                 Reading::Unknown(code) => {
-                    if self.unknown_said.insert(*code) {
+                    if self.settler.unknown_stays(i) && self.unknown_said.insert(*code) {
                         out.push(Message::Calibration(CalibrationStep::UnknownPiece(
                             Square::new(i as u32),
                         )));
@@ -235,8 +255,14 @@ impl CertaboDecoder {
                 }
             }
         }
-        if std::mem::take(&mut self.snapshot_wanted) || self.shown != Some(pieces) {
-            self.shown = Some(pieces);
+        // Changes as field updates, so a move finished and a reply begun
+        // are seen as the hands made them; the whole position on the first
+        // scan and when asked (after the changes, which it then confirms).
+        let before = self.shown.replace(pieces);
+        if let Some(before) = &before {
+            changes(before, &pieces, out);
+        }
+        if before.is_none() || std::mem::take(&mut self.snapshot_wanted) {
             out.push(Message::Position(Box::new(pieces)));
         }
     }

@@ -209,42 +209,51 @@ fn majority<T: PartialEq + Copy>(
     None
 }
 
-/// Each square's reading, settled by a majority over the last scans: a
-/// weak chip read as empty or as a wrong code for one scan is outvoted; a
-/// square whose last scans all differ keeps what it had.
-#[derive(Clone, Debug)]
+/// Each square's reading, settled over the last 3 scans, one scan late:
+/// the middle scan's reading, unless it is empty or a chip not learnt
+/// while the scans before and after it agree on a learnt chip (a weak chip
+/// read as empty or as a wrong code for one scan is outvoted). Every
+/// state a scan saw is kept, in order: at blitz pace a piece may stand on
+/// a square for a single scan before the reply takes it.
+#[derive(Clone, Debug, Default)]
 pub struct Settler {
     recent: VecDeque<[Reading; 64]>,
-    settled: [Option<Reading>; 64],
-}
-
-impl Default for Settler {
-    fn default() -> Settler {
-        Settler {
-            recent: VecDeque::with_capacity(SETTLE_SCANS),
-            settled: [None; 64],
-        }
-    }
 }
 
 impl Settler {
-    /// Takes one scan's readings; returns every square's settled reading
-    /// once each square has one.
+    /// Takes one scan's readings; returns the previous scan's, settled
+    /// (nothing for the first scan).
     pub fn push(&mut self, readings: [Reading; 64]) -> Option<[Reading; 64]> {
         if self.recent.len() == SETTLE_SCANS {
             self.recent.pop_front();
         }
         self.recent.push_back(readings);
-        for (i, settled) in self.settled.iter_mut().enumerate() {
-            if let Some(r) = majority(self.recent.iter().map(|s| s[i]), 2) {
-                *settled = Some(r);
+        let n = self.recent.len();
+        if n < 2 {
+            return None;
+        }
+        let (middle, after) = (&self.recent[n - 2], &self.recent[n - 1]);
+        let before = (n == 3).then(|| &self.recent[0]);
+        let mut out = *middle;
+        for (i, o) in out.iter_mut().enumerate() {
+            if let Some(b) = before
+                && !matches!(middle[i], Reading::Known(_))
+                && matches!(b[i], Reading::Known(_))
+                && b[i] == after[i]
+            {
+                *o = b[i];
             }
         }
-        let mut out = [Reading::Empty; 64];
-        for (o, s) in out.iter_mut().zip(self.settled) {
-            *o = s?;
-        }
         Some(out)
+    }
+
+    /// Whether a chip not learnt showed in two scans running on square `i`
+    /// (a stray chip, not a misread).
+    pub fn unknown_stays(&self, i: usize) -> bool {
+        let n = self.recent.len();
+        n >= 2
+            && matches!(self.recent[n - 1][i], Reading::Unknown(_))
+            && self.recent[n - 1][i] == self.recent[n - 2][i]
     }
 }
 
@@ -331,7 +340,7 @@ mod tests {
         });
         let mut r = [Reading::Empty; 64];
         r[1] = knight;
-        assert_eq!(s.push(r), None, "one scan settles nothing");
+        assert_eq!(s.push(r), None, "a scan is settled by the next one");
         assert_eq!(s.push(r).map(|x| x[1]), Some(knight));
         let mut weak = r;
         weak[1] = Reading::Unknown([7; 5]);

@@ -284,6 +284,9 @@ mod tests {
             Err(NoChip(wq)),
             "only one spare"
         );
+        // Asked for the whole position once the hands are done.
+        sim.scans_until(4000);
+        d.sent(crate::board::HostCommand::Snapshot);
         let mut last = None;
         for (_, line) in sim.scans_until(6000) {
             for m in d.decode_all(&line) {
@@ -292,7 +295,7 @@ mod tests {
                 }
             }
         }
-        let last = last.expect("positions");
+        let last = last.expect("a position");
         assert_eq!(last[usize::from(Square::E8)], Some(wq));
         assert_eq!(last[usize::from(Square::E2)], None);
         assert!(sim.weak_reads > 0);

@@ -11,6 +11,10 @@ pub enum Kind {
     Millennium,
     /// Certabo (USB serial, an RFID chip in every piece).
     Certabo,
+    /// Chessnut Air, Air+, Pro or Go (Bluetooth LE).
+    Chessnut,
+    /// DGT Pegasus (Bluetooth LE).
+    Pegasus,
 }
 
 /// A board name that is no e-board.
@@ -27,7 +31,13 @@ impl std::error::Error for UnknownKind {}
 
 impl Kind {
     /// Every kind, in the order the settings list them.
-    pub const ALL: [Kind; 3] = [Kind::Dgt, Kind::Millennium, Kind::Certabo];
+    pub const ALL: [Kind; 5] = [
+        Kind::Dgt,
+        Kind::Millennium,
+        Kind::Certabo,
+        Kind::Chessnut,
+        Kind::Pegasus,
+    ];
 
     /// The name on the command line and in a board log's header.
     pub fn code(self) -> &'static str {
@@ -35,6 +45,8 @@ impl Kind {
             Kind::Dgt => "dgt",
             Kind::Millennium => "millennium",
             Kind::Certabo => "certabo",
+            Kind::Chessnut => "chessnut",
+            Kind::Pegasus => "pegasus",
         }
     }
 }

@@ -128,6 +128,11 @@ impl MillenniumSim {
         u64::from(units) * 2048
     }
 
+    /// When the next scan runs, in whole milliseconds (rounded up).
+    pub fn next_scan_ms(&self) -> u64 {
+        self.next_scan_us.div_ceil(1000)
+    }
+
     /// The LEDs as last set (all dark after `X` or a reset).
     pub fn lights(&self) -> &Lights {
         &self.lights

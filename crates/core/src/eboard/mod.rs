@@ -14,13 +14,17 @@ mod any;
 pub mod certabo;
 pub mod certabo_chips;
 pub mod certabo_sim;
+pub mod chessnut;
 mod kind;
 mod message;
 pub mod millennium;
 pub mod millennium_sim;
+pub mod pegasus;
 pub mod probe;
 
 pub use any::AnyDecoder;
 pub use certabo::CertaboDecoder;
+pub use chessnut::ChessnutDecoder;
 pub use kind::{Kind, UnknownKind};
 pub use message::{CalibrationStep, Message};
+pub use pegasus::PegasusDecoder;

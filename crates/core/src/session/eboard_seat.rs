@@ -15,12 +15,12 @@ use shakmaty::{Bitboard, Chess, Move, Position};
 
 use super::board_event::BoardEvent;
 use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say};
-use super::{Effect, Notice, Priority, SightedState};
+use super::{CalibrationState, Effect, Notice, Priority, SightedState};
 use crate::board::HostCommand;
 use crate::chess::GameRecord;
 use crate::dgt::{ClockReading, Recognizer, RecognizerConfig, RecognizerEvent};
-use crate::eboard::Message;
-use crate::words::Pack;
+use crate::eboard::{CalibrationStep, Message};
+use crate::words::{Pack, Token};
 
 /// What an e-board asks the session to do with the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,13 +201,36 @@ impl EBoardSeat {
     }
 
     /// A calibration step (a Certabo board) said in this board's words.
-    fn calibration(
-        &self,
-        step: crate::eboard::CalibrationStep,
-        pack: &Pack,
-        out: &mut Vec<Effect>,
-    ) {
-        let _ = (step, pack, out);
+    fn calibration(&self, step: CalibrationStep, pack: &Pack, out: &mut Vec<Effect>) {
+        let (state, text, detail) = match step {
+            CalibrationStep::SetUpStart => (
+                CalibrationState::SetUpStart,
+                pack.say("calibration_set_up_start"),
+                String::new(),
+            ),
+            CalibrationStep::Done { spare_queens } => (
+                CalibrationState::Done,
+                pack.phrase(
+                    "calibration_done",
+                    &[("n", pack.render(&[Token::Number(spare_queens.into())]))],
+                ),
+                spare_queens.to_string(),
+            ),
+            CalibrationStep::UnknownPiece(square) => (
+                CalibrationState::UnknownPiece,
+                pack.phrase(
+                    "calibration_unknown_piece",
+                    &[("square", pack.square(square))],
+                ),
+                square.to_string(),
+            ),
+        };
+        say(out, pack, self.side.words(pack, text), Priority::Guidance);
+        out.push(Effect::Notice(Notice::Calibration {
+            step: state,
+            detail,
+            sighted: self.side == BoardSide::Sighted,
+        }));
     }
 
     pub fn on_tick(

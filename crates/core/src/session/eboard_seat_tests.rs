@@ -398,3 +398,61 @@ fn a_wrong_puzzle_move_on_the_own_eboard_stands_until_the_board_is_put_back() {
         "one wrong move"
     );
 }
+
+#[test]
+fn calibration_steps_are_said_as_guidance_and_noticed_in_either_seat() {
+    use crate::eboard::CalibrationStep;
+    use crate::session::CalibrationState;
+    let mut t = Table::own();
+    t.event(BoardEvent::Message(Message::Calibration(
+        CalibrationStep::SetUpStart,
+    )));
+    t.event(BoardEvent::Message(Message::Calibration(
+        CalibrationStep::Done { spare_queens: 2 },
+    )));
+    let said: Vec<_> = t
+        .effects
+        .iter()
+        .filter_map(|e| e.speech())
+        .map(|s| (s.text.spoken.clone(), s.priority))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "Calibration: set up the starting position, spare queens too if you want them"
+                    .to_string(),
+                Priority::Guidance
+            ),
+            (
+                "Calibration done, spare queens: 2".to_string(),
+                Priority::Guidance
+            )
+        ]
+    );
+    assert!(t.effects.contains(&Effect::Notice(Notice::Calibration {
+        step: CalibrationState::Done,
+        detail: "2".into(),
+        sighted: false,
+    })));
+    let mut t = Table::with(Seat::Sighted, SessionConfig::default(), None);
+    t.event(BoardEvent::Message(Message::Calibration(
+        CalibrationStep::UnknownPiece(Square::E4),
+    )));
+    assert_eq!(t.spoken(), ["Sighted board: Unknown piece on Eva four"]);
+    assert!(t.effects.contains(&Effect::Notice(Notice::Calibration {
+        step: CalibrationState::UnknownPiece,
+        detail: "e4".into(),
+        sighted: true,
+    })));
+    let json = serde_json::to_string(&Notice::Calibration {
+        step: CalibrationState::SetUpStart,
+        detail: String::new(),
+        sighted: false,
+    })
+    .unwrap();
+    assert_eq!(
+        json,
+        r#"{"event":"calibration","step":"set_up_start","detail":"","sighted":false}"#
+    );
+}

@@ -87,6 +87,14 @@ pub enum Notice {
         state: SightedState,
         detail: String,
     },
+    /// An e-board's calibration (a Certabo board learns its pieces): the
+    /// step, its detail (the spare queens learnt, the square of a piece
+    /// it does not know) and whether it is the sighted player's board.
+    Calibration {
+        step: CalibrationState,
+        detail: String,
+        sighted: bool,
+    },
     /// The board reported a fault or identified itself.
     BoardInfo {
         text: String,
@@ -220,6 +228,16 @@ impl From<LinkChange> for SightedState {
             LinkChange::LinesDropped => SightedState::LinesDropped,
         }
     }
+}
+
+/// Where an e-board's calibration stands, as [`Notice::Calibration`]
+/// says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CalibrationState {
+    SetUpStart,
+    Done,
+    UnknownPiece,
 }
 
 /// What became of the practice engine, as [`Notice::Engine`] says it.

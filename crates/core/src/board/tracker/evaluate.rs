@@ -142,6 +142,14 @@ impl Tracker {
                 self.commit_default_promotion(p.mv, out);
             }
         }
+        if let Phase::HiddenCapture(p) = self.phase
+            && self.reply_begun(p, m)
+        {
+            // The other side lifts a piece while the capture shows done:
+            // it is done (the reply is then read as usual).
+            self.phase = Phase::Following;
+            self.commit(p.mv, out);
+        }
         if let Phase::Resync { mask, .. } | Phase::HiddenCapture(Pending { mask, .. }) = self.phase
             && mask != m
         {
@@ -247,7 +255,7 @@ impl Tracker {
                 self.phase = Phase::HiddenCapture(Pending {
                     mv,
                     mask: m,
-                    deadline: at + self.cfg.mismatch_ms,
+                    deadline: at + HIDDEN_CAPTURE_MS,
                 });
             }
         } else if self.name_stuck_sensor(m, at, false, out)
@@ -380,6 +388,34 @@ impl Tracker {
             .filter(|c| trusted.iter().any(|s| !s.contains(c.mv.to())));
         let first = found.next()?;
         found.next().is_none().then_some(first.mv)
+    }
+
+    /// Whether the board, after showing a hidden capture done, shows only
+    /// pieces lifted that the other side moves or takes: the reply has
+    /// begun. (Read the other way, with the capturing piece still in the
+    /// hand, it would be a second piece of the capturer's off its hole, or
+    /// the capture's own evidence.)
+    pub(super) fn reply_begun(&self, p: Pending, m: Bitboard) -> bool {
+        let lifted = p.mask & !m;
+        if lifted.is_empty() || !m.is_subset(p.mask) {
+            return false;
+        }
+        let replier = self
+            .pos
+            .board()
+            .by_color(!self.pos.turn())
+            .without(p.mv.to());
+        if lifted.is_subset(replier) {
+            return true;
+        }
+        let mut after = self.pos.clone();
+        after.play_unchecked(p.mv);
+        let takes = after
+            .legal_moves()
+            .iter()
+            .filter(|reply| reply.is_capture())
+            .fold(Bitboard::EMPTY, |acc, reply| acc.with(reply.to()));
+        lifted.is_subset(replier | takes)
     }
 
     /// How many settled states ago both squares of a capture were empty.

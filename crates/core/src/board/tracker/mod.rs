@@ -152,6 +152,15 @@ const CATCH_UP_NODES: usize = 60_000;
 /// put down): lost lines closer together than this hide at most one.
 const HAND_STEP_MS: u64 = 150;
 
+/// How long the board stands still showing a capture done whose evidence
+/// a lost line may hold before the capture is executed: the capture's
+/// target was lifted out of its hole (seen) and the capturing piece is
+/// out of its hole now, so the only other reading is that piece held in
+/// the hand, and a piece of both colours touched binds the player to that
+/// very capture (Art. 4.3 c, E.2.2). Short enough that the tracker agrees
+/// with the board within a second of the capture.
+const HIDDEN_CAPTURE_MS: u64 = 600;
+
 /// Lines lost since the last good one.
 #[derive(Clone, Copy, Debug)]
 struct Hole {
@@ -544,7 +553,16 @@ impl Tracker {
     /// A snapshot arrived at `now`, as the board sent it.
     pub fn on_snapshot(&mut self, now: u64, mask: BoardMask, out: &mut Vec<TrackerEvent>) {
         self.on_tick(now, out);
-        self.reported = Some(mask);
+        if let Some(previous) = self.reported.replace(mask)
+            && self.hole.is_none()
+            && (previous.0 ^ mask.0).count_ones() >= 2
+        {
+            // The board sends a line for every change: two holes changed
+            // since the last line means a line between them vanished
+            // unheard (no bad checksum to tell of it). The loss is known
+            // now, so it is judged as a reported one.
+            self.open_hole(now, 1, false);
+        }
         let mask = self.unstick(mask, out);
         let shown_since = self.close_hole(mask);
         match self.raw {

@@ -140,6 +140,15 @@ impl SensorWatch {
         self.since[usize::from(square)] < at
     }
 
+    /// The holes of `board` that began to differ from the game with the
+    /// board settled at `at`.
+    pub(super) fn newly_differing(&self, at: u64, board: Bitboard, game: Bitboard) -> Bitboard {
+        ((board ^ game) & !self.masked())
+            .into_iter()
+            .filter(|sq| self.since[usize::from(*sq)] >= at)
+            .collect()
+    }
+
     /// A settled board nothing explains: the holes that may be named now,
     /// the suspects it had before first, then the other holes that
     /// differed before `at` (each the longest differing first); `culprit`,
@@ -260,6 +269,31 @@ impl Tracker {
         o.to_board(self.sensors.read(o.to_game(mask), game, moved_off, out))
     }
 
+    /// Whether the hole `square` may be a step of the hand rather than a
+    /// sensor gone wrong: with the holes that began to differ with this
+    /// board read as the game has them, the board is a legal move in
+    /// progress, its piece off its hole, that puts a piece on `square`
+    /// (the king put on g1 in castling begun with the king, then e2 stuck:
+    /// not Ke2 with g1 stuck). A later board tells them apart.
+    fn hand_step(&self, square: Square, m: Bitboard, at: u64) -> bool {
+        let newly = self.sensors.newly_differing(at, m, self.game_occ);
+        if newly.is_empty() || newly.contains(square) {
+            return false;
+        }
+        let before = m ^ newly;
+        let diff = before ^ self.game_occ;
+        self.candidates.iter().any(|c| {
+            let from = match c.mv {
+                Move::Castle { king, .. } => Some(king),
+                mv => mv.from(),
+            };
+            c.after.contains(square)
+                && c.involved.contains(square)
+                && diff.is_subset(c.involved)
+                && from.is_some_and(|from| !before.contains(from))
+        })
+    }
+
     /// At the mismatch time (a slow game): one stray peg that the game and
     /// the legal moves' results do not have names its sensor.
     pub(super) fn name_stray_peg(
@@ -352,6 +386,7 @@ impl Tracker {
             match best {
                 Some((sq, Fit::Move))
                     if self.sensors.differed_before(sq, at)
+                        && !self.hand_step(sq, m, at)
                         && self.caught_up_whole(m).is_none() =>
                 {
                     (sq, None)

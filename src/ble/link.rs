@@ -1,0 +1,409 @@
+//! The BLE link thread: owns the transport, decodes what the board
+//! notifies, writes the host's commands and reports to whoever drives the
+//! session, as the serial link does. A board that goes away is looked for
+//! again after a pause that doubles (up to a ceiling) while it stays away;
+//! once it is back it is greeted (which asks for its whole position) and
+//! the last lights are set again.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::BleConfig;
+use super::transport::{BleEvent, BleTransport, Profile};
+use crate::board::{BoardReport, DecoderStats, HostCommand, Protocol, log};
+use crate::eboard::{AnyDecoder, Message};
+use crate::serial::{BoardInput, LinkStatus};
+use crate::session::board::BoardEvent;
+
+/// How long the thread waits for a notification before it looks at its
+/// commands again; a partial frame older than this is a lost one's.
+const POLL: Duration = Duration::from_millis(20);
+
+type SharedLog = Arc<Mutex<Option<BufWriter<File>>>>;
+
+/// A running BLE link. Dropping it stops the thread.
+pub struct BleLink {
+    stop: Arc<AtomicBool>,
+    commands: Sender<HostCommand>,
+    status: Arc<Mutex<LinkStatus>>,
+    log: SharedLog,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl BleLink {
+    /// Starts the link thread. Reports go to `tx`; the thread ends when the
+    /// link is dropped or stopped, or when `tx`'s receiver is gone.
+    pub fn spawn(cfg: BleConfig, tx: Sender<BoardInput<Message>>) -> std::io::Result<BleLink> {
+        let profile = Profile::of(cfg.kind).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{} is no Bluetooth LE board", cfg.kind),
+            )
+        })?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (commands, command_rx) = mpsc::channel();
+        let status = Arc::new(Mutex::new(LinkStatus {
+            port: cfg.address.clone(),
+            format: Some(cfg.kind.code()),
+            ..LinkStatus::default()
+        }));
+        let log = match &cfg.log {
+            Some(path) => {
+                let file = OpenOptions::new().create(true).append(true).open(path)?;
+                let mut w = BufWriter::new(file);
+                writeln!(
+                    w,
+                    "# rochade board log format={} baud=0 port={}",
+                    cfg.kind.code(),
+                    cfg.address
+                )?;
+                w.flush()?;
+                Some(w)
+            }
+            None => None,
+        };
+        let log = Arc::new(Mutex::new(log));
+        let worker = Worker {
+            protocol: AnyDecoder::new(cfg.kind),
+            profile,
+            cfg,
+            tx,
+            commands: command_rx,
+            stop: stop.clone(),
+            status: status.clone(),
+            log: log.clone(),
+            totals: DecoderStats::default(),
+            last_lights: None,
+        };
+        let thread = std::thread::Builder::new()
+            .name("ble-link".into())
+            .spawn(move || worker.run())?;
+        Ok(BleLink {
+            stop,
+            commands,
+            status,
+            log,
+            thread: Some(thread),
+        })
+    }
+
+    /// Sends a command to the board (queued while the link is down).
+    pub fn send(&self, cmd: HostCommand) {
+        let _ = self.commands.send(cmd);
+    }
+
+    /// Writes a line of the session's own into the board log, if one is
+    /// kept.
+    pub fn note(&self, at_ms: u64, text: &str) {
+        if let Ok(mut log) = self.log.lock()
+            && let Some(w) = log.as_mut()
+        {
+            let _ = w.write_all(log::format_note(at_ms, text).as_bytes());
+            let _ = w.flush();
+        }
+    }
+
+    pub fn status(&self) -> LinkStatus {
+        self.status.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Stops the thread and waits for it.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for BleLink {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+struct Worker {
+    protocol: AnyDecoder,
+    profile: Profile,
+    cfg: BleConfig,
+    tx: Sender<BoardInput<Message>>,
+    commands: Receiver<HostCommand>,
+    stop: Arc<AtomicBool>,
+    status: Arc<Mutex<LinkStatus>>,
+    log: SharedLog,
+    totals: DecoderStats,
+    /// The lights last asked for: set again after a reconnection.
+    last_lights: Option<HostCommand>,
+}
+
+enum Outcome {
+    Stop,
+    /// The link failed; whether it had been up (the pause starts short
+    /// again).
+    Lost {
+        reason: String,
+        was_up: bool,
+    },
+}
+
+impl Worker {
+    fn now(&self) -> u64 {
+        self.cfg.epoch.elapsed().as_millis() as u64
+    }
+
+    fn report(&self, event: BoardEvent<Message>) -> bool {
+        self.tx
+            .send(BoardInput {
+                at_ms: self.now(),
+                event,
+            })
+            .is_ok()
+    }
+
+    fn set_status(&self, f: impl FnOnce(&mut LinkStatus)) {
+        if let Ok(mut s) = self.status.lock() {
+            f(&mut s);
+        }
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn call_timeout(&self) -> Duration {
+        Duration::from_millis(self.cfg.call_timeout_ms)
+    }
+
+    fn run(mut self) {
+        let mut reported_lost = false;
+        let mut pause = self.cfg.reconnect_ms;
+        let mut transport: Option<Box<dyn BleTransport>> = None;
+        while !self.stopping() {
+            let outcome = match transport.as_mut() {
+                Some(t) => self.serve(t.as_mut(), &mut reported_lost),
+                None => match (self.cfg.transport)() {
+                    Ok(t) => {
+                        transport = Some(t);
+                        continue;
+                    }
+                    Err(e) => Outcome::Lost {
+                        reason: e.to_string(),
+                        was_up: false,
+                    },
+                },
+            };
+            if let Some(t) = transport.as_mut() {
+                t.disconnect();
+            }
+            match outcome {
+                Outcome::Stop => return,
+                Outcome::Lost { reason, was_up } => {
+                    self.set_status(|s| {
+                        s.connected = false;
+                        s.losses += u64::from(was_up);
+                        s.last_error = Some(reason.clone());
+                    });
+                    if !reported_lost {
+                        reported_lost = true;
+                        if !self.report(BoardEvent::LinkLost { reason }) {
+                            return;
+                        }
+                    }
+                    if was_up {
+                        pause = self.cfg.reconnect_ms;
+                    }
+                }
+            }
+            let until = Instant::now() + Duration::from_millis(pause);
+            while Instant::now() < until && !self.stopping() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            pause = (pause * 2).min(self.cfg.reconnect_max_ms.max(self.cfg.reconnect_ms));
+        }
+    }
+
+    fn write(&self, t: &mut dyn BleTransport, bytes: &[u8]) -> Result<(), String> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        t.write(self.profile.write, bytes, self.call_timeout())
+            .map_err(|e| format!("write failed: {e}"))
+    }
+
+    /// Finds, connects and talks to the board until the link fails or is
+    /// stopped.
+    fn serve(&mut self, t: &mut dyn BleTransport, reported_lost: &mut bool) -> Outcome {
+        let lost = |reason: String| Outcome::Lost {
+            reason,
+            was_up: false,
+        };
+        let scan = Duration::from_millis(self.cfg.scan_timeout_ms);
+        let device = match t.find(&self.cfg.address, self.profile.name_prefix, scan) {
+            Ok(d) => d,
+            Err(e) => return lost(e.to_string()),
+        };
+        let events = match t.connect(&device, self.call_timeout()) {
+            Ok(rx) => rx,
+            Err(e) => return lost(format!("cannot connect to {}: {e}", device.address)),
+        };
+        match t.request_mtu(self.profile.mtu, self.call_timeout()) {
+            Ok(Some(mtu)) if mtu < self.profile.mtu_needed => {
+                return lost(format!(
+                    "packet size {mtu} too small (the board needs {}): its position would be cut short",
+                    self.profile.mtu_needed
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => return lost(format!("packet size: {e}")),
+        }
+        for &c in &self.profile.notify {
+            if let Err(e) = t.subscribe(c, self.call_timeout()) {
+                return lost(format!("subscribe failed: {e}"));
+            }
+        }
+        let mut decoder = self.protocol.fresh();
+        let mut greeting = self.protocol.greeting();
+        if let Some(lights) = self.last_lights {
+            greeting.extend(self.protocol.encode(lights));
+        }
+        if let Err(reason) = self.write(t, &greeting) {
+            return lost(reason);
+        }
+        *reported_lost = false;
+        self.set_status(|s| {
+            s.connected = true;
+            s.last_error = None;
+        });
+        if !self.report(BoardEvent::LinkUp {
+            port: device.address.clone(),
+        }) {
+            return Outcome::Stop;
+        }
+        let outcome = self.talk(t, &events, &mut decoder);
+        self.totals = add(self.totals, Protocol::stats(&decoder));
+        outcome
+    }
+
+    /// The connection's loop: commands out, notifications in.
+    fn talk(
+        &mut self,
+        t: &mut dyn BleTransport,
+        events: &Receiver<BleEvent>,
+        decoder: &mut AnyDecoder,
+    ) -> Outcome {
+        let up = |reason: String| Outcome::Lost {
+            reason,
+            was_up: true,
+        };
+        let mut last_heard = self.now();
+        let mut last_keep_alive = last_heard;
+        loop {
+            if self.stopping() {
+                return Outcome::Stop;
+            }
+            loop {
+                match self.commands.try_recv() {
+                    Ok(cmd) => {
+                        if matches!(cmd, HostCommand::Lights(_)) {
+                            self.last_lights = Some(cmd);
+                        }
+                        if let Err(reason) = self.write(t, &self.protocol.encode(cmd)) {
+                            return up(reason);
+                        }
+                    }
+                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+                }
+            }
+            match events.recv_timeout(POLL) {
+                Ok(BleEvent::Notification { bytes, .. }) => {
+                    last_heard = self.now();
+                    if !self.take(decoder, last_heard, &bytes) {
+                        return Outcome::Stop;
+                    }
+                }
+                Ok(BleEvent::Disconnected(reason)) => return up(reason),
+                Err(RecvTimeoutError::Timeout) => decoder.idle(),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return up("the Bluetooth stack closed the connection".into());
+                }
+            }
+            let now = self.now();
+            if let Some(every) = self.protocol.keep_alive_ms()
+                && now.saturating_sub(last_keep_alive) >= every
+            {
+                last_keep_alive = now;
+                if let Err(reason) =
+                    self.write(t, &self.protocol.encode(self.protocol.keep_alive()))
+                {
+                    return up(reason);
+                }
+            }
+            if now.saturating_sub(last_heard) >= self.cfg.refresh_ms {
+                // Quiet for long: ask for the whole board (and find out
+                // whether the link still carries a write).
+                last_heard = now;
+                if let Err(reason) = self.write(t, &self.protocol.encode(HostCommand::Snapshot)) {
+                    return up(reason);
+                }
+            }
+        }
+    }
+
+    /// Decodes one notification and reports what it said; false when
+    /// nobody listens any more.
+    fn take(&self, decoder: &mut AnyDecoder, at: u64, bytes: &[u8]) -> bool {
+        let mut messages = Vec::new();
+        let dropped_before = Protocol::stats(decoder).dropped();
+        {
+            let mut log = self.log.lock().ok();
+            let mut writer = log.as_mut().and_then(|l| l.as_mut());
+            decoder.decode(
+                bytes,
+                &mut |frame, hex| {
+                    if let Some(w) = writer.as_mut() {
+                        let _ = w.write_all(log::format_entry(at, frame, hex).as_bytes());
+                    }
+                },
+                &mut messages,
+            );
+            if let Some(w) = writer {
+                let _ = w.flush();
+            }
+        }
+        let stats = Protocol::stats(decoder);
+        let totals = add(self.totals, stats);
+        self.set_status(|s| s.stats = totals);
+        let dropped = stats.dropped() - dropped_before;
+        if dropped > 0 && !self.report(BoardEvent::LinesDropped { count: dropped }) {
+            return false;
+        }
+        for m in messages {
+            if let Some(text) = m.ident() {
+                self.set_status(|s| s.ident = Some(text));
+            }
+            if !self.report(BoardEvent::Message(m)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+fn add(a: DecoderStats, b: DecoderStats) -> DecoderStats {
+    DecoderStats {
+        frames: a.frames + b.frames,
+        messages: a.messages + b.messages,
+        bad_checksum: a.bad_checksum + b.bad_checksum,
+        too_long: a.too_long + b.too_long,
+        garbage: a.garbage + b.garbage,
+    }
+}

@@ -1,0 +1,115 @@
+//! `rochade track --format millennium|certabo|... PORT`: a full-position
+//! e-board followed as the player's own board through the session
+//! (`Event::EBoard`): every move read on it printed as a `move` event, its
+//! guidance, and its lights (the squares that differ once the guidance
+//! time ran out) sent to the board. `--log` replays such a board's log in
+//! virtual time. (DGT keeps its own path, [`super::dgt`].)
+
+use super::follow::{Follow, LogDecoder, follow_ports, replay_log};
+use super::track::Driver;
+use super::{CliError, CliResult};
+use crate::board::{DecoderStats, Protocol, log};
+use crate::eboard::{AnyDecoder, Kind, Message};
+use crate::serial::{Link, LinkConfig};
+use crate::session::Event;
+use crate::session::board::BoardEvent;
+
+/// The track driver with the player's own e-board as its board.
+pub(super) struct EBoardDriver(pub Driver);
+
+impl Follow for EBoardDriver {
+    type Message = Message;
+
+    fn next_deadline(&self) -> Option<u64> {
+        self.0.session.next_deadline()
+    }
+
+    fn tick(&mut self, now: u64) -> CliResult {
+        self.0.handle(now, Event::Tick)
+    }
+
+    fn input(&mut self, now: u64, event: BoardEvent<Message>) -> CliResult {
+        self.0.handle(now, Event::EBoard(event))
+    }
+
+    fn sighted_input(&mut self, now: u64, event: BoardEvent<Message>) -> CliResult {
+        self.0.handle(now, Event::Sighted(event))
+    }
+
+    fn attach(&mut self, link: Link, sighted: bool) {
+        self.0.attach_link(link, sighted);
+    }
+}
+
+/// Any e-board's decoder, for a board log.
+pub(super) struct EBoardLog(pub AnyDecoder);
+
+impl LogDecoder for EBoardLog {
+    type Protocol = AnyDecoder;
+
+    fn protocol(&mut self) -> &mut AnyDecoder {
+        &mut self.0
+    }
+
+    fn dropped(&self) -> Option<String> {
+        let s: DecoderStats = self.0.stats();
+        (s.dropped() > 0).then(|| {
+            format!(
+                "{} {} message(s) dropped: {} bad check, {} too long, {} garbage",
+                s.dropped(),
+                self.0.kind(),
+                s.bad_checksum,
+                s.too_long,
+                s.garbage
+            )
+        })
+    }
+}
+
+/// What `track` follows an e-board with, besides its driver.
+pub(super) struct Run<'a> {
+    pub kind: Kind,
+    /// The board log to replay, read.
+    pub log: Option<&'a str>,
+    pub port: Option<String>,
+    pub baud: Option<u32>,
+    pub board_log: Option<std::path::PathBuf>,
+    pub sighted: Option<(String, Kind)>,
+}
+
+/// Follows the player's own e-board of `run.kind`, live or from its log.
+pub(super) fn run(driver: Driver, run: Run) -> CliResult {
+    if super::follow::is_bluetooth(run.kind.code()) {
+        return Err(CliError::input(format!(
+            "{}: Bluetooth boards: not in this build yet",
+            run.kind
+        )));
+    }
+    let mut driver = EBoardDriver(driver);
+    if let Some(text) = run.log {
+        let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
+        if entries.is_empty() {
+            return Err(CliError::input(
+                "the board log holds no board message".to_string(),
+            ));
+        }
+        return replay_log(&mut driver, entries, EBoardLog(AnyDecoder::new(run.kind)));
+    }
+    let (kind, baud, board_log) = (run.kind, run.baud, run.board_log);
+    follow_ports(
+        &mut driver,
+        run.port,
+        |port, epoch| {
+            let mut cfg = LinkConfig {
+                log: board_log,
+                epoch,
+                ..LinkConfig::eboard(port, kind)
+            };
+            if let Some(baud) = baud {
+                cfg.baud = baud;
+            }
+            cfg
+        },
+        run.sighted,
+    )
+}
