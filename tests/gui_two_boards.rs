@@ -28,7 +28,7 @@ fn a_move_on_the_sighted_dgt_board_is_announced_shown_and_both_boards_are_said()
     s.board.sighted_port = Some("/dev/ttyUSB1".into());
     let mut gui = start(s);
     assert!(
-        gui.shows_part("Sighted board (DGT): not connected, Port: /dev/ttyUSB1"),
+        gui.shows_part("Opponent's board: DGT, not connected, Port: /dev/ttyUSB1"),
         "the configured sighted board is shown before it connects"
     );
     gui.harness
@@ -68,7 +68,7 @@ fn a_move_on_the_sighted_dgt_board_is_announced_shown_and_both_boards_are_said()
         gui.spoken()
     );
     assert_eq!(gui.app().session().record().moves().len(), 1);
-    assert!(gui.shows_part("Sighted board (DGT): connected, Port: /dev/ttyUSB1"));
+    assert!(gui.shows_part("Opponent's board: DGT, connected, Port: /dev/ttyUSB1"));
 
     sighted(
         &mut gui,

@@ -1,5 +1,6 @@
-//! The board connection: the peg-board's link, port, format, last
-//! message and dropped lines; the sighted player's e-board and its clock.
+//! The board connection: the player's own board (its make, link, port,
+//! last message and dropped lines), the opponent's board (its make, link,
+//! port and clock), why a chosen board has no link, and the boards found.
 
 use egui::Ui;
 
@@ -9,9 +10,19 @@ use crate::session::board::LinkState;
 pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     super::a11y::heading(ui, t.get("connection"));
     let board = app.session.board_state();
+    let mine = app.sim.as_ref().map_or_else(
+        || app.settings.board.my_board(),
+        |s| crate::config::BoardChoice::of_format(s.format()),
+    );
+    // An e-board of the player's own is followed by its own seat.
+    let my_link = if mine.knows_pieces() {
+        &app.session.own_eboard().link
+    } else {
+        &board.link
+    };
     let (state, port) = link_words(
         t,
-        &board.link,
+        my_link,
         app.settings.board.port.clone().unwrap_or_default(),
     );
     let port = if port == super::SimPanel::PORT {
@@ -20,14 +31,12 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         port
     };
     super::a11y::read_only_text(ui, format!("{state}, {}: {port}", t.get("port")));
-    let link = app.link.as_ref().map(|l| l.status());
-    let format = app
-        .sim
-        .as_ref()
-        .map(|s| s.format().code())
-        .or(link.as_ref().and_then(|l| l.format))
-        .unwrap_or(app.settings.board.format.code());
-    ui.label(format!("{}: {}", t.get("format"), format));
+    let link = app.boards.mine().map(|l| l.status());
+    ui.label(format!(
+        "{}: {}",
+        t.get("my_board"),
+        t.get(&mine.label_key())
+    ));
     // How long ago, with its unit (the app's own time is no time of day).
     let heard = match board.last_message_ms {
         Some(ms) => t
@@ -68,7 +77,8 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         }
     }
     let sighted = app.session.sighted_board();
-    if sighted.in_use() || app.settings.board.sighted_port.is_some() {
+    let opponent = app.settings.board.opponent_board();
+    if sighted.in_use() || opponent != crate::config::BoardChoice::Keyboard {
         let (state, port) = link_words(
             t,
             &sighted.link,
@@ -77,8 +87,9 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         super::a11y::read_only_text(
             ui,
             format!(
-                "{}: {state}, {}: {port}",
-                t.get("sighted_board"),
+                "{}: {}, {state}, {}: {port}",
+                t.get("opponent_board"),
+                t.get(&opponent.label_key()),
                 t.get("port")
             ),
         );
@@ -94,6 +105,34 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
             ));
         }
     }
+    found_rows(app, ui, t);
+}
+
+/// Why a chosen board has no link, and the boards the probe found.
+fn found_rows(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
+    if let Some(status) = &app.boards.status {
+        super::a11y::read_only_text(ui, status.clone());
+    }
+    if app.boards.probing() {
+        ui.label(t.get("boards_searching"));
+    }
+    if !app.boards.found.is_empty() {
+        let found = found_lines(&app.boards, t).join(", ");
+        ui.label(format!("{}: {found}", t.get("boards_found")));
+    }
+}
+
+/// The boards found, each as "DGT board on /dev/ttyUSB0".
+pub(super) fn found_lines(boards: &super::boards::Boards, t: &UiText) -> Vec<String> {
+    boards
+        .found
+        .iter()
+        .map(|f| {
+            t.get("board_on_port")
+                .replace("{board}", super::boards::kind_name(f.kind))
+                .replace("{port}", &f.port)
+        })
+        .collect()
 }
 
 /// A link's state and port in words.

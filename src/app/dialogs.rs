@@ -48,6 +48,8 @@ pub enum DialogRequest {
     Connect(Box<OnlineSettings>, String),
     /// Save in Settings: these settings, to be applied.
     SaveSettings(Box<Settings>),
+    /// "Find boards" in Settings.
+    FindBoards,
 }
 
 impl Dialogs {
@@ -92,11 +94,12 @@ impl Dialogs {
         }
         if let Some(Modal::Settings(draft)) = &mut self.modal {
             let outcome = draft.ui(ctx, t);
-            if !matches!(outcome, Outcome::Open) {
+            if !matches!(outcome, Outcome::Open | Outcome::FindBoards) {
                 *focus_request = Some(draft.return_to);
             }
             match outcome {
                 Outcome::Open | Outcome::Refused => {}
+                Outcome::FindBoards => requests.push(DialogRequest::FindBoards),
                 Outcome::Cancel => self.modal = None,
                 Outcome::Save(settings) => {
                     self.modal = None;

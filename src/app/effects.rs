@@ -30,7 +30,7 @@ impl Shell for RochadeApp {
     fn notice(&mut self, notice: Notice) -> Result<(), Infallible> {
         // Every event, the tracker's decisions included, goes into the
         // board log as well.
-        if let Some(link) = &self.link
+        if let Some(link) = self.boards.mine()
             && let Ok(line) = serde_json::to_string(&notice)
         {
             link.note(self.time.now_ms(), &line);
@@ -48,7 +48,8 @@ impl Shell for RochadeApp {
     }
 
     fn board_command(&mut self, command: HostCommand) -> Result<(), Infallible> {
-        if let Some(link) = &self.link {
+        // The player's own board, whichever its kind.
+        if let Some(link) = self.boards.mine() {
             link.send(command);
         }
         if let Some(sim) = &mut self.sim {
@@ -70,7 +71,7 @@ impl Shell for RochadeApp {
     }
 
     fn sighted_board_command(&mut self, command: HostCommand) -> Result<(), Infallible> {
-        if let Some(link) = &self.sighted_link {
+        if let Some(link) = self.boards.opponent() {
             link.send(command);
         }
         Ok(())

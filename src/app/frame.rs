@@ -176,6 +176,10 @@ impl RochadeApp {
         let t = self.ui.clone();
         let asking = self.dialog_question();
         let question = self.session.pending().filter(|_| asking);
+        if let Some(super::Modal::Settings(draft)) = &mut self.dialogs.modal {
+            draft.found = super::connection::found_lines(&self.boards, &t);
+            draft.probing = self.boards.probing();
+        }
         let requests = self.dialogs.ui(ctx, &t, question, &mut self.focus_request);
         for request in requests {
             match request {
@@ -188,6 +192,7 @@ impl RochadeApp {
                     self.say_settings_saved(&summary);
                     self.sync_opponent();
                 }
+                DialogRequest::FindBoards => self.find_boards(),
             }
         }
     }

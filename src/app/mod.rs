@@ -33,6 +33,7 @@ mod atspi_keys;
 pub use rochade_core::browse;
 mod board_panel;
 mod board_view;
+mod boards;
 mod browsing;
 mod clocks;
 mod connection;
@@ -61,6 +62,7 @@ mod saving;
 mod scoresheet;
 mod screen_reader;
 mod session_pack;
+mod settings_boards;
 mod settings_dialog;
 mod settings_rows;
 mod side_column;
@@ -138,12 +140,9 @@ pub struct RochadeApp {
     note: Option<String>,
     trace_startup: Option<Instant>,
     trace_frames: Option<Instant>,
-    link: Option<crate::serial::Link>,
-    board_rx: Option<std::sync::mpsc::Receiver<crate::serial::BoardInput>>,
-    /// The sighted player's e-board (DGT), when its port is set.
-    sighted_link: Option<crate::serial::Link>,
-    sighted_rx:
-        Option<std::sync::mpsc::Receiver<crate::serial::BoardInput<crate::eboard::Message>>>,
+    /// The player's own board and the opponent's: their links and the
+    /// probe that finds boards ([`boards`]).
+    boards: boards::Boards,
     /// The engine thread and the program it runs (practice).
     engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
     /// The screen reader: the look-up, the offer, the keys it gets first.
@@ -201,10 +200,7 @@ impl RochadeApp {
             note,
             trace_startup: options.trace_startup,
             trace_frames: options.trace_frames,
-            link: None,
-            board_rx: None,
-            sighted_link: None,
-            sighted_rx: None,
+            boards: boards::Boards::new(options.probe_ports, options.ble_transport),
             engine: None,
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,

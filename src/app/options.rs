@@ -58,6 +58,12 @@ pub struct AppOptions {
     /// Whether a screen reader runs, found by the shell in the background;
     /// when it says yes, the app offers to let the screen reader speak.
     pub screen_reader: Option<std::sync::mpsc::Receiver<bool>>,
+    /// Ports "Find boards" probes besides those the system lists
+    /// (pseudo-terminals are never listed).
+    pub probe_ports: Vec<String>,
+    /// The Bluetooth LE stack for Chessnut and Pegasus boards; none: the
+    /// system's (tests give a fake one).
+    pub ble_transport: Option<crate::ble::TransportFactory>,
 }
 
 impl AppOptions {
@@ -78,6 +84,8 @@ impl AppOptions {
             trace_startup: None,
             trace_frames: None,
             screen_reader: None,
+            probe_ports: Vec::new(),
+            ble_transport: None,
         }
     }
 }

@@ -132,7 +132,7 @@ fn file_safe(name: &str) -> Option<String> {
 /// The day's board log in the data folder (`board-logs/2025-06-01.log`,
 /// appended), if the folder can be written: the board's frames and the
 /// app's decisions, for the arbiter and for replaying a game.
-fn board_log_path() -> Option<std::path::PathBuf> {
+pub(super) fn board_log_path() -> Option<std::path::PathBuf> {
     let dir = crate::paths::data_dir()?.join("board-logs");
     std::fs::create_dir_all(&dir).ok()?;
     let path = dir.join(format!("{}.log", crate::savegame::today()));
@@ -372,8 +372,6 @@ pub fn run() -> Result<(), RunError> {
         &mut notes,
     );
     let epoch = Instant::now();
-    let link_config = peg_link_config(&settings, epoch);
-    let sighted_config = sighted_link_config(&settings, epoch);
     let options = AppOptions {
         // The simulated board stays off until the user turns it on
         // (Ctrl+B or the menu): a board nobody uses must not talk.
@@ -391,6 +389,8 @@ pub fn run() -> Result<(), RunError> {
         trace_frames,
         settings,
         screen_reader: None,
+        probe_ports: Vec::new(),
+        ble_transport: None,
     };
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -416,83 +416,19 @@ pub fn run() -> Result<(), RunError> {
             options.screen_reader = Some(found);
             let mut app = RochadeApp::new(options);
             app.screen_reader.keys_rx = Some(keys);
-            if let Some(cfg) = link_config {
-                app.connect_board(cfg, cc.egui_ctx.clone());
-            }
-            if let Some(cfg) = sighted_config {
-                app.connect_sighted_board(cfg, cc.egui_ctx.clone());
-            }
+            // Each seat's board linked (or looked for, on "auto") at once.
+            app.wake.get_or_init(|| cc.egui_ctx.clone());
+            app.relink_boards();
             Ok(Box::new(app))
         }),
     )?;
     Ok(())
 }
 
-/// The peg-board's link as the settings describe it (none without a port).
-fn peg_link_config(settings: &Settings, epoch: Instant) -> Option<crate::serial::LinkConfig> {
-    settings.board.port.as_ref().map(|p| {
-        let mut cfg = crate::serial::LinkConfig::new(p.clone(), settings.board.format);
-        cfg.baud = settings.board.baud();
-        cfg.epoch = epoch;
-        cfg.log = board_log_path();
-        cfg
-    })
-}
-
-/// The sighted player's DGT board, beside the peg-board.
-fn sighted_link_config(
-    settings: &Settings,
-    epoch: Instant,
-) -> Option<crate::serial::LinkConfig<crate::eboard::AnyDecoder>> {
-    settings.board.sighted_port.as_ref().map(|p| {
-        let mut cfg = crate::serial::LinkConfig::eboard(p.clone(), crate::eboard::Kind::Dgt);
-        cfg.epoch = epoch;
-        cfg.log = board_log_path().map(|l| l.with_extension("sighted.log"));
-        cfg
-    })
-}
-
 impl RochadeApp {
-    /// A board's port (or format, or speed) changed in the settings: its
-    /// old link closes and the new one opens at once, without a restart.
-    pub(super) fn relink(&mut self, old: &Settings) {
-        let TimeSource::Real(epoch) = self.time else {
-            return;
-        };
-        let Some(ctx) = self.wake.get().cloned() else {
-            return;
-        };
-        let peg = |s: &Settings| (s.board.port.clone(), s.board.format, s.board.baud());
-        if peg(old) != peg(&self.settings) {
-            if self.link.take().is_some() {
-                self.board_rx = None;
-                self.dispatch(crate::session::Event::Board(
-                    crate::session::board::BoardEvent::LinkClosed,
-                ));
-            }
-            if let Some(cfg) = peg_link_config(&self.settings, epoch) {
-                self.connect_board(cfg, ctx.clone());
-            }
-        }
-        if old.board.sighted_port != self.settings.board.sighted_port {
-            if self.sighted_link.take().is_some() {
-                self.sighted_rx = None;
-                self.dispatch(crate::session::Event::Sighted(
-                    crate::session::board::BoardEvent::LinkClosed,
-                ));
-            }
-            if let Some(cfg) = sighted_link_config(&self.settings, epoch) {
-                self.connect_sighted_board(cfg, ctx);
-            }
-        }
-    }
-
     /// Starts the serial link thread; its reports wake the window.
     pub fn connect_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
-        if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
-            self.link = Some(link);
-            self.board_rx = Some(rx);
-        }
+        self.boards.peg = self.spawn_link(cfg, ctx);
     }
 
     /// Starts the sighted player's e-board link (a DGT board).
@@ -501,27 +437,24 @@ impl RochadeApp {
         cfg: crate::serial::LinkConfig<crate::eboard::AnyDecoder>,
         ctx: egui::Context,
     ) {
-        if let Some((link, rx)) = self.spawn_link(cfg, ctx) {
-            self.sighted_link = Some(link);
-            self.sighted_rx = Some(rx);
-        }
+        self.boards.opponent = self.spawn_link(cfg, ctx);
     }
 
     /// Starts a link to a board of any kind (generic over its
     /// [`crate::board::Protocol`]).
-    fn spawn_link<P: crate::board::Protocol>(
+    pub(super) fn spawn_link<P: crate::board::Protocol>(
         &mut self,
         cfg: crate::serial::LinkConfig<P>,
         ctx: egui::Context,
-    ) -> Option<(
-        crate::serial::Link,
-        mpsc::Receiver<crate::serial::BoardInput<P::Message>>,
-    )> {
+    ) -> Option<super::boards::Linked<P::Message>> {
         let (link_tx, link_rx) = mpsc::channel();
         match crate::serial::Link::spawn(cfg, link_tx) {
             Ok(link) => {
                 match forward_waking("board-wake", link_rx, move || ctx.request_repaint()) {
-                    Ok(app_rx) => Some((link, app_rx)),
+                    Ok(rx) => Some(super::boards::Linked {
+                        link: super::boards::BoardLink::Serial(link),
+                        rx,
+                    }),
                     Err(e) => {
                         self.note = Some(e.to_string());
                         None
@@ -532,23 +465,6 @@ impl RochadeApp {
                 self.note = Some(format!("{}: {e}", self.ui.get("connection")));
                 None
             }
-        }
-    }
-
-    /// Hands what the link reported since the last frame to the session.
-    pub(super) fn poll_board(&mut self) {
-        use crate::session::Event;
-        // Each board's reports as session events (the boards speak their
-        // own messages).
-        let board = self.board_rx.iter().flat_map(|rx| rx.try_iter());
-        let board = board.map(|i| (i.at_ms, Event::Board(i.event)));
-        let sighted = self.sighted_rx.iter().flat_map(|rx| rx.try_iter());
-        let sighted = sighted.map(|i| (i.at_ms, Event::Sighted(i.event)));
-        let inputs: Vec<_> = board.chain(sighted).collect();
-        for (at_ms, event) in inputs {
-            // The links stamp with the same epoch as the app's time source.
-            let effects = self.session.handle(at_ms, event);
-            self.apply_effects(effects);
         }
     }
 }

@@ -7,9 +7,7 @@ use shakmaty::Color;
 use super::RochadeApp;
 use super::focus::FocusTarget;
 use super::layout::big;
-use super::settings_rows::{
-    ClipRecording, braille_rows, clip_rows, lang_row, number_row, speech_rows,
-};
+use super::settings_rows::{ClipRecording, braille_rows, clip_rows, lang_row, speech_rows};
 use super::text::UiText;
 use crate::chess::Letters;
 use crate::config::{Settings, Theme};
@@ -18,8 +16,12 @@ use crate::config::{Settings, Theme};
 pub struct SettingsDraft {
     pub settings: Settings,
     pub port: String,
-    /// The sighted player's e-board port being typed.
+    /// The opponent's board's port being typed.
     pub sighted_port: String,
+    /// The boards found so far, in words, and whether a probe runs (the
+    /// app keeps them current while the dialog is open).
+    pub found: Vec<String>,
+    pub probing: bool,
     /// The voice name being typed; empty means "choose automatically".
     pub voice: String,
     pub error: Option<String>,
@@ -41,6 +43,8 @@ impl SettingsDraft {
             settings,
             port,
             sighted_port,
+            found: Vec::new(),
+            probing: false,
             voice,
             error: None,
             clip: ClipRecording::new(app.pack_dir.clone()),
@@ -64,6 +68,8 @@ pub enum Outcome {
     Cancel,
     /// Save: the settings to apply.
     Save(Box<Settings>),
+    /// "Find boards" was pressed (the dialog stays open).
+    FindBoards,
 }
 
 impl SettingsDraft {
@@ -71,6 +77,7 @@ impl SettingsDraft {
     pub fn ui(&mut self, ctx: &egui::Context, t: &UiText) -> Outcome {
         let mut save = false;
         let mut cancel = false;
+        let mut find = false;
         let shown = egui::Window::new(t.get("settings"))
             // Fixed in place: the resize corner and the title
             // bar would be unnamed controls.
@@ -173,33 +180,17 @@ impl SettingsDraft {
                     super::a11y::text_row(ui, t.get("round"), &mut s.game.round);
                     super::a11y::text_row(ui, t.get("board_number"), &mut s.game.board_number);
                     ui.separator();
-                    super::a11y::text_row(ui, t.get("port"), &mut self.port);
-                    let formats: Vec<_> = crate::board::Format::ALL
-                        .into_iter()
-                        .map(|f| (f, f.code().to_owned()))
-                        .collect();
-                    super::a11y::choice(
+                    find |= super::settings_boards::board_rows(
                         ui,
-                        "board_format",
-                        &t.get("format"),
-                        &mut s.board.format,
-                        &formats,
+                        t,
+                        &mut s.board,
+                        super::settings_boards::BoardFields {
+                            port: &mut self.port,
+                            opponent_port: &mut self.sighted_port,
+                            found: &self.found,
+                            probing: self.probing,
+                        },
                     );
-                    let mut baud = u64::from(s.board.baud());
-                    number_row(ui, t.get("baud"), &mut baud, 1200..=1_000_000);
-                    // Left at the format's own rate, it stays "none" so that a
-                    // later change of format brings that format's rate.
-                    if baud != u64::from(s.board.baud()) {
-                        s.board.baud = Some(baud as u32);
-                    }
-                    number_row(ui, t.get("settle_ms"), &mut s.board.settle_ms, 0..=1000);
-                    number_row(
-                        ui,
-                        t.get("mismatch_ms"),
-                        &mut s.board.mismatch_ms,
-                        0..=60_000,
-                    );
-                    super::a11y::text_row(ui, t.get("sighted_port"), &mut self.sighted_port);
                     ui.separator();
                     ui.horizontal(|ui| {
                         let l = ui.label(t.get("theme"));
@@ -250,6 +241,8 @@ impl SettingsDraft {
         }
         if cancel {
             Outcome::Cancel
+        } else if find {
+            Outcome::FindBoards
         } else {
             Outcome::Open
         }
@@ -334,14 +327,14 @@ impl RochadeApp {
         self.speech.reconfigure(settings.speech_config());
         // The app's settings first: what the session asks for on the new
         // ones (the computer's move) meets them.
-        let old = std::mem::replace(&mut self.settings, settings);
+        self.settings = settings;
         self.dispatch(crate::session::Event::ConfigChanged(config));
         self.dispatch(crate::session::Event::PackChanged(Box::new(pack)));
         self.dispatch(crate::session::Event::Board(
             crate::session::board::BoardEvent::Configure(tracker),
         ));
         self.dispatch(crate::session::Event::TagsChanged(tags));
-        self.relink(&old);
+        self.relink_boards();
         self.window.restyle();
         if let Some(e) = pack_error {
             self.note = Some(e.to_string());

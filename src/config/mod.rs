@@ -24,9 +24,11 @@ use crate::session::{Earcon, Mode};
 use crate::speech::{BackendChoice, SpeechMode, VoiceSettings};
 use crate::words::Lang;
 
+mod boards;
 mod load;
 mod to_core;
 
+pub use boards::{AUTO_PORT, BoardChoice, is_auto};
 pub use load::LoadOutcome;
 
 /// The settings file's name inside the config folder.
@@ -232,6 +234,12 @@ pub struct BoardSettings {
     /// The sighted player's e-board (a DGT board) port; none means the
     /// sighted player's moves are typed.
     pub sighted_port: Option<String>,
+    /// The player's own board (at `port`); none, as in files from before
+    /// the choice: the peg-board in `format` ([`BoardSettings::my_board`]).
+    pub mine: Option<BoardChoice>,
+    /// The opponent's board (at `sighted_port`); none, as in files from
+    /// before the choice: a DGT board when `sighted_port` is set.
+    pub opponent: Option<BoardChoice>,
 }
 
 impl Default for BoardSettings {
@@ -245,6 +253,8 @@ impl Default for BoardSettings {
             mismatch_ms: tracker.mismatch_ms,
             promotion: Promotion::Queen,
             sighted_port: None,
+            mine: None,
+            opponent: None,
         }
     }
 }

@@ -148,6 +148,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/ansagen.wav"),
     ),
     (
+        "anschluss",
+        include_bytes!("../../assets/voice/de/anschluss.wav"),
+    ),
+    (
         "antwortet",
         include_bytes!("../../assets/voice/de/antwortet.wav"),
     ),
@@ -300,10 +304,18 @@ static DE: &[(&str, &[u8])] = &[
     ("bittet", include_bytes!("../../assets/voice/de/bittet.wav")),
     ("bleibt", include_bytes!("../../assets/voice/de/bleibt.wav")),
     (
+        "bluetooth",
+        include_bytes!("../../assets/voice/de/bluetooth.wav"),
+    ),
+    (
         "braille",
         include_bytes!("../../assets/voice/de/braille.wav"),
     ),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
+    (
+        "bretter",
+        include_bytes!("../../assets/voice/de/bretter.wav"),
+    ),
     (
         "brettfehler",
         include_bytes!("../../assets/voice/de/brettfehler.wav"),
@@ -352,6 +364,7 @@ static DE: &[(&str, &[u8])] = &[
         "deutlich",
         include_bytes!("../../assets/voice/de/deutlich.wav"),
     ),
+    ("dgt", include_bytes!("../../assets/voice/de/dgt.wav")),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
     ("diese", include_bytes!("../../assets/voice/de/diese.wav")),
     ("dieser", include_bytes!("../../assets/voice/de/dieser.wav")),
@@ -642,6 +655,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("mehr", include_bytes!("../../assets/voice/de/mehr.wav")),
     ("meldet", include_bytes!("../../assets/voice/de/meldet.wav")),
+    (
+        "millennium",
+        include_bytes!("../../assets/voice/de/millennium.wav"),
+    ),
     ("minute", include_bytes!("../../assets/voice/de/minute.wav")),
     (
         "minuten",
@@ -1023,6 +1040,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "verloren",
         include_bytes!("../../assets/voice/de/verloren.wav"),
+    ),
+    (
+        "version",
+        include_bytes!("../../assets/voice/de/version.wav"),
     ),
     (
         "verstanden",

@@ -20,6 +20,7 @@ mod message;
 pub mod millennium;
 pub mod millennium_sim;
 pub mod pegasus;
+pub mod probe;
 
 pub use any::AnyDecoder;
 pub use certabo::CertaboDecoder;
