@@ -174,6 +174,30 @@ impl CertaboSim {
         Ok(())
     }
 
+    /// Makes the board show `pieces` (a1 = 0), as hands would: every
+    /// square that changes is cleared first, then the pieces are set down
+    /// with chips from beside the board. Fails when a piece has no chip
+    /// left beside the board (what could be set stays set).
+    pub fn set_pieces(&mut self, pieces: &[Option<Piece>; 64]) -> Result<(), NoChip> {
+        let board = self.board();
+        let differs: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|&sq| board.piece_at(sq) != pieces[usize::from(sq)])
+            .collect();
+        for &sq in &differs {
+            self.set(sq, None)?;
+        }
+        let mut result = Ok(());
+        for &sq in &differs {
+            if let Some(p) = pieces[usize::from(sq)]
+                && let Err(e) = self.set(sq, Some(p))
+            {
+                result = Err(e);
+            }
+        }
+        result
+    }
+
     /// Puts chip `chip` (beside the board) on `square`; what stood there
     /// goes beside the board.
     pub fn put_chip(&mut self, square: Square, chip: usize) {
