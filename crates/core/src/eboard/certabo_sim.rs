@@ -192,18 +192,18 @@ impl CertaboSim {
     /// One scan as the board sends it, weak chips and all.
     pub fn scan(&mut self) -> Scan {
         let mut scan = self.exact_scan();
-        for i in 0..64 {
+        for (i, read) in scan.iter_mut().enumerate() {
             let roll = self.next();
             if self.on[i].is_some() && (roll % 1000) < u64::from(self.weak_per_mille) {
                 self.weak_reads += 1;
-                scan[i] = if roll & (1 << 20) == 0 {
+                *read = if roll & (1 << 20) == 0 {
                     [0, 0, (roll >> 24) as u8, 0, 0]
                 } else {
                     self.new_code()
                 };
             } else if self.on[i].is_none() && (roll % 1000) < 20 {
                 // The board's own noise on an empty square.
-                scan[i] = [(roll >> 24) as u8, 0, 0, 0, 0];
+                *read = [(roll >> 24) as u8, 0, 0, 0, 0];
             }
         }
         scan
