@@ -388,7 +388,12 @@ fn bluetooth_boards_in_both_seats_link_on_the_fake_stack() {
     gui.press(egui::Key::F8);
     choose(&mut gui, "My board", "Peg-board", "Chessnut");
     type_into(&mut gui, "Port", "auto");
-    choose(&mut gui, "Opponent's board", "Keyboard (no board)", "DGT Pegasus");
+    choose(
+        &mut gui,
+        "Opponent's board",
+        "Keyboard (no board)",
+        "DGT Pegasus",
+    );
     type_into(&mut gui, "Opponent's board port", "AA:BB:CC:00:00:02");
     click(&mut gui, Role::Button, "Save");
     gui.run_until("both Bluetooth boards linked", |g| {
