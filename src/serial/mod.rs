@@ -494,16 +494,21 @@ impl<P: Protocol> Worker<P> {
     }
 }
 
+/// The data bits and parity a port is opened with for a framing.
+fn port_framing(framing: crate::board::Framing) -> (serialport::DataBits, serialport::Parity) {
+    match framing {
+        crate::board::Framing::EightNone => (serialport::DataBits::Eight, serialport::Parity::None),
+        crate::board::Framing::SevenOdd => (serialport::DataBits::Seven, serialport::Parity::Odd),
+    }
+}
+
 /// Opens a port with the board's character framing.
 pub(crate) fn open_port(
     port: &str,
     baud: u32,
     framing: crate::board::Framing,
 ) -> serialport::Result<Box<dyn serialport::SerialPort>> {
-    let (bits, parity) = match framing {
-        crate::board::Framing::EightNone => (serialport::DataBits::Eight, serialport::Parity::None),
-        crate::board::Framing::SevenOdd => (serialport::DataBits::Seven, serialport::Parity::Odd),
-    };
+    let (bits, parity) = port_framing(framing);
     serialport::new(port, baud)
         .data_bits(bits)
         .parity(parity)
@@ -518,5 +523,29 @@ fn add(a: DecoderStats, b: DecoderStats) -> DecoderStats {
         bad_checksum: a.bad_checksum + b.bad_checksum,
         too_long: a.too_long + b.too_long,
         garbage: a.garbage + b.garbage,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_millennium_board_is_opened_with_seven_data_bits_and_odd_parity() {
+        // A pseudo-terminal is always 8N1 (the kernel ignores the
+        // framing asked for), so the settings are checked here.
+        let framing = |kind| LinkConfig::eboard("x", kind).protocol.framing();
+        assert_eq!(
+            port_framing(framing(crate::eboard::Kind::Millennium)),
+            (serialport::DataBits::Seven, serialport::Parity::Odd)
+        );
+        assert_eq!(
+            port_framing(framing(crate::eboard::Kind::Dgt)),
+            (serialport::DataBits::Eight, serialport::Parity::None)
+        );
+        assert_eq!(
+            LinkConfig::eboard("x", crate::eboard::Kind::Millennium).baud,
+            38400
+        );
     }
 }

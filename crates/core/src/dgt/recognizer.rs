@@ -24,7 +24,7 @@
 //!
 //! Pure: time comes in as milliseconds, events go out in a `Vec`.
 
-use shakmaty::{Board, Chess, Move, Position};
+use shakmaty::{Board, Chess, Move, Position, Square};
 
 use super::protocol::{Pieces, board_of_pieces};
 use crate::board::{Mismatch, Orientation};
@@ -104,6 +104,10 @@ pub struct Recognizer {
     /// Every board shown since the game last changed (game coordinates),
     /// in order: the evidence a way back several plies long must fit.
     trail: Vec<Board>,
+    /// The board reports its whole position on every change (no field
+    /// updates): a lost report leaves a hole in the trail, which the
+    /// catch-up then allows for.
+    whole_reports: bool,
 }
 
 /// Boards kept in the trail at most.
@@ -124,6 +128,7 @@ impl Recognizer {
             guided: false,
             shown: None,
             trail: Vec::new(),
+            whole_reports: false,
         }
     }
 
@@ -230,8 +235,34 @@ impl Recognizer {
         out.push(RecognizerEvent::RequestBoard);
     }
 
-    /// A full board dump.
-    pub fn on_dump(&mut self, now: u64, pieces: &Pieces, _out: &mut Vec<RecognizerEvent>) {
+    /// A full board dump. A board that reports its whole position on
+    /// every change (Millennium, Certabo, Chessnut) is followed as a stream
+    /// too: each square that changed since the last report as if it were a
+    /// field update, in the order a move finished in the same scan as the
+    /// reply begun needs: pieces set down on empty squares first, then
+    /// pieces taken (the taken one off, the taker on), then squares
+    /// emptied.
+    pub fn on_dump(&mut self, now: u64, pieces: &Pieces, out: &mut Vec<RecognizerEvent>) {
+        if let Some(board) = self.board
+            && &board != pieces
+        {
+            let changed: Vec<usize> = (0..64).filter(|&i| board[i] != pieces[i]).collect();
+            let set = changed.iter().filter(|&&i| board[i].is_none());
+            let taken = changed
+                .iter()
+                .filter(|&&i| board[i].is_some() && pieces[i].is_some());
+            let emptied = changed.iter().filter(|&&i| pieces[i].is_none());
+            let steps = set
+                .map(|&i| (i, pieces[i]))
+                .chain(taken.flat_map(|&i| [(i, None), (i, pieces[i])]))
+                .chain(emptied.map(|&i| (i, None)));
+            self.whole_reports = true;
+            for (i, piece) in steps {
+                self.change(now, Square::new(i as u32), piece, out);
+            }
+            self.from_updates = false;
+            return;
+        }
         if self.board.as_ref() != Some(pieces) {
             self.board = Some(*pieces);
             self.changed_at = Some(now);
@@ -252,18 +283,37 @@ impl Recognizer {
         piece: Option<shakmaty::Piece>,
         out: &mut Vec<RecognizerEvent>,
     ) {
-        let Some(board) = self.board.as_mut() else {
+        if self.board.is_none() {
             out.push(RecognizerEvent::RequestBoard);
             return;
+        }
+        self.whole_reports = false;
+        if self.change(now, square, piece, out) {
+            self.from_updates = true;
+        }
+    }
+
+    /// One square of a known board changed: remembered and followed as a
+    /// stream. Whether it changed anything.
+    fn change(
+        &mut self,
+        now: u64,
+        square: Square,
+        piece: Option<shakmaty::Piece>,
+        out: &mut Vec<RecognizerEvent>,
+    ) -> bool {
+        let Some(board) = self.board.as_mut() else {
+            return false;
         };
         let before = board[usize::from(square)];
-        if before != piece {
-            board[usize::from(square)] = piece;
-            self.changed_at = Some(now);
-            self.from_updates = true;
-            self.remember();
-            self.follow_stream(now, square, before.or(piece), out);
+        if before == piece {
+            return false;
         }
+        board[usize::from(square)] = piece;
+        self.changed_at = Some(now);
+        self.remember();
+        self.follow_stream(now, square, before.or(piece), out);
+        true
     }
 
     /// The game moved on: boards before it are no evidence any more, but
@@ -457,6 +507,27 @@ impl Recognizer {
             self.in_sync(out);
             return true;
         }
+        // A move in the hand (a capture half made: both squares empty) may
+        // look like a whole reply made: wait for the hand.
+        let in_hand = crate::board::catch_up::in_hand(
+            &self.pos,
+            self.pos.board().occupied(),
+            seen.occupied(),
+        )
+        .any();
+        // Replies the board showed, each exactly, in order: before the
+        // correction below, which the same board can fit when the last
+        // move's piece was moved again after the other side's move.
+        if self.whole_reports
+            && !in_hand
+            && let Some(moves) = chain(&self.pos, &self.trail, seen, true)
+        {
+            for mv in moves {
+                self.play(now, mv, out);
+            }
+            self.in_sync(out);
+            return true;
+        }
         // The last move made on this board, completed differently.
         if let Some(last) = self.history.last()
             && last.at.is_some_and(|at| now < at + self.cfg.correction_ms)
@@ -473,18 +544,14 @@ impl Recognizer {
             self.in_sync(out);
             return true;
         }
-        // A move in the hand (a capture half made: both squares empty) may
-        // look like a whole reply made: wait for the hand.
-        if crate::board::catch_up::in_hand(&self.pos, self.pos.board().occupied(), seen.occupied())
-            .any()
-        {
+        if in_hand {
             return false;
         }
         // Further ahead (a fast game that never stood still): the moves
         // whose positions the board showed on its way here, in order.
         // (Before the blind two-ply search below: a piece set down on its
         // way can make a wrong pair of moves end on the same board.)
-        if let Some(moves) = chain(&self.pos, &self.trail, seen) {
+        if let Some(moves) = chain(&self.pos, &self.trail, seen, !self.whole_reports) {
             for mv in moves {
                 self.play(now, mv, out);
             }
@@ -574,65 +641,114 @@ struct Played {
 /// fast game passes through the position after each move for a moment;
 /// a piece set down on the way (a slide) shows a move too, earlier, so the
 /// latest showing of each is tried first.
-/// A board that reports whole positions may lose one on the line without
-/// a trace: when no string of shown positions leads to `seen`, one move
-/// whose position was never seen is allowed.
+/// A board that reports whole positions may lose a report on the line
+/// without a trace. When no string of shown positions leads to `seen`, a
+/// move may be read from a board that shows it done with the next move
+/// already in the hand (the report of the move itself lost); and failing
+/// that, one move whose position was never seen at all is allowed.
+/// `exact`: only positions shown exactly.
 /// `None` when no such string of moves exists (within a budget).
-fn chain(start: &Chess, trail: &[Board], seen: &Board) -> Option<Vec<Move>> {
-    fn walk(
-        pos: &Chess,
-        trail: &[Board],
-        seen: &Board,
-        moves: &mut Vec<Move>,
-        budget: &mut usize,
-        gaps: usize,
-    ) -> bool {
-        if *budget == 0 || moves.len() >= CHAIN_PLIES {
-            return false;
-        }
-        *budget -= 1;
-        let legal = pos.legal_moves();
-        let occ = pos.board().occupied();
-        let turn = pos.turn();
-        let result = |mv: Move, board: &Board| {
-            crate::board::catch_up::occupancy_after(mv, occ, turn) == board.occupied()
-                && after(pos, mv).board() == board
-        };
-        if let Some(&mv) = legal.iter().find(|&&mv| result(mv, seen)) {
-            moves.push(mv);
-            return true;
-        }
-        // The latest board each move's position was shown in first: a
-        // piece set down on the way shows a move too, earlier.
-        for (i, board) in trail.iter().enumerate().rev() {
-            for &mv in legal.iter().filter(|&&mv| result(mv, board)) {
-                moves.push(mv);
-                if walk(&after(pos, mv), &trail[i + 1..], seen, moves, budget, gaps) {
-                    return true;
-                }
-                moves.pop();
-            }
-        }
-        if gaps > 0 {
-            for &mv in &legal {
-                moves.push(mv);
-                if walk(&after(pos, mv), trail, seen, moves, budget, gaps - 1) {
-                    return true;
-                }
-                moves.pop();
-            }
-        }
-        false
+fn chain(start: &Chess, trail: &[Board], seen: &Board, exact: bool) -> Option<Vec<Move>> {
+    struct Walk<'a> {
+        trail: &'a [Board],
+        seen: &'a Board,
+        moves: Vec<Move>,
+        budget: usize,
+        in_hand: bool,
     }
-    (0..=CHAIN_GAPS).find_map(|gaps| {
-        let mut moves = Vec::new();
-        let mut budget = CHAIN_BUDGET;
-        walk(start, trail, seen, &mut moves, &mut budget, gaps).then_some(moves)
+    impl Walk<'_> {
+        fn walk(&mut self, pos: &Chess, from: usize, gaps: usize) -> bool {
+            if self.budget == 0 || self.moves.len() >= CHAIN_PLIES {
+                return false;
+            }
+            self.budget -= 1;
+            let legal = pos.legal_moves();
+            let occ = pos.board().occupied();
+            let turn = pos.turn();
+            let shows = |mv: Move, board: &Board| {
+                crate::board::catch_up::occupancy_after(mv, occ, turn) == board.occupied()
+                    && after(pos, mv).board() == board
+            };
+            if let Some(&mv) = legal.iter().find(|&&mv| shows(mv, self.seen)) {
+                self.moves.push(mv);
+                return true;
+            }
+            // The latest board each move's position was shown in first: a
+            // piece set down on the way shows a move too, earlier.
+            for i in (from..self.trail.len()).rev() {
+                let board = &self.trail[i];
+                for &mv in &legal {
+                    let shown =
+                        shows(mv, board) || (self.in_hand && next_in_hand(&after(pos, mv), board));
+                    if !shown {
+                        continue;
+                    }
+                    self.moves.push(mv);
+                    if self.walk(&after(pos, mv), i + 1, gaps) {
+                        return true;
+                    }
+                    self.moves.pop();
+                }
+            }
+            if gaps > 0 {
+                for &mv in &legal {
+                    self.moves.push(mv);
+                    if self.walk(&after(pos, mv), from, gaps - 1) {
+                        return true;
+                    }
+                    self.moves.pop();
+                }
+            }
+            false
+        }
+    }
+    // Exact showings first; then a move shown with the next one in the
+    // hand; then one move never shown.
+    let levels: &[(bool, usize)] = if exact {
+        &[(false, 0)]
+    } else {
+        &[(false, 0), (true, 0), (true, CHAIN_GAPS)]
+    };
+    levels.iter().copied().find_map(|(in_hand, gaps)| {
+        let mut w = Walk {
+            trail,
+            seen,
+            moves: Vec::new(),
+            budget: CHAIN_BUDGET,
+            in_hand,
+        };
+        w.walk(start, 0, gaps).then_some(w.moves)
     })
 }
 
+/// Whether `board` is `next` with the next move begun: one piece of the
+/// side to move lifted, or one of the other side's that it attacks taken
+/// off first, or both; every other square as in `next`.
+fn next_in_hand(next: &Chess, board: &Board) -> bool {
+    let want = next.board();
+    let missing = want.occupied() & !board.occupied();
+    if missing.is_empty() || (board.occupied() & !want.occupied()).any() {
+        return false;
+    }
+    if board
+        .occupied()
+        .into_iter()
+        .any(|sq| board.piece_at(sq) != want.piece_at(sq))
+    {
+        return false;
+    }
+    let mover = next.turn();
+    let own = missing & want.by_color(mover);
+    let theirs = missing & want.by_color(!mover);
+    own.count() <= 1
+        && theirs.count() <= 1
+        && theirs
+            .into_iter()
+            .all(|sq| want.attacks_to(sq, mover, want.occupied()).any())
+}
+
 /// Moves a catch-up may play whose position the board never showed.
-const CHAIN_GAPS: usize = 1;
+const CHAIN_GAPS: usize = 0;
 
 /// The most moves one catch-up plays, and the positions it may try.
 const CHAIN_PLIES: usize = 40;

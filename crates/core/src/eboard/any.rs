@@ -149,4 +149,25 @@ mod tests {
         assert_eq!(got[0].pieces(), Some(&start_pieces()));
         assert_eq!(got[1], Message::Ident("DGT 1.8".into()));
     }
+
+    #[test]
+    fn a_millennium_status_comes_out_as_a_position_and_the_kind_is_named() {
+        use crate::board::Framing;
+        use crate::eboard::millennium::{status_body, with_check};
+        let kind: Kind = "millennium".parse().expect("a kind");
+        assert_eq!(kind, Kind::Millennium);
+        let mut d = AnyDecoder::new(kind);
+        assert_eq!((d.name(), d.default_baud()), ("millennium", 38400));
+        assert_eq!(d.framing(), Framing::SevenOdd);
+        assert_eq!(d.keep_alive(), HostCommand::Snapshot);
+        assert_eq!(d.keep_alive_ms(), Some(500));
+        assert_eq!(d.encode(HostCommand::Snapshot), b"S53");
+        let mut wire = with_check(&status_body(&start_pieces()));
+        wire.extend(with_check(b"v0103"));
+        let got = d.decode_all(&wire);
+        assert_eq!(got[0].pieces(), Some(&start_pieces()));
+        assert_eq!(got[1], Message::Ident("Millennium ChessLink 01.03".into()));
+        assert_eq!(AnyDecoder::new(Kind::Dgt).framing(), Framing::EightNone);
+        assert_eq!(AnyDecoder::new(Kind::Dgt).keep_alive(), HostCommand::Ident);
+    }
 }
