@@ -91,7 +91,11 @@ struct Table<'a> {
 }
 
 fn odd_parity(b: u8) -> u8 {
-    if b.count_ones() % 2 == 0 { b | 0x80 } else { b }
+    if b.count_ones().is_multiple_of(2) {
+        b | 0x80
+    } else {
+        b
+    }
 }
 
 impl Table<'_> {

@@ -8,7 +8,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -310,17 +310,12 @@ impl Worker {
             if self.stopping() {
                 return Outcome::Stop;
             }
-            loop {
-                match self.commands.try_recv() {
-                    Ok(cmd) => {
-                        if matches!(cmd, HostCommand::Lights(_)) {
-                            self.last_lights = Some(cmd);
-                        }
-                        if let Err(reason) = self.write(t, &self.protocol.encode(cmd)) {
-                            return up(reason);
-                        }
-                    }
-                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            while let Ok(cmd) = self.commands.try_recv() {
+                if matches!(cmd, HostCommand::Lights(_)) {
+                    self.last_lights = Some(cmd);
+                }
+                if let Err(reason) = self.write(t, &self.protocol.encode(cmd)) {
+                    return up(reason);
                 }
             }
             match events.recv_timeout(POLL) {
