@@ -4,7 +4,8 @@
 //! lights the squares that differ on the board's LEDs once the guidance
 //! time ran out, and they go dark when it is put right; then a self-play
 //! game played by hand at blitz pace comes out as one `move` event per
-//! ply, in order. Its board log replays to the same moves.
+//! ply, in order. Its board log replays to the same moves. A Bluetooth
+//! board that cannot be reached is said as a lost link.
 
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
@@ -266,19 +267,32 @@ fn track_follows_a_millennium_board_lights_a_wrong_move_and_prints_every_move() 
 }
 
 #[test]
-fn bluetooth_and_unknown_formats_are_said_plainly() {
-    for (format, says) in [
-        ("chessnut", "Bluetooth boards: not in this build yet"),
-        ("pegasus", "Bluetooth boards: not in this build yet"),
-        ("nosuchboard", "unknown board format 'nosuchboard'"),
-    ] {
-        let out = hermetic::rochade()
-            .args(["track", "--format", format, "/dev/null"])
-            .stdin(Stdio::null())
-            .output()
-            .expect("rochade runs");
-        assert!(!out.status.success(), "{format}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains(says), "{format}: {stderr}");
+fn an_unknown_format_is_said_plainly() {
+    let out = hermetic::rochade()
+        .args(["track", "--format", "nosuchboard", "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("rochade runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown board format 'nosuchboard'") && stderr.contains("millennium"),
+        "{stderr}"
+    );
+}
+
+/// A Bluetooth board that cannot be reached (this machine has no
+/// Bluetooth stack, or no such board is near) is a lost link, said with
+/// its reason, and tried again: never a silent wait.
+#[test]
+fn a_bluetooth_board_that_cannot_be_reached_is_a_lost_link_with_its_reason() {
+    for format in ["chessnut", "pegasus"] {
+        let track = Track::start(&["--format", format, "auto"]);
+        let seen = track.until(30, |v| v["event"] == "link" && v["state"] == "lost");
+        let lost = seen.last().unwrap();
+        assert!(
+            !lost["detail"].as_str().unwrap_or_default().is_empty(),
+            "{format}: {lost}"
+        );
     }
 }

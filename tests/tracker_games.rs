@@ -9,9 +9,10 @@
 //! lifted and returned before move 1, a board turned round, sensor bounce
 //! and glitches, promotions chosen, left to the default, answered at once
 //! by the opponent (also by capturing the new piece) or corrected after the
-//! opponent started, and a lost serial line during a capture (the one
-//! snapshot with both pieces off), which the tracker must resynchronise
-//! from the reply.
+//! opponent started, and a serial line lost without a word during a
+//! capture (the one snapshot with both pieces off): the tracker knows of
+//! it only from the next line, with two holes changed at once, and must
+//! have the capture within a second (the reply begun, or the board still).
 //!
 //! Harsher still: lines that arrive with a bad checksum or cut short at
 //! random points (10 % of all lines for the self-play games, 15 % for the

@@ -12,7 +12,7 @@ use crate::board::{Format, PegMessage};
 use crate::config::{BoardChoice, Settings, is_auto};
 use crate::eboard::Kind;
 use crate::serial::probe::Found;
-use crate::serial::{BoardInput, Link, LinkConfig};
+use crate::serial::{BoardInput, Link, LinkConfig, LinkStatus};
 use crate::session::board::BoardEvent;
 use crate::session::{Event, Priority};
 
@@ -30,15 +30,49 @@ pub(super) enum SeatLink {
     },
     /// A serial e-board that knows its pieces.
     EBoard { port: String, kind: Kind },
+    /// A Bluetooth LE e-board at an address (or "auto": the first board
+    /// of its make the scan finds).
+    Bluetooth { address: String, kind: Kind },
     /// The port is "auto" and no board of this make was found (yet).
     Searching(BoardChoice),
     /// This make cannot be reached in this build (the speech key says why).
     Unavailable(&'static str, BoardChoice),
 }
 
+/// A running link, serial or Bluetooth LE.
+pub(super) enum BoardLink {
+    Serial(Link),
+    Ble(crate::ble::BleLink),
+}
+
+impl BoardLink {
+    /// Sends a command to the board (queued while the link is down).
+    pub fn send(&self, command: crate::board::HostCommand) {
+        match self {
+            BoardLink::Serial(l) => l.send(command),
+            BoardLink::Ble(l) => l.send(command),
+        }
+    }
+
+    /// A line of the session's own in the board log.
+    pub fn note(&self, at_ms: u64, text: &str) {
+        match self {
+            BoardLink::Serial(l) => l.note(at_ms, text),
+            BoardLink::Ble(l) => l.note(at_ms, text),
+        }
+    }
+
+    pub fn status(&self) -> LinkStatus {
+        match self {
+            BoardLink::Serial(l) => l.status(),
+            BoardLink::Ble(l) => l.status(),
+        }
+    }
+}
+
 /// A running link and what it reports.
 pub(super) struct Linked<M> {
-    pub link: Link,
+    pub link: BoardLink,
     pub rx: Receiver<BoardInput<M>>,
 }
 
@@ -60,26 +94,33 @@ pub(super) struct Boards {
     pub found: Vec<Found>,
     /// Ports to probe besides those the system lists (pseudo-terminals).
     pub extra_ports: Vec<String>,
+    /// The Bluetooth LE stack (none: the system's; tests give a fake).
+    pub ble_transport: Option<crate::ble::TransportFactory>,
     /// Why a chosen board has no link, for the status line (written form).
     pub status: Option<String>,
 }
 
 impl Boards {
-    /// No links yet; "Find boards" probes `extra_ports` too.
-    pub fn probing_also(extra_ports: Vec<String>) -> Boards {
+    /// No links yet; "Find boards" probes `extra_ports` too; Bluetooth
+    /// boards are reached on `ble_transport` (none: the system's stack).
+    pub fn new(
+        extra_ports: Vec<String>,
+        ble_transport: Option<crate::ble::TransportFactory>,
+    ) -> Boards {
         Boards {
             extra_ports,
+            ble_transport,
             ..Boards::default()
         }
     }
 
     /// The link of the player's own board, whichever its kind.
-    pub fn mine(&self) -> Option<&Link> {
+    pub fn mine(&self) -> Option<&BoardLink> {
         (self.peg.as_ref().map(|l| &l.link)).or(self.my_eboard.as_ref().map(|l| &l.link))
     }
 
     /// The link of the opponent's board.
-    pub fn opponent(&self) -> Option<&Link> {
+    pub fn opponent(&self) -> Option<&BoardLink> {
         self.opponent.as_ref().map(|l| &l.link)
     }
 
@@ -113,12 +154,19 @@ fn seat(choice: BoardChoice, port: Option<&str>, settings: &Settings, found: &[F
     if choice == BoardChoice::Keyboard {
         return SeatLink::None;
     }
-    if choice.bluetooth() {
-        return SeatLink::Unavailable("board_bluetooth_unavailable", choice);
-    }
     let Some(port) = port.map(str::trim).filter(|p| !p.is_empty()) else {
         return SeatLink::None;
     };
+    if choice.bluetooth() {
+        return match choice.eboard().filter(|k| crate::ble::is_ble(*k)) {
+            // The link scans for "auto" itself.
+            Some(kind) => SeatLink::Bluetooth {
+                address: port.to_owned(),
+                kind,
+            },
+            None => SeatLink::Unavailable("board_bluetooth_unavailable", choice),
+        };
+    }
     // Only the boards that answer a probe can be looked for.
     if is_auto(port) && !crate::eboard::probe::PROBED.contains(&choice.code()) {
         return SeatLink::Unavailable("board_port_needed", choice);
@@ -204,9 +252,11 @@ impl RochadeApp {
                     let mut cfg = LinkConfig::eboard(port.clone(), *kind);
                     cfg.epoch = epoch;
                     cfg.log = super::run::board_log_path();
-                    if let Some(linked) = self.spawn_link(cfg, ctx.clone()) {
-                        self.boards.my_eboard = Some(linked);
-                    }
+                    self.boards.my_eboard = self.spawn_link(cfg, ctx.clone());
+                }
+                SeatLink::Bluetooth { address, kind } => {
+                    let log = super::run::board_log_path();
+                    self.boards.my_eboard = self.spawn_ble(address, *kind, epoch, log, &ctx);
                 }
                 _ => {}
             }
@@ -216,11 +266,18 @@ impl RochadeApp {
             if self.boards.opponent.take().is_some() {
                 self.dispatch(Event::Sighted(BoardEvent::LinkClosed));
             }
-            if let SeatLink::EBoard { port, kind } = &opponent {
-                let mut cfg = LinkConfig::eboard(port.clone(), *kind);
-                cfg.epoch = epoch;
-                cfg.log = super::run::board_log_path().map(|l| l.with_extension("sighted.log"));
-                self.connect_sighted_board(cfg, ctx.clone());
+            let log = super::run::board_log_path().map(|l| l.with_extension("sighted.log"));
+            match &opponent {
+                SeatLink::EBoard { port, kind } => {
+                    let mut cfg = LinkConfig::eboard(port.clone(), *kind);
+                    cfg.epoch = epoch;
+                    cfg.log = log;
+                    self.connect_sighted_board(cfg, ctx.clone());
+                }
+                SeatLink::Bluetooth { address, kind } => {
+                    self.boards.opponent = self.spawn_ble(address, *kind, epoch, log, &ctx);
+                }
+                _ => {}
             }
         }
         let changed = mine != self.boards.mine_plan || opponent != self.boards.opponent_plan;
@@ -233,6 +290,41 @@ impl RochadeApp {
         }
         if searching {
             self.find_boards();
+        }
+    }
+
+    /// Starts a Bluetooth LE board's link (on the stack the options gave:
+    /// the system's, or a test's fake); its reports wake the window.
+    fn spawn_ble(
+        &mut self,
+        address: &str,
+        kind: Kind,
+        epoch: std::time::Instant,
+        log: Option<std::path::PathBuf>,
+        ctx: &egui::Context,
+    ) -> Option<Linked<crate::eboard::Message>> {
+        let mut cfg = crate::ble::BleConfig::new(address, kind);
+        if let Some(transport) = &self.boards.ble_transport {
+            cfg = cfg.with_transport(transport.clone());
+        }
+        cfg.epoch = epoch;
+        cfg.log = log;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let ctx = ctx.clone();
+        let spawned = crate::ble::BleLink::spawn(cfg, tx).and_then(|link| {
+            super::run::forward_waking("ble-wake", rx, move || ctx.request_repaint()).map(|rx| {
+                Linked {
+                    link: BoardLink::Ble(link),
+                    rx,
+                }
+            })
+        });
+        match spawned {
+            Ok(linked) => Some(linked),
+            Err(e) => {
+                self.note = Some(format!("{}: {e}", self.ui.get("connection")));
+                None
+            }
         }
     }
 
@@ -427,7 +519,24 @@ mod tests {
         assert_eq!(my_seat(&s, &[]), SeatLink::None, "no port, no link");
         assert_eq!(
             opponent_seat(&s, &[]),
-            SeatLink::Unavailable("board_bluetooth_unavailable", BoardChoice::Pegasus)
+            SeatLink::Bluetooth {
+                address: "auto".into(),
+                kind: Kind::Pegasus
+            },
+            "a Bluetooth board scans for \"auto\" itself"
+        );
+        let s = with(
+            BoardChoice::Chessnut,
+            "AA:BB:CC:DD:EE:FF",
+            BoardChoice::Keyboard,
+            "",
+        );
+        assert_eq!(
+            my_seat(&s, &[]),
+            SeatLink::Bluetooth {
+                address: "AA:BB:CC:DD:EE:FF".into(),
+                kind: Kind::Chessnut
+            }
         );
     }
 

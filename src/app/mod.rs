@@ -200,7 +200,7 @@ impl RochadeApp {
             note,
             trace_startup: options.trace_startup,
             trace_frames: options.trace_frames,
-            boards: boards::Boards::probing_also(options.probe_ports),
+            boards: boards::Boards::new(options.probe_ports, options.ble_transport),
             engine: None,
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,

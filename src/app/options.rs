@@ -61,6 +61,9 @@ pub struct AppOptions {
     /// Ports "Find boards" probes besides those the system lists
     /// (pseudo-terminals are never listed).
     pub probe_ports: Vec<String>,
+    /// The Bluetooth LE stack for Chessnut and Pegasus boards; none: the
+    /// system's (tests give a fake one).
+    pub ble_transport: Option<crate::ble::TransportFactory>,
 }
 
 impl AppOptions {
@@ -82,6 +85,7 @@ impl AppOptions {
             trace_frames: None,
             screen_reader: None,
             probe_ports: Vec::new(),
+            ble_transport: None,
         }
     }
 }

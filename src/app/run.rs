@@ -390,6 +390,7 @@ pub fn run() -> Result<(), RunError> {
         settings,
         screen_reader: None,
         probe_ports: Vec::new(),
+        ble_transport: None,
     };
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -450,7 +451,10 @@ impl RochadeApp {
         match crate::serial::Link::spawn(cfg, link_tx) {
             Ok(link) => {
                 match forward_waking("board-wake", link_rx, move || ctx.request_repaint()) {
-                    Ok(rx) => Some(super::boards::Linked { link, rx }),
+                    Ok(rx) => Some(super::boards::Linked {
+                        link: super::boards::BoardLink::Serial(link),
+                        rx,
+                    }),
                     Err(e) => {
                         self.note = Some(e.to_string());
                         None

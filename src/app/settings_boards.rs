@@ -27,20 +27,7 @@ pub(super) fn board_rows(
     b: &mut BoardSettings,
     fields: BoardFields<'_>,
 ) -> bool {
-    let named = |choices: &[BoardChoice]| -> Vec<(BoardChoice, String)> {
-        choices
-            .iter()
-            .map(|c| (*c, t.get(&c.label_key())))
-            .collect()
-    };
-    let mut mine = b.my_board();
-    super::a11y::choice(
-        ui,
-        "my_board",
-        &t.get("my_board"),
-        &mut mine,
-        &named(&BoardChoice::MINE),
-    );
+    let mine = seat_choice(ui, t, "my_board", b.my_board(), &BoardChoice::MINE);
     if mine != b.my_board() {
         b.set_my_board(mine);
     }
@@ -58,13 +45,12 @@ pub(super) fn board_rows(
         number_row(ui, t.get("settle_ms"), &mut b.settle_ms, 0..=1000);
         number_row(ui, t.get("mismatch_ms"), &mut b.mismatch_ms, 0..=60_000);
     }
-    let mut opponent = b.opponent_board();
-    super::a11y::choice(
+    let opponent = seat_choice(
         ui,
+        t,
         "opponent_board",
-        &t.get("opponent_board"),
-        &mut opponent,
-        &named(&BoardChoice::OPPONENT),
+        b.opponent_board(),
+        &BoardChoice::OPPONENT,
     );
     if opponent != b.opponent_board() {
         b.set_opponent_board(opponent);
@@ -86,4 +72,22 @@ pub(super) fn board_rows(
         }
     }
     find
+}
+
+/// A seat's board as a combo box labelled by the text `key` (also its id),
+/// among `choices`; the board chosen comes back.
+fn seat_choice(
+    ui: &mut Ui,
+    t: &UiText,
+    key: &str,
+    current: BoardChoice,
+    choices: &[BoardChoice],
+) -> BoardChoice {
+    let named: Vec<(BoardChoice, String)> = choices
+        .iter()
+        .map(|c| (*c, t.get(&c.label_key())))
+        .collect();
+    let mut chosen = current;
+    super::a11y::choice(ui, key, &t.get(key), &mut chosen, &named);
+    chosen
 }

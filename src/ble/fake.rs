@@ -18,7 +18,8 @@ use super::transport::{BleError, BleEvent, BleTransport, Device};
 pub struct Faults {
     /// A notification arrives as two.
     pub split: u8,
-    /// A notification is held back and arrives stuck to the next one.
+    /// A notification is held back and arrives stuck to the next one (the
+    /// link's once-a-second request for the board brings the next one).
     pub merge: u8,
     /// A notification never arrives.
     pub lose: u8,
@@ -160,7 +161,8 @@ impl FakeDevice {
         self.lock().mtu_max = mtu;
     }
 
-    /// What the board answers to each write.
+    /// What the board answers to each write. It runs with the device
+    /// locked: it must not call the device's methods (return the answers).
     pub fn respond(&self, responder: Responder) {
         self.lock().responder = Some(responder);
     }

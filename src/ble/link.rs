@@ -8,7 +8,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -304,29 +304,23 @@ impl Worker {
             reason,
             was_up: true,
         };
-        let mut last_heard = self.now();
-        let mut last_keep_alive = last_heard;
+        let mut last_refresh = self.now();
+        let mut last_keep_alive = last_refresh;
         loop {
             if self.stopping() {
                 return Outcome::Stop;
             }
-            loop {
-                match self.commands.try_recv() {
-                    Ok(cmd) => {
-                        if matches!(cmd, HostCommand::Lights(_)) {
-                            self.last_lights = Some(cmd);
-                        }
-                        if let Err(reason) = self.write(t, &self.protocol.encode(cmd)) {
-                            return up(reason);
-                        }
-                    }
-                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            while let Ok(cmd) = self.commands.try_recv() {
+                if matches!(cmd, HostCommand::Lights(_)) {
+                    self.last_lights = Some(cmd);
+                }
+                if let Err(reason) = self.write(t, &self.protocol.encode(cmd)) {
+                    return up(reason);
                 }
             }
             match events.recv_timeout(POLL) {
                 Ok(BleEvent::Notification { bytes, .. }) => {
-                    last_heard = self.now();
-                    if !self.take(decoder, last_heard, &bytes) {
+                    if !self.take(decoder, self.now(), &bytes) {
                         return Outcome::Stop;
                     }
                 }
@@ -347,10 +341,10 @@ impl Worker {
                     return up(reason);
                 }
             }
-            if now.saturating_sub(last_heard) >= self.cfg.refresh_ms {
-                // Quiet for long: ask for the whole board (and find out
-                // whether the link still carries a write).
-                last_heard = now;
+            if now.saturating_sub(last_refresh) >= self.cfg.refresh_ms {
+                // The whole board now and then: a lost notification is
+                // healed, and a dead link fails this write.
+                last_refresh = now;
                 if let Err(reason) = self.write(t, &self.protocol.encode(HostCommand::Snapshot)) {
                     return up(reason);
                 }

@@ -52,9 +52,10 @@ pub struct BleConfig {
     /// `reconnect_max_ms` while the board stays away.
     pub reconnect_ms: u64,
     pub reconnect_max_ms: u64,
-    /// After this long without a notification the board is asked for its
-    /// whole position again: a lost notification is healed, and a link
-    /// that died without the stack noticing fails its write.
+    /// How often the board is asked for its whole position: a lost
+    /// notification is healed within this time (tests/eboard_ble.rs plays
+    /// every game with it), and a link that died without the stack
+    /// noticing fails its write.
     pub refresh_ms: u64,
 }
 
@@ -82,7 +83,7 @@ impl BleConfig {
             call_timeout_ms: 5_000,
             reconnect_ms: 500,
             reconnect_max_ms: 8_000,
-            refresh_ms: 2_000,
+            refresh_ms: 1_000,
         }
     }
 

@@ -6,7 +6,8 @@
 //! heartbeats, and answers `?` and `I?`, exactly as a board would. With
 //! `--format dgt` it is a DGT e-board instead (see [`super::dgt`]): it
 //! answers the DGT commands and sends field updates in update mode; with
-//! `--format millennium` a Millennium ChessLink (see [`super::eboard_sim`]).
+//! `--format millennium` a Millennium ChessLink (see [`super::eboard_sim`]);
+//! with `--format certabo` a Certabo board (see `super::certabo_sim`).
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -23,7 +24,7 @@ use crate::board::sim::{self, SimBoard, SimCommand};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Wire format: peg (this app's protocol), liboard, sentio, or an
-    /// e-board: dgt or millennium.
+    /// e-board: dgt, millennium or certabo.
     #[arg(long, default_value = "peg")]
     pub format: FormatArg,
     /// Also create a symbolic link with this name pointing at the device

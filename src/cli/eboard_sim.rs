@@ -34,9 +34,10 @@ pub fn board_sim(
 ) -> Result<serialport::TTYPort, CliError> {
     match kind {
         Kind::Millennium => millennium(master, setup),
+        Kind::Certabo => super::certabo_sim::board_sim(master, setup),
         Kind::Dgt => super::dgt::board_sim(master, setup),
         other => Err(CliError::input(format!(
-            "no simulated {other} board on the command line yet (use peg, liboard, sentio, dgt or millennium)"
+            "no simulated {other} board on the command line yet (use peg, liboard, sentio, dgt, millennium or certabo)"
         ))),
     }
 }

@@ -34,16 +34,6 @@ pub enum UnknownFormatArg {
          chessnut or pegasus)"
     )]
     Unknown(String),
-    #[error("{0}: Bluetooth boards: not in this build yet")]
-    NotBuilt(String),
-}
-
-/// Whether an e-board is reached over Bluetooth LE (its port is a device
-/// address or `auto`), by its name: Chessnut and DGT Pegasus.
-pub fn is_bluetooth(name: &str) -> bool {
-    ["chessnut", "pegasus"]
-        .iter()
-        .any(|b| b.eq_ignore_ascii_case(name.trim()))
 }
 
 impl FromStr for FormatArg {
@@ -58,7 +48,6 @@ impl FromStr for FormatArg {
         }
         match crate::eboard::Kind::from_str(s) {
             Ok(kind) => Ok(FormatArg::EBoard(kind)),
-            Err(_) if is_bluetooth(s) => Err(UnknownFormatArg::NotBuilt(s.to_ascii_lowercase())),
             Err(_) => Err(UnknownFormatArg::Unknown(s.to_ascii_lowercase())),
         }
     }
@@ -236,6 +225,37 @@ pub(super) fn follow_ports<P: Protocol>(
         spawn_tagged(config(port, epoch), Tagged::Board, tx.clone())?,
         false,
     );
+    attach_sighted(follower, sighted, epoch, tx)?;
+    follow_link(follower, rx, epoch)
+}
+
+/// Follows the player's own e-board over Bluetooth LE (`cfg`; `keep`
+/// holds its link for commands), and the sighted player's e-board on a
+/// serial port beside it, until the link stops.
+pub(super) fn follow_ble<F: Follow<Message = crate::eboard::Message>>(
+    follower: &mut F,
+    cfg: crate::ble::BleConfig,
+    keep: impl FnOnce(&mut F, crate::ble::BleLink),
+    sighted: Option<(String, crate::eboard::Kind)>,
+) -> CliResult {
+    let epoch = cfg.epoch;
+    let (tx, rx) = mpsc::channel();
+    let (link_tx, link_rx) = mpsc::channel();
+    let link =
+        crate::ble::BleLink::spawn(cfg, link_tx).map_err(|e| CliError::failure(e.to_string()))?;
+    forward(link_rx, Tagged::Board, tx.clone());
+    keep(follower, link);
+    attach_sighted(follower, sighted, epoch, tx)?;
+    follow_link(follower, rx, epoch)
+}
+
+/// Starts the sighted player's e-board's link (port and kind), if any.
+fn attach_sighted<F: Follow<Message: Send + 'static>>(
+    follower: &mut F,
+    sighted: Option<(String, crate::eboard::Kind)>,
+    epoch: Instant,
+    tx: mpsc::Sender<Tagged<F::Message>>,
+) -> CliResult {
     if let Some((port, kind)) = sighted {
         let cfg = LinkConfig {
             epoch,
@@ -243,7 +263,7 @@ pub(super) fn follow_ports<P: Protocol>(
         };
         follower.attach(spawn_tagged(cfg, Tagged::Sighted, tx)?, true);
     }
-    follow_link(follower, rx, epoch)
+    Ok(())
 }
 
 /// One JSON line on `out`, also written into the board log of a live
@@ -277,6 +297,16 @@ fn spawn_tagged<P: Protocol, T: Send + 'static>(
 ) -> Result<Link, CliError> {
     let (link_tx, link_rx) = mpsc::channel();
     let link = Link::spawn(cfg, link_tx).map_err(|e| CliError::failure(e.to_string()))?;
+    forward(link_rx, tag, tx);
+    Ok(link)
+}
+
+/// Passes a link's reports on to `tx`, tagged by `tag`.
+fn forward<M: Send + 'static, T: Send + 'static>(
+    link_rx: mpsc::Receiver<BoardInput<M>>,
+    tag: fn(BoardInput<M>) -> T,
+    tx: mpsc::Sender<T>,
+) {
     std::thread::spawn(move || {
         for input in link_rx {
             if tx.send(tag(input)).is_err() {
@@ -284,7 +314,6 @@ fn spawn_tagged<P: Protocol, T: Send + 'static>(
             }
         }
     });
-    Ok(link)
 }
 
 /// Follows live links in real time until they stop.

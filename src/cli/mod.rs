@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 pub mod announce;
 pub mod board_sim;
+mod certabo_sim;
 pub mod dgt;
 pub mod eboard_sim;
 pub mod export;

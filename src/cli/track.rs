@@ -93,7 +93,10 @@ fn format_name(format: FormatArg) -> String {
 /// silently for ever), unless `--wait` asks to wait for it: then that is
 /// said once.
 fn check_ports(args: &Args) -> CliResult {
-    for port in args.port.iter().chain(args.sighted.iter()) {
+    // A Bluetooth board's port is its address (or `auto`), no device file.
+    let bluetooth = matches!(args.format, Some(FormatArg::EBoard(k)) if crate::ble::is_ble(k));
+    let port = args.port.iter().filter(|_| !bluetooth);
+    for port in port.chain(args.sighted.iter()) {
         if !cfg!(unix) || std::path::Path::new(port).exists() {
             continue;
         }
@@ -137,6 +140,8 @@ pub(super) struct Driver {
     pub(super) session: Session,
     pgn: Option<super::output::PgnFile>,
     link: Option<Link>,
+    /// The player's own e-board when it is reached over Bluetooth LE.
+    pub(super) ble: Option<crate::ble::BleLink>,
     /// The sighted player's e-board, if one is followed too.
     sighted: Option<Link>,
 }
@@ -210,6 +215,8 @@ impl Shell for TrackOut<'_> {
     }
     fn board_command(&mut self, command: HostCommand) -> CliResult {
         if let Some(link) = &self.driver.link {
+            link.send(command);
+        } else if let Some(link) = &self.driver.ble {
             link.send(command);
         }
         Ok(())
@@ -339,6 +346,7 @@ pub fn run(args: Args) -> CliResult {
         session,
         pgn: args.pgn.clone().map(super::output::PgnFile::new),
         link: None,
+        ble: None,
         sighted: None,
     };
     let sighted = args.sighted.clone().map(|port| (port, args.sighted_format));

@@ -1,11 +1,12 @@
-//! `rochade track --format millennium|certabo|... PORT`: a full-position
-//! e-board followed as the player's own board through the session
-//! (`Event::EBoard`): every move read on it printed as a `move` event, its
+//! `rochade track --format millennium|certabo|chessnut|pegasus PORT`: a
+//! full-position e-board followed as the player's own board through the
+//! session (`Event::EBoard`): every move read on it printed as a `move` event, its
 //! guidance, and its lights (the squares that differ once the guidance
 //! time ran out) sent to the board. `--log` replays such a board's log in
-//! virtual time. (DGT keeps its own path, [`super::dgt`].)
+//! virtual time. A Bluetooth LE board's PORT is its address or `auto`.
+//! (DGT keeps its own path, [`super::dgt`].)
 
-use super::follow::{Follow, LogDecoder, follow_ports, replay_log};
+use super::follow::{Follow, LogDecoder, follow_ble, follow_ports, replay_log};
 use super::track::Driver;
 use super::{CliError, CliResult};
 use crate::board::{DecoderStats, Protocol, log};
@@ -79,12 +80,6 @@ pub(super) struct Run<'a> {
 
 /// Follows the player's own e-board of `run.kind`, live or from its log.
 pub(super) fn run(driver: Driver, run: Run) -> CliResult {
-    if super::follow::is_bluetooth(run.kind.code()) {
-        return Err(CliError::input(format!(
-            "{}: Bluetooth boards: not in this build yet",
-            run.kind
-        )));
-    }
     let mut driver = EBoardDriver(driver);
     if let Some(text) = run.log {
         let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
@@ -96,6 +91,23 @@ pub(super) fn run(driver: Driver, run: Run) -> CliResult {
         return replay_log(&mut driver, entries, EBoardLog(AnyDecoder::new(run.kind)));
     }
     let (kind, baud, board_log) = (run.kind, run.baud, run.board_log);
+    if crate::ble::is_ble(kind) {
+        // The port is the board's Bluetooth address, or `auto`: the first
+        // board of its kind found.
+        let address = run
+            .port
+            .ok_or_else(|| CliError::input("give the board's Bluetooth address, or auto"))?;
+        let cfg = crate::ble::BleConfig {
+            log: board_log,
+            ..crate::ble::BleConfig::new(address, kind)
+        };
+        return follow_ble(
+            &mut driver,
+            cfg,
+            |d, link| d.0.ble = Some(link),
+            run.sighted,
+        );
+    }
     follow_ports(
         &mut driver,
         run.port,

@@ -40,14 +40,9 @@ impl BoardChoice {
     /// The choices for the opponent's board: the boards that know their
     /// pieces, and the keyboard. An occupancy-only board there would need
     /// the peg-board tracker in the sighted seat, which does not exist.
-    pub const OPPONENT: [BoardChoice; 6] = [
-        BoardChoice::Dgt,
-        BoardChoice::Millennium,
-        BoardChoice::Certabo,
-        BoardChoice::Chessnut,
-        BoardChoice::Pegasus,
-        BoardChoice::Keyboard,
-    ];
+    pub const OPPONENT: [BoardChoice; 6] = *BoardChoice::MINE
+        .last_chunk()
+        .expect("the e-boards and the keyboard end the list");
 
     /// The name in the settings file (and `--format` on the command line).
     pub fn code(self) -> &'static str {

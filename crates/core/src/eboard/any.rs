@@ -7,6 +7,8 @@ use super::{Kind, Message};
 use crate::board::{DecoderStats, Framing, HostCommand, Protocol};
 
 /// The decoder of whichever e-board is on the line.
+// One decoder per link: the size of the largest (Certabo's) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyDecoder {
     Dgt(crate::dgt::Decoder),

@@ -184,8 +184,9 @@ pub struct CertaboDecoder {
     chips: Chips,
     learner: Learner,
     settler: Settler,
-    /// The last position passed on.
-    shown: Option<Pieces>,
+    /// The last position passed on (boxed: the decoder is one arm of
+    /// `AnyDecoder`, kept small).
+    shown: Option<Box<Pieces>>,
     named: bool,
     asked_to_set_up: bool,
     /// Chips already said to be unknown.
@@ -258,7 +259,7 @@ impl CertaboDecoder {
         // Changes as field updates, so a move finished and a reply begun
         // are seen as the hands made them; the whole position on the first
         // scan and when asked (after the changes, which it then confirms).
-        let before = self.shown.replace(pieces);
+        let before = self.shown.replace(Box::new(pieces));
         if let Some(before) = &before {
             changes(before, &pieces, out);
         }

@@ -201,12 +201,9 @@ fn majority<T: PartialEq + Copy>(
     need: usize,
 ) -> Option<T> {
     let all = values.clone();
-    for v in values {
-        if all.clone().filter(|w| *w == v).count() >= need {
-            return Some(v);
-        }
-    }
-    None
+    values
+        .into_iter()
+        .find(|v| all.clone().filter(|w| w == v).count() >= need)
 }
 
 /// Each square's reading, settled over the last 3 scans, one scan late:

@@ -2,7 +2,7 @@
 //! fixed random 5-byte code, the two spare queens too), the squares they
 //! stand on, and a scan line every `scan_ms` as the real board streams,
 //! with weak chips: an occupied square reads empty or a wrong code for one
-//! scan at a given rate, and an empty square now and then shows the board's
+//! scan at a given rate (never two scans running), and an empty square now and then shows the board's
 //! noise codes (`0 0 56 0 0`). Pieces put down take a chip of that piece
 //! from beside the board (the one lifted last first): a promotion takes a
 //! captured piece or the spare queen, as a player does.
@@ -42,12 +42,16 @@ pub struct CertaboSim {
     pub scan_ms: u64,
     next_scan_at: u64,
     lights: Bitboard,
+    /// Squares read weak in the last scan (a weak read lasts one scan).
+    weak_last: u64,
     /// Weak reads sent so far.
     pub weak_reads: u64,
 }
 
-/// How often the real board sends a scan (several times a second).
-pub const SCAN_MS: u64 = 200;
+/// How often the board sends a scan: several times a second, and no
+/// faster than a line goes over the wire (about 900 bytes at 38400 baud:
+/// some 235 ms).
+pub const SCAN_MS: u64 = 250;
 
 impl CertaboSim {
     /// A board with the start position set up, and with `spares` the two
@@ -63,6 +67,7 @@ impl CertaboSim {
             scan_ms: SCAN_MS,
             next_scan_at: 0,
             lights: Bitboard::EMPTY,
+            weak_last: 0,
             weak_reads: 0,
         };
         for (sq, piece) in &Board::default() {
@@ -169,6 +174,30 @@ impl CertaboSim {
         Ok(())
     }
 
+    /// Makes the board show `pieces` (a1 = 0), as hands would: every
+    /// square that changes is cleared first, then the pieces are set down
+    /// with chips from beside the board. Fails when a piece has no chip
+    /// left beside the board (what could be set stays set).
+    pub fn set_pieces(&mut self, pieces: &[Option<Piece>; 64]) -> Result<(), NoChip> {
+        let board = self.board();
+        let differs: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|&sq| board.piece_at(sq) != pieces[usize::from(sq)])
+            .collect();
+        for &sq in &differs {
+            self.set(sq, None)?;
+        }
+        let mut result = Ok(());
+        for &sq in &differs {
+            if let Some(p) = pieces[usize::from(sq)]
+                && let Err(e) = self.set(sq, Some(p))
+            {
+                result = Err(e);
+            }
+        }
+        result
+    }
+
     /// Puts chip `chip` (beside the board) on `square`; what stood there
     /// goes beside the board.
     pub fn put_chip(&mut self, square: Square, chip: usize) {
@@ -192,18 +221,23 @@ impl CertaboSim {
     /// One scan as the board sends it, weak chips and all.
     pub fn scan(&mut self) -> Scan {
         let mut scan = self.exact_scan();
-        for i in 0..64 {
+        let weak_before = std::mem::take(&mut self.weak_last);
+        for (i, code) in scan.iter_mut().enumerate() {
             let roll = self.next();
-            if self.on[i].is_some() && (roll % 1000) < u64::from(self.weak_per_mille) {
+            if self.on[i].is_some()
+                && weak_before & (1 << i) == 0
+                && (roll % 1000) < u64::from(self.weak_per_mille)
+            {
+                self.weak_last |= 1 << i;
                 self.weak_reads += 1;
-                scan[i] = if roll & (1 << 20) == 0 {
+                *code = if roll & (1 << 20) == 0 {
                     [0, 0, (roll >> 24) as u8, 0, 0]
                 } else {
                     self.new_code()
                 };
             } else if self.on[i].is_none() && (roll % 1000) < 20 {
                 // The board's own noise on an empty square.
-                scan[i] = [(roll >> 24) as u8, 0, 0, 0, 0];
+                *code = [(roll >> 24) as u8, 0, 0, 0, 0];
             }
         }
         scan
@@ -285,7 +319,9 @@ mod tests {
             "only one spare"
         );
         // Asked for the whole position once the hands are done.
-        sim.scans_until(4000);
+        for (_, line) in sim.scans_until(4000) {
+            d.decode_all(&line);
+        }
         d.sent(crate::board::HostCommand::Snapshot);
         let mut last = None;
         for (_, line) in sim.scans_until(6000) {

@@ -18,6 +18,14 @@
 //! Pure: bytes in any chunking to [`Message`]s, with counters of
 //! everything skipped. A frame with a piece code no piece has is dropped
 //! whole, never passed on.
+//!
+//! The board sends its whole position on every change; the decoder passes
+//! the first one on as a [`Message::Position`], and after that each change
+//! as the squares it changed ([`Message::Square`], emptied squares before
+//! filled ones, as hands lift before they set down), as a DGT board
+//! reports: the recognizer then sees a fast reply begin and need not wait
+//! for the board to stand still. A position that changed nothing (the
+//! answer to a request for the board) is passed on whole, and confirms.
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
@@ -164,6 +172,8 @@ pub struct ChessnutDecoder {
     skipping: bool,
     /// The board was named once on this connection.
     named: bool,
+    /// The last position passed on: changes are reported against it.
+    last: Option<Box<Pieces>>,
     stats: DecoderStats,
 }
 
@@ -202,30 +212,54 @@ impl ChessnutDecoder {
             self.skipping = false;
             self.stats.frames += 1;
             let frame: Vec<u8> = self.buf.drain(..total).collect();
-            let message = match id {
+            let position = match id {
                 POSITION => {
                     let bytes: &[u8; 32] = frame[2..34].try_into().expect("32 bytes");
-                    parse_position(bytes).map(|p| Message::Position(Box::new(p)))
-                }
-                _ => Some(Message::Ack),
-            };
-            match message {
-                Some(m) => {
-                    if !self.named {
-                        self.named = true;
-                        out.push(Message::Ident(NAME_PREFIX.into()));
+                    match parse_position(bytes) {
+                        Some(p) => Some(p),
+                        None => {
+                            // A piece code no piece has: the frame is damaged.
+                            self.stats.bad_checksum += 1;
+                            continue;
+                        }
                     }
-                    self.stats.messages += 1;
-                    out.push(m);
                 }
-                // A piece code no piece has: the frame is damaged.
-                None => self.stats.bad_checksum += 1,
+                _ => None,
+            };
+            if !self.named {
+                self.named = true;
+                out.push(Message::Ident(NAME_PREFIX.into()));
+            }
+            self.stats.messages += 1;
+            match position {
+                Some(p) => self.report(p, out),
+                None => out.push(Message::Ack),
             }
         }
     }
 
     pub fn stats(&self) -> DecoderStats {
         self.stats
+    }
+
+    /// A position: whole when it is the first or changed nothing, else the
+    /// squares it changed.
+    fn report(&mut self, pieces: Pieces, out: &mut Vec<Message>) {
+        match self.last.as_deref() {
+            Some(last) if *last != pieces => {
+                let changed = |i: &usize| last[*i] != pieces[*i];
+                let emptied = (0..64).filter(|i| changed(i) && pieces[*i].is_none());
+                let filled = (0..64).filter(|i| changed(i) && pieces[*i].is_some());
+                for i in emptied.chain(filled) {
+                    out.push(Message::Square {
+                        square: Square::new(i as u32),
+                        piece: pieces[i],
+                    });
+                }
+            }
+            _ => out.push(Message::Position(Box::new(pieces))),
+        }
+        self.last = Some(Box::new(pieces));
     }
 }
 
@@ -323,10 +357,37 @@ mod tests {
     }
 
     #[test]
+    fn changes_come_as_squares_emptied_first_and_a_resent_board_whole() {
+        let mut board = shakmaty::Board::default();
+        let mut wire = position_notification(&start_pieces());
+        // 1. Nf3 in one scan: g1 emptied, f3 filled.
+        let knight = board.remove_piece_at(Square::G1).unwrap();
+        board.set_piece_at(Square::F3, knight);
+        let after = crate::dgt::protocol::pieces_of_board(board);
+        wire.extend(position_notification(&after));
+        wire.extend(position_notification(&after));
+        let got = ChessnutDecoder::new().decode_all(&wire);
+        assert_eq!(
+            got[2..],
+            [
+                Message::Square {
+                    square: Square::G1,
+                    piece: None
+                },
+                Message::Square {
+                    square: Square::F3,
+                    piece: Some(knight)
+                },
+                Message::Position(Box::new(after)),
+            ]
+        );
+    }
+
+    #[test]
     fn any_chunking_gives_the_same_messages_and_a_battery_answer_is_an_ack() {
         let mut wire = position_notification(&start_pieces());
         wire.extend([0x2A, 0x02, 0x55, 0x00]);
-        wire.extend(position_notification(&[None; 64]));
+        wire.extend(position_notification(&start_pieces()));
         let whole = ChessnutDecoder::new().decode_all(&wire);
         assert_eq!(whole.len(), 4);
         assert_eq!(whole[2], Message::Ack);

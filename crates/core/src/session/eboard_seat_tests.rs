@@ -456,3 +456,64 @@ fn calibration_steps_are_said_as_guidance_and_noticed_in_either_seat() {
         r#"{"event":"calibration","step":"set_up_start","detail":"","sighted":false}"#
     );
 }
+
+#[test]
+fn two_eboards_one_record_each_guided_and_lit_in_its_own_words() {
+    // The player's own e-board and the sighted player's, both connected.
+    let mut own = Table::own();
+    own.send(Event::Sighted(BoardEvent::LinkUp { port: "dgt".into() }));
+    let start = Box::new(pieces_of_board(Board::default()));
+    own.send(Event::Sighted(BoardEvent::Message(Message::Position(
+        start.clone(),
+    ))));
+    own.wait(1000);
+    own.effects.clear();
+    // The blind player moves on his board: expected and lit on the
+    // sighted board, guided there as the sighted board's.
+    own.hand(Square::E2, Square::E4);
+    assert_eq!(own.moves(), [("e4".to_string(), Source::EBoard)]);
+    assert!(
+        own.effects
+            .contains(&Effect::SightedBoardCommand(HostCommand::Lights(squares(
+                &[Square::E2, Square::E4]
+            ))))
+    );
+    own.wait(3000);
+    assert!(
+        own.spoken()
+            .iter()
+            .any(|s| s.starts_with("Sighted board: ") && s.contains("Eva four")),
+        "{:?}",
+        own.spoken()
+    );
+    // The sighted player makes it and replies e5 on his board: expected
+    // and lit on the player's board, guided as "Your board".
+    let mut sighted = *start;
+    sighted[usize::from(Square::E2)] = None;
+    sighted[usize::from(Square::E4)] = Some(shakmaty::Piece::from_char('P').unwrap());
+    sighted[usize::from(Square::E7)] = None;
+    sighted[usize::from(Square::E5)] = Some(shakmaty::Piece::from_char('p').unwrap());
+    own.effects.clear();
+    own.send(Event::Sighted(BoardEvent::Message(Message::Position(
+        Box::new(sighted),
+    ))));
+    own.wait(3000);
+    assert_eq!(own.record(), ["e4", "e5"]);
+    assert!(
+        own.effects
+            .contains(&Effect::BoardCommand(HostCommand::Lights(squares(&[
+                Square::E7,
+                Square::E5
+            ]))))
+    );
+    assert!(
+        own.spoken()
+            .iter()
+            .any(|s| s.starts_with("Your board: ") && s.contains("Eva five")),
+        "{:?}",
+        own.spoken()
+    );
+    own.hand(Square::E7, Square::E5);
+    assert_eq!(own.lights(), Some(Bitboard::EMPTY));
+    assert_eq!(own.record(), ["e4", "e5"]);
+}

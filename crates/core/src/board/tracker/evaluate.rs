@@ -241,7 +241,10 @@ impl Tracker {
             out.push(ev);
         }
 
-        if self.plausible(m) && !self.two_hands_or_a_sensor(m, at, out) {
+        if self.plausible(m)
+            && !self.two_hands_or_a_sensor(m, at, out)
+            && !self.capture_beside_a_dead_sensor(m, at, out)
+        {
             self.clear_guidance();
             // Also the position two plies on? Then it is taken over once
             // the hand is empty (the board stays so).

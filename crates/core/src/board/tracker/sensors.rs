@@ -17,7 +17,13 @@
 //!   completed around it. A hole that starts to differ with the very board
 //!   that completes a move is no evidence (a piece knocked with the sleeve);
 //! * a board that differs from the game by one stray peg only, for the
-//!   mismatch time, names it too (a slow game).
+//!   mismatch time, names it too (a slow game);
+//! * but a hole that began to differ as a step of a legal move in progress
+//!   (the king put on g1 in castling begun with the king) is not named
+//!   while a hole that changed after it reads the board that way;
+//! * and a capture done beside a hole that went dead before it (its
+//!   evidence seen, its target filled again) names that hole, rather than
+//!   reading the board as a capture onto the dead hole begun.
 //!
 //! A named sensor is left out of the matching: it is read as the game has
 //! it, except that a dead sensor under a piece is read empty when that
@@ -269,15 +275,16 @@ impl Tracker {
         o.to_board(self.sensors.read(o.to_game(mask), game, moved_off, out))
     }
 
-    /// Whether the hole `square` may be a step of the hand rather than a
-    /// sensor gone wrong: with the holes that began to differ with this
-    /// board read as the game has them, the board is a legal move in
-    /// progress, its piece off its hole, that puts a piece on `square`
-    /// (the king put on g1 in castling begun with the king, then e2 stuck:
-    /// not Ke2 with g1 stuck). A later board tells them apart.
+    /// Whether the peg in the hole `square` may be a step of the hand (a
+    /// piece put down) rather than a sensor gone wrong: with the holes
+    /// that began to differ with this board read as the game has them,
+    /// the board is a legal move in progress, its piece off its hole, that
+    /// puts a piece on `square` (the king put on g1 in castling begun with
+    /// the king, then e2 stuck: not Ke2 with g1 stuck). A later board
+    /// tells them apart.
     fn hand_step(&self, square: Square, m: Bitboard, at: u64) -> bool {
         let newly = self.sensors.newly_differing(at, m, self.game_occ);
-        if newly.is_empty() || newly.contains(square) {
+        if newly.is_empty() || newly.contains(square) || !(m & !self.game_occ).contains(square) {
             return false;
         }
         let before = m ^ newly;
@@ -287,11 +294,56 @@ impl Tracker {
                 Move::Castle { king, .. } => Some(king),
                 mv => mv.from(),
             };
-            c.after.contains(square)
-                && c.involved.contains(square)
+            c.filled.contains(square)
                 && diff.is_subset(c.involved)
                 && from.is_some_and(|from| !before.contains(from))
         })
+    }
+
+    /// A capture done beside a hole that went dead before it: the board
+    /// shows, with that one hole read the other way, the result of a
+    /// capture whose evidence was seen (both its squares empty at once)
+    /// and whose target has its piece again. Read as it is, the board
+    /// would be another capture in progress, onto the dead hole, with two
+    /// pieces of the other side and the own piece in the hand on the way
+    /// (Nxf6 with a dead c7 under a pawn the knight could take: not Nxc7
+    /// begun). The sensor is named and the states seen are read without
+    /// it, so the capture it faked has no evidence left.
+    pub(super) fn capture_beside_a_dead_sensor(
+        &mut self,
+        m: Bitboard,
+        at: u64,
+        out: &mut Vec<TrackerEvent>,
+    ) -> bool {
+        let differ = (m ^ self.game_occ) & !self.sensors.masked();
+        let mut found = None;
+        for square in differ & self.game_occ {
+            if !self.sensors.differed_before(square, at) {
+                continue;
+            }
+            let read = m.with(square);
+            let explained = self.candidates.iter().any(|c| {
+                c.capture
+                    && c.after == read
+                    && c.mv.to() != square
+                    && self.sensors.may_match(c.mv)
+                    && self.capture_evidence(c.mv).is_some()
+            });
+            if explained {
+                if found.is_some() {
+                    return false;
+                }
+                found = Some(square);
+            }
+        }
+        let Some(square) = found else {
+            return false;
+        };
+        for state in &mut self.seen[..self.seen_len] {
+            state.add(square);
+        }
+        self.name_sensor(square, at, None, out);
+        true
     }
 
     /// At the mismatch time (a slow game): one stray peg that the game and
@@ -381,13 +433,16 @@ impl Tracker {
                 None => return false,
             }
         } else {
-            // Unless the catch-up explains the board as it is, every ply
-            // done (a move missed while lines were lost, then the reply).
+            // Unless lines were lost and the catch-up explains the board
+            // as it is, every ply done (a move missed then, and the
+            // reply). With no line lost every ply was seen: plies made up
+            // around a dead hole (Bc8-a6 Bxa6 for a bishop gone back to
+            // f1 with c8 dead) are no explanation.
             match best {
                 Some((sq, Fit::Move))
                     if self.sensors.differed_before(sq, at)
                         && !self.hand_step(sq, m, at)
-                        && self.caught_up_whole(m).is_none() =>
+                        && (!self.missed || self.caught_up_whole(m).is_none()) =>
                 {
                     (sq, None)
                 }
