@@ -244,22 +244,31 @@ impl Recognizer {
     /// every change (Millennium, Certabo, Chessnut) is followed as a stream
     /// too: each square that changed since the last report as if it were a
     /// field update, in the order a move finished in the same scan as the
-    /// reply begun needs: pieces set down on empty squares first, then
-    /// pieces taken (the taken one off, the taker on), then squares
-    /// emptied.
+    /// reply begun needs: the mover's own pieces lifted first, then pieces
+    /// set down on empty squares, then pieces taken (the taken one off,
+    /// the taker on), then the other side's pieces lifted.
     pub fn on_dump(&mut self, now: u64, pieces: &Pieces, out: &mut Vec<RecognizerEvent>) {
         if let Some(board) = self.board
             && &board != pieces
             && !self.field_updates
         {
             let changed: Vec<usize> = (0..64).filter(|&i| board[i] != pieces[i]).collect();
+            // The mover's own pieces lifted come first of all: the same
+            // hand still on its way (a slide goes on).
+            let mover = self.pos.turn();
+            let own_lifted =
+                |i: usize| pieces[i].is_none() && board[i].is_some_and(|p| p.color == mover);
+            let lifted = changed.iter().filter(|&&i| own_lifted(i));
             let set = changed.iter().filter(|&&i| board[i].is_none());
             let taken = changed
                 .iter()
                 .filter(|&&i| board[i].is_some() && pieces[i].is_some());
-            let emptied = changed.iter().filter(|&&i| pieces[i].is_none());
-            let steps = set
-                .map(|&i| (i, pieces[i]))
+            let emptied = changed
+                .iter()
+                .filter(|&&i| pieces[i].is_none() && !own_lifted(i));
+            let steps = lifted
+                .map(|&i| (i, None))
+                .chain(set.map(|&i| (i, pieces[i])))
                 .chain(taken.flat_map(|&i| [(i, None), (i, pieces[i])]))
                 .chain(emptied.map(|&i| (i, None)));
             self.whole_reports = true;
