@@ -245,17 +245,17 @@ impl RochadeApp {
                     let mut cfg = LinkConfig::new(port.clone(), *format);
                     cfg.baud = *baud;
                     cfg.epoch = epoch;
-                    cfg.log = super::run::board_log_path();
+                    cfg.log = board_log_path();
                     self.connect_board(cfg, ctx.clone());
                 }
                 SeatLink::EBoard { port, kind } => {
                     let mut cfg = LinkConfig::eboard(port.clone(), *kind);
                     cfg.epoch = epoch;
-                    cfg.log = super::run::board_log_path();
+                    cfg.log = board_log_path();
                     self.boards.my_eboard = self.spawn_link(cfg, ctx.clone());
                 }
                 SeatLink::Bluetooth { address, kind } => {
-                    let log = super::run::board_log_path();
+                    let log = board_log_path();
                     self.boards.my_eboard = self.spawn_ble(address, *kind, epoch, log, &ctx);
                 }
                 _ => {}
@@ -266,7 +266,7 @@ impl RochadeApp {
             if self.boards.opponent.take().is_some() {
                 self.dispatch(Event::Sighted(BoardEvent::LinkClosed));
             }
-            let log = super::run::board_log_path().map(|l| l.with_extension("sighted.log"));
+            let log = board_log_path().map(|l| l.with_extension("sighted.log"));
             match &opponent {
                 SeatLink::EBoard { port, kind } => {
                     let mut cfg = LinkConfig::eboard(port.clone(), *kind);
@@ -312,7 +312,7 @@ impl RochadeApp {
         let (tx, rx) = std::sync::mpsc::channel();
         let ctx = ctx.clone();
         let spawned = crate::ble::BleLink::spawn(cfg, tx).and_then(|link| {
-            super::run::forward_waking("ble-wake", rx, move || ctx.request_repaint()).map(|rx| {
+            super::waking::forward_waking("ble-wake", rx, move || ctx.request_repaint()).map(|rx| {
                 Linked {
                     link: BoardLink::Ble(link),
                     rx,
@@ -374,7 +374,7 @@ impl RochadeApp {
                 let _ = tx.send(crate::serial::probe::probe_ports(&ports, answer));
             });
         match spawned.and_then(|_| {
-            super::run::forward_waking("board-probe-wake", rx, move || ctx.request_repaint())
+            super::waking::forward_waking("board-probe-wake", rx, move || ctx.request_repaint())
         }) {
             Ok(rx) => {
                 self.boards.probe = Some(rx);
@@ -474,6 +474,21 @@ pub(super) fn choice_name(choice: BoardChoice) -> &'static str {
         BoardChoice::Sentio => "Sentio",
         other => other.code(),
     }
+}
+
+/// The day's board log in the data folder (`board-logs/2025-06-01.log`,
+/// appended), if the folder can be written: the board's frames and the
+/// app's decisions, for the arbiter and for replaying a game.
+pub(super) fn board_log_path() -> Option<std::path::PathBuf> {
+    let dir = crate::paths::data_dir()?.join("board-logs");
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(format!("{}.log", crate::savegame::today()));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .ok()?;
+    Some(path)
 }
 
 #[cfg(test)]

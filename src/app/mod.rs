@@ -71,6 +71,7 @@ mod speech_out;
 mod spoken_history;
 pub mod text;
 mod title;
+mod waking;
 mod window;
 #[cfg(target_os = "linux")]
 mod x11_raw_keys;

@@ -91,7 +91,7 @@ impl RochadeApp {
         let (raw_tx, raw_rx) = channel::<OnlineMsg>();
         // Every report wakes the window.
         let wake = self.wake.clone();
-        let rx = match super::run::forward_waking("online-wake", raw_rx, move || {
+        let rx = match super::waking::forward_waking("online-wake", raw_rx, move || {
             if let Some(ctx) = wake.get() {
                 ctx.request_repaint();
             }

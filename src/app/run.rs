@@ -129,21 +129,6 @@ fn file_safe(name: &str) -> Option<String> {
     (!s.trim_matches('_').is_empty()).then_some(s)
 }
 
-/// The day's board log in the data folder (`board-logs/2025-06-01.log`,
-/// appended), if the folder can be written: the board's frames and the
-/// app's decisions, for the arbiter and for replaying a game.
-pub(super) fn board_log_path() -> Option<std::path::PathBuf> {
-    let dir = crate::paths::data_dir()?.join("board-logs");
-    std::fs::create_dir_all(&dir).ok()?;
-    let path = dir.join(format!("{}.log", crate::savegame::today()));
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .ok()?;
-    Some(path)
-}
-
 /// Takes the save folder for this window: the game to offer, the saver
 /// and what to say at start. A second window (the folder is locked by the
 /// first) offers nothing and saves nothing: every save fails with "another
@@ -450,7 +435,9 @@ impl RochadeApp {
         let (link_tx, link_rx) = mpsc::channel();
         match crate::serial::Link::spawn(cfg, link_tx) {
             Ok(link) => {
-                match forward_waking("board-wake", link_rx, move || ctx.request_repaint()) {
+                match super::waking::forward_waking("board-wake", link_rx, move || {
+                    ctx.request_repaint()
+                }) {
                     Ok(rx) => Some(super::boards::Linked {
                         link: super::boards::BoardLink::Serial(link),
                         rx,
@@ -467,28 +454,6 @@ impl RochadeApp {
             }
         }
     }
-}
-
-/// What a thread sends on `rx`, handed on to the window: each message
-/// wakes it (`wake`), so it is taken in the next frame, not at the next
-/// key press.
-pub(super) fn forward_waking<T: Send + 'static>(
-    name: &str,
-    rx: mpsc::Receiver<T>,
-    wake: impl Fn() + Send + 'static,
-) -> std::io::Result<mpsc::Receiver<T>> {
-    let (tx, forwarded) = mpsc::channel();
-    std::thread::Builder::new()
-        .name(name.into())
-        .spawn(move || {
-            for message in rx {
-                if tx.send(message).is_err() {
-                    return;
-                }
-                wake();
-            }
-        })?;
-    Ok(forwarded)
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod review;
 pub mod say;
 mod terminal_voice;
 pub mod track;
+mod track_driver;
 mod track_eboard;
 
 #[derive(Parser, Debug)]

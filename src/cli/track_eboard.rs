@@ -7,7 +7,7 @@
 //! (DGT keeps its own path, [`super::dgt`].)
 
 use super::follow::{Follow, LogDecoder, follow_ble, follow_ports, replay_log};
-use super::track::Driver;
+use super::track_driver::Driver;
 use super::{CliError, CliResult};
 use crate::board::{DecoderStats, Protocol, log};
 use crate::eboard::{AnyDecoder, Kind, Message};
