@@ -5,35 +5,26 @@
 //! once it is back it is greeted (which asks for its whole position) and
 //! the last lights are set again.
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::BleConfig;
 use super::transport::{BleEvent, BleTransport, Profile};
 use crate::board::{BoardReport, DecoderStats, HostCommand, Protocol, log};
 use crate::eboard::{AnyDecoder, Message};
-use crate::serial::{BoardInput, LinkStatus};
+use crate::serial::{BoardInput, Link, LinkStatus, LogHeader, SharedLog};
 use crate::session::board::BoardEvent;
 
 /// How long the thread waits for a notification before it looks at its
 /// commands again; a partial frame older than this is a lost one's.
 const POLL: Duration = Duration::from_millis(20);
 
-type SharedLog = Arc<Mutex<Option<BufWriter<File>>>>;
-
-/// A running BLE link. Dropping it stops the thread.
-pub struct BleLink {
-    stop: Arc<AtomicBool>,
-    commands: Sender<HostCommand>,
-    status: Arc<Mutex<LinkStatus>>,
-    log: SharedLog,
-    thread: Option<JoinHandle<()>>,
-}
+/// A running BLE link: the same handle as a serial link's (send, note,
+/// status, stop; dropping it stops the thread), over the BLE thread.
+pub struct BleLink(Link);
 
 impl BleLink {
     /// Starts the link thread. Reports go to `tx`; the thread ends when the
@@ -45,89 +36,48 @@ impl BleLink {
                 format!("{} is no Bluetooth LE board", cfg.kind),
             )
         })?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let (commands, command_rx) = mpsc::channel();
-        let status = Arc::new(Mutex::new(LinkStatus {
+        let header = LogHeader {
             port: cfg.address.clone(),
-            format: Some(cfg.kind.code()),
-            ..LinkStatus::default()
-        }));
-        let log = match &cfg.log {
-            Some(path) => {
-                let file = OpenOptions::new().create(true).append(true).open(path)?;
-                let mut w = BufWriter::new(file);
-                writeln!(
-                    w,
-                    "# rochade board log format={} baud=0 port={}",
-                    cfg.kind.code(),
-                    cfg.address
-                )?;
-                w.flush()?;
-                Some(w)
+            format: cfg.kind.code(),
+            baud: 0,
+            path: cfg.log.clone(),
+        };
+        let link = Link::start("ble-link", header, move |shared, commands| {
+            Worker {
+                protocol: AnyDecoder::new(cfg.kind),
+                profile,
+                cfg,
+                tx,
+                commands,
+                stop: shared.stop,
+                status: shared.status,
+                log: shared.log,
+                totals: DecoderStats::default(),
+                last_lights: None,
             }
-            None => None,
-        };
-        let log = Arc::new(Mutex::new(log));
-        let worker = Worker {
-            protocol: AnyDecoder::new(cfg.kind),
-            profile,
-            cfg,
-            tx,
-            commands: command_rx,
-            stop: stop.clone(),
-            status: status.clone(),
-            log: log.clone(),
-            totals: DecoderStats::default(),
-            last_lights: None,
-        };
-        let thread = std::thread::Builder::new()
-            .name("ble-link".into())
-            .spawn(move || worker.run())?;
-        Ok(BleLink {
-            stop,
-            commands,
-            status,
-            log,
-            thread: Some(thread),
-        })
+            .run()
+        })?;
+        Ok(BleLink(link))
     }
 
     /// Sends a command to the board (queued while the link is down).
     pub fn send(&self, cmd: HostCommand) {
-        let _ = self.commands.send(cmd);
+        self.0.send(cmd);
     }
 
     /// Writes a line of the session's own into the board log, if one is
     /// kept.
     pub fn note(&self, at_ms: u64, text: &str) {
-        if let Ok(mut log) = self.log.lock()
-            && let Some(w) = log.as_mut()
-        {
-            let _ = w.write_all(log::format_note(at_ms, text).as_bytes());
-            let _ = w.flush();
-        }
+        self.0.note(at_ms, text);
     }
 
     pub fn status(&self) -> LinkStatus {
-        self.status.lock().map(|s| s.clone()).unwrap_or_default()
+        self.0.status()
     }
 
     /// Stops the thread and waits for it.
-    pub fn stop(mut self) {
-        self.shutdown();
-    }
-
-    fn shutdown(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-impl Drop for BleLink {
-    fn drop(&mut self) {
-        self.shutdown();
+    pub fn stop(self) {
+        self.0.stop();
     }
 }
 

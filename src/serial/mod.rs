@@ -113,7 +113,24 @@ pub struct LinkStatus {
 
 /// The board log, shared by the link thread (frames) and the session's
 /// driver (decisions, as comments).
-type SharedLog = Arc<Mutex<Option<BufWriter<File>>>>;
+pub(crate) type SharedLog = Arc<Mutex<Option<BufWriter<File>>>>;
+
+/// What a board log's header names, and where the log goes (if anywhere).
+pub(crate) struct LogHeader {
+    pub port: String,
+    pub format: &'static str,
+    /// 0 for a link without a baud rate (Bluetooth LE).
+    pub baud: u32,
+    pub path: Option<PathBuf>,
+}
+
+/// What a link thread shares with its [`Link`]: the stop flag, the status
+/// the window shows, the board log.
+pub(crate) struct LinkShared {
+    pub stop: Arc<AtomicBool>,
+    pub status: Arc<Mutex<LinkStatus>>,
+    pub log: SharedLog,
+}
 
 /// A running link. Dropping it stops the thread.
 pub struct Link {
@@ -169,23 +186,50 @@ impl Link {
         cfg: LinkConfig<P>,
         tx: Sender<BoardInput<P::Message>>,
     ) -> std::io::Result<Link> {
+        let header = LogHeader {
+            port: cfg.port.clone(),
+            format: cfg.format_name(),
+            baud: cfg.baud,
+            path: cfg.log.clone(),
+        };
+        Link::start("board-link", header, move |shared, commands| {
+            Worker {
+                cfg,
+                tx,
+                commands,
+                stop: shared.stop,
+                status: shared.status,
+                log: shared.log,
+                decoder_totals: DecoderStats::default(),
+            }
+            .run()
+        })
+    }
+
+    /// Starts a link thread named `name` (the serial one, or another
+    /// transport's): its status and board log (header written) are set up
+    /// here, and `run` gets what it shares with this handle and the host's
+    /// commands.
+    pub(crate) fn start(
+        name: &str,
+        header: LogHeader,
+        run: impl FnOnce(LinkShared, Receiver<HostCommand>) + Send + 'static,
+    ) -> std::io::Result<Link> {
         let stop = Arc::new(AtomicBool::new(false));
         let (commands, command_rx) = mpsc::channel();
         let status = Arc::new(Mutex::new(LinkStatus {
-            port: cfg.port.clone(),
-            format: Some(cfg.format_name()),
+            port: header.port.clone(),
+            format: Some(header.format),
             ..LinkStatus::default()
         }));
-        let log = match &cfg.log {
+        let log = match &header.path {
             Some(path) => {
                 let file = OpenOptions::new().create(true).append(true).open(path)?;
                 let mut w = BufWriter::new(file);
                 writeln!(
                     w,
                     "# rochade board log format={} baud={} port={}",
-                    cfg.format_name(),
-                    cfg.baud,
-                    cfg.port
+                    header.format, header.baud, header.port
                 )?;
                 w.flush()?;
                 Some(w)
@@ -193,18 +237,14 @@ impl Link {
             None => None,
         };
         let log = Arc::new(Mutex::new(log));
-        let worker = Worker {
-            cfg,
-            tx,
-            commands: command_rx,
+        let shared = LinkShared {
             stop: stop.clone(),
             status: status.clone(),
             log: log.clone(),
-            decoder_totals: DecoderStats::default(),
         };
         let thread = std::thread::Builder::new()
-            .name("board-link".into())
-            .spawn(move || worker.run())?;
+            .name(name.into())
+            .spawn(move || run(shared, command_rx))?;
         Ok(Link {
             stop,
             commands,
