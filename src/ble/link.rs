@@ -6,16 +6,14 @@
 //! the last lights are set again.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::BleConfig;
 use super::transport::{BleEvent, BleTransport, Profile};
 use crate::board::{BoardReport, DecoderStats, HostCommand, Protocol, log};
 use crate::eboard::{AnyDecoder, Message};
-use crate::serial::{BoardInput, Link, LinkStatus, LogHeader, SharedLog};
+use crate::serial::{BoardInput, Link, LinkShared, LinkStatus, LogHeader};
 use crate::session::board::BoardEvent;
 
 /// How long the thread waits for a notification before it looks at its
@@ -49,9 +47,7 @@ impl BleLink {
                 cfg,
                 tx,
                 commands,
-                stop: shared.stop,
-                status: shared.status,
-                log: shared.log,
+                shared,
                 totals: DecoderStats::default(),
                 last_lights: None,
             }
@@ -87,9 +83,7 @@ struct Worker {
     cfg: BleConfig,
     tx: Sender<BoardInput<Message>>,
     commands: Receiver<HostCommand>,
-    stop: Arc<AtomicBool>,
-    status: Arc<Mutex<LinkStatus>>,
-    log: SharedLog,
+    shared: LinkShared,
     totals: DecoderStats,
     /// The lights last asked for: set again after a reconnection.
     last_lights: Option<HostCommand>,
@@ -119,16 +113,6 @@ impl Worker {
             .is_ok()
     }
 
-    fn set_status(&self, f: impl FnOnce(&mut LinkStatus)) {
-        if let Ok(mut s) = self.status.lock() {
-            f(&mut s);
-        }
-    }
-
-    fn stopping(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
     fn call_timeout(&self) -> Duration {
         Duration::from_millis(self.cfg.call_timeout_ms)
     }
@@ -137,7 +121,7 @@ impl Worker {
         let mut reported_lost = false;
         let mut pause = self.cfg.reconnect_ms;
         let mut transport: Option<Box<dyn BleTransport>> = None;
-        while !self.stopping() {
+        while !self.shared.stopping() {
             let outcome = match transport.as_mut() {
                 Some(t) => self.serve(t.as_mut(), &mut reported_lost),
                 None => match (self.cfg.transport)() {
@@ -157,7 +141,7 @@ impl Worker {
             match outcome {
                 Outcome::Stop => return,
                 Outcome::Lost { reason, was_up } => {
-                    self.set_status(|s| {
+                    self.shared.set_status(|s| {
                         s.connected = false;
                         s.losses += u64::from(was_up);
                         s.last_error = Some(reason.clone());
@@ -174,7 +158,7 @@ impl Worker {
                 }
             }
             let until = Instant::now() + Duration::from_millis(pause);
-            while Instant::now() < until && !self.stopping() {
+            while Instant::now() < until && !self.shared.stopping() {
                 std::thread::sleep(Duration::from_millis(10));
             }
             pause = (pause * 2).min(self.cfg.reconnect_max_ms.max(self.cfg.reconnect_ms));
@@ -229,7 +213,7 @@ impl Worker {
             return lost(reason);
         }
         *reported_lost = false;
-        self.set_status(|s| {
+        self.shared.set_status(|s| {
             s.connected = true;
             s.last_error = None;
         });
@@ -257,7 +241,7 @@ impl Worker {
         let mut last_refresh = self.now();
         let mut last_keep_alive = last_refresh;
         loop {
-            if self.stopping() {
+            if self.shared.stopping() {
                 return Outcome::Stop;
             }
             while let Ok(cmd) = self.commands.try_recv() {
@@ -308,7 +292,7 @@ impl Worker {
         let mut messages = Vec::new();
         let dropped_before = Protocol::stats(decoder).dropped();
         {
-            let mut log = self.log.lock().ok();
+            let mut log = self.shared.log.lock().ok();
             let mut writer = log.as_mut().and_then(|l| l.as_mut());
             decoder.decode(
                 bytes,
@@ -325,14 +309,14 @@ impl Worker {
         }
         let stats = Protocol::stats(decoder);
         let totals = add(self.totals, stats);
-        self.set_status(|s| s.stats = totals);
+        self.shared.set_status(|s| s.stats = totals);
         let dropped = stats.dropped() - dropped_before;
         if dropped > 0 && !self.report(BoardEvent::LinesDropped { count: dropped }) {
             return false;
         }
         for m in messages {
             if let Some(text) = m.ident() {
-                self.set_status(|s| s.ident = Some(text));
+                self.shared.set_status(|s| s.ident = Some(text));
             }
             if !self.report(BoardEvent::Message(m)) {
                 return false;

@@ -132,6 +132,20 @@ pub(crate) struct LinkShared {
     pub log: SharedLog,
 }
 
+impl LinkShared {
+    /// Changes the status the window shows.
+    pub fn set_status(&self, f: impl FnOnce(&mut LinkStatus)) {
+        if let Ok(mut s) = self.status.lock() {
+            f(&mut s);
+        }
+    }
+
+    /// Whether the handle asked the thread to stop.
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
 /// A running link. Dropping it stops the thread.
 pub struct Link {
     stop: Arc<AtomicBool>,
@@ -197,9 +211,7 @@ impl Link {
                 cfg,
                 tx,
                 commands,
-                stop: shared.stop,
-                status: shared.status,
-                log: shared.log,
+                shared,
                 decoder_totals: DecoderStats::default(),
             }
             .run()
@@ -302,9 +314,7 @@ struct Worker<P: Protocol> {
     cfg: LinkConfig<P>,
     tx: Sender<BoardInput<P::Message>>,
     commands: Receiver<HostCommand>,
-    stop: Arc<AtomicBool>,
-    status: Arc<Mutex<LinkStatus>>,
-    log: SharedLog,
+    shared: LinkShared,
     decoder_totals: DecoderStats,
 }
 
@@ -327,27 +337,17 @@ impl<P: Protocol> Worker<P> {
             .is_ok()
     }
 
-    fn set_status(&self, f: impl FnOnce(&mut LinkStatus)) {
-        if let Ok(mut s) = self.status.lock() {
-            f(&mut s);
-        }
-    }
-
-    fn stopping(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
     fn run(mut self) {
         // Whether the session has been told the link is down (so each loss
         // is reported once, and a first failed open is reported too).
         let mut reported_lost = false;
-        while !self.stopping() {
+        while !self.shared.stopping() {
             match open_port(&self.cfg.port, self.cfg.baud, self.cfg.protocol.framing()) {
                 Ok(port) => match self.serve(port, &mut reported_lost) {
                     Outcome::Stop => return,
                     Outcome::Lost(reason) => {
                         let was_up = !reported_lost;
-                        self.set_status(|s| {
+                        self.shared.set_status(|s| {
                             s.connected = false;
                             s.losses += u64::from(was_up);
                             s.last_error = Some(reason.clone());
@@ -364,7 +364,8 @@ impl<P: Protocol> Worker<P> {
                     let reason = format!("cannot open {}: {e}", self.cfg.port);
                     if !reported_lost {
                         reported_lost = true;
-                        self.set_status(|s| s.last_error = Some(reason.clone()));
+                        self.shared
+                            .set_status(|s| s.last_error = Some(reason.clone()));
                         if !self.report(BoardEvent::LinkLost { reason }) {
                             return;
                         }
@@ -372,7 +373,7 @@ impl<P: Protocol> Worker<P> {
                 }
             }
             let until = Instant::now() + Duration::from_millis(self.cfg.reconnect_ms);
-            while Instant::now() < until && !self.stopping() {
+            while Instant::now() < until && !self.shared.stopping() {
                 std::thread::sleep(Duration::from_millis(10));
             }
         }
@@ -397,7 +398,7 @@ impl<P: Protocol> Worker<P> {
         if !self.cfg.protocol.has_heartbeat() {
             up = true;
             *reported_lost = false;
-            self.set_status(|s| s.connected = true);
+            self.shared.set_status(|s| s.connected = true);
             if !self.report(BoardEvent::LinkUp {
                 port: self.cfg.port.clone(),
             }) {
@@ -408,7 +409,7 @@ impl<P: Protocol> Worker<P> {
             return Outcome::Lost(format!("write failed: {e}"));
         }
         loop {
-            if self.stopping() {
+            if self.shared.stopping() {
                 return Outcome::Stop;
             }
             loop {
@@ -431,7 +432,7 @@ impl<P: Protocol> Worker<P> {
                     let dropped_before = decoder.stats().dropped();
                     self.decode(&mut decoder, at, &buf[..n], &mut messages);
                     let totals = add(self.decoder_totals, decoder.stats());
-                    self.set_status(|s| s.stats = totals);
+                    self.shared.set_status(|s| s.stats = totals);
                     let dropped = decoder.stats().dropped() - dropped_before;
                     if up
                         && dropped > 0
@@ -444,7 +445,7 @@ impl<P: Protocol> Worker<P> {
                         if !up {
                             up = true;
                             *reported_lost = false;
-                            self.set_status(|s| s.connected = true);
+                            self.shared.set_status(|s| s.connected = true);
                             if !self.report(BoardEvent::LinkUp {
                                 port: self.cfg.port.clone(),
                             }) {
@@ -454,7 +455,7 @@ impl<P: Protocol> Worker<P> {
                     }
                     for m in messages {
                         if let Some(text) = m.ident() {
-                            self.set_status(|s| s.ident = Some(text));
+                            self.shared.set_status(|s| s.ident = Some(text));
                         }
                         if !self.report(BoardEvent::Message(m)) {
                             return Outcome::Stop;
@@ -489,7 +490,7 @@ impl<P: Protocol> Worker<P> {
                     up = false;
                     *reported_lost = true;
                     let reason = format!("no heartbeat for {} ms", self.cfg.heartbeat_timeout_ms);
-                    self.set_status(|s| {
+                    self.shared.set_status(|s| {
                         s.connected = false;
                         s.losses += 1;
                         s.last_error = Some(reason.clone());
@@ -517,7 +518,7 @@ impl<P: Protocol> Worker<P> {
     /// Decodes a chunk into `messages`, writing the board log as the
     /// protocol says (a line per frame, or a `hex:` line per chunk).
     fn decode(&self, decoder: &mut P, at: u64, bytes: &[u8], messages: &mut Vec<P::Message>) {
-        let mut log = self.log.lock().ok();
+        let mut log = self.shared.log.lock().ok();
         let mut writer = log.as_mut().and_then(|l| l.as_mut());
         decoder.decode(
             bytes,
