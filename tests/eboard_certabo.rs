@@ -414,6 +414,15 @@ fn run_all(pace: Pace, seed: u64) -> Totals {
 }
 
 fn check(name: &str, pace: Pace) {
+    let t = measure(name, pace);
+    assert!(t.failures.is_empty(), "{name}: {}", t.failures.join("\n"));
+    assert_eq!((t.wrong, t.missed), (0, 0));
+    assert_eq!(t.exact, 330);
+}
+
+/// Plays every game at `pace`, prints the counts and checks the noise was
+/// there.
+fn measure(name: &str, pace: Pace) -> Totals {
     let t = run_all(pace, 33);
     println!(
         "certabo {name}: games exact {} / 330, moves {}, wrong {}, missed {} \
@@ -433,7 +442,6 @@ fn check(name: &str, pace: Pace) {
         t.splits
     );
     assert!(t.weak > 1000 && t.cuts > 100 && t.merges > 1000 && t.splits > 1000);
-    assert!(t.failures.is_empty(), "{name}: {}", t.failures.join("\n"));
     // A line cut at the end of a game is never closed by the next one.
     assert!(
         t.dropped * 10 >= t.cuts * 9,
@@ -441,8 +449,7 @@ fn check(name: &str, pace: Pace) {
         t.dropped,
         t.cuts
     );
-    assert_eq!((t.wrong, t.missed), (0, 0));
-    assert_eq!(t.exact, 330);
+    t
 }
 
 #[test]
@@ -450,15 +457,28 @@ fn every_game_is_followed_exactly_at_a_human_pace() {
     check("human pace", HUMAN);
 }
 
-/// Not yet: 111 of 330 games exact at blitz pace with the recognizer of
-/// this commit (a scan every 250 ms misses a move whose position stood for
-/// less than a scan, and the recognizer's catch-up allows one such gap;
-/// a slide's pause seen for a scan is taken as the move). Run it with
-/// `--ignored` to measure.
+/// Not yet: 313 of 330 games exact at blitz pace (a scan every 250 ms
+/// misses most positions of a blitz game; the recognizer follows it from
+/// the changes each scan brings and catches up the plies it never saw, but
+/// now and then a capture going on or a piece paused on its way still
+/// reads as moves). Run it with `--ignored` to measure.
 #[test]
-#[ignore = "blitz pace on a scanning board needs the recognizer's catch-up over moves never shown (111 of 330 exact)"]
+#[ignore = "blitz pace on a scanning board: 313 of 330 games exact, not all yet"]
 fn every_game_is_followed_exactly_at_blitz_pace() {
     check("blitz pace", BLITZ);
+}
+
+/// What blitz pace reaches today, kept from going back: at least 313 of
+/// the 330 games exact.
+#[test]
+fn blitz_pace_follows_no_fewer_games_than_measured() {
+    let t = measure("blitz pace", BLITZ);
+    assert!(
+        t.exact >= 313,
+        "{} of 330 exact: {}",
+        t.exact,
+        t.failures.join("\n")
+    );
 }
 
 #[test]
@@ -764,6 +784,9 @@ fn trace_one_game() {
     let mut table = Table::new(game_seed, true);
     table.calibrate();
     table.spares_aside();
+    for piece in pieces_to_add(game) {
+        table.add_piece(piece);
+    }
     let start = table.host.now + 500;
     let mut rng = Rng(game_seed.rotate_left(29));
     let pace = if std::env::var("PACE").is_ok() {
@@ -790,7 +813,9 @@ fn trace_one_game() {
         played.move_done_ms[from].saturating_sub(3000),
     );
     TRACE.store(true, std::sync::atomic::Ordering::Relaxed);
-    table.run(&played.changes, &mut next, played.move_done_ms[from + 3]);
+    let plies: usize = std::env::var("PLIES").map_or(3, |v| v.parse().unwrap());
+    let until = played.move_done_ms[(from + plies).min(game.len() - 1)];
+    table.run(&played.changes, &mut next, until);
     println!(
         "moves {:?}",
         table

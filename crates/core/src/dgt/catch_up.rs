@@ -8,18 +8,16 @@
 //! the search looks for the sequences of the fewest legal plies (and a
 //! few with one or two plies more: a piece that made two moves) that end
 //! exactly in the board, and keeps the one the boards seen on the way
-//! fit best, in order. A ply more costs [`EXTRA_PLY_COST`] squares of
-//! misfit: a square a piece paused on for one scan (a slide) is no move,
-//! a square it stood on for the other side's whole reply is.
+//! fit best, in order. A ply more costs more than a square of misfit and
+//! less than two: a square a piece paused on for one scan on its way (a
+//! slide) is no move, a square it stood on for the other side's reply is.
 //!
 //! [`chain`] is the stricter way, tried first: the moves whose positions
 //! the board showed exactly, in order.
 //!
 //! Pure and bounded: a ply limit and a node budget.
 
-use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role};
-
-use super::recognizer::after;
+use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 /// The most plies a catch-up plays.
 pub const MAX_PLIES: usize = 8;
@@ -29,25 +27,38 @@ const BUDGET: usize = 60_000;
 const KEEP: usize = 24;
 /// Plies more than the fewest that are still looked at.
 const MORE_PLIES: usize = 2;
-/// What one ply more than the fewest costs, in squares of misfit.
+/// What a square a board differs in costs.
+const SQUARE_COST: usize = 2;
+/// What one ply more than the fewest costs: more than a square, less than
+/// two. One board that shows a piece where the shorter way never has it
+/// (it stood there through the other side's move) is worth the ply more;
+/// a piece set down on its way is not (see [`misfit`]).
 const EXTRA_PLY_COST: usize = 3;
 
 /// The sequence of legal moves from `start` that ends exactly in `seen`
-/// (game coordinates), or in `seen` with the next move begun (a piece in
-/// the hand), and that the boards shown on the way (`trail`, oldest first)
-/// fit best; `None` when none is found within the limits.
-pub fn catch_up(start: &Chess, seen: &Board, trail: &[Board]) -> Option<Vec<Move>> {
+/// (game coordinates), or, if `in_hand`, in `seen` with the next move
+/// begun (a piece in the hand), that the boards shown on the way (`trail`,
+/// oldest first) fit best; at most `max_plies` plies; `None` when none is
+/// found within the limits.
+pub fn catch_up_within(
+    start: &Chess,
+    seen: &Board,
+    trail: &[Board],
+    max_plies: usize,
+    in_hand: bool,
+) -> Option<Vec<Move>> {
     let fewest = plies_needed(start, seen);
-    if fewest == 0 || fewest > MAX_PLIES {
+    if fewest == 0 || fewest > max_plies {
         return None;
     }
     let mut search = Search {
         seen,
+        in_hand,
         nodes: 0,
         found: Vec::new(),
     };
     let mut shortest = None;
-    for plies in fewest..=MAX_PLIES {
+    for plies in fewest..=max_plies {
         if shortest.is_some_and(|s| plies > s + MORE_PLIES) || search.nodes >= BUDGET {
             break;
         }
@@ -71,6 +82,7 @@ pub fn catch_up(start: &Chess, seen: &Board, trail: &[Board]) -> Option<Vec<Move
 
 struct Search<'a> {
     seen: &'a Board,
+    in_hand: bool,
     nodes: usize,
     found: Vec<Vec<Move>>,
 }
@@ -85,7 +97,10 @@ impl Search<'_> {
             let kept = self.found.iter().filter(|m| m.len() == moves.len()).count();
             // Exactly there, or with the next move begun: a piece is in
             // the hand (the board settled while the player held it).
-            let ends_here = pos.board() == self.seen || next_in_hand(pos, self.seen);
+            let ends_here = pos.board() == self.seen
+                || (self.in_hand
+                    && next_in_hand(pos, self.seen)
+                    && !capture_going_on(moves, pos, self.seen));
             if ends_here && kept < KEEP {
                 self.found.push(moves.clone());
             }
@@ -110,6 +125,65 @@ impl Search<'_> {
             moves.pop();
         }
     }
+}
+
+/// Whether `seen` is `pos` with a capture going on: the taken piece off
+/// and the taker lifted or set down on its way there (a board that stood
+/// still for a scan in the middle of it reads like several plies).
+pub(super) fn capture_in_hand(pos: &Chess, seen: &Board) -> bool {
+    pos.legal_moves().iter().any(|mv| {
+        let Move::Normal {
+            from,
+            to,
+            capture: Some(_),
+            ..
+        } = *mv
+        else {
+            return false;
+        };
+        let Some(taker) = pos.board().piece_at(from) else {
+            return false;
+        };
+        let mut lifted = pos.board().clone();
+        lifted.discard_piece_at(from);
+        lifted.discard_piece_at(to);
+        if &lifted == seen {
+            return true;
+        }
+        shakmaty::attacks::between(from, to).into_iter().any(|sq| {
+            let mut paused = lifted.clone();
+            paused.set_piece_at(sq, taker);
+            &paused == seen
+        })
+    })
+}
+
+/// Whether a piece missing from `seen` (which shows `pos` with a piece in
+/// the hand) may instead be taken by the last move's piece, its capture
+/// still going on: the last move then is no move yet.
+fn capture_going_on(moves: &[Move], pos: &Chess, seen: &Board) -> bool {
+    let Some(last) = moves.last() else {
+        return false;
+    };
+    let Some(from) = last.from() else {
+        return false;
+    };
+    let missing = pos.board().occupied() & !seen.occupied();
+    let Some(piece) = pos.board().piece_at(last.to()) else {
+        return false;
+    };
+    // From where the piece stood before its last move.
+    let mut board = pos.board().clone();
+    board.discard_piece_at(last.to());
+    board.set_piece_at(from, piece);
+    missing.into_iter().any(|sq| {
+        pos.board()
+            .piece_at(sq)
+            .is_some_and(|p| p.color != piece.color)
+            && board
+                .attacks_to(sq, piece.color, board.occupied())
+                .contains(from)
+    })
 }
 
 /// The fewest plies that can lead from `pos` to `seen`: every move puts
@@ -139,12 +213,24 @@ fn plies_needed(pos: &Chess, seen: &Board) -> usize {
 
 /// How badly the boards shown on the way fit the positions of `moves`,
 /// taken in order: each board is matched to a position no earlier than
-/// the one before it was, and costs the squares it differs in.
+/// the one before it was, and costs the squares it differs in. A piece on
+/// a square one of the moves passes over costs nothing there: it was set
+/// down on its way (a slide).
 fn misfit(start: &Chess, moves: &[Move], trail: &[Board]) -> usize {
     let mut positions = Vec::with_capacity(moves.len() + 1);
     let mut pos = start.clone();
     positions.push(pos.board().clone());
+    let mut on_the_way = Vec::new();
     for &mv in moves {
+        if let Move::Normal { from, to, .. } = mv
+            && let Some(piece) = pos.board().piece_at(from)
+        {
+            on_the_way.push(Slide {
+                from,
+                piece,
+                squares: shakmaty::attacks::between(from, to),
+            });
+        }
         pos.play_unchecked(mv);
         positions.push(pos.board().clone());
     }
@@ -155,20 +241,39 @@ fn misfit(start: &Chess, moves: &[Move], trail: &[Board]) -> usize {
         let mut least = usize::MAX;
         for (k, position) in positions.iter().enumerate() {
             least = least.min(best[k]);
-            best[k] = least + differ(board, position);
+            best[k] = least + differ(board, position, &on_the_way);
         }
     }
     best.into_iter().min().unwrap_or(0)
 }
 
-/// The squares two boards differ in.
-fn differ(a: &Board, b: &Board) -> usize {
-    Color::ALL
+/// A move's piece and the squares it passes over.
+struct Slide {
+    from: Square,
+    piece: Piece,
+    squares: shakmaty::Bitboard,
+}
+
+/// What the squares a board shown differs from a position in cost; a
+/// piece shown on an empty square a move of it passes over, lifted from
+/// where that move starts, costs nothing there.
+fn differ(shown: &Board, position: &Board, on_the_way: &[Slide]) -> usize {
+    let differing = Color::ALL
         .iter()
         .flat_map(|&color| Role::ALL.map(|role| Piece { color, role }))
-        .map(|p| a.by_piece(p) ^ b.by_piece(p))
-        .fold(shakmaty::Bitboard::EMPTY, |acc, d| acc | d)
-        .count()
+        .map(|p| shown.by_piece(p) ^ position.by_piece(p))
+        .fold(shakmaty::Bitboard::EMPTY, |acc, d| acc | d);
+    let paused = (differing & shown.occupied() & !position.occupied())
+        .into_iter()
+        .filter(|&sq| {
+            on_the_way.iter().any(|s| {
+                s.squares.contains(sq)
+                    && shown.piece_at(sq) == Some(s.piece)
+                    && shown.piece_at(s.from) != Some(s.piece)
+            })
+        })
+        .count();
+    (differing.count() - paused) * SQUARE_COST
 }
 
 /// The legal moves from `start` whose positions the board showed in
@@ -294,10 +399,33 @@ const CHAIN_GAPS: usize = 0;
 const CHAIN_PLIES: usize = 40;
 const CHAIN_BUDGET: usize = 2_000;
 
+/// The position after a move.
+pub(super) fn after(pos: &Chess, mv: Move) -> Chess {
+    let mut next = pos.clone();
+    next.play_unchecked(mv);
+    next
+}
+
+/// Whether the mover of the move that led to `next` has every piece where
+/// `next` has it (the other side's pieces may differ: its reply going on).
+pub(super) fn mover_as_shown(next: &Chess, seen: &Board) -> bool {
+    let mover = !next.turn();
+    Square::ALL.into_iter().all(|sq| {
+        let want = next.board().piece_at(sq);
+        let have = seen.piece_at(sq);
+        want == have
+            || (want.is_none_or(|p| p.color != mover) && have.is_none_or(|p| p.color != mover))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::san::San;
+
+    fn catch_up(start: &Chess, seen: &Board, trail: &[Board]) -> Option<Vec<Move>> {
+        catch_up_within(start, seen, trail, MAX_PLIES, true)
+    }
 
     fn play(start: &Chess, sans: &str) -> (Chess, Vec<Move>) {
         let mut pos = start.clone();
@@ -352,7 +480,7 @@ mod tests {
         let (after, want) = play(&start, "Bd3 a6 Be2");
         let mut mid = play(&start, "Bd3").0.board().clone();
         let on_d3 = mid.clone();
-        mid.discard_piece_at(shakmaty::Square::A7);
+        mid.discard_piece_at(Square::A7);
         let trail = vec![on_d3, mid, play(&start, "Bd3 a6").0.board().clone()];
         assert_eq!(catch_up(&start, after.board(), &trail), Some(want));
         // Without the boards on the way, the fewest plies: Be2 a6.
@@ -375,7 +503,7 @@ mod tests {
     fn a_board_no_legal_moves_reach_is_not_explained() {
         let start = Chess::default();
         let mut seen = start.board().clone();
-        seen.discard_piece_at(shakmaty::Square::E2);
+        seen.discard_piece_at(Square::E2);
         assert_eq!(catch_up(&start, &seen, &[]), None);
         assert_eq!(catch_up(&start, start.board(), &[]), None);
     }
@@ -386,8 +514,49 @@ mod tests {
         // Bxc3+ bxc3, and Black's queen lifted for the next move.
         let (after, want) = play(&start, "Bxc3+ bxc3");
         let mut seen = after.board().clone();
-        seen.discard_piece_at(shakmaty::Square::D8);
+        seen.discard_piece_at(Square::D8);
         assert_eq!(catch_up(&start, &seen, &[]), Some(want));
+    }
+
+    #[test]
+    fn a_piece_seen_once_on_a_square_off_its_way_while_the_other_side_moved_made_two_moves() {
+        // King and pawn ending: Kc2-c3, b2-b1=Q, Kc3-d2; one board showed
+        // the king on c3 with the new queen already on b1.
+        let start: Chess = "7k/7P/8/8/8/8/1p2K3/8 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let (after, want) = play(&start, "Kd3 b1=Q+ Kd2");
+        let on_d3 = boards(&start, "Kd3 b1=Q+")[1].clone();
+        assert_eq!(catch_up(&start, after.board(), &[on_d3]), Some(want));
+    }
+
+    #[test]
+    fn a_capture_going_on_is_told_from_moves() {
+        let start: Chess = "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let rook = Piece {
+            color: Color::White,
+            role: Role::Rook,
+        };
+        let mut taken_off = start.board().clone();
+        taken_off.discard_piece_at(Square::A7);
+        taken_off.discard_piece_at(Square::A1);
+        // Ra1xa7: the pawn off and the rook in the hand ...
+        assert!(capture_in_hand(&start, &taken_off));
+        // ... or paused on a4 on its way.
+        let mut paused = taken_off.clone();
+        paused.set_piece_at(Square::A4, rook);
+        assert!(capture_in_hand(&start, &paused));
+        // The pawn still there: a rook move, no capture.
+        let mut moved = start.board().clone();
+        moved.discard_piece_at(Square::A1);
+        moved.set_piece_at(Square::A4, rook);
+        assert!(!capture_in_hand(&start, &moved));
     }
 
     #[test]

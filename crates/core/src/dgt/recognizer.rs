@@ -13,10 +13,16 @@
 //! 4. the position after another move from the position before the last
 //!    one, within the correction time (castling begun with the rook, a
 //!    piece that paused on its way);
-//! 5. the position after any two plies (a reply made before the board
-//!    settled, or a board polled once a second);
+//! 5. the position after several plies never shown (a reply made before
+//!    the board settled, a board polled once a second, a blitz game on a
+//!    board that scans): the fewest plies that end there, ordered as the
+//!    boards seen on the way fit best ([`super::catch_up`]);
 //! 6. the start position, either way round, after moves made on this board
 //!    (a new game) or before any move (which way round the board lies).
+//!
+//! A board that streams scans (Certabo) settles by scans that show nothing
+//! new, not by the clock, and is caught up while the hands go on: a blitz
+//! game on it may never stand still for a whole scan.
 //!
 //! A position that matches nothing for longer than the guidance time gets
 //! a [`Mismatch`] naming the differences, worded by
@@ -26,7 +32,7 @@
 
 use shakmaty::{Board, Chess, Move, Position, Square};
 
-use super::catch_up::{catch_up, chain};
+use super::catch_up::{MAX_PLIES, after, capture_in_hand, catch_up_within, chain, mover_as_shown};
 use super::protocol::{Pieces, board_of_pieces};
 use crate::board::{Mismatch, Orientation};
 
@@ -129,6 +135,9 @@ const TRAIL: usize = 256;
 /// counts as settled: a position caught by one scan only (a slide's pause,
 /// a move with the reply's hand already on its way) is not settled.
 const QUIET_SCANS: u32 = 1;
+
+/// The most plies a scan is caught up by while the hands go on.
+const STREAM_PLIES: usize = 2;
 
 /// A streaming board whose scans stopped coming (a line lost, a cable
 /// pulled) still settles after this long.
@@ -422,19 +431,34 @@ impl Recognizer {
             let taken_off = lifted
                 && before.is_some_and(|p| p.color == mover && p.role != shakmaty::Role::King)
                 && attacked_by(!mover);
-            let maybe_captured = lifted && theirs && attacked_by(mover);
-            // The mover's pieces all stand as the move left them.
-            let mover_as_shown = Square::ALL.into_iter().all(|sq| {
-                let want = next.board().piece_at(sq);
-                let have = seen.piece_at(sq);
-                want == have
-                    || (want.is_none_or(|p| p.color != mover)
-                        && have.is_none_or(|p| p.color != mover))
-            });
+            // On a board whose scans bring changes in no order of the
+            // hands, the other side's piece lifted where the piece the
+            // board shows moving could take it may be that capture going
+            // on. (A board that sends each change as it happens needs no
+            // such doubt.)
+            let maybe_captured = self.streaming
+                && lifted
+                && theirs
+                && self
+                    .pos
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.from() == mv.from() && m.to() == square && m.is_capture());
+            // The move's squares all stand as the move left them.
+            let still = involved
+                .into_iter()
+                .all(|sq| seen.piece_at(sq) == next.board().piece_at(sq));
             if !involved.contains(square) && ((theirs && !maybe_captured) || taken_off) {
                 self.play(now, mv, out);
                 self.in_sync(out);
-            } else if mover_as_shown && !involved.contains(square) {
+            } else if still
+                && (mover_as_shown(&next, &seen)
+                    || (self.streaming && before.or(piece) != next.board().piece_at(mv.to())))
+            {
+                // A scan's changes come in no order of the hands: the
+                // mover's next move, with another piece, may come before
+                // the reply that preceded it. The scan's end tells (see
+                // `on_scan`).
                 kept = Some(mv);
             }
         }
@@ -454,10 +478,54 @@ impl Recognizer {
         // The scan that brought a change is not a quiet one.
         if !std::mem::take(&mut self.changed_since_scan) {
             self.quiet_scans = self.quiet_scans.saturating_add(1);
+        } else {
+            self.check_shown_at_scan_end();
+            self.catch_up_stream(now, out);
         }
         if self.changed_at.is_some() && self.quiet_scans >= QUIET_SCANS {
             self.on_tick(now, out);
         }
+    }
+
+    /// The move shown, kept through a scan whose changes came in an order
+    /// that may not be the hands', holds at the scan's end only while the
+    /// mover's pieces stand as it left them.
+    fn check_shown_at_scan_end(&mut self) {
+        let (Some(mv), Some(seen)) = (self.shown, self.seen()) else {
+            return;
+        };
+        if !self.pos.is_legal(mv) || !mover_as_shown(&after(&self.pos, mv), &seen) {
+            self.shown = None;
+        }
+    }
+
+    /// A scan that shows no single move: the plies that lead to it (the
+    /// other side moved while a scan saw the move in no position of its
+    /// own). All but the last are played at once: each was followed by a
+    /// move of the other side. The last waits as the move shown, for the
+    /// reply's first touch. Only boards shown exactly, at most two plies
+    /// on: a capture going on (the taken piece off, the taker paused on its
+    /// way) looks like three plies.
+    /// A blitz game on a scanning board may never stand still for a whole
+    /// scan: without this it would be followed only when it does.
+    fn catch_up_stream(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
+        if self.shown.is_some() || (!self.orientation_known && self.history.is_empty()) {
+            return;
+        }
+        let Some(seen) = self.seen() else { return };
+        if &seen == self.pos.board() {
+            return;
+        }
+        let Some(mut moves) = catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES, false)
+        else {
+            return;
+        };
+        let last = moves.pop().expect("a catch-up has a move");
+        for mv in moves {
+            self.play(now, mv, out);
+        }
+        self.shown = Some(last);
+        self.in_sync(out);
     }
 
     /// When the board changed at `at` counts as settled.
@@ -599,7 +667,8 @@ impl Recognizer {
             self.pos.board().occupied(),
             seen.occupied(),
         )
-        .any();
+        .any()
+            || capture_in_hand(&self.pos, seen);
         // Replies the board showed, each exactly, in order: before the
         // correction below, which the same board can fit when the last
         // move's piece was moved again after the other side's move.
@@ -646,7 +715,11 @@ impl Recognizer {
         // Plies the board did not show on the way (a board polled once a
         // second, a blitz game on a board that scans): the fewest that end
         // here, ordered as the boards seen on the way fit best.
-        if let Some(moves) = catch_up(&self.pos, seen, &self.trail) {
+        // A board that sends every change as it happens is caught up by
+        // two plies at most: a longer way is more often a capture going on
+        // (the taken piece off, the taker paused on its way) than moves.
+        let plies = if self.streaming { MAX_PLIES } else { 2 };
+        if let Some(moves) = catch_up_within(&self.pos, seen, &self.trail, plies, self.streaming) {
             for mv in moves {
                 self.play(now, mv, out);
             }
@@ -719,10 +792,4 @@ fn rotated(board: &Board) -> Board {
     let mut board = board.clone();
     board.rotate_180();
     board
-}
-
-pub(super) fn after(pos: &Chess, mv: Move) -> Chess {
-    let mut next = pos.clone();
-    next.play_unchecked(mv);
-    next
 }

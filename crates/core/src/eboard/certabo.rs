@@ -458,15 +458,22 @@ mod tests {
             panic!("{got:?}")
         };
         assert_eq!(pieces[usize::from(Square::D3)], Some(wq));
-        assert_eq!(d.decode_all(&setup), vec![], "unchanged: nothing");
+        assert_eq!(
+            d.decode_all(&setup),
+            vec![Message::Scanned],
+            "unchanged: only the scan's end, which a streaming board settles by"
+        );
         d.sent(HostCommand::Snapshot);
-        assert_eq!(d.decode_all(&setup).len(), 1, "asked: passed on again");
+        let asked = d.decode_all(&setup);
+        assert_eq!(asked.len(), 2, "asked: passed on again");
+        assert_eq!(asked[1], Message::Scanned);
         // A reconnect keeps the chips: the position comes after two scans.
         let mut again = d.fresh();
         let plain = encode_scan(&scan_of(&start, &[]));
         assert_eq!(again.decode_all(&plain), vec![Message::Ident(IDENT.into())]);
         let got = again.decode_all(&plain);
-        assert_eq!(got.len(), 1);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1], Message::Scanned);
         assert_eq!(
             got[0].pieces(),
             Some(&crate::dgt::protocol::pieces_of_board(start))
@@ -488,6 +495,7 @@ mod tests {
         for _ in 0..4 {
             out.extend(d.decode_all(&line));
         }
+        out.retain(|m| m != &Message::Scanned);
         assert_eq!(
             out,
             vec![Message::Calibration(CalibrationStep::UnknownPiece(
