@@ -33,15 +33,15 @@
 
 use super::*;
 
-/// A whole `L` frame from its nine lines of corners and its check.
-fn frame(lines: [&str; 9], check: &str) -> String {
-    let mut out = String::from("L20");
-    for line in lines {
+/// A whole `L` frame: its nine lines of corners, dark but for the lines
+/// given (by number, 0 the a-file's outer line), and its check.
+fn frame(lit_lines: &[(usize, &str)], check: &str) -> String {
+    let mut lines = [DARK; 9];
+    for &(i, line) in lit_lines {
         assert_eq!(line.len(), 18, "nine corners a line");
-        out.push_str(line);
+        lines[i] = line;
     }
-    out.push_str(check);
-    out
+    format!("L20{}{check}", lines.concat())
 }
 
 fn ours(squares: Bitboard) -> String {
@@ -59,34 +59,14 @@ const DARK: &str = "000000000000000000";
 fn e2_e4_is_python_mchess_s_frame() {
     let e2e4 = Bitboard::from(Square::E2) | Square::E4;
     let straight = frame(
-        [
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            "00000000FFFFFFFF00",
-            "00000000FFFFFFFF00",
-            DARK,
-            DARK,
-            DARK,
-        ],
+        &[(4, "00000000FFFFFFFF00"), (5, "00000000FFFFFFFF00")],
         "4E",
     );
     assert_eq!(ours(e2e4), straight);
     // The same move on a turned board (python-mchess's orientation True;
     // DGTCentaurMods: e2 is LEDs 28, 29, 37, 38 and e4 30, 31, 39, 40).
     let turned_frame = frame(
-        [
-            DARK,
-            DARK,
-            DARK,
-            "00FFFFFFFF00000000",
-            "00FFFFFFFF00000000",
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-        ],
+        &[(3, "00FFFFFFFF00000000"), (4, "00FFFFFFFF00000000")],
         "4E",
     );
     assert_eq!(ours(turned(e2e4)), turned_frame);
@@ -100,32 +80,12 @@ fn e2_e4_is_python_mchess_s_frame() {
 fn the_corner_squares_are_python_mchess_s_frames() {
     // a1: LEDs 8, 9, 17, 18 (1-based): LED 9 is "in the A1 corner".
     let a1 = frame(
-        [
-            "00000000000000FFFF",
-            "00000000000000FFFF",
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-        ],
+        &[(0, "00000000000000FFFF"), (1, "00000000000000FFFF")],
         "4E",
     );
     // h8: LEDs 64, 65, 73, 74: LED 73 is "in the H8 corner".
     let h8 = frame(
-        [
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            "FFFF00000000000000",
-            "FFFF00000000000000",
-        ],
+        &[(7, "FFFF00000000000000"), (8, "FFFF00000000000000")],
         "4E",
     );
     assert_eq!(ours(Bitboard::from(Square::A1)), a1);
@@ -141,30 +101,20 @@ fn castling_lights_the_king_s_squares_as_python_mchess_does() {
     // e1g1, the same two).
     let e1g1 = Bitboard::from(Square::E1) | Square::G1;
     let straight = frame(
-        [
-            DARK,
-            DARK,
-            DARK,
-            DARK,
-            "00000000000000FFFF",
-            "00000000000000FFFF",
-            "00000000000000FFFF",
-            "00000000000000FFFF",
-            DARK,
+        &[
+            (4, "00000000000000FFFF"),
+            (5, "00000000000000FFFF"),
+            (6, "00000000000000FFFF"),
+            (7, "00000000000000FFFF"),
         ],
         "4E",
     );
     let turned_frame = frame(
-        [
-            DARK,
-            "FFFF00000000000000",
-            "FFFF00000000000000",
-            "FFFF00000000000000",
-            "FFFF00000000000000",
-            DARK,
-            DARK,
-            DARK,
-            DARK,
+        &[
+            (1, "FFFF00000000000000"),
+            (2, "FFFF00000000000000"),
+            (3, "FFFF00000000000000"),
+            (4, "FFFF00000000000000"),
         ],
         "4E",
     );
