@@ -619,7 +619,7 @@ fn a_pegasus_at_its_address_reads_field_updates_and_gets_dgts_led_bytes_again_af
     // d2 and d4: DGT fields 51 and 35, after an all-off.
     let d2d4 = Bitboard::from(Square::D2) | Bitboard::from(Square::D4);
     let lights = [
-        0x60, 0x02, 0x00, 0x00, 0x60, 0x07, 0x05, 0x12, 0x00, 0x03, 51, 35, 0x00,
+        0x60, 0x02, 0x00, 0x00, 0x60, 0x07, 0x05, 0x02, 0x00, 0x02, 51, 35, 0x00,
     ];
     link.send(HostCommand::Lights(d2d4));
     expect_write(&writes, &refresh, &lights);

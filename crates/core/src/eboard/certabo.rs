@@ -518,3 +518,7 @@ mod tests {
         assert_eq!(d.greeting(), [0; 8]);
     }
 }
+
+#[cfg(test)]
+#[path = "certabo_lights_tests.rs"]
+mod published_lights;

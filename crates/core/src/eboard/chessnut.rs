@@ -478,3 +478,7 @@ mod tests {
         assert_eq!(square_of_nibble(63), Square::A1);
     }
 }
+
+#[cfg(test)]
+#[path = "chessnut_lights_tests.rs"]
+mod published_lights;

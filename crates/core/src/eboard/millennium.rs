@@ -695,3 +695,7 @@ mod tests {
         assert_eq!(stats.too_long, 0);
     }
 }
+
+#[cfg(test)]
+#[path = "millennium_lights_tests.rs"]
+mod published_lights;

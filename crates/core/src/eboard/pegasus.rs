@@ -3,18 +3,23 @@
 //! dumps) carried over the Nordic UART service, plus the LED command of
 //! DGT's boards with lights (0x60, `DGT_SET_LEDS`).
 //!
-//! The LED command as DGT's own app sends it to a Pegasus, seen on the
-//! wire by the DGTCentaur Mods project (`DGTCentaurMods/game/pegasus.py`,
-//! "Format: 96, [len-2], 5, speed, mode, intensity, fields..., 0", and the
-//! app's opening bytes `40 60 02 00 00`: reset, then all lights off):
+//! DGT publishes no LED command for the Pegasus (its board protocol
+//! header, `dgtbrd13.h`, has only the Revelation II's `0x60 0x04 pattern
+//! start end 0x00`). The Pegasus form is the one well-known drivers send
+//! and DGT's own app was seen sending (the DGTCentaurMods project's
+//! Pegasus emulator, `pegasus.py`: "Format: 96, [len-2], 5, speed, mode,
+//! intensity, fields..., 0", and the app's opening bytes `40 60 02 00 00`:
+//! reset, then all lights off):
 //!
-//! * on: `0x60`, the count of bytes that follow, `0x05`, speed, mode,
-//!   intensity, the DGT field index of each square to light (a8 = 0 ...
+//! * on: `0x60`, the count of bytes that follow, `0x05`, speed, repeat,
+//!   brightness, the DGT field index of each square to light (a8 = 0 ...
 //!   h1 = 63), `0x00`;
 //! * all off: `0x60 0x02 0x00 0x00`.
 //!
-//! The speed, mode and intensity bytes here are those of DGT's own
-//! drivers (steady light, intensity 3 of 1-4).
+//! Speed, repeat and brightness are those mono424/dgtdriver's
+//! `LEDPattern()` and BearChess's Pegasus board send by default: speed 2,
+//! repeat 0 (for ever), brightness 2 (dgtdriver's "middle": 0 is its
+//! brightest, 3 its lowest).
 
 use shakmaty::Bitboard;
 
@@ -39,10 +44,11 @@ pub const MTU: u16 = 247;
 const SET_LEDS: u8 = 0x60;
 /// The sub-command that lights a list of fields.
 const LEDS_ON: u8 = 0x05;
-/// Blink speed, mode (0: steady) and intensity (1-4) of the lit fields.
-const LED_SPEED: u8 = 0x12;
-const LED_MODE: u8 = 0x00;
-const LED_INTENSITY: u8 = 0x03;
+/// Speed, repeat (0: for ever) and brightness (2: dgtdriver's "middle")
+/// of the lit fields, as dgtdriver and BearChess send them.
+const LED_SPEED: u8 = 0x02;
+const LED_REPEAT: u8 = 0x00;
+const LED_BRIGHTNESS: u8 = 0x02;
 
 /// Every light off.
 pub const LIGHTS_OFF: [u8; 4] = [SET_LEDS, 0x02, 0x00, 0x00];
@@ -52,13 +58,13 @@ pub fn lights_command(lit: Bitboard) -> Vec<u8> {
     if lit.is_empty() {
         return LIGHTS_OFF.to_vec();
     }
-    // Lighting a list does not switch the others off: the list follows
-    // an all-off in the same write.
+    // Whether a list switches the others off is published nowhere: the
+    // list follows an all-off in the same write, so it does either way.
     let mut out = LIGHTS_OFF.to_vec();
     let fields: Vec<u8> = lit.into_iter().map(index_of_square).collect();
     out.push(SET_LEDS);
     out.push(fields.len() as u8 + 5);
-    out.extend([LEDS_ON, LED_SPEED, LED_MODE, LED_INTENSITY]);
+    out.extend([LEDS_ON, LED_SPEED, LED_REPEAT, LED_BRIGHTNESS]);
     out.extend(fields);
     out.push(0x00);
     out
@@ -222,7 +228,7 @@ mod tests {
             lights_command(lit),
             [
                 0x60, 0x02, 0x00, 0x00, // all off
-                0x60, 0x07, 0x05, 0x12, 0x00, 0x03, 52, 36, 0x00
+                0x60, 0x07, 0x05, 0x02, 0x00, 0x02, 52, 36, 0x00
             ]
         );
         assert_eq!(lights_command(Bitboard::EMPTY), [0x60, 0x02, 0x00, 0x00]);
@@ -248,3 +254,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "pegasus_lights_tests.rs"]
+mod published_lights;
