@@ -7,6 +7,8 @@
 mod board_sim;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/millennium_pty.rs"]
+mod millennium_pty;
 #[path = "support/move_event.rs"]
 mod move_event;
 #[path = "support/puzzle_moves.rs"]
@@ -357,6 +359,24 @@ fn uci(mv: &Move) -> String {
     mv.to_uci(CastlingMode::Standard).to_string()
 }
 
+/// The first puzzle offered whose moves are all plain (no castling,
+/// promotion or en passant: a hand moves one piece), the others skipped.
+fn first_plain_puzzle(run: &mut Run) -> Puzzle {
+    loop {
+        let puzzle = run.until("puzzle");
+        let p = shipped(puzzle["id"].as_str().unwrap());
+        if p.line()
+            .unwrap()
+            .iter()
+            .all(|(_, mv)| puzzle_moves::plain(mv))
+        {
+            return p;
+        }
+        run.type_line("skip");
+        run.until("failed");
+    }
+}
+
 #[test]
 fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     let mut sim = board_sim::Sim::start(&[]);
@@ -368,26 +388,7 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
             "--board", &device, "--count", "20", "--seed", "4", "--lang", "en",
         ],
     );
-    // A puzzle whose moves are all plain (no castling, promotion or en
-    // passant: the simulator's `move` makes one piece's move).
-    let p = loop {
-        let puzzle = run.until("puzzle");
-        let p = shipped(puzzle["id"].as_str().unwrap());
-        let line = p.line().unwrap();
-        if line.iter().all(|(_, mv)| {
-            matches!(
-                mv,
-                Move::Normal {
-                    promotion: None,
-                    ..
-                }
-            )
-        }) {
-            break p;
-        }
-        run.type_line("skip");
-        run.until("failed");
-    };
+    let p = first_plain_puzzle(&mut run);
     let line = p.line().unwrap();
     // The board still shows the start: the guidance says what differs;
     // the player sets the position up and the board matches.
@@ -440,6 +441,98 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     let (rest, _) = run.finish();
     assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
     sim.quit();
+}
+
+/// How long the board's lights may take to show what the session asked
+/// (a scan, the guidance time, the LED command on the wire).
+const LIGHTS_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Waits (bounded) until the board's LEDs light exactly `want`.
+fn until_lit(board: &millennium_pty::MillenniumPty, want: shakmaty::Bitboard, what: &str) {
+    let until = std::time::Instant::now() + LIGHTS_TIMEOUT;
+    while board.lit() != want {
+        assert!(
+            std::time::Instant::now() < until,
+            "{what}: lit {:?}, wanted {want:?}",
+            board.lit()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A hand makes the plain move `mv` of `pos` on the board: lifts the
+/// piece, sets it down (over a captured piece, which goes).
+fn hand_move(board: &millennium_pty::MillenniumPty, pos: &Chess, mv: &Move) {
+    let from = mv.from().expect("a plain move");
+    board.set(from, None);
+    board.set(mv.to(), pos.board().piece_at(from));
+}
+
+/// `--format millennium`: the player's own board is a Millennium
+/// ChessLink (its emulator on a real pseudo-terminal). Set up by hand
+/// square by square, it lights the opponent's first move; the solution
+/// made on it is read as the player's moves, each reply is lit and goes
+/// dark once made, and the puzzle is solved.
+#[test]
+fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
+    let board = millennium_pty::MillenniumPty::start();
+    let data = hermetic::private_dir("puzzle-millennium");
+    let device = board.device.clone();
+    let mut run = Run::start(
+        &data,
+        &[
+            "--board",
+            &device,
+            "--format",
+            "millennium",
+            "--count",
+            "20",
+            "--seed",
+            "4",
+            "--lang",
+            "en",
+        ],
+    );
+    let p = first_plain_puzzle(&mut run);
+    let line = p.line().unwrap();
+    // The board stands in the start position: the puzzle's is set up by
+    // hand, one square after the other, as a player would.
+    let (start, first) = &line[0];
+    assert_eq!(run.until("move")["uci"], uci(first), "the opponent's first");
+    for sq in shakmaty::Square::ALL {
+        if board.pieces()[usize::from(sq)] != start.board().piece_at(sq) {
+            board.set(sq, start.board().piece_at(sq));
+        }
+    }
+    let squares = |mv: &Move| shakmaty::Bitboard::from(mv.from().unwrap()) | mv.to();
+    until_lit(&board, squares(first), "the opponent's first move");
+    hand_move(&board, start, first);
+    until_lit(&board, shakmaty::Bitboard::EMPTY, "the first move made");
+    for i in (1..line.len()).step_by(2) {
+        let (pos, mv) = &line[i];
+        hand_move(&board, pos, mv);
+        let played = run.until("move");
+        assert_eq!(
+            (&played["by"], &played["source"], &played["uci"]),
+            (&"player".into(), &"e_board".into(), &uci(mv).into()),
+            "{:#?}",
+            run.seen
+        );
+        if let Some((pos, reply)) = line.get(i + 1) {
+            let answered = run.until("move");
+            assert_eq!(
+                (answered["by"].as_str(), answered["uci"].as_str()),
+                (Some("opponent"), Some(uci(reply).as_str()))
+            );
+            until_lit(&board, squares(reply), "the reply to make");
+            hand_move(&board, pos, reply);
+            until_lit(&board, shakmaty::Bitboard::EMPTY, "the reply made");
+        }
+    }
+    assert_eq!(run.until("solved")["id"], p.id, "{:#?}", run.seen);
+    run.type_line("quit");
+    let (rest, _) = run.finish();
+    assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
 }
 
 /// `scripts/check-puzzles` (python-chess and the real Stockfish) passes a
