@@ -535,6 +535,30 @@ fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
     assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
 }
 
+/// `--format pegasus --board auto`: a Bluetooth LE board that cannot be
+/// reached (no Bluetooth stack here, or no such board near) is said lost,
+/// never waited for in silence, and the puzzle is solved by typing.
+#[test]
+fn a_bluetooth_board_out_of_reach_is_said_lost_and_typed_moves_solve() {
+    let data = hermetic::private_dir("puzzle-bluetooth");
+    let mut run = Run::start(
+        &data,
+        &[
+            "--board", "auto", "--format", "pegasus", "--count", "1", "--seed", "11", "--theme",
+            "mateIn2", "--lang", "en",
+        ],
+    );
+    let puzzle = run.until("puzzle");
+    let p = shipped(puzzle["id"].as_str().unwrap());
+    until_said(&mut run, "Board connection lost");
+    for mv in player_moves(&p) {
+        run.type_line(&mv);
+    }
+    assert_eq!(run.until("solved")["id"], p.id, "{:#?}", run.seen);
+    let (rest, _) = run.finish();
+    assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
+}
+
 /// `scripts/check-puzzles` (python-chess and the real Stockfish) passes a
 /// good row and names the bad ones: an illegal move, a mate puzzle that
 /// ends without mate, a solution Stockfish does not play.
