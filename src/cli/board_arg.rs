@@ -102,7 +102,8 @@ impl OwnBoardArgs {
         let Some(port) = self.board.clone() else {
             return Ok(None);
         };
-        let failed = |e: std::io::Error| CliError::failure(format!("the board on {port}: {e}"));
+        let failed =
+            |e: &dyn std::fmt::Display| CliError::failure(format!("the board on {port}: {e}"));
         let link = match Reach::of(self.format) {
             Reach::Peg(format) => {
                 let cfg = LinkConfig {
@@ -111,11 +112,11 @@ impl OwnBoardArgs {
                     ..LinkConfig::new(port.clone(), format)
                 };
                 let peg = move |i: BoardInput| wrap(own(i.at_ms, Event::Board(i.event)));
-                spawn_tagged(cfg, peg, tx.clone())?
+                spawn_tagged(cfg, peg, tx.clone()).map_err(|e| failed(&e))?
             }
             Reach::Serial(kind) => {
                 let cfg = eboard_config(port.clone(), kind, self.baud, epoch, None);
-                spawn_tagged(cfg, eboard_input(wrap), tx.clone())?
+                spawn_tagged(cfg, eboard_input(wrap), tx.clone()).map_err(|e| failed(&e))?
             }
             Reach::Bluetooth(kind) => {
                 let cfg = crate::ble::BleConfig {
@@ -123,7 +124,7 @@ impl OwnBoardArgs {
                     ..crate::ble::BleConfig::new(port.clone(), kind)
                 };
                 let (link_tx, link_rx) = std::sync::mpsc::channel();
-                let link = crate::ble::BleLink::spawn(cfg, link_tx).map_err(failed)?;
+                let link = crate::ble::BleLink::spawn(cfg, link_tx).map_err(|e| failed(&e))?;
                 forward(link_rx, eboard_input(wrap), tx.clone());
                 link.into()
             }
