@@ -162,41 +162,22 @@ mod tests {
 
     #[test]
     fn every_board_track_reads_is_reached_as_the_window_reaches_it() {
-        let cases = [
-            (vec!["--board", "/dev/a"], Reach::Peg(Format::Peg)),
-            (
-                vec!["--board", "/dev/a", "--format", "LiBoard"],
-                Reach::Peg(Format::LiBoard),
-            ),
-            (
-                vec!["--board", "/dev/a", "--board-format", "sentio"],
-                Reach::Peg(Format::Sentio),
-            ),
-            (
-                vec!["--board", "/dev/a", "--format", "dgt"],
-                Reach::Serial(Kind::Dgt),
-            ),
-            (
-                vec!["--board", "/dev/a", "--format", "millennium"],
-                Reach::Serial(Kind::Millennium),
-            ),
-            (
-                vec!["--board", "/dev/a", "--format", "certabo"],
-                Reach::Serial(Kind::Certabo),
-            ),
-            (
-                vec!["--board", "auto", "--format", "chessnut"],
-                Reach::Bluetooth(Kind::Chessnut),
-            ),
-            (
-                vec!["--board", "AA:BB:CC:DD:EE:FF", "--format", "Pegasus"],
-                Reach::Bluetooth(Kind::Pegasus),
-            ),
-        ];
-        for (args, want) in cases {
-            assert_eq!(reach(&args).expect("parses"), want, "{args:?}");
+        let port = ["--board", "AA:BB:CC:DD:EE:FF"];
+        assert_eq!(reach(&port).unwrap(), Reach::Peg(Format::Peg), "default");
+        let older = [&port[..], &["--board-format", "sentio"]].concat();
+        assert_eq!(reach(&older).unwrap(), Reach::Peg(Format::Sentio));
+        for (name, want) in [
+            ("LiBoard", Reach::Peg(Format::LiBoard)),
+            ("dgt", Reach::Serial(Kind::Dgt)),
+            ("millennium", Reach::Serial(Kind::Millennium)),
+            ("certabo", Reach::Serial(Kind::Certabo)),
+            ("chessnut", Reach::Bluetooth(Kind::Chessnut)),
+            ("Pegasus", Reach::Bluetooth(Kind::Pegasus)),
+        ] {
+            let args = [&port[..], &["--format", name]].concat();
+            assert_eq!(reach(&args).expect("parses"), want, "{name}");
         }
-        let unknown = reach(&["--board", "/dev/a", "--format", "novag"]).unwrap_err();
+        let unknown = reach(&[&port[..], &["--format", "novag"]].concat()).unwrap_err();
         assert!(
             unknown.to_string().contains("millennium"),
             "the known names are said: {unknown}"
