@@ -443,6 +443,9 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     sim.quit();
 }
 
+/// Puzzles solved one after the other on the Millennium board.
+const PUZZLES_ON_THE_BOARD: usize = 5;
+
 /// How long the board's lights may take to show what the session asked
 /// (a scan, the guidance time, the LED command on the wire).
 const LIGHTS_TIMEOUT: Duration = Duration::from_secs(15);
@@ -472,7 +475,8 @@ fn hand_move(board: &millennium_pty::MillenniumPty, pos: &Chess, mv: &Move) {
 /// ChessLink (its emulator on a real pseudo-terminal). Set up by hand
 /// square by square, it lights the opponent's first move; the solution
 /// made on it is read as the player's moves, each reply is lit and goes
-/// dark once made, and the puzzle is solved.
+/// dark once made, and the puzzle is solved; five puzzles in a row, each
+/// set up from where the last ended.
 #[test]
 fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
     let board = millennium_pty::MillenniumPty::start();
@@ -493,43 +497,46 @@ fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
             "en",
         ],
     );
-    let p = first_plain_puzzle(&mut run);
-    let line = p.line().unwrap();
-    // The board stands in the start position: the puzzle's is set up by
-    // hand, one square after the other, as a player would.
-    let (start, first) = &line[0];
-    assert_eq!(run.until("move")["uci"], uci(first), "the opponent's first");
-    for sq in shakmaty::Square::ALL {
-        if board.pieces()[usize::from(sq)] != start.board().piece_at(sq) {
-            board.set(sq, start.board().piece_at(sq));
-        }
-    }
     let squares = |mv: &Move| shakmaty::Bitboard::from(mv.from().unwrap()) | mv.to();
-    until_lit(&board, squares(first), "the opponent's first move");
-    hand_move(&board, start, first);
-    until_lit(&board, shakmaty::Bitboard::EMPTY, "the first move made");
-    for i in (1..line.len()).step_by(2) {
-        let (pos, mv) = &line[i];
-        hand_move(&board, pos, mv);
-        let played = run.until("move");
-        assert_eq!(
-            (&played["by"], &played["source"], &played["uci"]),
-            (&"player".into(), &"e_board".into(), &uci(mv).into()),
-            "{:#?}",
-            run.seen
-        );
-        if let Some((pos, reply)) = line.get(i + 1) {
-            let answered = run.until("move");
-            assert_eq!(
-                (answered["by"].as_str(), answered["uci"].as_str()),
-                (Some("opponent"), Some(uci(reply).as_str()))
-            );
-            until_lit(&board, squares(reply), "the reply to make");
-            hand_move(&board, pos, reply);
-            until_lit(&board, shakmaty::Bitboard::EMPTY, "the reply made");
+    for _ in 0..PUZZLES_ON_THE_BOARD {
+        let p = first_plain_puzzle(&mut run);
+        let line = p.line().unwrap();
+        // The board stands where the last puzzle ended (first: the start
+        // position): the puzzle's is set up by hand, one square after the
+        // other, as a player would.
+        let (start, first) = &line[0];
+        assert_eq!(run.until("move")["uci"], uci(first), "the opponent's first");
+        for sq in shakmaty::Square::ALL {
+            if board.pieces()[usize::from(sq)] != start.board().piece_at(sq) {
+                board.set(sq, start.board().piece_at(sq));
+            }
         }
+        until_lit(&board, squares(first), "the opponent's first move");
+        hand_move(&board, start, first);
+        until_lit(&board, shakmaty::Bitboard::EMPTY, "the first move made");
+        for i in (1..line.len()).step_by(2) {
+            let (pos, mv) = &line[i];
+            hand_move(&board, pos, mv);
+            let played = run.until("move");
+            assert_eq!(
+                (&played["by"], &played["source"], &played["uci"]),
+                (&"player".into(), &"e_board".into(), &uci(mv).into()),
+                "{:#?}",
+                run.seen
+            );
+            if let Some((pos, reply)) = line.get(i + 1) {
+                let answered = run.until("move");
+                assert_eq!(
+                    (answered["by"].as_str(), answered["uci"].as_str()),
+                    (Some("opponent"), Some(uci(reply).as_str()))
+                );
+                until_lit(&board, squares(reply), "the reply to make");
+                hand_move(&board, pos, reply);
+                until_lit(&board, shakmaty::Bitboard::EMPTY, "the reply made");
+            }
+        }
+        assert_eq!(run.until("solved")["id"], p.id, "{:#?}", run.seen);
     }
-    assert_eq!(run.until("solved")["id"], p.id, "{:#?}", run.seen);
     run.type_line("quit");
     let (rest, _) = run.finish();
     assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
