@@ -7,6 +7,8 @@
 mod board_sim;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/millennium_hands.rs"]
+mod millennium_hands;
 #[path = "support/millennium_pty.rs"]
 mod millennium_pty;
 #[path = "support/move_event.rs"]
@@ -446,31 +448,6 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
 /// Puzzles solved one after the other on the Millennium board.
 const PUZZLES_ON_THE_BOARD: usize = 5;
 
-/// How long the board's lights may take to show what the session asked
-/// (a scan, the guidance time, the LED command on the wire).
-const LIGHTS_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// Waits (bounded) until the board's LEDs light exactly `want`.
-fn until_lit(board: &millennium_pty::MillenniumPty, want: shakmaty::Bitboard, what: &str) {
-    let until = std::time::Instant::now() + LIGHTS_TIMEOUT;
-    while board.lit() != want {
-        assert!(
-            std::time::Instant::now() < until,
-            "{what}: lit {:?}, wanted {want:?}",
-            board.lit()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// A hand makes the plain move `mv` of `pos` on the board: lifts the
-/// piece, sets it down (over a captured piece, which goes).
-fn hand_move(board: &millennium_pty::MillenniumPty, pos: &Chess, mv: &Move) {
-    let from = mv.from().expect("a plain move");
-    board.set(from, None);
-    board.set(mv.to(), pos.board().piece_at(from));
-}
-
 /// `--format millennium`: the player's own board is a Millennium
 /// ChessLink (its emulator on a real pseudo-terminal). Set up by hand
 /// square by square, it lights the opponent's first move; the solution
@@ -479,6 +456,7 @@ fn hand_move(board: &millennium_pty::MillenniumPty, pos: &Chess, mv: &Move) {
 /// set up from where the last ended.
 #[test]
 fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
+    use millennium_hands::{make, squares, until_lit};
     let board = millennium_pty::MillenniumPty::start();
     let data = hermetic::private_dir("puzzle-millennium");
     let device = board.device.clone();
@@ -497,7 +475,6 @@ fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
             "en",
         ],
     );
-    let squares = |mv: &Move| shakmaty::Bitboard::from(mv.from().unwrap()) | mv.to();
     for _ in 0..PUZZLES_ON_THE_BOARD {
         let p = first_plain_puzzle(&mut run);
         let line = p.line().unwrap();
@@ -512,11 +489,11 @@ fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
             }
         }
         until_lit(&board, squares(first), "the opponent's first move");
-        hand_move(&board, start, first);
+        make(&board, start, first);
         until_lit(&board, shakmaty::Bitboard::EMPTY, "the first move made");
         for i in (1..line.len()).step_by(2) {
             let (pos, mv) = &line[i];
-            hand_move(&board, pos, mv);
+            make(&board, pos, mv);
             let played = run.until("move");
             assert_eq!(
                 (&played["by"], &played["source"], &played["uci"]),
@@ -531,7 +508,7 @@ fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
                     (Some("opponent"), Some(uci(reply).as_str()))
                 );
                 until_lit(&board, squares(reply), "the reply to make");
-                hand_move(&board, pos, reply);
+                make(&board, pos, reply);
                 until_lit(&board, shakmaty::Bitboard::EMPTY, "the reply made");
             }
         }
