@@ -150,6 +150,11 @@ impl Host {
                     self.rec.on_field_update(self.now, square, piece, &mut out);
                     self.events(out);
                 }
+                Message::Scanned => {
+                    let mut out = Vec::new();
+                    self.rec.on_scan(self.now, &mut out);
+                    self.events(out);
+                }
                 Message::Calibration(step) => {
                     match step {
                         CalibrationStep::Done { .. } => self.calibrated += 1,
@@ -566,6 +571,7 @@ impl LinkHost {
                 self.rec
                     .on_field_update(input.at_ms, square, piece, &mut out);
             }
+            BoardEvent::Message(Message::Scanned) => self.rec.on_scan(input.at_ms, &mut out),
             BoardEvent::Message(m) => self.said.push(m),
             BoardEvent::LinkUp { .. } => {}
             other => panic!("{other:?}"),

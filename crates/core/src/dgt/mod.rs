@@ -7,6 +7,7 @@
 //!   guidance, in virtual time;
 //! * [`wire`]: the board as a [`crate::board::Protocol`].
 
+mod catch_up;
 pub mod protocol;
 pub mod recognizer;
 pub mod sim;

@@ -26,6 +26,7 @@
 
 use shakmaty::{Board, Chess, Move, Position, Square};
 
+use super::catch_up::{catch_up, chain};
 use super::protocol::{Pieces, board_of_pieces};
 use crate::board::{Mismatch, Orientation};
 
@@ -112,10 +113,26 @@ pub struct Recognizer {
     whole_reports: bool,
     /// A field update has come: the board is followed by its updates.
     field_updates: bool,
+    /// The board streams scans ([`Recognizer::on_scan`]): it settles by
+    /// scans that show nothing new, not by the clock.
+    streaming: bool,
+    /// A square changed since the last scan ended.
+    changed_since_scan: bool,
+    /// Whole scans since the last change that showed nothing new.
+    quiet_scans: u32,
 }
 
 /// Boards kept in the trail at most.
 const TRAIL: usize = 256;
+
+/// Scans showing nothing new after a change before a streaming board
+/// counts as settled: a position caught by one scan only (a slide's pause,
+/// a move with the reply's hand already on its way) is not settled.
+const QUIET_SCANS: u32 = 1;
+
+/// A streaming board whose scans stopped coming (a line lost, a cable
+/// pulled) still settles after this long.
+const STREAM_SETTLE_FALLBACK_MS: u64 = 1200;
 
 impl Recognizer {
     pub fn new(cfg: RecognizerConfig, start: Chess) -> Recognizer {
@@ -134,6 +151,9 @@ impl Recognizer {
             trail: Vec::new(),
             whole_reports: false,
             field_updates: false,
+            streaming: false,
+            changed_since_scan: false,
+            quiet_scans: 0,
         }
     }
 
@@ -232,6 +252,8 @@ impl Recognizer {
         self.guided = false;
         if self.board.is_some() && self.changed_at.is_none() {
             self.changed_at = Some(now.saturating_sub(self.cfg.settle_ms));
+            // The board stood still: nothing to wait for.
+            self.quiet_scans = QUIET_SCANS;
         }
     }
 
@@ -281,6 +303,8 @@ impl Recognizer {
         if self.board.as_ref() != Some(pieces) {
             self.board = Some(*pieces);
             self.changed_at = Some(now);
+            self.changed_since_scan = true;
+            self.quiet_scans = 0;
             self.from_updates = false;
             self.remember();
         } else if self.changed_at.is_some() {
@@ -327,8 +351,10 @@ impl Recognizer {
         }
         board[usize::from(square)] = piece;
         self.changed_at = Some(now);
+        self.changed_since_scan = true;
+        self.quiet_scans = 0;
         self.remember();
-        self.follow_stream(now, square, before.or(piece), out);
+        self.follow_stream(now, square, before, piece, out);
         true
     }
 
@@ -356,54 +382,97 @@ impl Recognizer {
     /// (the reply has begun), and it is played at once, without waiting for
     /// a board that stands still. The mover's own pieces going on (a slide,
     /// castling begun with the rook) wait: the move may not be finished.
+    /// The other side's piece lifted where the mover could take it may be
+    /// the mover's capture going on (a scan brings its changes in no order
+    /// of the hands): it neither plays the move nor forgets it, and the
+    /// next change tells.
     fn follow_stream(
         &mut self,
         now: u64,
-        square: shakmaty::Square,
+        square: Square,
+        before: Option<shakmaty::Piece>,
         piece: Option<shakmaty::Piece>,
         out: &mut Vec<RecognizerEvent>,
     ) {
         if !self.orientation_known && self.history.is_empty() {
             return;
         }
-        let game_square = if self.orientation.is_turned() {
+        let Some(seen) = self.seen() else { return };
+        let square = if self.orientation.is_turned() {
             square.flip_vertical().flip_horizontal()
         } else {
             square
         };
+        let mut kept = None;
         if let Some(mv) = self.shown.take().filter(|mv| self.pos.is_legal(*mv)) {
             let mover = self.pos.turn();
             let involved = crate::board::catch_up::involved(mv, mover);
-            // The other side touches its own piece, or takes one of the
-            // mover's that it attacks (the mover's king is never taken).
             let next = after(&self.pos, mv);
-            let replying = !involved.contains(game_square)
-                && piece.is_some_and(|p| {
-                    p.color != mover
-                        || (p.role != shakmaty::Role::King
-                            && next
-                                .board()
-                                .attacks_to(game_square, !mover, next.board().occupied())
-                                .any())
-                });
-            if replying {
+            let attacked_by = |color: shakmaty::Color| {
+                [&self.pos, &next].iter().any(|p| {
+                    p.board()
+                        .attacks_to(square, color, p.board().occupied())
+                        .any()
+                })
+            };
+            let lifted = piece.is_none();
+            let theirs = before.or(piece).is_some_and(|p| p.color != mover);
+            // The other side takes off one of the mover's that it attacks
+            // (the mover's king is never taken).
+            let taken_off = lifted
+                && before.is_some_and(|p| p.color == mover && p.role != shakmaty::Role::King)
+                && attacked_by(!mover);
+            let maybe_captured = lifted && theirs && attacked_by(mover);
+            // The mover's pieces all stand as the move left them.
+            let mover_as_shown = Square::ALL.into_iter().all(|sq| {
+                let want = next.board().piece_at(sq);
+                let have = seen.piece_at(sq);
+                want == have
+                    || (want.is_none_or(|p| p.color != mover)
+                        && have.is_none_or(|p| p.color != mover))
+            });
+            if !involved.contains(square) && ((theirs && !maybe_captured) || taken_off) {
                 self.play(now, mv, out);
                 self.in_sync(out);
+            } else if mover_as_shown && !involved.contains(square) {
+                kept = Some(mv);
             }
         }
-        let Some(seen) = self.seen() else { return };
         self.shown = self
             .pos
             .legal_moves()
             .iter()
             .find(|m| after(&self.pos, **m).board() == &seen)
-            .copied();
+            .copied()
+            .or(kept);
+    }
+
+    /// A board that streams scans ended one (its changes came before): a
+    /// scan with nothing new after a change settles the board.
+    pub fn on_scan(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
+        self.streaming = true;
+        // The scan that brought a change is not a quiet one.
+        if !std::mem::take(&mut self.changed_since_scan) {
+            self.quiet_scans = self.quiet_scans.saturating_add(1);
+        }
+        if self.changed_at.is_some() && self.quiet_scans >= QUIET_SCANS {
+            self.on_tick(now, out);
+        }
+    }
+
+    /// When the board changed at `at` counts as settled.
+    fn settles_at(&self, at: u64) -> u64 {
+        match (self.streaming, self.quiet_scans >= QUIET_SCANS) {
+            (false, _) => at + self.cfg.settle_ms,
+            (true, true) => at,
+            (true, false) => at + STREAM_SETTLE_FALLBACK_MS,
+        }
     }
 
     /// When [`Recognizer::on_tick`] must run next.
     pub fn next_deadline(&self) -> Option<u64> {
         match (self.changed_at, self.mismatch_since) {
-            (Some(at), _) => Some(at + self.cfg.settle_ms),
+            (Some(at), _) => Some(self.settles_at(at)),
             (None, Some(since)) if !self.guided => Some(since + self.cfg.guidance_ms),
             _ => None,
         }
@@ -411,7 +480,7 @@ impl Recognizer {
 
     pub fn on_tick(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
         if let Some(at) = self.changed_at
-            && now >= at + self.cfg.settle_ms
+            && now >= self.settles_at(at)
         {
             self.changed_at = None;
             if std::mem::take(&mut self.from_updates) {
@@ -574,21 +643,15 @@ impl Recognizer {
             self.in_sync(out);
             return true;
         }
-        // Two plies the board did not show on the way (a board polled once
-        // a second): the first pair that ends here.
-        for first in &legal {
-            let next = after(&self.pos, *first);
-            if let Some(second) = next
-                .legal_moves()
-                .iter()
-                .find(|m| after(&next, **m).board() == seen)
-            {
-                let second = *second;
-                self.play(now, *first, out);
-                self.play(now, second, out);
-                self.in_sync(out);
-                return true;
+        // Plies the board did not show on the way (a board polled once a
+        // second, a blitz game on a board that scans): the fewest that end
+        // here, ordered as the boards seen on the way fit best.
+        if let Some(moves) = catch_up(&self.pos, seen, &self.trail) {
+            for mv in moves {
+                self.play(now, mv, out);
             }
+            self.in_sync(out);
+            return true;
         }
         false
     }
@@ -652,131 +715,13 @@ struct Played {
     at: Option<u64>,
 }
 
-/// The legal moves from `start` whose positions the board showed in
-/// order (`trail`), ending in `seen` (the last may be shown only there): a
-/// fast game passes through the position after each move for a moment;
-/// a piece set down on the way (a slide) shows a move too, earlier, so the
-/// latest showing of each is tried first.
-/// A board that reports whole positions may lose a report on the line
-/// without a trace. When no string of shown positions leads to `seen`, a
-/// move may be read from a board that shows it done with the next move
-/// already in the hand (the report of the move itself lost); and failing
-/// that, one move whose position was never seen at all is allowed.
-/// `exact`: only positions shown exactly.
-/// `None` when no such string of moves exists (within a budget).
-fn chain(start: &Chess, trail: &[Board], seen: &Board, exact: bool) -> Option<Vec<Move>> {
-    struct Walk<'a> {
-        trail: &'a [Board],
-        seen: &'a Board,
-        moves: Vec<Move>,
-        budget: usize,
-        in_hand: bool,
-    }
-    impl Walk<'_> {
-        fn walk(&mut self, pos: &Chess, from: usize, gaps: usize) -> bool {
-            if self.budget == 0 || self.moves.len() >= CHAIN_PLIES {
-                return false;
-            }
-            self.budget -= 1;
-            let legal = pos.legal_moves();
-            let occ = pos.board().occupied();
-            let turn = pos.turn();
-            let shows = |mv: Move, board: &Board| {
-                crate::board::catch_up::occupancy_after(mv, occ, turn) == board.occupied()
-                    && after(pos, mv).board() == board
-            };
-            if let Some(&mv) = legal.iter().find(|&&mv| shows(mv, self.seen)) {
-                self.moves.push(mv);
-                return true;
-            }
-            // The latest board each move's position was shown in first: a
-            // piece set down on the way shows a move too, earlier.
-            for i in (from..self.trail.len()).rev() {
-                let board = &self.trail[i];
-                for &mv in &legal {
-                    let shown =
-                        shows(mv, board) || (self.in_hand && next_in_hand(&after(pos, mv), board));
-                    if !shown {
-                        continue;
-                    }
-                    self.moves.push(mv);
-                    if self.walk(&after(pos, mv), i + 1, gaps) {
-                        return true;
-                    }
-                    self.moves.pop();
-                }
-            }
-            if gaps > 0 {
-                for &mv in &legal {
-                    self.moves.push(mv);
-                    if self.walk(&after(pos, mv), from, gaps - 1) {
-                        return true;
-                    }
-                    self.moves.pop();
-                }
-            }
-            false
-        }
-    }
-    // Exact showings first; then a move shown with the next one in the
-    // hand; then one move never shown.
-    let levels: &[(bool, usize)] = if exact {
-        &[(false, 0)]
-    } else {
-        &[(false, 0), (true, 0), (true, CHAIN_GAPS)]
-    };
-    levels.iter().copied().find_map(|(in_hand, gaps)| {
-        let mut w = Walk {
-            trail,
-            seen,
-            moves: Vec::new(),
-            budget: CHAIN_BUDGET,
-            in_hand,
-        };
-        w.walk(start, 0, gaps).then_some(w.moves)
-    })
-}
-
-/// Whether `board` is `next` with the next move begun: one piece of the
-/// side to move lifted, or one of the other side's that it attacks taken
-/// off first, or both; every other square as in `next`.
-fn next_in_hand(next: &Chess, board: &Board) -> bool {
-    let want = next.board();
-    let missing = want.occupied() & !board.occupied();
-    if missing.is_empty() || (board.occupied() & !want.occupied()).any() {
-        return false;
-    }
-    if board
-        .occupied()
-        .into_iter()
-        .any(|sq| board.piece_at(sq) != want.piece_at(sq))
-    {
-        return false;
-    }
-    let mover = next.turn();
-    let own = missing & want.by_color(mover);
-    let theirs = missing & want.by_color(!mover);
-    own.count() <= 1
-        && theirs.count() <= 1
-        && theirs
-            .into_iter()
-            .all(|sq| want.attacks_to(sq, mover, want.occupied()).any())
-}
-
-/// Moves a catch-up may play whose position the board never showed.
-const CHAIN_GAPS: usize = 0;
-
-/// The most moves one catch-up plays, and the positions it may try.
-const CHAIN_PLIES: usize = 40;
-const CHAIN_BUDGET: usize = 2_000;
-
 fn rotated(board: &Board) -> Board {
     let mut board = board.clone();
     board.rotate_180();
     board
 }
 
-fn after(pos: &Chess, mv: Move) -> Chess {
+pub(super) fn after(pos: &Chess, mv: Move) -> Chess {
     let mut next = pos.clone();
     next.play_unchecked(mv);
     next

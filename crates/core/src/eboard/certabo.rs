@@ -266,6 +266,7 @@ impl CertaboDecoder {
         if before.is_none() || std::mem::take(&mut self.snapshot_wanted) {
             out.push(Message::Position(Box::new(pieces)));
         }
+        out.push(Message::Scanned);
     }
 
     fn framed(&mut self, framed: Framed, log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {

@@ -22,6 +22,11 @@ pub enum Message {
     Ident(String),
     /// A step of a board's calibration (Certabo), said to the player.
     Calibration(CalibrationStep),
+    /// A board that streams scans (Certabo) finished one: its changes, if
+    /// any, came before this. Such a board settles by scans, not by the
+    /// clock: a line held back on the wire must not make a piece that
+    /// stood for one scan (a slide's pause) look settled.
+    Scanned,
     /// An answer that asks nothing of the host (an acknowledgement, a
     /// serial number, an LED or setting echo).
     Ack,

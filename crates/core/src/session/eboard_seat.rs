@@ -196,6 +196,7 @@ impl EBoardSeat {
                 }
             }
             Message::Calibration(step) => self.calibration(step, pack, out),
+            Message::Scanned => self.rec.on_scan(now, events),
             Message::Ack => {}
         }
     }
