@@ -55,7 +55,7 @@ pub enum Command {
     Play(play::Args),
     /// Play online on Lichess (Board API) from the terminal.
     Online(online::Args),
-    /// Puzzles from the bundled Lichess set: typed moves or the peg-board.
+    /// Puzzles from the bundled Lichess set: typed moves or your own board.
     Puzzle(puzzle::Args),
     /// Review a game with the engine: your mistakes, then each as an exercise.
     Review(review::Args),

@@ -1,5 +1,6 @@
 //! `rochade puzzle`: puzzles from the bundled Lichess set in the terminal
-//! (and on the peg-board with `--board`).
+//! (and on the player's own board with `--board`, any kind `--format`
+//! names: see [`super::board_arg`]).
 //!
 //! Each puzzle is chosen near the player's rating (or `--rating`), of
 //! `--theme` if given; the opponent's first move is played and said, then
