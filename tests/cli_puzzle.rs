@@ -7,6 +7,10 @@
 mod board_sim;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/millennium_hands.rs"]
+mod millennium_hands;
+#[path = "support/millennium_pty.rs"]
+mod millennium_pty;
 #[path = "support/move_event.rs"]
 mod move_event;
 #[path = "support/puzzle_moves.rs"]
@@ -357,6 +361,24 @@ fn uci(mv: &Move) -> String {
     mv.to_uci(CastlingMode::Standard).to_string()
 }
 
+/// The first puzzle offered whose moves are all plain (no castling,
+/// promotion or en passant: a hand moves one piece), the others skipped.
+fn first_plain_puzzle(run: &mut Run) -> Puzzle {
+    loop {
+        let puzzle = run.until("puzzle");
+        let p = shipped(puzzle["id"].as_str().unwrap());
+        if p.line()
+            .unwrap()
+            .iter()
+            .all(|(_, mv)| puzzle_moves::plain(mv))
+        {
+            return p;
+        }
+        run.type_line("skip");
+        run.until("failed");
+    }
+}
+
 #[test]
 fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     let mut sim = board_sim::Sim::start(&[]);
@@ -368,26 +390,7 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
             "--board", &device, "--count", "20", "--seed", "4", "--lang", "en",
         ],
     );
-    // A puzzle whose moves are all plain (no castling, promotion or en
-    // passant: the simulator's `move` makes one piece's move).
-    let p = loop {
-        let puzzle = run.until("puzzle");
-        let p = shipped(puzzle["id"].as_str().unwrap());
-        let line = p.line().unwrap();
-        if line.iter().all(|(_, mv)| {
-            matches!(
-                mv,
-                Move::Normal {
-                    promotion: None,
-                    ..
-                }
-            )
-        }) {
-            break p;
-        }
-        run.type_line("skip");
-        run.until("failed");
-    };
+    let p = first_plain_puzzle(&mut run);
     let line = p.line().unwrap();
     // The board still shows the start: the guidance says what differs;
     // the player sets the position up and the board matches.
@@ -440,6 +443,104 @@ fn on_the_peg_board_the_position_is_guided_and_the_moves_are_read_from_it() {
     let (rest, _) = run.finish();
     assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
     sim.quit();
+}
+
+/// Puzzles solved one after the other on the Millennium board.
+const PUZZLES_ON_THE_BOARD: usize = 5;
+
+/// `--format millennium`: the player's own board is a Millennium
+/// ChessLink (its emulator on a real pseudo-terminal). Set up by hand
+/// square by square, it lights the opponent's first move; the solution
+/// made on it is read as the player's moves, each reply is lit and goes
+/// dark once made, and the puzzle is solved; five puzzles in a row, each
+/// set up from where the last ended.
+#[test]
+fn on_a_millennium_board_the_replies_are_lit_and_the_solution_read_from_it() {
+    use millennium_hands::{make, squares, until_lit};
+    let board = millennium_pty::MillenniumPty::start();
+    let data = hermetic::private_dir("puzzle-millennium");
+    let device = board.device.clone();
+    let mut run = Run::start(
+        &data,
+        &[
+            "--board",
+            &device,
+            "--format",
+            "millennium",
+            "--count",
+            "20",
+            "--seed",
+            "4",
+            "--lang",
+            "en",
+        ],
+    );
+    for _ in 0..PUZZLES_ON_THE_BOARD {
+        let p = first_plain_puzzle(&mut run);
+        let line = p.line().unwrap();
+        // The board stands where the last puzzle ended (first: the start
+        // position): the puzzle's is set up by hand, one square after the
+        // other, as a player would.
+        let (start, first) = &line[0];
+        assert_eq!(run.until("move")["uci"], uci(first), "the opponent's first");
+        for sq in shakmaty::Square::ALL {
+            if board.pieces()[usize::from(sq)] != start.board().piece_at(sq) {
+                board.set(sq, start.board().piece_at(sq));
+            }
+        }
+        until_lit(&board, squares(first), "the opponent's first move");
+        make(&board, start, first);
+        until_lit(&board, shakmaty::Bitboard::EMPTY, "the first move made");
+        for i in (1..line.len()).step_by(2) {
+            let (pos, mv) = &line[i];
+            make(&board, pos, mv);
+            let played = run.until("move");
+            assert_eq!(
+                (&played["by"], &played["source"], &played["uci"]),
+                (&"player".into(), &"e_board".into(), &uci(mv).into()),
+                "{:#?}",
+                run.seen
+            );
+            if let Some((pos, reply)) = line.get(i + 1) {
+                let answered = run.until("move");
+                assert_eq!(
+                    (answered["by"].as_str(), answered["uci"].as_str()),
+                    (Some("opponent"), Some(uci(reply).as_str()))
+                );
+                until_lit(&board, squares(reply), "the reply to make");
+                make(&board, pos, reply);
+                until_lit(&board, shakmaty::Bitboard::EMPTY, "the reply made");
+            }
+        }
+        assert_eq!(run.until("solved")["id"], p.id, "{:#?}", run.seen);
+    }
+    run.type_line("quit");
+    let (rest, _) = run.finish();
+    assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
+}
+
+/// `--format pegasus --board auto`: a Bluetooth LE board that cannot be
+/// reached (no Bluetooth stack here, or no such board near) is said lost,
+/// never waited for in silence, and the puzzle is solved by typing.
+#[test]
+fn a_bluetooth_board_out_of_reach_is_said_lost_and_typed_moves_solve() {
+    let data = hermetic::private_dir("puzzle-bluetooth");
+    let mut run = Run::start(
+        &data,
+        &[
+            "--board", "auto", "--format", "pegasus", "--count", "1", "--seed", "11", "--theme",
+            "mateIn2", "--lang", "en",
+        ],
+    );
+    let puzzle = run.until("puzzle");
+    let p = shipped(puzzle["id"].as_str().unwrap());
+    until_said(&mut run, "Board connection lost");
+    for mv in player_moves(&p) {
+        run.type_line(&mv);
+    }
+    assert_eq!(run.until("solved")["id"], p.id, "{:#?}", run.seen);
+    let (rest, _) = run.finish();
+    assert!(rest.iter().any(|e| e["event"] == "end"), "{rest:#?}");
 }
 
 /// `scripts/check-puzzles` (python-chess and the real Stockfish) passes a

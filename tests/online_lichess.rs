@@ -21,6 +21,10 @@ mod board_sim;
 mod hermetic;
 #[path = "support/lichess_server.rs"]
 mod lichess_server;
+#[path = "support/millennium_hands.rs"]
+mod millennium_hands;
+#[path = "support/millennium_pty.rs"]
+mod millennium_pty;
 #[path = "support/move_event.rs"]
 mod move_event;
 
@@ -591,6 +595,150 @@ fn the_whole_game_on_the_peg_board_simulator() {
         "guidance: {text}"
     );
     sim.quit();
+}
+
+/// `--format dgt`: the player's own board is a DGT e-board (`rochade
+/// board-sim --format dgt` on a pseudo-terminal), read through the
+/// session's e-board seat as the window's "My board". Each of our moves
+/// is made on it and reaches the server; each of the opponent's, from
+/// the server, is made on it at once, our next move following at typing
+/// pace; castling king first, the promotion's pawn replaced by the queen.
+#[test]
+fn the_whole_game_on_a_dgt_board_as_the_players_own() {
+    let moves: Vec<String> = game_moves();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        drop_after: Some(30),
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-dgt");
+    let pgn = dir.join("game.pgn");
+    let mut sim = board_sim::Sim::start(&["--format", "dgt"]);
+    let device = sim.device.clone();
+    let mut r = Rochade::start(
+        &server,
+        TOKEN,
+        &["--ai", "2", "--board", &device, "--format", "dgt"],
+        &pgn,
+    );
+    r.until("game");
+    for (ply, mv) in moves.iter().enumerate() {
+        let ours = ply % 2 == 0;
+        if ours {
+            for step in on_board(mv) {
+                sim.say(&step);
+            }
+        }
+        let v = r.until("move");
+        let want = if ours {
+            ("player", "e_board")
+        } else {
+            ("opponent", "server")
+        };
+        assert_eq!(
+            (v["by"].as_str(), v["source"].as_str(), v["uci"].as_str()),
+            (Some(want.0), Some(want.1), Some(mv.as_str())),
+            "ply {ply}; seen:\n{}",
+            r.seen.join("\n")
+        );
+        if !ours {
+            for step in on_board(mv) {
+                sim.say(&step);
+            }
+        }
+    }
+    r.type_line("resign");
+    r.type_line("yes");
+    let end = r.until("end");
+    assert_eq!(end["result"], "0-1", "{end}");
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        server.moves(),
+        moves,
+        "every move made on the board was sent"
+    );
+    assert_eq!(
+        pgn_moves_as_uci(&std::fs::read_to_string(&pgn).unwrap()),
+        moves
+    );
+    let text = out.join("\n");
+    assert!(text.contains("\"state\":\"back\""), "the reconnection");
+    assert!(
+        !text.contains("Board fault"),
+        "no move misread on the board: {text}"
+    );
+    sim.quit();
+}
+
+/// `--format millennium`: the player's own board is a Millennium
+/// ChessLink (its emulator on a real pseudo-terminal). Each of our moves
+/// made on it reaches the server; each of the opponent's, from the
+/// server, is lit on its from- and to-square until it is made there, and
+/// the board goes dark. Then we resign.
+#[test]
+fn on_a_millennium_board_our_moves_reach_the_server_and_the_opponents_are_lit() {
+    use millennium_hands::{make, squares, until_lit};
+    const PLIES: usize = 16;
+    let moves: Vec<String> = game_moves();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-millennium");
+    let board = millennium_pty::MillenniumPty::start();
+    let args = [
+        "--ai",
+        "2",
+        "--board",
+        &board.device,
+        "--format",
+        "millennium",
+    ];
+    let mut r = Rochade::start(&server, TOKEN, &args, &dir.join("g.pgn"));
+    r.until("game");
+    let mut pos = shakmaty::Chess::default();
+    for (ply, uci) in moves.iter().enumerate().take(PLIES) {
+        let mv = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let ours = ply % 2 == 0;
+        if ours {
+            make(&board, &pos, &mv);
+        }
+        let v = r.until("move");
+        assert_eq!(
+            (v["by"].as_str(), v["uci"].as_str()),
+            (
+                Some(if ours { "player" } else { "opponent" }),
+                Some(uci.as_str())
+            ),
+            "ply {ply}; seen:\n{}",
+            r.seen.join("\n")
+        );
+        if !ours {
+            until_lit(&board, squares(&mv), "the opponent's move to make");
+            make(&board, &pos, &mv);
+            until_lit(
+                &board,
+                shakmaty::Bitboard::EMPTY,
+                "the opponent's move made",
+            );
+        }
+        shakmaty::Position::play_unchecked(&mut pos, mv);
+    }
+    assert_eq!(server.moves(), moves[..PLIES], "every move made was sent");
+    r.type_line("resign");
+    r.type_line("yes");
+    assert_eq!(r.until("end")["result"], "0-1");
+    let (code, _, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]

@@ -77,6 +77,14 @@ impl BleLink {
     }
 }
 
+/// A BLE link is held where a serial one is (`rochade online` and
+/// `rochade puzzle` keep the player's board as one [`Link`]).
+impl From<BleLink> for Link {
+    fn from(link: BleLink) -> Link {
+        link.0
+    }
+}
+
 struct Worker {
     protocol: AnyDecoder,
     profile: Profile,

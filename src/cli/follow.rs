@@ -290,9 +290,9 @@ pub(super) enum Tagged<M> {
 }
 
 /// Starts a link whose reports go to `tx`, tagged by `tag`.
-fn spawn_tagged<P: Protocol, T: Send + 'static>(
+pub(super) fn spawn_tagged<P: Protocol, T: Send + 'static>(
     cfg: LinkConfig<P>,
-    tag: fn(BoardInput<P::Message>) -> T,
+    tag: impl Fn(BoardInput<P::Message>) -> T + Send + 'static,
     tx: mpsc::Sender<T>,
 ) -> Result<Link, CliError> {
     let (link_tx, link_rx) = mpsc::channel();
@@ -302,9 +302,9 @@ fn spawn_tagged<P: Protocol, T: Send + 'static>(
 }
 
 /// Passes a link's reports on to `tx`, tagged by `tag`.
-fn forward<M: Send + 'static, T: Send + 'static>(
+pub(super) fn forward<M: Send + 'static, T: Send + 'static>(
     link_rx: mpsc::Receiver<BoardInput<M>>,
-    tag: fn(BoardInput<M>) -> T,
+    tag: impl Fn(BoardInput<M>) -> T + Send + 'static,
     tx: mpsc::Sender<T>,
 ) {
     std::thread::spawn(move || {

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 pub mod announce;
+pub mod board_arg;
 pub mod board_sim;
 mod certabo_sim;
 pub mod dgt;
@@ -54,7 +55,7 @@ pub enum Command {
     Play(play::Args),
     /// Play online on Lichess (Board API) from the terminal.
     Online(online::Args),
-    /// Puzzles from the bundled Lichess set: typed moves or the peg-board.
+    /// Puzzles from the bundled Lichess set: typed moves or your own board.
     Puzzle(puzzle::Args),
     /// Review a game with the engine: your mistakes, then each as an exercise.
     Review(review::Args),
@@ -107,27 +108,6 @@ pub(crate) const SPEECH_ADVICE: &str = "to hear the moves, install speech-dispat
 fn write_file(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> CliResult {
     crate::storage::write_user_file(path, bytes.as_ref())
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
-}
-
-/// The peg-board link on `cfg.port`, its reports sent on as `wrap(input)`
-/// (a thread forwards them; it ends with the link or the receiver).
-fn spawn_board<M: Send + 'static>(
-    cfg: crate::serial::LinkConfig,
-    tx: std::sync::mpsc::Sender<M>,
-    wrap: fn(crate::serial::BoardInput) -> M,
-) -> Result<crate::serial::Link, CliError> {
-    let port = cfg.port.clone();
-    let (link_tx, link_rx) = std::sync::mpsc::channel();
-    let link = crate::serial::Link::spawn(cfg, link_tx)
-        .map_err(|e| CliError::failure(format!("the board on {port}: {e}")))?;
-    std::thread::spawn(move || {
-        for input in link_rx {
-            if tx.send(wrap(input)).is_err() {
-                return;
-            }
-        }
-    });
-    Ok(link)
 }
 
 /// Reads stdin on a thread of its own, each line sent on as `line(text)`

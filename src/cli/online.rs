@@ -41,6 +41,7 @@ use rochade_core::session::online::server_error;
 use serde_json::json;
 use shakmaty::Position;
 
+use super::board_arg::OwnBoardInput;
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
 use crate::engine::EngineRequest;
@@ -80,16 +81,9 @@ pub struct Args {
     /// Print only; do not speak.
     #[arg(long)]
     pub quiet: bool,
-    /// The blind player's peg-board on this serial port: his moves are read
-    /// from it, the opponent's guided on it until executed.
-    #[arg(long, value_name = "PORT")]
-    pub board: Option<String>,
-    /// The peg-board's wire format: peg, liboard or sentio.
-    #[arg(long, value_name = "FORMAT", requires = "board")]
-    pub board_format: Option<crate::board::Format>,
-    /// The peg-board's baud rate (default: the format's usual rate).
-    #[arg(long, requires = "board")]
-    pub baud: Option<u32>,
+    /// The blind player's own board (`--board PORT --format KIND`).
+    #[command(flatten)]
+    pub board: super::board_arg::OwnBoardArgs,
     /// Write the game as PGN to this file after every move.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
@@ -129,7 +123,7 @@ enum Msg {
     Events(StreamMsg<IncomingEvent>),
     Game(StreamMsg<GameLine>),
     SeekDone(Result<(), ApiError>),
-    Board(crate::serial::BoardInput),
+    Board(OwnBoardInput),
     Answered(Call, Option<String>, Result<(), ApiError>),
 }
 
@@ -150,7 +144,7 @@ struct Out {
     lang: Lang,
     speech: Option<SpeechHandle>,
     pgn: Option<super::output::PgnFile>,
-    /// The peg-board, with `--board`.
+    /// The player's own board, with `--board`.
     link: Option<crate::serial::Link>,
 }
 
@@ -355,7 +349,7 @@ struct Run {
     term: Terminal,
     started: Instant,
     /// Board reports before the game started (the board's first snapshot).
-    board_waiting: Vec<crate::serial::BoardInput>,
+    board_waiting: Vec<OwnBoardInput>,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -434,26 +428,7 @@ pub fn run(args: Args) -> CliResult {
     );
     super::spawn_stdin_lines(tx.clone(), Msg::Stdin, Msg::StdinEnd);
     let started = Instant::now();
-    if let Some(port) = &args.board {
-        let format = args.board_format.unwrap_or_default();
-        let cfg = crate::serial::LinkConfig {
-            epoch: started,
-            baud: args.baud.unwrap_or(format.default_baud()),
-            ..crate::serial::LinkConfig::new(port.clone(), format)
-        };
-        let (link_tx, link_rx) = channel();
-        let link = crate::serial::Link::spawn(cfg, link_tx)
-            .map_err(|e| CliError::failure(format!("the board on {port}: {e}")))?;
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for input in link_rx {
-                if tx.send(Msg::Board(input)).is_err() {
-                    return;
-                }
-            }
-        });
-        out.link = Some(link);
-    }
+    out.link = args.board.open(started, &tx, Msg::Board)?;
     let config = SessionConfig {
         lang: args.lang,
         ..SessionConfig::default()
@@ -622,7 +597,7 @@ impl Run {
             match msg {
                 Msg::Board(input) => {
                     if self.in_game() {
-                        self.handle(input.at_ms, Event::Board(input.event))?;
+                        self.handle(input.at_ms, input.event)?;
                     } else {
                         self.board_waiting.push(input);
                     }
@@ -656,7 +631,7 @@ impl Run {
                     self.online(now, OnlineEvent::Game(Box::new(line)))?;
                     if self.in_game() {
                         for input in std::mem::take(&mut self.board_waiting) {
-                            self.handle(input.at_ms, Event::Board(input.event))?;
+                            self.handle(input.at_ms, input.event)?;
                         }
                     }
                 }

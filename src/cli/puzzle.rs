@@ -1,5 +1,6 @@
 //! `rochade puzzle`: puzzles from the bundled Lichess set in the terminal
-//! (and on the peg-board with `--board`).
+//! (and on the player's own board with `--board`, any kind `--format`
+//! names: see [`super::board_arg`]).
 //!
 //! Each puzzle is chosen near the player's rating (or `--rating`), of
 //! `--theme` if given; the opponent's first move is played and said, then
@@ -56,13 +57,10 @@ pub struct Args {
     /// Print only; do not speak.
     #[arg(long)]
     pub quiet: bool,
-    /// The peg-board on this serial port: the position is guided there and
-    /// the moves are read from it.
-    #[arg(long)]
-    pub board: Option<String>,
-    /// The peg-board's wire format: peg, liboard or sentio.
-    #[arg(long, value_name = "FORMAT", requires = "board")]
-    pub board_format: Option<crate::board::Format>,
+    /// The player's own board (`--board PORT --format KIND`): the
+    /// position is guided there and the moves are read from it.
+    #[command(flatten)]
+    pub board: super::board_arg::OwnBoardArgs,
 }
 
 /// A typed line that is a puzzle word rather than a move.
@@ -112,7 +110,7 @@ fn file_named(name: &str, packs: &[Pack]) -> Option<File> {
 enum Msg {
     Line(String),
     End,
-    Board(crate::serial::BoardInput),
+    Board(super::board_arg::OwnBoardInput),
 }
 
 struct Out {
@@ -378,15 +376,7 @@ pub fn run(args: Args) -> CliResult {
         speech,
         link: None,
     };
-    if let Some(port) = &args.board {
-        let format = args.board_format.unwrap_or_default();
-        let cfg = crate::serial::LinkConfig {
-            epoch: started,
-            ..crate::serial::LinkConfig::new(port.clone(), format)
-        };
-        let link = super::spawn_board(cfg, tx.clone(), Msg::Board)?;
-        out.link = Some(link);
-    }
+    out.link = args.board.open(started, &tx, Msg::Board)?;
     super::spawn_stdin_lines(tx, Msg::Line, Msg::End);
     let now = || started.elapsed().as_millis() as u64;
     let mut played = 0u32;
@@ -420,7 +410,7 @@ pub fn run(args: Args) -> CliResult {
             let event = match rx.recv_timeout(Duration::from_millis(wait)) {
                 Err(RecvTimeoutError::Timeout) => Event::Tick,
                 Err(RecvTimeoutError::Disconnected) | Ok(Msg::End) => break 'puzzles,
-                Ok(Msg::Board(input)) => Event::Board(input.event),
+                Ok(Msg::Board(input)) => input.event,
                 Ok(Msg::Line(line)) => {
                     let text = line.trim();
                     if text.is_empty() {

@@ -11,7 +11,7 @@ use super::track_driver::Driver;
 use super::{CliError, CliResult};
 use crate::board::{DecoderStats, Protocol, log};
 use crate::eboard::{AnyDecoder, Kind, Message};
-use crate::serial::{Link, LinkConfig};
+use crate::serial::Link;
 use crate::session::Event;
 use crate::session::board::BoardEvent;
 
@@ -111,17 +111,7 @@ pub(super) fn run(driver: Driver, run: Run) -> CliResult {
     follow_ports(
         &mut driver,
         run.port,
-        |port, epoch| {
-            let mut cfg = LinkConfig {
-                log: board_log,
-                epoch,
-                ..LinkConfig::eboard(port, kind)
-            };
-            if let Some(baud) = baud {
-                cfg.baud = baud;
-            }
-            cfg
-        },
+        |port, epoch| super::board_arg::eboard_config(port, kind, baud, epoch, board_log),
         run.sighted,
     )
 }
