@@ -159,8 +159,8 @@ pub(super) fn capture_in_hand(pos: &Chess, seen: &Board) -> bool {
 }
 
 /// Whether a piece missing from `seen` (which shows `pos` with a piece in
-/// the hand) may instead be taken by the last move's piece, its capture
-/// still going on: the last move then is no move yet.
+/// the hand) may instead be taken by the last move's piece, paused on its
+/// way there: the last move then is no move yet.
 fn capture_going_on(moves: &[Move], pos: &Chess, seen: &Board) -> bool {
     let Some(last) = moves.last() else {
         return false;
@@ -176,10 +176,12 @@ fn capture_going_on(moves: &[Move], pos: &Chess, seen: &Board) -> bool {
     let mut board = pos.board().clone();
     board.discard_piece_at(last.to());
     board.set_piece_at(from, piece);
+    // The piece stands on the way from where it came to the missing one.
     missing.into_iter().any(|sq| {
         pos.board()
             .piece_at(sq)
             .is_some_and(|p| p.color != piece.color)
+            && shakmaty::attacks::between(from, sq).contains(last.to())
             && board
                 .attacks_to(sq, piece.color, board.occupied())
                 .contains(from)
