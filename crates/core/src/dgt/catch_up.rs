@@ -408,15 +408,24 @@ pub(super) fn after(pos: &Chess, mv: Move) -> Chess {
     next
 }
 
-/// Whether the mover of the move that led to `next` has every piece where
-/// `next` has it (the other side's pieces may differ: its reply going on).
-pub(super) fn mover_as_shown(next: &Chess, seen: &Board) -> bool {
+/// Whether the mover of the move that led to `next`, ending on `to`, has
+/// every piece where `next` has it (the other side's pieces may differ:
+/// its reply going on), the moved piece perhaps taken off `to` by the
+/// other side (its capture begun with the taken piece).
+pub(super) fn mover_as_shown(next: &Chess, to: Square, seen: &Board) -> bool {
     let mover = !next.turn();
+    let board = next.board();
+    let taken_off = |sq: Square| {
+        sq == to
+            && seen.piece_at(sq).is_none()
+            && board.attacks_to(sq, !mover, board.occupied()).any()
+    };
     Square::ALL.into_iter().all(|sq| {
-        let want = next.board().piece_at(sq);
+        let want = board.piece_at(sq);
         let have = seen.piece_at(sq);
         want == have
             || (want.is_none_or(|p| p.color != mover) && have.is_none_or(|p| p.color != mover))
+            || taken_off(sq)
     })
 }
 

@@ -417,6 +417,7 @@ impl Recognizer {
             let mover = self.pos.turn();
             let involved = crate::board::catch_up::involved(mv, mover);
             let next = after(&self.pos, mv);
+            let to = landing(mv, mover);
             let attacked_by = |color: shakmaty::Color| {
                 [&self.pos, &next].iter().any(|p| {
                     p.board()
@@ -433,8 +434,8 @@ impl Recognizer {
                 && attacked_by(!mover);
             // On a board whose scans bring changes in no order of the
             // hands, the other side's piece lifted where the piece the
-            // board shows moving could take it may be that capture going
-            // on. (A board that sends each change as it happens needs no
+            // board shows moving, paused on its way there, could take it
+            // may be that capture going on. (A board that sends each change as it happens needs no
             // such doubt.)
             let maybe_captured = self.streaming
                 && lifted
@@ -443,21 +444,40 @@ impl Recognizer {
                     .pos
                     .legal_moves()
                     .iter()
-                    .any(|m| m.from() == mv.from() && m.to() == square && m.is_capture());
+                    .any(|m| m.from() == mv.from() && m.to() == square && m.is_capture())
+                && mv
+                    .from()
+                    .is_some_and(|from| shakmaty::attacks::between(from, square).contains(to));
             // The move's squares all stand as the move left them.
             let still = involved
                 .into_iter()
                 .all(|sq| seen.piece_at(sq) == next.board().piece_at(sq));
-            if !involved.contains(square) && ((theirs && !maybe_captured) || taken_off) {
+            // The moved piece off its square again: only the other side's
+            // capture there goes on with the move done (the taker lifted,
+            // or set down on it); anything else may be the move going on.
+            let to_kept = seen.piece_at(to).is_some();
+            let capturing_there = piece.is_some_and(|p| p.color != mover && square == to)
+                || (lifted
+                    && theirs
+                    && next
+                        .board()
+                        .attacks_to(to, !mover, next.board().occupied())
+                        .contains(square));
+            let replying = (!involved.contains(square) || capturing_there)
+                && ((theirs && !maybe_captured) || taken_off);
+            if replying && (to_kept || capturing_there) {
                 self.play(now, mv, out);
                 self.in_sync(out);
-            } else if still
-                && (mover_as_shown(&next, &seen)
-                    || (self.streaming && before.or(piece) != next.board().piece_at(mv.to())))
+            } else if (still
+                && (mover_as_shown(&next, to, &seen)
+                    || (self.streaming && before.or(piece) != next.board().piece_at(to))))
+                || (self.streaming && square == to && mover_as_shown(&next, to, &seen))
             {
                 // A scan's changes come in no order of the hands: the
                 // mover's next move, with another piece, may come before
-                // the reply that preceded it. The scan's end tells (see
+                // the reply that preceded it; the moved piece lifted again
+                // where the other side can take it may be that capture
+                // begun. The next change, or the scan's end, tells (see
                 // `on_scan`).
                 kept = Some(mv);
             }
@@ -494,7 +514,8 @@ impl Recognizer {
         let (Some(mv), Some(seen)) = (self.shown, self.seen()) else {
             return;
         };
-        if !self.pos.is_legal(mv) || !mover_as_shown(&after(&self.pos, mv), &seen) {
+        let to = landing(mv, self.pos.turn());
+        if !self.pos.is_legal(mv) || !mover_as_shown(&after(&self.pos, mv), to, &seen) {
             self.shown = None;
         }
     }
@@ -774,6 +795,16 @@ impl Recognizer {
             }
         }
         m
+    }
+}
+
+/// Where a move's piece lands (castling: the king's square).
+fn landing(mv: Move, mover: shakmaty::Color) -> Square {
+    match mv {
+        Move::Castle { king, rook } => {
+            shakmaty::CastlingSide::from_king_side(rook > king).king_to(mover)
+        }
+        _ => mv.to(),
     }
 }
 
