@@ -534,7 +534,7 @@ impl Recognizer {
             return;
         }
         let Some(seen) = self.seen() else { return };
-        if &seen == self.pos.board() {
+        if &seen == self.pos.board() || capture_in_hand(&self.pos, &seen) {
             return;
         }
         let Some(mut moves) = catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES, false)
