@@ -126,6 +126,8 @@ pub struct Recognizer {
     changed_since_scan: bool,
     /// Whole scans since the last change that showed nothing new.
     quiet_scans: u32,
+    /// The changes of the scan coming in, not followed yet.
+    scan_changes: Vec<(Square, Option<shakmaty::Piece>)>,
 }
 
 /// Boards kept in the trail at most.
@@ -163,6 +165,7 @@ impl Recognizer {
             streaming: false,
             changed_since_scan: false,
             quiet_scans: 0,
+            scan_changes: Vec::new(),
         }
     }
 
@@ -279,6 +282,8 @@ impl Recognizer {
     /// set down on empty squares, then pieces taken (the taken one off,
     /// the taker on), then the other side's pieces lifted.
     pub fn on_dump(&mut self, now: u64, pieces: &Pieces, out: &mut Vec<RecognizerEvent>) {
+        // The scan's changes first: the dump comes with them.
+        self.follow_scan_changes(now, out);
         if let Some(board) = self.board
             && &board != pieces
             && !self.field_updates
@@ -337,8 +342,35 @@ impl Recognizer {
         }
         self.whole_reports = false;
         self.field_updates = true;
+        if self.streaming {
+            // Followed as the scan ends, in an order the hands can have
+            // made them in (see `on_scan`).
+            self.scan_changes.push((square, piece));
+            return;
+        }
         if self.change(now, square, piece, out) {
             self.from_updates = true;
+        }
+    }
+
+    /// A scan's changes, in the order the hands most likely made them: a
+    /// scan brings them with no order of its own. Pieces set down first (a
+    /// move is done when its piece lands, and the reply begins with a
+    /// lift), the side to move's before the other side's; then pieces
+    /// lifted, the side to move's first.
+    fn follow_scan_changes(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
+        let Some(board) = self.board else { return };
+        let mover = self.pos.turn();
+        let mut changes = std::mem::take(&mut self.scan_changes);
+        changes.sort_by_key(|&(square, piece)| {
+            let before = board[usize::from(square)];
+            let color = piece.or(before).map(|p| p.color);
+            (piece.is_none(), color != Some(mover))
+        });
+        for (square, piece) in changes {
+            if self.change(now, square, piece, out) {
+                self.from_updates = true;
+            }
         }
     }
 
@@ -435,8 +467,8 @@ impl Recognizer {
             // On a board whose scans bring changes in no order of the
             // hands, the other side's piece lifted where the piece the
             // board shows moving, paused on its way there, could take it
-            // may be that capture going on. (A board that sends each change as it happens needs no
-            // such doubt.)
+            // may be that capture going on. (A board that sends each change
+            // as it happens needs no such doubt.)
             let maybe_captured = self.streaming
                 && lifted
                 && theirs
@@ -495,6 +527,7 @@ impl Recognizer {
     /// scan with nothing new after a change settles the board.
     pub fn on_scan(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
         self.streaming = true;
+        self.follow_scan_changes(now, out);
         // The scan that brought a change is not a quiet one.
         if !std::mem::take(&mut self.changed_since_scan) {
             self.quiet_scans = self.quiet_scans.saturating_add(1);
