@@ -359,17 +359,20 @@ impl Recognizer {
     /// lift), the side to move's before the other side's; then pieces
     /// lifted, the side to move's first.
     fn follow_scan_changes(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
-        let Some(board) = self.board else { return };
-        let mover = self.pos.turn();
-        let mut changes = std::mem::take(&mut self.scan_changes);
-        changes.sort_by_key(|&(square, piece)| {
-            let before = board[usize::from(square)];
-            let color = piece.or(before).map(|p| p.color);
-            (piece.is_none(), color != Some(mover))
-        });
-        for (square, piece) in changes {
-            if self.change(now, square, piece, out) {
-                self.from_updates = true;
+        let changes = std::mem::take(&mut self.scan_changes);
+        let (set, lifted): (Vec<_>, Vec<_>) = changes.into_iter().partition(|c| c.1.is_some());
+        for group in [set, lifted] {
+            // Whose turn it is after the pieces set down were followed.
+            let Some(board) = self.board else { return };
+            let mover = self.pos.turn();
+            let mut group = group;
+            group.sort_by_key(|&(square, piece)| {
+                piece.or(board[usize::from(square)]).map(|p| p.color) != Some(mover)
+            });
+            for (square, piece) in group {
+                if self.change(now, square, piece, out) {
+                    self.from_updates = true;
+                }
             }
         }
     }
