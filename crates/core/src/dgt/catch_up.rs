@@ -47,8 +47,13 @@ pub fn catch_up_within(
     max_plies: usize,
     in_hand: bool,
 ) -> Option<Vec<Move>> {
-    let fewest = plies_needed(start, seen);
-    if fewest == 0 || fewest > max_plies {
+    if start.board() == seen {
+        return None;
+    }
+    // A board that differs is at least a ply away, even when no piece
+    // stands anywhere new (a capture taken back by the same kind of piece).
+    let fewest = plies_needed(start, seen).max(1);
+    if fewest > max_plies {
         return None;
     }
     let mut search = Search {
@@ -72,19 +77,22 @@ pub fn catch_up_within(
     search
         .found
         .into_iter()
-        .map(|moves| {
+        .map(|(moves, in_hand)| {
             let cost = misfit(start, &moves, trail) + (moves.len() - shortest) * EXTRA_PLY_COST;
-            (cost, moves)
+            (cost, in_hand, moves)
         })
-        .min_by_key(|(cost, moves)| (*cost, moves.len()))
-        .map(|(_, moves)| moves)
+        // Alike otherwise: the board shown exactly, rather than with a
+        // piece in the hand.
+        .min_by_key(|(cost, in_hand, moves)| (*cost, moves.len(), *in_hand))
+        .map(|(_, _, moves)| moves)
 }
 
 struct Search<'a> {
     seen: &'a Board,
     in_hand: bool,
     nodes: usize,
-    found: Vec<Vec<Move>>,
+    /// Each way found, and whether it ends with a piece in the hand.
+    found: Vec<(Vec<Move>, bool)>,
 }
 
 impl Search<'_> {
@@ -94,15 +102,20 @@ impl Search<'_> {
         }
         self.nodes += 1;
         if left == 0 {
-            let kept = self.found.iter().filter(|m| m.len() == moves.len()).count();
+            let kept = self
+                .found
+                .iter()
+                .filter(|m| m.0.len() == moves.len())
+                .count();
             // Exactly there, or with the next move begun: a piece is in
             // the hand (the board settled while the player held it).
-            let ends_here = pos.board() == self.seen
-                || (self.in_hand
-                    && next_in_hand(pos, self.seen)
-                    && !capture_going_on(moves, pos, self.seen));
-            if ends_here && kept < KEEP {
-                self.found.push(moves.clone());
+            let exact = pos.board() == self.seen;
+            let in_hand = !exact
+                && self.in_hand
+                && next_in_hand(pos, self.seen)
+                && !capture_going_on(moves, pos, self.seen);
+            if (exact || in_hand) && kept < KEEP {
+                self.found.push((moves.clone(), in_hand));
             }
             return;
         }
@@ -568,6 +581,14 @@ mod tests {
         moved.discard_piece_at(Square::A1);
         moved.set_piece_at(Square::A4, rook);
         assert!(!capture_in_hand(&start, &moved));
+    }
+
+    #[test]
+    fn a_recapture_by_the_same_kind_of_piece_is_found() {
+        // Nxc5 dxc5 leaves a white pawn on c5 again.
+        let (start, _) = play(&Chess::default(), "d4 Na6 c4 e6 c5");
+        let (after, want) = play(&start, "Nxc5 dxc5");
+        assert_eq!(catch_up(&start, after.board(), &[]), Some(want));
     }
 
     #[test]
