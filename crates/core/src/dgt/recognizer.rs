@@ -505,12 +505,14 @@ impl Recognizer {
                 self.in_sync(out);
             } else if (still
                 && (mover_as_shown(&next, to, &seen)
-                    || (self.streaming && before.or(piece) != next.board().piece_at(to))))
+                    || (self.streaming
+                        && (lifted || before.or(piece) != next.board().piece_at(to)))))
                 || (self.streaming && square == to && mover_as_shown(&next, to, &seen))
             {
                 // A scan's changes come in no order of the hands: the
-                // mover's next move, with another piece, may come before
-                // the reply that preceded it; the moved piece lifted again
+                // mover's next move, with another piece (one lifted from
+                // elsewhere, or one of another kind set down), may come
+                // before the reply that preceded it; the moved piece lifted again
                 // where the other side can take it may be that capture
                 // begun. The next change, or the scan's end, tells (see
                 // `on_scan`).
