@@ -500,7 +500,24 @@ impl Recognizer {
                         .contains(square));
             let replying = (!involved.contains(square) || capturing_there)
                 && ((theirs && !maybe_captured) || taken_off);
-            if replying && (to_kept || capturing_there) {
+            if !self.streaming {
+                // A board that sends each change as it happens: the other
+                // side touches its own piece, or takes one of the mover's
+                // that it attacks (the mover's king is never taken).
+                let replying = !involved.contains(square)
+                    && before.or(piece).is_some_and(|p| {
+                        p.color != mover
+                            || (p.role != shakmaty::Role::King
+                                && next
+                                    .board()
+                                    .attacks_to(square, !mover, next.board().occupied())
+                                    .any())
+                    });
+                if replying {
+                    self.play(now, mv, out);
+                    self.in_sync(out);
+                }
+            } else if replying && (to_kept || capturing_there) {
                 self.play(now, mv, out);
                 self.in_sync(out);
             } else if (still
@@ -727,7 +744,7 @@ impl Recognizer {
             seen.occupied(),
         )
         .any()
-            || capture_in_hand(&self.pos, seen);
+            || (self.streaming && capture_in_hand(&self.pos, seen));
         // Replies the board showed, each exactly, in order: before the
         // correction below, which the same board can fit when the last
         // move's piece was moved again after the other side's move.
