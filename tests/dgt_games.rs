@@ -15,6 +15,8 @@ use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::pgn::{Games, ReadOptions};
 use shakmaty::{Board, CastlingSide, Chess, Move, Piece, Position, Square};
 
+#[path = "support/recorded.rs"]
+mod recorded;
 #[path = "support/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -66,7 +68,6 @@ impl Hands {
     fn events(&mut self, out: Vec<RecognizerEvent>) {
         for e in out {
             match e {
-                RecognizerEvent::Move(mv) => self.moves.push(mv),
                 RecognizerEvent::RequestBoard => {
                     // The board answers at once with a full dump.
                     self.dumps += 1;
@@ -75,17 +76,7 @@ impl Hands {
                         .on_dump(self.now, &pieces_of_board(self.board.clone()), &mut more);
                     self.events(more);
                 }
-                RecognizerEvent::Corrected { old, new } => {
-                    if self.moves.last() == Some(&old) {
-                        self.moves.pop();
-                    }
-                    self.moves.push(new);
-                }
-                RecognizerEvent::Takeback(mv) => self.wrong.push(format!("takeback {mv}")),
-                RecognizerEvent::NewGame => self.wrong.push("new game".into()),
-                RecognizerEvent::Orientation { .. }
-                | RecognizerEvent::Mismatch(_)
-                | RecognizerEvent::InSync => {}
+                other => recorded::record(other, &mut self.moves, &mut self.wrong),
             }
         }
     }

@@ -17,6 +17,8 @@
 
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
+#[path = "support/recorded.rs"]
+mod recorded;
 #[path = "support/rng.rs"]
 mod rng;
 
@@ -183,24 +185,13 @@ impl Game {
     fn events(&mut self, out: Vec<RecognizerEvent>) {
         for e in out {
             match e {
-                RecognizerEvent::Move(mv) => self.moves.push(mv),
                 RecognizerEvent::RequestBoard => {
                     // The link asks; the board answers with its whole
                     // position (through the same radio).
                     let bytes = whole_board(self.kind, &self.board);
                     self.send(bytes);
                 }
-                RecognizerEvent::Corrected { old, new } => {
-                    if self.moves.last() == Some(&old) {
-                        self.moves.pop();
-                    }
-                    self.moves.push(new);
-                }
-                RecognizerEvent::Takeback(mv) => self.wrong.push(format!("takeback {mv}")),
-                RecognizerEvent::NewGame => self.wrong.push("new game".into()),
-                RecognizerEvent::Orientation { .. }
-                | RecognizerEvent::Mismatch(_)
-                | RecognizerEvent::InSync => {}
+                other => recorded::record(other, &mut self.moves, &mut self.wrong),
             }
         }
     }

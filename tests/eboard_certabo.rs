@@ -28,6 +28,8 @@ use rochade::eboard::certabo_sim::CertaboSim;
 use rochade::eboard::{AnyDecoder, CalibrationStep, Kind, Message};
 use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
 
+#[path = "support/recorded.rs"]
+mod recorded;
 #[path = "support/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -174,20 +176,9 @@ impl Host {
                 println!("{}: rec {e:?}", self.now);
             }
             match e {
-                RecognizerEvent::Move(mv) => self.moves.push(mv),
                 // The link thread tells the decoder what it sent.
                 RecognizerEvent::RequestBoard => self.decoder.sent(HostCommand::Snapshot),
-                RecognizerEvent::Corrected { old, new } => {
-                    if self.moves.last() == Some(&old) {
-                        self.moves.pop();
-                    }
-                    self.moves.push(new);
-                }
-                RecognizerEvent::Takeback(mv) => self.wrong.push(format!("takeback {mv}")),
-                RecognizerEvent::NewGame => self.wrong.push("new game".into()),
-                RecognizerEvent::Orientation { .. }
-                | RecognizerEvent::Mismatch(_)
-                | RecognizerEvent::InSync => {}
+                other => recorded::record(other, &mut self.moves, &mut self.wrong),
             }
         }
     }
@@ -610,9 +601,10 @@ impl LinkHost {
         while !done(self) {
             assert!(
                 std::time::Instant::now() < end,
-                "timed out: said {:?}, moves {:?}",
+                "timed out: said {:?}, moves {:?}, seen {:?}",
                 self.said,
-                self.moves
+                self.moves,
+                self.rec.seen().map(|b| b.board_fen().to_string())
             );
             if let Ok(input) = self.rx.recv_timeout(std::time::Duration::from_millis(50)) {
                 self.take(input, link);

@@ -25,6 +25,8 @@ use rochade::eboard::millennium_sim::MillenniumSim;
 use rochade::eboard::{AnyDecoder, Kind, Message};
 use shakmaty::{Chess, Move};
 
+#[path = "support/recorded.rs"]
+mod recorded;
 #[path = "support/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -156,24 +158,13 @@ impl Table<'_> {
                 eprintln!("{} event {e:?}", self.now);
             }
             match e {
-                RecognizerEvent::Move(mv) => self.moves.push(mv),
                 RecognizerEvent::RequestBoard => {
                     self.tally.requests += 1;
                     let ask = self.host.encode(HostCommand::Snapshot);
                     assert_eq!(ask, b"S53");
                     self.host_says(ask);
                 }
-                RecognizerEvent::Corrected { old, new } => {
-                    if self.moves.last() == Some(&old) {
-                        self.moves.pop();
-                    }
-                    self.moves.push(new);
-                }
-                RecognizerEvent::Takeback(mv) => self.wrong.push(format!("takeback {mv}")),
-                RecognizerEvent::NewGame => self.wrong.push("new game".into()),
-                RecognizerEvent::Orientation { .. }
-                | RecognizerEvent::Mismatch(_)
-                | RecognizerEvent::InSync => {}
+                other => recorded::record(other, &mut self.moves, &mut self.wrong),
             }
         }
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::CliError;
 use super::follow::{CommandError, typed_commands};
-use crate::board::sim::{self, SimBoard, SimCommand};
+use crate::board::sim::SimCommand;
 use crate::board::{Decoder, Format, PegMessage};
 use crate::eboard::certabo_sim::CertaboSim;
 
@@ -21,17 +21,9 @@ pub fn board_sim(
     master: serialport::TTYPort,
     setup: Option<&str>,
 ) -> Result<serialport::TTYPort, CliError> {
-    let clone = |m: &serialport::TTYPort| {
-        m.try_clone_native()
-            .map_err(|e| CliError::failure(e.to_string()))
-    };
-    let (mut reader, mut writer) = (clone(&master)?, clone(&master)?);
-    let mut hands = SimBoard::new(Format::Peg);
-    let _ = hands.apply(&SimCommand::Pieces(true));
+    let (mut reader, mut writer, mut hands) = super::eboard_sim::open(&master, setup)?;
     let mut board = CertaboSim::new(0xCE27AB0, true);
-    if let Some(setup) = setup {
-        let cmd = sim::parse_command(&format!("setup {setup}")).map_err(CliError::input)?;
-        hands.apply(&cmd).map_err(CliError::input)?;
+    if setup.is_some() {
         board
             .set_pieces(hands.pieces())
             .map_err(|e| CliError::input(e.to_string()))?;

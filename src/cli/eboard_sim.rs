@@ -42,22 +42,33 @@ pub fn board_sim(
     }
 }
 
-fn millennium(
-    mut master: serialport::TTYPort,
+/// An emulator's two ends of the pseudo-terminal (one read, one written)
+/// and the hands: the simulator's board, which knows its pieces, set up
+/// as `setup` says.
+pub(super) fn open(
+    master: &serialport::TTYPort,
     setup: Option<&str>,
-) -> Result<serialport::TTYPort, CliError> {
-    let clone = |m: &serialport::TTYPort| {
-        m.try_clone_native()
+) -> Result<(serialport::TTYPort, serialport::TTYPort, SimBoard), CliError> {
+    let clone = || {
+        master
+            .try_clone_native()
             .map_err(|e| CliError::failure(e.to_string()))
     };
-    let (mut reader, mut writer) = (clone(&master)?, clone(&master)?);
-    // The hands: the simulator's board, which knows its pieces.
+    let (reader, writer) = (clone()?, clone()?);
     let mut hands = SimBoard::new(Format::Peg);
     let _ = hands.apply(&SimCommand::Pieces(true));
     if let Some(setup) = setup {
         let cmd = sim::parse_command(&format!("setup {setup}")).map_err(CliError::input)?;
         hands.apply(&cmd).map_err(CliError::input)?;
     }
+    Ok((reader, writer, hands))
+}
+
+fn millennium(
+    mut master: serialport::TTYPort,
+    setup: Option<&str>,
+) -> Result<serialport::TTYPort, CliError> {
+    let (mut reader, mut writer, mut hands) = open(&master, setup)?;
     let mut board = MillenniumSim::new();
     board.set_pieces(hands.pieces());
     let board = Arc::new(Mutex::new(board));
