@@ -4,9 +4,13 @@
 //! lights the squares that differ on the board's LEDs once the guidance
 //! time ran out, and they go dark when it is put right; then a self-play
 //! game played by hand at blitz pace comes out as one `move` event per
-//! ply, in order. Its board log replays to the same moves. A Bluetooth
-//! board that cannot be reached is said as a lost link.
+//! ply, in order. Its board log replays to the same moves. The Certabo
+//! emulator (`rochade board-sim --format certabo`) is calibrated and
+//! followed the same way. A Bluetooth board that cannot be reached is said
+//! as a lost link.
 
+#[path = "support/board_sim.rs"]
+mod board_sim;
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
 #[path = "support/hermetic.rs"]
@@ -264,6 +268,36 @@ fn track_follows_a_millennium_board_lights_a_wrong_move_and_prints_every_move() 
         .map(|v| v["uci"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(replayed, want, "the log replays to the same game");
+}
+
+#[test]
+fn track_calibrates_the_simulated_certabo_board_and_follows_its_moves() {
+    let mut sim = board_sim::Sim::start(&["--format", "certabo"]);
+    let track = Track::start(&["--format", "certabo", "--lang", "en", &sim.device]);
+    // The start position with the spare queens stands: the board learns
+    // its chips, and the link stays up meanwhile (every scan is heard).
+    let seen = track.until(20, |v| v["event"] == "calibration" && v["step"] == "done");
+    assert!(
+        seen.iter()
+            .any(|v| v["event"] == "link" && v["state"] == "connected"),
+        "{seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|v| v["event"] == "link" && v["state"] == "lost"),
+        "{seen:?}"
+    );
+    // The first typed change puts the spare queens aside.
+    let moves = ["e2e4", "e7e5", "g1f3", "b8c6"];
+    for mv in moves {
+        sim.say(&format!("move {mv}"));
+        let want = mv.to_string();
+        track.until(30, move |v| {
+            v["event"] == "move" && v["uci"] == want.as_str()
+        });
+    }
+    sim.quit();
 }
 
 #[test]

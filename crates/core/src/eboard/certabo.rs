@@ -266,7 +266,6 @@ impl CertaboDecoder {
         if before.is_none() || std::mem::take(&mut self.snapshot_wanted) {
             out.push(Message::Position(Box::new(pieces)));
         }
-        out.push(Message::Scanned);
     }
 
     fn framed(&mut self, framed: Framed, log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
@@ -278,6 +277,10 @@ impl CertaboDecoder {
                     Some(scan) => {
                         self.stats.messages += 1;
                         self.scan(&scan, out);
+                        // Every scan ends so, calibrated or not: the host
+                        // hears the board is there while it waits for the
+                        // starting position.
+                        out.push(Message::Scanned);
                     }
                     None => self.stats.garbage += 1,
                 }
@@ -424,7 +427,9 @@ mod tests {
             out,
             vec![
                 Message::Ident(IDENT.into()),
-                Message::Calibration(CalibrationStep::SetUpStart)
+                Message::Calibration(CalibrationStep::SetUpStart),
+                // The one good line's end; the bad ones end no scan.
+                Message::Scanned,
             ]
         );
         let s = d.stats();
@@ -444,6 +449,12 @@ mod tests {
         for _ in 0..3 {
             out.extend(d.decode_all(&setup));
         }
+        assert_eq!(
+            out.iter().filter(|m| **m == Message::Scanned).count(),
+            3,
+            "every scan ends so, calibrated or not (the host hears the board)"
+        );
+        out.retain(|m| m != &Message::Scanned);
         assert_eq!(
             out,
             vec![
@@ -470,7 +481,10 @@ mod tests {
         // A reconnect keeps the chips: the position comes after two scans.
         let mut again = d.fresh();
         let plain = encode_scan(&scan_of(&start, &[]));
-        assert_eq!(again.decode_all(&plain), vec![Message::Ident(IDENT.into())]);
+        assert_eq!(
+            again.decode_all(&plain),
+            vec![Message::Ident(IDENT.into()), Message::Scanned]
+        );
         let got = again.decode_all(&plain);
         assert_eq!(got.len(), 2);
         assert_eq!(got[1], Message::Scanned);
