@@ -220,9 +220,20 @@ impl Table {
             for (at, line) in self.sim.scans_until(scan_at) {
                 if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
                     let body = &line[1..line.len().saturating_sub(1)];
-                    let h6 = rochade::eboard::certabo::parse_scan(body)
-                        .map(|s| s[usize::from(Square::H6)]);
-                    println!("{at}: scan h6 {h6:?} len {}", line.len());
+                    // The squares named in SQS (e.g. SQS=h2,f2), by chip.
+                    let names = std::env::var("SQS").unwrap_or_else(|_| "h6".into());
+                    let scan = rochade::eboard::certabo::parse_scan(body);
+                    let shown: Vec<String> = names
+                        .split(',')
+                        .filter_map(|n| n.parse::<Square>().ok())
+                        .map(|sq| {
+                            let code = scan.map(|s| s[usize::from(sq)]);
+                            let chip =
+                                code.and_then(|c| self.sim.chips().iter().position(|k| k.0 == c));
+                            format!("{sq}={chip:?}")
+                        })
+                        .collect();
+                    println!("{at}: scan {} len {}", shown.join(" "), line.len());
                 }
                 for chunk in self.wire.send(line) {
                     self.host.feed(at, &chunk);
@@ -448,24 +459,27 @@ fn every_game_is_followed_exactly_at_a_human_pace() {
     check("human pace", HUMAN);
 }
 
-/// Not yet: 324 of 330 games exact at blitz pace (a scan every 250 ms
+/// Not yet: 328 of 330 games exact at blitz pace (a scan every 250 ms
 /// misses most positions of a blitz game; the recognizer follows it from
-/// the changes each scan brings and catches up the plies it never saw, but
-/// now and then a capture going on or a piece paused on its way still
-/// reads as moves). Run it with `--ignored` to measure.
+/// the changes each scan brings and catches up the plies it never saw).
+/// In the other two a scan lost on the line, with a weak chip read in one
+/// of them, leaves a board two different games end on alike (game 260: a
+/// double step taken en passant or a single step taken; game 149: a slide
+/// paused for a scan as the reply began). Run it with `--ignored` to
+/// measure.
 #[test]
-#[ignore = "blitz pace on a scanning board: 324 of 330 games exact, not all yet"]
+#[ignore = "blitz pace on a scanning board: 328 of 330 games exact, not all yet"]
 fn every_game_is_followed_exactly_at_blitz_pace() {
     check("blitz pace", BLITZ);
 }
 
-/// What blitz pace reaches today, kept from going back: at least 324 of
+/// What blitz pace reaches today, kept from going back: at least 328 of
 /// the 330 games exact.
 #[test]
 fn blitz_pace_follows_no_fewer_games_than_measured() {
     let t = measure("blitz pace", BLITZ);
     assert!(
-        t.exact >= 324,
+        t.exact >= 328,
         "{} of 330 exact: {}",
         t.exact,
         t.failures.join("\n")

@@ -23,8 +23,10 @@ use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
 pub const MAX_PLIES: usize = 8;
 /// Positions visited before the search gives up.
 const BUDGET: usize = 60_000;
-/// Sequences kept per length.
-const KEEP: usize = 24;
+/// Sequences kept per length, in the order the search finds them: enough
+/// for every order of a long catch-up (seven plies of a blitz game that
+/// never stood still, game 137: 24 kept lost the right one).
+const KEEP: usize = 200;
 /// Plies more than the fewest that are still looked at.
 const MORE_PLIES: usize = 2;
 /// What a square a board differs in costs.
@@ -59,23 +61,50 @@ pub fn catch_up_within(
     let mut search = Search {
         seen,
         in_hand,
+        shuttles: false,
         nodes: 0,
         found: Vec::new(),
     };
-    let mut shortest = None;
-    for plies in fewest..=max_plies {
-        if shortest.is_some_and(|s| plies > s + MORE_PLIES) || search.nodes >= BUDGET {
-            break;
-        }
-        let before = search.found.len();
-        search.visit(start, plies, &mut Vec::with_capacity(plies));
-        if search.found.len() > before && shortest.is_none() {
-            shortest = Some(plies);
-        }
+    let shortest = search.run(start, fewest, max_plies)?;
+    Some(best_fit(start, search.found, shortest, trail))
+}
+
+/// As [`catch_up_within`], exactly there, for the ways that move a piece
+/// standing where the board has it now away and back (to take a piece on
+/// its way, or to wait while the other side moved twice): never the fewest
+/// plies by the board alone, so only the boards seen on the way can tell
+/// (see [`fits_better_than_none`]).
+pub fn catch_up_shuttling(
+    start: &Chess,
+    seen: &Board,
+    trail: &[Board],
+    max_plies: usize,
+) -> Option<Vec<Move>> {
+    // Three plies at least (away, the other side, back): worth looking for
+    // only when the boards seen fit no move at all worse than that costs.
+    if start.board() == seen || misfit(start, &[], trail) <= 3 * EXTRA_PLY_COST {
+        return None;
     }
-    let shortest = shortest?;
-    search
-        .found
+    let fewest = plies_needed(start, seen).max(1);
+    let mut search = Search {
+        seen,
+        in_hand: false,
+        shuttles: true,
+        nodes: 0,
+        found: Vec::new(),
+    };
+    let shortest = search.run(start, fewest, max_plies)?;
+    Some(best_fit(start, search.found, shortest, trail))
+}
+
+/// The way found that the boards seen fit best.
+fn best_fit(
+    start: &Chess,
+    found: Vec<(Vec<Move>, bool)>,
+    shortest: usize,
+    trail: &[Board],
+) -> Vec<Move> {
+    found
         .into_iter()
         .map(|(moves, in_hand)| {
             let cost = misfit(start, &moves, trail) + (moves.len() - shortest) * EXTRA_PLY_COST;
@@ -85,17 +114,45 @@ pub fn catch_up_within(
         // piece in the hand.
         .min_by_key(|(cost, in_hand, moves)| (*cost, moves.len(), *in_hand))
         .map(|(_, _, moves)| moves)
+        .expect("a way was found")
+}
+
+/// Whether the boards shown on the way (`trail`) fit `moves` from `start`
+/// better than they fit no move at all, each ply costing as one more than
+/// the fewest does.
+pub fn fits_better_than_none(start: &Chess, moves: &[Move], trail: &[Board]) -> bool {
+    misfit(start, moves, trail) + moves.len() * EXTRA_PLY_COST < misfit(start, &[], trail)
 }
 
 struct Search<'a> {
     seen: &'a Board,
     in_hand: bool,
+    /// Whether a piece standing where the board has it may move (and come
+    /// back).
+    shuttles: bool,
     nodes: usize,
     /// Each way found, and whether it ends with a piece in the hand.
     found: Vec<(Vec<Move>, bool)>,
 }
 
 impl Search<'_> {
+    /// Looks from `fewest` plies to `max_plies`, and up to `MORE_PLIES`
+    /// beyond the first length found; returns that length.
+    fn run(&mut self, start: &Chess, fewest: usize, max_plies: usize) -> Option<usize> {
+        let mut shortest = None;
+        for plies in fewest..=max_plies {
+            if shortest.is_some_and(|s| plies > s + MORE_PLIES) || self.nodes >= BUDGET {
+                break;
+            }
+            let before = self.found.len();
+            self.visit(start, plies, &mut Vec::with_capacity(plies));
+            if self.found.len() > before && shortest.is_none() {
+                shortest = Some(plies);
+            }
+        }
+        shortest
+    }
+
     fn visit(&mut self, pos: &Chess, left: usize, moves: &mut Vec<Move>) {
         if self.nodes >= BUDGET {
             return;
@@ -128,7 +185,7 @@ impl Search<'_> {
             let stays = mv
                 .from()
                 .is_some_and(|from| self.seen.piece_at(from) == pos.board().piece_at(from));
-            if stays {
+            if stays && !self.shuttles {
                 continue;
             }
             let mut next = pos.clone();
@@ -554,6 +611,32 @@ mod tests {
         let (after, want) = play(&start, "Kd3 b1=Q+ Kd2");
         let on_d3 = boards(&start, "Kd3 b1=Q+")[1].clone();
         assert_eq!(catch_up(&start, after.board(), &[on_d3]), Some(want));
+    }
+
+    #[test]
+    fn a_piece_that_took_on_its_way_and_came_back_is_found_by_the_boards_seen() {
+        // Rook ending (game 235 of the self-play set): Ka6-a5, Rf4xh4,
+        // Ka5-a6, Rh4-f4: the board ends with only Black's pawn gone.
+        let start: Chess = "8/8/k1K5/8/5R1p/7P/8/8 b - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let sans = "Ka5 Rxh4 Ka6 Rf4";
+        let (after, want) = play(&start, sans);
+        // The fewest plies by the pieces alone never move a piece that
+        // stands where the board has it.
+        assert_eq!(catch_up(&start, after.board(), &[]), None);
+        // Seen on the way: the king on a5, the rook on h4.
+        let trail = boards(&start, sans);
+        let found = catch_up_shuttling(&start, after.board(), &trail, 4);
+        assert_eq!(found, Some(want.clone()));
+        assert!(fits_better_than_none(&start, &want, &trail));
+        // With nothing seen on the way, nothing tells the king's way, nor
+        // that any move was made: no move explains the boards better.
+        assert_eq!(catch_up_shuttling(&start, after.board(), &[], 4), None);
+        let held = [after.board().clone()];
+        assert!(!fits_better_than_none(&start, &want, &held));
     }
 
     #[test]

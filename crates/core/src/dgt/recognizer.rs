@@ -700,7 +700,7 @@ impl Recognizer {
             self.in_sync(out);
             return true;
         }
-        false
+        self.streaming && self.catch_up_shuttle(now, seen, out)
     }
 
     fn play(&mut self, now: u64, mv: Move, out: &mut Vec<RecognizerEvent>) {

@@ -239,7 +239,7 @@ impl CertaboDecoder {
             return;
         }
         let readings = scan.map(|code| self.chips.read(&code));
-        let Some(settled) = self.settler.push(readings) else {
+        let Some(settled) = self.settler.push(readings, scan) else {
             return;
         };
         let mut pieces: Pieces = [None; 64];

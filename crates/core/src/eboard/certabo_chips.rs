@@ -209,34 +209,38 @@ fn majority<T: PartialEq + Copy>(
 /// Each square's reading, settled over the last 3 scans, one scan late:
 /// the middle scan's reading, unless it is empty or a chip not learnt
 /// while the scans before and after it agree on a learnt chip (a weak chip
-/// read as empty or as a wrong code for one scan is outvoted). Every
-/// state a scan saw is kept, in order: at blitz pace a piece may stand on
-/// a square for a single scan before the reply takes it.
+/// read as empty or as a wrong code for one scan is outvoted), and that
+/// chip is read on no other square in the middle scan (every piece has a
+/// chip of its own: seen elsewhere, it was moved there and back, and a
+/// scan lost on the line hid the second scan it was away). Every state a
+/// scan saw is kept, in order: at blitz pace a piece may stand on a square
+/// for a single scan before the reply takes it.
 #[derive(Clone, Debug, Default)]
 pub struct Settler {
-    recent: VecDeque<[Reading; 64]>,
+    recent: VecDeque<([Reading; 64], Scan)>,
 }
 
 impl Settler {
-    /// Takes one scan's readings; returns the previous scan's, settled
-    /// (nothing for the first scan).
-    pub fn push(&mut self, readings: [Reading; 64]) -> Option<[Reading; 64]> {
+    /// Takes one scan's readings and its codes; returns the previous
+    /// scan's readings, settled (nothing for the first scan).
+    pub fn push(&mut self, readings: [Reading; 64], scan: &Scan) -> Option<[Reading; 64]> {
         if self.recent.len() == SETTLE_SCANS {
             self.recent.pop_front();
         }
-        self.recent.push_back(readings);
+        self.recent.push_back((readings, scan.map(|c| normal(&c))));
         let n = self.recent.len();
         if n < 2 {
             return None;
         }
-        let (middle, after) = (&self.recent[n - 2], &self.recent[n - 1]);
+        let ((middle, middle_codes), (after, _)) = (&self.recent[n - 2], &self.recent[n - 1]);
         let before = (n == 3).then(|| &self.recent[0]);
         let mut out = *middle;
         for (i, o) in out.iter_mut().enumerate() {
-            if let Some(b) = before
+            if let Some((b, b_codes)) = before
                 && !matches!(middle[i], Reading::Known(_))
                 && matches!(b[i], Reading::Known(_))
                 && b[i] == after[i]
+                && !middle_codes.contains(&b_codes[i])
             {
                 *o = b[i];
             }
@@ -249,8 +253,8 @@ impl Settler {
     pub fn unknown_stays(&self, i: usize) -> bool {
         let n = self.recent.len();
         n >= 2
-            && matches!(self.recent[n - 1][i], Reading::Unknown(_))
-            && self.recent[n - 1][i] == self.recent[n - 2][i]
+            && matches!(self.recent[n - 1].0[i], Reading::Unknown(_))
+            && self.recent[n - 1].0[i] == self.recent[n - 2].0[i]
     }
 }
 
@@ -328,25 +332,83 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_weak_read_in_one_scan_is_outvoted() {
-        let mut s = Settler::default();
-        let knight = Reading::Known(Piece {
+    /// Chips that know two white knights, by codes 1 and 2.
+    fn knights() -> Chips {
+        let knight = Piece {
             color: Color::White,
             role: Role::Knight,
+        };
+        let mut chips = Chips::default();
+        chips.learn(&Setup {
+            chips: vec![(code(1), knight), (code(2), knight)],
+            spare_queens: 0,
         });
-        let mut r = [Reading::Empty; 64];
-        r[1] = knight;
-        assert_eq!(s.push(r), None, "a scan is settled by the next one");
-        assert_eq!(s.push(r).map(|x| x[1]), Some(knight));
-        let mut weak = r;
-        weak[1] = Reading::Unknown([7; 5]);
-        assert_eq!(s.push(weak).map(|x| x[1]), Some(knight));
-        assert_eq!(s.push(r).map(|x| x[1]), Some(knight));
+        chips
+    }
+
+    /// Pushes a scan with these codes on these squares; returns square
+    /// `at`'s settled reading.
+    fn settle(
+        s: &mut Settler,
+        chips: &Chips,
+        codes: &[(usize, ChipCode)],
+        at: usize,
+    ) -> Option<Reading> {
+        let mut scan = [EMPTY; 64];
+        for &(i, c) in codes {
+            scan[i] = c;
+        }
+        s.push(scan.map(|c| chips.read(&c)), &scan).map(|r| r[at])
+    }
+
+    #[test]
+    fn a_weak_read_in_one_scan_is_outvoted() {
+        let chips = knights();
+        let knight = chips.read(&code(1));
+        let mut s = Settler::default();
+        let on_b = [(1, code(1))];
+        assert_eq!(
+            settle(&mut s, &chips, &on_b, 1),
+            None,
+            "a scan is settled by the next one"
+        );
+        assert_eq!(settle(&mut s, &chips, &on_b, 1), Some(knight));
+        assert_eq!(settle(&mut s, &chips, &[(1, [7; 5])], 1), Some(knight));
+        assert_eq!(settle(&mut s, &chips, &on_b, 1), Some(knight));
+        assert_eq!(
+            settle(&mut s, &chips, &[(1, [0, 0, 9, 0, 0])], 1),
+            Some(knight)
+        );
+        assert_eq!(
+            settle(&mut s, &chips, &on_b, 1),
+            Some(knight),
+            "read empty once: weak"
+        );
         // Lifted: empty in two scans of three.
-        let mut lifted = r;
-        lifted[1] = Reading::Empty;
-        assert_eq!(s.push(lifted).map(|x| x[1]), Some(knight));
-        assert_eq!(s.push(lifted).map(|x| x[1]), Some(Reading::Empty));
+        assert_eq!(settle(&mut s, &chips, &[], 1), Some(knight));
+        assert_eq!(settle(&mut s, &chips, &[], 1), Some(Reading::Empty));
+    }
+
+    #[test]
+    fn a_chip_read_on_another_square_in_between_was_moved_there_and_back() {
+        let chips = knights();
+        let knight = chips.read(&code(1));
+        let mut s = Settler::default();
+        let home = [(1, code(1)), (9, code(2))];
+        settle(&mut s, &chips, &home, 1);
+        // The knight to c1 and back, one of its two scans away lost on the
+        // line; the other knight read weak on b2 meanwhile.
+        assert_eq!(settle(&mut s, &chips, &[(2, code(1))], 1), Some(knight));
+        let mut s2 = s.clone();
+        assert_eq!(
+            settle(&mut s, &chips, &home, 1),
+            Some(Reading::Empty),
+            "its own chip on c1: moved"
+        );
+        assert_eq!(
+            settle(&mut s2, &chips, &home, 9),
+            Some(knight),
+            "b2's chip seen nowhere: a weak read"
+        );
     }
 }

@@ -2,9 +2,12 @@
 //! nothing new, its scan's changes are followed in the order hands make
 //! them, and plies no scan showed are caught up as a scan ends.
 
-use shakmaty::Position;
+use shakmaty::{Board, Position, Square};
 
-use super::super::catch_up::{after, capture_in_hand, catch_up_within, mover_as_shown};
+use super::super::catch_up::{
+    after, capture_in_hand, catch_up_shuttling, catch_up_within, fits_better_than_none,
+    mover_as_shown,
+};
 use super::{Recognizer, RecognizerEvent, landing};
 
 /// Scans showing nothing new after a change before a streaming board
@@ -15,6 +18,10 @@ pub(super) const QUIET_SCANS: u32 = 1;
 /// The most plies a scan is caught up by while the hands go on.
 const STREAM_PLIES: usize = 2;
 
+/// The most plies a way that moves a piece away and back is looked for
+/// in (a capture on its way and back, or a wait: four plies).
+const SHUTTLE_PLIES: usize = 4;
+
 /// A streaming board whose scans stopped coming (a line lost, a cable
 /// pulled) still settles after this long.
 pub(super) const STREAM_SETTLE_FALLBACK_MS: u64 = 1200;
@@ -24,13 +31,19 @@ impl Recognizer {
     /// scan with nothing new after a change settles the board.
     pub fn on_scan(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
         self.streaming = true;
+        // The move the last scan showed done, exactly, if any.
+        let done_before = self.shown.filter(|mv| self.pos.is_legal(*mv)).filter(|mv| {
+            self.seen()
+                .is_some_and(|seen| after(&self.pos, *mv).board() == &seen)
+        });
         self.follow_scan_changes(now, out);
         // The scan that brought a change is not a quiet one.
         if !std::mem::take(&mut self.changed_since_scan) {
             self.quiet_scans = self.quiet_scans.saturating_add(1);
         } else {
             self.check_shown_at_scan_end();
-            self.catch_up_stream(now, out);
+            self.correct_slide(now, out);
+            self.catch_up_stream(now, done_before, out);
         }
         if self.changed_at.is_some() && self.quiet_scans >= QUIET_SCANS {
             self.on_tick(now, out);
@@ -59,7 +72,16 @@ impl Recognizer {
     /// way) looks like three plies.
     /// A blitz game on a scanning board may never stand still for a whole
     /// scan: without this it would be followed only when it does.
-    fn catch_up_stream(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
+    /// A move the scan before showed done (`done_before`) may be the first
+    /// of three: the reply and the mover's next move in this scan, their
+    /// order lost (a piece moved there and back around the reply reads as
+    /// the move taken back).
+    fn catch_up_stream(
+        &mut self,
+        now: u64,
+        done_before: Option<shakmaty::Move>,
+        out: &mut Vec<RecognizerEvent>,
+    ) {
         if self.shown.is_some() || (!self.orientation_known && self.history.is_empty()) {
             return;
         }
@@ -67,7 +89,16 @@ impl Recognizer {
         if &seen == self.pos.board() || capture_in_hand(&self.pos, &seen) {
             return;
         }
-        let Some(mut moves) = catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES, false)
+        let anchored = || {
+            // Still the move to make: no move was played meanwhile.
+            let mv = done_before.filter(|mv| self.pos.is_legal(*mv))?;
+            let next = after(&self.pos, mv);
+            let mut moves = catch_up_within(&next, &seen, &self.trail, STREAM_PLIES, false)?;
+            moves.insert(0, mv);
+            Some(moves)
+        };
+        let Some(mut moves) =
+            catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES, false).or_else(anchored)
         else {
             return;
         };
@@ -76,6 +107,72 @@ impl Recognizer {
             self.play(now, mv, out);
         }
         self.shown = Some(last);
+        self.in_sync(out);
+    }
+
+    /// A settled board no fewest plies explain may be plies no scan
+    /// showed whole that took a piece away and back (to capture on its
+    /// way, or to wait while the other side moved twice): played when the
+    /// boards seen since the last move fit them better than they fit no
+    /// move at all.
+    pub(super) fn catch_up_shuttle(
+        &mut self,
+        now: u64,
+        seen: &Board,
+        out: &mut Vec<RecognizerEvent>,
+    ) -> bool {
+        let Some(moves) = catch_up_shuttling(&self.pos, seen, &self.trail, SHUTTLE_PLIES)
+            .filter(|moves| fits_better_than_none(&self.pos, moves, &self.trail))
+        else {
+            return false;
+        };
+        for mv in moves {
+            self.play(now, mv, out);
+        }
+        self.in_sync(out);
+        true
+    }
+
+    /// The last move played, its piece gone on along the same line to a
+    /// square it could have reached at once, while the other side has
+    /// only lifted a piece (or not begun): the move was a slide that
+    /// paused for a scan, and a weak read of the other side's piece looked
+    /// like the reply begun. (The other side cannot have moved: none of
+    /// its pieces was set down since.) The move is corrected to where the
+    /// piece went.
+    fn correct_slide(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
+        let Some(last) = self.history.last() else {
+            return;
+        };
+        let Some(seen) = self.seen() else { return };
+        if last.at.is_none_or(|at| now >= at + self.cfg.correction_ms) || &seen == self.pos.board()
+        {
+            return;
+        }
+        // A piece of the other side set down since: its reply was made.
+        let replier = self.pos.turn();
+        let own = self.pos.board().by_color(replier);
+        if self
+            .trail
+            .iter()
+            .any(|b| (b.by_color(replier) & !own).any())
+        {
+            return;
+        }
+        let (old, before) = (last.mv, &last.before);
+        let Some(from) = old.from() else { return };
+        let new = before.legal_moves().into_iter().find(|m| {
+            *m != old
+                && m.from() == Some(from)
+                && m.role() == old.role()
+                && shakmaty::attacks::between(from, m.to()).contains(old.to())
+                && reply_not_done(&self.pos, after(before, *m).board(), &seen, m.to())
+        });
+        let Some(new) = new else { return };
+        let old = self.history.pop().expect("a last move");
+        self.pos = old.before;
+        self.play(now, new, &mut Vec::new());
+        out.push(RecognizerEvent::Corrected { old: old.mv, new });
         self.in_sync(out);
     }
 
@@ -117,4 +214,28 @@ impl Recognizer {
     pub(super) fn stood_still(&mut self) {
         self.quiet_scans = QUIET_SCANS;
     }
+}
+
+/// Whether `seen` is `board`, or `board` with one piece of the side to
+/// move in `pos` lifted: the reply not begun, or not done. (A piece that
+/// could have gone to `taken_on` may have been taken there: the reply
+/// done.)
+fn reply_not_done(pos: &shakmaty::Chess, board: &Board, seen: &Board, taken_on: Square) -> bool {
+    if board == seen {
+        return true;
+    }
+    let missing = board.occupied() & !seen.occupied();
+    let Some(square) = missing.single_square() else {
+        return false;
+    };
+    let mut lifted = board.clone();
+    let replier = pos.turn();
+    lifted
+        .remove_piece_at(square)
+        .is_some_and(|p| p.color == replier)
+        && &lifted == seen
+        && !pos
+            .legal_moves()
+            .iter()
+            .any(|m| m.from() == Some(square) && m.to() == taken_on)
 }
