@@ -552,6 +552,8 @@ struct LinkHost {
     moves: Vec<Move>,
     said: Vec<Message>,
     positions: usize,
+    /// Times the link said the board was lost.
+    lost: usize,
 }
 
 impl LinkHost {
@@ -599,6 +601,7 @@ impl LinkHost {
             BoardEvent::Message(Message::Scanned) => self.rec.on_scan(input.at_ms, &mut out),
             BoardEvent::Message(m) => self.said.push(m),
             BoardEvent::LinkUp { .. } => {}
+            BoardEvent::LinkLost { .. } => self.lost += 1,
             other => panic!("{other:?}"),
         }
         self.events(out, link);
@@ -708,6 +711,7 @@ fn a_certabo_board_on_a_pseudo_terminal_calibrates_and_plays() {
         moves: Vec::new(),
         said: Vec::new(),
         positions: 0,
+        lost: 0,
     };
     host.follow(&link, 10, |h| {
         h.said
@@ -774,6 +778,109 @@ fn a_certabo_board_on_a_pseudo_terminal_calibrates_and_plays() {
     board.join().unwrap();
     drop(link);
     drop(slave);
+}
+
+/// The board unplugged mid-game and plugged in again (a new pseudo-
+/// terminal behind the same name): the link reopens it and the game goes
+/// on, the chips learnt at the start still known: no call to set up the
+/// starting position again, and the move made while it was away is read.
+#[test]
+fn a_certabo_board_unplugged_mid_game_is_read_again_without_calibrating() {
+    use rochade::serial::{Link, LinkConfig};
+    use serialport::{SerialPort, TTYPort};
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("certabo");
+    // The board's end of the cable, and the pair it belongs to.
+    type Plugged = Option<(TTYPort, TTYPort)>;
+    let plug = |path: &std::path::Path| -> Plugged {
+        let (mut master, slave) = TTYPort::pair().unwrap();
+        master.set_timeout(Duration::from_millis(20)).unwrap();
+        let _ = std::fs::remove_file(path);
+        std::os::unix::fs::symlink(slave.name().unwrap(), path).unwrap();
+        Some((master, slave))
+    };
+    let cable: Arc<Mutex<Plugged>> = Arc::new(Mutex::new(plug(&path)));
+    let sim = Arc::new(Mutex::new(CertaboSim::new(78, true)));
+    let stop = Arc::new(AtomicBool::new(false));
+    let board = {
+        let (sim, stop, cable) = (sim.clone(), stop.clone(), cable.clone());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 64];
+            while !stop.load(Ordering::Relaxed) {
+                let line = sim.lock().unwrap().line();
+                if let Some((master, _)) = cable.lock().unwrap().as_mut() {
+                    let _ = master.write_all(&line);
+                    // The host's bytes (lights, pokes) are read and dropped.
+                    let _ = master.read(&mut buf);
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        })
+    };
+    let (tx, rx) = mpsc::channel();
+    let epoch = Instant::now();
+    let cfg = LinkConfig {
+        epoch,
+        reconnect_ms: 100,
+        ..LinkConfig::eboard(path.to_string_lossy(), Kind::Certabo)
+    };
+    let link = Link::spawn(cfg, tx).unwrap();
+    let mut host = LinkHost {
+        rx,
+        epoch,
+        rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
+        moves: Vec::new(),
+        said: Vec::new(),
+        positions: 0,
+        lost: 0,
+    };
+    host.follow(&link, 10, |h| {
+        h.said
+            .iter()
+            .any(|m| matches!(m, Message::Calibration(CalibrationStep::Done { .. })))
+    });
+    {
+        let mut s = sim.lock().unwrap();
+        s.set(Square::D3, None).unwrap();
+        s.set(Square::D6, None).unwrap();
+    }
+    host.follow(&link, 5, |h| h.rec.seen() == Some(Board::default()));
+    let pawn = |c: char| Some(Piece::from_char(c).unwrap());
+    {
+        let mut s = sim.lock().unwrap();
+        s.set(Square::E2, None).unwrap();
+        s.set(Square::E4, pawn('P')).unwrap();
+    }
+    host.follow(&link, 5, |h| h.moves.len() == 1);
+
+    // Unplugged: the pair is gone, the link says so.
+    *cable.lock().unwrap() = None;
+    host.follow(&link, 10, |h| h.lost == 1);
+    // Black replies while the board is away; then it is back.
+    {
+        let mut s = sim.lock().unwrap();
+        s.set(Square::E7, None).unwrap();
+        s.set(Square::E5, pawn('p')).unwrap();
+    }
+    *cable.lock().unwrap() = plug(&path);
+    host.follow(&link, 10, |h| h.moves.len() == 2);
+    let moves: Vec<String> = host.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["e2-e4", "e7-e5"]);
+    let asked = host
+        .said
+        .iter()
+        .filter(|m| **m == Message::Calibration(CalibrationStep::SetUpStart))
+        .count();
+    assert_eq!(asked, 1, "asked to set up the start again: {:?}", host.said);
+    stop.store(true, Ordering::Relaxed);
+    board.join().unwrap();
+    drop(link);
 }
 
 /// A debugging aid, not a check: one game's hands, the scans' reading of

@@ -379,13 +379,27 @@ impl<P: Protocol> Worker<P> {
         }
     }
 
-    /// Talks to an open port until it fails or the link is stopped.
+    /// Talks to an open port until it fails or the link is stopped. What
+    /// the decoder learnt of the board (a Certabo board's chips) is kept
+    /// for the next connection: a cable pulled mid-game must not ask for
+    /// the starting position again.
     fn serve(
         &mut self,
-        mut port: Box<dyn serialport::SerialPort>,
+        port: Box<dyn serialport::SerialPort>,
         reported_lost: &mut bool,
     ) -> Outcome {
         let mut decoder = self.cfg.protocol.fresh();
+        let outcome = self.serve_with(&mut decoder, port, reported_lost);
+        self.cfg.protocol = decoder.fresh();
+        outcome
+    }
+
+    fn serve_with(
+        &mut self,
+        decoder: &mut P,
+        mut port: Box<dyn serialport::SerialPort>,
+        reported_lost: &mut bool,
+    ) -> Outcome {
         let mut buf = [0u8; 512];
         let opened = self.now();
         // The board counts as up once it has said something valid (a port
@@ -430,7 +444,7 @@ impl<P: Protocol> Worker<P> {
                     let at = self.now();
                     let mut messages = Vec::new();
                     let dropped_before = decoder.stats().dropped();
-                    self.decode(&mut decoder, at, &buf[..n], &mut messages);
+                    self.decode(decoder, at, &buf[..n], &mut messages);
                     let totals = add(self.decoder_totals, decoder.stats());
                     self.shared.set_status(|s| s.stats = totals);
                     let dropped = decoder.stats().dropped() - dropped_before;
