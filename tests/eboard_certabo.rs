@@ -557,6 +557,22 @@ struct LinkHost {
 }
 
 impl LinkHost {
+    /// A host that knows the start position and has heard nothing yet.
+    fn new(
+        rx: std::sync::mpsc::Receiver<rochade::serial::BoardInput<Message>>,
+        epoch: std::time::Instant,
+    ) -> LinkHost {
+        LinkHost {
+            rx,
+            epoch,
+            rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
+            moves: Vec::new(),
+            said: Vec::new(),
+            positions: 0,
+            lost: 0,
+        }
+    }
+
     fn now(&self) -> u64 {
         self.epoch.elapsed().as_millis() as u64
     }
@@ -704,15 +720,7 @@ fn a_certabo_board_on_a_pseudo_terminal_calibrates_and_plays() {
         lights_rx.recv_timeout(Duration::from_secs(5)),
         Ok(shakmaty::Bitboard::EMPTY)
     );
-    let mut host = LinkHost {
-        rx,
-        epoch,
-        rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
-        moves: Vec::new(),
-        said: Vec::new(),
-        positions: 0,
-        lost: 0,
-    };
+    let mut host = LinkHost::new(rx, epoch);
     host.follow(&link, 10, |h| {
         h.said
             .contains(&Message::Calibration(CalibrationStep::Done {
@@ -831,15 +839,7 @@ fn a_certabo_board_unplugged_mid_game_is_read_again_without_calibrating() {
         ..LinkConfig::eboard(path.to_string_lossy(), Kind::Certabo)
     };
     let link = Link::spawn(cfg, tx).unwrap();
-    let mut host = LinkHost {
-        rx,
-        epoch,
-        rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
-        moves: Vec::new(),
-        said: Vec::new(),
-        positions: 0,
-        lost: 0,
-    };
+    let mut host = LinkHost::new(rx, epoch);
     host.follow(&link, 10, |h| {
         h.said
             .iter()

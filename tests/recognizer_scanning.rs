@@ -26,18 +26,7 @@ fn sq(name: &str) -> Square {
 impl Rig {
     /// The start position, then `sans` played and shown scan by scan.
     fn after(sans: &str) -> Rig {
-        let mut rig = Rig {
-            rec: Recognizer::new(RecognizerConfig::default(), Chess::default()),
-            board: start_pieces(),
-            now: 0,
-            events: Vec::new(),
-            game: Chess::default(),
-        };
-        let mut out = Vec::new();
-        rig.rec.on_dump(0, &rig.board, &mut out);
-        rig.take(out);
-        rig.scan(&[]);
-        rig.scan(&[]);
+        let mut rig = Rig::at(Chess::default(), start_pieces());
         for san in sans.split_whitespace() {
             let mv = rig.san(san);
             let from = mv.from().expect("a normal move").to_string();
@@ -48,6 +37,23 @@ impl Rig {
             rig.scan(&[]);
         }
         assert_eq!(rig.moves().len(), sans.split_whitespace().count());
+        rig.events.clear();
+        rig
+    }
+
+    /// The game at `pos`, the board showing `board`, settled.
+    fn at(pos: Chess, board: Pieces) -> Rig {
+        let mut rig = Rig {
+            rec: Recognizer::new(RecognizerConfig::default(), pos.clone()),
+            board,
+            now: 0,
+            events: Vec::new(),
+            game: pos,
+        };
+        let mut out = Vec::new();
+        rig.rec.on_dump(0, &rig.board, &mut out);
+        rig.take(out);
+        rig.settle();
         rig.events.clear();
         rig
     }
@@ -153,18 +159,7 @@ fn a_piece_that_took_on_its_way_and_came_back_is_caught_up_when_the_board_settle
     for (s, p) in pos.board().clone() {
         board[usize::from(s)] = Some(p);
     }
-    let mut rig = Rig {
-        rec: Recognizer::new(RecognizerConfig::default(), pos.clone()),
-        board,
-        now: 0,
-        events: Vec::new(),
-        game: pos,
-    };
-    let mut out = Vec::new();
-    rig.rec.on_dump(0, &rig.board, &mut out);
-    rig.take(out);
-    rig.settle();
-    rig.events.clear();
+    let mut rig = Rig::at(pos, board);
     rig.scan(&[("a6", None), ("a5", Some('k')), ("h4", None)]);
     rig.scan(&[("f4", None)]);
     rig.scan(&[("h4", Some('R')), ("a5", None), ("a6", Some('k'))]);

@@ -508,6 +508,13 @@ mod tests {
         catch_up_within(start, seen, trail, MAX_PLIES, true)
     }
 
+    fn position(fen: &str) -> Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    }
+
     fn play(start: &Chess, sans: &str) -> (Chess, Vec<Move>) {
         let mut pos = start.clone();
         let mut moves = Vec::new();
@@ -603,11 +610,7 @@ mod tests {
     fn a_piece_seen_once_on_a_square_off_its_way_while_the_other_side_moved_made_two_moves() {
         // King and pawn ending: Kc2-c3, b2-b1=Q, Kc3-d2; one board showed
         // the king on c3 with the new queen already on b1.
-        let start: Chess = "7k/7P/8/8/8/8/1p2K3/8 w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let start = position("7k/7P/8/8/8/8/1p2K3/8 w - - 0 1");
         let (after, want) = play(&start, "Kd3 b1=Q+ Kd2");
         let on_d3 = boards(&start, "Kd3 b1=Q+")[1].clone();
         assert_eq!(catch_up(&start, after.board(), &[on_d3]), Some(want));
@@ -617,11 +620,7 @@ mod tests {
     fn a_piece_that_took_on_its_way_and_came_back_is_found_by_the_boards_seen() {
         // Rook ending (game 235 of the self-play set): Ka6-a5, Rf4xh4,
         // Ka5-a6, Rh4-f4: the board ends with only Black's pawn gone.
-        let start: Chess = "8/8/k1K5/8/5R1p/7P/8/8 b - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let start = position("8/8/k1K5/8/5R1p/7P/8/8 b - - 0 1");
         let sans = "Ka5 Rxh4 Ka6 Rf4";
         let (after, want) = play(&start, sans);
         // The fewest plies by the pieces alone never move a piece that
@@ -641,11 +640,7 @@ mod tests {
 
     #[test]
     fn a_capture_going_on_is_told_from_moves() {
-        let start: Chess = "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let start = position("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1");
         let rook = Piece {
             color: Color::White,
             role: Role::Rook,
