@@ -20,6 +20,7 @@ use serialport::{SerialPort, TTYPort};
 use super::follow::{CommandError, FormatArg, typed_commands};
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimBoard, SimCommand};
+use crate::eboard::Kind;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -68,7 +69,17 @@ pub fn run(args: Args) -> CliResult {
             return finish(&args, master, slave);
         }
         FormatArg::EBoard(kind) => {
-            let master = super::eboard_sim::board_sim(master, kind, args.setup.as_deref())?;
+            let setup = args.setup.as_deref();
+            let master = match kind {
+                Kind::Millennium => super::eboard_sim::millennium(master, setup)?,
+                Kind::Certabo => super::certabo_sim::board_sim(master, setup)?,
+                Kind::Dgt => super::dgt::board_sim(master, setup)?,
+                other => {
+                    return Err(CliError::input(format!(
+                        "no simulated {other} board on the command line yet (use peg, liboard, sentio, dgt, millennium or certabo)"
+                    )));
+                }
+            };
             return finish(&args, master, slave);
         }
     };

@@ -1,9 +1,11 @@
-//! `rochade board-sim --format <e-board>`: a simulated full-position
+//! `rochade board-sim --format millennium`: a simulated full-position
 //! e-board on a pseudo-terminal, driven by the simulator's typed commands
 //! (`move e2e4`, `lift e2`, `place e4`, `setup start`, ...). Each board's
 //! emulator lives in the core; this file only gives it a clock and the
 //! pseudo-terminal: a thread that answers the host's commands, a thread
-//! that runs the board's scans in real time, and one writer.
+//! that runs the board's scans in real time, and one writer. [`open`] gives
+//! every e-board emulator its ends of the pseudo-terminal and the hands
+//! (the Certabo's is in `certabo_sim`).
 //!
 //! The Millennium ChessLink ([`crate::eboard::millennium_sim`]) starts as
 //! the real board powers up: a status on every scan until the host asks
@@ -18,29 +20,11 @@ use super::CliError;
 use super::follow::{CommandError, typed_commands};
 use crate::board::sim::{self, SimBoard, SimCommand};
 use crate::board::{Decoder, Format, PegMessage};
-use crate::eboard::Kind;
 use crate::eboard::millennium_sim::MillenniumSim;
 
 /// How often the scanning thread catches the emulator's scans up with
 /// the clock (the board scans every 30 to 520 ms).
 const SCAN_TICK: Duration = Duration::from_millis(5);
-
-/// Runs the e-board `kind` on the pseudo-terminal `master` (already
-/// announced on stdout) until `quit` or the end of input.
-pub fn board_sim(
-    master: serialport::TTYPort,
-    kind: Kind,
-    setup: Option<&str>,
-) -> Result<serialport::TTYPort, CliError> {
-    match kind {
-        Kind::Millennium => millennium(master, setup),
-        Kind::Certabo => super::certabo_sim::board_sim(master, setup),
-        Kind::Dgt => super::dgt::board_sim(master, setup),
-        other => Err(CliError::input(format!(
-            "no simulated {other} board on the command line yet (use peg, liboard, sentio, dgt, millennium or certabo)"
-        ))),
-    }
-}
 
 /// An emulator's two ends of the pseudo-terminal (one read, one written)
 /// and the hands: the simulator's board, which knows its pieces, set up
@@ -64,7 +48,9 @@ pub(super) fn open(
     Ok((reader, writer, hands))
 }
 
-fn millennium(
+/// Runs the Millennium ChessLink on the pseudo-terminal `master` (already
+/// announced on stdout) until `quit` or the end of input.
+pub(super) fn millennium(
     mut master: serialport::TTYPort,
     setup: Option<&str>,
 ) -> Result<serialport::TTYPort, CliError> {
