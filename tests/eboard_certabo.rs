@@ -788,6 +788,52 @@ fn a_certabo_board_on_a_pseudo_terminal_calibrates_and_plays() {
     drop(slave);
 }
 
+/// The board's end of the cable, and the pair it belongs to (`None`:
+/// unplugged).
+type Plugged = Option<(serialport::TTYPort, serialport::TTYPort)>;
+
+/// A new pseudo-terminal pair behind the name `path`: the board plugged in.
+fn plug(path: &std::path::Path) -> Plugged {
+    use serialport::SerialPort;
+    let (mut master, slave) = serialport::TTYPort::pair().unwrap();
+    master
+        .set_timeout(std::time::Duration::from_millis(20))
+        .unwrap();
+    let _ = std::fs::remove_file(path);
+    std::os::unix::fs::symlink(slave.name().unwrap(), path).unwrap();
+    Some((master, slave))
+}
+
+/// The board streaming a scan every 200 ms into whatever cable is plugged
+/// in, until `stop`; the host's bytes are read and dropped.
+fn streaming(
+    sim: &std::sync::Arc<std::sync::Mutex<CertaboSim>>,
+    cable: &std::sync::Arc<std::sync::Mutex<Plugged>>,
+    stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    use std::io::{Read, Write};
+    let (sim, cable, stop) = (sim.clone(), cable.clone(), stop.clone());
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 64];
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let line = sim.lock().unwrap().line();
+            if let Some((master, _)) = cable.lock().unwrap().as_mut() {
+                let _ = master.write_all(&line);
+                let _ = master.read(&mut buf);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    })
+}
+
+/// How often the host was asked to set up the starting position.
+fn asked_to_set_up(host: &LinkHost) -> usize {
+    host.said
+        .iter()
+        .filter(|m| **m == Message::Calibration(CalibrationStep::SetUpStart))
+        .count()
+}
+
 /// The board unplugged mid-game and plugged in again (a new pseudo-
 /// terminal behind the same name): the link reopens it and the game goes
 /// on, the chips learnt at the start still known: no call to set up the
@@ -795,42 +841,17 @@ fn a_certabo_board_on_a_pseudo_terminal_calibrates_and_plays() {
 #[test]
 fn a_certabo_board_unplugged_mid_game_is_read_again_without_calibrating() {
     use rochade::serial::{Link, LinkConfig};
-    use serialport::{SerialPort, TTYPort};
-    use std::io::{Read, Write};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::mpsc;
     use std::sync::{Arc, Mutex};
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("certabo");
-    // The board's end of the cable, and the pair it belongs to.
-    type Plugged = Option<(TTYPort, TTYPort)>;
-    let plug = |path: &std::path::Path| -> Plugged {
-        let (mut master, slave) = TTYPort::pair().unwrap();
-        master.set_timeout(Duration::from_millis(20)).unwrap();
-        let _ = std::fs::remove_file(path);
-        std::os::unix::fs::symlink(slave.name().unwrap(), path).unwrap();
-        Some((master, slave))
-    };
     let cable: Arc<Mutex<Plugged>> = Arc::new(Mutex::new(plug(&path)));
     let sim = Arc::new(Mutex::new(CertaboSim::new(78, true)));
     let stop = Arc::new(AtomicBool::new(false));
-    let board = {
-        let (sim, stop, cable) = (sim.clone(), stop.clone(), cable.clone());
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 64];
-            while !stop.load(Ordering::Relaxed) {
-                let line = sim.lock().unwrap().line();
-                if let Some((master, _)) = cable.lock().unwrap().as_mut() {
-                    let _ = master.write_all(&line);
-                    // The host's bytes (lights, pokes) are read and dropped.
-                    let _ = master.read(&mut buf);
-                }
-                std::thread::sleep(Duration::from_millis(200));
-            }
-        })
-    };
+    let board = streaming(&sim, &cable, &stop);
     let (tx, rx) = mpsc::channel();
     let epoch = Instant::now();
     let cfg = LinkConfig {
@@ -872,15 +893,130 @@ fn a_certabo_board_unplugged_mid_game_is_read_again_without_calibrating() {
     host.follow(&link, 10, |h| h.moves.len() == 2);
     let moves: Vec<String> = host.moves.iter().map(|m| m.to_string()).collect();
     assert_eq!(moves, ["e2-e4", "e7-e5"]);
-    let asked = host
-        .said
-        .iter()
-        .filter(|m| **m == Message::Calibration(CalibrationStep::SetUpStart))
-        .count();
-    assert_eq!(asked, 1, "asked to set up the start again: {:?}", host.said);
+    assert_eq!(
+        asked_to_set_up(&host),
+        1,
+        "asked to set up the start again: {:?}",
+        host.said
+    );
     stop.store(true, Ordering::Relaxed);
     board.join().unwrap();
     drop(link);
+}
+
+/// The chips learnt are kept in the link's memory file: the app closed
+/// mid-game and started again reads the board at once, with no call to
+/// set up the starting position (the game stands mid-way on the board). A
+/// damaged file is said in the link's status, and the board is learnt
+/// again from the starting position.
+#[test]
+fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_said() {
+    use rochade::serial::{Link, LinkConfig};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc;
+    use std::sync::{Arc, Mutex};
+    use std::time::Instant;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("certabo");
+    let memory = dir.path().join("config").join("certabo-chips-mine.txt");
+    let cable: Arc<Mutex<Plugged>> = Arc::new(Mutex::new(plug(&path)));
+    let sim = Arc::new(Mutex::new(CertaboSim::new(79, true)));
+    let stop = Arc::new(AtomicBool::new(false));
+    let board = streaming(&sim, &cable, &stop);
+    let run = |start: Chess| {
+        let (tx, rx) = mpsc::channel();
+        let epoch = Instant::now();
+        let cfg = LinkConfig {
+            epoch,
+            memory_file: Some(memory.clone()),
+            ..LinkConfig::eboard(path.to_string_lossy(), Kind::Certabo)
+        };
+        let link = Link::spawn(cfg, tx).unwrap();
+        let mut host = LinkHost::new(rx, epoch);
+        host.rec = Recognizer::new(RecognizerConfig::default(), start);
+        (link, host)
+    };
+    let set = |changes: &[(Square, Option<char>)]| {
+        let mut s = sim.lock().unwrap();
+        for &(square, p) in changes {
+            s.set(square, p.map(|c| Piece::from_char(c).unwrap()))
+                .unwrap();
+        }
+    };
+
+    // First run: calibrated (spare queens too), then 1. e4.
+    let (link, mut host) = run(Chess::default());
+    host.follow(&link, 10, |h| {
+        h.said
+            .iter()
+            .any(|m| matches!(m, Message::Calibration(CalibrationStep::Done { .. })))
+    });
+    set(&[(Square::D3, None), (Square::D6, None)]);
+    host.follow(&link, 5, |h| h.rec.seen() == Some(Board::default()));
+    set(&[(Square::E2, None), (Square::E4, Some('P'))]);
+    host.follow(&link, 5, |h| h.moves.len() == 1);
+    drop(link);
+    let text = std::fs::read_to_string(&memory).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| !l.starts_with('#')).count(),
+        34,
+        "32 pieces and 2 spare queens: {text}"
+    );
+
+    // Second run, the game after 1. e4 (as a saved game restores it):
+    // Black's reply is read, nobody asked to set up the start.
+    let after_e4 = {
+        let mut pos = Chess::default();
+        pos.play_unchecked(host.moves[0]);
+        pos
+    };
+    let (link, mut host) = run(after_e4.clone());
+    set(&[(Square::E7, None), (Square::E5, Some('p'))]);
+    host.follow(&link, 10, |h| h.moves.len() == 1);
+    assert_eq!(host.moves[0].to_string(), "e7-e5");
+    assert_eq!(asked_to_set_up(&host), 0, "{:?}", host.said);
+    assert_eq!(link.status().last_error, None);
+    drop(link);
+
+    // A damaged file: said in the status; the board asks for the start.
+    std::fs::write(&memory, "12 200 7 31 5 Q\n12 200 7 31 5 q\n").unwrap();
+    let (link, mut host) = run(after_e4);
+    host.follow(&link, 10, |h| asked_to_set_up(h) == 1);
+    let error = link.status().last_error.unwrap_or_default();
+    assert!(
+        error.contains("certabo-chips-mine.txt") && error.contains("line 2"),
+        "{error}"
+    );
+    drop(link);
+
+    // A file that cannot be written (its folder is a file: as a full disk
+    // would): said in the status, and the board is read all the same.
+    let blocked = dir.path().join("not-a-folder");
+    std::fs::write(&blocked, "").unwrap();
+    set(&[
+        (Square::E5, None),
+        (Square::E7, Some('p')),
+        (Square::E4, None),
+        (Square::E2, Some('P')),
+    ]);
+    let (tx, rx) = mpsc::channel();
+    let epoch = Instant::now();
+    let cfg = LinkConfig {
+        epoch,
+        memory_file: Some(blocked.join("certabo-chips-mine.txt")),
+        ..LinkConfig::eboard(path.to_string_lossy(), Kind::Certabo)
+    };
+    let link = Link::spawn(cfg, tx).unwrap();
+    let mut host = LinkHost::new(rx, epoch);
+    host.follow(&link, 10, |h| h.rec.seen() == Some(Board::default()));
+    let error = link.status().last_error.unwrap_or_default();
+    assert!(error.contains("not written"), "{error}");
+    set(&[(Square::D2, None), (Square::D4, Some('P'))]);
+    host.follow(&link, 5, |h| h.moves.len() == 1);
+    drop(link);
+    stop.store(true, Ordering::Relaxed);
+    board.join().unwrap();
 }
 
 /// A debugging aid, not a check: one game's hands, the scans' reading of

@@ -428,3 +428,20 @@ fn bluetooth_boards_in_both_seats_link_on_the_fake_stack() {
         gui.app().spoken()
     );
 }
+
+/// "My board" a Certabo board on a port that is not there: the "Board
+/// connection" panel names the problem in the board's own words (the line
+/// that also names a calibration file not read or not written).
+#[test]
+fn a_board_problem_is_named_in_the_connection_panel() {
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.time = TimeSource::Real(Instant::now());
+    });
+    gui.press(egui::Key::F8);
+    choose(&mut gui, "My board", "Peg-board", "Certabo");
+    let missing = "/nonexistent/certabo-board";
+    type_into(&mut gui, "Port", missing);
+    click(&mut gui, Role::Button, "Save");
+    let problem = format!("Board problem: cannot open {missing}");
+    gui.run_until("the problem named", |g| g.shows_part(&problem));
+}

@@ -2,6 +2,8 @@
 //! after calibration: no panic, and the same messages and counters
 //! whatever the chunking. The bytes may also carry scan lines of a
 //! simulated board (a byte 0xFF in the input stands for the next one).
+//! The same bytes, as a saved calibration, are read or refused without a
+//! panic, and one read back from its own text is the same.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,6 +12,16 @@ use rochade_core::eboard::CertaboDecoder;
 use rochade_core::eboard::certabo_sim::CertaboSim;
 
 fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let mut recalled = CertaboDecoder::new();
+        if recalled.recall(text).is_ok()
+            && let Some(memory) = recalled.memory()
+        {
+            let mut again = CertaboDecoder::new();
+            assert_eq!(again.recall(&memory), Ok(()));
+            assert_eq!(again.memory(), Some(memory));
+        }
+    }
     let calibrated = data.first().is_some_and(|b| b & 1 == 1);
     let mut sim = CertaboSim::new(u64::from(data.len() as u32), true);
     sim.weak_per_mille = 50;

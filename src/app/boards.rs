@@ -252,6 +252,7 @@ impl RochadeApp {
                     let mut cfg = LinkConfig::eboard(port.clone(), *kind);
                     cfg.epoch = epoch;
                     cfg.log = board_log_path();
+                    cfg.memory_file = crate::serial::memory_file(*kind, "mine");
                     self.boards.my_eboard = self.spawn_link(cfg, ctx.clone());
                 }
                 SeatLink::Bluetooth { address, kind } => {
@@ -272,6 +273,7 @@ impl RochadeApp {
                     let mut cfg = LinkConfig::eboard(port.clone(), *kind);
                     cfg.epoch = epoch;
                     cfg.log = log;
+                    cfg.memory_file = crate::serial::memory_file(*kind, "opponent");
                     self.connect_sighted_board(cfg, ctx.clone());
                 }
                 SeatLink::Bluetooth { address, kind } => {

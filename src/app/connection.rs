@@ -49,9 +49,14 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .sim
         .as_ref()
         .map(|s| s.lines_dropped())
-        .or(link.map(|l| l.stats.dropped()))
+        .or(link.as_ref().map(|l| l.stats.dropped()))
         .unwrap_or(0);
     ui.label(format!("{}: {dropped}", t.get("dropped")));
+    // What went wrong last (a port that would not open, a calibration file
+    // not read or not written), in the board's own words.
+    if let Some(problem) = link.and_then(|l| l.last_error) {
+        super::a11y::read_only_text(ui, format!("{}: {problem}", t.get("board_problem")));
+    }
     let online = app.online_status();
     if app.online_active() || !online.line.is_empty() {
         let state = if app.online_active() {

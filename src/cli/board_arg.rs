@@ -63,7 +63,8 @@ impl Reach {
 
 /// The serial link of an e-board of `kind` on `port` (at `baud`, else
 /// its usual rate), stamped from `epoch`, its board log (if any) kept in
-/// `log`.
+/// `log`, what it learns of the board (a Certabo's chips) kept in the
+/// config folder as the player's own board's.
 pub(super) fn eboard_config(
     port: String,
     kind: Kind,
@@ -74,6 +75,7 @@ pub(super) fn eboard_config(
     let mut cfg = LinkConfig {
         log,
         epoch,
+        memory_file: crate::serial::memory_file(kind, "mine"),
         ..LinkConfig::eboard(port, kind)
     };
     if let Some(baud) = baud {

@@ -259,6 +259,7 @@ fn attach_sighted<F: Follow<Message: Send + 'static>>(
     if let Some((port, kind)) = sighted {
         let cfg = LinkConfig {
             epoch,
+            memory_file: crate::serial::memory_file(kind, "opponent"),
             ..LinkConfig::eboard(port, kind)
         };
         follower.attach(spawn_tagged(cfg, Tagged::Sighted, tx)?, true);

@@ -38,6 +38,10 @@ pub struct LinkConfig<P = crate::board::Decoder> {
     pub reconnect_ms: u64,
     /// Where to append the board log, if anywhere.
     pub log: Option<PathBuf>,
+    /// Where what the decoder learns of the board is kept across runs (a
+    /// Certabo board's chips), if anywhere: read when the link starts,
+    /// written when it changes.
+    pub memory_file: Option<PathBuf>,
     /// Time zero for timestamps and the board log: share it with the session driver.
     pub epoch: Instant,
 }
@@ -66,6 +70,17 @@ impl LinkConfig<crate::eboard::AnyDecoder> {
     }
 }
 
+/// Where a board of `kind` on one seat (`"mine"`, `"opponent"`) keeps what
+/// its decoder learnt, under the user's config folder: a Certabo board's
+/// chips (two Certabo boards, one per seat, each keep their own). `None`
+/// for boards that learn nothing.
+pub fn memory_file(kind: crate::eboard::Kind, seat: &str) -> Option<PathBuf> {
+    if kind != crate::eboard::Kind::Certabo {
+        return None;
+    }
+    Some(crate::paths::config_dir()?.join(format!("certabo-chips-{seat}.txt")))
+}
+
 impl<P: Protocol> LinkConfig<P> {
     /// A board of the kind `protocol` decodes on `port`, at its usual speed.
     pub fn with(port: impl Into<String>, protocol: P) -> LinkConfig<P> {
@@ -76,6 +91,7 @@ impl<P: Protocol> LinkConfig<P> {
             heartbeat_timeout_ms: 3000,
             reconnect_ms: 500,
             log: None,
+            memory_file: None,
             epoch: Instant::now(),
         }
     }
@@ -213,6 +229,7 @@ impl Link {
                 commands,
                 shared,
                 decoder_totals: DecoderStats::default(),
+                memory_kept: None,
             }
             .run()
         })
@@ -306,6 +323,9 @@ impl Drop for Link {
     }
 }
 
+/// The largest memory file read (a Certabo calibration is about 1 KB).
+const MEMORY_CAP: u64 = 64 * 1024;
+
 /// Read timeout: short, so a LiBoard frame fragment is dropped quickly and
 /// commands and stop requests are handled promptly.
 const READ_TIMEOUT: Duration = Duration::from_millis(20);
@@ -316,6 +336,8 @@ struct Worker<P: Protocol> {
     commands: Receiver<HostCommand>,
     shared: LinkShared,
     decoder_totals: DecoderStats,
+    /// The decoder's memory as last read from or written to the file.
+    memory_kept: Option<String>,
 }
 
 enum Outcome {
@@ -338,6 +360,7 @@ impl<P: Protocol> Worker<P> {
     }
 
     fn run(mut self) {
+        self.recall_memory();
         // Whether the session has been told the link is down (so each loss
         // is reported once, and a first failed open is reported too).
         let mut reported_lost = false;
@@ -377,6 +400,56 @@ impl<P: Protocol> Worker<P> {
                 std::thread::sleep(Duration::from_millis(10));
             }
         }
+    }
+
+    /// Reads what an earlier run learnt of the board. A file that cannot
+    /// be read is said in the status, and the board is learnt again (a
+    /// Certabo board asks for the starting position).
+    fn recall_memory(&mut self) {
+        let Some(path) = self.cfg.memory_file.clone() else {
+            return;
+        };
+        let problem = match crate::read_capped::read_text_capped(&path, MEMORY_CAP) {
+            Ok(text) => match self.cfg.protocol.recall(&text) {
+                Ok(()) => {
+                    self.memory_kept = self.cfg.protocol.memory();
+                    return;
+                }
+                Err(e) => e,
+            },
+            Err(crate::read_capped::ReadError::Io(e))
+                if e.kind() == std::io::ErrorKind::NotFound =>
+            {
+                return;
+            }
+            Err(e) => e.to_string(),
+        };
+        let reason = format!(
+            "{} not read ({problem}): the board is learnt again",
+            path.display()
+        );
+        self.shared
+            .set_status(|s| s.last_error = Some(reason.clone()));
+    }
+
+    /// Writes the decoder's memory when it changed (a calibration done). A
+    /// failed write (a full disk) is said in the status and tried again at
+    /// the next change; the board goes on being read.
+    fn keep_memory(&mut self, decoder: &P) {
+        let Some(path) = &self.cfg.memory_file else {
+            return;
+        };
+        let memory = decoder.memory();
+        if memory.is_none() || memory == self.memory_kept {
+            return;
+        }
+        let text = memory.unwrap_or_default();
+        if let Err(e) = crate::storage::write_atomically(path, text.as_bytes()) {
+            let reason = format!("{} not written: {e}", path.display());
+            self.shared
+                .set_status(|s| s.last_error = Some(reason.clone()));
+        }
+        self.memory_kept = Some(text);
     }
 
     /// Talks to an open port until it fails or the link is stopped. What
@@ -445,6 +518,9 @@ impl<P: Protocol> Worker<P> {
                     let mut messages = Vec::new();
                     let dropped_before = decoder.stats().dropped();
                     self.decode(decoder, at, &buf[..n], &mut messages);
+                    if !messages.is_empty() {
+                        self.keep_memory(decoder);
+                    }
                     let totals = add(self.decoder_totals, decoder.stats());
                     self.shared.set_status(|s| s.stats = totals);
                     let dropped = decoder.stats().dropped() - dropped_before;

@@ -101,6 +101,17 @@ pub trait Protocol: Send + 'static {
         self.encode(HostCommand::Snapshot)
     }
 
+    /// What the decoder learnt of this board that is worth keeping across
+    /// runs of the app (a Certabo board's chips), as text; `None`: nothing.
+    fn memory(&self) -> Option<String> {
+        None
+    }
+
+    /// Takes back what [`Protocol::memory`] gave, or says why it cannot.
+    fn recall(&mut self, _memory: &str) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The bytes a board log's entry stands for on the wire (a line
     /// board's frame gets its LF back), for a replay.
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8>;

@@ -127,6 +127,14 @@ impl Protocol for AnyDecoder {
         each!(self, d => d.greeting())
     }
 
+    fn memory(&self) -> Option<String> {
+        each!(self, d => d.memory())
+    }
+
+    fn recall(&mut self, memory: &str) -> Result<(), String> {
+        each!(self, d => d.recall(memory))
+    }
+
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
         each!(self, d => d.logged_to_wire(logged))
     }

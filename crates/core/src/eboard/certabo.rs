@@ -350,6 +350,17 @@ impl Protocol for CertaboDecoder {
         }
     }
 
+    fn memory(&self) -> Option<String> {
+        (!self.chips.is_empty()).then(|| self.chips.to_text())
+    }
+
+    /// The chips a calibration learnt in an earlier run: the board is read
+    /// at once, mid-game too (see [`Chips::from_text`]).
+    fn recall(&mut self, memory: &str) -> Result<(), String> {
+        self.chips = Chips::from_text(memory).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
     fn greeting(&self) -> Vec<u8> {
         // All lights off, as the maker's software starts.
         encode_lights(shakmaty::Bitboard::EMPTY).to_vec()

@@ -102,6 +102,71 @@ impl Chips {
     }
 }
 
+/// Why a saved calibration could not be read: the line (from 1) and what
+/// is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChipsTextError {
+    pub line: usize,
+    pub problem: &'static str,
+}
+
+impl std::fmt::Display for ChipsTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.problem)
+    }
+}
+
+impl Chips {
+    /// The chips as text, one a line: the code's five numbers and the
+    /// piece's letter (FEN: upper case White), e.g. `12 200 7 31 5 Q`.
+    pub fn to_text(&self) -> String {
+        let mut out =
+            String::from("# Certabo chips learnt by Rochade: five numbers and the piece\n");
+        for (code, piece) in &self.by_code {
+            let numbers: Vec<String> = code.iter().map(u8::to_string).collect();
+            out.push_str(&format!("{} {}\n", numbers.join(" "), piece.char()));
+        }
+        out
+    }
+
+    /// Reads [`Chips::to_text`]'s text back (blank lines and `#` lines
+    /// skipped); every line must be a chip's code (not an empty square's)
+    /// and a piece, every code once.
+    pub fn from_text(text: &str) -> Result<Chips, ChipsTextError> {
+        let mut chips = Chips::default();
+        for (i, line) in text.lines().enumerate() {
+            let fail = |problem| ChipsTextError {
+                line: i + 1,
+                problem,
+            };
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [a, b, c, d, e, letter] = words[..] else {
+                return Err(fail("not five numbers and a piece"));
+            };
+            let mut code: ChipCode = [0; 5];
+            for (byte, word) in code.iter_mut().zip([a, b, c, d, e]) {
+                *byte = word.parse().map_err(|_| fail("a number is not 0 to 255"))?;
+            }
+            if is_empty_code(&code) {
+                return Err(fail("an empty square's code, not a chip's"));
+            }
+            let mut letters = letter.chars();
+            let piece = match (letters.next(), letters.next()) {
+                (Some(l), None) => Piece::from_char(l).ok_or(fail("no piece letter"))?,
+                _ => return Err(fail("no piece letter")),
+            };
+            if chips.by_code.insert(code, piece).is_some() {
+                return Err(fail("a chip given twice"));
+            }
+        }
+        Ok(chips)
+    }
+}
+
 /// A start set-up read off the board: every chip with the piece its square
 /// stands for, and the spare queens among them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -277,6 +342,32 @@ mod tests {
             }
         }
         scan
+    }
+
+    #[test]
+    fn chips_saved_as_text_read_back_the_same_and_bad_text_is_refused() {
+        let mut chips = knights();
+        chips.learn(&Setup {
+            chips: vec![([255, 0, 1, 0, 9], Piece::from_char('q').unwrap())],
+            spare_queens: 1,
+        });
+        let text = chips.to_text();
+        assert_eq!(Chips::from_text(&text), Ok(chips));
+        assert_eq!(Chips::from_text("\n# nothing\n"), Ok(Chips::default()));
+        for (bad, line, problem) in [
+            ("1 2 3 4 N", 1, "not five numbers and a piece"),
+            ("# ok\n1 2 3 4 256 N", 2, "a number is not 0 to 255"),
+            ("0 0 0 7 0 N", 1, "an empty square's code, not a chip's"),
+            ("1 2 3 4 5 X", 1, "no piece letter"),
+            ("1 2 3 4 5 Nb", 1, "no piece letter"),
+            ("1 2 3 4 5 N\n1 2 3 4 5 n", 2, "a chip given twice"),
+        ] {
+            assert_eq!(
+                Chips::from_text(bad),
+                Err(ChipsTextError { line, problem }),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
