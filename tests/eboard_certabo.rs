@@ -976,14 +976,14 @@ fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_s
     host.follow(&link, 10, |h| h.moves.len() == 1);
     assert_eq!(host.moves[0].to_string(), "e7-e5");
     assert_eq!(asked_to_set_up(&host), 0, "{:?}", host.said);
-    assert_eq!(link.status().last_error, None);
+    assert_eq!(link.status().memory_problem, None);
     drop(link);
 
     // A damaged file: said in the status; the board asks for the start.
     std::fs::write(&memory, "12 200 7 31 5 Q\n12 200 7 31 5 q\n").unwrap();
     let (link, mut host) = run(after_e4);
     host.follow(&link, 10, |h| asked_to_set_up(h) == 1);
-    let error = link.status().last_error.unwrap_or_default();
+    let error = link.status().memory_problem.unwrap_or_default();
     assert!(
         error.contains("certabo-chips-mine.txt") && error.contains("line 2"),
         "{error}"
@@ -1010,7 +1010,7 @@ fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_s
     let link = Link::spawn(cfg, tx).unwrap();
     let mut host = LinkHost::new(rx, epoch);
     host.follow(&link, 10, |h| h.rec.seen() == Some(Board::default()));
-    let error = link.status().last_error.unwrap_or_default();
+    let error = link.status().memory_problem.unwrap_or_default();
     assert!(error.contains("not written"), "{error}");
     set(&[(Square::D2, None), (Square::D4, Some('P'))]);
     host.follow(&link, 5, |h| h.moves.len() == 1);

@@ -52,9 +52,10 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         .or(link.as_ref().map(|l| l.stats.dropped()))
         .unwrap_or(0);
     ui.label(format!("{}: {dropped}", t.get("dropped")));
-    // What went wrong last (a port that would not open, a calibration file
-    // not read or not written), in the board's own words.
-    if let Some(problem) = link.and_then(|l| l.last_error) {
+    // Why the link is down (a port that would not open), and a calibration
+    // file not read or not written, in the link's own words.
+    let problems = link.map(|l| [l.last_error, l.memory_problem]);
+    for problem in problems.into_iter().flatten().flatten() {
         super::a11y::read_only_text(ui, format!("{}: {problem}", t.get("board_problem")));
     }
     let online = app.online_status();

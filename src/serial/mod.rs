@@ -122,7 +122,11 @@ pub struct LinkStatus {
     pub stats: DecoderStats,
     /// Times the link was lost.
     pub losses: u64,
+    /// Why the link is down, while it is (cleared when it is up again).
     pub last_error: Option<String>,
+    /// Why what the board's decoder learnt (a Certabo board's chips) was
+    /// not read from its file or not written to it; cleared by a write.
+    pub memory_problem: Option<String>,
     /// The board's `I` line, if it sent one.
     pub ident: Option<String>,
 }
@@ -429,7 +433,7 @@ impl<P: Protocol> Worker<P> {
             path.display()
         );
         self.shared
-            .set_status(|s| s.last_error = Some(reason.clone()));
+            .set_status(|s| s.memory_problem = Some(reason.clone()));
     }
 
     /// Writes the decoder's memory when it changed (a calibration done). A
@@ -444,11 +448,11 @@ impl<P: Protocol> Worker<P> {
             return;
         }
         let text = memory.unwrap_or_default();
-        if let Err(e) = crate::storage::write_atomically(path, text.as_bytes()) {
-            let reason = format!("{} not written: {e}", path.display());
-            self.shared
-                .set_status(|s| s.last_error = Some(reason.clone()));
-        }
+        let problem = crate::storage::write_atomically(path, text.as_bytes())
+            .err()
+            .map(|e| format!("{} not written: {e}", path.display()));
+        self.shared
+            .set_status(|s| s.memory_problem = problem.clone());
         self.memory_kept = Some(text);
     }
 
@@ -485,7 +489,10 @@ impl<P: Protocol> Worker<P> {
         if !self.cfg.protocol.has_heartbeat() {
             up = true;
             *reported_lost = false;
-            self.shared.set_status(|s| s.connected = true);
+            self.shared.set_status(|s| {
+                s.connected = true;
+                s.last_error = None;
+            });
             if !self.report(BoardEvent::LinkUp {
                 port: self.cfg.port.clone(),
             }) {
@@ -535,7 +542,10 @@ impl<P: Protocol> Worker<P> {
                         if !up {
                             up = true;
                             *reported_lost = false;
-                            self.shared.set_status(|s| s.connected = true);
+                            self.shared.set_status(|s| {
+                                s.connected = true;
+                                s.last_error = None;
+                            });
                             if !self.report(BoardEvent::LinkUp {
                                 port: self.cfg.port.clone(),
                             }) {
