@@ -3,7 +3,7 @@
 //! hands, then ends. The cases where a scan lost on the line or a weak chip
 //! read hides the order of the hands (found in the blitz self-play games).
 
-use rochade::dgt::protocol::{Pieces, start_pieces};
+use rochade::dgt::protocol::{Pieces, pieces_of_board};
 use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Piece, Position, Square};
@@ -26,7 +26,7 @@ fn sq(name: &str) -> Square {
 impl Rig {
     /// The start position, then `sans` played and shown scan by scan.
     fn after(sans: &str) -> Rig {
-        let mut rig = Rig::at(Chess::default(), start_pieces());
+        let mut rig = Rig::at(Chess::default());
         for san in sans.split_whitespace() {
             let mv = rig.san(san);
             let from = mv.from().expect("a normal move").to_string();
@@ -41,11 +41,11 @@ impl Rig {
         rig
     }
 
-    /// The game at `pos`, the board showing `board`, settled.
-    fn at(pos: Chess, board: Pieces) -> Rig {
+    /// The game at `pos`, the board showing it, settled.
+    fn at(pos: Chess) -> Rig {
         let mut rig = Rig {
             rec: Recognizer::new(RecognizerConfig::default(), pos.clone()),
-            board,
+            board: pieces_of_board(pos.board().clone()),
             now: 0,
             events: Vec::new(),
             game: pos,
@@ -155,11 +155,7 @@ fn a_piece_that_took_on_its_way_and_came_back_is_caught_up_when_the_board_settle
         .unwrap()
         .into_position(shakmaty::CastlingMode::Standard)
         .unwrap();
-    let mut board: Pieces = [None; 64];
-    for (s, p) in pos.board().clone() {
-        board[usize::from(s)] = Some(p);
-    }
-    let mut rig = Rig::at(pos, board);
+    let mut rig = Rig::at(pos);
     rig.scan(&[("a6", None), ("a5", Some('k')), ("h4", None)]);
     rig.scan(&[("f4", None)]);
     rig.scan(&[("h4", Some('R')), ("a5", None), ("a6", Some('k'))]);

@@ -49,24 +49,7 @@ pub fn catch_up_within(
     max_plies: usize,
     in_hand: bool,
 ) -> Option<Vec<Move>> {
-    if start.board() == seen {
-        return None;
-    }
-    // A board that differs is at least a ply away, even when no piece
-    // stands anywhere new (a capture taken back by the same kind of piece).
-    let fewest = plies_needed(start, seen).max(1);
-    if fewest > max_plies {
-        return None;
-    }
-    let mut search = Search {
-        seen,
-        in_hand,
-        shuttles: false,
-        nodes: 0,
-        found: Vec::new(),
-    };
-    let shortest = search.run(start, fewest, max_plies)?;
-    Some(best_fit(start, search.found, shortest, trail))
+    best_way(start, seen, trail, max_plies, in_hand, false)
 }
 
 /// As [`catch_up_within`], exactly there, for the ways that move a piece
@@ -82,14 +65,35 @@ pub fn catch_up_shuttling(
 ) -> Option<Vec<Move>> {
     // Three plies at least (away, the other side, back): worth looking for
     // only when the boards seen fit no move at all worse than that costs.
-    if start.board() == seen || misfit(start, &[], trail) <= 3 * EXTRA_PLY_COST {
+    if misfit(start, &[], trail) <= 3 * EXTRA_PLY_COST {
         return None;
     }
+    best_way(start, seen, trail, max_plies, false, true)
+}
+
+/// The search both catch-ups make: the ways of the fewest plies (and up
+/// to `MORE_PLIES` more) within `max_plies`, the best fit kept.
+fn best_way(
+    start: &Chess,
+    seen: &Board,
+    trail: &[Board],
+    max_plies: usize,
+    in_hand: bool,
+    shuttles: bool,
+) -> Option<Vec<Move>> {
+    if start.board() == seen {
+        return None;
+    }
+    // A board that differs is at least a ply away, even when no piece
+    // stands anywhere new (a capture taken back by the same kind of piece).
     let fewest = plies_needed(start, seen).max(1);
+    if fewest > max_plies {
+        return None;
+    }
     let mut search = Search {
         seen,
-        in_hand: false,
-        shuttles: true,
+        in_hand,
+        shuttles,
         nodes: 0,
         found: Vec::new(),
     };
