@@ -455,6 +455,19 @@ impl SaveFile {
         match Self::save_in(fallback, &mut self.offered, &mut self.declined, record) {
             Ok(saved) => {
                 self.clear_fallback = true;
+                // A game that ended went to the fallback folder's archive:
+                // the data folder's older copy of it must go, or the next
+                // start offers it as the game in progress (its first
+                // moves; an unfinished game in the fallback folder is
+                // preferred to it at start instead). Removing a file needs
+                // no room on a full disk; a copy this record does not
+                // continue is kept.
+                if record.is_over()
+                    && let Ok(SaveRead::Intact(here)) = self.store.read_current()
+                    && continues(record, &here)
+                {
+                    let _ = self.store.discard_current();
+                }
                 // A full folder still lets a file go: the declined game,
                 // archived, must not be the one offered at the next start.
                 if let Some(old) = &self.declined

@@ -531,3 +531,53 @@ fn kill_9_after_declining_a_game_on_a_full_disk_offers_the_new_game() {
         "the spare folder was used {in_spare} times"
     );
 }
+
+#[test]
+fn a_game_that_ends_while_the_disk_is_full_is_not_offered_again_as_its_first_moves() {
+    // Run 145 of the trial above, once in a dozen CI runs: 1. a3 was saved
+    // in the data folder, the disk filled, the next moves went to the
+    // spare folder and the game ended there (archived). The data folder's
+    // 1. a3 stayed, and the next start offered it as the game in progress.
+    let disk = SmallDisk::mount(256);
+    let spare = tempfile::tempdir().unwrap();
+    let data = disk.0.join("data");
+    let store = GameStore::new(&data);
+    let mut file =
+        SaveFile::new(store.clone(), None, None).with_fallback(GameStore::new(spare.path()), false);
+    let mut record = GameRecord::new();
+    record.play_sans("f3").unwrap();
+    file.save(&record).expect("saved in the data folder");
+    fill(&disk.0);
+    record.play_sans("e5 g4").unwrap();
+    let err = file.save(&record).expect_err("the data folder is full");
+    assert!(
+        rochade::savegame::SavedElsewhere::inside(&err).is_some(),
+        "{err}"
+    );
+    record.play_sans("Qh4#").unwrap();
+    let err = file
+        .save(&record)
+        .expect_err("the data folder is still full");
+    assert!(
+        rochade::savegame::SavedElsewhere::inside(&err).is_some(),
+        "{err}"
+    );
+    let mut notes = Vec::new();
+    let (resume, _, _) = rochade::app::run::open_save_folder(
+        Ok(store),
+        Some(spare.path().to_path_buf()),
+        &mut notes,
+    );
+    assert!(
+        resume.is_none(),
+        "the finished game is offered as {:?}; {notes:?}",
+        resume.map(|r| r.moves().len())
+    );
+    let archived = std::fs::read_dir(spare.path().join(rochade::savegame::ARCHIVE_DIR))
+        .unwrap()
+        .count();
+    assert_eq!(
+        archived, 1,
+        "the finished game is kept in the spare folder's archive"
+    );
+}
