@@ -6,7 +6,8 @@
 //!
 //! The decoder frames lines (bytes in any chunking; a line cut short, too
 //! long or holding anything but 320 numbers up to 255 is dropped and
-//! counted), learns the chips from the starting position (see
+//! counted; the squares a line cut short did bring are still read, see
+//! [`CertaboDecoder`]), learns the chips from the starting position (see
 //! [`super::certabo_chips`]), settles each square by a majority over the
 //! last 3 scans and passes a [`Message::Position`] on when the settled
 //! position changes, and always on the scan after a snapshot request (the
@@ -17,7 +18,7 @@ use std::collections::BTreeSet;
 
 use shakmaty::Square;
 
-use super::certabo_chips::{ChipCode, Chips, Learner, Reading, Scan, Settler};
+use super::certabo_chips::{ChipCode, Chips, EMPTY, Learner, Reading, Scan, Settler};
 use super::{CalibrationStep, Message};
 use crate::board::{DecoderStats, HostCommand, Protocol};
 use crate::dgt::Pieces;
@@ -71,6 +72,33 @@ pub fn parse_scan(body: &[u8]) -> Option<Scan> {
     (n == NUMBERS).then_some(scan)
 }
 
+/// The squares at the head of a line cut short (its body up to the cut):
+/// the codes of every square whose five numbers all came, a8 first. A
+/// number the cut may have shortened (the last, unless a blank follows it)
+/// is left out; anything but numbers up to 255 makes the line unreadable.
+pub fn parse_head(body: &[u8]) -> Option<Vec<ChipCode>> {
+    let mut numbers = Vec::with_capacity(NUMBERS);
+    for token in body
+        .split(|&b| b == b' ' || b == b'\r' || b == b'\t')
+        .filter(|t| !t.is_empty())
+    {
+        if numbers.len() == NUMBERS || token.len() > 3 || !token.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let value = token.iter().fold(0u16, |v, d| v * 10 + u16::from(d - b'0'));
+        numbers.push(u8::try_from(value).ok()?);
+    }
+    if !body.ends_with(b" ") {
+        numbers.pop();
+    }
+    Some(
+        numbers
+            .chunks_exact(5)
+            .map(|c| [c[0], c[1], c[2], c[3], c[4]])
+            .collect(),
+    )
+}
+
 /// Lines out of a byte stream: a colon opens one, LF closes it; bytes
 /// outside a line are garbage.
 #[derive(Clone, Debug, Default)]
@@ -88,8 +116,9 @@ struct Lines {
 enum Framed<'a> {
     /// A whole line's body (colon and LF left out).
     Line(&'a [u8]),
-    /// Dropped: cut short by the next colon or by silence, or garbage
-    /// between lines.
+    /// Cut short by the next colon or by silence (the body so far).
+    Cut(&'a [u8]),
+    /// Garbage between lines.
     Garbage(&'a [u8]),
     TooLong(&'a [u8]),
 }
@@ -138,7 +167,7 @@ impl Lines {
         } else if ended {
             Framed::Line(&self.buf)
         } else {
-            Framed::Garbage(&self.buf)
+            Framed::Cut(&self.buf)
         };
         on(framed);
         self.buf.clear();
@@ -176,6 +205,16 @@ fn changes(before: &Pieces, after: &Pieces, out: &mut Vec<Message>) {
 }
 
 /// A Certabo board on the wire: lines to scans, scans to positions.
+///
+/// A line cut short still tells what stood on the squares it brought
+/// (a8 onwards): it is read as a scan that lacks the other squares (the
+/// settler tells them from the scans around it, see [`Settler`]). At
+/// blitz pace a scan lost whole can be the only one that showed a move (a
+/// pawn's double step taken en passant at once reads like a single step
+/// taken). Only a line cut at its end is read so:
+/// one that ends with its line feed but lacks numbers lost them somewhere
+/// inside, and its squares after that point would be shifted; and only
+/// when every square of the head reads a known chip or empty.
 #[derive(Clone, Debug, Default)]
 pub struct CertaboDecoder {
     lines: Lines,
@@ -193,6 +232,8 @@ pub struct CertaboDecoder {
     unknown_said: BTreeSet<ChipCode>,
     /// Pass the next position on even if unchanged (a snapshot request).
     snapshot_wanted: bool,
+    /// The last scan passed on was told partly from the scans around it.
+    after_told: bool,
 }
 
 impl CertaboDecoder {
@@ -215,12 +256,44 @@ impl CertaboDecoder {
         }
     }
 
-    fn scan(&mut self, scan: &Scan, out: &mut Vec<Message>) {
+    /// A line cut short, read as a scan if its head can be trusted (see
+    /// the type's comment); whether it was.
+    fn cut_scan(&mut self, body: &[u8], out: &mut Vec<Message>) -> bool {
+        if self.chips.is_empty() {
+            return false;
+        }
+        let Some(head) = parse_head(body).filter(|h| !h.is_empty()) else {
+            return false;
+        };
+        if head
+            .iter()
+            .any(|code| matches!(self.chips.read(code), Reading::Unknown(_)))
+        {
+            return false;
+        }
+        let mut scan = [EMPTY; 64];
+        let mut read = [false; 64];
+        for (i, code) in head.iter().enumerate() {
+            let square = usize::from(square_of_index(i as u8));
+            scan[square] = *code;
+            read[square] = true;
+        }
+        self.scan(&scan, Some(read), out);
+        true
+    }
+
+    /// One scan; `part`: the squares a cut line brought (such a scan
+    /// teaches no chips).
+    fn scan(&mut self, scan: &Scan, part: Option<[bool; 64]>, out: &mut Vec<Message>) {
         if !self.named {
             self.named = true;
             out.push(Message::Ident(IDENT.into()));
         }
-        if let Some(setup) = self.learner.push(scan) {
+        let learnt = match part {
+            None => self.learner.push(scan),
+            Some(_) => None,
+        };
+        if let Some(setup) = learnt {
             let first = self.chips.is_empty();
             if self.chips.learn(&setup) > 0 {
                 if first {
@@ -236,12 +309,35 @@ impl CertaboDecoder {
             if !std::mem::replace(&mut self.asked_to_set_up, true) {
                 out.push(Message::Calibration(CalibrationStep::SetUpStart));
             }
+            // Every whole scan ends so, calibrated or not: the host hears
+            // the board is there while it waits for the starting position.
+            out.push(Message::Scanned);
             return;
         }
         let readings = scan.map(|code| self.chips.read(&code));
-        let Some(settled) = self.settler.push(readings, scan) else {
-            return;
-        };
+        let settled = self
+            .settler
+            .push_part(readings, scan, part.unwrap_or([true; 64]));
+        if settled.is_empty() && part.is_none() {
+            out.push(Message::Scanned);
+        }
+        for settled in settled {
+            let changed = self.settled(&settled.readings, out);
+            // A scan told partly from the scans around it may read as the
+            // one before or after it does (a square that changed meanwhile
+            // reads as empty, as in the hand): the board did not stand
+            // still for it, so neither it nor the next scan counts as a
+            // scan that shows nothing new (a streaming board settles by
+            // those). It counts as a scan when it shows something new.
+            let told = std::mem::replace(&mut self.after_told, !settled.whole && changed);
+            if changed || (settled.whole && !told) {
+                out.push(Message::Scanned);
+            }
+        }
+    }
+
+    /// A scan's settled readings passed on; whether any square changed.
+    fn settled(&mut self, settled: &[Reading; 64], out: &mut Vec<Message>) -> bool {
         let mut pieces: Pieces = [None; 64];
         for (i, reading) in settled.iter().enumerate() {
             match reading {
@@ -260,12 +356,14 @@ impl CertaboDecoder {
         // are seen as the hands made them; the whole position on the first
         // scan and when asked (after the changes, which it then confirms).
         let before = self.shown.replace(Box::new(pieces));
+        let changed = before.as_ref().is_some_and(|before| **before != pieces);
         if let Some(before) = &before {
             changes(before, &pieces, out);
         }
         if before.is_none() || std::mem::take(&mut self.snapshot_wanted) {
             out.push(Message::Position(Box::new(pieces)));
         }
+        changed
     }
 
     fn framed(&mut self, framed: Framed, log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
@@ -276,14 +374,18 @@ impl CertaboDecoder {
                 match parse_scan(body) {
                     Some(scan) => {
                         self.stats.messages += 1;
-                        self.scan(&scan, out);
-                        // Every scan ends so, calibrated or not: the host
-                        // hears the board is there while it waits for the
-                        // starting position.
-                        out.push(Message::Scanned);
+                        self.scan(&scan, None, out);
                     }
                     None => self.stats.garbage += 1,
                 }
+            }
+            Framed::Cut(body) => {
+                // Logged with its colon and no line end: replayed, it is
+                // cut by the next line as it was here.
+                log(&[b":", body].concat(), false);
+                self.stats.frames += 1;
+                self.stats.garbage += 1;
+                self.cut_scan(body, out);
             }
             Framed::Garbage(bytes) => {
                 log(bytes, false);
@@ -367,7 +469,13 @@ impl Protocol for CertaboDecoder {
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
-        [logged, b"\r\n"].concat()
+        // A line the board ended came with its CR (the board sends CR LF);
+        // a line cut short did not, and is cut again by the next one.
+        if logged.starts_with(b":") && !logged.ends_with(b"\r") {
+            logged.to_vec()
+        } else {
+            [logged, b"\r\n"].concat()
+        }
     }
 }
 
@@ -527,6 +635,167 @@ mod tests {
                 Square::E4
             ))]
         );
+    }
+
+    /// A decoder that knows the start position's chips, shown it settled.
+    fn calibrated() -> CertaboDecoder {
+        let mut d = CertaboDecoder::new();
+        let start = encode_scan(&scan_of(&Board::default(), &[]));
+        for _ in 0..6 {
+            d.decode_all(&start);
+        }
+        d
+    }
+
+    /// The first `squares` squares of a line (a8 onwards), cut there (a
+    /// digit of the next number too, as a cut falls anywhere).
+    fn cut(line: &[u8], squares: usize) -> Vec<u8> {
+        let mut numbers = 0;
+        let at = line
+            .iter()
+            .position(|&b| {
+                numbers += usize::from(b == b' ');
+                numbers == squares * 5
+            })
+            .expect("that many squares");
+        line[..at + 2].to_vec()
+    }
+
+    #[test]
+    fn the_head_of_a_cut_line_is_its_whole_squares() {
+        assert_eq!(
+            parse_head(b"1 2 3 4 5 6 7 8 9 1"),
+            Some(vec![[1, 2, 3, 4, 5]]),
+            "the last number may be cut (10 to 1)"
+        );
+        assert_eq!(
+            parse_head(b"1 2 3 4 5 6 7 8 9 10 "),
+            Some(vec![[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]),
+            "a blank after the last number: it came whole"
+        );
+        assert_eq!(parse_head(b"1 2 3 4"), Some(vec![]));
+        assert_eq!(parse_head(b"1 2 x 4 5 6"), None);
+        assert_eq!(parse_head(b"1 2 300 4 5 6"), None);
+    }
+
+    /// The start position's scan with the chip on `from` moved to `to`
+    /// (`None`: off the board).
+    fn moved(moves: &[(Square, Option<Square>)]) -> Scan {
+        let mut scan = scan_of(&Board::default(), &[]);
+        for &(from, to) in moves {
+            let chip = std::mem::replace(&mut scan[usize::from(from)], EMPTY);
+            if let Some(to) = to {
+                scan[usize::from(to)] = chip;
+            }
+        }
+        scan
+    }
+
+    #[test]
+    fn a_line_cut_short_still_brings_the_squares_before_the_cut() {
+        let mut d = calibrated();
+        let p = Piece::from_char('P').unwrap();
+        // The only scan that shows the pawn on e4 lost its end (e2 on):
+        // e4 is the 37th square from a8.
+        let mut wire = cut(&encode_scan(&moved(&[(Square::E2, Some(Square::E4))])), 40);
+        assert!(parse_scan(&wire[1..]).is_none());
+        let lifted_again = encode_scan(&moved(&[(Square::E2, None)]));
+        for _ in 0..3 {
+            wire.extend_from_slice(&lifted_again);
+        }
+        let out = d.decode_all(&wire);
+        assert_eq!(
+            out,
+            vec![
+                // The scan before it.
+                Message::Scanned,
+                Message::Square {
+                    square: Square::E4,
+                    piece: Some(p)
+                },
+                // e2 was not in the head and changed meanwhile: it reads
+                // as in the hand.
+                Message::Square {
+                    square: Square::E2,
+                    piece: None
+                },
+                Message::Scanned,
+                Message::Square {
+                    square: Square::E4,
+                    piece: None
+                },
+                Message::Scanned,
+                // Two whole scans alike: the board stands still.
+                Message::Scanned,
+            ]
+        );
+        assert_eq!(d.stats().garbage, 1, "still counted as a line dropped");
+
+        // A lift the cut hid (e2 is after the cut): the cut scan reads as
+        // the next, which is then no scan the board stood still in.
+        let mut d = calibrated();
+        let lifted = encode_scan(&moved(&[(Square::E2, None)]));
+        let mut wire = cut(&lifted, 40);
+        for _ in 0..3 {
+            wire.extend_from_slice(&lifted);
+        }
+        let gone = Message::Square {
+            square: Square::E2,
+            piece: None,
+        };
+        assert_eq!(
+            d.decode_all(&wire),
+            vec![Message::Scanned, gone, Message::Scanned, Message::Scanned]
+        );
+    }
+
+    #[test]
+    fn a_cut_line_is_not_read_when_its_head_is_doubtful() {
+        let start = encode_scan(&scan_of(&Board::default(), &[]));
+        let e2_e4 = moved(&[(Square::E2, Some(Square::E4))]);
+        let mut stranger = e2_e4;
+        stranger[usize::from(Square::A8)] = [9, 9, 9, 9, 9];
+        // A chip no calibration learnt in the head; a line with its line
+        // feed but numbers missing inside (the squares after the gap would
+        // be shifted); the cut line itself for comparison.
+        let unknown = cut(&encode_scan(&stranger), 40);
+        let mut short = encode_scan(&e2_e4);
+        short.drain(20..30);
+        let readable = cut(&encode_scan(&e2_e4), 40);
+        for (line, read) in [(unknown, false), (short, false), (readable, true)] {
+            let mut d = calibrated();
+            let out = d.decode_all(&[line.as_slice(), &start, &start, &start].concat());
+            let e4 = Message::Square {
+                square: Square::E4,
+                piece: Some(Piece::from_char('P').unwrap()),
+            };
+            assert_eq!(
+                out.contains(&e4),
+                read,
+                "{}",
+                String::from_utf8_lossy(&line)
+            );
+        }
+    }
+
+    #[test]
+    fn a_cut_line_logged_is_replayed_cut() {
+        let mut d = calibrated();
+        let start = encode_scan(&scan_of(&Board::default(), &[]));
+        let wire = [
+            cut(&encode_scan(&moved(&[(Square::E2, Some(Square::E4))])), 40),
+            start.clone(),
+            start.clone(),
+            start,
+        ]
+        .concat();
+        let mut log = Vec::new();
+        let mut live = Vec::new();
+        d.decode(&wire, &mut |bytes, _| log.push(bytes.to_vec()), &mut live);
+        assert!(live.len() > 3, "{live:?}");
+        let mut again = calibrated();
+        let replayed: Vec<u8> = log.iter().flat_map(|l| d.logged_to_wire(l)).collect();
+        assert_eq!(again.decode_all(&replayed), live);
     }
 
     #[test]

@@ -280,46 +280,153 @@ fn majority<T: PartialEq + Copy>(
 /// scan lost on the line hid the second scan it was away). Every state a
 /// scan saw is kept, in order: at blitz pace a piece may stand on a square
 /// for a single scan before the reply takes it.
+///
+/// A scan may lack squares (a line cut short: [`Settler::push_part`]).
+/// Such a scan is settled with the next whole one, and a square it lacks
+/// reads as it did in the scans before and after it when they agree, else
+/// as empty (it changed meanwhile: its piece in the hand, as far as can be
+/// told). Read as before, it would show a piece paused on its way for a
+/// scan more than it was, and a paused piece seen twice is a move made.
+/// The scan after it is the "after" only of the squares it brought.
 #[derive(Clone, Debug, Default)]
 pub struct Settler {
-    recent: VecDeque<([Reading; 64], Scan)>,
+    /// The last scan settled (the next one's "before"), if any, then the
+    /// scans not settled yet, oldest first.
+    before: Option<Seen>,
+    pending: Vec<Seen>,
+}
+
+/// A scan's readings, settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settled {
+    pub readings: [Reading; 64],
+    /// The scan brought every square (else some were told from the scans
+    /// around it).
+    pub whole: bool,
+}
+
+/// One scan as the settler keeps it.
+#[derive(Clone, Debug)]
+struct Seen {
+    readings: [Reading; 64],
+    codes: Scan,
+    /// The squares the scan brought (all but the lost end of a cut line).
+    read: [bool; 64],
 }
 
 impl Settler {
-    /// Takes one scan's readings and its codes; returns the previous
-    /// scan's readings, settled (nothing for the first scan).
-    pub fn push(&mut self, readings: [Reading; 64], scan: &Scan) -> Option<[Reading; 64]> {
-        if self.recent.len() == SETTLE_SCANS {
-            self.recent.pop_front();
+    /// Takes one scan's readings and its codes; returns the scans before
+    /// it not settled yet, settled, oldest first (none for the first scan;
+    /// two after a scan that lacked squares).
+    pub fn push(&mut self, readings: [Reading; 64], scan: &Scan) -> Vec<Settled> {
+        self.push_part(readings, scan, [true; 64])
+    }
+
+    /// As [`Settler::push`], for a scan that brought only the squares
+    /// `read` (the others' readings and codes are not looked at). Such a
+    /// scan settles nothing: it waits for a whole scan.
+    pub fn push_part(
+        &mut self,
+        readings: [Reading; 64],
+        scan: &Scan,
+        read: [bool; 64],
+    ) -> Vec<Settled> {
+        let mut seen = Seen {
+            readings,
+            codes: scan.map(|c| normal(&c)),
+            read,
+        };
+        for i in (0..64).filter(|&i| !read[i]) {
+            seen.readings[i] = Reading::Empty;
+            seen.codes[i] = EMPTY;
         }
-        self.recent.push_back((readings, scan.map(|c| normal(&c))));
-        let n = self.recent.len();
-        if n < 2 {
-            return None;
+        let whole = read.iter().all(|&r| r);
+        self.pending.push(seen);
+        // A cut line's scan waits; so does a scan after a run of them that
+        // is too long to be told apart (the board is read afresh).
+        if !whole {
+            if self.pending.len() > SETTLE_SCANS {
+                self.pending.remove(0);
+            }
+            return Vec::new();
         }
-        let ((middle, middle_codes), (after, _)) = (&self.recent[n - 2], &self.recent[n - 1]);
-        let before = (n == 3).then(|| &self.recent[0]);
-        let mut out = *middle;
+        let mut out = Vec::new();
+        // A scan that lacked squares is settled with two scans after it:
+        // the first may have read one of those squares weak.
+        while self.pending.len() > 1
+            && (self.pending[0].read == [true; 64] || self.pending.len() > 2)
+        {
+            let mut middle = self.pending.remove(0);
+            let settled = self.settle(&middle);
+            let whole = middle.read == [true; 64];
+            middle.readings = settled;
+            if let Some(b) = &self.before {
+                for i in (0..64).filter(|&i| !middle.read[i]) {
+                    if matches!(settled[i], Reading::Known(_)) {
+                        middle.codes[i] = b.codes[i];
+                    }
+                }
+            }
+            middle.read = [true; 64];
+            self.before = Some(middle);
+            out.push(Settled {
+                readings: settled,
+                whole,
+            });
+        }
+        out
+    }
+
+    /// The settled readings of `middle`, the oldest scan pending; the
+    /// "after" of each square is the first scan after it that brought it.
+    fn settle(&self, middle: &Seen) -> [Reading; 64] {
+        let mut out = middle.readings;
+        let Some(b) = &self.before else {
+            return out;
+        };
         for (i, o) in out.iter_mut().enumerate() {
-            if let Some((b, b_codes)) = before
-                && !matches!(middle[i], Reading::Known(_))
-                && matches!(b[i], Reading::Known(_))
-                && b[i] == after[i]
-                && !middle_codes.contains(&b_codes[i])
+            let mut later = self.pending.iter().filter(|s| s.read[i]);
+            let Some(after) = later.next() else {
+                continue;
+            };
+            if !middle.read[i] {
+                // As before when the next scan agrees, or read it weak (the
+                // one after it agrees, and the chip is nowhere else).
+                let weak_after = matches!(b.readings[i], Reading::Known(_))
+                    && !matches!(after.readings[i], Reading::Known(_))
+                    && !after.codes.contains(&b.codes[i])
+                    && later
+                        .next()
+                        .is_some_and(|a2| a2.readings[i] == b.readings[i]);
+                if b.readings[i] == after.readings[i] || weak_after {
+                    *o = b.readings[i];
+                }
+            } else if !matches!(middle.readings[i], Reading::Known(_))
+                && matches!(b.readings[i], Reading::Known(_))
+                && b.readings[i] == after.readings[i]
+                && !middle.codes.contains(&b.codes[i])
             {
-                *o = b[i];
+                *o = b.readings[i];
             }
         }
-        Some(out)
+        out
     }
 
     /// Whether a chip not learnt showed in two scans running on square `i`
     /// (a stray chip, not a misread).
     pub fn unknown_stays(&self, i: usize) -> bool {
-        let n = self.recent.len();
-        n >= 2
-            && matches!(self.recent[n - 1].0[i], Reading::Unknown(_))
-            && self.recent[n - 1].0[i] == self.recent[n - 2].0[i]
+        let mut last = self
+            .before
+            .iter()
+            .chain(&self.pending)
+            .rev()
+            .filter(|s| s.read[i]);
+        match (last.next(), last.next()) {
+            (Some(a), Some(b)) => {
+                matches!(a.readings[i], Reading::Unknown(_)) && a.readings[i] == b.readings[i]
+            }
+            _ => false,
+        }
     }
 }
 
@@ -449,7 +556,9 @@ mod tests {
         for &(i, c) in codes {
             scan[i] = c;
         }
-        s.push(scan.map(|c| chips.read(&c)), &scan).map(|r| r[at])
+        s.push(scan.map(|c| chips.read(&c)), &scan)
+            .last()
+            .map(|r| r.readings[at])
     }
 
     #[test]
@@ -478,6 +587,66 @@ mod tests {
         // Lifted: empty in two scans of three.
         assert_eq!(settle(&mut s, &chips, &[], 1), Some(knight));
         assert_eq!(settle(&mut s, &chips, &[], 1), Some(Reading::Empty));
+    }
+
+    /// Pushes a scan that brought only the squares from `first` on; the
+    /// settled scans it let out.
+    fn settle_part(
+        s: &mut Settler,
+        chips: &Chips,
+        codes: &[(usize, ChipCode)],
+        first: usize,
+    ) -> usize {
+        let mut scan = [EMPTY; 64];
+        for &(i, c) in codes {
+            scan[i] = c;
+        }
+        let read = std::array::from_fn(|i| i >= first);
+        s.push_part(scan.map(|c| chips.read(&c)), &scan, read).len()
+    }
+
+    #[test]
+    fn a_square_a_cut_scan_lacks_reads_as_the_scans_around_it_agree_else_empty() {
+        let chips = knights();
+        let knight = chips.read(&code(1));
+        let on = |sq: usize| [(sq, code(1))];
+        let push = |s: &mut Settler, codes: &[(usize, ChipCode)]| {
+            let mut scan = [EMPTY; 64];
+            for &(i, c) in codes {
+                scan[i] = c;
+            }
+            s.push(scan.map(|c| chips.read(&c)), &scan)
+        };
+        // The cut scans below lack squares 0 to 8.
+        // Unchanged around it: as before; it waits for the scan after it.
+        let mut s = Settler::default();
+        push(&mut s, &on(1));
+        push(&mut s, &on(1));
+        assert_eq!(settle_part(&mut s, &chips, &[], 9), 0, "it waits");
+        assert_eq!(push(&mut s, &on(1)).len(), 1, "the scan before it");
+        let settled = push(&mut s, &on(1));
+        assert_eq!(settled.len(), 2, "it and the scan after it");
+        assert_eq!((settled[0].readings[1], settled[0].whole), (knight, false));
+        assert!(settled[1].whole);
+        // Moved on meanwhile (paused on b1 for one scan, then on c1): in
+        // the hand, not paused twice.
+        let mut s = Settler::default();
+        push(&mut s, &on(0));
+        push(&mut s, &on(1));
+        settle_part(&mut s, &chips, &[], 9);
+        push(&mut s, &on(2));
+        let settled = push(&mut s, &on(2));
+        assert_eq!(settled[0].readings[1], Reading::Empty);
+        assert_eq!(settled[0].readings[2], Reading::Empty);
+        // Read weak in the scan after it, and there in the one after that.
+        let mut s = Settler::default();
+        push(&mut s, &on(1));
+        push(&mut s, &on(1));
+        settle_part(&mut s, &chips, &[], 9);
+        push(&mut s, &[]);
+        let settled = push(&mut s, &on(1));
+        assert_eq!(settled[0].readings[1], knight, "the cut scan's square");
+        assert_eq!(settled[1].readings[1], knight, "the weak read outvoted");
     }
 
     #[test]
