@@ -7,7 +7,7 @@
 
 use rochade::board::{HostCommand, Protocol};
 use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
-use rochade::eboard::certabo_sim::CertaboSim;
+use rochade::eboard::certabo_sim::{CertaboSim, cut_line};
 use rochade::eboard::{AnyDecoder, Kind, Message};
 use shakmaty::{Chess, Move, Piece, Position, Square};
 
@@ -53,15 +53,7 @@ impl Rig {
         let at = self.sim.next_scan_at();
         let (_, mut line) = self.sim.scans_until(at).pop().unwrap();
         if let Some(squares) = cut_after {
-            let mut numbers = 0;
-            let end = line
-                .iter()
-                .position(|&b| {
-                    numbers += usize::from(b == b' ');
-                    numbers == squares * 5
-                })
-                .unwrap();
-            line.truncate(end + 2);
+            line = cut_line(&line, squares);
         }
         self.feed(at, &line);
     }

@@ -211,10 +211,10 @@ fn changes(before: &Pieces, after: &Pieces, out: &mut Vec<Message>) {
 /// settler tells them from the scans around it, see [`Settler`]). At
 /// blitz pace a scan lost whole can be the only one that showed a move (a
 /// pawn's double step taken en passant at once reads like a single step
-/// taken). Only a line cut at its end is read so:
-/// one that ends with its line feed but lacks numbers lost them somewhere
-/// inside, and its squares after that point would be shifted; and only
-/// when every square of the head reads a known chip or empty.
+/// taken). Only a line cut at its end is read so (one that ends with its
+/// line feed but lacks numbers lost them somewhere inside, and its squares
+/// after that point would be shifted), and only when every square of its
+/// head reads a known chip or empty.
 #[derive(Clone, Debug, Default)]
 pub struct CertaboDecoder {
     lines: Lines,
@@ -257,19 +257,19 @@ impl CertaboDecoder {
     }
 
     /// A line cut short, read as a scan if its head can be trusted (see
-    /// the type's comment); whether it was.
-    fn cut_scan(&mut self, body: &[u8], out: &mut Vec<Message>) -> bool {
+    /// the type's comment).
+    fn cut_scan(&mut self, body: &[u8], out: &mut Vec<Message>) {
         if self.chips.is_empty() {
-            return false;
+            return;
         }
         let Some(head) = parse_head(body).filter(|h| !h.is_empty()) else {
-            return false;
+            return;
         };
         if head
             .iter()
             .any(|code| matches!(self.chips.read(code), Reading::Unknown(_)))
         {
-            return false;
+            return;
         }
         let mut scan = [EMPTY; 64];
         let mut read = [false; 64];
@@ -279,7 +279,6 @@ impl CertaboDecoder {
             read[square] = true;
         }
         self.scan(&scan, Some(read), out);
-        true
     }
 
     /// One scan; `part`: the squares a cut line brought (such a scan
@@ -647,18 +646,8 @@ mod tests {
         d
     }
 
-    /// The first `squares` squares of a line (a8 onwards), cut there (a
-    /// digit of the next number too, as a cut falls anywhere).
     fn cut(line: &[u8], squares: usize) -> Vec<u8> {
-        let mut numbers = 0;
-        let at = line
-            .iter()
-            .position(|&b| {
-                numbers += usize::from(b == b' ');
-                numbers == squares * 5
-            })
-            .expect("that many squares");
-        line[..at + 2].to_vec()
+        super::super::certabo_sim::cut_line(line, squares)
     }
 
     #[test]

@@ -26,6 +26,22 @@ impl std::fmt::Display for NoChip {
     }
 }
 
+/// A line (as [`encode_scan`] makes it) cut short after its first
+/// `squares` squares, a8 onwards, and one digit of the next number, as a
+/// line that lost its end on the wire (it then runs into the next line's
+/// colon).
+pub fn cut_line(line: &[u8], squares: usize) -> Vec<u8> {
+    let mut numbers = 0;
+    let at = line
+        .iter()
+        .position(|&b| {
+            numbers += usize::from(b == b' ');
+            numbers == squares * 5
+        })
+        .expect("that many squares");
+    line[..at + 2].to_vec()
+}
+
 /// The Certabo board on the simulator's side of the wire.
 #[derive(Clone, Debug)]
 pub struct CertaboSim {
