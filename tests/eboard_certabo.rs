@@ -71,7 +71,11 @@ impl Wire {
             self.cuts += 1;
             let keep = 1 + self.rng.below(line.len() as u64 - 3) as usize;
             if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                println!("line cut: {keep} of {} bytes kept", line.len());
+                let squares = line[..keep].iter().filter(|&&b| b == b' ').count() / 5;
+                println!(
+                    "line cut: {keep} of {} bytes kept, about {squares} squares",
+                    line.len()
+                );
             }
             line.truncate(keep);
         }
@@ -1008,14 +1012,14 @@ fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_s
 
 /// A debugging aid, not a check: one game's hands, the scans' reading of
 /// a square, the decoder's messages and the recognizer's events, printed
-/// (`GAME=n`, `FROM=ply`, `PACE=human` for the human pace).
+/// (`GAME=n`, `FROM=ply`, `PACE=human` for the human pace, `CERTABO_SEED`).
 #[test]
 #[ignore = "a debugging aid: prints one game (GAME=n FROM=ply PACE=human)"]
 fn trace_one_game() {
     let i: usize = std::env::var("GAME").unwrap().parse().unwrap();
     let games = eboard_hands::selfplay();
     let game = &games[i - 1];
-    let seed = 33u64;
+    let seed = std::env::var("CERTABO_SEED").map_or(33, |s| s.parse().expect("a number"));
     let game_seed = (seed ^ (i as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut table = Table::new(game_seed, true);
     table.calibrate();
@@ -1038,7 +1042,7 @@ fn trace_one_game() {
         .iter()
         .enumerate()
         .skip_while(|(_, c)| c.at_ms + 3000 < played.move_done_ms[from])
-        .take(20)
+        .take(30)
     {
         println!("change {k} at {} {} {:?}", c.at_ms, c.square, c.piece);
     }

@@ -282,12 +282,15 @@ fn majority<T: PartialEq + Copy>(
 /// for a single scan before the reply takes it.
 ///
 /// A scan may lack squares (a line cut short: [`Settler::push_part`]).
-/// Such a scan is settled with the next whole one, and a square it lacks
-/// reads as it did in the scans before and after it when they agree, else
-/// as empty (it changed meanwhile: its piece in the hand, as far as can be
-/// told). Read as before, it would show a piece paused on its way for a
-/// scan more than it was, and a paused piece seen twice is a move made.
-/// The scan after it is the "after" only of the squares it brought.
+/// Such a scan is settled once two whole scans follow it, and a square it
+/// lacks reads as in the scans before and after it when they agree; when
+/// they differ, in the order hands make changes (a move is done when its
+/// piece lands, the reply begins with a lift): a piece the scan after
+/// shows has landed, a piece it no longer shows is still there unless its
+/// chip is read elsewhere (read as before, a piece paused on its way for
+/// one scan would look paused for two, and a paused piece seen twice is a
+/// move made). The scan after it is the "after" only of the squares it
+/// brought.
 #[derive(Clone, Debug, Default)]
 pub struct Settler {
     /// The last scan settled (the next one's "before"), if any, then the
@@ -351,19 +354,20 @@ impl Settler {
             return Vec::new();
         }
         let mut out = Vec::new();
-        // A scan that lacked squares is settled with two scans after it:
-        // the first may have read one of those squares weak.
-        while self.pending.len() > 1
-            && (self.pending[0].read == [true; 64] || self.pending.len() > 2)
-        {
+        while self.pending.len() > 1 {
             let mut middle = self.pending.remove(0);
             let settled = self.settle(&middle);
             let whole = middle.read == [true; 64];
             middle.readings = settled;
-            if let Some(b) = &self.before {
-                for i in (0..64).filter(|&i| !middle.read[i]) {
-                    if matches!(settled[i], Reading::Known(_)) {
-                        middle.codes[i] = b.codes[i];
+            for i in (0..64).filter(|&i| !middle.read[i]) {
+                if let Reading::Known(_) = settled[i] {
+                    // The chip it settled to: the scan before's or after's.
+                    let around = self.before.iter().chain(&self.pending);
+                    if let Some(seen) = around
+                        .filter(|s| s.read[i] && s.readings[i] == settled[i])
+                        .last()
+                    {
+                        middle.codes[i] = seen.codes[i];
                     }
                 }
             }
@@ -384,29 +388,50 @@ impl Settler {
         let Some(b) = &self.before else {
             return out;
         };
+        let after = |i: usize| self.pending.iter().find(|s| s.read[i]);
         for (i, o) in out.iter_mut().enumerate() {
-            let mut later = self.pending.iter().filter(|s| s.read[i]);
-            let Some(after) = later.next() else {
+            let Some(after) = after(i).filter(|_| middle.read[i]) else {
                 continue;
             };
-            if !middle.read[i] {
-                // As before when the next scan agrees, or read it weak (the
-                // one after it agrees, and the chip is nowhere else).
-                let weak_after = matches!(b.readings[i], Reading::Known(_))
-                    && !matches!(after.readings[i], Reading::Known(_))
-                    && !after.codes.contains(&b.codes[i])
-                    && later
-                        .next()
-                        .is_some_and(|a2| a2.readings[i] == b.readings[i]);
-                if b.readings[i] == after.readings[i] || weak_after {
-                    *o = b.readings[i];
-                }
-            } else if !matches!(middle.readings[i], Reading::Known(_))
+            if !matches!(middle.readings[i], Reading::Known(_))
                 && matches!(b.readings[i], Reading::Known(_))
                 && b.readings[i] == after.readings[i]
                 && !middle.codes.contains(&b.codes[i])
             {
                 *o = b.readings[i];
+            }
+        }
+        if middle.read == [true; 64] {
+            return out;
+        }
+        // The squares a cut scan lacks, in the order hands make changes
+        // (a move is done when its piece lands; the reply begins with a
+        // lift): as before when the scan after agrees; a piece the scan
+        // after shows there has landed; a piece it no longer shows is
+        // still there, unless its chip is read elsewhere.
+        // Every piece has a chip of its own: one read or kept on a square
+        // is on no other.
+        let mut codes = middle.codes;
+        let mut changed = Vec::new();
+        for i in (0..64).filter(|&i| !middle.read[i]) {
+            match after(i) {
+                Some(after) if b.readings[i] != after.readings[i] => changed.push(i),
+                _ => (out[i], codes[i]) = (b.readings[i], b.codes[i]),
+            }
+        }
+        let mut lifted = Vec::new();
+        for i in changed {
+            let after = after(i).expect("changed");
+            if matches!(after.readings[i], Reading::Known(_)) && !codes.contains(&after.codes[i]) {
+                (out[i], codes[i]) = (after.readings[i], after.codes[i]);
+            } else {
+                out[i] = Reading::Empty;
+                lifted.push(i);
+            }
+        }
+        for i in lifted {
+            if matches!(b.readings[i], Reading::Known(_)) && !codes.contains(&b.codes[i]) {
+                (out[i], codes[i]) = (b.readings[i], b.codes[i]);
             }
         }
         out
@@ -606,7 +631,7 @@ mod tests {
     }
 
     #[test]
-    fn a_square_a_cut_scan_lacks_reads_as_the_scans_around_it_agree_else_empty() {
+    fn a_square_a_cut_scan_lacks_reads_as_hands_make_changes() {
         let chips = knights();
         let knight = chips.read(&code(1));
         let on = |sq: usize| [(sq, code(1))];
@@ -623,30 +648,30 @@ mod tests {
         push(&mut s, &on(1));
         push(&mut s, &on(1));
         assert_eq!(settle_part(&mut s, &chips, &[], 9), 0, "it waits");
-        assert_eq!(push(&mut s, &on(1)).len(), 1, "the scan before it");
         let settled = push(&mut s, &on(1));
-        assert_eq!(settled.len(), 2, "it and the scan after it");
-        assert_eq!((settled[0].readings[1], settled[0].whole), (knight, false));
-        assert!(settled[1].whole);
-        // Moved on meanwhile (paused on b1 for one scan, then on c1): in
-        // the hand, not paused twice.
+        assert_eq!(settled.len(), 2, "the scan before it, and it");
+        assert!(settled[0].whole);
+        assert_eq!((settled[1].readings[1], settled[1].whole), (knight, false));
+        // Moved on meanwhile (paused on b1 for one scan, then on c1): it
+        // has landed on c1, and is not paused on b1 twice.
         let mut s = Settler::default();
         push(&mut s, &on(0));
         push(&mut s, &on(1));
         settle_part(&mut s, &chips, &[], 9);
-        push(&mut s, &on(2));
         let settled = push(&mut s, &on(2));
-        assert_eq!(settled[0].readings[1], Reading::Empty);
-        assert_eq!(settled[0].readings[2], Reading::Empty);
-        // Read weak in the scan after it, and there in the one after that.
+        assert_eq!(settled.len(), 2);
+        assert_eq!(settled[1].readings[1], Reading::Empty);
+        assert_eq!(settled[1].readings[2], knight);
+        // Gone in the scan after it (lifted, or read weak there): still
+        // there in the cut scan, a lift begins no sooner than it must.
         let mut s = Settler::default();
         push(&mut s, &on(1));
         push(&mut s, &on(1));
         settle_part(&mut s, &chips, &[], 9);
-        push(&mut s, &[]);
+        let settled = push(&mut s, &[]);
+        assert_eq!(settled[1].readings[1], knight, "the cut scan's square");
         let settled = push(&mut s, &on(1));
-        assert_eq!(settled[0].readings[1], knight, "the cut scan's square");
-        assert_eq!(settled[1].readings[1], knight, "the weak read outvoted");
+        assert_eq!(settled[0].readings[1], knight, "the weak read outvoted");
     }
 
     #[test]
