@@ -356,21 +356,11 @@ impl Settler {
         let mut out = Vec::new();
         while self.pending.len() > 1 {
             let mut middle = self.pending.remove(0);
-            let settled = self.settle(&middle);
+            let (settled, codes) = self.settle(&middle);
             let whole = middle.read == [true; 64];
+            // As the next scan's "before": the squares it lacked told.
             middle.readings = settled;
-            for i in (0..64).filter(|&i| !middle.read[i]) {
-                if let Reading::Known(_) = settled[i] {
-                    // The chip it settled to: the scan before's or after's.
-                    let around = self.before.iter().chain(&self.pending);
-                    if let Some(seen) = around
-                        .filter(|s| s.read[i] && s.readings[i] == settled[i])
-                        .last()
-                    {
-                        middle.codes[i] = seen.codes[i];
-                    }
-                }
-            }
+            middle.codes = codes;
             middle.read = [true; 64];
             self.before = Some(middle);
             out.push(Settled {
@@ -381,12 +371,13 @@ impl Settler {
         out
     }
 
-    /// The settled readings of `middle`, the oldest scan pending; the
-    /// "after" of each square is the first scan after it that brought it.
-    fn settle(&self, middle: &Seen) -> [Reading; 64] {
+    /// The settled readings of `middle`, the oldest scan pending, and the
+    /// codes of the squares it lacked as told; the "after" of each square
+    /// is the first scan after it that brought it.
+    fn settle(&self, middle: &Seen) -> ([Reading; 64], Scan) {
         let mut out = middle.readings;
         let Some(b) = &self.before else {
-            return out;
+            return (out, middle.codes);
         };
         let after = |i: usize| self.pending.iter().find(|s| s.read[i]);
         for (i, o) in out.iter_mut().enumerate() {
@@ -402,7 +393,7 @@ impl Settler {
             }
         }
         if middle.read == [true; 64] {
-            return out;
+            return (out, middle.codes);
         }
         // The squares a cut scan lacks, in the order hands make changes
         // (a move is done when its piece lands; the reply begins with a
@@ -434,7 +425,7 @@ impl Settler {
                 (out[i], codes[i]) = (b.readings[i], b.codes[i]);
             }
         }
-        out
+        (out, codes)
     }
 
     /// Whether a chip not learnt showed in two scans running on square `i`
