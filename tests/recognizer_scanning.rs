@@ -211,6 +211,26 @@ fn a_piece_that_moves_on_after_the_reply_landed_is_a_move_of_its_own() {
     );
 }
 
+#[test]
+fn a_piece_that_landed_for_the_reply_and_went_on_is_three_plies_not_two() {
+    // Game 33 at blitz pace with another seed's noise (`CERTABO_SEED=34`):
+    // Black's king shown on d6 for one scan; the next reads it gone (a weak
+    // chip) and White's king lifted; White's king lands on d3, then
+    // Black's on e6. Two plies (Ke7-e6 Kd3) end on that board too, but
+    // White's king landed before Black's reached e6: Black's move had
+    // ended on d6 (a king does not slide).
+    let mut rig = Rig::after("e4 e5 Ke2 Ke7 Ke3");
+    rig.scan(&[("e7", None), ("d6", Some('k'))]);
+    rig.scan(&[("d6", None), ("e3", None)]);
+    rig.scan(&[("d3", Some('K'))]);
+    rig.scan(&[("e6", Some('k'))]);
+    rig.settle();
+    assert_eq!(
+        rig.game()[5..],
+        ["Ke7-d6", "Ke3-d3", "Kd6-e6"].map(String::from)
+    );
+}
+
 /// White's bishop from f1 to `to`, no capture.
 fn bishop_f1(to: Square) -> Move {
     Move::Normal {

@@ -75,7 +75,9 @@ impl Recognizer {
     /// A move the scan before showed done (`done_before`) may be the first
     /// of three: the reply and the mover's next move in this scan, their
     /// order lost (a piece moved there and back around the reply reads as
-    /// the move taken back).
+    /// the move taken back). Two plies may also be three when the boards
+    /// seen fit that better: a piece that stood for the reply, then went
+    /// on (a king's stop, which no slide explains).
     fn catch_up_stream(
         &mut self,
         now: u64,
@@ -102,6 +104,15 @@ impl Recognizer {
         else {
             return;
         };
+        if moves.len() == STREAM_PLIES {
+            // Two plies may be three: a piece that landed for the other
+            // side's move, then went on (the boards seen tell).
+            if let Some(longer) =
+                catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES + 1, false)
+            {
+                moves = longer;
+            }
+        }
         let last = moves.pop().expect("a catch-up has a move");
         for mv in moves {
             self.play(now, mv, out);
