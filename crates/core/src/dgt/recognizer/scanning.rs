@@ -99,8 +99,18 @@ impl Recognizer {
             moves.insert(0, mv);
             Some(moves)
         };
-        let Some(mut moves) =
-            catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES, false).or_else(anchored)
+        // Three plies no scan showed apart (a capture, the recapture and
+        // the piece going on, the hands never still for a scan): taken
+        // only when the boards seen fit them better than no move, as a
+        // capture going on can look like three plies too. Without it a
+        // game whose hands never rest falls behind for good.
+        let three = || {
+            catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES + 1, false)
+                .filter(|moves| fits_better_than_none(&self.pos, moves, &self.trail))
+        };
+        let Some(mut moves) = catch_up_within(&self.pos, &seen, &self.trail, STREAM_PLIES, false)
+            .or_else(anchored)
+            .or_else(three)
         else {
             return;
         };
