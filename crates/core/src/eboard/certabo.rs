@@ -57,22 +57,12 @@ pub fn encode_scan(scan: &Scan) -> Vec<u8> {
 /// The numbers of a line's body (after the colon, before the LF), if it
 /// holds exactly a scan.
 pub fn parse_scan(body: &[u8]) -> Option<Scan> {
-    let mut scan = [[0u8; 5]; 64];
-    let mut n = 0;
-    for token in body
-        .split(|&b| b == b' ' || b == b'\r' || b == b'\t')
-        .filter(|t| !t.is_empty())
-    {
-        if n == NUMBERS || token.len() > 3 || !token.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        let value = token.iter().fold(0u16, |v, d| v * 10 + u16::from(d - b'0'));
-        let byte = u8::try_from(value).ok()?;
-        let square = square_of_index((n / 5) as u8);
-        scan[usize::from(square)][n % 5] = byte;
-        n += 1;
+    let numbers = numbers(body).filter(|n| n.len() == NUMBERS)?;
+    let mut scan = [EMPTY; 64];
+    for (i, code) in chip_codes(&numbers).enumerate() {
+        scan[usize::from(square_of_index(i as u8))] = code;
     }
-    (n == NUMBERS).then_some(scan)
+    Some(scan)
 }
 
 /// The squares at the head of a line cut short (its body up to the cut):
@@ -80,6 +70,16 @@ pub fn parse_scan(body: &[u8]) -> Option<Scan> {
 /// number the cut may have shortened (the last, unless a blank follows it)
 /// is left out; anything but numbers up to 255 makes the line unreadable.
 pub fn parse_head(body: &[u8]) -> Option<Vec<ChipCode>> {
+    let mut numbers = numbers(body)?;
+    if !body.ends_with(b" ") {
+        numbers.pop();
+    }
+    Some(chip_codes(&numbers).collect())
+}
+
+/// A line body's numbers: at most a scan's, each of up to three digits and
+/// at most 255, else `None`.
+fn numbers(body: &[u8]) -> Option<Vec<u8>> {
     let mut numbers = Vec::with_capacity(NUMBERS);
     for token in body
         .split(|&b| b == b' ' || b == b'\r' || b == b'\t')
@@ -91,15 +91,15 @@ pub fn parse_head(body: &[u8]) -> Option<Vec<ChipCode>> {
         let value = token.iter().fold(0u16, |v, d| v * 10 + u16::from(d - b'0'));
         numbers.push(u8::try_from(value).ok()?);
     }
-    if !body.ends_with(b" ") {
-        numbers.pop();
-    }
-    Some(
-        numbers
-            .chunks_exact(5)
-            .map(|c| [c[0], c[1], c[2], c[3], c[4]])
-            .collect(),
-    )
+    Some(numbers)
+}
+
+/// Numbers five by five, as the squares' codes in the line's order (a8
+/// first); a last square short of numbers is left out.
+fn chip_codes(numbers: &[u8]) -> impl Iterator<Item = ChipCode> + '_ {
+    numbers
+        .chunks_exact(5)
+        .map(|c| [c[0], c[1], c[2], c[3], c[4]])
 }
 
 /// Lines out of a byte stream: a colon opens one, LF closes it; bytes

@@ -282,7 +282,7 @@ fn majority<T: PartialEq + Copy>(
 /// for a single scan before the reply takes it.
 ///
 /// A scan may lack squares (a line cut short: [`Settler::push_part`]).
-/// Such a scan is settled once two whole scans follow it, and a square it
+/// Such a scan is settled once a whole scan follows it, and a square it
 /// lacks reads as in the scans before and after it when they agree; when
 /// they differ, in the order hands make changes (a move is done when its
 /// piece lands, the reply begins with a lift): a piece the scan after
@@ -317,6 +317,13 @@ struct Seen {
     read: [bool; 64],
 }
 
+impl Seen {
+    /// The scan brought every square.
+    fn whole(&self) -> bool {
+        self.read == [true; 64]
+    }
+}
+
 impl Settler {
     /// Takes one scan's readings and its codes; returns the scans before
     /// it not settled yet, settled, oldest first (none for the first scan;
@@ -343,10 +350,11 @@ impl Settler {
             seen.readings[i] = Reading::Empty;
             seen.codes[i] = EMPTY;
         }
-        let whole = read.iter().all(|&r| r);
+        let whole = seen.whole();
         self.pending.push(seen);
-        // A cut line's scan waits; so does a scan after a run of them that
-        // is too long to be told apart (the board is read afresh).
+        // A cut line's scan waits for a whole one; a run of cut lines
+        // longer than that lets its oldest scans go unsettled, as lines
+        // lost whole.
         if !whole {
             if self.pending.len() > SETTLE_SCANS {
                 self.pending.remove(0);
@@ -357,7 +365,7 @@ impl Settler {
         while self.pending.len() > 1 {
             let mut middle = self.pending.remove(0);
             let (settled, codes) = self.settle(&middle);
-            let whole = middle.read == [true; 64];
+            let whole = middle.whole();
             // As the next scan's "before": the squares it lacked told.
             middle.readings = settled;
             middle.codes = codes;
@@ -381,7 +389,8 @@ impl Settler {
         };
         let after = |i: usize| self.pending.iter().find(|s| s.read[i]);
         for (i, o) in out.iter_mut().enumerate() {
-            let Some(after) = after(i).filter(|_| middle.read[i]) else {
+            // (The squares the scan lacks are told below.)
+            let Some(after) = middle.read[i].then(|| after(i)).flatten() else {
                 continue;
             };
             if !matches!(middle.readings[i], Reading::Known(_))
@@ -392,7 +401,7 @@ impl Settler {
                 *o = b.readings[i];
             }
         }
-        if middle.read == [true; 64] {
+        if middle.whole() {
             return (out, middle.codes);
         }
         // The squares a cut scan lacks, in the order hands make changes
