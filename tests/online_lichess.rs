@@ -597,6 +597,87 @@ fn the_whole_game_on_the_peg_board_simulator() {
     sim.quit();
 }
 
+/// Issue 52's third stall: a peg-board still holding an earlier game's
+/// pieces (1. e4 e5 2. Nf3 Nc6) when an online game starts, the player
+/// Black. The server's moves are the opponent's, announced from the
+/// server only; the board plays no move of either side until it shows
+/// the game (set up as guided), then every move the player makes on it
+/// is his, announced and posted. The whole game ends with the server's
+/// record equal to it.
+#[test]
+fn a_board_left_from_an_earlier_game_plays_for_neither_side_then_every_move_is_posted() {
+    let moves: Vec<String> = game_moves()[..24].to_vec();
+    let script = Script {
+        moves: moves.clone(),
+        account_white: false,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    let dir = hermetic::private_dir("online-stale-board");
+    let pgn = dir.join("game.pgn");
+    let mut sim = board_sim::Sim::start(&[]);
+    for step in ["move e2 e4", "move e7 e5", "move g1 f3", "move b8 c6"] {
+        sim.say(step);
+    }
+    let device = sim.device.clone();
+    let mut r = Rochade::start(&server, TOKEN, &["--ai", "2", "--board", &device], &pgn);
+    r.until("game");
+    // White's first move comes from the server, whatever the board shows.
+    let v = r.until("move");
+    assert_eq!(
+        (v["by"].as_str(), v["source"].as_str(), v["uci"].as_str()),
+        (Some("opponent"), Some("server"), Some(moves[0].as_str())),
+        "seen:\n{}",
+        r.seen.join("\n")
+    );
+    // The earlier game's pieces put back, then White's move carried out.
+    for step in ["move c6 b8", "move f3 g1", "move e5 e7", "move e4 e2"] {
+        sim.say(step);
+    }
+    for step in on_board(&moves[0]) {
+        sim.say(&step);
+    }
+    let mut ply = 1;
+    while ply < moves.len() {
+        // Ours, on the board: read, announced and posted.
+        for step in on_board(&moves[ply]) {
+            sim.say(&step);
+        }
+        let v = r.until("move");
+        assert_eq!(
+            (v["by"].as_str(), v["source"].as_str(), v["uci"].as_str()),
+            (Some("player"), Some("peg_board"), Some(moves[ply].as_str())),
+            "ply {ply}; seen:\n{}",
+            r.seen.join("\n")
+        );
+        ply += 1;
+        if ply == moves.len() {
+            break;
+        }
+        // The opponent's, from the server only, then carried out.
+        let v = r.until("move");
+        assert_eq!(
+            (v["by"].as_str(), v["source"].as_str(), v["uci"].as_str()),
+            (Some("opponent"), Some("server"), Some(moves[ply].as_str())),
+            "ply {ply}; seen:\n{}",
+            r.seen.join("\n")
+        );
+        for step in on_board(&moves[ply]) {
+            sim.say(&step);
+        }
+        ply += 1;
+    }
+    r.type_line("resign");
+    r.type_line("yes");
+    r.until("end");
+    let (code, out, stderr) = r.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.moves(), moves, "the server's record");
+    let text = out.join("\n");
+    assert!(!text.contains("\"takeback\""), "nothing taken back: {text}");
+    sim.quit();
+}
+
 /// `--format dgt`: the player's own board is a DGT e-board (`rochade
 /// board-sim --format dgt` on a pseudo-terminal), read through the
 /// session's e-board seat as the window's "My board". Each of our moves

@@ -298,7 +298,10 @@ impl Session {
         for action in actions {
             match action {
                 board::BoardAction::Play(mv) => {
-                    self.play(now, mv, Source::PegBoard, out);
+                    let from_game = self.board.tracker().executed_from_game();
+                    if !self.online_refuses_own_board(from_game, out) {
+                        self.play(now, mv, Source::PegBoard, out);
+                    }
                 }
                 board::BoardAction::TakebackRequested => self.command(now, Command::Takeback, out),
                 board::BoardAction::CorrectPromotion(mv) => self.correct_promotion(now, mv, out),

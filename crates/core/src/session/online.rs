@@ -15,6 +15,8 @@ mod watch_state;
 #[cfg(test)]
 mod faults;
 #[cfg(test)]
+mod own_board_tests;
+#[cfg(test)]
 mod tests;
 
 pub use play::{OnlinePlay, server_error};
@@ -170,6 +172,46 @@ impl Session {
             config.practice.computer = false;
         }
         config
+    }
+
+    /// Online, the player's own board plays the player's moves only: on
+    /// his turn, with no move of his still on its way to the server, and
+    /// from a board that showed the game's position (`from_game`) before
+    /// the move. The opponent's moves come from the server alone. A move
+    /// refused here is said and not played; the board is then guided back
+    /// to the game (the mirror starts again from the record).
+    pub(super) fn online_refuses_own_board(
+        &mut self,
+        from_game: bool,
+        out: &mut Vec<Effect>,
+    ) -> bool {
+        let Some(play) = self.online.as_deref() else {
+            return false;
+        };
+        let Some(game) = play.game() else {
+            return false;
+        };
+        if game.is_over() || self.record.is_over() {
+            return false;
+        }
+        let key = if self.record.turn() != game.me || game.pending().is_some() {
+            "online_board_not_your_turn"
+        } else if !from_game {
+            "online_board_not_game"
+        } else {
+            return false;
+        };
+        // Said once while the game stands where it is: a board being set
+        // up shows many such moves, one after the other.
+        let said = (self.record.moves().len(), key);
+        if play.board_refusal_said != Some(said) {
+            let words = self.pack.say(key);
+            self.speak(out, words, Priority::Alert);
+        }
+        if let Some(play) = self.online.as_deref_mut() {
+            play.board_refusal_said = Some(said);
+        }
+        true
     }
 
     /// When online play's watch has something to do next.

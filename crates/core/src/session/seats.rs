@@ -87,10 +87,17 @@ impl Session {
         for action in actions {
             match action {
                 SeatAction::Play(mv) => {
+                    // Online, the player's own board plays his moves only
+                    // (the e-board reads whole positions: a move it reads
+                    // began from the position it last agreed with).
+                    let refused =
+                        side == BoardSide::Peg && self.online_refuses_own_board(true, out);
                     // A wrong puzzle move stays on the record until the
                     // board is put back, as on the peg-board; any other
                     // refusal (the game is over): follow the record.
-                    if !self.play(now, mv, Source::EBoard, out) && !self.puzzle_wrong_on_board() {
+                    if refused
+                        || !self.play(now, mv, Source::EBoard, out) && !self.puzzle_wrong_on_board()
+                    {
                         match side {
                             BoardSide::Peg => self.eboard.reset(&self.record),
                             BoardSide::Sighted => self.sighted.reset(&self.record),

@@ -30,7 +30,15 @@ impl Tracker {
             }
         }
         let m = self.orient(raw);
+        // Whether this board stood in the game is known for the move it
+        // may complete only after that move (a move made here is judged by
+        // the boards before it).
+        let stands = self.stands_in_game(m);
+        let moves = self.history.len();
         self.evaluate(m, at, out);
+        if stands && self.history.len() == moves {
+            self.matched = true;
+        }
     }
 
     /// Whether the board should still show a position that looks the same

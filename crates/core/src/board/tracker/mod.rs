@@ -201,6 +201,12 @@ pub struct Tracker {
     /// still be corrected (until the next move).
     correctable: Option<Move>,
     last_pieces: Option<[Option<Piece>; 64]>,
+    /// The board has shown the game's position since the position last
+    /// changed (a move, a takeback, a reset).
+    matched: bool,
+    /// The last move executed on the board began from a board that showed
+    /// the game's position (not caught up from a board that never did).
+    last_from_game: bool,
 }
 
 #[inline]
@@ -265,6 +271,8 @@ impl Tracker {
             guidance: Guidance::Quiet,
             correctable: None,
             last_pieces: None,
+            matched: false,
+            last_from_game: false,
         };
         t.refresh();
         t
@@ -351,8 +359,37 @@ impl Tracker {
         }
     }
 
+    /// Whether the last move executed on the board began from a board that
+    /// showed the game's position. False for a move read from a board that
+    /// never matched the game since its last change (pieces left from an
+    /// earlier game, a catch-up's later moves): online play takes only
+    /// moves made from the game's position as the player's.
+    pub fn executed_from_game(&self) -> bool {
+        self.last_from_game
+    }
+
+    /// Whether a board (game coordinates) shows the game's position, or
+    /// differs from it only on the last move's squares (that move, entered
+    /// elsewhere, not yet carried out, or carried out half).
+    fn stands_in_game(&self, m: Bitboard) -> bool {
+        if m == self.game_occ {
+            return true;
+        }
+        let Some((before, last)) = self.history.last() else {
+            return false;
+        };
+        let c = candidate(*last, before.board().occupied(), before.turn());
+        ((m ^ self.game_occ) & !c.involved).is_empty()
+    }
+
     fn refresh(&mut self) {
         self.game_occ = self.pos.board().occupied();
+        // The board may already show the new position (the move was just
+        // made on it, or a reset to what it shows), or the one before a
+        // move entered elsewhere that it has yet to carry out.
+        self.matched = self
+            .settled
+            .is_some_and(|s| self.stands_in_game(self.orient(s)));
         self.prev_occ = self.history.last().map(|(p, _)| p.board().occupied());
         self.candidates.clear();
         let (turn, occ) = (self.pos.turn(), self.game_occ);
@@ -674,6 +711,7 @@ impl Tracker {
                 out.push(TrackerEvent::TouchMove { square, piece });
             }
         }
+        self.last_from_game = self.matched;
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
         self.lifted = BoardMask(0);

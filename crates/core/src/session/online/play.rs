@@ -60,6 +60,10 @@ pub struct OnlinePlay {
     pub(super) today: jiff::civil::Date,
     /// Silence, unanswered requests, waits (see [`watch`]).
     pub(super) watch: Watch,
+    /// The last refusal of a move read from the player's own board: the
+    /// record's length then and the words' key (said once while the game
+    /// stands there).
+    pub(in crate::session) board_refusal_said: Option<(usize, &'static str)>,
 }
 
 /// A word that waits for `yes` before it is sent.
@@ -118,6 +122,7 @@ impl OnlinePlay {
             down: false,
             todo: Vec::new(),
             watch: Watch::with_waits(setup.waits),
+            board_refusal_said: None,
         }
     }
 
