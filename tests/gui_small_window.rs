@@ -237,7 +237,7 @@ fn at_1024x600_text_size_2_the_move_input_the_resume_dialog_and_an_error_fit() {
     );
     let question = gui
         .harness
-        .query_all_by_label("An unfinished game was found. Resume it? Please confirm")
+        .query_all_by_label("An unfinished game was found. Resume it? Yes or no")
         .map(|n| n.rect())
         .find(|r| dialog.intersects(*r))
         .expect("the question in the dialog");

@@ -189,7 +189,7 @@ impl RochadeApp {
     fn exported(&mut self, result: Result<Vec<std::path::PathBuf>, ExportGameError>) {
         let text = match result {
             Ok(paths) => {
-                let file = super::run::written_files(&paths);
+                let file = super::run::written_files(self.session.pack(), &paths);
                 self.session.pack().phrase("exported", &[("file", file)])
             }
             Err(e) => self.session.pack().phrase(

@@ -165,7 +165,7 @@ fn pieces_put_back_on_the_board_ask_for_a_takeback_that_the_board_then_follows()
     t.peg_move(Square::E5, Square::E7);
     let fx = t.take();
     assert!(has(&fx, &Notice::TakebackRequested), "{:?}", notices(&fx));
-    assert_eq!(said(&fx), ["Take back Eva five? Please confirm"]);
+    assert_eq!(said(&fx), ["Take back Eva five? Yes or no"]);
     assert_eq!(t.sans(), ["e4", "e5"], "not taken back before confirmation");
     t.command(Command::Confirm);
     t.wait(3000);
