@@ -163,3 +163,48 @@ fn a_question_says_how_to_answer_and_its_dialog_asks_once() {
             .is_none()
     );
 }
+
+/// Focuses the text field `label` (found by its role) and types `text`
+/// into it as a keyboard does.
+fn type_into(gui: &mut Gui, role: Role, label: &str, text: &str) {
+    gui.harness.get_by_role_and_label(role, label).focus();
+    gui.harness.run();
+    gui.type_text(text);
+}
+
+#[test]
+fn enter_in_a_settings_field_saves() {
+    let mut gui = start(settings(Lang::En));
+    gui.press(Key::F8);
+    assert!(gui.shows("Save"), "the dialog is open");
+    type_into(&mut gui, Role::TextInput, "Event", "Club night");
+    gui.press(Key::Enter);
+    assert!(!gui.shows("Save"), "saved and closed");
+    assert_eq!(gui.app().settings().game.event, "Club night");
+    assert_eq!(gui.app().session().record().tags.event, "Club night");
+}
+
+#[test]
+fn enter_in_a_field_of_play_online_connects_and_keeps_the_keyboard_there() {
+    let mut gui = start(settings(Lang::En));
+    gui.press_with(Modifiers::COMMAND | Modifiers::SHIFT, Key::O);
+    // A server address that is none: connecting is refused, said, and
+    // the keyboard stays in the field to correct it (it left the dialog's
+    // fields: the focus ring vanished, Tab went back to the first control).
+    let server = "Server address";
+    gui.harness
+        .get_by_role_and_label(Role::TextInput, server)
+        .focus();
+    gui.harness.run();
+    gui.press_with(Modifiers::COMMAND, Key::A);
+    gui.type_text("nowhere");
+    gui.press(Key::Enter);
+    assert!(gui.shows_part("Server address: nowhere"), "refused");
+    assert!(!gui.app().online_active());
+    assert!(
+        gui.harness
+            .get_by_role_and_label(Role::TextInput, server)
+            .is_focused(),
+        "the keyboard stays in the field"
+    );
+}
