@@ -337,6 +337,32 @@ fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_fro
     gui.harness.get_by_label("Abort the game").click();
     gui.harness.run();
     gui.run_until("the abort", |g| said_any(g, "Game aborted"));
+    // The game over, the connection ends with it: nothing more is said of
+    // the server (issue 51: "Connection to the server lost ...
+    // Reconnecting" came after the end) ...
+    gui.run_until("the connection closed", |g| !g.app().online_active());
+    for _ in 0..20 {
+        gui.advance(100);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let after_end: Vec<String> = gui
+        .spoken()
+        .into_iter()
+        .skip_while(|s| !s.contains("Game aborted"))
+        .collect();
+    assert!(
+        !after_end.iter().any(|s| s.contains("Connection")),
+        "{after_end:?}"
+    );
+    assert!(!gui.shows_part("Reconnecting"), "the panel");
+    // ... and the next game, here, is a game of its own: none of the
+    // online game's tags.
+    gui.press_with(Modifiers::COMMAND, Key::N);
+    gui.press(Key::Y);
+    let pgn = rochade::pgn::write_pgn(gui.app().session().record());
+    for online in ["Rch8Test", "Sighted", "TimeControl", "Elo", "Casual", "Rated"] {
+        assert!(!pgn.contains(online), "{online} in\n{pgn}");
+    }
     let paths: Vec<String> = server.requests().into_iter().map(|(_, p, _)| p).collect();
     for path in [
         "/api/challenge/Chal1234/decline",
