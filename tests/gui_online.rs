@@ -331,6 +331,13 @@ fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_fro
     assert!(said_any(&gui, "Challenge declined"));
     gui.type_move_unsaved("yes");
     gui.run_until("the game", |g| g.app().online_colour().is_some());
+    // The clocks are the server's: never "paused" (nor the local
+    // settings' "untimed") while the server's run.
+    gui.run_until("the server's clocks", |g| {
+        g.shows("White to move (server clock)")
+    });
+    assert!(!gui.shows_part("(paused)") && !gui.shows_part("(untimed)"));
+    assert!(gui.shows_part("10:00"), "the server's time");
     // The Online menu's items do what the typed words do.
     gui.harness.get_by_label("Online").click();
     gui.harness.run();

@@ -39,7 +39,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
                 super::sim_panel::show(app, ui);
                 ui.separator();
             }
-            super::clocks::ui(ui, &t, &app.session, app.now_ms());
+            super::clocks::ui(ui, &t, &app.session, app.server_clocks(), app.now_ms());
             ui.separator();
             if app.move_input.ui(ui, &t, &mut app.focus_request) {
                 app.act(Action::PlayTyped);
