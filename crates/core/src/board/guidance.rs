@@ -1,6 +1,6 @@
 //! Guidance as one short sentence: how the player's board differs from the
-//! game, said as the moves still to carry out ("Bauer Eva zwei nach Eva
-//! vier") and then the other differences, at most [`MAX_PARTS`] of them and
+//! game, said as the moves still to carry out ("Bauer von Eva zwei nach
+//! Eva vier") and then the other differences, at most [`MAX_PARTS`] of them and
 //! "und 3 weitere" for the rest. Pure: the mismatch, the record and the
 //! words in, an utterance out.
 
@@ -53,7 +53,7 @@ pub fn guidance(pack: &Pack, mismatch: &Mismatch, record: &GameRecord) -> Uttera
     Utterance::join_with(&parts, ", ")
 }
 
-/// "Bauer Eva zwei nach Eva vier": a piece to take from one square to another.
+/// "Bauer von Eva zwei nach Eva vier": a piece to take from one square to another.
 fn carry_out(pack: &Pack, from: Square, to: Square, role: Role) -> Utterance {
     pack.phrase(
         "carry_out",
@@ -136,7 +136,7 @@ fn moves_not_carried_out(
 }
 
 /// One piece missing and one peg where the game has none: that peg is the
-/// piece put on the wrong square ("Springer Hector drei nach Felix
+/// piece put on the wrong square ("Springer von Hector drei nach Felix
 /// drei", not "Springer Felix drei fehlt, Hector drei: zusätzliche
 /// Figur"). (from, to, piece), taken out of `rest`.
 fn piece_on_wrong_square(rest: &mut Mismatch) -> Option<(Square, Square, shakmaty::Role)> {
@@ -269,7 +269,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Bauer Eva zwei nach Eva vier"
+            "Bauer von Eva zwei nach Eva vier"
         );
     }
 
@@ -288,7 +288,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Bauer Eva zwei nach Eva vier, Bauer Eva sieben nach Eva fünf"
+            "Bauer von Eva zwei nach Eva vier, Bauer von Eva sieben nach Eva fünf"
         );
     }
 
@@ -310,7 +310,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "König Eva eins nach Gustav eins, Turm Hector eins nach Felix eins"
+            "König von Eva eins nach Gustav eins, Turm von Hector eins nach Felix eins"
         );
     }
 
@@ -329,7 +329,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Bauer Eva zwei nach Eva vier, Bauer Anna zwei fehlt, Bauer Bella zwei fehlt, \
+            "Bauer von Eva zwei nach Eva vier, Bauer Anna zwei fehlt, Bauer Bella zwei fehlt, \
              und 2 weitere"
         );
     }
@@ -347,7 +347,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Läufer Felix eins nach Bella fünf, Bauer Anna sechs nach Bella fünf"
+            "Läufer von Felix eins nach Bella fünf, Bauer von Anna sechs nach Bella fünf"
         );
     }
 
@@ -367,7 +367,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Springer Hector drei nach Felix drei"
+            "Springer von Hector drei nach Felix drei"
         );
         // Two pegs for one hole: which is which is not known.
         let two = Mismatch {

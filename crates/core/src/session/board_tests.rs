@@ -427,7 +427,7 @@ fn two_typed_moves_the_board_has_not_followed_get_one_short_guidance_sentence() 
     assert_eq!(guidance.len(), 1, "said once: {fx:?}");
     assert_eq!(
         guidance[0].text.spoken,
-        "Pawn Eva two to Eva four, Pawn Eva seven to Eva five"
+        "Pawn from Eva two to Eva four, Pawn from Eva seven to Eva five"
     );
 }
 
