@@ -82,7 +82,9 @@ fn the_simulated_board_switched_off_guides_nothing() {
     gui.advance(10_000);
     let spoken = gui.spoken();
     assert!(
-        !spoken.iter().any(|s| s.contains("missing") || s.contains(" to ")),
+        !spoken
+            .iter()
+            .any(|s| s.contains("missing") || s.contains(" to ")),
         "no guidance for a board that is off: {spoken:?}"
     );
     assert_eq!(gui.app().board_differs(), 0);

@@ -367,7 +367,14 @@ fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_fro
     gui.press_with(Modifiers::COMMAND, Key::N);
     gui.press(Key::Y);
     let pgn = rochade::pgn::write_pgn(gui.app().session().record());
-    for online in ["Rch8Test", "Sighted", "TimeControl", "Elo", "Casual", "Rated"] {
+    for online in [
+        "Rch8Test",
+        "Sighted",
+        "TimeControl",
+        "Elo",
+        "Casual",
+        "Rated",
+    ] {
         assert!(!pgn.contains(online), "{online} in\n{pgn}");
     }
     let paths: Vec<String> = server.requests().into_iter().map(|(_, p, _)| p).collect();

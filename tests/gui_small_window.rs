@@ -318,11 +318,12 @@ fn at_1024x600_text_size_2_the_move_input_the_resume_dialog_and_an_error_fit() {
     gui.harness.run();
     gui.press(Key::Enter);
     gui.harness.run();
+    assert!(gui.harness.query_by_label("Show less").is_some(), "toggled");
     assert!(
-        gui.harness.query_by_label("Show less").is_some(),
-        "toggled"
+        note_height(&gui) > 3.0 * line + 1.0,
+        "shown whole: {}",
+        note_height(&gui)
     );
-    assert!(note_height(&gui) > 3.0 * line + 1.0, "shown whole: {}", note_height(&gui));
     gui.press(Key::Enter);
     gui.harness.run();
     assert!(note_height(&gui) <= 3.0 * line + 1.0, "cut again");

@@ -473,8 +473,7 @@ fn enter_note() -> egui::Id {
 /// Enter pressed in this field (built with [`entering_field`]): noted for
 /// the dialog, which saves or connects ([`entered_field`]).
 pub(super) fn note_enter(ui: &egui::Ui, field: &egui::Response) {
-    if field.has_focus()
-        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter))
+    if field.has_focus() && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter))
     {
         ui.ctx().data_mut(|d| d.insert_temp(enter_note(), true));
     }

@@ -104,10 +104,19 @@ mod tests {
             at_ms: 10_000,
         };
         // Two moves made, White to move: White's runs, Black's stands.
-        assert_eq!(clocks.remaining(Color::White, Color::White, 2, 13_000), 297_000);
-        assert_eq!(clocks.remaining(Color::Black, Color::White, 2, 13_000), 290_000);
+        assert_eq!(
+            clocks.remaining(Color::White, Color::White, 2, 13_000),
+            297_000
+        );
+        assert_eq!(
+            clocks.remaining(Color::Black, Color::White, 2, 13_000),
+            290_000
+        );
         // Before both have moved, neither runs.
-        assert_eq!(clocks.remaining(Color::Black, Color::Black, 1, 13_000), 290_000);
+        assert_eq!(
+            clocks.remaining(Color::Black, Color::Black, 1, 13_000),
+            290_000
+        );
         // Never below zero.
         assert_eq!(clocks.remaining(Color::White, Color::White, 4, 900_000), 0);
     }

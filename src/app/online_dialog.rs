@@ -99,9 +99,7 @@ impl OnlineDraft {
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("online_token"));
                     let field = egui::TextEdit::singleline(&mut self.token).password(true);
-                    let r = ui
-                        .add(super::a11y::entering_field(field))
-                        .labelled_by(l.id);
+                    let r = ui.add(super::a11y::entering_field(field)).labelled_by(l.id);
                     super::a11y::note_enter(ui, &r);
                 });
                 ui.label(t.get("online_token_hint"));

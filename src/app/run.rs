@@ -11,8 +11,8 @@ use super::options::{AppOptions, TimeSource};
 use super::text::UiText;
 use crate::chess::GameRecord;
 use crate::config::Settings;
-use crate::words::Utterance;
 use crate::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
+use crate::words::Utterance;
 
 /// `ROCHADE_SPEECH=silent|recording|system|clips|auto` overrides the
 /// speech backend of the settings (tests, measurements under Xvfb).
@@ -548,6 +548,10 @@ mod export_name_tests {
             said.spoken,
             "Ana Souza, Computer level 2 em PGN, Braille e texto, na pasta rochade, exports"
         );
-        assert!(said.written.contains(&format!("{stem}.brf")), "{}", said.written);
+        assert!(
+            said.written.contains(&format!("{stem}.brf")),
+            "{}",
+            said.written
+        );
     }
 }

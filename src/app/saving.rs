@@ -345,7 +345,10 @@ pub(super) fn alert_banner(
         return;
     }
     let whole_id = egui::Id::unique("alert_banner_whole");
-    let whole = ui.ctx().data(|d| d.get_temp::<bool>(whole_id)).unwrap_or(false);
+    let whole = ui
+        .ctx()
+        .data(|d| d.get_temp::<bool>(whole_id))
+        .unwrap_or(false);
     egui::Panel::top("alert_banner")
         .frame(
             egui::Frame::NONE

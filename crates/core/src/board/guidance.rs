@@ -161,8 +161,16 @@ fn displacements(mv: &Move) -> Vec<(Square, Square, Role)> {
             let side = shakmaty::CastlingSide::from_king_side(king < rook);
             let rank = king.rank();
             vec![
-                (king, Square::from_coords(side.king_to_file(), rank), Role::King),
-                (rook, Square::from_coords(side.rook_to_file(), rank), Role::Rook),
+                (
+                    king,
+                    Square::from_coords(side.king_to_file(), rank),
+                    Role::King,
+                ),
+                (
+                    rook,
+                    Square::from_coords(side.rook_to_file(), rank),
+                    Role::Rook,
+                ),
             ]
         }
         ref m => match m.from() {

@@ -74,10 +74,7 @@ fn takeback_needs_confirmation() {
     enter(&mut s, 0, "e4");
     enter(&mut s, 0, "e5");
     let fx = s.handle(0, Event::Command(Command::Takeback));
-    assert_eq!(
-        spoken(&fx),
-        ["Zug Eva fuenf zuruecknehmen? Ja oder nein"]
-    );
+    assert_eq!(spoken(&fx), ["Zug Eva fuenf zuruecknehmen? Ja oder nein"]);
     assert_eq!(
         s.record().moves().len(),
         2,
