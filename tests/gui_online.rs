@@ -389,6 +389,52 @@ fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_fro
 }
 
 #[test]
+fn nothing_of_the_server_is_said_after_the_end_while_the_game_is_being_saved() {
+    // Issue 51: on a disk that takes its time, the end waited for its save
+    // while the game's stream, ended by the server with the game, was
+    // still followed: "Connection to the server lost ... Reconnecting"
+    // came after the result.
+    let script = Script {
+        moves: game_moves(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    config_dir();
+    let mut s = settings(Lang::En);
+    s.online.server = server.url();
+    s.online.find = OnlineFind::Ai;
+    let mut gui = start_with(s, |o| {
+        o.saver = Some(Box::new(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            Ok(())
+        }))
+    });
+    connect(&mut gui, TOKEN);
+    gui.harness.get_by_label("Online").click();
+    gui.harness.run();
+    gui.harness.get_by_label("Abort the game").click();
+    gui.harness.run();
+    gui.run_until("the abort", |g| said_any(g, "Game aborted"));
+    gui.run_until("the connection closed", |g| !g.app().online_active());
+    for _ in 0..20 {
+        gui.advance(100);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    gui.settle_saves();
+    let after_end: Vec<String> = gui
+        .spoken()
+        .into_iter()
+        .skip_while(|s| !s.contains("Game aborted"))
+        .collect();
+    assert!(
+        !after_end.iter().any(|s| s.contains("Connection")),
+        "{after_end:?}"
+    );
+    assert!(!gui.shows_part("Reconnecting"), "the panel");
+}
+
+#[test]
 fn a_wrong_token_is_said_as_refused_and_never_shown() {
     let server = Server::start(TOKEN, Script::default());
     let mut gui = start_app(&server);

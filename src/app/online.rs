@@ -206,6 +206,15 @@ impl RochadeApp {
                 // Failed, or the game ended: the rest is for nobody.
                 break;
             }
+            if self.online_game_over() {
+                // The end may wait for its save, and with it the Finished
+                // that ends the connection: it ends now. The game's stream,
+                // ended by the server, was followed meanwhile, and its
+                // drops said after the result ("Connection to the server
+                // lost ... Reconnecting").
+                self.online_leave();
+                break;
+            }
             let event = match msg {
                 OnlineMsg::TokenStored(stored) => {
                     let pack = self.session.pack();
@@ -308,6 +317,9 @@ impl RochadeApp {
             };
             self.dispatch(Event::Online(event));
         }
+        if self.online.is_some() && self.online_game_over() {
+            self.online_leave();
+        }
         if let Some(play) = self.session.online()
             && play.game().is_some()
             && play.clocks() != self.online_status.clocks
@@ -315,6 +327,14 @@ impl RochadeApp {
             self.online_status.clocks = play.clocks();
             self.online_status.clocks_at_ms = self.now_ms();
         }
+    }
+
+    /// The online game has ended (its end said or waiting for its save).
+    fn online_game_over(&self) -> bool {
+        self.session
+            .online()
+            .and_then(|o| o.game())
+            .is_some_and(|g| g.is_over())
     }
 
     /// Connected: the request thread and the events stream start.
