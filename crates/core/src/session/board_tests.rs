@@ -519,6 +519,39 @@ fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
 }
 
 #[test]
+fn a_board_closed_with_a_piece_lifted_is_forgotten_marks_and_guidance_alike() {
+    // Issue 51: the simulated board switched off with the knight lifted
+    // from g1 still counted: "!" on the board view and, after e4 typed,
+    // "Knight Gustav one missing".
+    use Square::*;
+    let mut t = Table::new();
+    let start = occupancy(t.session.record().position());
+    t.board(start & !bit(G1));
+    t.send(Event::Board(BoardEvent::LinkClosed));
+    let game = t.session.record().position().clone();
+    assert_eq!(
+        t.session.board_state().difference(&game).0,
+        0,
+        "nothing marked"
+    );
+    t.take();
+    t.type_move("e4");
+    t.wait(10_000);
+    let fx = t.take();
+    assert!(guidance_said(&fx).is_empty(), "no guidance: {fx:?}");
+    assert!(!said(&fx).iter().any(|s| s.contains("missing")), "{fx:?}");
+    // A board that comes up again is read afresh.
+    t.send(Event::Board(BoardEvent::LinkUp { port: "new".into() }));
+    t.board(occupancy(t.session.record().position()));
+    t.wait(10_000);
+    let fx = t.take();
+    assert!(
+        !said(&fx).iter().any(|s| s.contains("missing")),
+        "the board agrees: {fx:?}"
+    );
+}
+
+#[test]
 fn an_illegal_move_on_the_peg_board_is_said_as_illegal_before_any_guidance() {
     use Square::*;
     let mut t = Table::new();
