@@ -85,10 +85,10 @@ pub fn export_game(
     Ok(written)
 }
 
-/// The files an export wrote, to be said: written, every full path (on a
-/// Braille display, to be found); spoken, short: the players, the three
-/// formats and the folder (its last two names), never the time stamp of
-/// every file name nor the whole path.
+/// The files an export wrote, to be said: written, every full path (where
+/// the words are printed, to find the files); spoken, short: the players,
+/// the three formats and the folder (its last two names), never the time
+/// stamp of every file name nor the whole path.
 pub(super) fn written_files(pack: &crate::words::Pack, paths: &[PathBuf]) -> Utterance {
     let folder: Vec<String> = paths
         .first()
