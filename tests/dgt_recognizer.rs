@@ -403,7 +403,7 @@ fn a_wrong_position_gets_guidance_after_the_guidance_time_then_in_sync() {
     record.play(e4, None).expect("legal");
     assert_eq!(
         guidance(&pack, m, &record).spoken,
-        "Bauer Eva zwei nach Eva vier"
+        "Bauer von Eva zwei nach Eva vier"
     );
     // Not a takeback: the board never showed e4.
     assert_eq!(r.game(), ["e2e4"]);

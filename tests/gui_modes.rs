@@ -211,7 +211,7 @@ fn an_unfinished_game_is_offered_and_resumed() {
     let mut gui = start_with(settings(Lang::En), |o| o.resume = Some(record));
     assert_eq!(
         gui.last_spoken(),
-        "An unfinished game was found. Resume it? Please confirm"
+        "An unfinished game was found. Resume it? Yes or no"
     );
     assert!(gui.shows("Unfinished game"));
     gui.harness
@@ -239,7 +239,7 @@ fn closing_mid_game_asks_first() {
     gui.harness.run();
     assert_eq!(
         gui.last_spoken(),
-        "The game is not finished. Close anyway? Please confirm"
+        "The game is not finished. Close anyway? Yes or no"
     );
     gui.press(Key::Escape);
     assert_eq!(gui.last_spoken(), "Cancelled");

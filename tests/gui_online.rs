@@ -331,12 +331,52 @@ fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_fro
     assert!(said_any(&gui, "Challenge declined"));
     gui.type_move_unsaved("yes");
     gui.run_until("the game", |g| g.app().online_colour().is_some());
+    // The clocks are the server's: never "paused" (nor the local
+    // settings' "untimed") while the server's run.
+    gui.run_until("the server's clocks", |g| {
+        g.shows("White to move (server clock)")
+    });
+    assert!(!gui.shows_part("(paused)") && !gui.shows_part("(untimed)"));
+    assert!(gui.shows_part("10:00"), "the server's time");
     // The Online menu's items do what the typed words do.
     gui.harness.get_by_label("Online").click();
     gui.harness.run();
     gui.harness.get_by_label("Abort the game").click();
     gui.harness.run();
     gui.run_until("the abort", |g| said_any(g, "Game aborted"));
+    // The game over, the connection ends with it: nothing more is said of
+    // the server (issue 51: "Connection to the server lost ...
+    // Reconnecting" came after the end) ...
+    gui.run_until("the connection closed", |g| !g.app().online_active());
+    for _ in 0..20 {
+        gui.advance(100);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let after_end: Vec<String> = gui
+        .spoken()
+        .into_iter()
+        .skip_while(|s| !s.contains("Game aborted"))
+        .collect();
+    assert!(
+        !after_end.iter().any(|s| s.contains("Connection")),
+        "{after_end:?}"
+    );
+    assert!(!gui.shows_part("Reconnecting"), "the panel");
+    // ... and the next game, here, is a game of its own: none of the
+    // online game's tags.
+    gui.press_with(Modifiers::COMMAND, Key::N);
+    gui.press(Key::Y);
+    let pgn = rochade::pgn::write_pgn(gui.app().session().record());
+    for online in [
+        "Rch8Test",
+        "Sighted",
+        "TimeControl",
+        "Elo",
+        "Casual",
+        "Rated",
+    ] {
+        assert!(!pgn.contains(online), "{online} in\n{pgn}");
+    }
     let paths: Vec<String> = server.requests().into_iter().map(|(_, p, _)| p).collect();
     for path in [
         "/api/challenge/Chal1234/decline",
@@ -346,6 +386,52 @@ fn a_challenge_is_said_declined_then_accepted_by_typing_and_the_game_aborted_fro
         assert!(paths.iter().any(|p| p == path), "{path} in {paths:?}");
     }
     assert!(!paths.iter().any(|p| p == "/api/challenge/Chal1234/accept"));
+}
+
+#[test]
+fn nothing_of_the_server_is_said_after_the_end_while_the_game_is_being_saved() {
+    // Issue 51: on a disk that takes its time, the end waited for its save
+    // while the game's stream, ended by the server with the game, was
+    // still followed: "Connection to the server lost ... Reconnecting"
+    // came after the result.
+    let script = Script {
+        moves: game_moves(),
+        account_white: true,
+        ..Script::default()
+    };
+    let server = Server::start(TOKEN, script);
+    config_dir();
+    let mut s = settings(Lang::En);
+    s.online.server = server.url();
+    s.online.find = OnlineFind::Ai;
+    let mut gui = start_with(s, |o| {
+        o.saver = Some(Box::new(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            Ok(())
+        }))
+    });
+    connect(&mut gui, TOKEN);
+    gui.harness.get_by_label("Online").click();
+    gui.harness.run();
+    gui.harness.get_by_label("Abort the game").click();
+    gui.harness.run();
+    gui.run_until("the abort", |g| said_any(g, "Game aborted"));
+    gui.run_until("the connection closed", |g| !g.app().online_active());
+    for _ in 0..20 {
+        gui.advance(100);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    gui.settle_saves();
+    let after_end: Vec<String> = gui
+        .spoken()
+        .into_iter()
+        .skip_while(|s| !s.contains("Game aborted"))
+        .collect();
+    assert!(
+        !after_end.iter().any(|s| s.contains("Connection")),
+        "{after_end:?}"
+    );
+    assert!(!gui.shows_part("Reconnecting"), "the panel");
 }
 
 #[test]

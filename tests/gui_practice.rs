@@ -84,7 +84,7 @@ fn takeback_asks_first_and_enter_confirms() {
     gui.type_move("e4");
     gui.type_move("e5");
     gui.press_with(CTRL, Key::T);
-    assert_eq!(gui.last_spoken(), "Take back Eva five? Please confirm");
+    assert_eq!(gui.last_spoken(), "Take back Eva five? Yes or no");
     assert!(gui.shows("Please confirm"), "a dialog asks");
     assert_eq!(gui.app().session().record().moves().len(), 2);
     // Escape cancels; nothing is taken back.
@@ -142,11 +142,11 @@ fn resign_and_new_game_ask_for_confirmation() {
         },
         Key::R,
     );
-    assert_eq!(gui.last_spoken(), "Black resigns? Please confirm");
+    assert_eq!(gui.last_spoken(), "Black resigns? Yes or no");
     gui.press(Key::Escape);
     assert!(!gui.app().session().record().is_over());
     gui.press_with(CTRL, Key::N);
-    assert_eq!(gui.last_spoken(), "Start a new game? Please confirm");
+    assert_eq!(gui.last_spoken(), "Start a new game? Yes or no");
     gui.press(Key::Y);
     assert_eq!(gui.last_spoken(), "New game");
     assert!(gui.app().session().record().moves().is_empty());

@@ -228,7 +228,7 @@ fn a_move_typed_under_a_questions_dialog_is_played_and_the_question_said_again()
     gui.type_move("e5");
     gui.press_with(Modifiers::COMMAND, Key::N);
     assert!(matches!(gui.app().question(), Some(Question::NewGame)));
-    let question = "Start a new game? Please confirm";
+    let question = "Start a new game? Yes or no";
     assert_eq!(gui.last_spoken(), question);
     assert!(!move_input_focused(&gui), "the dialog has the keyboard");
     // N begins the knight's move: no answer.
@@ -273,7 +273,7 @@ fn a_move_typed_under_the_resume_question_comes_back_after_the_answer() {
         said[n - 2..],
         [
             "d5 is kept in the move input until the question is answered",
-            "An unfinished game was found. Resume it? Please confirm"
+            "An unfinished game was found. Resume it? Yes or no"
         ],
         "{said:?}"
     );

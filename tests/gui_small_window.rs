@@ -237,7 +237,7 @@ fn at_1024x600_text_size_2_the_move_input_the_resume_dialog_and_an_error_fit() {
     );
     let question = gui
         .harness
-        .query_all_by_label("An unfinished game was found. Resume it? Please confirm")
+        .query_all_by_label("An unfinished game was found. Resume it? Yes or no")
         .map(|n| n.rect())
         .find(|r| dialog.intersects(*r))
         .expect("the question in the dialog");
@@ -298,6 +298,35 @@ fn at_1024x600_text_size_2_the_move_input_the_resume_dialog_and_an_error_fit() {
         note.height(),
         3.0 * line
     );
+    // Cut, it is not lost (issue 51: the speech warning ended in "…"):
+    // "Show all" shows it whole, "Show less" cuts it again.
+    let note_height = |gui: &Gui| {
+        gui.harness
+            .query_all_by_role(Role::Label)
+            .find(|n| {
+                let node = n.accesskit_node();
+                let words = node.label().or_else(|| node.value());
+                words.is_some_and(|l| l.starts_with("speech: alsa"))
+            })
+            .expect("the note")
+            .rect()
+            .height()
+    };
+    gui.harness
+        .get_by_role_and_label(Role::Button, "Show all")
+        .focus();
+    gui.harness.run();
+    gui.press(Key::Enter);
+    gui.harness.run();
+    assert!(gui.harness.query_by_label("Show less").is_some(), "toggled");
+    assert!(
+        note_height(&gui) > 3.0 * line + 1.0,
+        "shown whole: {}",
+        note_height(&gui)
+    );
+    gui.press(Key::Enter);
+    gui.harness.run();
+    assert!(note_height(&gui) <= 3.0 * line + 1.0, "cut again");
 }
 
 #[test]

@@ -446,11 +446,44 @@ pub fn focus_first_item_on_open(ui: &egui::Ui, menu: &str, first: &egui::Respons
 
 /// A labelled one-line text field: the label names the field for a screen
 /// reader (`labelled_by`).
+///
+/// Enter in it does what Enter does in a dialog, save or connect (see
+/// [`entered_field`]).
 pub(super) fn text_row(ui: &mut egui::Ui, label: String, value: &mut String) {
     ui.horizontal(|ui| {
         let l = ui.label(label);
-        ui.text_edit_singleline(value).labelled_by(l.id);
+        let field = entering_field(egui::TextEdit::singleline(value));
+        let r = ui.add(field).labelled_by(l.id);
+        note_enter(ui, &r);
     });
+}
+
+/// A one-line field of a dialog that keeps the keyboard on Enter (egui's
+/// field gives it up: the focus ring vanished and the next Tab went back
+/// to the dialog's first control); [`note_enter`] after adding it.
+pub(super) fn entering_field(field: egui::TextEdit<'_>) -> egui::TextEdit<'_> {
+    field.return_key(None)
+}
+
+/// Id of the frame's note that Enter was pressed in a dialog's field.
+fn enter_note() -> egui::Id {
+    egui::Id::unique("enter_in_dialog_field")
+}
+
+/// Enter pressed in this field (built with [`entering_field`]): noted for
+/// the dialog, which saves or connects ([`entered_field`]).
+pub(super) fn note_enter(ui: &egui::Ui, field: &egui::Response) {
+    if field.has_focus() && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter))
+    {
+        ui.ctx().data_mut(|d| d.insert_temp(enter_note(), true));
+    }
+}
+
+/// Whether Enter was pressed in one of the dialog's fields in this frame
+/// (the note is taken).
+pub(super) fn entered_field(ctx: &egui::Context) -> bool {
+    ctx.data_mut(|d| d.remove_temp::<bool>(enter_note()))
+        .unwrap_or(false)
 }
 
 #[cfg(test)]

@@ -140,6 +140,13 @@ impl RochadeApp {
         if text.is_empty() {
             return;
         }
+        self.play_typed_text(text);
+        // What stays typed was refused (said and written with the reason):
+        // selected, so the next move typed replaces it.
+        self.move_input.refused();
+    }
+
+    fn play_typed_text(&mut self, text: String) {
         // "yes" or "no" answers the screen-reader offer, which holds no
         // keyboard; under a dialog's question, "n" answers no.
         if let Some(yes) = self.offer_answer(&text) {
@@ -260,6 +267,23 @@ impl RochadeApp {
         self.dispatch(Event::Board(BoardEvent::LinkUp {
             port: SimPanel::PORT.into(),
         }));
+    }
+
+    /// A new game: nothing of the last one stays. The scoresheet's tags
+    /// are the settings' again (an online game's event, site, players,
+    /// ratings and time control were carried into it), and the simulated
+    /// board is set up again (its pegs stood where the old game left them:
+    /// every square marked, guidance for a game nobody plays).
+    pub(super) fn nothing_of_the_last_game(&mut self) {
+        let mut tags = crate::chess::Tags::default();
+        self.settings.apply_tags(&mut tags);
+        self.dispatch(Event::TagsChanged(tags));
+        let Some(sim) = &mut self.sim else { return };
+        sim.set_up_again();
+        let messages = sim.answer(crate::board::HostCommand::Snapshot);
+        for m in messages {
+            self.dispatch(Event::Board(BoardEvent::Message(m)));
+        }
     }
 
     /// Lifts or places a peg on the simulated board (click or Enter there).

@@ -54,14 +54,15 @@ pub fn split(area: Rect) -> Split {
 
 /// Text that takes at most `rows` lines of the width it has, cut with
 /// "…" after them (an error filled the whole column of a small window);
-/// the whole text is its accessible name and its hover text.
+/// the whole text is its accessible name and its hover text. Whether it
+/// was cut comes back with it.
 pub fn clamped_label(
     ui: &mut egui::Ui,
     text: &str,
     size: f32,
     colour: egui::Color32,
     rows: usize,
-) -> egui::Response {
+) -> (egui::Response, bool) {
     let mut job = egui::text::LayoutJob::single_section(
         text.to_owned(),
         egui::TextFormat::simple(egui::FontId::proportional(size), colour),
@@ -77,9 +78,9 @@ pub fn clamped_label(
     let response = ui.add(egui::Label::new(galley));
     response.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Label, true, text));
     if cut {
-        response.on_hover_text(text)
+        (response.on_hover_text(text), true)
     } else {
-        response
+        (response, false)
     }
 }
 

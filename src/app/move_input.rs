@@ -2,6 +2,8 @@
 //! the Play button; also where a scoresheet or its file name is typed for
 //! the retrace.
 
+use egui::text_edit::TextEditState;
+use egui::text_selection::CCursorRange;
 use egui::{FontId, Id, Key, Ui};
 
 use super::focus::FocusTarget;
@@ -28,6 +30,10 @@ pub struct MoveInput {
     /// When a key was last pressed, none yet at start (typing: the offer
     /// nobody asked for waits until the keyboard is idle).
     pub last_key_ms: Option<u64>,
+    /// The text was refused: in the next frame it is selected whole, so
+    /// that what is typed next replaces it (appended, "d6" and "Be7" made
+    /// "d6Be7") and an arrow key still reaches it to correct it.
+    select_all: bool,
 }
 
 /// The move input's text size, in points.
@@ -57,8 +63,16 @@ impl MoveInput {
         ui.horizontal_wrapped(|ui| {
             let label = ui.label(big(t.get("move_input"), 22.0));
             let least = least_input_width(ui);
+            let id = Id::unique(MOVE_INPUT_ID);
+            if std::mem::take(&mut self.select_all) {
+                let mut state = TextEditState::load(ui.ctx(), id).unwrap_or_default();
+                state
+                    .cursor
+                    .set_char_range(Some(CCursorRange::select_all_str(&self.text)));
+                state.store(ui.ctx(), id);
+            }
             let edit = egui::TextEdit::singleline(&mut self.text)
-                .id(Id::unique(MOVE_INPUT_ID))
+                .id(id)
                 .hint_text(t.get("move_input_hint"))
                 .font(FontId::proportional(INPUT_FONT))
                 .desired_width((ui.available_width() - 90.0).max(least));
@@ -77,6 +91,12 @@ impl MoveInput {
             }
         });
         play
+    }
+
+    /// The text typed was refused: it stays to be corrected, selected
+    /// whole from the next frame on, so the next move typed replaces it.
+    pub fn refused(&mut self) {
+        self.select_all = !self.text.is_empty();
     }
 
     /// Called once at the end of every frame: whether the entry is

@@ -59,6 +59,9 @@ pub struct OnlineStatus {
     pub line: String,
     /// The server's clocks (ms, White then Black) after the last move.
     pub clocks: Option<(u64, u64)>,
+    /// When (the app's time) the server's clocks last changed: the side
+    /// to move's runs down from there.
+    pub clocks_at_ms: u64,
 }
 
 impl RochadeApp {
@@ -75,6 +78,19 @@ impl RochadeApp {
 
     pub fn online_status(&self) -> &OnlineStatus {
         &self.online_status
+    }
+
+    /// While an online game runs: the server's clocks (ms, White then
+    /// Black) and when they came, for the clocks panel (the session's own
+    /// clock does not run online: it showed "paused").
+    pub(super) fn server_clocks(&self) -> Option<super::clocks::ServerClocks> {
+        self.online_colour()?;
+        let (white_ms, black_ms) = self.online_status.clocks?;
+        Some(super::clocks::ServerClocks {
+            white_ms,
+            black_ms,
+            at_ms: self.online_status.clocks_at_ms,
+        })
     }
 
     /// Connects to the server in `settings` with the token typed (or, when
@@ -190,6 +206,15 @@ impl RochadeApp {
                 // Failed, or the game ended: the rest is for nobody.
                 break;
             }
+            if self.online_game_over() {
+                // The end may wait for its save, and with it the Finished
+                // that ends the connection: it ends now. The game's stream,
+                // ended by the server, was followed meanwhile, and its
+                // drops said after the result ("Connection to the server
+                // lost ... Reconnecting").
+                self.online_leave();
+                break;
+            }
             let event = match msg {
                 OnlineMsg::TokenStored(stored) => {
                     let pack = self.session.pack();
@@ -292,11 +317,24 @@ impl RochadeApp {
             };
             self.dispatch(Event::Online(event));
         }
+        if self.online.is_some() && self.online_game_over() {
+            self.online_leave();
+        }
         if let Some(play) = self.session.online()
             && play.game().is_some()
+            && play.clocks() != self.online_status.clocks
         {
             self.online_status.clocks = play.clocks();
+            self.online_status.clocks_at_ms = self.now_ms();
         }
+    }
+
+    /// The online game has ended (its end said or waiting for its save).
+    fn online_game_over(&self) -> bool {
+        self.session
+            .online()
+            .and_then(|o| o.game())
+            .is_some_and(|g| g.is_over())
     }
 
     /// Connected: the request thread and the events stream start.

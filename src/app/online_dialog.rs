@@ -98,8 +98,9 @@ impl OnlineDraft {
                 }
                 ui.horizontal(|ui| {
                     let l = ui.label(t.get("online_token"));
-                    ui.add(egui::TextEdit::singleline(&mut self.token).password(true))
-                        .labelled_by(l.id);
+                    let field = egui::TextEdit::singleline(&mut self.token).password(true);
+                    let r = ui.add(super::a11y::entering_field(field)).labelled_by(l.id);
+                    super::a11y::note_enter(ui, &r);
                 });
                 ui.label(t.get("online_token_hint"));
                 super::a11y::text_row(ui, t.get("online_server"), &mut s.server);
@@ -123,6 +124,8 @@ impl OnlineDraft {
         if let Some(r) = &shown {
             ctx.memory_mut(|m| m.set_modal_layer(r.response.layer_id));
         }
+        // Enter in a field connects, as the button does.
+        connect |= super::a11y::entered_field(ctx);
         if connect {
             match self.check(t) {
                 Ok(()) => {

@@ -12,6 +12,7 @@ use super::text::UiText;
 use crate::chess::GameRecord;
 use crate::config::Settings;
 use crate::speech::{BackendChoice, RecordingLog, SpeechConfig, SpeechService};
+use crate::words::Utterance;
 
 /// `ROCHADE_SPEECH=silent|recording|system|clips|auto` overrides the
 /// speech backend of the settings (tests, measurements under Xvfb).
@@ -84,9 +85,11 @@ pub fn export_game(
     Ok(written)
 }
 
-/// The files an export wrote, to be said: written, every full path;
-/// spoken, the folder (its last two names) and every file's name.
-pub(super) fn written_files(paths: &[PathBuf]) -> crate::words::Utterance {
+/// The files an export wrote, to be said: written, every full path (where
+/// the words are printed, to find the files); spoken, short: the players,
+/// the three formats and the folder (its last two names), never the time
+/// stamp of every file name nor the whole path.
+pub(super) fn written_files(pack: &crate::words::Pack, paths: &[PathBuf]) -> Utterance {
     let folder: Vec<String> = paths
         .first()
         .and_then(|p| p.parent())
@@ -95,16 +98,35 @@ pub(super) fn written_files(paths: &[PathBuf]) -> crate::words::Utterance {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     let folder: Vec<String> = folder.into_iter().rev().collect();
-    let names: Vec<String> = paths
-        .iter()
-        .filter_map(|p| p.file_name())
-        .map(|f| f.to_string_lossy().into_owned())
-        .collect();
+    let game = paths
+        .first()
+        .and_then(|p| p.file_stem())
+        .and_then(|stem| players_in_stem(&stem.to_string_lossy()))
+        .map_or_else(|| pack.say("exported_game"), Utterance::from);
+    let spoken = pack.phrase(
+        "exported_files",
+        &[
+            ("game", game),
+            ("folder", Utterance::from(folder.join(", "))),
+        ],
+    );
     let written: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    crate::words::Utterance {
+    Utterance {
         written: written.join(", "),
-        spoken: format!("{}, {}", folder.join(", "), names.join(", ")),
+        spoken: spoken.spoken,
     }
+}
+
+/// The players' names in an export's file name ([`export_stem`]: the time
+/// stamp's digits, then the names, `_` for other signs), to be said; None
+/// for "game".
+fn players_in_stem(stem: &str) -> Option<String> {
+    let names: Vec<String> = stem
+        .split('-')
+        .skip_while(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+        .map(|name| name.replace('_', " "))
+        .collect();
+    (!names.is_empty() && names != ["game"]).then(|| names.join(", "))
 }
 
 /// The exports' file name without its extension: the time, then the
@@ -495,15 +517,41 @@ mod export_name_tests {
     #[test]
     fn every_file_written_is_named() {
         let dir = PathBuf::from("/data/rochade/exports");
-        let paths: Vec<PathBuf> = ["x.pgn", "x.brf", "x.txt"]
+        let paths: Vec<PathBuf> = ["1-2-game.pgn", "1-2-game.brf", "1-2-game.txt"]
             .iter()
             .map(|n| dir.join(n))
             .collect();
-        let said = written_files(&paths);
-        assert_eq!(said.spoken, "rochade, exports, x.pgn, x.brf, x.txt");
+        let pack = crate::words::Pack::bundled(crate::words::Lang::En);
+        let said = written_files(&pack, &paths);
+        assert_eq!(
+            said.spoken,
+            "the game as PGN, Braille and text, in the folder rochade, exports"
+        );
         assert_eq!(
             said.written,
-            "/data/rochade/exports/x.pgn, /data/rochade/exports/x.brf, /data/rochade/exports/x.txt"
+            "/data/rochade/exports/1-2-game.pgn, /data/rochade/exports/1-2-game.brf, \
+             /data/rochade/exports/1-2-game.txt"
+        );
+    }
+
+    #[test]
+    fn an_export_is_said_by_its_players_not_its_time_stamps() {
+        let dir = PathBuf::from("/home/ana/.local/share/rochade/exports");
+        let stem = export_stem("20261128-090000", "Ana Souza", "Computer level 2");
+        let paths: Vec<PathBuf> = ["pgn", "brf", "txt"]
+            .iter()
+            .map(|x| dir.join(format!("{stem}.{x}")))
+            .collect();
+        let pack = crate::words::Pack::bundled(crate::words::Lang::Pt);
+        let said = written_files(&pack, &paths);
+        assert_eq!(
+            said.spoken,
+            "Ana Souza, Computer level 2 em PGN, Braille e texto, na pasta rochade, exports"
+        );
+        assert!(
+            said.written.contains(&format!("{stem}.brf")),
+            "{}",
+            said.written
         );
     }
 }

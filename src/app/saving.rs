@@ -189,7 +189,7 @@ impl RochadeApp {
     fn exported(&mut self, result: Result<Vec<std::path::PathBuf>, ExportGameError>) {
         let text = match result {
             Ok(paths) => {
-                let file = super::run::written_files(&paths);
+                let file = super::run::written_files(self.session.pack(), &paths);
                 self.session.pack().phrase("exported", &[("file", file)])
             }
             Err(e) => self.session.pack().phrase(
@@ -331,12 +331,24 @@ impl RochadeApp {
 /// A failed save and the start-up note (a damaged save file, a second
 /// window, a settings problem) stay at the top of the window, above
 /// everything, where they cannot scroll out of view; a screen reader finds
-/// them first. The save error goes once a save works.
-pub(super) fn alert_banner(ui: &mut egui::Ui, save_error: Option<&String>, note: Option<&String>) {
+/// them first. The save error goes once a save works. A long one is cut
+/// after three lines, and "Show all" shows it whole ("Show less" cuts it
+/// again): cut, the speech warning ended in "…" with no way to read it.
+pub(super) fn alert_banner(
+    ui: &mut egui::Ui,
+    t: &super::UiText,
+    save_error: Option<&String>,
+    note: Option<&String>,
+) {
     let lines: Vec<&String> = [save_error, note].into_iter().flatten().collect();
     if lines.is_empty() {
         return;
     }
+    let whole_id = egui::Id::unique("alert_banner_whole");
+    let whole = ui
+        .ctx()
+        .data(|d| d.get_temp::<bool>(whole_id))
+        .unwrap_or(false);
     egui::Panel::top("alert_banner")
         .frame(
             egui::Frame::NONE
@@ -346,14 +358,22 @@ pub(super) fn alert_banner(ui: &mut egui::Ui, save_error: Option<&String>, note:
         .show(ui, |ui| {
             // At most three lines each (the whole text on hover and for
             // a screen reader): a long one filled a small window's column.
+            let rows = if whole {
+                usize::MAX
+            } else {
+                super::layout::ERROR_ROWS
+            };
+            let mut cut = false;
             for line in lines {
-                super::layout::clamped_label(
-                    ui,
-                    line,
-                    18.0,
-                    egui::Color32::WHITE,
-                    super::layout::ERROR_ROWS,
-                );
+                let (_, this_cut) =
+                    super::layout::clamped_label(ui, line, 18.0, egui::Color32::WHITE, rows);
+                cut |= this_cut;
+            }
+            if cut || whole {
+                let key = if whole { "show_less" } else { "show_all" };
+                if ui.button(t.get(key)).clicked() {
+                    ui.ctx().data_mut(|d| d.insert_temp(whole_id, !whole));
+                }
             }
         });
 }

@@ -221,6 +221,8 @@ impl SettingsDraft {
         if let Some(r) = &shown {
             ctx.memory_mut(|m| m.set_modal_layer(r.response.layer_id));
         }
+        // Enter in a field saves, as the button does.
+        save |= super::a11y::entered_field(ctx);
         if save {
             let port = self.port.trim().to_owned();
             self.settings.board.port = (!port.is_empty()).then_some(port);

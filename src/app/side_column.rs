@@ -25,7 +25,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             // A save problem or start-up note heads the column: above the
             // whole window it took the board's height (at text size 4, all
             // but a strip of it).
-            super::saving::alert_banner(ui, app.saving.error.as_ref(), app.note.as_ref());
+            super::saving::alert_banner(ui, &t, app.saving.error.as_ref(), app.note.as_ref());
             // The screen-reader offer: asked here, the keyboard not taken.
             match super::screen_reader::offer_panel(ui, &t, app.session.pending()) {
                 Some(true) => app.act(Action::Confirm),
@@ -39,7 +39,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
                 super::sim_panel::show(app, ui);
                 ui.separator();
             }
-            super::clocks::ui(ui, &t, &app.session, app.now_ms());
+            super::clocks::ui(ui, &t, &app.session, app.server_clocks(), app.now_ms());
             ui.separator();
             if app.move_input.ui(ui, &t, &mut app.focus_request) {
                 app.act(Action::PlayTyped);

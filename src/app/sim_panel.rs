@@ -53,6 +53,12 @@ impl SimPanel {
         }
     }
 
+    /// Sets up the start position again (a new game), the hand empty.
+    pub fn set_up_again(&mut self) {
+        self.board = SimBoard::new(self.board.format());
+        self.error = None;
+    }
+
     /// Where its board was drawn last.
     pub fn view_rect(&self) -> Option<egui::Rect> {
         self.view.rect

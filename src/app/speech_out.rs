@@ -104,6 +104,7 @@ impl RochadeApp {
             Notice::NewGame => {
                 self.board.selected = None;
                 self.board.cursor = Square::E2;
+                self.nothing_of_the_last_game();
             }
             Notice::Answered {
                 question,

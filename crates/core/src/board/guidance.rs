@@ -1,10 +1,10 @@
 //! Guidance as one short sentence: how the player's board differs from the
-//! game, said as the moves still to carry out ("Bauer Eva zwei nach Eva
-//! vier") and then the other differences, at most [`MAX_PARTS`] of them and
+//! game, said as the moves still to carry out ("Bauer von Eva zwei nach
+//! Eva vier") and then the other differences, at most [`MAX_PARTS`] of them and
 //! "und 3 weitere" for the rest. Pure: the mismatch, the record and the
 //! words in, an utterance out.
 
-use shakmaty::{Move, Position, Square};
+use shakmaty::{Move, Piece, Position, Role, Square};
 
 use super::Mismatch;
 use super::tracker::{render_in_sync, render_mismatch};
@@ -34,15 +34,10 @@ pub fn guidance(pack: &Pack, mismatch: &Mismatch, record: &GameRecord) -> Uttera
         parts.push(pack.phrase("illegal_move", &[("move", played)]));
     }
     for (from, to, role) in moves_not_carried_out(&mut rest, record) {
-        let piece = pack.render(&[Token::Piece(role)]);
-        parts.push(pack.phrase(
-            "carry_out",
-            &[
-                ("piece", piece),
-                ("from", pack.square(from)),
-                ("to", pack.square(to)),
-            ],
-        ));
+        parts.push(carry_out(pack, from, to, role));
+    }
+    if let Some((from, to, role)) = piece_on_wrong_square(&mut rest) {
+        parts.push(carry_out(pack, from, to, role));
     }
     if !rest.is_empty() {
         let others = render_mismatch(pack, &rest);
@@ -56,6 +51,18 @@ pub fn guidance(pack: &Pack, mismatch: &Mismatch, record: &GameRecord) -> Uttera
         parts.push(pack.phrase("and_more", &[("count", count)]));
     }
     Utterance::join_with(&parts, ", ")
+}
+
+/// "Bauer von Eva zwei nach Eva vier": a piece to take from one square to another.
+fn carry_out(pack: &Pack, from: Square, to: Square, role: Role) -> Utterance {
+    pack.phrase(
+        "carry_out",
+        &[
+            ("piece", pack.render(&[Token::Piece(role)])),
+            ("from", pack.square(from)),
+            ("to", pack.square(to)),
+        ],
+    )
 }
 
 /// The board shows one piece of the side to move gone from its square and
@@ -82,9 +89,11 @@ fn illegal_move(
 
 /// Moves of the last plies whose pieces still stand on their starting
 /// squares (a peg where the game has none) while their target squares are
-/// empty on the board: the moves the player has still to make. Castling
-/// gives two (king and rook). The differences they explain are taken out of
-/// `rest`, newest move last.
+/// empty on the board: the moves the player has still to make, each named
+/// with the piece it moves (a square taken again later, as in Bb5 axb5,
+/// holds another piece now: both moves are said). Castling gives two (king
+/// and rook). The differences they explain are taken out of `rest`, newest
+/// move last.
 fn moves_not_carried_out(
     rest: &mut Mismatch,
     record: &GameRecord,
@@ -92,11 +101,19 @@ fn moves_not_carried_out(
     let moves = record.moves();
     let first = moves.len().saturating_sub(PLIES_BACK);
     let mut found = Vec::new();
-    for recorded in &moves[first..] {
-        for (from, to) in displacements(&recorded.mv) {
+    for (i, recorded) in moves.iter().enumerate().skip(first) {
+        let mover = record.position_before(i).turn();
+        for (from, to, role) in displacements(&recorded.mv) {
             let Some(mi) = rest.missing.iter().position(|(sq, _)| *sq == to) else {
                 continue;
             };
+            let taken_again = moves[i + 1..]
+                .iter()
+                .any(|later| displacements(&later.mv).iter().any(|d| d.1 == to));
+            let its_piece = rest.missing[mi].1 == Piece { color: mover, role };
+            if !its_piece && !taken_again {
+                continue;
+            }
             let from_peg = if let Some(i) = rest.expected_empty.iter().position(|s| *s == from) {
                 rest.expected_empty.remove(i);
                 true
@@ -107,27 +124,57 @@ fn moves_not_carried_out(
                 false
             };
             if from_peg {
-                let (_, piece) = rest.missing.remove(mi);
-                found.push((from, to, piece.role));
+                // The square stays missing for the later move that takes it.
+                if !taken_again {
+                    rest.missing.remove(mi);
+                }
+                found.push((from, to, role));
             }
         }
     }
     found
 }
 
-/// Where pieces go in a move: one (from, to) pair, two for castling.
-fn displacements(mv: &Move) -> Vec<(Square, Square)> {
+/// One piece missing and one peg where the game has none: that peg is the
+/// piece put on the wrong square ("Springer von Hector drei nach Felix
+/// drei", not "Springer Felix drei fehlt, Hector drei: zusätzliche
+/// Figur"). (from, to, piece), taken out of `rest`.
+fn piece_on_wrong_square(rest: &mut Mismatch) -> Option<(Square, Square, shakmaty::Role)> {
+    let ([(to, piece)], pegs) = (rest.missing.as_slice(), [&rest.extra, &rest.expected_empty])
+    else {
+        return None;
+    };
+    let from = match pegs.map(|p| p.as_slice()) {
+        [[from], []] | [[], [from]] => *from,
+        _ => return None,
+    };
+    let found = (from, *to, piece.role);
+    *rest = Mismatch::default();
+    Some(found)
+}
+
+/// Where pieces go in a move and which: one (from, to, piece) for a move
+/// (the piece promoted to for a promotion), two for castling.
+fn displacements(mv: &Move) -> Vec<(Square, Square, Role)> {
     match *mv {
         Move::Castle { king, rook } => {
             let side = shakmaty::CastlingSide::from_king_side(king < rook);
             let rank = king.rank();
             vec![
-                (king, Square::from_coords(side.king_to_file(), rank)),
-                (rook, Square::from_coords(side.rook_to_file(), rank)),
+                (
+                    king,
+                    Square::from_coords(side.king_to_file(), rank),
+                    Role::King,
+                ),
+                (
+                    rook,
+                    Square::from_coords(side.rook_to_file(), rank),
+                    Role::Rook,
+                ),
             ]
         }
         ref m => match m.from() {
-            Some(from) => vec![(from, m.to())],
+            Some(from) => vec![(from, m.to(), m.promotion().unwrap_or(m.role()))],
             None => Vec::new(),
         },
     }
@@ -230,7 +277,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Bauer Eva zwei nach Eva vier"
+            "Bauer von Eva zwei nach Eva vier"
         );
     }
 
@@ -249,7 +296,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Bauer Eva zwei nach Eva vier, Bauer Eva sieben nach Eva fünf"
+            "Bauer von Eva zwei nach Eva vier, Bauer von Eva sieben nach Eva fünf"
         );
     }
 
@@ -271,7 +318,7 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "König Eva eins nach Gustav eins, Turm Hector eins nach Felix eins"
+            "König von Eva eins nach Gustav eins, Turm von Hector eins nach Felix eins"
         );
     }
 
@@ -290,9 +337,52 @@ mod tests {
         };
         assert_eq!(
             guidance(&de(), &m, &r).spoken,
-            "Bauer Eva zwei nach Eva vier, Bauer Anna zwei fehlt, Bauer Bella zwei fehlt, \
+            "Bauer von Eva zwei nach Eva vier, Bauer Anna zwei fehlt, Bauer Bella zwei fehlt, \
              und 2 weitere"
         );
+    }
+
+    #[test]
+    fn a_square_taken_again_names_each_move_with_its_own_piece() {
+        // Issue 51: 2. Bb5 axb5 typed, the board untouched. The bishop's
+        // move was said with the pawn that stands on b5 now ("Bauer Felix
+        // eins nach Bella fünf") and the capture not at all.
+        let r = record(&["e4", "a6", "Bb5", "axb5"]);
+        let m = Mismatch {
+            missing: vec![(Square::B5, pawn(Color::Black))],
+            expected_empty: vec![Square::A6],
+            extra: vec![Square::F1],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "Läufer von Felix eins nach Bella fünf, Bauer von Anna sechs nach Bella fünf"
+        );
+    }
+
+    #[test]
+    fn a_piece_put_on_the_wrong_square_is_said_as_the_move_that_puts_it_right() {
+        // Issue 51: Nf3 played, the knight put on h3 ("Springer Felix drei
+        // fehlt, Hector drei: zusätzliche Figur" before).
+        let r = record(&["Nf3"]);
+        let knight = Piece {
+            color: Color::White,
+            role: Role::Knight,
+        };
+        let m = Mismatch {
+            missing: vec![(Square::F3, knight)],
+            expected_empty: vec![],
+            extra: vec![Square::H3],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "Springer von Hector drei nach Felix drei"
+        );
+        // Two pegs for one hole: which is which is not known.
+        let two = Mismatch {
+            extra: vec![Square::H3, Square::A3],
+            ..m
+        };
+        assert!(guidance(&de(), &two, &r).spoken.contains("fehlt"));
     }
 
     #[test]

@@ -106,6 +106,15 @@ impl BoardState {
         self.queued.clear();
     }
 
+    /// Forgets the board that was there: a tracker of the record's
+    /// position that has seen no board yet.
+    fn forget_board(&mut self, record: &GameRecord) {
+        self.tracker = Tracker::new(self.tracker.config().clone(), record.position().clone());
+        self.base = Some(record.moves().len());
+        self.last_mask = None;
+        self.queued.clear();
+    }
+
     pub fn next_deadline(&self) -> Option<u64> {
         self.tracker.next_deadline()
     }
@@ -144,8 +153,13 @@ impl BoardState {
         );
         match input {
             LinkInput::Done => {}
-            // What happens on the board from now on is unseen.
-            LinkInput::Down => self.tracker.link_lost(),
+            // Lost: what happens on the board from now on is unseen, and
+            // judged when it is back.
+            LinkInput::Down if self.link.in_use() => self.tracker.link_lost(),
+            // Closed (switched off, another port chosen): no board is
+            // there any more; nothing is marked or guided, and a board
+            // that comes up is read afresh.
+            LinkInput::Down => self.forget_board(record),
             // The tracker judges from the next good line what may have
             // been missed.
             LinkInput::LinesDropped { count } => self.tracker.lines_lost(now, count),

@@ -165,7 +165,7 @@ fn pieces_put_back_on_the_board_ask_for_a_takeback_that_the_board_then_follows()
     t.peg_move(Square::E5, Square::E7);
     let fx = t.take();
     assert!(has(&fx, &Notice::TakebackRequested), "{:?}", notices(&fx));
-    assert_eq!(said(&fx), ["Take back Eva five? Please confirm"]);
+    assert_eq!(said(&fx), ["Take back Eva five? Yes or no"]);
     assert_eq!(t.sans(), ["e4", "e5"], "not taken back before confirmation");
     t.command(Command::Confirm);
     t.wait(3000);
@@ -427,7 +427,7 @@ fn two_typed_moves_the_board_has_not_followed_get_one_short_guidance_sentence() 
     assert_eq!(guidance.len(), 1, "said once: {fx:?}");
     assert_eq!(
         guidance[0].text.spoken,
-        "Pawn Eva two to Eva four, Pawn Eva seven to Eva five"
+        "Pawn from Eva two to Eva four, Pawn from Eva seven to Eva five"
     );
 }
 
@@ -516,6 +516,39 @@ fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
             detail: "new".into()
         }
     ));
+}
+
+#[test]
+fn a_board_closed_with_a_piece_lifted_is_forgotten_marks_and_guidance_alike() {
+    // Issue 51: the simulated board switched off with the knight lifted
+    // from g1 still counted: "!" on the board view and, after e4 typed,
+    // "Knight Gustav one missing".
+    use Square::*;
+    let mut t = Table::new();
+    let start = occupancy(t.session.record().position());
+    t.board(start & !bit(G1));
+    t.send(Event::Board(BoardEvent::LinkClosed));
+    let game = t.session.record().position().clone();
+    assert_eq!(
+        t.session.board_state().difference(&game).0,
+        0,
+        "nothing marked"
+    );
+    t.take();
+    t.type_move("e4");
+    t.wait(10_000);
+    let fx = t.take();
+    assert!(guidance_said(&fx).is_empty(), "no guidance: {fx:?}");
+    assert!(!said(&fx).iter().any(|s| s.contains("missing")), "{fx:?}");
+    // A board that comes up again is read afresh.
+    t.send(Event::Board(BoardEvent::LinkUp { port: "new".into() }));
+    t.board(occupancy(t.session.record().position()));
+    t.wait(10_000);
+    let fx = t.take();
+    assert!(
+        !said(&fx).iter().any(|s| s.contains("missing")),
+        "the board agrees: {fx:?}"
+    );
 }
 
 #[test]

@@ -394,7 +394,7 @@ mod tests {
             spoken(&fx),
             [
                 "First difference at move 2, White: record Knight Felix three, scoresheet Nc3. Go back \
-              to the last move both agree on? Please confirm"
+              to the last move both agree on? Yes or no"
             ]
         );
         assert_eq!(

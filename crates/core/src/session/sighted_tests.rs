@@ -163,7 +163,7 @@ fn a_move_on_the_peg_board_is_expected_on_the_sighted_board() {
     t.wait(3000);
     assert!(
         t.spoken()
-            .contains(&"Sighted board: Pawn Eva seven to Eva five".to_string()),
+            .contains(&"Sighted board: Pawn from Eva seven to Eva five".to_string()),
         "{:?}",
         t.spoken()
     );

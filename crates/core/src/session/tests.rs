@@ -74,10 +74,7 @@ fn takeback_needs_confirmation() {
     enter(&mut s, 0, "e4");
     enter(&mut s, 0, "e5");
     let fx = s.handle(0, Event::Command(Command::Takeback));
-    assert_eq!(
-        spoken(&fx),
-        ["Zug Eva fuenf zuruecknehmen? Bitte bestaetigen"]
-    );
+    assert_eq!(spoken(&fx), ["Zug Eva fuenf zuruecknehmen? Ja oder nein"]);
     assert_eq!(
         s.record().moves().len(),
         2,
@@ -342,7 +339,7 @@ fn resignation_new_game_and_closing_ask_through_one_pending_question() {
     assert!(s.pending().is_none());
     enter(&mut s, 0, "f3");
     let fx = command(&mut s, Command::AskResign);
-    assert_eq!(spoken(&fx), ["Schwarz gibt auf? Bitte bestaetigen"]);
+    assert_eq!(spoken(&fx), ["Schwarz gibt auf? Ja oder nein"]);
     assert!(matches!(
         s.pending().map(|p| &p.question),
         Some(Question::Resign(Color::Black))
