@@ -178,15 +178,17 @@ fn shipped_puzzles_give_legal_positions_after_the_opponents_move() {
         ids.push(p.id.clone());
         assert_eq!(puzzle["rating"], p.rating);
         assert_eq!(puzzle["themes"], serde_json::json!(p.themes));
-        // The FEN is the shipped one after the opponent's first move.
+        // The FEN is the shipped one, the opponent's first move legal in
+        // it; the position to solve is the one after that move.
         let mut pos: Chess = p.start().unwrap();
+        let fen_of = |pos: &Chess| {
+            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+        };
+        assert_eq!(puzzle["fen"].as_str().unwrap(), fen_of(&pos));
         let first: UciMove = p.moves[0];
         pos.play_unchecked(first.to_move(&pos).unwrap());
-        let fen = puzzle["fen"].as_str().unwrap().to_owned();
-        assert_eq!(
-            fen,
-            shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string()
-        );
+        let fen = puzzle["solve_fen"].as_str().unwrap().to_owned();
+        assert_eq!(fen, fen_of(&pos));
         fens.push(fen);
         let first_move = run.until("move");
         move_event::assert_move_keys(&first_move);

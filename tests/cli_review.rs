@@ -256,3 +256,66 @@ fn the_list_gives_each_move_s_evaluation_and_time_from_the_clock_readings() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_exercise_says_the_position_and_answers_what_puzzles_understand() {
+    stockfish();
+    // Rochade's own game: the first exercise is 4. Nxe5, a blunder.
+    let pgn = "[White \"Player\"]\n[Black \"Computer level 3\"]\n\n\
+        1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fork.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let out = run_rochade(
+        &[
+            "review",
+            "--quiet",
+            "--lang",
+            "en",
+            "--depth",
+            "10",
+            file.to_str().unwrap(),
+        ],
+        b"help\nposition\nrank 1\nfile e\nhint\nhint\nrepeat\nquit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("Move 4: you played Knight takes Eva five."))
+        .unwrap_or_else(|| panic!("no exercise: {stdout}"));
+    assert_eq!(lines[at - 1], "Type help for the commands", "{stdout}");
+    let answers = &lines[at + 1..];
+    assert_eq!(answers.len(), 7, "one line for each word typed: {stdout}");
+    assert!(
+        answers[0].starts_with("Type a better move, or: hint"),
+        "{stdout}"
+    );
+    assert!(answers[0].contains("position"), "{stdout}");
+    assert_eq!(
+        answers[1],
+        "White to move. White: King Eva one, Queen David one, Rook Anna one, Rook Hector one, \
+         Bishop Cesar one, Bishop Cesar four, Knight Bella one, Knight Felix three, \
+         Pawn Anna two, Pawn Bella two, Pawn Cesar two, Pawn David two, Pawn Eva four, \
+         Pawn Felix two, Pawn Gustav two, Pawn Hector two. \
+         Black: King Eva eight, Queen David eight, Rook Anna eight, Rook Hector eight, \
+         Bishop Cesar eight, Bishop Felix eight, Knight David four, Knight Gustav eight, \
+         Pawn Anna seven, Pawn Bella seven, Pawn Cesar seven, Pawn David seven, Pawn Eva five, \
+         Pawn Felix seven, Pawn Gustav seven, Pawn Hector seven",
+        "{stdout}"
+    );
+    assert!(answers[2].contains("Anna one"), "rank 1: {stdout}");
+    assert!(answers[3].contains("Eva five"), "file e: {stdout}");
+    assert!(answers[4].starts_with("Hint: "), "{stdout}");
+    assert!(
+        answers[5].starts_with(answers[4]) && answers[5].contains(" to "),
+        "{stdout}"
+    );
+    assert_eq!(answers[6], lines[at], "repeat says the exercise again");
+    assert!(!stdout.contains("not a legal move"), "{stdout}");
+}

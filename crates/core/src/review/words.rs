@@ -113,6 +113,36 @@ pub fn exercise_prompt(pack: &Pack, exercise: &Exercise, form: AnnounceForm) -> 
     )
 }
 
+/// The exercise's position, as a puzzle's is said: "Weiß am Zug. Weiß:
+/// König Gustav eins, ... Schwarz: ...".
+pub fn exercise_position(pack: &Pack, exercise: &Exercise) -> Utterance {
+    let pos = &exercise.position;
+    let board = pos.board();
+    pack.phrase(
+        "review_position",
+        &[
+            (
+                "to_move",
+                crate::announce::announce_to_move(pack, pos.turn()),
+            ),
+            (
+                "white",
+                crate::browse::side_pieces(pack, board, shakmaty::Color::White),
+            ),
+            (
+                "black",
+                crate::browse::side_pieces(pack, board, shakmaty::Color::Black),
+            ),
+        ],
+    )
+}
+
+/// A hint towards the engine's move, as a puzzle gives it: the piece to
+/// move ("Tipp: Springer Gustav eins"); from the second on, the square too.
+pub fn exercise_hint(pack: &Pack, exercise: &Exercise, with_square: bool) -> Utterance {
+    crate::puzzle::words::hint(pack, &exercise.position, exercise.best, with_square)
+}
+
 /// The words for an answer: found (with the engine's line), or try again.
 /// [`Verdict::Unchecked`] has none (the engine is asked first).
 pub fn verdict_words(
