@@ -355,6 +355,7 @@ fn a_word_file_that_makes_two_squares_alike_is_refused_and_the_bundled_words_use
     .unwrap();
     let mut child = hermetic::rochade()
         .env("ROCHADE_CONFIG_DIR", config.path())
+        .env("LC_ALL", "C")
         .arg("announce")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

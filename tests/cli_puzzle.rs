@@ -349,6 +349,46 @@ fn an_unknown_theme_is_refused_with_the_themes() {
     );
 }
 
+#[test]
+fn help_lists_the_puzzle_commands_and_the_start_says_how() {
+    let data = hermetic::private_dir("puzzle-data");
+    let mut run = Run::start(&data, &["--count", "1", "--seed", "5", "--lang", "en"]);
+    let first = run.until("say");
+    assert_eq!(first["text"], "Type help for the commands");
+    run.until("puzzle");
+    run.type_line("help");
+    let help = loop {
+        let said = run.until("say");
+        let text = said["text"].as_str().unwrap().to_owned();
+        if text.starts_with("Type a move") {
+            break text;
+        }
+    };
+    for command in ["hint", "position", "rank", "file", "skip", "repeat", "quit"] {
+        assert!(help.contains(command), "{command} missing: {help}");
+    }
+    assert!(
+        !run.seen.iter().any(|e| e["event"] == "error"),
+        "help is no move: {:?}",
+        run.seen
+    );
+    run.type_line("quit");
+    run.finish();
+}
+
+#[test]
+fn a_board_port_that_does_not_exist_is_refused_at_once() {
+    let out = hermetic::rochade()
+        .args(["puzzle", "--quiet", "--board", "/dev/no-such-board"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/dev/no-such-board: no such port"), "{err}");
+    assert!(out.stdout.is_empty(), "no puzzle offered");
+}
+
 /// Waits for a `say` event with exactly this text.
 fn until_said(run: &mut Run, text: &str) {
     loop {
