@@ -299,14 +299,14 @@ fn the_exercise_says_the_position_and_answers_what_puzzles_understand() {
     assert!(answers[0].contains("position"), "{stdout}");
     assert_eq!(
         answers[1],
-        "White to move. White: King Eva one, Queen David one, Rook Anna one, Rook Hector one, \
-         Bishop Cesar one, Bishop Cesar four, Knight Bella one, Knight Felix three, \
-         Pawn Anna two, Pawn Bella two, Pawn Cesar two, Pawn David two, Pawn Eva four, \
-         Pawn Felix two, Pawn Gustav two, Pawn Hector two. \
-         Black: King Eva eight, Queen David eight, Rook Anna eight, Rook Hector eight, \
-         Bishop Cesar eight, Bishop Felix eight, Knight David four, Knight Gustav eight, \
-         Pawn Anna seven, Pawn Bella seven, Pawn Cesar seven, Pawn David seven, Pawn Eva five, \
-         Pawn Felix seven, Pawn Gustav seven, Pawn Hector seven",
+        "White to move. White: King Eva one, Queen David one, Rook Anna one, Hector one, \
+         Bishop Cesar one, Cesar four, Knight Bella one, Felix three, \
+         Pawn Anna two, Bella two, Cesar two, David two, Eva four, \
+         Felix two, Gustav two, Hector two. \
+         Black: King Eva eight, Queen David eight, Rook Anna eight, Hector eight, \
+         Bishop Cesar eight, Felix eight, Knight David four, Gustav eight, \
+         Pawn Anna seven, Bella seven, Cesar seven, David seven, Eva five, \
+         Felix seven, Gustav seven, Hector seven",
         "{stdout}"
     );
     assert!(answers[2].contains("Anna one"), "rank 1: {stdout}");

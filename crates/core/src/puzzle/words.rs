@@ -92,8 +92,8 @@ t1,6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1,g8f8 d1d8,700,80,mate mateIn1 backRankM
         assert_eq!(
             position(&de, &pos, &p).written,
             "Weiss am Zug, Matt in 1. Weiss: Koenig Gustav eins, Turm David eins, \
-             Bauer Felix zwei, Bauer Gustav zwei, Bauer Hector zwei. \
-             Schwarz: Koenig Felix acht, Bauer Felix sieben, Bauer Gustav sieben, Bauer Hector sieben"
+             Bauer Felix zwei, Gustav zwei, Hector zwei. \
+             Schwarz: Koenig Felix acht, Bauer Felix sieben, Gustav sieben, Hector sieben"
         );
         let en = Pack::bundled(Lang::En);
         let (before, mv) = &line[1];

@@ -61,11 +61,11 @@ pub fn move_row(pack: &Pack, record: &GameRecord, m: &MoveReview, form: Announce
         score: m.after_line.score,
         pv: Vec::new(),
     };
-    parts.push(if after.is_checkmate() {
-        pack.say("review_checkmate")
-    } else {
-        evaluation_words(pack, after, &score_only)
-    });
+    // A mate is said by the move itself ("... Matt"): no "Schachmatt"
+    // after it.
+    if !after.is_checkmate() {
+        parts.push(evaluation_words(pack, after, &score_only));
+    }
     if let Some(ms) = m.spent_ms {
         parts.push(pack.phrase(
             "review_time_spent",

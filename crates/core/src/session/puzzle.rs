@@ -484,7 +484,7 @@ mod tests {
         assert_eq!(
             said(&fx),
             "Puzzle, rating 900. Black plays | King Hector eight | White to move, mate in 2. \
-             White: King Anna one, Rook Anna two, Rook Bella three. Black: King Hector eight"
+             White: King Anna one, Rook Anna two, Bella three. Black: King Hector eight"
         );
         assert!(
             !fx.contains(&Effect::SaveGame),
