@@ -229,6 +229,7 @@ fn the_list_gives_each_move_s_evaluation_and_time_from_the_clock_readings() {
             "en",
             "--depth",
             "10",
+            "--moves",
             file.to_str().unwrap(),
         ],
         b"quit\n",
@@ -253,6 +254,27 @@ fn the_list_gives_each_move_s_evaluation_and_time_from_the_clock_readings() {
     );
     assert!(
         rows[8].starts_with("Move 4: you played Knight takes Eva five."),
+        "{stdout}"
+    );
+    // Without --moves only the mistakes are listed: what is said is
+    // what is printed.
+    let out = run_rochade(
+        &[
+            "review",
+            "--quiet",
+            "--lang",
+            "en",
+            "--depth",
+            "10",
+            file.to_str().unwrap(),
+        ],
+        b"quit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Move ")).collect();
+    assert_eq!(rows.len(), 2, "the blunder and its exercise: {stdout}");
+    assert!(
+        rows[0].starts_with("Move 4, White: Knight takes Eva five. "),
         "{stdout}"
     );
 }

@@ -5,9 +5,10 @@
 //!
 //! With `--json`, one line per mistake in ply order,
 //! `{"event":"mistake","ply":N,"played":uci,"best":uci,"loss":centipawns,"kind":"inaccuracy"|"mistake"|"blunder"}`,
-//! then `{"event":"end","side":..,"mistakes":N}`. Without it, the list of
-//! moves in words (the evaluation after each, the time spent, the
-//! judgement), then each mistake as an exercise: the player types a move
+//! then `{"event":"end","side":..,"mistakes":N}`. Without it, the summary
+//! and the player's mistakes in words (with `--moves` every move: the
+//! evaluation after each, the time spent, the judgement), then each
+//! mistake as an exercise: the player types a move
 //! (as in `rochade play`) or, as in `rochade puzzle`, `help`, `position`,
 //! `rank 3`, `file e`, `hint` (the piece, then the square too), `repeat`,
 //! `skip` or `quit`; what is printed is also spoken unless `--quiet`
@@ -67,6 +68,10 @@ pub struct Args {
     /// Print only; do not speak.
     #[arg(long)]
     pub quiet: bool,
+    /// Print every move of the game (its evaluation and the time spent),
+    /// not only your mistakes.
+    #[arg(long)]
+    pub moves: bool,
 }
 
 /// `rochade review`'s side of the runtime: what the review says goes out
@@ -212,13 +217,14 @@ pub fn run(args: Args) -> CliResult {
     }
     let form = AnnounceForm::Short;
     out.answer(core_review::summary_words(&pack, &review))?;
-    // The list is printed whole; of it, only the rows of the mistakes are
-    // said (all of it spoken would hold up the exercises).
+    // The rows of the mistakes are printed and said; every move's row
+    // only with `--moves` (20 lines of evaluations before the first
+    // exercise were long by ear), printed and not said.
     for m in &review.moves {
         let row = core_review::move_row(&pack, &record, m, form);
         if m.mistake.is_some() {
             out.answer(row)?;
-        } else {
+        } else if args.moves {
             println!("{}", super::output::terminal_text(&row));
         }
     }
