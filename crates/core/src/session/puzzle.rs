@@ -173,6 +173,9 @@ impl Session {
         self.last_announcement = None;
         self.pending = None;
         self.set_opponent(None);
+        // On the player's own board the position is set up: said rank by
+        // rank, as it is built, rather than piece by piece.
+        let on_board = self.own_link().in_use();
         self.board.reset(&self.config, &self.record);
         self.seats_reset();
         let player = !self.record.turn();
@@ -203,7 +206,11 @@ impl Session {
             ],
         );
         self.speak(out, intro, Priority::Move);
-        let position = puzzle::words::position(&self.pack, &solving, &puzzle);
+        let position = if on_board {
+            puzzle::words::set_up(&self.pack, &solving, &puzzle)
+        } else {
+            puzzle::words::position(&self.pack, &solving, &puzzle)
+        };
         self.puzzle.run = Some(PuzzleRun {
             puzzle,
             line,
@@ -491,6 +498,27 @@ mod tests {
             "a puzzle is not the saved game"
         );
         assert_eq!(s.puzzle().unwrap().player, Color::White);
+    }
+
+    #[test]
+    fn on_the_own_board_the_position_is_said_rank_by_rank_to_set_it_up() {
+        let mut s = session();
+        s.handle(
+            0,
+            Event::Board(crate::session::board::BoardEvent::LinkUp {
+                port: "pty".into(),
+            }),
+        );
+        let fx = cmd(&mut s, PuzzleCommand::Start(Box::new(ladder())));
+        assert!(
+            said(&fx).ends_with(
+                "King Hector eight | White to move, mate in 2. Set it up rank by rank: \
+                 Rank eight: Hector eight black King. Rank three: Bella three white Rook. \
+                 Rank two: Anna two white Rook. Rank one: Anna one white King"
+            ),
+            "{}",
+            said(&fx)
+        );
     }
 
     #[test]
