@@ -283,7 +283,7 @@ fn wait_lines(
                 last_written = Some(Instant::now());
                 let count = [("ply", number(pack, done)), ("count", number(pack, total))];
                 let words = pack.phrase("review_analysing", &count);
-                eprintln!("rochade: {}", words.written);
+                eprintln!("rochade: {}", super::output::terminal_text(&words));
                 if due(last_spoken, SPEAK_STATUS_EVERY) {
                     last_spoken = Some(Instant::now());
                     out.say(words, Priority::Guidance)?;

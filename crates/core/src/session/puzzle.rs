@@ -505,9 +505,7 @@ mod tests {
         let mut s = session();
         s.handle(
             0,
-            Event::Board(crate::session::board::BoardEvent::LinkUp {
-                port: "pty".into(),
-            }),
+            Event::Board(crate::session::board::BoardEvent::LinkUp { port: "pty".into() }),
         );
         let fx = cmd(&mut s, PuzzleCommand::Start(Box::new(ladder())));
         assert!(
