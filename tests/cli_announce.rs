@@ -6,14 +6,49 @@ use std::process::Output;
 mod cli;
 #[path = "support/hermetic.rs"]
 mod hermetic;
-use cli::run_rochade;
+use cli::run_rochade_env;
+
+/// The C locale (no UTF-8): the written ASCII form, as the table gives it.
+const ASCII_LOCALE: [(&str, &str); 1] = [("LC_ALL", "C")];
 
 fn rochade(args: &[&str], stdin: Option<&str>) -> Output {
     rochade_bytes(args, stdin.unwrap_or("").as_bytes())
 }
 
 fn rochade_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    run_rochade(args, stdin)
+    run_rochade_env(args, stdin, &ASCII_LOCALE)
+}
+
+#[test]
+fn the_default_form_follows_the_locale() {
+    let moves = b"1. e4 e5 2. Bc4 Nf6 3. Bxf7+";
+    let run = |args: &[&str], locale: &str| {
+        let o = run_rochade_env(
+            args,
+            moves,
+            &[("LC_ALL", ""), ("LC_CTYPE", ""), ("LANG", locale)],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        stdout(&o).lines().last().unwrap().to_owned()
+    };
+    // A UTF-8 terminal gets the words as spoken, umlauts and all (a
+    // terminal screen reader says "Laeufer" wrong).
+    assert_eq!(
+        run(&["announce"], "de_DE.UTF-8"),
+        "Läufer schlägt Felix sieben Schach"
+    );
+    assert_eq!(
+        run(&["announce"], "C"),
+        "Laeufer schlaegt Felix sieben Schach"
+    );
+    assert_eq!(
+        run(&["announce", "--written"], "de_DE.UTF-8"),
+        "Laeufer schlaegt Felix sieben Schach"
+    );
+    assert_eq!(
+        run(&["announce", "--spoken"], "C"),
+        "Läufer schlägt Felix sieben Schach"
+    );
 }
 
 fn stdout(o: &Output) -> String {
@@ -320,6 +355,7 @@ fn a_word_file_that_makes_two_squares_alike_is_refused_and_the_bundled_words_use
     .unwrap();
     let mut child = hermetic::rochade()
         .env("ROCHADE_CONFIG_DIR", config.path())
+        .env("LC_ALL", "C")
         .arg("announce")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -8,7 +8,7 @@ mod cli;
 mod hermetic;
 #[path = "support/move_event.rs"]
 mod move_event;
-use cli::run_rochade;
+use cli::{run_rochade, run_rochade_env};
 
 fn play(args: &[&str], input: &str) -> Vec<serde_json::Value> {
     let path = rochade::engine::DEFAULT_ENGINE_PATH;
@@ -47,7 +47,7 @@ fn moves_commands_and_bad_input_as_json_lines() {
         "--seed",
         "5",
     ];
-    let events = play(&args, "e4\nKe9\nhint\neval\ntakeback\nyes\nresign\n");
+    let events = play(&args, "e4\nKe9\nhint\neval\ntakeback\nyes\nresign\nyes\n");
     let kinds: Vec<&str> = events
         .iter()
         .map(|e| e["event"].as_str().unwrap())
@@ -102,7 +102,7 @@ const QUIET_LEVEL_2: [&str; 10] = [
 
 #[test]
 fn a_takeback_waits_for_its_answer_and_no_keeps_the_moves() {
-    let events = play(&QUIET_LEVEL_2, "e4\ntakeback\nn\nresign\n");
+    let events = play(&QUIET_LEVEL_2, "e4\ntakeback\nn\nresign\nyes\n");
     assert!(
         !events
             .iter()
@@ -127,7 +127,7 @@ fn the_pgn_of_a_practice_game_is_complete() {
     let pgn_arg = pgn.to_str().unwrap();
     let mut args = QUIET_LEVEL_2.to_vec();
     args.extend(["--pgn", pgn_arg]);
-    play(&args, "e4\nresign\n");
+    play(&args, "e4\nresign\nyes\n");
     let text = std::fs::read_to_string(&pgn).unwrap();
     let today = jiff::Zoned::now().date();
     let date = format!(
@@ -165,7 +165,7 @@ fn players_moves(lang: &str, input: &str) -> (Vec<String>, Vec<String>) {
 fn german_piece_letters_are_played_with_german_announcements() {
     // Springer f3, then the pawn, then Laeufer c4 (the engine's replies
     // cannot block f1-c4 or take f3 in time).
-    let (moves, errors) = players_moves("de", "Sf3\ne4\nLc4\nresign\n");
+    let (moves, errors) = players_moves("de", "Sf3\ne4\nLc4\nresign\nyes\n");
     assert_eq!(moves, ["Nf3", "e4", "Bc4"], "errors: {errors:?}");
     assert!(errors.is_empty(), "{errors:?}");
 }
@@ -173,7 +173,7 @@ fn german_piece_letters_are_played_with_german_announcements() {
 #[test]
 fn portuguese_piece_letters_are_played_with_portuguese_announcements() {
     // Cavalo f3; the c-pawn written in lower case stays a pawn.
-    let (moves, errors) = players_moves("pt", "Cf3\nc4\nresign\n");
+    let (moves, errors) = players_moves("pt", "Cf3\nc4\nresign\nyes\n");
     assert_eq!(moves, ["Nf3", "c4"], "errors: {errors:?}");
     assert!(errors.is_empty(), "{errors:?}");
 }
@@ -195,7 +195,7 @@ fn a_pgn_file_that_cannot_be_written_is_said_once_and_the_game_goes_on() {
         "--pgn",
         pgn,
     ];
-    let events = play(&args, "e4\nd4\nresign\n");
+    let events = play(&args, "e4\nd4\nresign\nyes\n");
     let failed: Vec<&serde_json::Value> = events
         .iter()
         .filter(|e| e["event"] == "pgn_failed")
@@ -215,4 +215,101 @@ fn a_pgn_file_that_cannot_be_written_is_said_once_and_the_game_goes_on() {
         .collect();
     assert_eq!(players.len(), 2, "{events:?}");
     assert!(events.iter().any(|e| e["event"] == "end"), "{events:?}");
+}
+
+fn says(events: &[serde_json::Value]) -> Vec<&str> {
+    events
+        .iter()
+        .filter(|e| e["event"] == "say")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn help_answers_and_a_resignation_is_asked_first() {
+    let events = play(
+        &QUIET_LEVEL_2,
+        "help\nresign\nno\ne4\nresign\nyes\nyes\nhelp\n",
+    );
+    let said = says(&events);
+    // The start says how to hear the commands; `help` lists them.
+    assert_eq!(said[1], "Type help for the commands", "{said:?}");
+    let help = said
+        .iter()
+        .find(|s| s.starts_with("Type a move"))
+        .unwrap_or_else(|| panic!("no help: {said:?}"));
+    for command in [
+        "hint", "threat", "eval", "takeback", "resign", "repeat", "restart", "quit",
+    ] {
+        assert!(help.contains(command), "{command} missing: {help}");
+    }
+    assert!(
+        !events
+            .iter()
+            .any(|e| e["event"] == "error" && e["input"] == "help"),
+        "{events:?}"
+    );
+    // The first resignation is asked and cancelled: the game goes on.
+    let asked = said
+        .iter()
+        .filter(|s| **s == "White resigns? Please confirm")
+        .count();
+    assert_eq!(asked, 2, "{said:?}");
+    assert!(said.contains(&"Type yes or no"), "{said:?}");
+    let moves = events.iter().filter(|e| e["event"] == "move").count();
+    assert!(
+        moves >= 1,
+        "e4 was played after the cancelled resignation: {events:?}"
+    );
+    let ends: Vec<&serde_json::Value> = events.iter().filter(|e| e["event"] == "end").collect();
+    assert_eq!(ends.len(), 1, "{events:?}");
+    assert_eq!(ends[0]["result"], "0-1");
+    // A `yes` after the end stays in `play` (it ran the shell's `yes`),
+    // and `help` still answers.
+    let over = said
+        .iter()
+        .filter(|s| **s == "The game is over. Type quit to leave")
+        .count();
+    assert_eq!(over, 2, "said at the end and to the stray yes: {said:?}");
+    assert!(said.last().unwrap().starts_with("Type a move"), "{said:?}");
+}
+
+/// `rochade play --lang de` as text in the locale `lang`.
+fn german_text(lang: &str) -> String {
+    let args = [
+        "play",
+        "--level",
+        "2",
+        "--lang",
+        "de",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+    ];
+    let locale = [("LC_ALL", ""), ("LC_CTYPE", ""), ("LANG", lang)];
+    let out = run_rochade_env(&args, b"e4\nLc4\naufgeben\nja\n", &locale);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn german_is_printed_with_umlauts_in_a_utf8_locale_and_in_ascii_without() {
+    let text = german_text("de_DE.UTF-8");
+    assert!(text.contains("Sie spielen Weiß"), "{text}");
+    assert!(text.contains("Läufer Cesar vier"), "{text}");
+    assert!(text.contains("Tippen Sie hilfe für die Befehle"), "{text}");
+    assert!(
+        !text.contains("Weiss") && !text.contains("Laeufer"),
+        "{text}"
+    );
+    let text = german_text("C");
+    assert!(text.contains("Sie spielen Weiss"), "{text}");
+    assert!(text.contains("Laeufer Cesar vier"), "{text}");
+    assert!(text.is_ascii(), "{text}");
 }

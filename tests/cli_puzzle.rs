@@ -178,15 +178,17 @@ fn shipped_puzzles_give_legal_positions_after_the_opponents_move() {
         ids.push(p.id.clone());
         assert_eq!(puzzle["rating"], p.rating);
         assert_eq!(puzzle["themes"], serde_json::json!(p.themes));
-        // The FEN is the shipped one after the opponent's first move.
+        // The FEN is the shipped one, the opponent's first move legal in
+        // it; the position to solve is the one after that move.
         let mut pos: Chess = p.start().unwrap();
+        let fen_of = |pos: &Chess| {
+            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+        };
+        assert_eq!(puzzle["fen"].as_str().unwrap(), fen_of(&pos));
         let first: UciMove = p.moves[0];
         pos.play_unchecked(first.to_move(&pos).unwrap());
-        let fen = puzzle["fen"].as_str().unwrap().to_owned();
-        assert_eq!(
-            fen,
-            shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string()
-        );
+        let fen = puzzle["solve_fen"].as_str().unwrap().to_owned();
+        assert_eq!(fen, fen_of(&pos));
         fens.push(fen);
         let first_move = run.until("move");
         move_event::assert_move_keys(&first_move);
@@ -345,6 +347,46 @@ fn an_unknown_theme_is_refused_with_the_themes() {
         err.contains("noSuchTheme") && err.contains("mateIn2") && err.contains("fork"),
         "{err}"
     );
+}
+
+#[test]
+fn help_lists_the_puzzle_commands_and_the_start_says_how() {
+    let data = hermetic::private_dir("puzzle-data");
+    let mut run = Run::start(&data, &["--count", "1", "--seed", "5", "--lang", "en"]);
+    let first = run.until("say");
+    assert_eq!(first["text"], "Type help for the commands");
+    run.until("puzzle");
+    run.type_line("help");
+    let help = loop {
+        let said = run.until("say");
+        let text = said["text"].as_str().unwrap().to_owned();
+        if text.starts_with("Type a move") {
+            break text;
+        }
+    };
+    for command in ["hint", "position", "rank", "file", "skip", "repeat", "quit"] {
+        assert!(help.contains(command), "{command} missing: {help}");
+    }
+    assert!(
+        !run.seen.iter().any(|e| e["event"] == "error"),
+        "help is no move: {:?}",
+        run.seen
+    );
+    run.type_line("quit");
+    run.finish();
+}
+
+#[test]
+fn a_board_port_that_does_not_exist_is_refused_at_once() {
+    let out = hermetic::rochade()
+        .args(["puzzle", "--quiet", "--board", "/dev/no-such-board"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/dev/no-such-board: no such port"), "{err}");
+    assert!(out.stdout.is_empty(), "no puzzle offered");
 }
 
 /// Waits for a `say` event with exactly this text.

@@ -229,6 +229,7 @@ fn the_list_gives_each_move_s_evaluation_and_time_from_the_clock_readings() {
             "en",
             "--depth",
             "10",
+            "--moves",
             file.to_str().unwrap(),
         ],
         b"quit\n",
@@ -255,4 +256,88 @@ fn the_list_gives_each_move_s_evaluation_and_time_from_the_clock_readings() {
         rows[8].starts_with("Move 4: you played Knight takes Eva five."),
         "{stdout}"
     );
+    // Without --moves only the mistakes are listed: what is said is
+    // what is printed.
+    let out = run_rochade(
+        &[
+            "review",
+            "--quiet",
+            "--lang",
+            "en",
+            "--depth",
+            "10",
+            file.to_str().unwrap(),
+        ],
+        b"quit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Move ")).collect();
+    assert_eq!(rows.len(), 2, "the blunder and its exercise: {stdout}");
+    assert!(
+        rows[0].starts_with("Move 4, White: Knight takes Eva five. "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_exercise_says_the_position_and_answers_what_puzzles_understand() {
+    stockfish();
+    // Rochade's own game: the first exercise is 4. Nxe5, a blunder.
+    let pgn = "[White \"Player\"]\n[Black \"Computer level 3\"]\n\n\
+        1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fork.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let out = run_rochade(
+        &[
+            "review",
+            "--quiet",
+            "--lang",
+            "en",
+            "--depth",
+            "10",
+            file.to_str().unwrap(),
+        ],
+        b"help\nposition\nrank 1\nfile e\nhint\nhint\nrepeat\nquit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("Move 4: you played Knight takes Eva five."))
+        .unwrap_or_else(|| panic!("no exercise: {stdout}"));
+    assert_eq!(lines[at - 1], "Type help for the commands", "{stdout}");
+    let answers = &lines[at + 1..];
+    assert_eq!(answers.len(), 7, "one line for each word typed: {stdout}");
+    assert!(
+        answers[0].starts_with("Type a better move, or: hint"),
+        "{stdout}"
+    );
+    assert!(answers[0].contains("position"), "{stdout}");
+    assert_eq!(
+        answers[1],
+        "White to move. White: King Eva one, Queen David one, Rook Anna one, Hector one, \
+         Bishop Cesar one, Cesar four, Knight Bella one, Felix three, \
+         Pawn Anna two, Bella two, Cesar two, David two, Eva four, \
+         Felix two, Gustav two, Hector two. \
+         Black: King Eva eight, Queen David eight, Rook Anna eight, Hector eight, \
+         Bishop Cesar eight, Felix eight, Knight David four, Gustav eight, \
+         Pawn Anna seven, Bella seven, Cesar seven, David seven, Eva five, \
+         Felix seven, Gustav seven, Hector seven",
+        "{stdout}"
+    );
+    assert!(answers[2].contains("Anna one"), "rank 1: {stdout}");
+    assert!(answers[3].contains("Eva five"), "file e: {stdout}");
+    assert!(answers[4].starts_with("Hint: "), "{stdout}");
+    assert!(
+        answers[5].starts_with(answers[4]) && answers[5].contains(" to "),
+        "{stdout}"
+    );
+    assert_eq!(answers[6], lines[at], "repeat says the exercise again");
+    assert!(!stdout.contains("not a legal move"), "{stdout}");
 }

@@ -122,3 +122,49 @@ fn a_peg_board_log_read_as_dgt_says_the_format_looks_wrong() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn board_sim_refuses_a_board_it_does_not_emulate_before_printing_a_port() {
+    for format in ["chessnut", "pegasus"] {
+        let out = hermetic::rochade()
+            .args(["board-sim", "--format", format])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format}: {stderr}");
+        assert!(out.stdout.is_empty(), "no port printed: {format}");
+        assert!(
+            stderr.contains(&format!("no simulated {format} board"))
+                && stderr.contains("peg, liboard, sentio, dgt, millennium or certabo"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn track_help_names_every_format() {
+    let out = hermetic::rochade()
+        .args(["track", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for format in [
+        "peg",
+        "liboard",
+        "sentio",
+        "dgt",
+        "millennium",
+        "certabo",
+        "chessnut",
+        "pegasus",
+    ] {
+        let format_line = help
+            .lines()
+            .skip_while(|l| !l.contains("--format"))
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(format_line.contains(format), "{format}: {help}");
+    }
+}

@@ -37,6 +37,8 @@ fn run(config: &Path, args: &[&str], stdin: &str) -> Run {
     let start = Instant::now();
     let mut child = hermetic::rochade()
         .env("ROCHADE_CONFIG_DIR", config)
+        // The C locale: the written ASCII forms ("fuenf") the tests expect.
+        .env("LC_ALL", "C")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -369,3 +369,27 @@ fn nul_bytes_and_an_empty_board_log_are_errors_not_silent_successes() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("holds no board message"), "{stderr}");
 }
+
+#[test]
+fn a_dash_reads_the_game_from_stdin() {
+    let from_file = export("text", &[]);
+    let mut child = hermetic::rochade()
+        .args(["export", "--to", "text", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pgn = std::fs::read(game()).unwrap();
+    child.stdin.take().unwrap().write_all(&pgn).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        out.stdout, from_file,
+        "the same scoresheet as from the file"
+    );
+}

@@ -72,18 +72,29 @@ fn a_puzzle_set_up_and_solved_on_the_simulated_peg_board_with_a_wrong_move() {
         "the panel names the puzzle"
     );
     assert!(gui.shows_part("Your move: "), "the panel says whose move");
+    let (side, opponent) = if run.player.is_white() {
+        ("White", "Black")
+    } else {
+        ("Black", "White")
+    };
     let intro = gui
         .spoken()
         .into_iter()
         .rev()
         .find(|s| s.starts_with("Puzzle, rating"))
+        .expect("the puzzle is said");
+    // Who plays the first move is said before it, then the position.
+    assert!(intro.ends_with(&format!(". {opponent} plays")), "{intro}");
+    let position = gui
+        .spoken()
+        .into_iter()
+        .rev()
+        .find(|s| s.contains(" to move, "))
         .expect("the position is said");
-    let side = if run.player.is_white() {
-        "White"
-    } else {
-        "Black"
-    };
-    assert!(intro.contains(&format!("{side} to move, ")), "{intro}");
+    assert!(
+        position.starts_with(&format!("{side} to move, ")),
+        "{position}"
+    );
 
     // The player sets the position up on his board, guided square by
     // square: first the pegs that are too many come off ...

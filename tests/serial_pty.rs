@@ -473,6 +473,12 @@ fn track_writes_every_event_and_decision_into_the_board_log() {
         .filter_map(|v| v["san"].as_str())
         .collect();
     assert_eq!(moves, ["b8=Q+", "Kd7"]);
+    // The log holds the player's game: his alone to read.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&log_path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
     // Every line printed is in the board log, in the same order, between
     // the frames; a replay skips them and finds the same game.
     let log = std::fs::read_to_string(&log_path).unwrap();

@@ -482,20 +482,55 @@ pub(super) fn choice_name(choice: BoardChoice) -> &'static str {
 /// appended), if the folder can be written: the board's frames and the
 /// app's decisions, for the arbiter and for replaying a game.
 pub(super) fn board_log_path() -> Option<std::path::PathBuf> {
-    let dir = crate::paths::data_dir()?.join("board-logs");
-    std::fs::create_dir_all(&dir).ok()?;
+    board_log_in(&crate::paths::data_dir()?)
+}
+
+/// The day's board log in `data_dir`'s `board-logs` folder. The logs hold
+/// the player's games: the folder is the user's alone (0700) and so is
+/// each log (0600), also one an earlier version made open to all.
+fn board_log_in(data_dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    let dir = data_dir.join("board-logs");
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(&dir).ok()?;
     let path = dir.join(format!("{}.log", crate::savegame::today()));
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .ok()?;
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(&path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
+    }
     Some(path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn board_logs_are_the_users_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let data = tempfile::tempdir().unwrap();
+        // A folder and a log an earlier version left open to all.
+        let dir = data.path().join("board-logs");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let log = board_log_in(data.path()).unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&log), 0o600);
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(board_log_in(data.path()).unwrap(), log);
+        assert_eq!(mode(&log), 0o600);
+    }
 
     fn with(mine: BoardChoice, port: &str, opponent: BoardChoice, sighted: &str) -> Settings {
         let mut s = Settings::default();

@@ -19,9 +19,14 @@ pub struct Args {
     /// Short (piece + destination) or long (piece + from + to) form.
     #[arg(long, default_value = "short")]
     pub form: AnnounceForm,
-    /// Print the spoken form (with umlauts) instead of the written one.
-    #[arg(long)]
+    /// Print the spoken form (with umlauts: "Läufer"), as is done by
+    /// default where the locale is UTF-8.
+    #[arg(long, conflicts_with = "written")]
     pub spoken: bool,
+    /// Print the written ASCII form ("Laeufer"), as is done by default
+    /// where the locale is not UTF-8.
+    #[arg(long)]
+    pub written: bool,
     /// Also speak each announcement, in order.
     #[arg(long)]
     pub speak: bool,
@@ -49,8 +54,10 @@ pub fn run(args: Args) -> CliResult {
     };
     let form = if args.spoken {
         Form::Spoken
-    } else {
+    } else if args.written {
         Form::Written
+    } else {
+        super::output::terminal_form()
     };
     let options = ReadOptions {
         start,

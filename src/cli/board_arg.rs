@@ -92,6 +92,25 @@ pub struct OwnBoardInput {
 }
 
 impl OwnBoardArgs {
+    /// A serial port `--board` names that does not exist is refused at
+    /// once, as `rochade track` refuses it (a Bluetooth LE board's port is
+    /// its address, no device file).
+    pub(super) fn check_port(&self) -> Result<(), CliError> {
+        let Some(port) = &self.board else {
+            return Ok(());
+        };
+        if matches!(Reach::of(self.format), Reach::Bluetooth(_))
+            || !cfg!(unix)
+            || std::path::Path::new(port).exists()
+        {
+            return Ok(());
+        }
+        Err(CliError::input(format!(
+            "{port}: no such port. Is the board plugged in? Give its port \
+             (ls /dev/ttyUSB* /dev/ttyACM*)"
+        )))
+    }
+
     /// Opens the board `--board` names (none: no board), its reports sent
     /// on as `wrap(input)` by a thread that ends with the link or the
     /// receiver. A Bluetooth LE board's link is the same handle.

@@ -41,7 +41,26 @@ pub struct Args {
     pub setup: Option<String>,
 }
 
+/// The formats `board-sim` emulates, as `--format` names them.
+const EMULATED: &str = "peg, liboard, sentio, dgt, millennium or certabo";
+
+/// Whether `board-sim` emulates boards of `format`.
+fn emulates(format: FormatArg) -> bool {
+    match format {
+        FormatArg::Board(_) | FormatArg::Dgt => true,
+        FormatArg::EBoard(kind) => matches!(kind, Kind::Millennium | Kind::Certabo | Kind::Dgt),
+    }
+}
+
 pub fn run(args: Args) -> CliResult {
+    // Refused before a port is made and printed: a program reading the
+    // first line as the port would otherwise open one that is gone.
+    if !emulates(args.format) {
+        return Err(CliError::input(format!(
+            "no simulated {} board: board-sim emulates {EMULATED}",
+            super::track::format_name(args.format)
+        )));
+    }
     let (mut master, slave) = TTYPort::pair()
         .map_err(|e| CliError::failure(format!("cannot create a pseudo-terminal: {e}")))?;
     let path = slave
@@ -76,7 +95,7 @@ pub fn run(args: Args) -> CliResult {
                 Kind::Dgt => super::dgt::board_sim(master, setup)?,
                 other => {
                     return Err(CliError::input(format!(
-                        "no simulated {other} board on the command line yet (use peg, liboard, sentio, dgt, millennium or certabo)"
+                        "no simulated {other} board: board-sim emulates {EMULATED}"
                     )));
                 }
             };

@@ -47,7 +47,7 @@ pub struct Args {
     /// Write here instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// The PGN file.
+    /// The PGN file; `-` reads standard input.
     pub input: PathBuf,
 }
 
@@ -58,7 +58,14 @@ pub fn run(args: Args) -> CliResult {
             args.cols, args.rows
         )));
     }
-    let record = super::review::read_game_file(&args.input, args.game)?;
+    let record = if args.input.as_os_str() == "-" {
+        if args.game == 0 {
+            return Err(CliError::input("--game counts from 1"));
+        }
+        crate::game_file::read_game_stdin(args.game - 1).map_err(CliError::input)?
+    } else {
+        super::review::read_game_file(&args.input, args.game)?
+    };
     let options = ExportOptions {
         letters: args.letters,
         lang: args.lang,

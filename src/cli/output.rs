@@ -10,6 +10,37 @@ use shakmaty::{CastlingMode, Color};
 
 use crate::chess::GameRecord;
 use crate::session::Notice;
+use crate::words::{Form, Utterance};
+
+/// Whether the terminal's locale writes UTF-8: the first of `LC_ALL`,
+/// `LC_CTYPE` and `LANG` that is set (and not empty) names it, as the C
+/// library reads them; none set is the C locale, ASCII.
+pub fn locale_is_utf8(var: impl Fn(&str) -> Option<String>) -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|name| var(name).filter(|v| !v.is_empty()))
+        .is_some_and(|value| {
+            let value = value.to_ascii_lowercase();
+            value.contains("utf-8") || value.contains("utf8")
+        })
+}
+
+/// The form of the words the terminal prints: the spoken one (with
+/// umlauts: "Läufer", "Weiß", which terminal screen readers say right)
+/// where the locale is UTF-8, the ASCII written one ("Laeufer") where it
+/// is not.
+pub fn terminal_form() -> Form {
+    if locale_is_utf8(|name| std::env::var(name).ok()) {
+        Form::Spoken
+    } else {
+        Form::Written
+    }
+}
+
+/// `words` as the terminal prints them ([`terminal_form`]).
+pub fn terminal_text(words: &Utterance) -> &str {
+    words.get(terminal_form())
+}
 
 /// Who made a move, as the `move` event's `by` says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +159,31 @@ mod tests {
     use super::*;
     use crate::session::Source;
     use shakmaty::{Chess, Position, Square};
+
+    #[test]
+    fn the_locale_says_whether_the_terminal_writes_utf8() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert!(locale_is_utf8(env(&[("LANG", "de_DE.UTF-8")])));
+        assert!(locale_is_utf8(env(&[
+            ("LANG", "C"),
+            ("LC_CTYPE", "pt_BR.utf8")
+        ])));
+        // LC_ALL wins over the others; an empty one counts as unset.
+        assert!(!locale_is_utf8(env(&[
+            ("LC_ALL", "C"),
+            ("LANG", "C.UTF-8")
+        ])));
+        assert!(locale_is_utf8(env(&[("LC_ALL", ""), ("LANG", "C.UTF-8")])));
+        assert!(!locale_is_utf8(env(&[("LANG", "de_DE.ISO-8859-1")])));
+        assert!(!locale_is_utf8(env(&[])));
+    }
 
     #[test]
     fn a_move_event_has_every_key() {

@@ -2,12 +2,17 @@
 //!
 //! The player types moves (every form the move input accepts, in English
 //! piece letters or the `--lang` language's: `Sf3`, `Lc4`, `Cf3`) or a
-//! command: `hint`, `threat`, `eval`, `takeback` (answered on the next
-//! line: `yes`/`ja`/`sim`, anything else keeps the moves), `resign`,
-//! `restart`, `repeat`, `quit`. The engine's move is printed as its announcement and
-//! spoken unless `--quiet`. With `--json` each event is one JSON object per
-//! line: `move` (uci, san, by, announcement), `say` (any other words),
-//! `end` (result, reason) and `error` (bad input; the game goes on).
+//! command: `help` (the commands, in the `--lang` language), `hint`,
+//! `threat`, `eval`, `takeback` and `resign` (both asked first, answered
+//! on the next line: `yes`/`ja`/`sim`, anything else cancels),
+//! `restart` (the engine program, not the game), `repeat`, `quit`. Once
+//! the game is over, `play` waits for `quit` or the end of input (a `yes`
+//! typed late never reaches the shell). The engine's move is printed as
+//! its announcement and spoken unless `--quiet`; the terminal text is the
+//! spoken form (with umlauts) in a UTF-8 locale, ASCII otherwise. With
+//! `--json` each event is one JSON object per line: `move` (uci, san, by,
+//! announcement), `say` (any other words), `end` (result, reason) and
+//! `error` (bad input; the game goes on).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -92,17 +97,34 @@ fn is_yes(answer: &str) -> bool {
 }
 
 /// A typed line that is a command rather than a move.
-pub fn command_for(text: &str, player: Color) -> Option<Command> {
-    Some(match text.trim().to_ascii_lowercase().as_str() {
+pub fn command_for(text: &str) -> Option<Command> {
+    Some(match text.trim().to_lowercase().as_str() {
         "hint" | "tipp" | "dica" => Command::Hint,
-        "threat" | "drohung" | "ameaca" => Command::Threat,
-        "eval" | "evaluate" | "bewertung" | "avaliacao" => Command::Evaluate,
-        "takeback" | "undo" | "zurueck" | "voltar" => Command::Takeback,
-        "resign" | "aufgeben" | "abandonar" => Command::Resign(player),
+        "threat" | "drohung" | "ameaca" | "ameaça" => Command::Threat,
+        "eval" | "evaluate" | "bewertung" | "avaliacao" | "avaliação" => Command::Evaluate,
+        "takeback" | "undo" | "zurueck" | "zurück" | "voltar" => Command::Takeback,
+        // Asked first ("Resign? Please confirm"): a slip never ends the game.
+        "resign" | "aufgeben" | "abandonar" => Command::AskResign,
         "restart" => Command::RestartEngine,
-        "repeat" | "r" => Command::Repeat,
+        "repeat" | "r" | "wiederholen" | "repetir" => Command::Repeat,
         _ => return None,
     })
+}
+
+/// A typed line that asks for the commands.
+pub fn is_help(text: &str) -> bool {
+    matches!(
+        text.trim().to_lowercase().as_str(),
+        "help" | "hilfe" | "ajuda" | "?"
+    )
+}
+
+/// A typed line that leaves the command.
+pub fn is_quit(text: &str) -> bool {
+    matches!(
+        text.trim().to_lowercase().as_str(),
+        "quit" | "exit" | "q" | "ende" | "sair"
+    )
 }
 
 struct Out {
@@ -129,6 +151,18 @@ impl Out {
     /// rest here): notices are printed as they come, then what is said (so
     /// a move is printed once, as its `move` line, and saved before it is
     /// spoken).
+    /// Prints and says words of the terminal's own (the commands, what
+    /// to type).
+    fn say(&self, driver: &Driver, words: crate::words::Utterance) -> CliResult {
+        let mut shell = self.shell(&driver.session, false);
+        shell.speak(Speech {
+            text: words,
+            lang: driver.session.pack().lang,
+            priority: crate::session::Priority::Answer,
+        })?;
+        shell.flush_speech()
+    }
+
     fn handle(&self, driver: &mut Driver, event: Event) -> CliResult {
         driver
             .handle_with(event, |session, outcome| {
@@ -158,7 +192,8 @@ impl PlayOut<'_> {
                     let line = json!({"event": "say", "text": speech.text.written});
                     writeln!(self.stdout, "{line}")?;
                 } else {
-                    writeln!(self.stdout, "{}", speech.text.written)?;
+                    let text = super::output::terminal_text(&speech.text);
+                    writeln!(self.stdout, "{text}")?;
                 }
             }
             self.out.speech.speak(speech);
@@ -183,6 +218,7 @@ impl Shell for PlayOut<'_> {
         match notice {
             Notice::Move {
                 ref announcement,
+                ref spoken,
                 source,
                 ..
             } => {
@@ -196,7 +232,11 @@ impl Shell for PlayOut<'_> {
                         writeln!(self.stdout, "{line}")?;
                     }
                 } else {
-                    writeln!(self.stdout, "{announcement}")?;
+                    let text = match super::output::terminal_form() {
+                        crate::words::Form::Spoken => spoken,
+                        crate::words::Form::Written => announcement,
+                    };
+                    writeln!(self.stdout, "{text}")?;
                 }
             }
             Notice::GameOver { result, reason } if json => {
@@ -357,6 +397,7 @@ pub fn run(args: Args) -> CliResult {
     }
     out.handle(&mut driver, Event::Tick)?;
     settle(&mut driver, &out)?;
+    out.say(&driver, driver.session.pack().say("terminal_help_hint"))?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     while let Some(line) = lines.next() {
@@ -365,25 +406,22 @@ pub fn run(args: Args) -> CliResult {
         if text.is_empty() {
             continue;
         }
-        if matches!(text, "quit" | "exit" | "q") {
+        if is_quit(text) {
             break;
         }
-        let event = match command_for(text, args.color) {
-            Some(Command::Takeback) => {
-                out.handle(&mut driver, Event::Command(Command::Takeback))?;
-                if driver.session.pending().is_none() {
-                    continue; // nothing to take back: said, no question
-                }
-                // The question waits for its answer: the next line.
-                let answer = lines
-                    .by_ref()
-                    .map_while(Result::ok)
-                    .find(|l| !l.trim().is_empty());
-                match answer.as_deref().map(str::trim) {
-                    Some(a) if is_yes(a) => Event::Command(Command::Confirm),
-                    _ => Event::Command(Command::Cancel),
-                }
-            }
+        if is_help(text) {
+            out.say(&driver, driver.session.pack().say("play_help"))?;
+            continue;
+        }
+        let command = command_for(text);
+        if game_over(&driver) && command != Some(Command::Repeat) {
+            // The game stays open until `quit`: a word typed after the end
+            // (an answer to a question that never came) is answered here,
+            // never passed to the shell.
+            out.say(&driver, driver.session.pack().say("play_over"))?;
+            continue;
+        }
+        let event = match command {
             Some(cmd) => Event::Command(cmd),
             None => Event::MoveEntered {
                 text: text.to_owned(),
@@ -391,13 +429,32 @@ pub fn run(args: Args) -> CliResult {
             },
         };
         out.handle(&mut driver, event)?;
+        if driver.session.pending().is_some() {
+            // The question (takeback, resign) waits for its answer: the
+            // next line.
+            out.say(&driver, driver.session.pack().say("terminal_yes_or_no"))?;
+            let answer = lines
+                .by_ref()
+                .map_while(Result::ok)
+                .find(|l| !l.trim().is_empty());
+            let answer = match answer.as_deref().map(str::trim) {
+                Some(a) if is_yes(a) => Command::Confirm,
+                _ => Command::Cancel,
+            };
+            out.handle(&mut driver, Event::Command(answer))?;
+        }
         settle(&mut driver, &out)?;
-        if driver.session.record().is_over() && !driver.session.engine_busy() {
-            break;
+        if game_over(&driver) {
+            out.say(&driver, driver.session.pack().say("play_over"))?;
         }
     }
     out.speech.finish();
     Ok(())
+}
+
+/// The game has ended and the engine has nothing more to say.
+fn game_over(driver: &Driver) -> bool {
+    driver.session.record().is_over() && !driver.session.engine_busy()
 }
 
 fn settle(driver: &mut Driver, out: &Out) -> CliResult {

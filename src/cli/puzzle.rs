@@ -4,10 +4,13 @@
 //!
 //! Each puzzle is chosen near the player's rating (or `--rating`), of
 //! `--theme` if given; the opponent's first move is played and said, then
-//! the position. The player types moves (as in `rochade play`) or `hint`,
-//! `position`, `rank 3`, `file e`, `skip`, `repeat`, `quit`. With `--json`
+//! the position. The player types moves (as in `rochade play`) or `help`
+//! (the commands, in the `--lang` language), `hint`, `position`,
+//! `rank 3`, `file e`, `skip`, `repeat`, `quit`. With `--json`
 //! each event is one JSON object per line: `puzzle` (id, fen: the
-//! position the player solves from, rating, themes), `move` (the common
+//! puzzle's position, in which the opponent's first move is played;
+//! solve_fen: the position after it, which the player solves; rating,
+//! themes), `move` (the common
 //! shape, `by` "player" or "opponent"), `wrong` (uci), `solved` or
 //! `failed` (id), `say` (any other words), `error` (bad input),
 //! `progress_failed`/`progress_saved` (the progress file) and `end` after
@@ -75,7 +78,7 @@ pub fn command_for(text: &str, packs: &[Pack]) -> Option<Command> {
         ("skip" | "weiter" | "pular" | "solution" | "loesung" | "lösung", "") => {
             puzzle(PuzzleCommand::Skip)
         }
-        ("repeat" | "r", "") => Some(Command::Repeat),
+        ("repeat" | "r" | "wiederholen" | "repetir", "") => Some(Command::Repeat),
         ("rank" | "reihe" | "fileira", n) => {
             let n: u32 = n.parse().ok().filter(|n| (1..=8).contains(n))?;
             puzzle(PuzzleCommand::Rank(Rank::new(n - 1)))
@@ -194,8 +197,9 @@ impl PuzzleOut<'_> {
                 None => false,
             };
             if !is_move && !written.is_empty() {
+                let text = super::output::terminal_text(&speech.text);
                 self.out
-                    .line(json!({"event": "say", "text": written}), Some(written))?;
+                    .line(json!({"event": "say", "text": written}), Some(text))?;
             }
             if let Some(s) = &self.out.speech {
                 s.speak(speech);
@@ -222,6 +226,7 @@ impl Shell for PuzzleOut<'_> {
         match notice {
             Notice::PuzzleStart {
                 id,
+                start_fen,
                 fen,
                 rating,
                 themes,
@@ -229,17 +234,25 @@ impl Shell for PuzzleOut<'_> {
                 self.player = shakmaty::fen::Fen::from_ascii(fen.as_bytes())
                     .map(|f| f.as_setup().turn)
                     .unwrap_or(self.player);
-                let line = json!({"event": "puzzle", "id": id, "fen": fen, "rating": rating, "themes": themes});
+                // `fen` is where the moves that follow start (the
+                // opponent's first one is legal in it); `solve_fen` is
+                // the position after it, the one to solve.
+                let line = json!({"event": "puzzle", "id": id, "fen": start_fen, "solve_fen": fen, "rating": rating, "themes": themes});
                 self.out.line(line, None)?;
             }
             Notice::Move {
                 ply,
                 ref announcement,
+                ref spoken,
                 ..
             } => {
                 let by = MoveBy::of(mover_of_ply(ply, !self.player), self.player);
+                let text = match super::output::terminal_form() {
+                    crate::words::Form::Spoken => spoken,
+                    crate::words::Form::Written => announcement,
+                };
                 if let Some(line) = move_event(&notice, by) {
-                    self.out.line(line, Some(announcement))?;
+                    self.out.line(line, Some(text))?;
                 }
             }
             Notice::PuzzleWrong { uci } => {
@@ -339,6 +352,7 @@ fn save_progress(
 }
 
 pub fn run(args: Args) -> CliResult {
+    args.board.check_port()?;
     let set = PuzzleSet::bundled();
     if let Some(theme) = &args.theme
         && !set.knows_theme(theme)
@@ -379,6 +393,7 @@ pub fn run(args: Args) -> CliResult {
     out.link = args.board.open(started, &tx, Msg::Board)?;
     super::spawn_stdin_lines(tx, Msg::Line, Msg::End);
     let now = || started.elapsed().as_millis() as u64;
+    out.say(pack.say("terminal_help_hint"), args.lang)?;
     let mut played = 0u32;
     let mut session_stats = (0u32, 0u32);
     'puzzles: while args.count.is_none_or(|c| played < c) {
@@ -416,8 +431,12 @@ pub fn run(args: Args) -> CliResult {
                     if text.is_empty() {
                         continue;
                     }
-                    if matches!(text, "quit" | "exit" | "q") {
+                    if super::play::is_quit(text) {
                         break 'puzzles;
+                    }
+                    if super::play::is_help(text) {
+                        out.say(pack.say("puzzle_help"), args.lang)?;
+                        continue;
                     }
                     command_for(text, &packs).map_or_else(
                         || Event::MoveEntered {

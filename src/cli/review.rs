@@ -5,11 +5,14 @@
 //!
 //! With `--json`, one line per mistake in ply order,
 //! `{"event":"mistake","ply":N,"played":uci,"best":uci,"loss":centipawns,"kind":"inaccuracy"|"mistake"|"blunder"}`,
-//! then `{"event":"end","side":..,"mistakes":N}`. Without it, the list of
-//! moves in words (the evaluation after each, the time spent, the
-//! judgement), then each mistake as an exercise: the player types a move
-//! (as in `rochade play`), `skip` or `quit`; what is printed is also
-//! spoken unless `--quiet` (never with `--json`). While the engine works,
+//! then `{"event":"end","side":..,"mistakes":N}`. Without it, the summary
+//! and the player's mistakes in words (with `--moves` every move: the
+//! evaluation after each, the time spent, the judgement), then each
+//! mistake as an exercise: the player types a move
+//! (as in `rochade play`) or, as in `rochade puzzle`, `help`, `position`,
+//! `rank 3`, `file e`, `hint` (the piece, then the square too), `repeat`,
+//! `skip` or `quit`; what is printed is also spoken unless `--quiet`
+//! (never with `--json`). While the engine works,
 //! a position counter goes to stderr every two seconds, and is spoken
 //! every six.
 
@@ -29,7 +32,9 @@ use crate::engine::EngineRequest;
 use crate::engine::analysis::{MOVETIME_CAP_MS, ReviewEngine, ReviewEvent};
 use crate::engine::{DEFAULT_ENGINE_PATH, EngineError, Line};
 use crate::runtime::{self, SaveStep, Shell};
-use crate::session::{Earcon, Effect, Notice, Priority, SessionConfig, Speech};
+use crate::session::{
+    Command, Earcon, Effect, Notice, Priority, PuzzleCommand, SessionConfig, Speech,
+};
 use crate::words::{Lang, Pack, Utterance};
 use rochade_core::review::{self as core_review, Exercise, GameReview, Verdict};
 
@@ -63,6 +68,10 @@ pub struct Args {
     /// Print only; do not speak.
     #[arg(long)]
     pub quiet: bool,
+    /// Print every move of the game (its evaluation and the time spent),
+    /// not only your mistakes.
+    #[arg(long)]
+    pub moves: bool,
 }
 
 /// `rochade review`'s side of the runtime: what the review says goes out
@@ -102,7 +111,8 @@ impl Shell for ReviewOut {
     fn speak(&mut self, speech: Speech) -> CliResult {
         let written = !matches!(speech.priority, Priority::Guidance | Priority::Alert);
         if written && !speech.text.written.is_empty() {
-            writeln!(std::io::stdout(), "{}", speech.text.written)?;
+            let text = super::output::terminal_text(&speech.text);
+            writeln!(std::io::stdout(), "{text}")?;
         }
         self.voice.speak(speech);
         Ok(())
@@ -207,14 +217,15 @@ pub fn run(args: Args) -> CliResult {
     }
     let form = AnnounceForm::Short;
     out.answer(core_review::summary_words(&pack, &review))?;
-    // The list is printed whole; of it, only the rows of the mistakes are
-    // said (all of it spoken would hold up the exercises).
+    // The rows of the mistakes are printed and said; every move's row
+    // only with `--moves` (20 lines of evaluations before the first
+    // exercise were long by ear), printed and not said.
     for m in &review.moves {
         let row = core_review::move_row(&pack, &record, m, form);
         if m.mistake.is_some() {
             out.answer(row)?;
-        } else {
-            println!("{}", row.written);
+        } else if args.moves {
+            println!("{}", super::output::terminal_text(&row));
         }
     }
     let exercises = review.exercises(&record);
@@ -272,7 +283,7 @@ fn wait_lines(
                 last_written = Some(Instant::now());
                 let count = [("ply", number(pack, done)), ("count", number(pack, total))];
                 let words = pack.phrase("review_analysing", &count);
-                eprintln!("rochade: {}", words.written);
+                eprintln!("rochade: {}", super::output::terminal_text(&words));
                 if due(last_spoken, SPEAK_STATUS_EVERY) {
                     last_spoken = Some(Instant::now());
                     out.say(words, Priority::Guidance)?;
@@ -320,23 +331,58 @@ fn run_exercises(
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let letters = PieceLetters::new(Letters::En, lang);
+    // The words of `rochade puzzle` (position, rank 3, file e, hint,
+    // skip, repeat) in every language, as puzzles understand them.
+    let packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
     let mut asked = 0u64;
+    if !exercises.is_empty() {
+        out.answer(pack.say("terminal_help_hint"))?;
+    }
     for exercise in exercises {
-        out.answer(core_review::exercise_prompt(pack, exercise, form))?;
+        let prompt = core_review::exercise_prompt(pack, exercise, form);
+        out.answer(prompt.clone())?;
+        let mut hints = 0;
         loop {
             let Some(line) = input.next() else {
                 return Ok(());
             };
             let text = line?;
             let text = text.trim();
-            match text.to_ascii_lowercase().as_str() {
-                "" => continue,
-                "quit" | "exit" | "q" => return Ok(()),
-                "skip" | "weiter" | "pular" => {
+            if text.is_empty() {
+                continue;
+            }
+            if super::play::is_quit(text) {
+                return Ok(());
+            }
+            if super::play::is_help(text) {
+                out.answer(pack.say("review_help"))?;
+                continue;
+            }
+            let board = exercise.position.board();
+            let words = match super::puzzle::command_for(text, &packs) {
+                Some(Command::Puzzle(PuzzleCommand::Skip)) => {
                     out.answer(core_review::solution_words(pack, exercise, form))?;
                     break;
                 }
-                _ => {}
+                Some(Command::Puzzle(PuzzleCommand::Position)) => {
+                    Some(core_review::exercise_position(pack, exercise))
+                }
+                Some(Command::Puzzle(PuzzleCommand::Rank(rank))) => {
+                    Some(rochade_core::browse::rank(pack, board, rank))
+                }
+                Some(Command::Puzzle(PuzzleCommand::File(file))) => {
+                    Some(rochade_core::browse::file(pack, board, file))
+                }
+                Some(Command::Puzzle(PuzzleCommand::Hint)) => {
+                    hints += 1;
+                    Some(core_review::exercise_hint(pack, exercise, hints >= 2))
+                }
+                Some(Command::Repeat) => Some(prompt.clone()),
+                _ => None,
+            };
+            if let Some(words) = words {
+                out.answer(words)?;
+                continue;
             }
             let Ok(answer) = crate::chess::parse_move(&exercise.position, text, letters, &[pack])
             else {

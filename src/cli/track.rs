@@ -20,8 +20,8 @@ use crate::words::Lang;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Wire format: peg, liboard, sentio, dgt, or another e-board
-    /// (millennium, certabo, ...; a log's header names its format).
+    /// Wire format: peg (the default), liboard, sentio, dgt, millennium,
+    /// certabo, chessnut or pegasus (a log's header names its format).
     #[arg(long)]
     pub format: Option<FormatArg>,
     /// Baud rate (default: the format's usual rate).
@@ -63,7 +63,8 @@ pub struct Args {
     /// expected on the other).
     #[arg(long, requires = "port")]
     pub sighted: Option<String>,
-    /// The sighted player's e-board's kind: dgt, millennium, certabo, ...
+    /// The sighted player's e-board's kind: dgt, millennium, certabo,
+    /// chessnut or pegasus.
     #[arg(long, default_value = "dgt")]
     pub sighted_format: crate::eboard::Kind,
     /// Tournament mode (as in the app): strict touch-move, clock on request.
@@ -79,7 +80,7 @@ pub struct Args {
 }
 
 /// The name of a format as the command line and a log's header write it.
-fn format_name(format: FormatArg) -> String {
+pub(super) fn format_name(format: FormatArg) -> String {
     match format {
         FormatArg::Dgt => "dgt".into(),
         FormatArg::Board(f) => f.to_string(),

@@ -257,7 +257,13 @@ impl Link {
         }));
         let log = match &header.path {
             Some(path) => {
-                let file = OpenOptions::new().create(true).append(true).open(path)?;
+                // A board log holds the player's games: readable by the
+                // user alone (0600), as the board-logs folder is.
+                let mut options = OpenOptions::new();
+                options.create(true).append(true);
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                let file = options.open(path)?;
                 let mut w = BufWriter::new(file);
                 writeln!(
                     w,

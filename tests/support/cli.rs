@@ -7,7 +7,13 @@ use std::io::Write;
 use std::process::{Output, Stdio};
 
 pub fn run_rochade(args: &[&str], stdin: &[u8]) -> Output {
+    run_rochade_env(args, stdin, &[])
+}
+
+/// [`run_rochade`] with environment variables set (a locale: `LC_ALL`).
+pub fn run_rochade_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     let mut child = super::hermetic::rochade()
+        .envs(env.iter().copied())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -86,8 +86,14 @@ pub fn side_pieces(pack: &Pack, board: &Board, side: Color) -> Utterance {
         if role == Role::Pawn {
             squares.sort_by_key(|sq| (sq.file(), sq.rank()));
         }
-        for sq in squares {
-            items.push(pack.render(&[Token::Piece(role), Token::Square(sq)]));
+        // The piece is named once, before its first square: "Bauer Anna
+        // zwei, Bella zwei" (eight times "Bauer" was long by ear).
+        for (i, sq) in squares.into_iter().enumerate() {
+            items.push(if i == 0 {
+                pack.render(&[Token::Piece(role), Token::Square(sq)])
+            } else {
+                pack.square(sq)
+            });
         }
     }
     pack.phrase(
@@ -215,7 +221,7 @@ mod tests {
         let b = board("4k3/8/8/8/P7/1P5P/2P5/4K3 w - - 0 1");
         assert_eq!(
             side_pieces(&en, &b, Color::White).written,
-            "White: King Eva one, Pawn Anna four, Pawn Bella three, Pawn Cesar two, Pawn Hector three"
+            "White: King Eva one, Pawn Anna four, Bella three, Cesar two, Hector three"
         );
     }
 

@@ -15,6 +15,11 @@ use crate::words::{Pack, Token, Utterance};
 /// three is no longer something a listener can keep in mind at once.
 pub const MAX_PARTS: usize = 3;
 
+/// More differences than this, none of them a move still to carry out,
+/// are a board being set up (a new puzzle, a knocked-over board): guided
+/// one square at a time. Fewer (a retrace, a slip) keep [`MAX_PARTS`].
+pub const SET_UP_PARTS: usize = 8;
+
 /// How far back a move not yet carried out on the board is looked for: the
 /// assistant may have typed a move and its reply before the player's board
 /// caught up.
@@ -39,15 +44,24 @@ pub fn guidance(pack: &Pack, mismatch: &Mismatch, record: &GameRecord) -> Uttera
     if let Some((from, to, role)) = piece_on_wrong_square(&mut rest) {
         parts.push(carry_out(pack, from, to, role));
     }
+    let explained = parts.len();
     if !rest.is_empty() {
         let others = render_mismatch(pack, &rest);
         // render_mismatch joins its parts with ". ": split them back to count.
         parts.extend(split_parts(&others));
     }
     let total = parts.len();
-    if total > MAX_PARTS {
-        parts.truncate(MAX_PARTS);
-        let count = pack.render(&[Token::Number((total - MAX_PARTS) as u64)]);
+    // A board being set up (many squares differ and no move explains
+    // them: a new puzzle, a knocked-over board) is guided one square at
+    // a time: three squares at once, of thirty, were lost by ear.
+    let named = if explained == 0 && total > SET_UP_PARTS {
+        1
+    } else {
+        MAX_PARTS
+    };
+    if total > named {
+        parts.truncate(named);
+        let count = pack.render(&[Token::Number((total - named) as u64)]);
         parts.push(pack.phrase("and_more", &[("count", count)]));
     }
     Utterance::join_with(&parts, ", ")
@@ -383,6 +397,39 @@ mod tests {
             ..m
         };
         assert!(guidance(&de(), &two, &r).spoken.contains("fehlt"));
+    }
+
+    #[test]
+    fn a_board_being_set_up_is_guided_one_square_at_a_time() {
+        let r = record(&[]);
+        let m = Mismatch {
+            missing: shakmaty::File::ALL
+                .into_iter()
+                .map(|f| {
+                    (
+                        Square::from_coords(f, shakmaty::Rank::Second),
+                        pawn(Color::White),
+                    )
+                })
+                .collect(),
+            expected_empty: vec![],
+            extra: vec![Square::E4],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "Bauer Anna zwei fehlt, und 8 weitere"
+        );
+        // Fewer are named three at a time.
+        let m = Mismatch {
+            missing: m.missing[..4].to_vec(),
+            expected_empty: vec![],
+            extra: vec![],
+        };
+        assert_eq!(
+            guidance(&de(), &m, &r).spoken,
+            "Bauer Anna zwei fehlt, Bauer Bella zwei fehlt, Bauer Cesar zwei fehlt, \
+             und 1 weitere"
+        );
     }
 
     #[test]

@@ -40,6 +40,27 @@ pub fn position(pack: &Pack, pos: &Chess, puzzle: &Puzzle) -> Utterance {
     )
 }
 
+/// The position to set up on the player's own board, rank by rank from
+/// the eighth (the empty ranks left out): "Weiss am Zug, Matt in zwei.
+/// Aufbauen: Reihe acht: Hector acht schwarzer Koenig. Reihe drei: ...".
+pub fn set_up(pack: &Pack, pos: &Chess, puzzle: &Puzzle) -> Utterance {
+    let board = pos.board();
+    let ranks: Vec<Utterance> = shakmaty::Rank::ALL
+        .into_iter()
+        .rev()
+        .filter(|&rank| (board.occupied() & shakmaty::Bitboard::from_rank(rank)).any())
+        .map(|rank| browse::rank(pack, board, rank))
+        .collect();
+    pack.phrase(
+        "puzzle_set_up",
+        &[
+            ("to_move", announce::announce_to_move(pack, pos.turn())),
+            ("goal", goal(pack, puzzle)),
+            ("ranks", Utterance::join_with(&ranks, ". ")),
+        ],
+    )
+}
+
 /// The first hint: the piece to move ("Springer Gustav eins"); the second
 /// adds the square it goes to.
 pub fn hint(pack: &Pack, pos: &Chess, mv: Move, with_square: bool) -> Utterance {
@@ -92,8 +113,18 @@ t1,6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1,g8f8 d1d8,700,80,mate mateIn1 backRankM
         assert_eq!(
             position(&de, &pos, &p).written,
             "Weiss am Zug, Matt in 1. Weiss: Koenig Gustav eins, Turm David eins, \
-             Bauer Felix zwei, Bauer Gustav zwei, Bauer Hector zwei. \
-             Schwarz: Koenig Felix acht, Bauer Felix sieben, Bauer Gustav sieben, Bauer Hector sieben"
+             Bauer Felix zwei, Gustav zwei, Hector zwei. \
+             Schwarz: Koenig Felix acht, Bauer Felix sieben, Gustav sieben, Hector sieben"
+        );
+        assert_eq!(
+            set_up(&de, &pos, &p).written,
+            "Weiss am Zug, Matt in 1. Aufbauen, Reihe fuer Reihe: \
+             Reihe acht: Felix acht schwarzer Koenig. \
+             Reihe sieben: Felix sieben schwarzer Bauer, Gustav sieben schwarzer Bauer, \
+             Hector sieben schwarzer Bauer. \
+             Reihe zwei: Felix zwei weisser Bauer, Gustav zwei weisser Bauer, \
+             Hector zwei weisser Bauer. \
+             Reihe eins: David eins weisser Turm, Gustav eins weisser Koenig"
         );
         let en = Pack::bundled(Lang::En);
         let (before, mv) = &line[1];

@@ -20,8 +20,8 @@ mod words;
 pub use exercise::{ACCEPT_MARGIN, Exercise, Verdict};
 pub use judge::Kind;
 pub use words::{
-    LINE_PLIES, exercise_prompt, kind_words, line_words, move_row, solution_words, summary_words,
-    verdict_words,
+    LINE_PLIES, exercise_hint, exercise_position, exercise_prompt, kind_words, line_words,
+    move_row, solution_words, summary_words, verdict_words,
 };
 
 use shakmaty::uci::UciMove;

@@ -162,3 +162,21 @@ fn a_game_and_its_lines_must_match() {
         Err(ReviewError::NoMoves)
     );
 }
+
+#[test]
+fn a_mating_move_s_row_says_mate_once() {
+    // Scholar's mate: 4. Qxf7# ends the game.
+    let record = read_pgn(
+        "[White \"Player\"]\n[Black \"Computer level 3\"]\n\n\
+         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+        0,
+    )
+    .unwrap();
+    let lines: Vec<Line> = (0..=record.moves().len())
+        .map(|_| uci_line(Score::Cp(0), &[]))
+        .collect();
+    let review = GameReview::new(&record, &lines, Color::White).unwrap();
+    let de = Pack::bundled(Lang::De);
+    let row = move_row(&de, &record, &review.moves[6], AnnounceForm::Short);
+    assert_eq!(row.spoken, "Zug 4, Weiß: Dame schlägt Felix sieben Matt");
+}

@@ -61,11 +61,11 @@ pub fn move_row(pack: &Pack, record: &GameRecord, m: &MoveReview, form: Announce
         score: m.after_line.score,
         pv: Vec::new(),
     };
-    parts.push(if after.is_checkmate() {
-        pack.say("review_checkmate")
-    } else {
-        evaluation_words(pack, after, &score_only)
-    });
+    // A mate is said by the move itself ("... Matt"): no "Schachmatt"
+    // after it.
+    if !after.is_checkmate() {
+        parts.push(evaluation_words(pack, after, &score_only));
+    }
     if let Some(ms) = m.spent_ms {
         parts.push(pack.phrase(
             "review_time_spent",
@@ -111,6 +111,36 @@ pub fn exercise_prompt(pack: &Pack, exercise: &Exercise, form: AnnounceForm) -> 
             ("move", announce_move(pack, pos, exercise.played, form)),
         ],
     )
+}
+
+/// The exercise's position, as a puzzle's is said: "Weiß am Zug. Weiß:
+/// König Gustav eins, ... Schwarz: ...".
+pub fn exercise_position(pack: &Pack, exercise: &Exercise) -> Utterance {
+    let pos = &exercise.position;
+    let board = pos.board();
+    pack.phrase(
+        "review_position",
+        &[
+            (
+                "to_move",
+                crate::announce::announce_to_move(pack, pos.turn()),
+            ),
+            (
+                "white",
+                crate::browse::side_pieces(pack, board, shakmaty::Color::White),
+            ),
+            (
+                "black",
+                crate::browse::side_pieces(pack, board, shakmaty::Color::Black),
+            ),
+        ],
+    )
+}
+
+/// A hint towards the engine's move, as a puzzle gives it: the piece to
+/// move ("Tipp: Springer Gustav eins"); from the second on, the square too.
+pub fn exercise_hint(pack: &Pack, exercise: &Exercise, with_square: bool) -> Utterance {
+    crate::puzzle::words::hint(pack, &exercise.position, exercise.best, with_square)
 }
 
 /// The words for an answer: found (with the engine's line), or try again.

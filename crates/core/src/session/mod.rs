@@ -535,8 +535,12 @@ impl Session {
     fn after_end_check(&mut self, now: u64, out: &mut Vec<Effect>) {
         if let Some(end) = self.record.end() {
             let _ = self.clock.pause(now);
-            let text = announce::announce_result(&self.pack, &end);
-            self.speak(out, text, Priority::Alert);
+            // A puzzle's end is said as solved or not, with its line; a
+            // "Game over: Black wins" before "Not solved" only confused.
+            if !self.in_puzzle() {
+                let text = announce::announce_result(&self.pack, &end);
+                self.speak(out, text, Priority::Alert);
+            }
             out.push(Effect::Notice(Notice::GameOver {
                 result: end.result_str().to_owned(),
                 reason: end.reason,
@@ -600,7 +604,7 @@ impl Session {
                 let text = announce::announce_to_move(&self.pack, self.record.turn());
                 self.speak(out, text, Priority::Answer);
             }
-            Command::Takeback if self.puzzle_wrong_on_board() => self.puzzle_take_back(now),
+            Command::Takeback if self.puzzle_wrong_on_board() => self.puzzle_take_back(now, out),
             Command::Takeback => match self.takeback_words("takeback_confirm") {
                 None => self.speak(out, self.pack.say("nothing_to_take_back"), Priority::Answer),
                 Some(text) => self.ask(Question::Takeback, text, out),

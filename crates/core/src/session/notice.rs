@@ -164,10 +164,12 @@ pub enum Notice {
         input: String,
         reason: String,
     },
-    /// A puzzle was set up: `fen` is the position the player solves from
-    /// (after the opponent's first move, which follows as a `move`).
+    /// A puzzle was set up: `start_fen` is the puzzle's position, in
+    /// which the opponent's first move (which follows as a `move`) is
+    /// played; `fen` the position the player solves from, after it.
     PuzzleStart {
         id: String,
+        start_fen: String,
         fen: String,
         rating: u32,
         themes: Vec<String>,

@@ -173,27 +173,44 @@ impl Session {
         self.last_announcement = None;
         self.pending = None;
         self.set_opponent(None);
+        // On the player's own board the position is set up: said rank by
+        // rank, as it is built, rather than piece by piece.
+        let on_board = self.own_link().in_use();
         self.board.reset(&self.config, &self.record);
         self.seats_reset();
         let player = !self.record.turn();
         let first = line[0].1;
         let mut solving = line[0].0.clone();
         solving.play_unchecked(first);
+        let fen = |pos: &Chess| {
+            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+        };
         out.push(Effect::Notice(Notice::PuzzleStart {
             id: puzzle.id.clone(),
-            fen: shakmaty::fen::Fen::from_position(&solving, shakmaty::EnPassantMode::Legal)
-                .to_string(),
+            start_fen: fen(&line[0].0),
+            fen: fen(&solving),
             rating: puzzle.rating,
             themes: puzzle.themes.clone(),
         }));
+        // "Puzzle, rating 900. Black plays", then the opponent's move (in
+        // the moves' own queue, so the two are said in this order), then
+        // the position to solve.
         let intro = self.pack.phrase(
             "puzzle_start",
-            &[(
-                "rating",
-                self.pack.render(&[Token::Number(puzzle.rating.into())]),
-            )],
+            &[
+                (
+                    "rating",
+                    self.pack.render(&[Token::Number(puzzle.rating.into())]),
+                ),
+                ("side", self.side(!player)),
+            ],
         );
-        let position = puzzle::words::position(&self.pack, &solving, &puzzle);
+        self.speak(out, intro, Priority::Move);
+        let position = if on_board {
+            puzzle::words::set_up(&self.pack, &solving, &puzzle)
+        } else {
+            puzzle::words::position(&self.pack, &solving, &puzzle)
+        };
         self.puzzle.run = Some(PuzzleRun {
             puzzle,
             line,
@@ -206,11 +223,7 @@ impl Session {
             outcome: None,
         });
         self.play(now, first, Source::Engine, out);
-        self.speak(
-            out,
-            Utterance::join_with(&[intro, position], ". "),
-            Priority::Answer,
-        );
+        self.speak(out, position, Priority::Answer);
     }
 
     /// The next move the player has to find, with the position before it.
@@ -269,14 +282,16 @@ impl Session {
     }
 
     /// The board was put back after a wrong move: it leaves the record
-    /// too, and the puzzle goes on.
-    pub(super) fn puzzle_take_back(&mut self, now: u64) {
+    /// too, and the puzzle goes on (said, so the player knows the board
+    /// is right again).
+    pub(super) fn puzzle_take_back(&mut self, now: u64, out: &mut Vec<Effect>) {
         if let Some(run) = self.puzzle.run.as_mut() {
             run.wrong_on_board = false;
         }
         self.record.takeback(1);
         self.board
             .on_game_changed(now, &self.record, Source::PegBoard);
+        self.speak(out, self.pack.say("puzzle_put_back"), Priority::Answer);
     }
 
     /// Before a move is recorded: a wrong move of the player's is said
@@ -317,7 +332,15 @@ impl Session {
                 self.board.on_game_changed(now, &self.record, source);
             }
         }
-        let text = self.pack.phrase("puzzle_wrong", &[("move", said)]);
+        // Only a move made on the board stands there to be taken back; a
+        // typed one was never played.
+        let on_board = self.puzzle_wrong_on_board();
+        let key = if on_board {
+            "puzzle_wrong"
+        } else {
+            "puzzle_wrong_typed"
+        };
+        let text = self.pack.phrase(key, &[("move", said)]);
         self.speak(out, text, Priority::Alert);
         out.push(Effect::Sound(Earcon::Illegal));
         out.push(Effect::Notice(Notice::PuzzleWrong {
@@ -456,10 +479,19 @@ mod tests {
                 ..
             }
         ));
+        assert!(
+            matches!(
+                n[0],
+                Notice::PuzzleStart { start_fen, .. } if start_fen == "6k1/8/8/8/8/1R6/R7/K7 b - - 0 1"
+            ),
+            "{:?}",
+            n[0]
+        );
+        // Who plays the first move is said before it.
         assert_eq!(
             said(&fx),
-            "King Hector eight | Puzzle, rating 900. White to move, mate in 2. \
-             White: King Anna one, Rook Anna two, Rook Bella three. Black: King Hector eight"
+            "Puzzle, rating 900. Black plays | King Hector eight | White to move, mate in 2. \
+             White: King Anna one, Rook Anna two, Bella three. Black: King Hector eight"
         );
         assert!(
             !fx.contains(&Effect::SaveGame),
@@ -469,15 +501,31 @@ mod tests {
     }
 
     #[test]
+    fn on_the_own_board_the_position_is_said_rank_by_rank_to_set_it_up() {
+        let mut s = session();
+        s.handle(
+            0,
+            Event::Board(crate::session::board::BoardEvent::LinkUp { port: "pty".into() }),
+        );
+        let fx = cmd(&mut s, PuzzleCommand::Start(Box::new(ladder())));
+        assert!(
+            said(&fx).ends_with(
+                "King Hector eight | White to move, mate in 2. Set it up rank by rank: \
+                 Rank eight: Hector eight black King. Rank three: Bella three white Rook. \
+                 Rank two: Anna two white Rook. Rank one: Anna one white King"
+            ),
+            "{}",
+            said(&fx)
+        );
+    }
+
+    #[test]
     fn a_wrong_move_is_said_not_recorded_and_the_puzzle_goes_on() {
         let mut s = session();
         cmd(&mut s, PuzzleCommand::Start(Box::new(ladder())));
         let fx = typed(&mut s, "Rb8");
-        assert!(
-            said(&fx).starts_with("Rook Bella eight check: wrong."),
-            "{}",
-            said(&fx)
-        );
+        // A typed move was never played: nothing to take back.
+        assert_eq!(said(&fx), "Rook Bella eight check: wrong. Try again");
         assert!(matches!(notices(&fx)[..], [Notice::PuzzleWrong { uci }] if uci == "b3b8"));
         assert_eq!(s.record().moves().len(), 1);
         let fx = typed(&mut s, "Ra7");
@@ -500,6 +548,8 @@ mod tests {
             n,
             Notice::PuzzleDone { id, solved: false, .. } if id == "lad1"
         )));
+        // The mate ends the puzzle, not a game: no "Game over" before it.
+        assert!(!said(&fx).contains("Game over"), "{}", said(&fx));
         assert!(
             said(&fx).contains(
                 "Not solved. Solution: Rook Anna seven, King Gustav eight, Rook Bella eight mate"
@@ -624,7 +674,10 @@ mod tests {
             source: Source::PegBoard,
         };
         let fx = s.handle(0, peg(wrong));
-        assert!(said(&fx).contains("wrong."), "{}", said(&fx));
+        assert_eq!(
+            said(&fx),
+            "Rook Bella eight check: wrong. Take it back and try again"
+        );
         assert!(matches!(notices(&fx)[..], [Notice::PuzzleWrong { .. }]));
         assert!(!fx.contains(&Effect::SaveGame));
         // On the record (as on the board) until put back; nothing else
@@ -633,8 +686,9 @@ mod tests {
         let fx = typed(&mut s, "Kg7");
         assert!(said(&fx).contains("wrong."), "{}", said(&fx));
         assert_eq!(s.record().moves().len(), 2);
-        // The tracker sees the board put back: a takeback.
-        s.handle(0, Event::Command(Command::Takeback));
+        // The tracker sees the board put back: a takeback, said.
+        let fx = s.handle(0, Event::Command(Command::Takeback));
+        assert_eq!(said(&fx), "Put back. Try again");
         assert_eq!(s.record().moves().len(), 1);
         assert!(s.pending().is_none(), "no question asked");
         let fx = typed(&mut s, "Ra7");
