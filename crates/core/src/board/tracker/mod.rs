@@ -508,6 +508,12 @@ impl Tracker {
         self.on_tick(now, out);
         self.notice_unheard_loss(now, mask);
         let mask = self.unstick(mask, out);
+        // A report that shows the game counts even before it settles: a
+        // quick first move lifts a piece within the settle time of the
+        // board's first report.
+        if self.stands_in_game(self.orient(mask)) {
+            self.matched = true;
+        }
         let shown_since = self.close_hole(mask);
         match self.raw {
             Some((raw, _)) if raw == mask => {}
