@@ -249,11 +249,24 @@ impl OnlinePlay {
     ) -> Result<(), NotOurGame> {
         // A line from the server: the connection works again.
         self.stream_back(host);
-        self.heard(now);
-        if !matches!(line, GameLine::GameFull(_)) {
-            // A real line (a state, chat, the opponent gone): the silence
-            // watch starts again from its first wait.
-            self.watch.reread(true);
+        match line {
+            GameLine::GameFull(_) => self.heard_game(now),
+            GameLine::GameState(_) => {
+                // A state: the silence watch starts again from its first
+                // wait.
+                self.heard_game(now);
+                self.watch.reread(true);
+            }
+            // Chat, the opponent gone, a line of an unknown kind: the
+            // connection lives, but none of them is the game, so they
+            // never hold off reading it again. The opponent is there,
+            // though: the next reread comes three keep-alives after the
+            // last state, not after a long think's longer wait (a chat
+            // line next to a reply that never came).
+            _ => {
+                self.heard(now);
+                self.watch.silence_ms = None;
+            }
         }
         match line {
             GameLine::GameFull(full) => {

@@ -435,18 +435,16 @@ fn a_long_think_is_reread_ever_more_rarely_up_to_two_minutes_and_a_real_line_sta
             3000, 6000, 12_000, 24_000, 48_000, 96_000, 120_000, 120_000, 120_000
         ]
     );
-    // A real line (the reply, our move, a chat line): three keep-alives again.
+    // A chat line: three keep-alives again, counted from the last state
+    // (a chat line is not the game: it never holds the reread off).
     let chat: GameLine = serde_json::from_str(
         r#"{"type":"chatLine","room":"player","username":"them","text":"hi"}"#,
     )
     .unwrap();
     p.line(now + 10, chat);
-    assert_eq!(
-        p.play().next_deadline(p.session.record()),
-        Some(now + 10 + 3000)
-    );
+    assert_eq!(p.play().next_deadline(p.session.record()), Some(now + 3000));
     // A reread that brings the missed reply also starts again.
-    let due = now + 10 + 3000;
+    let due = now + 3000;
     p.tick(due);
     p.line(due, full("started", "e2e4"));
     assert_eq!(p.play().next_deadline(p.session.record()), Some(due + 6000));
@@ -560,4 +558,28 @@ fn a_reread_that_brings_no_line_at_all_also_doubles_the_wait() {
         p.play().next_deadline(p.session.record()),
         Some(12_500 + 3000)
     );
+}
+
+/// Issue 52: keep-alives, chat lines and lines of kinds this version does
+/// not know never hold off reading the game again while the opponent is to
+/// move and no state comes (a chat line reset the watch; a server that
+/// chats, or sends lines Rochade does not know, could withhold the
+/// opponent's move for ever).
+#[test]
+fn chat_and_unknown_lines_do_not_hold_off_reading_the_game_again() {
+    let mut p = opponent_to_move();
+    let chat: GameLine = serde_json::from_str(
+        r#"{"type":"chatLine","username":"them","text":"Good luck, have fun!","room":"player"}"#,
+    )
+    .unwrap();
+    let unknown: GameLine = serde_json::from_str(r#"{"type":"ping"}"#).unwrap();
+    let gone: GameLine = serde_json::from_str(r#"{"type":"opponentGone","gone":false}"#).unwrap();
+    for (at, line) in [(900, chat), (1800, unknown), (2700, gone)] {
+        p.line(at, line);
+        assert!(p.take_asked().is_empty());
+    }
+    p.tick(3000);
+    assert_eq!(p.take_asked(), [OnlineEffect::Resync("G1".into())]);
+    p.line(3100, full("started", "e2e4 e7e5"));
+    assert_eq!(p.announced.last(), Some(&("e7e5".to_owned(), Color::Black)));
 }

@@ -113,13 +113,22 @@ impl OnlinePlay {
         }
     }
 
-    /// A line of the game's stream arrived at `now`.
+    /// A line of the game's stream arrived at `now`: the connection
+    /// lives. Only the game itself (`gameFull`, `gameState`) also resets
+    /// the silence watch ([`OnlinePlay::heard_game`]): a server that sends
+    /// chat lines, or lines of a kind this version does not know, while
+    /// it withholds the opponent's move must still be read again.
     pub(super) fn heard(&mut self, now: u64) {
         self.watch.now = now;
-        self.watch.heard_at = now;
         self.watch.down_since = None;
         self.watch.gone_said = false;
         self.watch.missing_said = false;
+    }
+
+    /// A state of the game arrived at `now` (see [`OnlinePlay::heard`]).
+    pub(super) fn heard_game(&mut self, now: u64) {
+        self.heard(now);
+        self.watch.heard_at = now;
     }
 
     /// "Too many requests" on our move: it stays on the record and is sent
