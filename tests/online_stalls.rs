@@ -8,6 +8,8 @@
 //! only), the server restarted (with and without the game), a move
 //! answered 429.
 
+#[path = "support/board_api_py.rs"]
+mod board_api_py;
 #[path = "support/hermetic.rs"]
 mod hermetic;
 #[path = "support/lichess_server.rs"]
@@ -190,4 +192,87 @@ fn a_move_answered_429_is_waited_out_and_sent_again_never_taken_back() {
         .filter(|(_, p, _)| p.ends_with(&format!("/move/{}", moves[6])))
         .count();
     assert_eq!(sent, 2, "refused once with 429, then sent again");
+}
+
+/// The games of `tests/data/games/online_masters.pgn` (five master games,
+/// 71 to 87 plies) as UCI moves.
+fn master_games() -> Vec<Vec<String>> {
+    use shakmaty::{CastlingMode, Chess, Position, san::SanPlus};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/games/online_masters.pgn"
+    ))
+    .unwrap();
+    let mut games = Vec::new();
+    let mut moves = Vec::new();
+    let mut pos = Chess::default();
+    for line in text.lines().filter(|l| !l.starts_with('[')) {
+        for token in line.split_whitespace() {
+            if token.ends_with('.') {
+                continue;
+            }
+            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+                games.push(std::mem::take(&mut moves));
+                pos = Chess::default();
+                continue;
+            }
+            let san: SanPlus = token.parse().unwrap();
+            let mv = san.san.to_move(&pos).unwrap();
+            moves.push(mv.to_uci(CastlingMode::Standard).to_string());
+            pos.play_unchecked(mv);
+        }
+    }
+    games
+}
+
+/// Issue 52, against the server written apart from the client
+/// (`board_api_server.py`, streams framed as Lichess frames them: a chunk
+/// a line, keep-alive chunks, every stream cut without its final chunk).
+/// Five real master games, each with the stream dropped at other plies:
+/// once with the opponent's reply made while no stream is open (the next
+/// stream's `gameFull` carries it), once with the reply made after the
+/// reconnection; a chat line next to a reply, in one write; the echo of a
+/// move, a chat line and the reply in one write before the move's own
+/// answer. Every game reaches its end with the server's record equal to
+/// the game, every move announced once and in order.
+#[test]
+fn five_master_games_against_a_server_that_frames_as_lichess_reach_their_end() {
+    let games = master_games();
+    assert_eq!(games.len(), 5);
+    for (i, moves) in games.iter().enumerate() {
+        let white = i % 2 == 0;
+        let mine = |ply: usize| if white { ply } else { ply + 1 };
+        let (during, after) = (mine(8 + 4 * i), mine(30 + 6 * i));
+        let echo = if i % 2 == 0 { "" } else { "-noecho" };
+        let config = serde_json::json!({
+            "token": TOKEN,
+            "moves": moves,
+            "account_white": white,
+            "keep_alive_s": 0.1,
+            "reply_s": 0.02,
+            "outage_s": 0.3,
+            "drops": {
+                during.to_string(): format!("during{echo}"),
+                after.to_string(): format!("after{echo}"),
+            },
+            // Opponent's plies: a chat line with the reply, then all three
+            // (echo, chat, reply) in one write.
+            "chat_at": [mine(4) + 1, mine(20) + 1],
+            "merged_at": [mine(20) + 1, mine(50) + 1],
+        });
+        let server = board_api_py::PyServer::start(&config);
+        let mut client = Client::start_at(&server.url(), TOKEN, 200, &[]);
+        let followed = board_api_py::play_through(&mut client, moves, white)
+            .unwrap_or_else(|e| panic!("game {i}: {e}"));
+        let (record, status) = server.record();
+        assert_eq!(&record, moves, "game {i}: the server's record");
+        assert!(status == "mate" || status == "resign", "game {i}: {status}");
+        assert_eq!(followed.drops, 2, "game {i}: {followed:?}");
+        // A chat line written to a stream the client is leaving for a
+        // fresh one (a reread) is not sent again: at least one arrives.
+        assert!(followed.chats >= 1, "game {i}: {followed:?}");
+        assert!(followed.caught_up >= 1, "game {i}: {followed:?}");
+        let (code, transcript) = client.finish();
+        assert_eq!(code, 0, "game {i}: {transcript}");
+    }
 }

@@ -31,7 +31,12 @@ impl Client {
     /// waits (backoff 20 ms, 429 waited `rate_limit_ms`, keep-alives every
     /// 100 ms as the test server sends them) and `extra` arguments.
     pub fn start(server: &Server, token: &str, rate_limit_ms: u64, extra: &[&str]) -> Client {
-        let url = server.url();
+        Client::start_at(&server.url(), token, rate_limit_ms, extra)
+    }
+
+    /// The same against the server at `url`.
+    pub fn start_at(url: &str, token: &str, rate_limit_ms: u64, extra: &[&str]) -> Client {
+        let url = url.to_owned();
         let rate = rate_limit_ms.to_string();
         let mut args = vec![
             "online",
