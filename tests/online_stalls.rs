@@ -264,8 +264,9 @@ fn five_master_games_against_a_server_that_frames_as_lichess_reach_their_end() {
         let mut client = Client::start_at(&server.url(), TOKEN, 200, &[]);
         let followed = board_api_py::play_through(&mut client, moves, white)
             .unwrap_or_else(|e| panic!("game {i}: {e}"));
-        let (record, status) = server.record();
-        assert_eq!(&record, moves, "game {i}: the server's record");
+        let record = server.record();
+        assert_eq!(&record.moves, moves, "game {i}: the server's record");
+        let status = record.status;
         assert!(status == "mate" || status == "resign", "game {i}: {status}");
         assert_eq!(followed.drops, 2, "game {i}: {followed:?}");
         // A chat line written to a stream the client is leaving for a
@@ -275,4 +276,43 @@ fn five_master_games_against_a_server_that_frames_as_lichess_reach_their_end() {
         let (code, transcript) = client.finish();
         assert_eq!(code, 0, "game {i}: {transcript}");
     }
+}
+
+/// Issue 50: a move answered with a redirect (a proxy, a captive portal)
+/// for six seconds. Before, the client followed it, sent nothing, and
+/// tried again at once: 600 requests a second. Now the move is kept, the
+/// outage said once, and every request after a failure waits a growing
+/// time (here from 20 ms, the backoff these tests set): a handful of
+/// requests, then the move goes through and the game ends with the
+/// server's record equal to it.
+#[test]
+fn a_move_answered_with_a_redirect_is_kept_and_sent_again_slowly() {
+    let moves = master_games().remove(3)[..30].to_vec();
+    let config = serde_json::json!({
+        "token": TOKEN,
+        "moves": moves,
+        "account_white": true,
+        "keep_alive_s": 0.1,
+        "reply_s": 0.02,
+        "redirect": {"ply": 10, "seconds": 6},
+    });
+    let server = board_api_py::PyServer::start(&config);
+    let mut client = Client::start_at(&server.url(), TOKEN, 200, &[]);
+    board_api_py::play_through(&mut client, &moves, true).unwrap_or_else(|e| panic!("{e}"));
+    let record = server.record();
+    assert_eq!(record.moves, moves);
+    // 20 ms doubled up to 30 s: tries at about 0, 0.02, 0.06, 0.14, 0.3,
+    // 0.6, 1.3, 2.5 and 5.1 s (each wait jittered by half either way).
+    assert!(
+        (3..=16).contains(&record.redirects),
+        "{} tries redirected",
+        record.redirects
+    );
+    let (code, transcript) = client.finish();
+    assert_eq!(code, 0, "{transcript}");
+    let said = transcript
+        .lines()
+        .filter(|l| l.contains(r#""event":"say""#) && l.contains("redirect"))
+        .count();
+    assert_eq!(said, 1, "the outage said once: {transcript}");
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rochade_core::online::TimeControlArg;
 
-use super::http_errors::{map_error, read_json};
+use super::http_errors::{map_error, read_answer, read_json, refuse_redirect};
 use super::{ApiError, Timing, Token, wait_or_stop};
 
 /// The Board API client. Cheap to clone (one connection pool).
@@ -16,6 +16,11 @@ pub struct Client {
     base: String,
     token: Token,
     agent: ureq::Agent,
+    /// For POST requests: never follows a redirect (a proxy or a captive
+    /// portal answering a move with one would turn it into a GET that
+    /// sends nothing; the answer is a failure, said, and the move is sent
+    /// again later).
+    post_agent: ureq::Agent,
     stream_agent: ureq::Agent,
     pub timing: Timing,
 }
@@ -28,6 +33,13 @@ impl Client {
             .timeout_write(timing.request)
             .user_agent(concat!("rochade/", env!("CARGO_PKG_VERSION")))
             .build();
+        let post_agent = ureq::AgentBuilder::new()
+            .timeout_connect(timing.connect)
+            .timeout_read(timing.request)
+            .timeout_write(timing.request)
+            .redirects(0)
+            .user_agent(concat!("rochade/", env!("CARGO_PKG_VERSION")))
+            .build();
         let stream_agent = ureq::AgentBuilder::new()
             .timeout_connect(timing.connect)
             .timeout_read(timing.stream_silence)
@@ -38,6 +50,7 @@ impl Client {
             base: base.trim_end_matches('/').to_owned(),
             token,
             agent,
+            post_agent,
             stream_agent,
             timing,
         }
@@ -74,10 +87,12 @@ impl Client {
     pub fn post(&self, path: &str, form: &[(&str, String)]) -> Result<serde_json::Value, ApiError> {
         let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let request = self
-            .agent
+            .post_agent
             .post(&self.url(path))
             .timeout(self.whole_request());
-        read_json(self.auth(request).send_form(&pairs))
+        let response = self.auth(request).send_form(&pairs).map_err(map_error)?;
+        refuse_redirect(&response)?;
+        read_answer(response)
     }
 
     /// POST a form whose answer is a stream held open (`/api/board/seek`):

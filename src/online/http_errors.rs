@@ -48,7 +48,11 @@ fn error_text(v: &serde_json::Value) -> String {
 pub(super) fn read_json(
     response: Result<ureq::Response, ureq::Error>,
 ) -> Result<serde_json::Value, ApiError> {
-    let response = response.map_err(map_error)?;
+    read_answer(response.map_err(map_error)?)
+}
+
+/// An answer's JSON (empty: null), read within its bounds.
+pub(super) fn read_answer(response: ureq::Response) -> Result<serde_json::Value, ApiError> {
     let body = read_body(response)?;
     if body.trim().is_empty() {
         return Ok(serde_json::Value::Null);
@@ -73,4 +77,22 @@ fn read_body(response: ureq::Response) -> Result<String, ApiError> {
         return Err(ApiError::Network(reason));
     }
     Ok(String::from_utf8_lossy(&body).into_owned())
+}
+
+/// A redirect answered to a request that must not follow one (a POST: a
+/// move, an offer): a network failure naming where it pointed, so the
+/// request is kept and tried again, never taken as done.
+pub(super) fn refuse_redirect(response: &ureq::Response) -> Result<(), ApiError> {
+    let status = response.status();
+    if !(300..400).contains(&status) {
+        return Ok(());
+    }
+    let to = response
+        .header("location")
+        .map(|l| lines::clean_text(l, 80))
+        .filter(|l| !l.is_empty())
+        .map_or(String::new(), |l| format!(" to {l}"));
+    Err(ApiError::Network(format!(
+        "the server answered with a redirect ({status}{to}): the request was not sent"
+    )))
 }

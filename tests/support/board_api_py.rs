@@ -50,8 +50,9 @@ impl PyServer {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// The server's record: every move (UCI) and the status.
-    pub fn record(&self) -> (Vec<String>, String) {
+    /// The server's record: every move (UCI), the status and what it was
+    /// asked.
+    pub fn record(&self) -> Record {
         let mut conn = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         conn.set_read_timeout(Some(Duration::from_secs(10)))
             .unwrap();
@@ -77,12 +78,29 @@ impl PyServer {
                         .iter()
                         .map(|m| m.as_str().unwrap().to_owned())
                         .collect();
-                    return (moves, v["status"].as_str().unwrap_or("").to_owned());
+                    let count = |k: &str| v[k].as_u64().unwrap_or(0) as usize;
+                    return Record {
+                        moves,
+                        status: v["status"].as_str().unwrap_or("").to_owned(),
+                        requests: count("requests"),
+                        redirects: count("redirects"),
+                    };
                 }
             }
             assert!(n > 0, "the record's answer ended early");
         }
     }
+}
+
+/// The server's record of the game, and the requests it was sent.
+#[derive(Debug)]
+pub struct Record {
+    pub moves: Vec<String>,
+    pub status: String,
+    /// Every request (the record's own asks left out).
+    pub requests: usize,
+    /// Moves answered with a redirect.
+    pub redirects: usize,
 }
 
 impl Drop for PyServer {

@@ -49,6 +49,13 @@ MERGED_AT = set(CFG.get("merged_at", []))
 CHAT = {"type": "chatLine", "username": "EmuOpponent",
         "text": "Good luck, have fun!", "room": "player"}
 
+# {"ply": n, "seconds": s}: the player's move at ply n is answered with a
+# redirect (a captive portal's login page) for s seconds after its first
+# try; any GET of the portal's page answers HTML.
+REDIRECT = CFG.get("redirect")
+redirect_until = None
+counts = {"requests": 0, "redirects": 0}
+
 lock = threading.RLock()
 board = chess.Board()
 moves = []
@@ -170,10 +177,17 @@ def opponent_reply(ply):
 
 
 def player_move(uci):
-    """POST move: legal and the player's turn, or 400."""
-    global refuse_streams_until
+    """POST move: legal and the player's turn, or 400; a redirect while
+    one is asked for."""
+    global refuse_streams_until, redirect_until
     with lock:
         ply = len(moves)
+        if REDIRECT and ply == REDIRECT["ply"]:
+            if redirect_until is None:
+                redirect_until = time.time() + REDIRECT["seconds"]
+            if time.time() < redirect_until:
+                counts["redirects"] += 1
+                return 302, None
         mine = (ply % 2 == 0) == ME_WHITE
         try:
             mv = chess.Move.from_uci(uci)
@@ -214,6 +228,10 @@ def player_move(uci):
 
 
 def respond(conn, status_code, body):
+    if status_code == 302:
+        conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: http://portal.invalid/login\r\n"
+                     b"Content-Length: 0\r\n\r\n")
+        return
     data = json.dumps(body).encode()
     reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized",
               404: "Not Found", 503: "Service Unavailable"}[status_code]
@@ -256,8 +274,10 @@ def handle(conn):
             if path == "/test/record":
                 # For the test only: the server's record of the game.
                 with lock:
-                    respond(conn, 200, {"moves": moves, "status": status()})
+                    respond(conn, 200, {"moves": moves, "status": status(), **counts})
                 continue
+            with lock:
+                counts["requests"] += 1
             if headers.get("authorization") != f"Bearer {TOKEN}":
                 respond(conn, 401, {"error": "No such token"})
                 continue

@@ -592,6 +592,9 @@ impl OnlinePlay {
             (call, self.game.as_ref().and_then(|g| g.pending())),
             (Call::Game { request: Request::Move(uci), .. }, Some(p)) if uci == p
         );
+        if result.is_ok() {
+            self.watch.requests_down = false;
+        }
         if ours {
             self.watch.move_sent_at = None;
             if result.is_ok() {
@@ -613,6 +616,10 @@ impl OnlinePlay {
         if ours && matches!(e, ApiError::Network(_)) {
             self.unsent = true;
             self.read_again(now);
+            if std::mem::replace(&mut self.watch.requests_down, true) {
+                // Said at the first failure of this outage.
+                return;
+            }
             let words = host.session().pack().phrase(
                 "online_connection_lost",
                 &[("reason", Utterance::from(e.to_string()))],

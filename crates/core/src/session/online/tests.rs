@@ -583,3 +583,43 @@ fn chat_and_unknown_lines_do_not_hold_off_reading_the_game_again() {
     p.line(3100, full("started", "e2e4 e7e5"));
     assert_eq!(p.announced.last(), Some(&("e7e5".to_owned(), Color::Black)));
 }
+
+/// Issue 50: a move whose request fails at once, again and again (a proxy
+/// answering with a redirect), is kept and sent again after each reread,
+/// and the outage is said once, not at every try; once a request goes
+/// through, the next outage is said again.
+#[test]
+fn a_move_failing_at_every_try_is_sent_again_and_the_outage_said_once() {
+    let mut p = Player::new(Waits::default());
+    p.line(0, full("started", ""));
+    p.typed(5, "e4");
+    let redirect = || {
+        Err(ApiError::Network(
+            "the server answered with a redirect (302 to http://portal/): the request was not sent"
+                .into(),
+        ))
+    };
+    let mut now = 10;
+    for _ in 0..5 {
+        let (call, input) = p.first_send();
+        p.answer(now, call, input, redirect());
+        assert!(
+            p.take_asked().contains(&OnlineEffect::Resync("G1".into())),
+            "the game read again"
+        );
+        // The game read again lacks the move: it is sent again.
+        p.line(now + 5, full("started", ""));
+        now += 1000;
+    }
+    assert_eq!(p.session.record().moves().len(), 1, "the move is kept");
+    let lost = |p: &Player| p.told.iter().filter(|t| t.1.contains("redirect")).count();
+    assert_eq!(lost(&p), 1, "{:?}", p.told);
+    // It goes through; a later outage is said again.
+    let (call, input) = p.first_send();
+    p.answer(now, call, input, Ok(()));
+    p.line(now + 5, full("started", "e2e4 e7e5"));
+    p.typed(now + 10, "Nf3");
+    let (call, input) = p.first_send();
+    p.answer(now + 20, call, input, redirect());
+    assert_eq!(lost(&p), 2, "{:?}", p.told);
+}

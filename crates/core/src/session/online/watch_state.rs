@@ -27,6 +27,10 @@ pub(super) struct Watch {
     pub(super) catching_up: bool,
     /// The events stream is down (said while no game runs).
     pub(super) events_down: bool,
+    /// Our move's request failed with the network (said once; every
+    /// failure after it, until a request goes through, is not said
+    /// again: each try is not an outage).
+    pub(super) requests_down: bool,
     /// The silence the watch waits for before reading the game again:
     /// three keep-alives at first, doubled after each reread that brought
     /// nothing new (the opponent thinks long), up to [`SILENCE_MAX_MS`];
