@@ -24,6 +24,7 @@ mod call;
 mod effect;
 mod error;
 mod event;
+mod number;
 mod report;
 #[cfg(test)]
 mod tests;
@@ -83,7 +84,9 @@ pub struct Compat {
 pub struct EventOpponent {
     pub id: Option<String>,
     pub username: Option<String>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub rating: Option<u32>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub ai: Option<u8>,
 }
 
@@ -109,6 +112,7 @@ pub struct ChallengeInfo {
 pub struct ChallengeUser {
     pub id: Option<String>,
     pub name: Option<String>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub rating: Option<u32>,
     pub title: Option<String>,
     #[serde(default)]
@@ -122,9 +126,12 @@ pub struct ChallengeUser {
 pub struct TimeControlInfo {
     #[serde(rename = "type")]
     pub kind: String,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub limit: Option<u32>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub increment: Option<u32>,
     pub show: Option<String>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub days_per_turn: Option<u32>,
 }
 
@@ -164,6 +171,7 @@ pub struct GameFull {
     /// Milliseconds; absent for correspondence and unlimited games.
     pub clock: Option<ClockInfo>,
     pub speed: Option<String>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub created_at: Option<u64>,
     pub white: GamePlayer,
     pub black: GamePlayer,
@@ -174,7 +182,9 @@ pub struct GameFull {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 pub struct ClockInfo {
+    #[serde(default, deserialize_with = "number::lenient")]
     pub initial: u64,
+    #[serde(default, deserialize_with = "number::lenient")]
     pub increment: u64,
 }
 
@@ -184,10 +194,12 @@ pub struct ClockInfo {
 pub struct GamePlayer {
     pub id: Option<String>,
     pub name: Option<String>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub rating: Option<u32>,
     #[serde(default)]
     pub provisional: bool,
     pub title: Option<String>,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub ai_level: Option<u8>,
 }
 
@@ -215,13 +227,13 @@ impl GamePlayer {
 pub struct GameState {
     #[serde(default)]
     pub moves: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "number::lenient")]
     pub wtime: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "number::lenient")]
     pub btime: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "number::lenient")]
     pub winc: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "number::lenient")]
     pub binc: u64,
     pub status: String,
     pub winner: Option<String>,
@@ -267,6 +279,7 @@ pub struct ChatLine {
 #[serde(rename_all = "camelCase")]
 pub struct OpponentGone {
     pub gone: bool,
+    #[serde(default, deserialize_with = "number::lenient_opt")]
     pub claim_win_in_seconds: Option<u32>,
 }
 

@@ -422,6 +422,30 @@ impl OnlinePlay {
         let Some(game) = &mut self.game else {
             return false;
         };
+        // A list with a move that is not legal is no state of this game:
+        // nothing is taken back or played for it (the player's move taken
+        // back for a server's mistake, and every later move refused, was
+        // worse than waiting); it is said once and the game read again.
+        let start = host.session().record().start_position();
+        if let Some((ply, uci)) = first_illegal(start, &state.move_list()) {
+            if self.watch.illegal_said.as_deref() != Some(state.moves.as_str()) {
+                self.watch.illegal_said = Some(state.moves.clone());
+                let reason = format!(
+                    "the server's move {uci} (ply {}) is not legal here",
+                    ply + 1
+                );
+                let words = host.session().pack().phrase(
+                    "online_error",
+                    &[("reason", Utterance::from(reason.as_str()))],
+                );
+                let report = Report::Error {
+                    input: None,
+                    reason,
+                };
+                host.report(Some(report), words, Priority::Alert);
+            }
+            return false;
+        }
         let local = Self::local_moves(host.session());
         let changes = game.update(&local, state);
         let new = changes.iter().any(|c| !matches!(c, Change::Clocks { .. }));
@@ -694,6 +718,24 @@ impl OnlinePlay {
             self.send(Request::Move(uci), None);
         }
     }
+}
+
+/// The first move of `moves` (UCI) that is not legal after the ones
+/// before it from `start`, with its index.
+fn first_illegal(start: &shakmaty::Chess, moves: &[String]) -> Option<(usize, String)> {
+    use shakmaty::Position;
+    let mut pos = start.clone();
+    for (i, uci) in moves.iter().enumerate() {
+        let mv = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok());
+        match mv {
+            Some(mv) => pos.play_unchecked(mv),
+            None => return Some((i, uci.clone())),
+        }
+    }
+    None
 }
 
 /// "Connection to the server lost: ... Reconnecting", with its report.

@@ -623,3 +623,48 @@ fn a_move_failing_at_every_try_is_sent_again_and_the_outage_said_once() {
     p.answer(now + 20, call, input, redirect());
     assert_eq!(lost(&p), 2, "{:?}", p.told);
 }
+
+/// Issue 50: a state with a move that is not legal takes nothing back
+/// (before, the player's move was taken back and every later move got
+/// "not your turn"): said once, and the game read again after the usual
+/// silence, where the right state comes.
+#[test]
+fn an_illegal_move_in_a_state_takes_nothing_back_and_the_game_is_read_again() {
+    let mut p = Player::new(Waits {
+        keep_alive_ms: 1000,
+        ..Waits::default()
+    });
+    p.line(0, full("started", "e2e4 e7e5"));
+    p.typed(5, "Nf3");
+    let (call, input) = p.first_send();
+    p.answer(10, call, input, Ok(()));
+    let bad: GameLine = serde_json::from_str(
+        r#"{"type":"gameState","moves":"e2e4 e7e5 g1f3 e7e5","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}"#,
+    )
+    .unwrap();
+    p.line(20, bad.clone());
+    p.line(30, bad);
+    assert_eq!(p.session.record().moves().len(), 3, "Nf3 kept");
+    let said = p
+        .told
+        .iter()
+        .filter(|t| t.1.contains("is not legal here"))
+        .count();
+    assert_eq!(said, 1, "{:?}", p.told);
+    assert!(
+        !p.told
+            .iter()
+            .any(|t| matches!(t.0, Some(Report::Takeback { .. }))),
+        "{:?}",
+        p.told
+    );
+    // The opponent is to move: the game is read again after the silence.
+    p.take_asked();
+    p.tick(3030);
+    assert_eq!(p.take_asked(), [OnlineEffect::Resync("G1".into())]);
+    p.line(3100, full("started", "e2e4 e7e5 g1f3 b8c6"));
+    assert_eq!(p.announced.last(), Some(&("b8c6".to_owned(), Color::Black)));
+    // Our turn again: a move typed is sent.
+    p.typed(3200, "Bb5");
+    assert_eq!(sends(&mut p), ["/api/board/game/G1/move/f1b5"]);
+}

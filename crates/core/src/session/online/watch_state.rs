@@ -31,6 +31,11 @@ pub(super) struct Watch {
     /// failure after it, until a request goes through, is not said
     /// again: each try is not an outage).
     pub(super) requests_down: bool,
+    /// The server's move list with a move not legal in it, said (its
+    /// moves as sent): said once, the game read again after the usual
+    /// silence rather than at once, so a server that keeps sending it is
+    /// never asked in a loop.
+    pub(super) illegal_said: Option<String>,
     /// The silence the watch waits for before reading the game again:
     /// three keep-alives at first, doubled after each reread that brought
     /// nothing new (the opponent thinks long), up to [`SILENCE_MAX_MS`];
