@@ -9,13 +9,23 @@ use serde::{Deserialize, Deserializer};
 /// clock, and within every integer type it goes into (clamped again).
 const MOST: f64 = 2_592_000_000.0;
 
-/// Any JSON value as a number in range: negative, not a number or not
-/// finite is 0; larger than the type holds (or [`MOST`]) is the most.
-fn clamp<T: TryFrom<u64> + Bounded>(value: &serde_json::Value) -> Option<T> {
+/// A number as the server may write it: a number, a number in a string,
+/// or anything else (read as none).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Raw {
+    Number(f64),
+    Text(String),
+    Other(serde::de::IgnoredAny),
+}
+
+/// Any value as a number in range: negative is 0; not a number or not
+/// finite is none; larger than the type holds (or [`MOST`]) is the most.
+fn clamp<T: TryFrom<u64> + Bounded>(value: &Raw) -> Option<T> {
     let n = match value {
-        serde_json::Value::Number(n) => n.as_f64()?,
-        serde_json::Value::String(s) => s.trim().parse::<f64>().ok()?,
-        _ => return None,
+        Raw::Number(n) => *n,
+        Raw::Text(s) => s.trim().parse::<f64>().ok()?,
+        Raw::Other(_) => return None,
     };
     if !n.is_finite() {
         return None;
@@ -44,7 +54,7 @@ where
     D: Deserializer<'de>,
     T: TryFrom<u64> + Bounded + Default,
 {
-    let value = serde_json::Value::deserialize(d)?;
+    let value = Raw::deserialize(d)?;
     Ok(clamp(&value).unwrap_or_default())
 }
 
@@ -54,7 +64,7 @@ where
     D: Deserializer<'de>,
     T: TryFrom<u64> + Bounded,
 {
-    let value = serde_json::Value::deserialize(d)?;
+    let value = Raw::deserialize(d)?;
     Ok(clamp(&value))
 }
 
