@@ -110,7 +110,9 @@ impl Table {
                 return;
             }
             while let Some(c) = changes.get(next).filter(|c| c.at_ms <= scan_at) {
-                self.sim.set(c.square, c.piece).expect("a chip beside the board");
+                self.sim
+                    .set(c.square, c.piece)
+                    .expect("a chip beside the board");
                 next += 1;
             }
             for (at, line) in self.sim.scans_until(scan_at) {
@@ -140,14 +142,24 @@ fn plain_games(from: usize, count: usize) -> Vec<usize> {
 /// the first step at `first_step_ms`, on a board whose first scan comes at
 /// `first_scan_ms`; whether every move was recorded and none wrong, and
 /// what was wrong.
-fn quick_game(game: usize, seed: u64, first_scan_ms: u64, first_step_ms: u64) -> Result<(), String> {
+fn quick_game(
+    game: usize,
+    seed: u64,
+    first_scan_ms: u64,
+    first_step_ms: u64,
+) -> Result<(), String> {
     let games = eboard_hands::selfplay();
     let moves = &games[game];
     let mut table = Table::new(seed, first_scan_ms);
     let mut rng = Rng(seed.rotate_left(29) | 1);
     let played = eboard_hands::play_game(moves, HUMAN, &mut rng, first_step_ms);
     table.run(&played.changes, played.end_ms + 5000);
-    let agree = table.moves.iter().zip(moves).take_while(|(a, b)| a == b).count();
+    let agree = table
+        .moves
+        .iter()
+        .zip(moves)
+        .take_while(|(a, b)| a == b)
+        .count();
     if agree == moves.len() && table.moves.len() == moves.len() && table.wrong.is_empty() {
         assert_eq!(table.calibrated(), 1, "{:?}", table.steps);
         return Ok(());

@@ -575,6 +575,8 @@ struct LinkHost {
     positions: usize,
     /// Times the link said the board was lost.
     lost: usize,
+    /// What the link said could not be written to the memory file.
+    not_kept: Vec<String>,
 }
 
 impl LinkHost {
@@ -591,6 +593,7 @@ impl LinkHost {
             said: Vec::new(),
             positions: 0,
             lost: 0,
+            not_kept: Vec::new(),
         }
     }
 
@@ -639,6 +642,7 @@ impl LinkHost {
             BoardEvent::Message(m) => self.said.push(m),
             BoardEvent::LinkUp { .. } => {}
             BoardEvent::LinkLost { .. } => self.lost += 1,
+            BoardEvent::MemoryNotKept { reason } => self.not_kept.push(reason),
             other => panic!("{other:?}"),
         }
         self.events(out, link);
@@ -978,6 +982,15 @@ fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_s
     set(&[(Square::E2, None), (Square::E4, Some('P'))]);
     host.follow(&link, 5, |h| h.moves.len() == 1);
     drop(link);
+    #[cfg(unix)]
+    {
+        // The config folder made for the calibration, and its file: the
+        // user's only.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(memory.parent().unwrap()), 0o700);
+        assert_eq!(mode(&memory), 0o600);
+    }
     let text = std::fs::read_to_string(&memory).unwrap();
     assert_eq!(
         text.lines().filter(|l| !l.starts_with('#')).count(),
@@ -1033,6 +1046,8 @@ fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_s
     host.follow(&link, 10, |h| h.rec.seen() == Some(Board::default()));
     let error = link.status().memory_problem.unwrap_or_default();
     assert!(error.contains("not written"), "{error}");
+    // Reported to the host too (`track` has no panel to show it in).
+    assert_eq!(host.not_kept, vec![error]);
     set(&[(Square::D2, None), (Square::D4, Some('P'))]);
     host.follow(&link, 5, |h| h.moves.len() == 1);
     drop(link);

@@ -96,7 +96,11 @@ fn each_flooding_engine_is_stopped_as_flooded_within_seconds() {
         let (result, took) = search_with(&program);
         assert_eq!(result, Err(EngineError::Flooded), "{}", program.display());
         // Hung would take the 10 s slack at the least.
-        assert!(took < Duration::from_secs(5), "{}: {took:?}", program.display());
+        assert!(
+            took < Duration::from_secs(5),
+            "{}: {took:?}",
+            program.display()
+        );
     }
 }
 
@@ -130,10 +134,7 @@ fn a_flooding_opponent_is_said_in_words_in_each_language() {
             source: Source::Keyboard,
         }));
         assert!(d.settle(|_, fx| said.extend(spoken(&fx))));
-        assert!(
-            said.iter().any(|s| s.contains(words)),
-            "{lang:?}: {said:?}"
-        );
+        assert!(said.iter().any(|s| s.contains(words)), "{lang:?}: {said:?}");
         assert!(d.engine.flooded());
         assert_eq!(d.session.record().moves().len(), 1, "the game is kept");
     }
@@ -145,7 +146,10 @@ fn children_peak_rss() -> u64 {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: getrusage fills the struct it is given.
     let usage = unsafe {
-        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()), 0);
+        assert_eq!(
+            libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()),
+            0
+        );
         usage.assume_init()
     };
     // Linux gives kilobytes.
@@ -174,7 +178,12 @@ fn review_with_a_flooding_engine_ends_with_an_error_in_bounded_memory() {
         );
         let took = started.elapsed();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", program.display());
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}: {stderr}",
+            program.display()
+        );
         assert!(
             stderr.contains("No review: the program writes far too much output and was stopped"),
             "{stderr}"

@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -564,13 +564,19 @@ mod tests {
         let now = Instant::now();
         let longest = [vec![b'x'; MAX_LINE_BYTES], b"\nuciok\r\n".to_vec()].concat();
         let mut read = lines(&longest);
-        assert_eq!(read.next_line(now).unwrap().map(|l| l.len()), Some(MAX_LINE_BYTES));
+        assert_eq!(
+            read.next_line(now).unwrap().map(|l| l.len()),
+            Some(MAX_LINE_BYTES)
+        );
         assert_eq!(read.next_line(now), Ok(Some("uciok".into())));
         assert_eq!(read.next_line(now), Ok(None));
         let longer = vec![b'x'; MAX_LINE_BYTES + 1];
         assert_eq!(lines(&longer).next_line(now), Err(EngineError::Flooded));
         // A last line without its line end is still a line.
-        assert_eq!(lines(b"bestmove e2e4").next_line(now), Ok(Some("bestmove e2e4".into())));
+        assert_eq!(
+            lines(b"bestmove e2e4").next_line(now),
+            Ok(Some("bestmove e2e4".into()))
+        );
     }
 
     #[test]

@@ -21,9 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use shakmaty::{Board, Chess, Position, Square};
 
-use super::certabo_chips::{
-    ChipCode, EMPTY, Scan, Setup, looks_like_setup, normal, setup_piece,
-};
+use super::certabo_chips::{ChipCode, EMPTY, Scan, Setup, looks_like_setup, normal, setup_piece};
 use crate::dgt::Pieces;
 
 /// Whole scans looked back over (3 s at the board's pace).
@@ -214,7 +212,11 @@ mod tests {
         assert_eq!(learnt(&[start, lifted]), None, "the pawn's chip read once");
         let got = learnt(&[start, lifted, e4]).expect("learnt");
         assert_eq!(got.setup.chips.len(), 32);
-        assert!(got.setup.chips.contains(&(code(u8::from(Square::E2) + 1), pawn())));
+        assert!(
+            got.setup
+                .chips
+                .contains(&(code(u8::from(Square::E2) + 1), pawn()))
+        );
         assert_eq!(
             got.start,
             crate::dgt::protocol::pieces_of_board(Board::default())
@@ -237,10 +239,17 @@ mod tests {
             color: Color::White,
             role: Role::Knight,
         };
-        assert!(got.setup.chips.contains(&(code(u8::from(Square::G1) + 1), knight)));
+        assert!(
+            got.setup
+                .chips
+                .contains(&(code(u8::from(Square::G1) + 1), knight))
+        );
         assert_eq!(got.start[usize::from(Square::G1)], Some(knight));
         // No first move goes from g1 to g4; two moves are not told.
-        assert_eq!(learnt(&[moved(&start, Square::G1, Some(Square::G4)); 3]), None);
+        assert_eq!(
+            learnt(&[moved(&start, Square::G1, Some(Square::G4)); 3]),
+            None
+        );
         let e5 = moved(&f3, Square::E7, Some(Square::E5));
         assert_eq!(learnt(&[e5, e5, e5]), None);
     }
@@ -254,7 +263,9 @@ mod tests {
             Some(Square::E5),
         );
         let mut l = EarlyLearner::default();
-        let asked: Vec<bool> = (0..3 * ASK_AGAIN_AFTER).map(|_| l.push(&two_moves)).collect();
+        let asked: Vec<bool> = (0..3 * ASK_AGAIN_AFTER)
+            .map(|_| l.push(&two_moves))
+            .collect();
         assert_eq!(asked.iter().filter(|&&a| a).count(), 1);
         assert!(asked[ASK_AGAIN_AFTER - 1]);
         // Pieces being put up (fewer than 30) are no reason to ask.
