@@ -24,8 +24,12 @@ mod recorded;
 #[path = "support/rng.rs"]
 mod rng;
 use rng::Rng;
+#[path = "support/board_sim.rs"]
+mod board_sim;
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
+#[path = "support/hermetic.rs"]
+mod hermetic;
 use eboard_hands::{Change, HUMAN};
 
 /// Weak reads per occupied square and scan, per mille (as the Certabo
@@ -252,4 +256,82 @@ fn two_moves_before_the_board_was_read_ask_again_then_the_game_is_followed() {
     assert_eq!(table.calibrated(), 1, "{:?}", table.steps);
     assert_eq!(&table.moves, game);
     assert!(table.wrong.is_empty(), "{:?}", table.wrong);
+}
+
+/// The same through real processes: `rochade board-sim --format certabo`
+/// streaming on a pseudo-terminal (its spare queens put aside by the first
+/// move), `rochade track` started on it, and the first move typed 0.1 s
+/// after `track` starts (before or about when it opens the port and reads
+/// its first scan). Six moves: each one is a `move` event, in order.
+#[test]
+fn on_a_pseudo_terminal_a_first_move_0_1_s_after_track_starts_is_followed() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut sim = board_sim::Sim::start(&["--format", "certabo"]);
+    let mut track = KillOnDrop(
+        hermetic::rochade()
+            .args(["track", "--format", "certabo", "--lang", "en", &sim.device])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("rochade runs"),
+    );
+    let started = Instant::now();
+    let stdout = track.0.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<serde_json::Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            let value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            if tx.send(value).is_err() {
+                return;
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_millis(100).saturating_sub(started.elapsed()));
+    let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];
+    sim.say(&format!("move {}", moves[0]));
+    let mut seen = Vec::new();
+    let mut next = 1;
+    let end = Instant::now() + Duration::from_secs(30);
+    let mut followed = Vec::new();
+    while followed.len() < moves.len() {
+        let left = end.saturating_duration_since(Instant::now());
+        let Ok(v) = rx.recv_timeout(left) else {
+            panic!("moves followed {followed:?} of {moves:?}; saw {seen:?}");
+        };
+        if v["event"] == "move" {
+            followed.push(v["uci"].as_str().unwrap_or_default().to_owned());
+            if let Some(mv) = moves.get(next) {
+                sim.say(&format!("move {mv}"));
+                next += 1;
+            }
+        }
+        seen.push(v);
+    }
+    println!(
+        "certabo on a pseudo-terminal, first move 0.1 s after track started: moves followed {}/6",
+        followed.len()
+    );
+    assert_eq!(followed, moves);
+    let steps: Vec<&serde_json::Value> = seen
+        .iter()
+        .filter(|v| v["event"] == "calibration")
+        .collect();
+    assert!(steps.iter().any(|v| v["step"] == "done"), "{steps:?}");
+    drop(track);
+    sim.quit();
+}
+
+/// A child process killed when the test ends, failed or not.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }

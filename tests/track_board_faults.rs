@@ -59,15 +59,17 @@ fn a_calibration_that_cannot_be_saved_is_an_event_and_the_board_is_followed() {
     let blocked = hermetic::private_dir("blocked").join("config");
     std::fs::write(&blocked, "a file, not a folder").unwrap();
     let mut sim = board_sim::Sim::start(&["--format", "certabo"]);
-    let mut child = hermetic::rochade()
-        .env("ROCHADE_CONFIG_DIR", &blocked)
-        .args(["track", "--format", "certabo", "--lang", "en", &sim.device])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("rochade runs");
-    let stdout = child.stdout.take().unwrap();
+    let mut child = KillOnDrop(
+        hermetic::rochade()
+            .env("ROCHADE_CONFIG_DIR", &blocked)
+            .args(["track", "--format", "certabo", "--lang", "en", &sim.device])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("rochade runs"),
+    );
+    let stdout = child.0.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel::<serde_json::Value>();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
@@ -109,7 +111,16 @@ fn a_calibration_that_cannot_be_saved_is_an_event_and_the_board_is_followed() {
     );
     sim.say("move e2e4");
     until(30, &|v| v["event"] == "move" && v["uci"] == "e2e4");
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(child);
     sim.quit();
+}
+
+/// A child process killed when the test ends, failed or not.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
