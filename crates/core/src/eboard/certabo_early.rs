@@ -21,7 +21,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use shakmaty::{Board, Chess, Position, Square};
 
-use super::certabo_chips::{ChipCode, EMPTY, Scan, Setup, looks_like_setup, normal, setup_piece};
+use super::certabo_chips::{
+    BLACK_SPARE_QUEEN, ChipCode, EMPTY, Scan, Setup, WHITE_SPARE_QUEEN, looks_like_setup, normal,
+    setup_piece,
+};
 use crate::dgt::Pieces;
 
 /// Whole scans looked back over (3 s at the board's pace).
@@ -113,24 +116,46 @@ impl EarlyLearner {
                 spare_queens += u8::from(start.piece_at(square).is_none());
             }
         }
-        match (&home_empty[..], &strays[..]) {
-            ([], []) => {}
-            (&[from], &[to]) => {
-                // The move came before the first scan: its piece is the
-                // one first read where a first move from `from` goes.
-                let first_move = Chess::default()
-                    .legal_moves()
+        let first_move = |from: Square, to: Square| {
+            let moves = Chess::default().legal_moves();
+            moves.iter().any(|m| m.from() == Some(from) && m.to() == to)
+        };
+        let moved_to = match (&home_empty[..], &strays[..]) {
+            ([], []) => None,
+            (&[from], &[to]) => Some((from, to)),
+            // A first move onto a spare queen's square (d2-d3): the chip
+            // there is the pawn, not a spare queen (a queen there would
+            // have kept the pawn from going), unless the other spare
+            // queen stands too (then the pawn is in the hand).
+            (&[from], []) => {
+                let spares = [WHITE_SPARE_QUEEN, BLACK_SPARE_QUEEN];
+                let standing = spares
                     .iter()
-                    .any(|m| m.from() == Some(from) && m.to() == to);
-                let piece = start.piece_at(from)?;
-                let code = first_on[usize::from(to)]?;
-                if !first_move {
+                    .filter(|&&sq| first_on[usize::from(sq)].is_some());
+                if standing.count() != 1 {
                     return None;
                 }
-                chips.push((code, piece));
-                pieces[usize::from(from)] = Some(piece);
+                let spare = spares
+                    .into_iter()
+                    .find(|&sq| first_on[usize::from(sq)].is_some() && first_move(from, sq))?;
+                let code = first_on[usize::from(spare)];
+                chips.retain(|&(c, _)| Some(c) != code);
+                pieces[usize::from(spare)] = None;
+                spare_queens -= 1;
+                Some((from, spare))
             }
             _ => return None,
+        };
+        if let Some((from, to)) = moved_to {
+            // The move came before the first scan: its piece is the one
+            // first read where a first move from `from` goes.
+            if !first_move(from, to) {
+                return None;
+            }
+            let piece = start.piece_at(from)?;
+            let code = first_on[usize::from(to)]?;
+            chips.push((code, piece));
+            pieces[usize::from(from)] = Some(piece);
         }
         Some(EarlySetup {
             setup: Setup {
@@ -245,6 +270,23 @@ mod tests {
                 .contains(&(code(u8::from(Square::G1) + 1), knight))
         );
         assert_eq!(got.start[usize::from(Square::G1)], Some(knight));
+        // d2-d3 goes to the white spare queen's square: a pawn there.
+        let d3 = moved(&start, Square::D2, Some(Square::D3));
+        let got = learnt(&[d3, d3, d3]).expect("learnt");
+        assert_eq!(got.setup.spare_queens, 0);
+        assert!(
+            got.setup
+                .chips
+                .contains(&(code(u8::from(Square::D2) + 1), pawn()))
+        );
+        assert_eq!(got.start[usize::from(Square::D3)], None);
+        assert_eq!(got.start[usize::from(Square::D2)], Some(pawn()));
+        // The pawn in the hand while both spare queens stand: not told
+        // (the queen on d3 is no pawn).
+        let mut spares = moved(&start, Square::D2, None);
+        spares[usize::from(Square::D3)] = code(70);
+        spares[usize::from(Square::D6)] = code(71);
+        assert_eq!(learnt(&[spares, spares, spares]), None);
         // No first move goes from g1 to g4; two moves are not told.
         assert_eq!(
             learnt(&[moved(&start, Square::G1, Some(Square::G4)); 3]),
