@@ -153,7 +153,7 @@ fn a_missing_engine_is_said_with_what_to_do() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("No review: the engine could not be started"),
+        stderr.contains("No review: the program cannot be started"),
         "{stderr}"
     );
     assert!(stderr.contains("Stockfish"), "{stderr}");

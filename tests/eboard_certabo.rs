@@ -168,7 +168,7 @@ impl Host {
                     match step {
                         CalibrationStep::Done { .. } => self.calibrated += 1,
                         CalibrationStep::UnknownPiece(sq) => self.unknown.push(sq),
-                        CalibrationStep::SetUpStart => {}
+                        CalibrationStep::SetUpStart | CalibrationStep::SetUpAgain => {}
                     }
                     self.steps.push(step);
                 }
@@ -539,22 +539,29 @@ fn calibration_from_the_start_position_with_and_without_spare_queens() {
     }
 }
 
-/// Before calibration nothing is a position: a game played on an
-/// uncalibrated board (chips never learnt, no start position) gives
-/// "set up the start position" once and no move.
+/// A move made before the board was first read (no scan showed the start
+/// position): the start set-up is told by where the moved piece went (a
+/// first move from the one empty home square), and the move is recorded.
+/// Two moves first are not told (`tests/certabo_quick_start.rs`).
 #[test]
-fn an_uncalibrated_board_gives_no_position() {
+fn a_move_before_the_first_scan_is_learnt_from_where_its_piece_went() {
     let mut table = Table::new(5, false);
-    // A piece moves before the board could have been calibrated.
     table.sim.set(Square::E2, None).unwrap();
     table
         .sim
         .set(Square::E4, Some(Color::White.pawn()))
         .unwrap();
     table.wait(5000);
-    assert_eq!(table.host.steps, vec![CalibrationStep::SetUpStart]);
-    assert!(table.host.rec.seen().is_none());
-    assert!(table.host.moves.is_empty());
+    assert_eq!(
+        table.host.steps,
+        vec![
+            CalibrationStep::SetUpStart,
+            CalibrationStep::Done { spare_queens: 0 }
+        ]
+    );
+    assert_eq!(table.host.moves.len(), 1);
+    let uci = table.host.moves[0].to_uci(shakmaty::CastlingMode::Standard);
+    assert_eq!(uci.to_string(), "e2e4");
 }
 
 /// The host's side of a real link: the recognizer following what the
@@ -568,6 +575,8 @@ struct LinkHost {
     positions: usize,
     /// Times the link said the board was lost.
     lost: usize,
+    /// What the link said could not be written to the memory file.
+    not_kept: Vec<String>,
 }
 
 impl LinkHost {
@@ -584,6 +593,7 @@ impl LinkHost {
             said: Vec::new(),
             positions: 0,
             lost: 0,
+            not_kept: Vec::new(),
         }
     }
 
@@ -632,6 +642,7 @@ impl LinkHost {
             BoardEvent::Message(m) => self.said.push(m),
             BoardEvent::LinkUp { .. } => {}
             BoardEvent::LinkLost { .. } => self.lost += 1,
+            BoardEvent::MemoryNotKept { reason } => self.not_kept.push(reason),
             other => panic!("{other:?}"),
         }
         self.events(out, link);
@@ -971,6 +982,15 @@ fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_s
     set(&[(Square::E2, None), (Square::E4, Some('P'))]);
     host.follow(&link, 5, |h| h.moves.len() == 1);
     drop(link);
+    #[cfg(unix)]
+    {
+        // The config folder made for the calibration, and its file: the
+        // user's only.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(memory.parent().unwrap()), 0o700);
+        assert_eq!(mode(&memory), 0o600);
+    }
     let text = std::fs::read_to_string(&memory).unwrap();
     assert_eq!(
         text.lines().filter(|l| !l.starts_with('#')).count(),
@@ -1026,6 +1046,8 @@ fn a_certabo_calibration_is_kept_in_its_file_across_runs_and_a_damaged_file_is_s
     host.follow(&link, 10, |h| h.rec.seen() == Some(Board::default()));
     let error = link.status().memory_problem.unwrap_or_default();
     assert!(error.contains("not written"), "{error}");
+    // Reported to the host too (`track` has no panel to show it in).
+    assert_eq!(host.not_kept, vec![error]);
     set(&[(Square::D2, None), (Square::D4, Some('P'))]);
     host.follow(&link, 5, |h| h.moves.len() == 1);
     drop(link);

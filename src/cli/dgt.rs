@@ -240,7 +240,9 @@ impl Follow for Tracker {
             }
             // The DGT board has no promotion to choose (it knows its
             // pieces), no tracker settings and no spoken guidance here.
+            // Nor anything learnt to keep in a file.
             BoardEvent::LinkClosed
+            | BoardEvent::MemoryNotKept { .. }
             | BoardEvent::PromotionChoice(_)
             | BoardEvent::Configure(_)
             | BoardEvent::RepeatGuidance => {}

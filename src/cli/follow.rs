@@ -107,17 +107,27 @@ fn replay<F: Follow>(
 ) -> Result<usize, CliError> {
     let mut last = 0;
     let mut read = 0;
+    // At most one `lines_dropped` a second, as live.
+    let mut drops = crate::serial::DroppedLines::default();
     for entry in entries {
         follower.run_until(entry.ms)?;
+        if let Some(count) = drops.due(entry.ms) {
+            follower.input(entry.ms, BoardEvent::LinesDropped { count })?;
+        }
         let (messages, dropped) = decode(&entry.bytes);
         read += messages.len();
-        if dropped > 0 {
-            follower.input(entry.ms, BoardEvent::LinesDropped { count: dropped })?;
+        if dropped > 0
+            && let Some(count) = drops.add(entry.ms, dropped)
+        {
+            follower.input(entry.ms, BoardEvent::LinesDropped { count })?;
         }
         for msg in messages {
             follower.input(entry.ms, BoardEvent::Message(msg))?;
         }
         last = entry.ms;
+    }
+    if let Some(count) = drops.rest() {
+        follower.input(last, BoardEvent::LinesDropped { count })?;
     }
     follower.run_until(last + 60_000)?;
     Ok(read)

@@ -462,5 +462,12 @@ fn settle(driver: &mut Driver, out: &Out) -> CliResult {
     if !done {
         return Err(CliError::failure("the engine thread stopped answering"));
     }
+    // Restarted, a flooding engine floods again: the game ends here (the
+    // session said why; main writes this too).
+    if driver.engine.flooded() {
+        out.speech.finish();
+        let words = driver.session.pack().say("play_engine_flooded");
+        return Err(CliError::failure(words.written));
+    }
     Ok(())
 }

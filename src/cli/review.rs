@@ -304,11 +304,8 @@ fn number(pack: &Pack, n: usize) -> Utterance {
 /// The engine failed: what to do, in the user's words, said (and as a
 /// JSON `error` line with `--json`); main writes it to stderr.
 fn engine_failed(pack: &Pack, e: &EngineError, json: bool, out: &mut ReviewOut) -> CliError {
-    let reason = e.to_string();
-    let words = pack.phrase(
-        "review_engine_failed",
-        &[("reason", reason.as_str().into())],
-    );
+    let reason = crate::engine::failure_words(pack, e);
+    let words = pack.phrase("review_engine_failed", &[("reason", reason)]);
     if json {
         println!("{}", json!({"event": "error", "reason": words.written}));
     }

@@ -7,8 +7,8 @@
 
 pub use rochade_core::engine::{
     Ask, Choice, EngineAnswer, EngineError, EngineEvent, EngineOptions, EngineRequest, Level, Line,
-    Mistake, Plan, Rng, Score, SpinRange, choose_move, evaluation_words, find_mistakes,
-    material_gain, review_words,
+    Mistake, Plan, Rng, Score, SpinRange, choose_move, evaluation_words, failure_words,
+    find_mistakes, material_gain, review_words,
 };
 
 pub mod analysis;

@@ -3,13 +3,17 @@
 //! Messages are written and parsed with `shakmaty-uci`. A reader thread
 //! turns the engine's stdout into lines, so every wait has a deadline: an
 //! engine that stops answering is reported as hung and killed, never
-//! waited on for ever.
+//! waited on for ever. What the engine writes is bounded ([`BoundedLines`]):
+//! a line without end or thousands of lines a second (`--engine
+//! /usr/bin/yes`) is reported as [`EngineError::Flooded`] and the engine
+//! killed, before it fills the memory (it took 2 to 3 GB in seconds).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,6 +32,108 @@ pub const DEFAULT_ENGINE_PATH: &str = "/usr/games/stockfish";
 
 /// How long the engine may take beyond the think time before it counts as hung.
 const SLACK: Duration = Duration::from_secs(10);
+
+/// The longest line an engine may write: a UCI `info` line with a long
+/// principal variation is a few KB.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// The most lines an engine may write in one second: Stockfish writes a
+/// few dozen a search, far fewer than this a second.
+pub const MAX_LINES_PER_SECOND: u32 = 5_000;
+/// Lines read and not handled yet, at most: beyond, the reader waits (and
+/// the engine with it, on its full pipe).
+const QUEUED_LINES: usize = 256;
+/// `info` lines with another `multipv` number kept per search, at most
+/// (Stockfish allows 500).
+const MAX_MULTIPV: usize = 500;
+/// Options kept from the engine's `uci` reply, at most (Stockfish has
+/// about 20).
+const MAX_OPTIONS: usize = 1_000;
+
+/// An engine's output as lines, bounded: a line longer than
+/// [`MAX_LINE_BYTES`] (a CR before its LF counted), or more than [`MAX_LINES_PER_SECOND`] lines within a
+/// second, is a flood. Time is passed in.
+pub struct BoundedLines<R> {
+    inner: R,
+    line: Vec<u8>,
+    window_start: Option<Instant>,
+    in_window: u32,
+}
+
+impl<R: BufRead> BoundedLines<R> {
+    pub fn new(inner: R) -> BoundedLines<R> {
+        BoundedLines {
+            inner,
+            line: Vec::new(),
+            window_start: None,
+            in_window: 0,
+        }
+    }
+
+    /// The next line (without its line end; bytes that are not UTF-8
+    /// replaced), `Ok(None)` at the end of the output, `Err` at a flood or
+    /// a read error (the engine is then to be stopped).
+    pub fn next_line(&mut self, now: Instant) -> Result<Option<String>, EngineError> {
+        self.line.clear();
+        loop {
+            let available = self.inner.fill_buf().map_err(|_| EngineError::Crashed)?;
+            if available.is_empty() {
+                if self.line.is_empty() {
+                    return Ok(None);
+                }
+                break;
+            }
+            let (take, ended) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (available.len(), false),
+            };
+            if self.line.len() + take > MAX_LINE_BYTES {
+                return Err(EngineError::Flooded);
+            }
+            self.line.extend_from_slice(&available[..take]);
+            self.inner.consume(take + usize::from(ended));
+            if ended {
+                break;
+            }
+        }
+        match self.window_start {
+            Some(start) if now.saturating_duration_since(start) < Duration::from_secs(1) => {
+                self.in_window += 1;
+                if self.in_window > MAX_LINES_PER_SECOND {
+                    return Err(EngineError::Flooded);
+                }
+            }
+            _ => {
+                self.window_start = Some(now);
+                self.in_window = 1;
+            }
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        Ok(Some(String::from_utf8_lossy(&self.line).into_owned()))
+    }
+}
+
+/// The reader thread: the engine's lines to `tx` until its output ends,
+/// it floods (then the flood is the last thing sent and the output is
+/// left unread) or nobody listens.
+fn read_engine(stdout: impl std::io::Read, tx: SyncSender<Result<String, EngineError>>) {
+    let mut lines = BoundedLines::new(BufReader::new(stdout));
+    loop {
+        match lines.next_line(Instant::now()) {
+            Ok(Some(line)) => {
+                if tx.send(Ok(line)).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        }
+    }
+}
 
 /// Every line sent to the engine, in order (shared with tests and logs).
 #[derive(Clone, Debug, Default)]
@@ -49,7 +155,7 @@ impl CommandLog {
 pub struct Engine {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Result<String, EngineError>>,
     name: String,
     options: EngineOptions,
     /// Option values last sent, so each is sent only when it changes.
@@ -68,17 +174,10 @@ impl Engine {
             .map_err(|e| EngineError::Missing(format!("{}: {e}", path.display())))?;
         let stdin = child.stdin.take().ok_or(EngineError::Crashed)?;
         let stdout = child.stdout.take().ok_or(EngineError::Crashed)?;
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
         std::thread::Builder::new()
             .name("engine-reader".into())
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send(line).is_err() {
-                        break;
-                    }
-                }
-            })
+            .spawn(move || read_engine(stdout, tx))
             .map_err(|e| EngineError::Missing(e.to_string()))?;
         let mut engine = Engine {
             child,
@@ -93,9 +192,13 @@ impl Engine {
         let deadline = Instant::now() + SLACK;
         let mut options = EngineOptions::default();
         let mut name = None;
+        let mut option_lines = 0;
         engine.read_until(deadline, |msg| {
             match msg {
-                UciMessage::Option(o) => options.add(&o),
+                UciMessage::Option(o) if option_lines < MAX_OPTIONS => {
+                    option_lines += 1;
+                    options.add(&o);
+                }
                 UciMessage::Id { name: Some(n), .. } => name = Some(n),
                 UciMessage::UciOk => return true,
                 _ => {}
@@ -138,7 +241,8 @@ impl Engine {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) => {
+                Ok(Err(flood)) => return Err(flood),
+                Ok(Ok(line)) => {
                     // `bestmove (none)` (mate or stalemate on the board) is
                     // not UCI the parser knows: read it as the null move.
                     let parsed = line.parse::<UciMessage>().or_else(|e| {
@@ -216,8 +320,12 @@ impl Engine {
                     && !score.upper_bound
                 {
                     let _ = first;
-                    if let Some(score) = convert(score) {
-                        by_pv.insert(info.multi_pv.unwrap_or(1), Line { score, pv: info.pv });
+                    let multi_pv = info.multi_pv.unwrap_or(1);
+                    let room = by_pv.len() < MAX_MULTIPV || by_pv.contains_key(&multi_pv);
+                    if let Some(score) = convert(score)
+                        && room
+                    {
+                        by_pv.insert(multi_pv, Line { score, pv: info.pv });
                     }
                 }
                 false
@@ -338,6 +446,7 @@ pub struct EngineService {
     events: Receiver<EngineEvent>,
     log: CommandLog,
     pid: Arc<Mutex<Option<u32>>>,
+    flooded: Arc<AtomicBool>,
 }
 
 impl EngineService {
@@ -346,7 +455,9 @@ impl EngineService {
         let (event_tx, events) = mpsc::channel();
         let log = CommandLog::default();
         let pid = Arc::new(Mutex::new(None));
+        let flooded = Arc::new(AtomicBool::new(false));
         let (thread_log, thread_pid) = (log.clone(), pid.clone());
+        let thread_flooded = flooded.clone();
         let _ = std::thread::Builder::new()
             .name("engine".into())
             .spawn(move || {
@@ -357,6 +468,7 @@ impl EngineService {
                         if let Ok(mut p) = thread_pid.lock() {
                             *p = Some(e.pid());
                         }
+                        thread_flooded.store(false, Ordering::Relaxed);
                         let _ = event_tx.send(EngineEvent::Ready {
                             name: e.name().to_owned(),
                         });
@@ -389,6 +501,9 @@ impl EngineService {
                             {
                                 e.kill();
                             }
+                            if err == EngineError::Flooded {
+                                thread_flooded.store(true, Ordering::Relaxed);
+                            }
                             EngineEvent::Failed { id, error: err }
                         }
                     };
@@ -402,6 +517,7 @@ impl EngineService {
             events,
             log,
             pid,
+            flooded,
         }
     }
 
@@ -423,8 +539,62 @@ impl EngineService {
         &self.log
     }
 
+    /// The engine's last failure was a flood ([`EngineError::Flooded`]),
+    /// and it was not started again since: a restart would flood again.
+    pub fn flooded(&self) -> bool {
+        self.flooded.load(Ordering::Relaxed)
+    }
+
     /// The process id of the running engine, if one was started.
     pub fn pid(&self) -> Option<u32> {
         self.pid.lock().ok().and_then(|p| *p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &[u8]) -> BoundedLines<&[u8]> {
+        BoundedLines::new(text)
+    }
+
+    #[test]
+    fn a_line_up_to_the_bound_is_read_and_a_longer_one_is_a_flood() {
+        let now = Instant::now();
+        let longest = [vec![b'x'; MAX_LINE_BYTES], b"\nuciok\r\n".to_vec()].concat();
+        let mut read = lines(&longest);
+        assert_eq!(
+            read.next_line(now).unwrap().map(|l| l.len()),
+            Some(MAX_LINE_BYTES)
+        );
+        assert_eq!(read.next_line(now), Ok(Some("uciok".into())));
+        assert_eq!(read.next_line(now), Ok(None));
+        let longer = vec![b'x'; MAX_LINE_BYTES + 1];
+        assert_eq!(lines(&longer).next_line(now), Err(EngineError::Flooded));
+        // A last line without its line end is still a line.
+        assert_eq!(
+            lines(b"bestmove e2e4").next_line(now),
+            Ok(Some("bestmove e2e4".into()))
+        );
+    }
+
+    #[test]
+    fn more_lines_than_the_bound_within_a_second_are_a_flood() {
+        let text = b"info\n".repeat(2 * MAX_LINES_PER_SECOND as usize + 2);
+        let start = Instant::now();
+        // The bound a second, spread over two seconds: no flood.
+        let mut read = lines(&text);
+        for i in 0..2 * MAX_LINES_PER_SECOND {
+            let at = start + Duration::from_millis(u64::from(i / MAX_LINES_PER_SECOND) * 1000);
+            assert_eq!(read.next_line(at), Ok(Some("info".into())), "line {i}");
+        }
+        // One more within a second: a flood.
+        let mut read = lines(&text);
+        for _ in 0..MAX_LINES_PER_SECOND {
+            assert!(read.next_line(start).unwrap().is_some());
+        }
+        let at = start + Duration::from_millis(999);
+        assert_eq!(read.next_line(at), Err(EngineError::Flooded));
     }
 }

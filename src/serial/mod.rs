@@ -15,6 +15,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 pub mod probe;
+mod written;
+
+pub(crate) use written::DroppedLines;
+use written::write_memory_file;
 
 use crate::board::{BoardReport, DecoderStats, Format, HostCommand, Protocol, log};
 use crate::session::board::BoardEvent;
@@ -454,12 +458,17 @@ impl<P: Protocol> Worker<P> {
             return;
         }
         let text = memory.unwrap_or_default();
-        let problem = crate::storage::write_atomically(path, text.as_bytes())
+        let problem = write_memory_file(path, &text)
             .err()
             .map(|e| format!("{} not written: {e}", path.display()));
         self.shared
             .set_status(|s| s.memory_problem = problem.clone());
         self.memory_kept = Some(text);
+        // Said too (`track` has no panel); a listener gone is noticed at
+        // the next report.
+        if let Some(reason) = problem {
+            self.report(BoardEvent::MemoryNotKept { reason });
+        }
     }
 
     /// Talks to an open port until it fails or the link is stopped. What
@@ -492,6 +501,7 @@ impl<P: Protocol> Worker<P> {
         let mut last_valid = opened;
         let mut last_poke = opened;
         let mut last_keep_alive = opened;
+        let mut drops = DroppedLines::default();
         if !self.cfg.protocol.has_heartbeat() {
             up = true;
             *reported_lost = false;
@@ -539,7 +549,8 @@ impl<P: Protocol> Worker<P> {
                     let dropped = decoder.stats().dropped() - dropped_before;
                     if up
                         && dropped > 0
-                        && !self.report(BoardEvent::LinesDropped { count: dropped })
+                        && let Some(count) = drops.add(at, dropped)
+                        && !self.report(BoardEvent::LinesDropped { count })
                     {
                         return Outcome::Stop;
                     }
@@ -578,6 +589,12 @@ impl<P: Protocol> Worker<P> {
                 }
             }
             let now = self.now();
+            if up
+                && let Some(count) = drops.due(now)
+                && !self.report(BoardEvent::LinesDropped { count })
+            {
+                return Outcome::Stop;
+            }
             if let Some(every) = self.cfg.protocol.keep_alive_ms()
                 && now.saturating_sub(last_keep_alive) >= every
             {

@@ -19,6 +19,7 @@ use std::collections::BTreeSet;
 use shakmaty::Square;
 
 use super::certabo_chips::{ChipCode, Chips, EMPTY, Learner, Reading, Scan, Settler};
+use super::certabo_early::EarlyLearner;
 use super::{CalibrationStep, Message};
 use crate::board::{DecoderStats, HostCommand, Protocol};
 use crate::dgt::Pieces;
@@ -225,6 +226,9 @@ pub struct CertaboDecoder {
     /// The chips learnt: kept by [`Protocol::fresh`].
     chips: Chips,
     learner: Learner,
+    /// Before the first calibration: the first scans, for a start set-up
+    /// left too soon for `learner`.
+    early: EarlyLearner,
     settler: Settler,
     /// The last position passed on (boxed: the decoder is one arm of
     /// `AnyDecoder`, kept small).
@@ -309,6 +313,9 @@ impl CertaboDecoder {
                 }));
             }
         }
+        if self.chips.is_empty() && part.is_none() {
+            self.learn_early(scan, out);
+        }
         if self.chips.is_empty() {
             if !std::mem::replace(&mut self.asked_to_set_up, true) {
                 out.push(Message::Calibration(CalibrationStep::SetUpStart));
@@ -337,6 +344,32 @@ impl CertaboDecoder {
             if changed || (settled.whole && !told) {
                 out.push(Message::Scanned);
             }
+        }
+    }
+
+    /// A whole scan of a board never calibrated: the start set-up learnt
+    /// from the first scans that showed it when the hands left it too
+    /// soon for the learner (see [`super::certabo_early`]); the host is
+    /// then given the start position, and what the board shows now
+    /// follows as changes. Near a set-up not learnt, the player is asked
+    /// again.
+    fn learn_early(&mut self, scan: &Scan, out: &mut Vec<Message>) {
+        let ask_again = self.early.push(scan);
+        let standing_in_set_up = super::certabo_chips::looks_like_setup(scan);
+        if let Some(early) = self.early.setup().filter(|_| !standing_in_set_up) {
+            self.chips.learn(&early.setup);
+            self.settler = Settler::default();
+            self.early = EarlyLearner::default();
+            self.learner.clear();
+            out.push(Message::Calibration(CalibrationStep::Done {
+                spare_queens: early.setup.spare_queens,
+            }));
+            self.shown = Some(Box::new(early.start));
+            out.push(Message::Position(Box::new(early.start)));
+            return;
+        }
+        if ask_again && self.asked_to_set_up {
+            out.push(Message::Calibration(CalibrationStep::SetUpAgain));
         }
     }
 

@@ -43,7 +43,7 @@ pub fn is_empty_code(code: &ChipCode) -> bool {
 }
 
 /// The code as compared: every empty reading is the same.
-fn normal(code: &ChipCode) -> ChipCode {
+pub(super) fn normal(code: &ChipCode) -> ChipCode {
     if is_empty_code(code) { EMPTY } else { *code }
 }
 
@@ -177,7 +177,7 @@ pub struct Setup {
 
 /// The piece a square holds in a start set-up for calibration (the start
 /// position, and the spare queens' squares).
-fn setup_piece(square: Square) -> Option<Piece> {
+pub(super) fn setup_piece(square: Square) -> Option<Piece> {
     match square {
         WHITE_SPARE_QUEEN => Some(Piece {
             color: Color::White,
@@ -249,7 +249,7 @@ impl Learner {
 }
 
 /// Ranks 1, 2, 7, 8 full; ranks 3 to 6 empty but for d3 and d6.
-fn looks_like_setup(scan: &Scan) -> bool {
+pub(super) fn looks_like_setup(scan: &Scan) -> bool {
     Square::ALL.into_iter().all(|sq| {
         let empty = is_empty_code(&scan[usize::from(sq)]);
         match setup_piece(sq) {

@@ -265,6 +265,12 @@ impl CertaboSim {
         encode_scan(&scan)
     }
 
+    /// The board is silent until `ms` (its first scan then), as a board
+    /// plugged in late or a host that opened the port mid-stream sees it.
+    pub fn first_scan_at(&mut self, ms: u64) {
+        self.next_scan_at = ms;
+    }
+
     /// When the next scan goes out.
     pub fn next_scan_at(&self) -> u64 {
         self.next_scan_at

@@ -39,6 +39,9 @@ pub enum CalibrationStep {
     /// Nothing is known yet: set up the starting position (spare queens
     /// on their squares if wanted).
     SetUpStart,
+    /// Calibration never finished (a move came before the board had read
+    /// the starting position): set it up again.
+    SetUpAgain,
     /// The starting position was read and learnt; `spare_queens` extra
     /// queens (for promotion) were learnt too.
     Done { spare_queens: u8 },

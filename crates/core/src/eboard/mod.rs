@@ -13,6 +13,7 @@
 mod any;
 pub mod certabo;
 pub mod certabo_chips;
+pub mod certabo_early;
 pub mod certabo_sim;
 pub mod chessnut;
 mod kind;

@@ -18,7 +18,7 @@ pub use choose::{Rng, choose_move};
 pub use level::{Choice, Level, Plan};
 pub use options::{EngineOptions, SpinRange};
 pub use review::{Mistake, find_mistakes, review_words};
-pub use words::{evaluation_words, material_gain};
+pub use words::{evaluation_words, failure_words, material_gain};
 
 use shakmaty::uci::UciMove;
 
@@ -125,4 +125,8 @@ pub enum EngineError {
     /// The request makes no sense (an illegal position or move).
     #[error("bad request to the engine: {0}")]
     BadRequest(String),
+    /// The engine wrote more than any engine needs (a line without end,
+    /// thousands of lines a second): stopped before it fills the memory.
+    #[error("the engine writes far too much output")]
+    Flooded,
 }

@@ -4,7 +4,7 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position, Role};
 
-use super::{Line, Score};
+use super::{EngineError, Line, Score};
 use crate::announce::side_word;
 use crate::words::{Pack, Token, Utterance};
 
@@ -107,6 +107,22 @@ pub fn evaluation_words(pack: &Pack, pos: &Chess, line: &Line) -> Utterance {
         _ => "eval_winning",
     };
     pack.phrase(key, &[("side", side_word(pack, leader))])
+}
+
+/// Why the engine failed, in the user's words (the reason in
+/// `engine_failed` and `review_engine_failed`).
+pub fn failure_words(pack: &Pack, error: &EngineError) -> Utterance {
+    match error {
+        EngineError::Missing(detail) => {
+            pack.phrase("engine_missing", &[("detail", detail.as_str().into())])
+        }
+        EngineError::Crashed => pack.say("engine_crashed"),
+        EngineError::Hung => pack.say("engine_hung"),
+        EngineError::BadRequest(detail) => {
+            pack.phrase("engine_bad_request", &[("detail", detail.as_str().into())])
+        }
+        EngineError::Flooded => pack.say("engine_flooded"),
+    }
 }
 
 #[cfg(test)]

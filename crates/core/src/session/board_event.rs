@@ -23,6 +23,10 @@ pub enum BoardEvent<M = PegMessage> {
     /// The decoder dropped lines (bad checksum, garbage): a board state
     /// may have gone unseen, as after a lost link, though the link is up.
     LinesDropped { count: u64 },
+    /// What the board's decoder learnt (a Certabo board's calibration)
+    /// could not be written to its file (`reason`: the file and why); the
+    /// board is read all the same, and asked again after a restart.
+    MemoryNotKept { reason: String },
     /// The player chose the promotion piece (keyboard or menu).
     PromotionChoice(Role),
     /// New tracker settings (settle window, promotion default, ...). The

@@ -209,6 +209,12 @@ impl EBoardSeat {
                 pack.say("calibration_set_up_start"),
                 String::new(),
             ),
+            // Said in words of its own; a notice as the first ask's.
+            CalibrationStep::SetUpAgain => (
+                CalibrationState::SetUpStart,
+                pack.say("calibration_set_up_again"),
+                "again".to_owned(),
+            ),
             CalibrationStep::Done { spare_queens } => (
                 CalibrationState::Done,
                 pack.phrase(

@@ -11,7 +11,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::{Command, Effect, EngineChange, Notice, Priority, Session, Source};
 use crate::announce;
-use crate::engine::{Ask, EngineAnswer, EngineError, EngineEvent, EngineRequest, Level};
+use crate::engine::{Ask, EngineAnswer, EngineEvent, EngineRequest, Level};
 use crate::words::Utterance;
 
 /// The engine opponent of a practice game.
@@ -236,16 +236,7 @@ impl Session {
                 }
                 self.engine.failed = true;
                 let message = error.to_string();
-                let reason = match &error {
-                    EngineError::Missing(detail) => self
-                        .pack
-                        .phrase("engine_missing", &[("detail", detail.as_str().into())]),
-                    EngineError::Crashed => self.pack.say("engine_crashed"),
-                    EngineError::Hung => self.pack.say("engine_hung"),
-                    EngineError::BadRequest(detail) => self
-                        .pack
-                        .phrase("engine_bad_request", &[("detail", detail.as_str().into())]),
-                };
+                let reason = crate::engine::failure_words(&self.pack, &error);
                 self.speak(
                     out,
                     self.pack.phrase("engine_failed", &[("reason", reason)]),

@@ -233,6 +233,19 @@ impl LinkState {
                 out.push(side.snapshot());
                 LinkInput::LinesDropped { count }
             }
+            BoardEvent::MemoryNotKept { reason } => {
+                let text = pack.phrase(
+                    "calibration_not_saved",
+                    &[("reason", reason.as_str().into())],
+                );
+                say(out, pack, side.words(pack, text), Priority::Guidance);
+                out.push(Effect::Notice(Notice::Calibration {
+                    step: super::CalibrationState::NotSaved,
+                    detail: reason,
+                    sighted: matches!(side, BoardSide::Sighted),
+                }));
+                LinkInput::Done
+            }
             BoardEvent::RepeatGuidance => {
                 let text = match mismatch() {
                     Some(m) => guidance(pack, &m, record),

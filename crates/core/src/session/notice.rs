@@ -240,6 +240,9 @@ pub enum CalibrationState {
     SetUpStart,
     Done,
     UnknownPiece,
+    /// The calibration could not be written to its file (the detail says
+    /// which and why).
+    NotSaved,
 }
 
 /// What became of the practice engine, as [`Notice::Engine`] says it.
