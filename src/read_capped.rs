@@ -22,6 +22,9 @@ pub const PGN_CAP: u64 = 64 << 20;
 pub const BOARD_LOG_CAP: u64 = 256 << 20;
 /// The most a Braille table or a token file may hold.
 pub const SMALL_CAP: u64 = 1 << 20;
+/// The most the puzzle progress may hold (a rating, two counts and the
+/// ids of the last 500 puzzles take a few kilobytes).
+pub const PROGRESS_CAP: u64 = 1 << 20;
 
 /// Why a file was not read.
 #[derive(Debug, thiserror::Error)]

@@ -147,6 +147,46 @@ pub fn keep_beside(path: &Path) -> io::Result<Option<PathBuf>> {
     ))
 }
 
+/// Moves what is at `path` (a file, or whatever is there: a FIFO, a
+/// link to a device, a file too large to read) to a new name beside it
+/// (`puzzles.toml` as `puzzles-2.toml`, or the first number free), never
+/// replacing anything and never reading it, and returns that name. A
+/// file that cannot be read is kept this way before a fresh one is
+/// written in its place.
+pub fn move_aside(path: &Path) -> io::Result<PathBuf> {
+    let dir = folder_of(path);
+    let name = file_name(path)?;
+    let (stem, extension) = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => (stem.to_owned(), format!(".{ext}")),
+        _ => (name.clone(), String::new()),
+    };
+    for n in 2..10_000 {
+        let kept = dir.join(format!("{stem}-{n}{extension}"));
+        // A hard link is made only where no name is (no race with another
+        // file appearing); a link names the link itself, not its target.
+        match std::fs::hard_link(path, &kept) {
+            Ok(()) => {
+                std::fs::remove_file(path)?;
+                sync_folder(dir);
+                return Ok(kept);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            // A file system without hard links (a FAT stick): a rename to
+            // a name checked free just before.
+            Err(_) if std::fs::symlink_metadata(&kept).is_err() => {
+                std::fs::rename(path, &kept)?;
+                sync_folder(dir);
+                return Ok(kept);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("no free name beside {}", path.display()),
+    ))
+}
+
 /// The folder a file is in (`.` for a bare name).
 fn folder_of(path: &Path) -> &Path {
     path.parent()
