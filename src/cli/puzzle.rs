@@ -10,7 +10,8 @@
 //! position the player solves from, rating, themes), `move` (the common
 //! shape, `by` "player" or "opponent"), `wrong` (uci), `solved` or
 //! `failed` (id), `say` (any other words), `error` (bad input),
-//! `progress_failed`/`progress_saved` (the progress file) and `end` after
+//! `progress_failed`/`progress_saved`/`progress_unreadable` (the progress
+//! file; `progress_unreadable` has `reason` and `kept`) and `end` after
 //! `--count` puzzles or the end of input.
 
 use std::io::Write;
