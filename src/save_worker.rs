@@ -10,13 +10,25 @@
 //! `app::SAVE_GIVE_UP_MS` lets the move go out unsaved, after that word). Saves queued faster than the disk takes them are
 //! merged: the newest record is written and every older ticket is done
 //! with it (the newest record holds every move of the older ones).
+//!
+//! The terminal commands (`play`, `track`, `online`) save the same way
+//! through [`SaveLine`]: their front end is wrapped in [`WithSaving`],
+//! which queues the save and holds the effects after it (the move's
+//! announcement) until [`SaveLine::release`] finds the save on disk, with
+//! the window's hold and give-up times.
 
+use std::collections::VecDeque;
 use std::io;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::board::HostCommand;
 use crate::chess::GameRecord;
+use crate::engine::EngineRequest;
+use crate::runtime::{SaveStep, Shell, carry_out};
+use crate::session::{Earcon, Effect, Notice, SessionConfig, Speech};
+use rochade_core::online::OnlineEffect;
 
 /// Writes the scoresheet (the shell passes one that writes the save file;
 /// tests pass one that records calls or fails).
@@ -29,6 +41,8 @@ pub type Wake = Box<dyn Fn() + Send>;
 pub struct SaveDone {
     pub ticket: u64,
     pub result: io::Result<()>,
+    /// How many plies the record written (or not) held.
+    pub plies: usize,
 }
 
 /// The saving thread and the tickets it was given.
@@ -57,7 +71,15 @@ impl SaveWorker {
                     }
                     let (ticket, record) = job;
                     let result = saver(&record);
-                    if done_tx.send(SaveDone { ticket, result }).is_err() {
+                    let plies = record.moves().len();
+                    if done_tx
+                        .send(SaveDone {
+                            ticket,
+                            result,
+                            plies,
+                        })
+                        .is_err()
+                    {
                         break;
                     }
                     wake();
@@ -95,6 +117,7 @@ impl SaveWorker {
             out.push(SaveDone {
                 ticket,
                 result: Err(io::Error::other("the saving thread stopped")),
+                plies: 0,
             });
         }
         if let Some(last) = out.iter().map(|d| d.ticket).max() {
@@ -111,6 +134,11 @@ impl SaveWorker {
     /// Every queued save has finished.
     pub fn is_idle(&self) -> bool {
         self.finished >= self.queued
+    }
+
+    /// The newest ticket given (0: none yet).
+    pub fn last_ticket(&self) -> u64 {
+        self.queued
     }
 
     /// Blocks until `ticket` is done or `timeout` passed; returns what
@@ -131,6 +159,220 @@ impl SaveWorker {
         }
         out.extend(self.poll());
         out
+    }
+}
+
+/// What [`SaveLine::release`] has to tell the front end, in order, before
+/// the effects it lets through.
+pub enum SaveNews {
+    /// A save finished (well or not).
+    Finished(SaveDone),
+    /// The move waits for its save longer than the hold time: said once
+    /// a slow spell.
+    Slow,
+    /// The disk did not answer for the give-up time: the move goes out
+    /// now, not saved yet.
+    GaveUp,
+}
+
+/// Effects waiting for a save (`ticket`), or behind ones that do.
+struct Waiting {
+    ticket: Option<u64>,
+    since: Instant,
+    effects: Vec<Effect>,
+    told_slow: bool,
+}
+
+/// The saving of a front end without a window: the saving thread and the
+/// effects waiting for it, in order (see the module's words).
+pub struct SaveLine {
+    worker: SaveWorker,
+    held: VecDeque<Waiting>,
+    /// "Saving is taking long" was said and no save was quick since.
+    slow_spell: bool,
+}
+
+impl SaveLine {
+    pub fn spawn(saver: GameSaver) -> io::Result<SaveLine> {
+        Ok(SaveLine {
+            worker: SaveWorker::spawn(saver, Box::new(|| {}))?,
+            held: VecDeque::new(),
+            slow_spell: false,
+        })
+    }
+
+    /// `inner` with the saving in front: a save is queued and what follows
+    /// it waits, as does everything after effects that wait.
+    pub fn shell<'a, S: Shell + ?Sized>(
+        &'a mut self,
+        record: &'a GameRecord,
+        inner: &'a mut S,
+    ) -> WithSaving<'a, S> {
+        WithSaving {
+            line: self,
+            record,
+            inner,
+            batch: None,
+        }
+    }
+
+    /// Something waits for a save, or a save is under way: the front end
+    /// looks again within [`SaveLine::POLL`].
+    pub fn busy(&self) -> bool {
+        !self.held.is_empty() || !self.worker.is_idle()
+    }
+
+    /// How often a busy front end looks for finished saves.
+    pub const POLL: Duration = Duration::from_millis(10);
+
+    /// Takes in the finished saves (told through `news`) and carries out,
+    /// through `shell`, the effects whose save is done or has waited for
+    /// the give-up time.
+    pub fn release<S: Shell + ?Sized>(
+        &mut self,
+        shell: &mut S,
+        news: impl FnMut(&mut S, SaveNews) -> Result<(), S::Error>,
+    ) -> Result<(), S::Error> {
+        self.release_until(shell, news, None)
+    }
+
+    /// At the end: waits up to `limit` for every save, then carries out
+    /// everything still held (what was not saved in time after
+    /// [`SaveNews::GaveUp`]).
+    pub fn finish<S: Shell + ?Sized>(
+        &mut self,
+        shell: &mut S,
+        mut news: impl FnMut(&mut S, SaveNews) -> Result<(), S::Error>,
+        limit: Duration,
+    ) -> Result<(), S::Error> {
+        let last = self.worker.last_ticket();
+        for done in self.worker.wait(last, limit) {
+            news(shell, SaveNews::Finished(done))?;
+        }
+        self.release_until(shell, news, Some(()))
+    }
+
+    fn release_until<S: Shell + ?Sized>(
+        &mut self,
+        shell: &mut S,
+        mut news: impl FnMut(&mut S, SaveNews) -> Result<(), S::Error>,
+        all: Option<()>,
+    ) -> Result<(), S::Error> {
+        for done in self.worker.poll() {
+            news(shell, SaveNews::Finished(done))?;
+        }
+        let hold = Duration::from_millis(crate::app::SAVE_HOLD_MS);
+        let give_up = Duration::from_millis(crate::app::SAVE_GIVE_UP_MS);
+        while let Some(front) = self.held.front_mut() {
+            let waited = front.since.elapsed();
+            let saved = front.ticket.is_none_or(|t| self.worker.is_done(t));
+            if !saved && waited < give_up && all.is_none() {
+                if waited >= hold && !front.told_slow {
+                    front.told_slow = true;
+                    // Once a slow spell, not once a move.
+                    if !self.slow_spell {
+                        self.slow_spell = true;
+                        news(shell, SaveNews::Slow)?;
+                    }
+                }
+                break;
+            }
+            let front = self.held.pop_front().expect("a front");
+            if !saved {
+                news(shell, SaveNews::GaveUp)?;
+            } else if front.ticket.is_some() && waited < hold {
+                // Quick again: the next slow save is a new spell.
+                self.slow_spell = false;
+            }
+            carry_out(shell, front.effects)?;
+        }
+        Ok(())
+    }
+}
+
+/// A front end with [`SaveLine`]'s saving in front of it.
+pub struct WithSaving<'a, S: ?Sized> {
+    line: &'a mut SaveLine,
+    record: &'a GameRecord,
+    inner: &'a mut S,
+    /// The effects after this event's save (or behind earlier ones).
+    batch: Option<Waiting>,
+}
+
+impl<S: Shell + ?Sized> WithSaving<'_, S> {
+    /// Carries `effect` out now, or holds it when something before it
+    /// waits for a save.
+    fn pass(&mut self, effect: Effect) -> Result<(), S::Error> {
+        if let Some(batch) = &mut self.batch {
+            batch.effects.push(effect);
+        } else if !self.line.held.is_empty() {
+            self.batch = Some(Waiting {
+                ticket: None,
+                since: Instant::now(),
+                effects: vec![effect],
+                told_slow: false,
+            });
+        } else {
+            carry_out(&mut *self.inner, [effect])?;
+        }
+        Ok(())
+    }
+}
+
+impl<S: ?Sized> Drop for WithSaving<'_, S> {
+    /// What waits goes in line once the event's effects are all given.
+    fn drop(&mut self) {
+        if let Some(batch) = self.batch.take() {
+            self.line.held.push_back(batch);
+        }
+    }
+}
+
+impl<S: Shell + ?Sized> Shell for WithSaving<'_, S> {
+    type Error = S::Error;
+
+    fn speak(&mut self, speech: Speech) -> Result<(), S::Error> {
+        self.pass(Effect::Speak(speech))
+    }
+    fn sound(&mut self, earcon: Earcon) -> Result<(), S::Error> {
+        self.pass(Effect::Sound(earcon))
+    }
+    fn notice(&mut self, notice: Notice) -> Result<(), S::Error> {
+        self.pass(Effect::Notice(notice))
+    }
+    fn save_game(&mut self) -> Result<SaveStep, S::Error> {
+        // Queued at once, even behind effects that wait: the save under
+        // way next holds this move too (moves made quickly on a slow disk
+        // wait for one save, never for a queue of them).
+        let ticket = self.line.worker.queue(self.record.clone());
+        if let Some(batch) = self.batch.take() {
+            self.line.held.push_back(batch);
+        }
+        self.batch = Some(Waiting {
+            ticket: Some(ticket),
+            since: Instant::now(),
+            effects: Vec::new(),
+            told_slow: false,
+        });
+        Ok(SaveStep::Done)
+    }
+    fn board_command(&mut self, command: HostCommand) -> Result<(), S::Error> {
+        self.pass(Effect::BoardCommand(command))
+    }
+    fn sighted_board_command(&mut self, command: HostCommand) -> Result<(), S::Error> {
+        self.pass(Effect::SightedBoardCommand(command))
+    }
+    fn ask_engine(&mut self, request: EngineRequest) -> Result<(), S::Error> {
+        self.pass(Effect::AskEngine(request))
+    }
+    fn restart_engine(&mut self) -> Result<(), S::Error> {
+        self.pass(Effect::RestartEngine)
+    }
+    fn config_changed(&mut self, config: SessionConfig) -> Result<(), S::Error> {
+        self.pass(Effect::ConfigChanged(config))
+    }
+    fn online(&mut self, effect: OnlineEffect) -> Result<(), S::Error> {
+        self.pass(Effect::Online(effect))
     }
 }
 

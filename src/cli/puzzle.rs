@@ -392,7 +392,10 @@ pub fn run(args: Args) -> CliResult {
         };
         if out.json {
             let kept = file.kept().map(|k| k.display().to_string());
-            out.line(json!({"event": "progress_unreadable", "reason": w, "kept": kept}), None)?;
+            out.line(
+                json!({"event": "progress_unreadable", "reason": w, "kept": kept}),
+                None,
+            )?;
         }
         out.say(said, args.lang)?;
     }
