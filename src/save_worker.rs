@@ -34,6 +34,14 @@ use rochade_core::online::OnlineEffect;
 /// tests pass one that records calls or fails).
 pub type GameSaver = Box<dyn FnMut(&GameRecord) -> io::Result<()> + Send>;
 
+/// The second half of a staged save: puts what the first half flushed to
+/// disk in place (a rename, the folder flushed).
+pub type Commit = Box<dyn FnOnce() -> io::Result<()> + Send>;
+
+/// The first half of a staged save: the record flushed to disk under a
+/// temporary name; the commit that puts it in place.
+pub type StagedSaver = Box<dyn FnMut(&GameRecord) -> io::Result<Commit> + Send>;
+
 /// Wakes the window when a save is done (e.g. `egui::Context::request_repaint`).
 pub type Wake = Box<dyn Fn() + Send>;
 
@@ -49,7 +57,7 @@ pub struct SaveDone {
 pub struct SaveWorker {
     jobs: Option<mpsc::Sender<(u64, GameRecord)>>,
     done: mpsc::Receiver<SaveDone>,
-    thread: Option<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
     queued: u64,
     finished: u64,
     /// A ticket no thread will save (the thread is gone).
@@ -88,7 +96,66 @@ impl SaveWorker {
         Ok(SaveWorker {
             jobs: Some(jobs),
             done,
-            thread: Some(thread),
+            threads: vec![thread],
+            queued: 0,
+            finished: 0,
+            lost: None,
+        })
+    }
+
+    /// Starts two threads that save in two halves, one after the other:
+    /// while the second puts a save in place and flushes its folder, the
+    /// first already flushes the next record to disk (on a slow disk a
+    /// move waits for at most about three flushes, not four). Saves queued
+    /// meanwhile are merged at each half.
+    pub fn spawn_staged(mut prepare: StagedSaver, wake: Wake) -> io::Result<SaveWorker> {
+        type Prepared = (u64, usize, io::Result<Commit>);
+        let (jobs, job_rx) = mpsc::channel::<(u64, GameRecord)>();
+        let (prepared_tx, prepared_rx) = mpsc::channel::<Prepared>();
+        let (done_tx, done) = mpsc::channel();
+        let first = std::thread::Builder::new()
+            .name("game-saver".into())
+            .spawn(move || {
+                while let Ok(mut job) = job_rx.recv() {
+                    while let Ok(newer) = job_rx.try_recv() {
+                        job = newer;
+                    }
+                    let (ticket, record) = job;
+                    let prepared = prepare(&record);
+                    if prepared_tx
+                        .send((ticket, record.moves().len(), prepared))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            })?;
+        let second = std::thread::Builder::new()
+            .name("game-committer".into())
+            .spawn(move || {
+                while let Ok(mut prepared) = prepared_rx.recv() {
+                    // Only the newest needs putting in place (an older one
+                    // dropped removes its temporary file).
+                    while let Ok(newer) = prepared_rx.try_recv() {
+                        prepared = newer;
+                    }
+                    let (ticket, plies, commit) = prepared;
+                    let result = commit.and_then(|commit| commit());
+                    let done = SaveDone {
+                        ticket,
+                        result,
+                        plies,
+                    };
+                    if done_tx.send(done).is_err() {
+                        break;
+                    }
+                    wake();
+                }
+            })?;
+        Ok(SaveWorker {
+            jobs: Some(jobs),
+            done,
+            threads: vec![first, second],
             queued: 0,
             finished: 0,
             lost: None,
@@ -193,9 +260,10 @@ pub struct SaveLine {
 }
 
 impl SaveLine {
-    pub fn spawn(saver: GameSaver) -> io::Result<SaveLine> {
+    /// Saves in two halves (see [`SaveWorker::spawn_staged`]).
+    pub fn spawn(saver: StagedSaver) -> io::Result<SaveLine> {
         Ok(SaveLine {
-            worker: SaveWorker::spawn(saver, Box::new(|| {}))?,
+            worker: SaveWorker::spawn_staged(saver, Box::new(|| {}))?,
             held: VecDeque::new(),
             slow_spell: false,
         })
@@ -381,7 +449,7 @@ impl Drop for SaveWorker {
     /// never drops the last move).
     fn drop(&mut self) {
         self.jobs = None;
-        if let Some(thread) = self.thread.take() {
+        for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
     }

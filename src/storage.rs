@@ -18,6 +18,22 @@ use std::path::{Path, PathBuf};
 /// A file replaced keeps its mode (and, where allowed, its owner); a new
 /// one is readable by the user only.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    prepare_atomically(path, bytes)?.commit()
+}
+
+/// A file written and flushed to disk under its temporary name, waiting
+/// to be put in place ([`Prepared::commit`]). Dropped instead, the
+/// temporary file is removed. The two halves let a saving thread flush the
+/// next save while the folder of the last one is flushed.
+#[derive(Debug)]
+pub struct Prepared {
+    temp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+/// The first half of [`write_atomically`]: the temporary file beside
+/// `path` written and flushed to disk.
+pub fn prepare_atomically(path: &Path, bytes: &[u8]) -> io::Result<Prepared> {
     use std::io::Write;
     let dir = folder_of(path);
     std::fs::create_dir_all(dir)?;
@@ -35,10 +51,20 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
-    // On failure the temporary file is removed when dropped.
-    temp.persist(path).map_err(|e| e.error)?;
-    sync_folder(dir);
-    Ok(())
+    Ok(Prepared {
+        temp,
+        path: path.to_path_buf(),
+    })
+}
+
+impl Prepared {
+    /// The second half: renamed over the file, the folder flushed.
+    pub fn commit(self) -> io::Result<()> {
+        // On failure the temporary file is removed when dropped.
+        self.temp.persist(&self.path).map_err(|e| e.error)?;
+        sync_folder(folder_of(&self.path));
+        Ok(())
+    }
 }
 
 /// Writes a file the user named: through symbolic links (the file a link
@@ -46,8 +72,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// (`/dev/full`, a FIFO) with an error that says what is there. Otherwise
 /// as [`write_atomically`], beside the file the links lead to.
 pub fn write_user_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    prepare_user_file(path, bytes)?.commit()
+}
+
+/// The first half of [`write_user_file`] (see [`prepare_atomically`]).
+pub fn prepare_user_file(path: &Path, bytes: &[u8]) -> io::Result<Prepared> {
     let target = regular_target(path)?;
-    write_atomically(&target, bytes)
+    prepare_atomically(&target, bytes)
 }
 
 /// Where writing the user's `path` goes: the file its symbolic links lead

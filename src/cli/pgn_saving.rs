@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::{CliError, CliResult};
 use crate::chess::GameRecord;
 use crate::runtime::Shell;
-use crate::save_worker::{SaveLine, SaveNews, WithSaving};
+use crate::save_worker::{Commit, SaveLine, SaveNews, WithSaving};
 use crate::savegame::SavedElsewhere;
 use crate::session::{Priority, Speech};
 use crate::words::{Lang, Pack, Token, Utterance};
@@ -61,7 +61,7 @@ impl PgnSaving {
         let spare = spare_name(&path);
         let target = path.clone();
         let line = SaveLine::spawn(Box::new(move |record: &GameRecord| {
-            save(&target, &spare, record)
+            prepare(&target, &spare, record)
         }))
         .map_err(|e| CliError::failure(format!("no thread to save {}: {e}", path.display())))?;
         Ok(PgnSaving {
@@ -280,26 +280,35 @@ impl State {
     }
 }
 
-/// Writes the game to the `--pgn` file; when that fails, the whole game
-/// to the spare file, carried in the error ([`SavedElsewhere`]).
-fn save(path: &Path, spare: &Path, record: &GameRecord) -> io::Result<()> {
+/// Flushes the game to disk beside the `--pgn` file; the commit puts it
+/// in place. When either half fails, the whole game is written to the
+/// spare file, carried in the error ([`SavedElsewhere`]).
+fn prepare(path: &Path, spare: &Path, record: &GameRecord) -> io::Result<Commit> {
     let text = crate::pgn::write_pgn(record);
-    let cause = match crate::storage::write_user_file(path, text.as_bytes()) {
-        Ok(()) => return Ok(()),
-        Err(e) => e,
+    let prepared = match crate::storage::prepare_user_file(path, text.as_bytes()) {
+        Ok(prepared) => prepared,
+        Err(cause) => return Err(keep_spare(cause, spare, &text)),
     };
+    let spare = spare.to_path_buf();
+    Ok(Box::new(move || {
+        prepared
+            .commit()
+            .map_err(|cause| keep_spare(cause, &spare, &text))
+    }))
+}
+
+/// The whole game in the spare file; the error to report (`cause`, with
+/// where the game is kept when it could be).
+fn keep_spare(cause: io::Error, spare: &Path, text: &str) -> io::Error {
     for dir in spare_dirs() {
         let at = dir.join(spare);
         let written = crate::paths::private_dir(&dir)
             .and_then(|()| crate::storage::write_atomically(&at, text.as_bytes()));
         if written.is_ok() {
-            return Err(io::Error::new(
-                cause.kind(),
-                SavedElsewhere { cause, path: at },
-            ));
+            return io::Error::new(cause.kind(), SavedElsewhere { cause, path: at });
         }
     }
-    Err(cause)
+    cause
 }
 
 /// Where a game the `--pgn` file could not take is kept: `spare/` in the
