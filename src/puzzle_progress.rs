@@ -79,6 +79,17 @@ impl ProgressFile {
                 Err(e) if e.is_not_found() => return (Progress::default(), None),
                 Err(e) => e.to_string(),
             };
+        // A folder is no progress of the player's: left where it is (a
+        // save then fails on it, and that is said).
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+            return (
+                Progress::default(),
+                Some(format!(
+                    "{} could not be read ({problem}); it is left as it is; starting afresh",
+                    path.display()
+                )),
+            );
+        }
         let kept = match crate::storage::move_aside(path) {
             Ok(kept) => {
                 let said = format!("it was kept as {}", kept.display());

@@ -495,6 +495,90 @@ mod tests {
     }
 
     #[test]
+    fn staged_saves_are_merged_while_the_last_one_is_put_in_place() {
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let (prepared_tx, prepared_rx) = mpsc::channel::<usize>();
+        let (committing_tx, committing_rx) = mpsc::channel::<usize>();
+        let committing_tx = Arc::new(Mutex::new(committing_tx));
+        let gate = Arc::new(Mutex::new(gate_rx));
+        let committed = Arc::new(Mutex::new(Vec::new()));
+        let log = committed.clone();
+        let mut worker = SaveWorker::spawn_staged(
+            Box::new(move |r: &GameRecord| {
+                let plies = r.moves().len();
+                prepared_tx.send(plies).unwrap();
+                let (gate, log) = (gate.clone(), log.clone());
+                let committing = committing_tx.clone();
+                Ok(Box::new(move || {
+                    committing.lock().unwrap().send(plies).unwrap();
+                    gate.lock().unwrap().recv().unwrap();
+                    log.lock().unwrap().push(plies);
+                    Ok(())
+                }) as Commit)
+            }),
+            Box::new(|| {}),
+        )
+        .unwrap();
+        let mut record = GameRecord::new();
+        let first = worker.queue(record.clone());
+        assert_eq!(prepared_rx.recv().unwrap(), 0);
+        assert_eq!(committing_rx.recv().unwrap(), 0);
+        // The first is being put in place (held); two more are flushed
+        // to disk meanwhile, not one after the other.
+        record.play_sans("e4").unwrap();
+        let _ = worker.queue(record.clone());
+        record.play_sans("e5 Nf3").unwrap();
+        let last = worker.queue(record.clone());
+        while prepared_rx.recv().unwrap() != 3 {}
+        assert!(!worker.is_done(first));
+        gate_tx.send(()).unwrap();
+        gate_tx.send(()).unwrap();
+        let done = worker.wait(last, Duration::from_secs(10));
+        assert!(worker.is_idle());
+        assert_eq!(done.last().map(|d| (d.ticket, d.plies)), Some((last, 3)));
+        assert_eq!(*committed.lock().unwrap(), [0, 3], "the middle one merged");
+    }
+
+    #[test]
+    fn a_line_holds_what_follows_a_save_until_it_is_on_disk() {
+        use crate::runtime::Collect;
+        use crate::session::Priority;
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let mut line = SaveLine::spawn(Box::new(move |_: &GameRecord| {
+            gate_rx.recv().unwrap();
+            Ok(Box::new(|| Ok(())) as Commit)
+        }))
+        .unwrap();
+        let speech = Effect::Speak(Speech {
+            text: "Eva vier".into(),
+            lang: crate::words::Lang::De,
+            priority: Priority::Move,
+        });
+        let mut record = GameRecord::new();
+        record.play_sans("e4").unwrap();
+        let mut front = Collect::default();
+        let sound = Effect::Sound(Earcon::MoveAccepted);
+        let Ok(_) = carry_out(
+            &mut line.shell(&record, &mut front),
+            [sound.clone(), Effect::SaveGame, speech.clone()],
+        );
+        // What comes next waits behind it, though it saves nothing.
+        let snapshot = Effect::BoardCommand(HostCommand::Snapshot);
+        let Ok(_) = carry_out(&mut line.shell(&record, &mut front), [snapshot.clone()]);
+        let Ok(()) = line.release(&mut front, |_, _| Ok(()));
+        assert_eq!(front.0, [sound.clone()], "the move waits for its save");
+        assert!(line.busy());
+        gate_tx.send(()).unwrap();
+        let end = Instant::now() + Duration::from_secs(10);
+        while front.0.len() < 3 && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(5));
+            let Ok(()) = line.release(&mut front, |_, _| Ok(()));
+        }
+        assert_eq!(front.0, [sound, speech, snapshot]);
+        assert!(!line.busy());
+    }
+
+    #[test]
     fn a_failed_save_is_reported_with_its_ticket() {
         let mut worker = SaveWorker::spawn(
             Box::new(|_: &GameRecord| Err(io::ErrorKind::StorageFull.into())),
