@@ -566,7 +566,11 @@ mod tests {
         let snapshot = Effect::BoardCommand(HostCommand::Snapshot);
         let Ok(_) = carry_out(&mut line.shell(&record, &mut front), [snapshot.clone()]);
         let Ok(()) = line.release(&mut front, |_, _| Ok(()));
-        assert_eq!(front.0, [sound.clone()], "the move waits for its save");
+        assert_eq!(
+            front.0,
+            std::slice::from_ref(&sound),
+            "the move waits for its save"
+        );
         assert!(line.busy());
         gate_tx.send(()).unwrap();
         let end = Instant::now() + Duration::from_secs(10);
