@@ -266,6 +266,19 @@ impl State {
                     spare.display()
                 ),
             ),
+            // The last save neither worked nor failed: the disk hangs.
+            None if !self.failing => (
+                self.pack.phrase(
+                    "pgn_lacks_moves_unwritten",
+                    &[("file", file), ("from", from)],
+                ),
+                format!(
+                    "{shown} lacks {} half-move(s) from move {first_move} on ({}); \
+                     the disk has not finished writing them",
+                    sans.len(),
+                    sans.join(" ")
+                ),
+            ),
             None => (
                 self.pack
                     .phrase("pgn_lacks_moves_nowhere", &[("file", file), ("from", from)]),
