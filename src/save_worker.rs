@@ -11,15 +11,16 @@
 //! merged: the newest record is written and every older ticket is done
 //! with it (the newest record holds every move of the older ones).
 //!
-//! The terminal commands (`play`, `track`, `online`) save the same way
-//! through [`SaveLine`]: their front end is wrapped in [`WithSaving`],
-//! which queues the save and holds the effects after it (the move's
+//! The terminal commands (`play`, `track`) save the same way through
+//! [`SaveLine`]: their front end is wrapped in [`WithSaving`], which
+//! queues the save and holds the effects after it (the move's
 //! announcement) until [`SaveLine::release`] finds the save on disk, with
-//! the window's hold and give-up times.
+//! the window's hold and give-up times. Their saves run in steps on
+//! threads of their own ([`SaveWorker::spawn_staged`]), overlapping.
 
 use std::collections::VecDeque;
 use std::io;
-use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -34,13 +35,20 @@ use rochade_core::online::OnlineEffect;
 /// tests pass one that records calls or fails).
 pub type GameSaver = Box<dyn FnMut(&GameRecord) -> io::Result<()> + Send>;
 
-/// The second half of a staged save: puts what the first half flushed to
-/// disk in place (a rename, the folder flushed).
-pub type Commit = Box<dyn FnOnce() -> io::Result<()> + Send>;
+/// The last step of a staged save: flushes the folder of the file put in
+/// place, so that the rename survives a power cut.
+pub type SyncFolder = Box<dyn FnOnce() -> io::Result<()> + Send>;
 
-/// The first half of a staged save: the record flushed to disk under a
-/// temporary name; the commit that puts it in place.
-pub type StagedSaver = Box<dyn FnMut(&GameRecord) -> io::Result<Commit> + Send>;
+/// The middle step of a staged save: puts the flushed file in place (a
+/// rename) and returns the last step.
+pub type Place = Box<dyn FnOnce() -> io::Result<SyncFolder> + Send>;
+
+/// The first step of a staged save: the record flushed to disk under a
+/// temporary name; the step that puts it in place.
+pub type StagedSaver = Arc<dyn Fn(&GameRecord) -> io::Result<Place> + Send + Sync>;
+
+/// How many staged saves may be under way at once (more are merged).
+const SAVES_AT_ONCE: usize = 4;
 
 /// Wakes the window when a save is done (e.g. `egui::Context::request_repaint`).
 pub type Wake = Box<dyn Fn() + Send>;
@@ -62,6 +70,27 @@ pub struct SaveWorker {
     finished: u64,
     /// A ticket no thread will save (the thread is gone).
     lost: Option<u64>,
+}
+
+/// One save of [`SaveWorker::spawn_staged`]: flushed, put in place unless
+/// a newer save is there already (`Ok(None)`), the folder flushed.
+fn save_staged(
+    saver: &(dyn Fn(&GameRecord) -> io::Result<Place> + Send + Sync),
+    placed: &Mutex<u64>,
+    ticket: u64,
+    record: &GameRecord,
+) -> io::Result<Option<()>> {
+    let place = saver(record)?;
+    let sync_folder = {
+        let mut newest = placed.lock().unwrap_or_else(|e| e.into_inner());
+        if *newest > ticket {
+            return Ok(None);
+        }
+        let sync_folder = place()?;
+        *newest = ticket;
+        sync_folder
+    };
+    sync_folder().map(Some)
 }
 
 impl SaveWorker {
@@ -103,59 +132,85 @@ impl SaveWorker {
         })
     }
 
-    /// Starts two threads that save in two halves, one after the other:
-    /// while the second puts a save in place and flushes its folder, the
-    /// first already flushes the next record to disk (on a slow disk a
-    /// move waits for at most about three flushes, not four). Saves queued
-    /// meanwhile are merged at each half.
-    pub fn spawn_staged(mut prepare: StagedSaver, wake: Wake) -> io::Result<SaveWorker> {
-        type Prepared = (u64, usize, io::Result<Commit>);
+    /// Starts a thread that saves each record on a thread of its own, up
+    /// to [`SAVES_AT_ONCE`] at once (more are merged): each flushes its
+    /// record to disk under a temporary name, puts it in place unless a
+    /// newer one is there already (renames stay in order), and flushes
+    /// the folder. A move made while a save is under way waits for its own
+    /// save only (on a slow disk two flushes), never for the one under way
+    /// first. A save overtaken by a newer one is done with it.
+    pub fn spawn_staged(saver: StagedSaver, wake: Wake) -> io::Result<SaveWorker> {
         let (jobs, job_rx) = mpsc::channel::<(u64, GameRecord)>();
-        let (prepared_tx, prepared_rx) = mpsc::channel::<Prepared>();
         let (done_tx, done) = mpsc::channel();
-        let first = std::thread::Builder::new()
+        let wake = Arc::new(Mutex::new(wake));
+        let dispatcher = std::thread::Builder::new()
             .name("game-saver".into())
             .spawn(move || {
+                // The newest ticket put in place.
+                let placed = Arc::new(Mutex::new(0u64));
+                let under_way = Arc::new((Mutex::new(0usize), Condvar::new()));
+                let mut savers: Vec<JoinHandle<()>> = Vec::new();
                 while let Ok(mut job) = job_rx.recv() {
+                    {
+                        let (count, freed) = &*under_way;
+                        let mut count = count.lock().unwrap_or_else(|e| e.into_inner());
+                        while *count >= SAVES_AT_ONCE {
+                            count = freed.wait(count).unwrap_or_else(|e| e.into_inner());
+                        }
+                        *count += 1;
+                    }
+                    // Only the newest of those queued meanwhile is saved.
                     while let Ok(newer) = job_rx.try_recv() {
                         job = newer;
                     }
-                    let (ticket, record) = job;
-                    let prepared = prepare(&record);
-                    if prepared_tx
-                        .send((ticket, record.moves().len(), prepared))
-                        .is_err()
-                    {
-                        break;
+                    let ticket = job.0;
+                    let (saver, placed, freeing) =
+                        (saver.clone(), placed.clone(), under_way.clone());
+                    let (done_tx_saver, wake) = (done_tx.clone(), wake.clone());
+                    let spawned =
+                        std::thread::Builder::new()
+                            .name("game-save".into())
+                            .spawn(move || {
+                                let (ticket, record) = job;
+                                let plies = record.moves().len();
+                                let result = save_staged(&*saver, &placed, ticket, &record);
+                                // Overtaken: the newer save's report covers it.
+                                if let Some(result) = result.transpose() {
+                                    let report = SaveDone {
+                                        ticket,
+                                        result,
+                                        plies,
+                                    };
+                                    if done_tx_saver.send(report).is_ok() {
+                                        (wake.lock().unwrap_or_else(|e| e.into_inner()))();
+                                    }
+                                }
+                                let (count, freed) = &*freeing;
+                                *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+                                freed.notify_one();
+                            });
+                    match spawned {
+                        Ok(handle) => savers.push(handle),
+                        Err(e) => {
+                            let (count, _) = &*under_way;
+                            *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+                            let _ = done_tx.send(SaveDone {
+                                ticket,
+                                result: Err(e),
+                                plies: 0,
+                            });
+                        }
                     }
+                    savers.retain(|h| !h.is_finished());
                 }
-            })?;
-        let second = std::thread::Builder::new()
-            .name("game-committer".into())
-            .spawn(move || {
-                while let Ok(mut prepared) = prepared_rx.recv() {
-                    // Only the newest needs putting in place (an older one
-                    // dropped removes its temporary file).
-                    while let Ok(newer) = prepared_rx.try_recv() {
-                        prepared = newer;
-                    }
-                    let (ticket, plies, commit) = prepared;
-                    let result = commit.and_then(|commit| commit());
-                    let done = SaveDone {
-                        ticket,
-                        result,
-                        plies,
-                    };
-                    if done_tx.send(done).is_err() {
-                        break;
-                    }
-                    wake();
+                for saver in savers {
+                    let _ = saver.join();
                 }
             })?;
         Ok(SaveWorker {
             jobs: Some(jobs),
             done,
-            threads: vec![first, second],
+            threads: vec![dispatcher],
             queued: 0,
             finished: 0,
             lost: None,
@@ -179,7 +234,18 @@ impl SaveWorker {
 
     /// The saves finished since the last call (never blocks).
     pub fn poll(&mut self) -> Vec<SaveDone> {
-        let mut out: Vec<SaveDone> = self.done.try_iter().collect();
+        // A report older than one already given says nothing new (saves
+        // on threads of their own may finish out of order).
+        let mut newest = self.finished;
+        let mut out: Vec<SaveDone> = self
+            .done
+            .try_iter()
+            .filter(|d| {
+                let news = d.ticket > newest;
+                newest = newest.max(d.ticket);
+                news
+            })
+            .collect();
         if let Some(ticket) = self.lost.take() {
             out.push(SaveDone {
                 ticket,
@@ -217,10 +283,11 @@ impl SaveWorker {
         while !self.is_done(ticket) && self.lost.is_none() {
             let left = end.saturating_duration_since(Instant::now());
             match self.done.recv_timeout(left) {
-                Ok(d) => {
-                    self.finished = self.finished.max(d.ticket);
+                Ok(d) if d.ticket > self.finished => {
+                    self.finished = d.ticket;
                     out.push(d);
                 }
+                Ok(_) => {}
                 Err(_) => break,
             }
         }
@@ -260,7 +327,7 @@ pub struct SaveLine {
 }
 
 impl SaveLine {
-    /// Saves in two halves (see [`SaveWorker::spawn_staged`]).
+    /// Saves in steps, overlapping (see [`SaveWorker::spawn_staged`]).
     pub fn spawn(saver: StagedSaver) -> io::Result<SaveLine> {
         Ok(SaveLine {
             worker: SaveWorker::spawn_staged(saver, Box::new(|| {}))?,
@@ -494,49 +561,52 @@ mod tests {
         assert_eq!(written, vec![0, 3], "the two queued while busy are merged");
     }
 
+    /// A staged step that puts nothing in place and flushes nothing.
+    fn placed_nowhere() -> Place {
+        Box::new(|| Ok(Box::new(|| Ok(())) as SyncFolder))
+    }
+
     #[test]
-    fn staged_saves_are_merged_while_the_last_one_is_put_in_place() {
+    fn a_staged_save_overtakes_a_slow_one_and_renames_stay_in_order() {
         let (gate_tx, gate_rx) = mpsc::channel::<()>();
-        let (prepared_tx, prepared_rx) = mpsc::channel::<usize>();
-        let (committing_tx, committing_rx) = mpsc::channel::<usize>();
-        let committing_tx = Arc::new(Mutex::new(committing_tx));
-        let gate = Arc::new(Mutex::new(gate_rx));
-        let committed = Arc::new(Mutex::new(Vec::new()));
-        let log = committed.clone();
+        let (started_tx, started_rx) = mpsc::channel::<usize>();
+        let gate = Mutex::new(gate_rx);
+        let started = Mutex::new(started_tx);
+        let placed = Arc::new(Mutex::new(Vec::new()));
+        let log = placed.clone();
         let mut worker = SaveWorker::spawn_staged(
-            Box::new(move |r: &GameRecord| {
+            Arc::new(move |r: &GameRecord| {
                 let plies = r.moves().len();
-                prepared_tx.send(plies).unwrap();
-                let (gate, log) = (gate.clone(), log.clone());
-                let committing = committing_tx.clone();
-                Ok(Box::new(move || {
-                    committing.lock().unwrap().send(plies).unwrap();
+                started.lock().unwrap().send(plies).unwrap();
+                if plies == 0 {
+                    // The first save's disk is slow.
                     gate.lock().unwrap().recv().unwrap();
+                }
+                let log = log.clone();
+                Ok(Box::new(move || {
                     log.lock().unwrap().push(plies);
-                    Ok(())
-                }) as Commit)
+                    Ok(Box::new(|| Ok(())) as SyncFolder)
+                }) as Place)
             }),
             Box::new(|| {}),
         )
         .unwrap();
         let mut record = GameRecord::new();
         let first = worker.queue(record.clone());
-        assert_eq!(prepared_rx.recv().unwrap(), 0);
-        assert_eq!(committing_rx.recv().unwrap(), 0);
-        // The first is being put in place (held); two more are flushed
-        // to disk meanwhile, not one after the other.
-        record.play_sans("e4").unwrap();
-        let _ = worker.queue(record.clone());
-        record.play_sans("e5 Nf3").unwrap();
+        assert_eq!(started_rx.recv().unwrap(), 0);
+        // A move made while the first save is under way waits for its
+        // own save only.
+        record.play_sans("e4 e5 Nf3").unwrap();
         let last = worker.queue(record.clone());
-        while prepared_rx.recv().unwrap() != 3 {}
-        assert!(!worker.is_done(first));
-        gate_tx.send(()).unwrap();
-        gate_tx.send(()).unwrap();
         let done = worker.wait(last, Duration::from_secs(10));
-        assert!(worker.is_idle());
-        assert_eq!(done.last().map(|d| (d.ticket, d.plies)), Some((last, 3)));
-        assert_eq!(*committed.lock().unwrap(), [0, 3], "the middle one merged");
+        assert_eq!(done.len(), 1);
+        assert_eq!((done[0].ticket, done[0].plies), (last, 3));
+        assert!(done[0].result.is_ok());
+        assert!(worker.is_done(first) && worker.is_idle());
+        // The slow one, overtaken, is never put in place over the newer.
+        gate_tx.send(()).unwrap();
+        drop(worker);
+        assert_eq!(*placed.lock().unwrap(), [3]);
     }
 
     #[test]
@@ -544,9 +614,10 @@ mod tests {
         use crate::runtime::Collect;
         use crate::session::Priority;
         let (gate_tx, gate_rx) = mpsc::channel::<()>();
-        let mut line = SaveLine::spawn(Box::new(move |_: &GameRecord| {
-            gate_rx.recv().unwrap();
-            Ok(Box::new(|| Ok(())) as Commit)
+        let gate = Mutex::new(gate_rx);
+        let mut line = SaveLine::spawn(Arc::new(move |_: &GameRecord| {
+            gate.lock().unwrap().recv().unwrap();
+            Ok(placed_nowhere())
         }))
         .unwrap();
         let speech = Effect::Speak(Speech {

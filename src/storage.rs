@@ -23,15 +23,15 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// A file written and flushed to disk under its temporary name, waiting
 /// to be put in place ([`Prepared::commit`]). Dropped instead, the
-/// temporary file is removed. The two halves let a saving thread flush the
-/// next save while the folder of the last one is flushed.
+/// temporary file is removed. The steps let saves on threads of their own
+/// overlap while their renames stay in order.
 #[derive(Debug)]
 pub struct Prepared {
     temp: tempfile::NamedTempFile,
     path: PathBuf,
 }
 
-/// The first half of [`write_atomically`]: the temporary file beside
+/// The first step of [`write_atomically`]: the temporary file beside
 /// `path` written and flushed to disk.
 pub fn prepare_atomically(path: &Path, bytes: &[u8]) -> io::Result<Prepared> {
     use std::io::Write;
@@ -58,12 +58,30 @@ pub fn prepare_atomically(path: &Path, bytes: &[u8]) -> io::Result<Prepared> {
 }
 
 impl Prepared {
-    /// The second half: renamed over the file, the folder flushed.
+    /// The rest: renamed over the file, the folder flushed.
     pub fn commit(self) -> io::Result<()> {
+        self.place()?.sync();
+        Ok(())
+    }
+
+    /// Renamed over the file; the folder is flushed by [`Placed::sync`].
+    pub fn place(self) -> io::Result<Placed> {
         // On failure the temporary file is removed when dropped.
         self.temp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(Placed { path: self.path })
+    }
+}
+
+/// A file put in place whose folder is not flushed yet.
+#[derive(Debug)]
+pub struct Placed {
+    path: PathBuf,
+}
+
+impl Placed {
+    /// Flushes the folder: the rename survives a power cut.
+    pub fn sync(self) {
         sync_folder(folder_of(&self.path));
-        Ok(())
     }
 }
 
@@ -75,7 +93,7 @@ pub fn write_user_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     prepare_user_file(path, bytes)?.commit()
 }
 
-/// The first half of [`write_user_file`] (see [`prepare_atomically`]).
+/// The first step of [`write_user_file`] (see [`prepare_atomically`]).
 pub fn prepare_user_file(path: &Path, bytes: &[u8]) -> io::Result<Prepared> {
     let target = regular_target(path)?;
     prepare_atomically(&target, bytes)

@@ -1,8 +1,8 @@
-//! The `--pgn` file of `play`, `track` and `online`, saved as the window
-//! saves its game: on the saving thread ([`crate::save_worker::SaveLine`]),
-//! a move announced once it is on disk, a slow disk said and never a
-//! reason to announce late by a queue of saves (saves queued while the disk
-//! is busy are merged).
+//! The `--pgn` file of `play` and `track`, saved as the window saves its
+//! game: off the command's thread ([`crate::save_worker::SaveLine`]), a
+//! move announced once it is on disk, a slow disk said. Each save runs on
+//! a thread of its own, overlapping the one under way (renames in order),
+//! so on a slow disk a move waits for its own save only.
 //!
 //! A file that cannot be written (a full disk, a pulled stick) stops the
 //! file, never the game: the failure is said once (a `pgn_failed` event,
@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::{CliError, CliResult};
 use crate::chess::GameRecord;
 use crate::runtime::Shell;
-use crate::save_worker::{Commit, SaveLine, SaveNews, WithSaving};
+use crate::save_worker::{Place, SaveLine, SaveNews, SyncFolder, WithSaving};
 use crate::savegame::SavedElsewhere;
 use crate::session::{Priority, Speech};
 use crate::words::{Lang, Pack, Token, Utterance};
@@ -60,7 +60,7 @@ impl PgnSaving {
     ) -> Result<PgnSaving, CliError> {
         let spare = spare_name(&path);
         let target = path.clone();
-        let line = SaveLine::spawn(Box::new(move |record: &GameRecord| {
+        let line = SaveLine::spawn(std::sync::Arc::new(move |record: &GameRecord| {
             prepare(&target, &spare, record)
         }))
         .map_err(|e| CliError::failure(format!("no thread to save {}: {e}", path.display())))?;
@@ -293,20 +293,22 @@ impl State {
     }
 }
 
-/// Flushes the game to disk beside the `--pgn` file; the commit puts it
-/// in place. When either half fails, the whole game is written to the
-/// spare file, carried in the error ([`SavedElsewhere`]).
-fn prepare(path: &Path, spare: &Path, record: &GameRecord) -> io::Result<Commit> {
+/// Flushes the game to disk beside the `--pgn` file; the steps after put
+/// it in place and flush the folder. When a step fails, the whole game is
+/// written to the spare file, carried in the error ([`SavedElsewhere`]).
+fn prepare(path: &Path, spare: &Path, record: &GameRecord) -> io::Result<Place> {
     let text = crate::pgn::write_pgn(record);
     let prepared = match crate::storage::prepare_user_file(path, text.as_bytes()) {
         Ok(prepared) => prepared,
         Err(cause) => return Err(keep_spare(cause, spare, &text)),
     };
     let spare = spare.to_path_buf();
-    Ok(Box::new(move || {
-        prepared
-            .commit()
-            .map_err(|cause| keep_spare(cause, &spare, &text))
+    Ok(Box::new(move || match prepared.place() {
+        Ok(placed) => Ok(Box::new(move || {
+            placed.sync();
+            Ok(())
+        }) as SyncFolder),
+        Err(cause) => Err(keep_spare(cause, &spare, &text)),
     }))
 }
 
