@@ -43,9 +43,9 @@ pub type SyncFolder = Box<dyn FnOnce() -> io::Result<()> + Send>;
 /// rename) and returns the last step.
 pub type Place = Box<dyn FnOnce() -> io::Result<SyncFolder> + Send>;
 
-/// The first step of a staged save: the record flushed to disk under a
-/// temporary name; the step that puts it in place.
-pub type StagedSaver = Arc<dyn Fn(&GameRecord) -> io::Result<Place> + Send + Sync>;
+/// The first step of a staged save: the record (of the ticket given)
+/// flushed to disk under a temporary name; the step that puts it in place.
+pub type StagedSaver = Arc<dyn Fn(u64, &GameRecord) -> io::Result<Place> + Send + Sync>;
 
 /// How many staged saves may be under way at once (more are merged).
 const SAVES_AT_ONCE: usize = 4;
@@ -75,12 +75,12 @@ pub struct SaveWorker {
 /// One save of [`SaveWorker::spawn_staged`]: flushed, put in place unless
 /// a newer save is there already (`Ok(None)`), the folder flushed.
 fn save_staged(
-    saver: &(dyn Fn(&GameRecord) -> io::Result<Place> + Send + Sync),
+    saver: &(dyn Fn(u64, &GameRecord) -> io::Result<Place> + Send + Sync),
     placed: &Mutex<u64>,
     ticket: u64,
     record: &GameRecord,
 ) -> io::Result<Option<()>> {
-    let place = saver(record)?;
+    let place = saver(ticket, record)?;
     let sync_folder = {
         let mut newest = placed.lock().unwrap_or_else(|e| e.into_inner());
         if *newest > ticket {
@@ -575,7 +575,7 @@ mod tests {
         let placed = Arc::new(Mutex::new(Vec::new()));
         let log = placed.clone();
         let mut worker = SaveWorker::spawn_staged(
-            Arc::new(move |r: &GameRecord| {
+            Arc::new(move |_, r: &GameRecord| {
                 let plies = r.moves().len();
                 started.lock().unwrap().send(plies).unwrap();
                 if plies == 0 {
@@ -615,7 +615,7 @@ mod tests {
         use crate::session::Priority;
         let (gate_tx, gate_rx) = mpsc::channel::<()>();
         let gate = Mutex::new(gate_rx);
-        let mut line = SaveLine::spawn(Arc::new(move |_: &GameRecord| {
+        let mut line = SaveLine::spawn(Arc::new(move |_, _: &GameRecord| {
             gate.lock().unwrap().recv().unwrap();
             Ok(placed_nowhere())
         }))

@@ -60,8 +60,12 @@ impl PgnSaving {
     ) -> Result<PgnSaving, CliError> {
         let spare = spare_name(&path);
         let target = path.clone();
-        let line = SaveLine::spawn(std::sync::Arc::new(move |record: &GameRecord| {
-            prepare(&target, &spare, record)
+        let spare = std::sync::Arc::new(Spare {
+            name: spare,
+            newest: std::sync::Mutex::new(0),
+        });
+        let line = SaveLine::spawn(std::sync::Arc::new(move |ticket, record: &GameRecord| {
+            prepare(&target, &spare, ticket, record)
         }))
         .map_err(|e| CliError::failure(format!("no thread to save {}: {e}", path.display())))?;
         Ok(PgnSaving {
@@ -296,34 +300,59 @@ impl State {
 /// Flushes the game to disk beside the `--pgn` file; the steps after put
 /// it in place and flush the folder. When a step fails, the whole game is
 /// written to the spare file, carried in the error ([`SavedElsewhere`]).
-fn prepare(path: &Path, spare: &Path, record: &GameRecord) -> io::Result<Place> {
+fn prepare(
+    path: &Path,
+    spare: &std::sync::Arc<Spare>,
+    ticket: u64,
+    record: &GameRecord,
+) -> io::Result<Place> {
     let text = crate::pgn::write_pgn(record);
     let prepared = match crate::storage::prepare_user_file(path, text.as_bytes()) {
         Ok(prepared) => prepared,
-        Err(cause) => return Err(keep_spare(cause, spare, &text)),
+        Err(cause) => return Err(spare.keep(cause, ticket, &text)),
     };
-    let spare = spare.to_path_buf();
+    let spare = spare.clone();
     Ok(Box::new(move || match prepared.place() {
         Ok(placed) => Ok(Box::new(move || {
             placed.sync();
             Ok(())
         }) as SyncFolder),
-        Err(cause) => Err(keep_spare(cause, &spare, &text)),
+        Err(cause) => Err(spare.keep(cause, ticket, &text)),
     }))
 }
 
-/// The whole game in the spare file; the error to report (`cause`, with
-/// where the game is kept when it could be).
-fn keep_spare(cause: io::Error, spare: &Path, text: &str) -> io::Error {
-    for dir in spare_dirs() {
-        let at = dir.join(spare);
-        let written = crate::paths::private_dir(&dir)
-            .and_then(|()| crate::storage::write_atomically(&at, text.as_bytes()));
-        if written.is_ok() {
-            return io::Error::new(cause.kind(), SavedElsewhere { cause, path: at });
+/// The spare file of this run and the newest save written to it.
+struct Spare {
+    name: PathBuf,
+    newest: std::sync::Mutex<u64>,
+}
+
+impl Spare {
+    /// The whole game in the spare file, unless a newer save's game is
+    /// there already (saves run side by side); the error to report
+    /// (`cause`, with where the game is kept when it could be).
+    fn keep(&self, cause: io::Error, ticket: u64, text: &str) -> io::Error {
+        let mut newest = self.newest.lock().unwrap_or_else(|e| e.into_inner());
+        for dir in spare_dirs() {
+            let at = dir.join(&self.name);
+            let written = if *newest > ticket {
+                // A newer game is there: this one's moves and more.
+                if at.is_file() {
+                    Ok(())
+                } else {
+                    Err(io::Error::from(io::ErrorKind::NotFound))
+                }
+            } else {
+                crate::paths::private_dir(&dir)
+                    .and_then(|()| crate::storage::write_atomically(&at, text.as_bytes()))
+            };
+            if written.is_ok() {
+                *newest = (*newest).max(ticket);
+                return io::Error::new(cause.kind(), SavedElsewhere { cause, path: at });
+            }
         }
+        cause
     }
-    cause
 }
 
 /// Where a game the `--pgn` file could not take is kept: `spare/` in the
