@@ -2,7 +2,8 @@
 //! device such as `/dev/zero` or a link to one is refused at once, never
 //! waited on or read for ever), and at most a cap of bytes (a file larger
 //! than its kind can be is refused, never loaded whole). Word files,
-//! settings, saves, PGN files and board logs all come through here.
+//! settings, saves, PGN files, board logs and the puzzle progress all come
+//! through here.
 //!
 //! Errors name the file and what it is; they never quote its contents
 //! (what quotes contents, a parser's message, is cut short with
