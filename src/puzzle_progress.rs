@@ -23,6 +23,11 @@ pub enum SaveOutcome {
 pub struct ProgressFile {
     path: Option<PathBuf>,
     failing: bool,
+    /// Why the file must not be written (one that could not be read nor
+    /// moved aside): every save fails with this.
+    blocked: std::cell::RefCell<Option<String>>,
+    /// Where the last [`ProgressFile::load`] kept a file it could not read.
+    kept: std::cell::RefCell<Option<PathBuf>>,
 }
 
 impl ProgressFile {
@@ -36,6 +41,8 @@ impl ProgressFile {
         ProgressFile {
             path,
             failing: false,
+            blocked: std::cell::RefCell::new(None),
+            kept: std::cell::RefCell::new(None),
         }
     }
 
@@ -43,53 +50,83 @@ impl ProgressFile {
         self.path.as_ref()
     }
 
+    /// After a [`ProgressFile::load`] that could not read the file: where
+    /// it was kept (`None` when it could not be moved: it is then never
+    /// written over).
+    pub fn kept(&self) -> Option<PathBuf> {
+        self.kept.borrow().clone()
+    }
+
     /// The saved progress (a new player's when there is none), and a
-    /// warning when the file could not be read: it is then kept beside
-    /// under a new name and the player starts afresh.
+    /// warning when the file could not be read for any reason (not UTF-8,
+    /// too large, not a regular file, unreadable, not the progress's
+    /// TOML): it is then moved beside under a new name, never overwritten,
+    /// and the player starts afresh. The file is read through
+    /// [`crate::read_capped`]: a FIFO or a link to a device is refused at
+    /// once, a huge file is never loaded. Temporary files a killed write
+    /// left are cleared first.
     pub fn load(&self) -> (Progress, Option<String>) {
         let Some(path) = &self.path else {
             return (Progress::default(), None);
         };
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return (Progress::default(), None);
+        crate::storage::remove_stale_temps(path);
+        let problem =
+            match crate::read_capped::read_text_capped(path, crate::read_capped::PROGRESS_CAP) {
+                Ok(text) => match Progress::from_text(&text) {
+                    Ok(progress) => return (progress, None),
+                    Err(e) => rochade_core::text::excerpt(e.trim(), 300),
+                },
+                Err(e) if e.is_not_found() => return (Progress::default(), None),
+                Err(e) => e.to_string(),
+            };
+        // A folder is no progress of the player's: left where it is (a
+        // save then fails on it, and that is said).
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+            return (
+                Progress::default(),
+                Some(format!(
+                    "{} could not be read ({problem}); it is left as it is; starting afresh",
+                    path.display()
+                )),
+            );
+        }
+        let kept = match crate::storage::move_aside(path) {
+            Ok(kept) => {
+                let said = format!("it was kept as {}", kept.display());
+                self.kept.replace(Some(kept));
+                said
             }
             Err(e) => {
-                return (
-                    Progress::default(),
-                    Some(format!("cannot read {}: {e}", path.display())),
+                // Never written over: the progress of this run stays in
+                // memory only.
+                let why = format!(
+                    "{} could not be kept beside ({e}), so it is not written over",
+                    path.display()
                 );
+                self.blocked.replace(Some(why));
+                format!("it could not be kept beside ({e}) and is left as it is")
             }
         };
-        match Progress::from_text(&text) {
-            Ok(progress) => (progress, None),
-            Err(e) => {
-                let kept = match crate::storage::keep_beside(path) {
-                    Ok(Some(kept)) => format!("kept as {}", kept.display()),
-                    Ok(None) => "empty".to_owned(),
-                    Err(e) => format!("could not be kept: {e}"),
-                };
-                (
-                    Progress::default(),
-                    Some(format!(
-                        "{} is unreadable ({}), {kept}; starting afresh",
-                        path.display(),
-                        e.trim()
-                    )),
-                )
-            }
-        }
+        (
+            Progress::default(),
+            Some(format!(
+                "{} could not be read ({problem}); {kept}; starting afresh",
+                path.display()
+            )),
+        )
     }
 
     pub fn save(&mut self, progress: &Progress) -> SaveOutcome {
         let Some(path) = &self.path else {
             return SaveOutcome::Saved;
         };
-        let written = path
-            .parent()
-            .map_or(Ok(()), crate::paths::private_dir)
-            .and_then(|()| crate::storage::write_atomically(path, progress.to_text().as_bytes()));
+        let blocked = self.blocked.borrow().clone();
+        let written = match blocked {
+            Some(why) => Err(std::io::Error::other(why)),
+            None => Ok(()),
+        }
+        .and_then(|()| path.parent().map_or(Ok(()), crate::paths::private_dir))
+        .and_then(|()| crate::storage::write_atomically(path, progress.to_text().as_bytes()));
         match (written, self.failing) {
             (Ok(()), false) => SaveOutcome::Saved,
             (Ok(()), true) => {

@@ -2,7 +2,8 @@
 //! device such as `/dev/zero` or a link to one is refused at once, never
 //! waited on or read for ever), and at most a cap of bytes (a file larger
 //! than its kind can be is refused, never loaded whole). Word files,
-//! settings, saves, PGN files and board logs all come through here.
+//! settings, saves, PGN files, board logs and the puzzle progress all come
+//! through here.
 //!
 //! Errors name the file and what it is; they never quote its contents
 //! (what quotes contents, a parser's message, is cut short with
@@ -22,6 +23,9 @@ pub const PGN_CAP: u64 = 64 << 20;
 pub const BOARD_LOG_CAP: u64 = 256 << 20;
 /// The most a Braille table or a token file may hold.
 pub const SMALL_CAP: u64 = 1 << 20;
+/// The most the puzzle progress may hold (a rating, two counts and the
+/// ids of the last 500 puzzles take a few kilobytes).
+pub const PROGRESS_CAP: u64 = 1 << 20;
 
 /// Why a file was not read.
 #[derive(Debug, thiserror::Error)]

@@ -90,6 +90,43 @@ pub fn carry_out<S: Shell + ?Sized>(
     Ok(None)
 }
 
+/// A front end lent out is a front end: a wrapper (the engine's, the
+/// saving's) takes it by reference or by value alike.
+impl<S: Shell + ?Sized> Shell for &mut S {
+    type Error = S::Error;
+
+    fn speak(&mut self, speech: Speech) -> Result<(), S::Error> {
+        (**self).speak(speech)
+    }
+    fn sound(&mut self, earcon: Earcon) -> Result<(), S::Error> {
+        (**self).sound(earcon)
+    }
+    fn notice(&mut self, notice: Notice) -> Result<(), S::Error> {
+        (**self).notice(notice)
+    }
+    fn save_game(&mut self) -> Result<SaveStep, S::Error> {
+        (**self).save_game()
+    }
+    fn board_command(&mut self, command: HostCommand) -> Result<(), S::Error> {
+        (**self).board_command(command)
+    }
+    fn sighted_board_command(&mut self, command: HostCommand) -> Result<(), S::Error> {
+        (**self).sighted_board_command(command)
+    }
+    fn ask_engine(&mut self, request: EngineRequest) -> Result<(), S::Error> {
+        (**self).ask_engine(request)
+    }
+    fn restart_engine(&mut self) -> Result<(), S::Error> {
+        (**self).restart_engine()
+    }
+    fn config_changed(&mut self, config: SessionConfig) -> Result<(), S::Error> {
+        (**self).config_changed(config)
+    }
+    fn online(&mut self, effect: OnlineEffect) -> Result<(), S::Error> {
+        (**self).online(effect)
+    }
+}
+
 /// A front end of its own wrapped with the engine thread: engine requests
 /// go to the engine, everything else to `inner`.
 pub struct WithEngine<'a, S: ?Sized> {

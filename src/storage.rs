@@ -18,6 +18,22 @@ use std::path::{Path, PathBuf};
 /// A file replaced keeps its mode (and, where allowed, its owner); a new
 /// one is readable by the user only.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    prepare_atomically(path, bytes)?.commit()
+}
+
+/// A file written and flushed to disk under its temporary name, waiting
+/// to be put in place ([`Prepared::commit`]). Dropped instead, the
+/// temporary file is removed. The steps let saves on threads of their own
+/// overlap while their renames stay in order.
+#[derive(Debug)]
+pub struct Prepared {
+    temp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+/// The first step of [`write_atomically`]: the temporary file beside
+/// `path` written and flushed to disk.
+pub fn prepare_atomically(path: &Path, bytes: &[u8]) -> io::Result<Prepared> {
     use std::io::Write;
     let dir = folder_of(path);
     std::fs::create_dir_all(dir)?;
@@ -35,10 +51,38 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
-    // On failure the temporary file is removed when dropped.
-    temp.persist(path).map_err(|e| e.error)?;
-    sync_folder(dir);
-    Ok(())
+    Ok(Prepared {
+        temp,
+        path: path.to_path_buf(),
+    })
+}
+
+impl Prepared {
+    /// The rest: renamed over the file, the folder flushed.
+    pub fn commit(self) -> io::Result<()> {
+        self.place()?.sync();
+        Ok(())
+    }
+
+    /// Renamed over the file; the folder is flushed by [`Placed::sync`].
+    pub fn place(self) -> io::Result<Placed> {
+        // On failure the temporary file is removed when dropped.
+        self.temp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(Placed { path: self.path })
+    }
+}
+
+/// A file put in place whose folder is not flushed yet.
+#[derive(Debug)]
+pub struct Placed {
+    path: PathBuf,
+}
+
+impl Placed {
+    /// Flushes the folder: the rename survives a power cut.
+    pub fn sync(self) {
+        sync_folder(folder_of(&self.path));
+    }
 }
 
 /// Writes a file the user named: through symbolic links (the file a link
@@ -46,8 +90,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// (`/dev/full`, a FIFO) with an error that says what is there. Otherwise
 /// as [`write_atomically`], beside the file the links lead to.
 pub fn write_user_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    prepare_user_file(path, bytes)?.commit()
+}
+
+/// The first step of [`write_user_file`] (see [`prepare_atomically`]).
+pub fn prepare_user_file(path: &Path, bytes: &[u8]) -> io::Result<Prepared> {
     let target = regular_target(path)?;
-    write_atomically(&target, bytes)
+    prepare_atomically(&target, bytes)
 }
 
 /// Where writing the user's `path` goes: the file its symbolic links lead
@@ -139,6 +188,46 @@ pub fn keep_beside(path: &Path) -> io::Result<Option<PathBuf>> {
             }
             Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => temp = e.file,
             Err(e) => return Err(e.error),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("no free name beside {}", path.display()),
+    ))
+}
+
+/// Moves what is at `path` (a file, or whatever is there: a FIFO, a
+/// link to a device, a file too large to read) to a new name beside it
+/// (`puzzles.toml` as `puzzles-2.toml`, or the first number free), never
+/// replacing anything and never reading it, and returns that name. A
+/// file that cannot be read is kept this way before a fresh one is
+/// written in its place.
+pub fn move_aside(path: &Path) -> io::Result<PathBuf> {
+    let dir = folder_of(path);
+    let name = file_name(path)?;
+    let (stem, extension) = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => (stem.to_owned(), format!(".{ext}")),
+        _ => (name.clone(), String::new()),
+    };
+    for n in 2..10_000 {
+        let kept = dir.join(format!("{stem}-{n}{extension}"));
+        // A hard link is made only where no name is (no race with another
+        // file appearing); a link names the link itself, not its target.
+        match std::fs::hard_link(path, &kept) {
+            Ok(()) => {
+                std::fs::remove_file(path)?;
+                sync_folder(dir);
+                return Ok(kept);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            // A file system without hard links (a FAT stick): a rename to
+            // a name checked free just before.
+            Err(_) if std::fs::symlink_metadata(&kept).is_err() => {
+                std::fs::rename(path, &kept)?;
+                sync_folder(dir);
+                return Ok(kept);
+            }
+            Err(e) => return Err(e),
         }
     }
     Err(io::Error::new(

@@ -195,7 +195,28 @@ fn a_pgn_file_that_cannot_be_written_is_said_once_and_the_game_goes_on() {
         "--pgn",
         pgn,
     ];
-    let events = play(&args, "e4\nd4\nresign\nyes\n");
+    let mut argv = vec!["play"];
+    argv.extend_from_slice(&args);
+    let out = run_rochade(&argv, b"e4\nd4\nresign\nyes\n");
+    // The file lacks every move: said at the end, with where the whole
+    // game is kept, and the exit is a failure.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("lacks 4 half-move(s) from move 1 on (e4")
+            && stderr.contains("the whole game is kept in"),
+        "{stderr}"
+    );
+    let events: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let incomplete = events.iter().find(|e| e["event"] == "pgn_incomplete");
+    assert!(
+        incomplete.is_some_and(|e| e["on_disk"] == 0 && e["plies"] == 4),
+        "{events:?}"
+    );
     let failed: Vec<&serde_json::Value> = events
         .iter()
         .filter(|e| e["event"] == "pgn_failed")

@@ -307,7 +307,7 @@ fn a_progress_file_that_cannot_be_written_is_said_and_the_puzzles_go_on() {
     let mut run = Run::start(&data, &["--count", "2", "--seed", "3", "--lang", "en"]);
     run.until("puzzle");
     run.type_line("skip");
-    run.until("failed");
+    // Saved before the result is said: the failed save comes first.
     let failed = run.until("progress_failed");
     assert!(
         failed["reason"].as_str().unwrap().contains("puzzles.toml"),
@@ -321,6 +321,7 @@ fn a_progress_file_that_cannot_be_written_is_said_and_the_puzzles_go_on() {
             .starts_with("Your puzzle progress was not saved"),
         "{said}"
     );
+    run.until("failed");
     // The next puzzle comes all the same.
     run.until("puzzle");
     run.type_line("skip");

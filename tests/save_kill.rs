@@ -17,6 +17,9 @@
 //! move. (With the start-up before issue 25 it offered the data folder's
 //! older game: run 60 lost 7 announced moves.)
 
+#[path = "support/hermetic.rs"]
+mod hermetic;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -580,4 +583,157 @@ fn a_game_that_ends_while_the_disk_is_full_is_not_offered_again_as_its_first_mov
         archived, 1,
         "the finished game is kept in the spare folder's archive"
     );
+}
+
+/// `rochade play --pgn` on a small disk of its own, as the player types:
+/// the JSON events read as they come, each with a time limit.
+struct PlayOnDisk {
+    child: std::process::Child,
+    events: std::sync::mpsc::Receiver<serde_json::Value>,
+    seen: Vec<serde_json::Value>,
+}
+
+impl PlayOnDisk {
+    fn start(pgn: &Path, data: &Path) -> PlayOnDisk {
+        let mut child = hermetic::rochade()
+            .env("ROCHADE_DATA_DIR", data)
+            .args(["play", "--json", "--quiet", "--lang", "en", "--level", "1"])
+            .args(["--pause-ms", "0", "--seed", "5", "--pgn"])
+            .arg(pgn)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("rochade runs");
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, events) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                let value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        PlayOnDisk {
+            child,
+            events,
+            seen: Vec::new(),
+        }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+    }
+
+    /// Reads events up to the move of `ply`.
+    fn until_ply(&mut self, ply: usize) {
+        while !self
+            .seen
+            .iter()
+            .any(|e| e["event"] == "move" && e["ply"] == ply)
+        {
+            match self.events.recv_timeout(Duration::from_secs(30)) {
+                Ok(e) => self.seen.push(e),
+                Err(e) => panic!("no move {ply} ({e}): {:#?}", self.seen),
+            }
+        }
+    }
+
+    /// Quits; the exit code, stderr and every event.
+    fn quit(mut self) -> (Option<i32>, String, Vec<serde_json::Value>) {
+        self.type_line("quit");
+        drop(self.child.stdin.take());
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(self.child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+        let status = self.child.wait().unwrap();
+        self.seen.extend(self.events.iter());
+        (status.code(), stderr, self.seen)
+    }
+
+    fn announced(&self) -> usize {
+        self.seen.iter().filter(|e| e["event"] == "move").count()
+    }
+}
+
+#[test]
+fn play_pgn_quit_on_a_still_full_disk_says_what_the_file_lacks_and_where_it_is() {
+    // Issue 50, item 2: after one `pgn_failed` the moves went on being
+    // announced, and quitting while the disk was still full ended
+    // silently with exit 0, the file six moves behind.
+    let disk = SmallDisk::mount(256);
+    let data = hermetic::private_dir("pgn-full-disk");
+    let pgn = disk.0.join("game.pgn");
+    let mut play = PlayOnDisk::start(&pgn, &data);
+    play.type_line("e4");
+    play.until_ply(2);
+    fill(&disk.0);
+    play.type_line("d4");
+    play.until_ply(4);
+    play.type_line("Nf3");
+    play.until_ply(6);
+    assert_eq!(play.announced(), 6);
+    let (code, stderr, events) = play.quit();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        events.iter().filter(|e| e["event"] == "pgn_failed").count(),
+        1,
+        "{events:#?}"
+    );
+    let incomplete = events
+        .iter()
+        .find(|e| e["event"] == "pgn_incomplete")
+        .unwrap_or_else(|| panic!("{events:#?}"));
+    assert_eq!(
+        (incomplete["on_disk"].as_u64(), incomplete["plies"].as_u64()),
+        (Some(2), Some(6))
+    );
+    assert!(
+        stderr.contains("lacks 4 half-move(s) from move 2 on (d4 "),
+        "{stderr}"
+    );
+    let words = events
+        .iter()
+        .filter(|e| e["event"] == "say")
+        .filter_map(|e| e["text"].as_str())
+        .find(|t| t.starts_with("The file game.pgn lacks the moves from move 2 on"));
+    assert!(words.is_some(), "said: {events:#?}");
+    // The file holds what was on disk before the disk filled; the spare
+    // file in the data folder holds the whole game, every announced move.
+    let on_disk = rochade::export::read_pgn(&std::fs::read_to_string(&pgn).unwrap(), 0).unwrap();
+    assert_eq!(on_disk.moves().len(), 2);
+    let spare_path = incomplete["spare"].as_str().expect("a spare file");
+    assert!(
+        spare_path.starts_with(data.join("spare").to_str().unwrap()),
+        "{spare_path}"
+    );
+    assert!(stderr.contains(spare_path), "{stderr}");
+    let spare =
+        rochade::export::read_pgn(&std::fs::read_to_string(spare_path).unwrap(), 0).unwrap();
+    assert_eq!(spare.moves().len(), 6);
+    assert_eq!(spare.moves()[..2], on_disk.moves()[..]);
+}
+
+#[test]
+fn play_pgn_quit_after_the_disk_has_room_again_writes_every_move_and_exits_0() {
+    let disk = SmallDisk::mount(256);
+    let data = hermetic::private_dir("pgn-room-again");
+    let pgn = disk.0.join("game.pgn");
+    let mut play = PlayOnDisk::start(&pgn, &data);
+    play.type_line("e4");
+    play.until_ply(2);
+    fill(&disk.0);
+    play.type_line("d4");
+    play.until_ply(4);
+    std::fs::remove_file(disk.0.join("filler")).unwrap();
+    let (code, stderr, events) = play.quit();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        events.iter().any(|e| e["event"] == "pgn_saved"),
+        "{events:#?}"
+    );
+    let on_disk = rochade::export::read_pgn(&std::fs::read_to_string(&pgn).unwrap(), 0).unwrap();
+    assert_eq!(on_disk.moves().len(), 4, "the try at quit wrote the rest");
 }

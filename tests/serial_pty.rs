@@ -326,7 +326,13 @@ fn track_keeps_following_the_board_when_its_pgn_cannot_be_written() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    // The file lacks every move at the end: said, with where the whole
+    // game is kept, and the exit is a failure.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("lacks 7 half-move(s)") && stderr.contains("the whole game is kept in"),
+        "{stderr}"
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         json_moves(&stdout),

@@ -84,6 +84,24 @@ pub(super) trait Follow {
     /// the sighted player's e-board's, for commands and the board log.
     fn attach(&mut self, link: Link, sighted: bool);
 
+    /// A save is under way, or printing waits for one: look again soon.
+    fn saving(&self) -> bool {
+        false
+    }
+
+    /// Prints what waited for saves now on disk.
+    fn release_saved(&mut self, now: u64) -> CliResult {
+        let _ = now;
+        Ok(())
+    }
+
+    /// At the end: waits for the saves, prints what waited; an error when
+    /// the file lacks moves.
+    fn finish_saving(&mut self, now: u64) -> CliResult {
+        let _ = now;
+        Ok(())
+    }
+
     /// Runs every deadline up to and including `until`.
     fn run_until(&mut self, until: u64) -> CliResult {
         // Each tick consumes a deadline; the bound guards against a stuck one.
@@ -124,12 +142,14 @@ fn replay<F: Follow>(
         for msg in messages {
             follower.input(entry.ms, BoardEvent::Message(msg))?;
         }
+        follower.release_saved(entry.ms)?;
         last = entry.ms;
     }
     if let Some(count) = drops.rest() {
         follower.input(last, BoardEvent::LinesDropped { count })?;
     }
     follower.run_until(last + 60_000)?;
+    follower.finish_saving(last + 60_000)?;
     Ok(read)
 }
 
@@ -335,20 +355,27 @@ fn follow_link<F: Follow>(
 ) -> CliResult {
     loop {
         let now = epoch.elapsed().as_millis() as u64;
-        let wait = follower
+        let mut wait = follower
             .next_deadline()
             .map_or(500, |d| d.saturating_sub(now))
             .min(500);
+        if follower.saving() {
+            // A move's line waits for its save: looked for often.
+            wait = wait.min(crate::save_worker::SaveLine::POLL.as_millis() as u64);
+        }
         match rx.recv_timeout(Duration::from_millis(wait)) {
             Ok(Tagged::Board(input)) => follower.input(input.at_ms, input.event)?,
             Ok(Tagged::Sighted(input)) => follower.sighted_input(input.at_ms, input.event)?,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let now = epoch.elapsed().as_millis() as u64;
+                follower.finish_saving(now)?;
                 return Err(CliError::failure("the board link stopped"));
             }
         }
         let now = epoch.elapsed().as_millis() as u64;
         follower.run_until(now)?;
+        follower.release_saved(now)?;
     }
 }
 

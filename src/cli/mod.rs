@@ -14,6 +14,7 @@ pub mod follow;
 pub mod online;
 pub mod online_report;
 pub mod output;
+mod pgn_saving;
 pub mod play;
 pub mod puzzle;
 pub mod review;

@@ -14,9 +14,9 @@
 //! announcement), `say` (any other words), `end` (result, reason) and
 //! `error` (bad input; the game goes on).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 use shakmaty::Color;
@@ -130,31 +130,34 @@ pub fn is_quit(text: &str) -> bool {
 struct Out {
     json: bool,
     speech: super::terminal_voice::TerminalVoice,
-    pgn: Option<super::output::PgnFile>,
+    /// The `--pgn` file, saved on its own thread: a move is printed and
+    /// said once it is on disk.
+    pgn: Option<super::pgn_saving::PgnSaving>,
 }
 
 impl Out {
-    /// The terminal's side of the runtime for one event's effects; `moved`
-    /// when the event played a move.
-    fn shell<'a>(&'a self, session: &'a Session, moved: bool) -> PlayOut<'a> {
-        PlayOut {
-            out: self,
-            session,
-            stdout: std::io::stdout().lock(),
-            moved,
-            said: Vec::new(),
-        }
-    }
-
     /// Hands one event to the session through the driver, which carries
     /// its effects out once (engine requests to the engine thread, the
     /// rest here): notices are printed as they come, then what is said (so
-    /// a move is printed once, as its `move` line, and saved before it is
-    /// spoken).
+    /// a move is printed once, as its `move` line). With `--pgn` the save
+    /// comes first and what follows it waits until it is on disk.
+    fn handle(&mut self, driver: &mut Driver, event: Event) -> CliResult {
+        let mut shell = PlayOut::new(self.json, &self.speech);
+        match &mut self.pgn {
+            Some(pgn) => {
+                driver.handle_with(event, |session, _| pgn.shell(session.record(), &mut shell))?;
+            }
+            None => {
+                driver.handle_with(event, |_, _| &mut shell)?;
+            }
+        }
+        shell.flush_speech()
+    }
+
     /// Prints and says words of the terminal's own (the commands, what
     /// to type).
-    fn say(&self, driver: &Driver, words: crate::words::Utterance) -> CliResult {
-        let mut shell = self.shell(&driver.session, false);
+    fn say(&mut self, driver: &Driver, words: crate::words::Utterance) -> CliResult {
+        let mut shell = PlayOut::new(self.json, &self.speech);
         shell.speak(Speech {
             text: words,
             lang: driver.session.pack().lang,
@@ -163,20 +166,40 @@ impl Out {
         shell.flush_speech()
     }
 
-    fn handle(&self, driver: &mut Driver, event: Event) -> CliResult {
-        driver
-            .handle_with(event, |session, outcome| {
-                self.shell(session, outcome.played())
-            })?
-            .flush_speech()
+    /// Prints and says what waited for saves now on disk.
+    fn release_saved(&mut self) -> CliResult {
+        let Some(pgn) = &mut self.pgn else {
+            return Ok(());
+        };
+        let mut shell = PlayOut::new(self.json, &self.speech);
+        pgn.release(&mut shell, PlayOut::event)?;
+        shell.flush_speech()
+    }
+
+    /// At the end: waits for the saves; an error (said) when the file
+    /// lacks moves.
+    fn finish_saving(&mut self, record: &crate::chess::GameRecord) -> CliResult {
+        let Some(pgn) = &mut self.pgn else {
+            return Ok(());
+        };
+        let mut shell = PlayOut::new(self.json, &self.speech);
+        let finished = pgn.finish(record, &mut shell, PlayOut::event);
+        shell.flush_speech()?;
+        finished
+    }
+
+    /// How long the loop may wait for input before it looks for finished
+    /// saves again.
+    fn wait(&self, wait: Duration) -> Duration {
+        self.pgn.as_ref().map_or(wait, |p| p.wait(wait))
     }
 }
 
 /// `rochade play`'s side of the runtime (the engine's requests go to the
 /// engine thread through the driver).
 struct PlayOut<'a> {
-    out: &'a Out,
-    session: &'a Session,
+    json: bool,
+    speech: &'a super::terminal_voice::TerminalVoice,
     stdout: std::io::StdoutLock<'static>,
     /// This batch holds a move: its announcement is printed as the move.
     moved: bool,
@@ -184,11 +207,21 @@ struct PlayOut<'a> {
 }
 
 impl PlayOut<'_> {
+    fn new(json: bool, speech: &super::terminal_voice::TerminalVoice) -> PlayOut<'_> {
+        PlayOut {
+            json,
+            speech,
+            stdout: std::io::stdout().lock(),
+            moved: false,
+            said: Vec::new(),
+        }
+    }
+
     fn flush_speech(&mut self) -> CliResult {
         for speech in std::mem::take(&mut self.said) {
             let is_move = self.moved && speech.priority == crate::session::Priority::Move;
             if !is_move && !speech.text.written.is_empty() {
-                if self.out.json {
+                if self.json {
                     let line = json!({"event": "say", "text": speech.text.written});
                     writeln!(self.stdout, "{line}")?;
                 } else {
@@ -196,7 +229,16 @@ impl PlayOut<'_> {
                     writeln!(self.stdout, "{text}")?;
                 }
             }
-            self.out.speech.speak(speech);
+            self.speech.speak(speech);
+        }
+        Ok(())
+    }
+
+    /// A JSON line of the saving (`pgn_failed`, `save_slow`, ...); its
+    /// words come as speech.
+    fn event(&mut self, value: serde_json::Value) -> CliResult {
+        if self.json {
+            writeln!(self.stdout, "{value}")?;
         }
         Ok(())
     }
@@ -214,7 +256,7 @@ impl Shell for PlayOut<'_> {
         Ok(())
     }
     fn notice(&mut self, notice: Notice) -> CliResult {
-        let json = self.out.json;
+        let json = self.json;
         match notice {
             Notice::Move {
                 ref announcement,
@@ -222,6 +264,7 @@ impl Shell for PlayOut<'_> {
                 source,
                 ..
             } => {
+                self.moved = true;
                 let by = if source == Source::Engine {
                     super::output::MoveBy::Engine
                 } else {
@@ -261,15 +304,8 @@ impl Shell for PlayOut<'_> {
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        let Some(pgn) = &self.out.pgn else {
-            return Ok(SaveStep::Done);
-        };
-        // A file that cannot be written stops the file, never the game.
-        if let Some(event) = pgn.write(self.session.record(), "the game goes on")
-            && self.out.json
-        {
-            writeln!(self.stdout, "{event}")?;
-        }
+        // Without `--pgn` nothing is saved; with it, the saving in front
+        // of this front end takes the save.
         Ok(SaveStep::Done)
     }
     fn board_command(&mut self, _: HostCommand) -> CliResult {
@@ -360,10 +396,19 @@ pub fn run(args: Args) -> CliResult {
             .unwrap_or(1)
     });
     let speech = super::terminal_voice::TerminalVoice::start(args.quiet, args.lang);
-    let out = Out {
+    let pgn = match args.pgn {
+        Some(path) => Some(super::pgn_saving::PgnSaving::start(
+            path,
+            session.pack().clone(),
+            args.lang,
+            "the game goes on",
+        )?),
+        None => None,
+    };
+    let mut out = Out {
         json: args.json,
         speech,
-        pgn: args.pgn.map(super::output::PgnFile::new),
+        pgn,
     };
     let greeting = {
         let pack = session.pack();
@@ -387,7 +432,7 @@ pub fn run(args: Args) -> CliResult {
     let engine = EngineService::spawn(args.engine);
     let mut driver = Driver::new(session, engine, Time::Real(Instant::now()));
     {
-        let mut shell = out.shell(&driver.session, false);
+        let mut shell = PlayOut::new(out.json, &out.speech);
         shell.speak(Speech {
             text: greeting,
             lang: args.lang,
@@ -395,30 +440,48 @@ pub fn run(args: Args) -> CliResult {
         })?;
         shell.flush_speech()?;
     }
-    out.handle(&mut driver, Event::Tick)?;
-    settle(&mut driver, &out)?;
-    out.say(&driver, driver.session.pack().say("terminal_help_hint"))?;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    while let Some(line) = lines.next() {
-        let line = line?;
+    // Lines come on a channel, so that while the player thinks, moves
+    // waiting for their save are printed as soon as it is on disk.
+    let (tx, lines) = std::sync::mpsc::channel();
+    super::spawn_stdin_lines(tx, Some, None);
+    let played = play_lines(&mut driver, &mut out, &lines);
+    // Every move on disk, or said which are not and where they are.
+    let saved = out.finish_saving(driver.session.record());
+    out.speech.finish();
+    played.and(saved)
+}
+
+/// The game: events from the typed lines (`None`: the end of input) and
+/// the engine, until `quit`, the end of input or the end of the game.
+fn play_lines(
+    driver: &mut Driver,
+    out: &mut Out,
+    lines: &std::sync::mpsc::Receiver<Option<String>>,
+) -> CliResult {
+    out.handle(driver, Event::Tick)?;
+    settle(driver, out)?;
+    out.say(driver, driver.session.pack().say("terminal_help_hint"))?;
+    loop {
+        let Some(line) = next_line(out, lines)? else {
+            return Ok(());
+        };
         let text = line.trim();
         if text.is_empty() {
             continue;
         }
         if is_quit(text) {
-            break;
+            return Ok(());
         }
         if is_help(text) {
-            out.say(&driver, driver.session.pack().say("play_help"))?;
+            out.say(driver, driver.session.pack().say("play_help"))?;
             continue;
         }
         let command = command_for(text);
-        if game_over(&driver) && command != Some(Command::Repeat) {
+        if game_over(driver) && command != Some(Command::Repeat) {
             // The game stays open until `quit`: a word typed after the end
             // (an answer to a question that never came) is answered here,
             // never passed to the shell.
-            out.say(&driver, driver.session.pack().say("play_over"))?;
+            out.say(driver, driver.session.pack().say("play_over"))?;
             continue;
         }
         let event = match command {
@@ -428,28 +491,28 @@ pub fn run(args: Args) -> CliResult {
                 source: Source::Keyboard,
             },
         };
-        out.handle(&mut driver, event)?;
+        out.handle(driver, event)?;
         if driver.session.pending().is_some() {
             // The question (takeback, resign) waits for its answer: the
             // next line.
-            out.say(&driver, driver.session.pack().say("terminal_yes_or_no"))?;
-            let answer = lines
-                .by_ref()
-                .map_while(Result::ok)
-                .find(|l| !l.trim().is_empty());
+            out.say(driver, driver.session.pack().say("terminal_yes_or_no"))?;
+            let answer = loop {
+                match next_line(out, lines)? {
+                    Some(l) if l.trim().is_empty() => {}
+                    other => break other,
+                }
+            };
             let answer = match answer.as_deref().map(str::trim) {
                 Some(a) if is_yes(a) => Command::Confirm,
                 _ => Command::Cancel,
             };
-            out.handle(&mut driver, Event::Command(answer))?;
+            out.handle(driver, Event::Command(answer))?;
         }
-        settle(&mut driver, &out)?;
-        if game_over(&driver) {
-            out.say(&driver, driver.session.pack().say("play_over"))?;
+        settle(driver, out)?;
+        if game_over(driver) {
+            out.say(driver, driver.session.pack().say("play_over"))?;
         }
     }
-    out.speech.finish();
-    Ok(())
 }
 
 /// The game has ended and the engine has nothing more to say.
@@ -457,17 +520,65 @@ fn game_over(driver: &Driver) -> bool {
     driver.session.record().is_over() && !driver.session.engine_busy()
 }
 
-fn settle(driver: &mut Driver, out: &Out) -> CliResult {
-    let done = driver.settle_with(|driver, event| out.handle(driver, event))?;
-    if !done {
-        return Err(CliError::failure("the engine thread stopped answering"));
+/// The next typed line (`None` at the end of input), printing what waited
+/// for saves meanwhile.
+fn next_line(
+    out: &mut Out,
+    lines: &std::sync::mpsc::Receiver<Option<String>>,
+) -> Result<Option<String>, CliError> {
+    loop {
+        out.release_saved()?;
+        match lines.recv_timeout(out.wait(Duration::from_secs(1))) {
+            Ok(line) => return Ok(line),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
+        }
     }
-    // Restarted, a flooding engine floods again: the game ends here (the
-    // session said why; main writes this too).
-    if driver.engine.flooded() {
-        out.speech.finish();
-        let words = driver.session.pack().say("play_engine_flooded");
-        return Err(CliError::failure(words.written));
-    }
-    Ok(())
 }
+
+/// Waits for the engine's answers (the engine's move is played after the
+/// pause), printing what waited for saves as they reach the disk.
+fn settle(driver: &mut Driver, out: &mut Out) -> CliResult {
+    let mut silent_since = Instant::now();
+    loop {
+        out.release_saved()?;
+        if !driver.session.engine_busy() {
+            // Ready notices and the like that arrived meanwhile.
+            while let Ok(event) = driver.engine.events().try_recv() {
+                out.handle(driver, Event::Engine(event))?;
+            }
+            out.release_saved()?;
+            // Restarted, a flooding engine floods again: the game ends
+            // here (the session said why; main writes this too).
+            if driver.engine.flooded() {
+                let words = driver.session.pack().say("play_engine_flooded");
+                return Err(CliError::failure(words.written));
+            }
+            return Ok(());
+        }
+        if let Some(at) = driver.session.engine_move_due() {
+            let now = driver.now();
+            if now >= at {
+                out.handle(driver, Event::Tick)?;
+                silent_since = Instant::now();
+            } else {
+                let left = Duration::from_millis(at - now);
+                std::thread::sleep(out.wait(left));
+            }
+            continue;
+        }
+        match driver.engine.events().recv_timeout(out.wait(ENGINE_WAIT)) {
+            Ok(event) => {
+                out.handle(driver, Event::Engine(event))?;
+                silent_since = Instant::now();
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                if silent_since.elapsed() < ENGINE_WAIT => {}
+            Err(_) => return Err(CliError::failure("the engine thread stopped answering")),
+        }
+    }
+}
+
+/// The engine thread sent nothing for this long: give up waiting (the
+/// thread itself reports a hung engine well before).
+const ENGINE_WAIT: Duration = Duration::from_secs(120);

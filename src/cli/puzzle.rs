@@ -13,7 +13,8 @@
 //! themes), `move` (the common
 //! shape, `by` "player" or "opponent"), `wrong` (uci), `solved` or
 //! `failed` (id), `say` (any other words), `error` (bad input),
-//! `progress_failed`/`progress_saved` (the progress file) and `end` after
+//! `progress_failed`/`progress_saved`/`progress_unreadable` (the progress
+//! file; `progress_unreadable` has `reason` and `kept`) and `end` after
 //! `--count` puzzles or the end of input.
 
 use std::io::Write;
@@ -304,6 +305,13 @@ impl Shell for PuzzleOut<'_> {
     }
 }
 
+/// A file's name as it is said: its name alone (the folder is printed on
+/// stderr), the same written and spoken.
+fn file_words(path: &std::path::Path) -> Utterance {
+    let name = path.file_name().unwrap_or(path.as_os_str());
+    Utterance::from(name.to_string_lossy().as_ref())
+}
+
 fn number(pack: &Pack, n: u32) -> Utterance {
     pack.render(&[Token::Number(n.into())])
 }
@@ -367,9 +375,6 @@ pub fn run(args: Args) -> CliResult {
     let packs: Vec<Pack> = Lang::ALL.iter().map(|&l| Pack::bundled(l)).collect();
     let mut file = ProgressFile::in_data_dir();
     let (progress, warning) = file.load();
-    if let Some(w) = warning {
-        eprintln!("rochade: {w}");
-    }
     let config = SessionConfig {
         lang: args.lang,
         ..SessionConfig::default()
@@ -391,6 +396,23 @@ pub fn run(args: Args) -> CliResult {
         link: None,
     };
     out.link = args.board.open(started, &tx, Msg::Board)?;
+    if let Some(w) = warning {
+        // A file that could not be read was kept beside (or left as it
+        // is): said, so the player knows why the rating starts afresh.
+        eprintln!("rochade: {w}");
+        let said = match file.kept() {
+            Some(kept) => pack.phrase("puzzle_progress_kept", &[("file", file_words(&kept))]),
+            None => pack.say("puzzle_progress_not_kept"),
+        };
+        if out.json {
+            let kept = file.kept().map(|k| k.display().to_string());
+            out.line(
+                json!({"event": "progress_unreadable", "reason": w, "kept": kept}),
+                None,
+            )?;
+        }
+        out.say(said, args.lang)?;
+    }
     super::spawn_stdin_lines(tx, Msg::Line, Msg::End);
     let now = || started.elapsed().as_millis() as u64;
     out.say(pack.say("terminal_help_hint"), args.lang)?;
@@ -447,7 +469,13 @@ pub fn run(args: Args) -> CliResult {
                     )
                 }
             };
+            let before = session.puzzle_progress().clone();
             let fx = session.handle(now(), event);
+            // The result is said only once it is on disk: a kill right
+            // after it was heard loses nothing.
+            if *session.puzzle_progress() != before {
+                save_progress(&mut file, session.puzzle_progress(), &out, &pack, args.lang)?;
+            }
             if out.emit(Some(player), fx)? {
                 let solved = session.puzzle().and_then(|r| r.outcome) == Some(true);
                 if solved {
@@ -455,7 +483,6 @@ pub fn run(args: Args) -> CliResult {
                 } else {
                     session_stats.1 += 1;
                 }
-                save_progress(&mut file, session.puzzle_progress(), &out, &pack, args.lang)?;
                 break;
             }
         }

@@ -195,7 +195,8 @@ pub fn run(args: Args) -> CliResult {
         ..SessionConfig::default()
     };
     let pack = super::load_pack(config.lang);
-    let mut session = Session::with_pack(config, pack);
+    let lang = config.lang;
+    let mut session = Session::with_pack(config, pack.clone());
     if let Some(fen) = &args.fen {
         session.set_start_fen(fen).map_err(CliError::input)?;
     }
@@ -211,7 +212,15 @@ pub fn run(args: Args) -> CliResult {
     }
     let mut driver = Driver {
         session,
-        pgn: args.pgn.clone().map(super::output::PgnFile::new),
+        pgn: match &args.pgn {
+            Some(path) => Some(super::pgn_saving::PgnSaving::start(
+                path.clone(),
+                pack,
+                lang,
+                "the board is still followed",
+            )?),
+            None => None,
+        },
         link: None,
         ble: None,
         sighted: None,

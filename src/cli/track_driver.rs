@@ -16,7 +16,9 @@ use crate::session::{Earcon, Event, Notice, Session, SessionConfig, Speech};
 
 pub(super) struct Driver {
     pub(super) session: Session,
-    pub(super) pgn: Option<super::output::PgnFile>,
+    /// The `--pgn` file, saved on its own thread: a move's line is
+    /// printed once the move is on disk.
+    pub(super) pgn: Option<super::pgn_saving::PgnSaving>,
     pub(super) link: Option<Link>,
     /// The player's own e-board when it is reached over Bluetooth LE.
     pub(super) ble: Option<crate::ble::BleLink>,
@@ -36,24 +38,75 @@ impl Driver {
 
     pub(super) fn handle(&mut self, now: u64, event: Event) -> CliResult {
         let effects = self.session.handle(now, event);
-        let mut out = TrackOut {
-            driver: self,
+        let mut pgn = self.pgn.take();
+        let mut out = self.out(now);
+        let carried = match &mut pgn {
+            Some(pgn) => carry_out(&mut pgn.shell(self.session.record(), &mut out), effects),
+            None => carry_out(&mut out, effects),
+        };
+        let flushed = out.stdout.flush();
+        drop(out);
+        self.pgn = pgn;
+        carried?;
+        Ok(flushed?)
+    }
+
+    /// The front end for effects carried out at `now`.
+    fn out(&self, now: u64) -> TrackOut<'_> {
+        TrackOut {
+            session: &self.session,
+            link: self.link.as_ref(),
+            ble: self.ble.as_ref(),
+            sighted: self.sighted.as_ref(),
             now,
             stdout: std::io::stdout().lock(),
+        }
+    }
+
+    /// Prints what waited for saves now on disk (and what the saves tell).
+    pub(super) fn release_saved(&mut self, now: u64) -> CliResult {
+        let Some(mut pgn) = self.pgn.take() else {
+            return Ok(());
         };
-        // Saving is done in place, so nothing is ever held back.
-        carry_out(&mut out, effects)?;
+        let mut out = self.out(now);
+        let released = pgn.release(&mut out, TrackOut::event);
+        let flushed = out.stdout.flush();
+        drop(out);
+        self.pgn = Some(pgn);
+        released?;
+        Ok(flushed?)
+    }
+
+    /// At the end: every save waited for, everything printed; an error
+    /// when the file lacks moves (said, with where the game is kept).
+    pub(super) fn finish_saving(&mut self, now: u64) -> CliResult {
+        let Some(mut pgn) = self.pgn.take() else {
+            return Ok(());
+        };
+        let mut out = self.out(now);
+        let finished = pgn.finish(self.session.record(), &mut out, TrackOut::event);
         out.stdout.flush()?;
-        Ok(())
+        finished
     }
 }
 
-/// `rochade track`'s side of the runtime: one JSON line per notice, the PGN
-/// file, the board links. It has no voice, no sound and no engine.
+/// `rochade track`'s side of the runtime: one JSON line per notice, the
+/// board links. It has no voice, no sound and no engine; the PGN file is
+/// saved in front of it ([`super::pgn_saving`]).
 struct TrackOut<'a> {
-    driver: &'a mut Driver,
+    session: &'a Session,
+    link: Option<&'a Link>,
+    ble: Option<&'a crate::ble::BleLink>,
+    sighted: Option<&'a Link>,
     now: u64,
     stdout: std::io::StdoutLock<'static>,
+}
+
+impl TrackOut<'_> {
+    /// A JSON line of the saving (`pgn_failed`, `save_slow`, ...).
+    fn event(&mut self, value: serde_json::Value) -> CliResult {
+        print_json(&mut self.stdout, self.link, self.now, &value)
+    }
 }
 
 impl Shell for TrackOut<'_> {
@@ -67,10 +120,10 @@ impl Shell for TrackOut<'_> {
         Ok(())
     }
     fn notice(&mut self, notice: Notice) -> CliResult {
-        let link = self.driver.link.as_ref();
+        let link = self.link;
         if let Notice::Move { ply, .. } = notice {
             // The same `move` event as every command prints.
-            let session = &self.driver.session;
+            let session = self.session;
             let first = shakmaty::Position::turn(session.record().start_position());
             let mover = super::output::mover_of_ply(ply, first);
             let by = super::output::MoveBy::of(mover, session.config().blind_side);
@@ -81,26 +134,20 @@ impl Shell for TrackOut<'_> {
         print_json(&mut self.stdout, link, self.now, &notice)
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        let Some(pgn) = &self.driver.pgn else {
-            return Ok(SaveStep::Done);
-        };
-        // A full disk or a pulled stick stops the file, never the game.
-        let record = self.driver.session.record();
-        if let Some(event) = pgn.write(record, "the board is still followed") {
-            writeln!(self.stdout, "{event}")?;
-        }
+        // Without `--pgn` there is nothing to save (with it, the saving
+        // in front of this front end takes the save).
         Ok(SaveStep::Done)
     }
     fn board_command(&mut self, command: HostCommand) -> CliResult {
-        if let Some(link) = &self.driver.link {
+        if let Some(link) = self.link {
             link.send(command);
-        } else if let Some(link) = &self.driver.ble {
+        } else if let Some(link) = self.ble {
             link.send(command);
         }
         Ok(())
     }
     fn sighted_board_command(&mut self, command: HostCommand) -> CliResult {
-        if let Some(link) = &self.driver.sighted {
+        if let Some(link) = self.sighted {
             link.send(command);
         }
         Ok(())
@@ -143,5 +190,17 @@ impl Follow for Driver {
 
     fn attach(&mut self, link: Link, sighted: bool) {
         self.attach_link(link, sighted);
+    }
+
+    fn saving(&self) -> bool {
+        self.pgn.as_ref().is_some_and(|p| p.busy())
+    }
+
+    fn release_saved(&mut self, now: u64) -> CliResult {
+        Driver::release_saved(self, now)
+    }
+
+    fn finish_saving(&mut self, now: u64) -> CliResult {
+        Driver::finish_saving(self, now)
     }
 }

@@ -40,6 +40,18 @@ impl Follow for EBoardDriver {
     fn attach(&mut self, link: Link, sighted: bool) {
         self.0.attach_link(link, sighted);
     }
+
+    fn saving(&self) -> bool {
+        self.0.saving()
+    }
+
+    fn release_saved(&mut self, now: u64) -> CliResult {
+        self.0.release_saved(now)
+    }
+
+    fn finish_saving(&mut self, now: u64) -> CliResult {
+        self.0.finish_saving(now)
+    }
 }
 
 /// Any e-board's decoder, for a board log.
