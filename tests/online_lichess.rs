@@ -983,11 +983,43 @@ fn the_opponents_draw_offer_accepted_ends_the_game_drawn() {
         (&end["result"], &end["reason"]),
         (&"1/2-1/2".into(), &"draw".into())
     );
-    let (code, _, stderr) = r.finish();
+    // The game is over, the command is not: a late `yes` stays here,
+    // answered, and `quit` leaves (issue 51: it went to the shell).
+    r.type_line("yes");
+    while r.until("say")["text"] != "The game is over. Type quit to leave" {}
+    r.type_line("quit");
+    let (code, out, stderr) = r.finish();
     assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !out.iter().any(|l| l.contains(r#""state":"lost""#)),
+        "nothing of the server after the end: {out:?}"
+    );
     assert_eq!(server.status(), ("draw".to_owned(), None));
     let text = std::fs::read_to_string(dir.join("g.pgn")).unwrap();
     assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+}
+
+/// Issue 51: a board port that does not exist is refused at once, as
+/// `rochade track` refuses it, before anything is asked of the server.
+#[test]
+fn a_board_port_that_does_not_exist_is_refused_at_once() {
+    let out = hermetic::rochade()
+        .env("ROCHADE_SECRET_STORE", "file")
+        .env("ROCHADE_LICHESS_TOKEN", TOKEN)
+        .args([
+            "online",
+            "--server",
+            "http://127.0.0.1:9",
+            "--quiet",
+            "--board",
+            "/dev/ttyUSB-rochade-missing",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no such port"), "{stderr}");
 }
 
 #[test]

@@ -48,7 +48,7 @@ use crate::engine::EngineRequest;
 use crate::online::requests::{Requests, spawn_requests};
 use crate::online::{ApiError, Client, Find, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
-use crate::session::{Earcon, Event, Notice, Priority, Session, SessionConfig, Speech};
+use crate::session::{Command, Earcon, Event, Notice, Priority, Session, SessionConfig, Speech};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
 use crate::words::{Lang, Utterance};
 
@@ -234,6 +234,9 @@ impl Terminal {
 struct TerminalShell<'a> {
     term: &'a mut Terminal,
     session: &'a Session,
+    /// The batch holds a move: its announcement is printed as its `move`
+    /// event (a move's words said again, `repeat`, are printed here).
+    moved: bool,
 }
 
 impl Shell for TerminalShell<'_> {
@@ -245,7 +248,7 @@ impl Shell for TerminalShell<'_> {
         // A report's words were printed with it; a move's announcement is
         // printed by its `move` event.
         if reported.as_deref() == Some(speech.text.written.as_str())
-            || speech.priority == Priority::Move
+            || speech.priority == Priority::Move && self.moved
             || speech.text.written.is_empty()
         {
             out.voice(speech.text, speech.priority);
@@ -373,6 +376,7 @@ pub fn run(args: Args) -> CliResult {
         println!("token removed");
         return Ok(());
     }
+    args.board.check_port()?;
     let token = token::load().ok_or_else(|| {
         CliError::failure(format!(
             "no token: create a personal API token with the board:play scope, then set {} or store it with `rochade online --set-token`",
@@ -472,6 +476,13 @@ pub fn run(args: Args) -> CliResult {
     if let Some(stop) = &run.term.game_stream {
         stop.store(true, Ordering::Relaxed);
     }
+    // The game is over: nothing more of the server is said, and what is
+    // typed now stays here until `quit` (a `yes` typed for a question
+    // that never came never reaches the shell).
+    let result = match result {
+        Ok(()) if run.term.done => run.after_the_end(&rx),
+        other => other,
+    };
     if let Some(s) = &run.term.out.speech {
         s.wait_idle(Duration::from_secs(30));
     }
@@ -502,9 +513,13 @@ impl Run {
     /// before announced) through the one runtime.
     fn handle(&mut self, now: u64, event: Event) -> CliResult {
         let effects = self.session.handle(now, event);
+        let moved = effects
+            .iter()
+            .any(|e| matches!(e, crate::session::Effect::Notice(Notice::Move { .. })));
         let mut shell = TerminalShell {
             term: &mut self.term,
             session: &self.session,
+            moved,
         };
         carry_out(&mut shell, effects)?;
         match self.term.failed.take() {
@@ -604,7 +619,7 @@ impl Run {
                 }
                 Msg::Stdin(line) => {
                     let text = line.trim().to_owned();
-                    if matches!(text.as_str(), "quit" | "exit" | "q") {
+                    if super::play::is_quit(&text) {
                         break;
                     }
                     if !text.is_empty() {
@@ -671,6 +686,33 @@ impl Run {
             }
             // Deadlines due while messages kept coming.
             self.run_deadlines()?;
+        }
+        Ok(())
+    }
+
+    /// After the game: typed lines until `quit` or the end of input;
+    /// `repeat` says the last move again, anything else that the game is
+    /// over.
+    fn after_the_end(&mut self, rx: &Receiver<Msg>) -> CliResult {
+        for msg in rx {
+            let text = match msg {
+                Msg::Stdin(line) => line.trim().to_owned(),
+                Msg::StdinEnd => return Ok(()),
+                _ => continue,
+            };
+            if text.is_empty() {
+                continue;
+            }
+            if super::play::is_quit(&text) {
+                return Ok(());
+            }
+            let now = self.now_ms();
+            if matches!(super::play::command_for(&text), Some(Command::Repeat)) {
+                self.handle(now, Event::Command(Command::Repeat))?;
+            } else {
+                let words = self.session.pack().say("play_over");
+                self.term.out.say(words, Priority::Answer)?;
+            }
         }
         Ok(())
     }

@@ -80,6 +80,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/abgelehnt.wav"),
     ),
     (
+        "abgeschlossen",
+        include_bytes!("../../assets/voice/de/abgeschlossen.wav"),
+    ),
+    (
         "ablehnen",
         include_bytes!("../../assets/voice/de/ablehnen.wav"),
     ),
@@ -98,6 +102,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("andere", include_bytes!("../../assets/voice/de/andere.wav")),
     (
+        "anderem",
+        include_bytes!("../../assets/voice/de/anderem.wav"),
+    ),
+    (
         "anderen",
         include_bytes!("../../assets/voice/de/anderen.wav"),
     ),
@@ -113,6 +121,14 @@ static DE: &[(&str, &[u8])] = &[
     (
         "angebot",
         include_bytes!("../../assets/voice/de/angebot.wav"),
+    ),
+    (
+        "angefragt",
+        include_bytes!("../../assets/voice/de/angefragt.wav"),
+    ),
+    (
+        "angegebene",
+        include_bytes!("../../assets/voice/de/angegebene.wav"),
     ),
     (
         "angegriffen",
@@ -137,6 +153,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "angreifer",
         include_bytes!("../../assets/voice/de/angreifer.wav"),
+    ),
+    (
+        "anleitung",
+        include_bytes!("../../assets/voice/de/anleitung.wav"),
     ),
     ("anna", include_bytes!("../../assets/voice/de/anna.wav")),
     (
@@ -163,6 +183,7 @@ static DE: &[(&str, &[u8])] = &[
         "assistent",
         include_bytes!("../../assets/voice/de/assistent.wav"),
     ),
+    ("auch", include_bytes!("../../assets/voice/de/auch.wav")),
     ("auf", include_bytes!("../../assets/voice/de/auf.wav")),
     (
         "aufbauen",
@@ -241,8 +262,16 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("befehl", include_bytes!("../../assets/voice/de/befehl.wav")),
     (
+        "befehle",
+        include_bytes!("../../assets/voice/de/befehle.wav"),
+    ),
+    (
         "beginnen",
         include_bytes!("../../assets/voice/de/beginnen.wav"),
+    ),
+    (
+        "beginnt",
+        include_bytes!("../../assets/voice/de/beginnt.wav"),
     ),
     (
         "behaelt",
@@ -289,11 +318,13 @@ static DE: &[(&str, &[u8])] = &[
         "besseren",
         include_bytes!("../../assets/voice/de/besseren.wav"),
     ),
-    (
-        "bestaetigen",
-        include_bytes!("../../assets/voice/de/bestaetigen.wav"),
-    ),
     ("besten", include_bytes!("../../assets/voice/de/besten.wav")),
+    ("bevor", include_bytes!("../../assets/voice/de/bevor.wav")),
+    (
+        "bewertung",
+        include_bytes!("../../assets/voice/de/bewertung.wav"),
+    ),
+    ("bieten", include_bytes!("../../assets/voice/de/bieten.wav")),
     ("bietet", include_bytes!("../../assets/voice/de/bietet.wav")),
     (
         "bildschirmleser",
@@ -320,6 +351,10 @@ static DE: &[(&str, &[u8])] = &[
         "brettfehler",
         include_bytes!("../../assets/voice/de/brettfehler.wav"),
     ),
+    (
+        "buchstabe",
+        include_bytes!("../../assets/voice/de/buchstabe.wav"),
+    ),
     ("cesar", include_bytes!("../../assets/voice/de/cesar.wav")),
     (
         "chatnachricht",
@@ -344,6 +379,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "computerprogramm",
         include_bytes!("../../assets/voice/de/computerprogramm.wav"),
+    ),
+    (
+        "computers",
+        include_bytes!("../../assets/voice/de/computers.wav"),
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     ("dann", include_bytes!("../../assets/voice/de/dann.wav")),
@@ -379,6 +418,7 @@ static DE: &[(&str, &[u8])] = &[
         "dreimalige",
         include_bytes!("../../assets/voice/de/dreimalige.wav"),
     ),
+    ("droht", include_bytes!("../../assets/voice/de/droht.wav")),
     (
         "drohung",
         include_bytes!("../../assets/voice/de/drohung.wav"),
@@ -392,6 +432,8 @@ static DE: &[(&str, &[u8])] = &[
         "durchsehen",
         include_bytes!("../../assets/voice/de/durchsehen.wav"),
     ),
+    ("e", include_bytes!("../../assets/voice/de/e.wav")),
+    ("e4", include_bytes!("../../assets/voice/de/e4.wav")),
     ("eigene", include_bytes!("../../assets/voice/de/eigene.wav")),
     (
         "eigenen",
@@ -422,6 +464,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
     ("ende", include_bytes!("../../assets/voice/de/ende.wav")),
+    ("endet", include_bytes!("../../assets/voice/de/endet.wav")),
     ("enter", include_bytes!("../../assets/voice/de/enter.wav")),
     ("er", include_bytes!("../../assets/voice/de/er.wav")),
     (
@@ -443,6 +486,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("es", include_bytes!("../../assets/voice/de/es.wav")),
     ("escape", include_bytes!("../../assets/voice/de/escape.wav")),
+    ("etwa", include_bytes!("../../assets/voice/de/etwa.wav")),
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
@@ -450,12 +494,14 @@ static DE: &[(&str, &[u8])] = &[
     ("f7", include_bytes!("../../assets/voice/de/f7.wav")),
     ("falsch", include_bytes!("../../assets/voice/de/falsch.wav")),
     ("fast", include_bytes!("../../assets/voice/de/fast.wav")),
+    ("fehlen", include_bytes!("../../assets/voice/de/fehlen.wav")),
     ("fehler", include_bytes!("../../assets/voice/de/fehler.wav")),
     (
         "fehlgeschlagen",
         include_bytes!("../../assets/voice/de/fehlgeschlagen.wav"),
     ),
     ("fehlt", include_bytes!("../../assets/voice/de/fehlt.wav")),
+    ("feld", include_bytes!("../../assets/voice/de/feld.wav")),
     ("felix", include_bytes!("../../assets/voice/de/felix.wav")),
     ("fen", include_bytes!("../../assets/voice/de/fen.wav")),
     (
@@ -470,6 +516,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/fortgesetzt.wav"),
     ),
     (
+        "fortschritt",
+        include_bytes!("../../assets/voice/de/fortschritt.wav"),
+    ),
+    (
         "fortsetzen",
         include_bytes!("../../assets/voice/de/fortsetzen.wav"),
     ),
@@ -482,6 +532,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("fuer", include_bytes!("../../assets/voice/de/fuer.wav")),
     ("gab", include_bytes!("../../assets/voice/de/gab.wav")),
+    ("ganze", include_bytes!("../../assets/voice/de/ganze.wav")),
     (
         "gedeckt",
         include_bytes!("../../assets/voice/de/gedeckt.wav"),
@@ -527,6 +578,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("gerade", include_bytes!("../../assets/voice/de/gerade.wav")),
     (
+        "geschrieben",
+        include_bytes!("../../assets/voice/de/geschrieben.wav"),
+    ),
+    (
         "gesendet",
         include_bytes!("../../assets/voice/de/gesendet.wav"),
     ),
@@ -559,6 +614,10 @@ static DE: &[(&str, &[u8])] = &[
         "gewinnt",
         include_bytes!("../../assets/voice/de/gewinnt.wav"),
     ),
+    (
+        "gezogen",
+        include_bytes!("../../assets/voice/de/gezogen.wav"),
+    ),
     ("gibt", include_bytes!("../../assets/voice/de/gibt.wav")),
     ("gilt", include_bytes!("../../assets/voice/de/gilt.wav")),
     ("ging", include_bytes!("../../assets/voice/de/ging.wav")),
@@ -571,6 +630,7 @@ static DE: &[(&str, &[u8])] = &[
     ("gut", include_bytes!("../../assets/voice/de/gut.wav")),
     ("haben", include_bytes!("../../assets/voice/de/haben.wav")),
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
+    ("hatte", include_bytes!("../../assets/voice/de/hatte.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
     (
         "herausforderung",
@@ -581,6 +641,7 @@ static DE: &[(&str, &[u8])] = &[
     ("ihn", include_bytes!("../../assets/voice/de/ihn.wav")),
     ("ihr", include_bytes!("../../assets/voice/de/ihr.wav")),
     ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
+    ("ihrem", include_bytes!("../../assets/voice/de/ihrem.wav")),
     ("ihrer", include_bytes!("../../assets/voice/de/ihrer.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("immer", include_bytes!("../../assets/voice/de/immer.wav")),
@@ -601,6 +662,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/koennen.wav"),
     ),
     ("konnte", include_bytes!("../../assets/voice/de/konnte.wav")),
+    (
+        "konnten",
+        include_bytes!("../../assets/voice/de/konnten.wav"),
+    ),
     (
         "kopiert",
         include_bytes!("../../assets/voice/de/kopiert.wav"),
@@ -648,6 +713,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/loesung.wav"),
     ),
     ("machen", include_bytes!("../../assets/voice/de/machen.wav")),
+    ("mal", include_bytes!("../../assets/voice/de/mal.wav")),
     ("matt", include_bytes!("../../assets/voice/de/matt.wav")),
     (
         "mattsetzen",
@@ -677,14 +743,31 @@ static DE: &[(&str, &[u8])] = &[
     ("n", include_bytes!("../../assets/voice/de/n.wav")),
     ("nach", include_bytes!("../../assets/voice/de/nach.wav")),
     (
+        "nachdenken",
+        include_bytes!("../../assets/voice/de/nachdenken.wav"),
+    ),
+    (
+        "nachricht",
+        include_bytes!("../../assets/voice/de/nachricht.wav"),
+    ),
+    (
         "naechsten",
         include_bytes!("../../assets/voice/de/naechsten.wav"),
     ),
+    ("namen", include_bytes!("../../assets/voice/de/namen.wav")),
     ("nein", include_bytes!("../../assets/voice/de/nein.wav")),
     ("neu", include_bytes!("../../assets/voice/de/neu.wav")),
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
+    (
+        "neustart",
+        include_bytes!("../../assets/voice/de/neustart.wav"),
+    ),
     ("nicht", include_bytes!("../../assets/voice/de/nicht.wav")),
     ("nichts", include_bytes!("../../assets/voice/de/nichts.wav")),
+    (
+        "nirgends",
+        include_bytes!("../../assets/voice/de/nirgends.wav"),
+    ),
     ("noch", include_bytes!("../../assets/voice/de/noch.wav")),
     (
         "nochmal",
@@ -778,6 +861,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/schachmatt.wav"),
     ),
     (
+        "schachprogramm",
+        include_bytes!("../../assets/voice/de/schachprogramm.wav"),
+    ),
+    (
         "schlaegt",
         include_bytes!("../../assets/voice/de/schlaegt.wav"),
     ),
@@ -831,6 +918,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/serverfehler.wav"),
     ),
     ("setzt", include_bytes!("../../assets/voice/de/setzt.wav")),
+    ("sf3", include_bytes!("../../assets/voice/de/sf3.wav")),
     ("sich", include_bytes!("../../assets/voice/de/sich.wav")),
     ("sie", include_bytes!("../../assets/voice/de/sie.wav")),
     ("sieben", include_bytes!("../../assets/voice/de/sieben.wav")),
@@ -840,9 +928,14 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/simuliertes.wav"),
     ),
     ("sind", include_bytes!("../../assets/voice/de/sind.wav")),
+    (
+        "sitzung",
+        include_bytes!("../../assets/voice/de/sitzung.wav"),
+    ),
     ("so", include_bytes!("../../assets/voice/de/so.wav")),
     ("sobald", include_bytes!("../../assets/voice/de/sobald.wav")),
     ("soll", include_bytes!("../../assets/voice/de/soll.wav")),
+    ("sonst", include_bytes!("../../assets/voice/de/sonst.wav")),
     (
         "speichern",
         include_bytes!("../../assets/voice/de/speichern.wav"),
@@ -878,12 +971,20 @@ static DE: &[(&str, &[u8])] = &[
         "starten",
         include_bytes!("../../assets/voice/de/starten.wav"),
     ),
+    (
+        "startet",
+        include_bytes!("../../assets/voice/de/startet.wav"),
+    ),
     ("statt", include_bytes!("../../assets/voice/de/statt.wav")),
     (
         "stattdessen",
         include_bytes!("../../assets/voice/de/stattdessen.wav"),
     ),
     ("steht", include_bytes!("../../assets/voice/de/steht.wav")),
+    (
+        "stellen",
+        include_bytes!("../../assets/voice/de/stellen.wav"),
+    ),
     (
         "stellung",
         include_bytes!("../../assets/voice/de/stellung.wav"),
@@ -924,9 +1025,11 @@ static DE: &[(&str, &[u8])] = &[
         "tastatur",
         include_bytes!("../../assets/voice/de/tastatur.wav"),
     ),
+    ("text", include_bytes!("../../assets/voice/de/text.wav")),
     ("thema", include_bytes!("../../assets/voice/de/thema.wav")),
     ("tipp", include_bytes!("../../assets/voice/de/tipp.wav")),
     ("tippe", include_bytes!("../../assets/voice/de/tippe.wav")),
+    ("tippen", include_bytes!("../../assets/voice/de/tippen.wav")),
     ("toene", include_bytes!("../../assets/voice/de/toene.wav")),
     ("token", include_bytes!("../../assets/voice/de/token.wav")),
     ("tote", include_bytes!("../../assets/voice/de/tote.wav")),
@@ -1034,6 +1137,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/vereinbart.wav"),
     ),
     (
+        "verlangt",
+        include_bytes!("../../assets/voice/de/verlangt.wav"),
+    ),
+    (
         "verlassen",
         include_bytes!("../../assets/voice/de/verlassen.wav"),
     ),
@@ -1082,6 +1189,7 @@ static DE: &[(&str, &[u8])] = &[
     ("war", include_bytes!("../../assets/voice/de/war.wav")),
     ("warte", include_bytes!("../../assets/voice/de/warte.wav")),
     ("warten", include_bytes!("../../assets/voice/de/warten.wav")),
+    ("was", include_bytes!("../../assets/voice/de/was.wav")),
     ("weg", include_bytes!("../../assets/voice/de/weg.wav")),
     ("weiss", include_bytes!("../../assets/voice/de/weiss.wav")),
     ("weisse", include_bytes!("../../assets/voice/de/weisse.wav")),
@@ -1106,6 +1214,10 @@ static DE: &[(&str, &[u8])] = &[
         "wiederhergestellt",
         include_bytes!("../../assets/voice/de/wiederhergestellt.wav"),
     ),
+    (
+        "wiederholen",
+        include_bytes!("../../assets/voice/de/wiederholen.wav"),
+    ),
     ("wird", include_bytes!("../../assets/voice/de/wird.wav")),
     (
         "woerter",
@@ -1113,8 +1225,15 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("wunsch", include_bytes!("../../assets/voice/de/wunsch.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
+    ("zahl", include_bytes!("../../assets/voice/de/zahl.wav")),
     ("zeigen", include_bytes!("../../assets/voice/de/zeigen.wav")),
+    ("zeigte", include_bytes!("../../assets/voice/de/zeigte.wav")),
     ("zeit", include_bytes!("../../assets/voice/de/zeit.wav")),
+    (
+        "ziehende",
+        include_bytes!("../../assets/voice/de/ziehende.wav"),
+    ),
+    ("zieht", include_bytes!("../../assets/voice/de/zieht.wav")),
     ("zu", include_bytes!("../../assets/voice/de/zu.wav")),
     ("zuege", include_bytes!("../../assets/voice/de/zuege.wav")),
     ("zuegen", include_bytes!("../../assets/voice/de/zuegen.wav")),
@@ -1150,6 +1269,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/zuruecknehmen.wav"),
     ),
     ("zwei", include_bytes!("../../assets/voice/de/zwei.wav")),
+    (
+        "zweiten",
+        include_bytes!("../../assets/voice/de/zweiten.wav"),
+    ),
 ];
 
 static PT: &[(&str, &[u8])] = &[];

@@ -449,7 +449,7 @@ impl OnlinePlay {
         let local = Self::local_moves(host.session());
         let changes = game.update(&local, state);
         let new = changes.iter().any(|c| !matches!(c, Change::Clocks { .. }));
-        let me = game.me;
+        let opponent = game.opponent().display_name();
         let timed = game.clock.is_some();
         for change in changes {
             match change {
@@ -518,10 +518,9 @@ impl OnlinePlay {
                     }
                 }
                 Change::DrawOffered => {
-                    let pack = host.session().pack();
-                    let words = pack.phrase(
-                        "draw_offer",
-                        &[("side", crate::announce::side_word(pack, !me))],
+                    let words = host.session().pack().phrase(
+                        "online_opponent_offers_draw",
+                        &[("name", Utterance::from(opponent.as_str()))],
                     );
                     host.report(Some(Report::Offer { what: "draw" }), words, Priority::Alert);
                 }
@@ -531,10 +530,9 @@ impl OnlinePlay {
                     host.report(Some(report), words, Priority::Alert);
                 }
                 Change::TakebackOffered => {
-                    let pack = host.session().pack();
-                    let words = pack.phrase(
-                        "online_takeback_offer",
-                        &[("side", crate::announce::side_word(pack, !me))],
+                    let words = host.session().pack().phrase(
+                        "online_opponent_asks_takeback",
+                        &[("name", Utterance::from(opponent.as_str()))],
                     );
                     let report = Report::Offer { what: "takeback" };
                     host.report(Some(report), words, Priority::Alert);
@@ -626,6 +624,14 @@ impl OnlinePlay {
             }
         }
         let Err(e) = result else {
+            if let Call::Game {
+                request: Request::Chat(_),
+                ..
+            } = call
+            {
+                let words = host.session().pack().say("online_chat_sent");
+                host.report(None, words, Priority::Answer);
+            }
             return;
         };
         let error = Report::Error {

@@ -500,7 +500,8 @@ fn a_question_lapses_when_the_game_moves_on_so_a_later_yes_cannot_resign() {
     p.typed(4, "draw");
     p.typed(5, "Nf3");
     assert_eq!(sends(&mut p), ["/api/board/game/G1/move/g1f3"]);
-    // Accepting the opponent's draw offer is an answer, not asked again.
+    // Accepting the opponent's draw offer with `draw` ends the game too:
+    // asked first (issue 51: it was accepted at once); `yes` accepts.
     let mut p = Player::asking();
     let offered: GameLine = serde_json::from_str(
         r#"{"type":"gameFull","id":"G1","white":{"id":"me"},"black":{"id":"them"},"state":{"moves":"e2e4 e7e5","status":"started","bdraw":true}}"#,
@@ -509,7 +510,35 @@ fn a_question_lapses_when_the_game_moves_on_so_a_later_yes_cannot_resign() {
     p.line(0, offered);
     p.take_asked();
     p.typed(1, "draw");
+    assert!(sends(&mut p).is_empty(), "asked first");
+    assert_eq!(p.told.last().unwrap().1, "Accept the draw? Yes or no");
+    p.typed(2, "yes");
     assert_eq!(sends(&mut p), ["/api/board/game/G1/draw/yes"]);
+}
+
+/// Issue 51: online words answer: a takeback asked, an offer declined, a
+/// chat line sent, the opponent's offers with his name.
+#[test]
+fn online_words_are_answered_and_offers_name_the_opponent() {
+    let mut p = Player::new(Waits::default());
+    let offered: GameLine = serde_json::from_str(
+        r#"{"type":"gameFull","id":"G1","white":{"id":"me"},"black":{"id":"them","name":"Magnus"},"state":{"moves":"e2e4 e7e5","status":"started","bdraw":true}}"#,
+    )
+    .unwrap();
+    p.line(0, offered);
+    assert_eq!(p.told.last().unwrap().1, "Magnus offers a draw");
+    p.typed(1, "no");
+    assert_eq!(p.told.last().unwrap().1, "You declined the draw offer");
+    assert_eq!(sends(&mut p), ["/api/board/game/G1/draw/no"]);
+    p.typed(2, "takeback");
+    assert_eq!(p.told.last().unwrap().1, "Takeback asked of your opponent");
+    p.take_asked();
+    p.typed(3, "chat good luck");
+    let (call, input) = p.first_send();
+    p.answer(4, call, input, Ok(()));
+    assert_eq!(p.told.last().unwrap().1, "Message sent");
+    p.typed(5, "draw");
+    assert_eq!(p.told.last().unwrap().1, "You offer a draw");
 }
 
 #[test]

@@ -109,7 +109,9 @@ impl OnlinePlay {
         // again (a second key press, at any time), sends it; `no` does
         // not; anything else lets the question lapse.
         let resign = matches!(word, "resign" | "aufgeben" | "abandonar");
-        let offer = matches!(word, "draw" | "remis" | "empate") && !game.opponent_offers_draw();
+        // Offering a draw, or accepting the opponent's with the same word:
+        // either ends the game's course, so either is asked first.
+        let offer = matches!(word, "draw" | "remis" | "empate");
         let answers = std::mem::take(&mut self.yes_confirms);
         let confirmed = match self.confirming.take() {
             Some(Confirming::Resign) if (yes && answers) || resign => Some("resign"),
@@ -124,6 +126,8 @@ impl OnlinePlay {
         if self.confirm && confirmed.is_none() && (resign || offer) {
             let (asked, key) = if resign {
                 (Confirming::Resign, "online_confirm_resign")
+            } else if game.opponent_offers_draw() {
+                (Confirming::Draw, "online_confirm_accept_draw")
             } else {
                 (Confirming::Draw, "online_confirm_draw")
             };
@@ -140,20 +144,32 @@ impl OnlinePlay {
             "claim" | "claim-victory" | "sieg" | "vitoria" => Some(Request::ClaimVictory),
             "draw" | "remis" | "empate" => {
                 if !game.opponent_offers_draw() {
-                    let pack = host.session().pack();
-                    let words = pack.phrase(
-                        "draw_offer",
-                        &[("side", crate::announce::side_word(pack, me))],
-                    );
+                    let words = host.session().pack().say("online_you_offer_draw");
                     host.report(None, words, Priority::Answer);
                 }
                 Some(game.draw(true))
             }
-            "takeback" | "undo" | "zurueck" | "voltar" => Some(game.takeback(true)),
+            "takeback" | "undo" | "zurueck" | "voltar" => {
+                if !game.opponent_offers_takeback() {
+                    let words = host.session().pack().say("online_takeback_asked");
+                    host.report(None, words, Priority::Answer);
+                }
+                Some(game.takeback(true))
+            }
             _ if yes || no => {
+                let declined = |host: &mut Bridge<'_>, key| {
+                    let words = host.session().pack().say(key);
+                    host.report(None, words, Priority::Answer);
+                };
                 if game.opponent_offers_draw() {
+                    if no {
+                        declined(host, "online_declined_draw");
+                    }
                     Some(game.draw(yes))
                 } else if game.opponent_offers_takeback() {
+                    if no {
+                        declined(host, "online_declined_takeback");
+                    }
                     Some(game.takeback(yes))
                 } else {
                     let words = host.session().pack().say("online_no_offer");
