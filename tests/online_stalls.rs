@@ -16,6 +16,8 @@ mod hermetic;
 mod lichess_server;
 #[path = "support/online_client.rs"]
 mod online_client;
+#[path = "support/slow_fsync.rs"]
+mod slow_fsync;
 
 use lichess_server::{Chunking, Cut, Faults, Script, Server, game_moves};
 use online_client::{Client, play_to_end};
@@ -315,4 +317,57 @@ fn a_move_answered_with_a_redirect_is_kept_and_sent_again_slowly() {
         .filter(|l| l.contains(r#""event":"say""#) && l.contains("redirect"))
         .count();
     assert_eq!(said, 1, "the outage said once: {transcript}");
+}
+
+/// Issue 50: a slow disk (every fsync 1.5 s, for real through an
+/// `LD_PRELOAD` shim) with `--pgn`: the game is saved off the loop as
+/// `play` saves it, so each of our moves reaches the server at once
+/// (before, the save came first and the request waited for it), and every
+/// move still reaches the file.
+#[test]
+fn on_a_slow_disk_our_moves_reach_the_server_at_once_and_the_file_has_them_all() {
+    let moves = master_games().remove(1)[..16].to_vec();
+    let config = serde_json::json!({
+        "token": TOKEN,
+        "moves": moves,
+        "account_white": true,
+        "keep_alive_s": 0.1,
+        "reply_s": 0.02,
+    });
+    let server = board_api_py::PyServer::start(&config);
+    let dir = hermetic::private_dir("online-slow-disk");
+    let pgn = dir.join("game.pgn");
+    let shim = slow_fsync::shim();
+    let mut client = Client::start_env(
+        &server.url(),
+        TOKEN,
+        200,
+        &["--pgn", pgn.to_str().unwrap()],
+        &[
+            ("LD_PRELOAD", shim.to_str().unwrap()),
+            ("ROCHADE_TEST_FSYNC_MS", "1500"),
+        ],
+    );
+    let followed =
+        board_api_py::play_through(&mut client, &moves, true).unwrap_or_else(|e| panic!("{e}"));
+    let record = server.record();
+    assert_eq!(record.moves, moves);
+    let late: Vec<f64> = followed
+        .typed_at
+        .iter()
+        .zip(&record.posted_at)
+        .map(|(typed, posted)| posted - typed)
+        .collect();
+    assert_eq!(late.len(), moves.len() / 2);
+    assert!(
+        late.iter().all(|&s| s < 1.0),
+        "seconds from typing a move to the server having it: {late:?}"
+    );
+    let (code, transcript) = client.finish();
+    assert_eq!(code, 0, "{transcript}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    for san in ["Nf3", "Nf6", "c4", "g6"] {
+        assert!(text.contains(san), "{san} in the file: {text}");
+    }
+    assert!(text.contains("Nbd7"), "the last move too: {text}");
 }

@@ -143,7 +143,6 @@ struct Out {
     json: bool,
     lang: Lang,
     speech: Option<SpeechHandle>,
-    pgn: Option<super::output::PgnFile>,
     /// The player's own board, with `--board`.
     link: Option<crate::serial::Link>,
 }
@@ -287,13 +286,8 @@ impl Shell for TerminalShell<'_> {
         Ok(())
     }
     fn save_game(&mut self) -> Result<SaveStep, CliError> {
-        let Some(pgn) = &self.term.out.pgn else {
-            return Ok(SaveStep::Done);
-        };
-        // A file that cannot be written stops the file, never the game.
-        if let Some(event) = pgn.write(self.session.record(), "the game goes on") {
-            self.term.out.line(event)?;
-        }
+        // `--pgn` is saved by the saving line in front of this shell
+        // ([`Run::handle`]); without it there is nothing to save.
         Ok(SaveStep::Done)
     }
     fn config_changed(&mut self, _: SessionConfig) -> CliResult {
@@ -350,6 +344,12 @@ impl Shell for TerminalShell<'_> {
 struct Run {
     session: Session,
     term: Terminal,
+    /// The player typed `quit`, or the input ended: nothing more is read.
+    left: bool,
+    /// The `--pgn` file, saved off this thread as `play` saves it: a move
+    /// is printed and said once it is on disk; the requests to the server
+    /// never wait for the disk.
+    pgn: Option<super::pgn_saving::PgnSaving>,
     started: Instant,
     /// Board reports before the game started (the board's first snapshot).
     board_waiting: Vec<OwnBoardInput>,
@@ -377,6 +377,9 @@ pub fn run(args: Args) -> CliResult {
         return Ok(());
     }
     args.board.check_port()?;
+    if let Some(path) = &args.pgn {
+        super::play::ready_pgn_file(path)?;
+    }
     let token = token::load().ok_or_else(|| {
         CliError::failure(format!(
             "no token: create a personal API token with the board:play scope, then set {} or store it with `rochade online --set-token`",
@@ -413,7 +416,6 @@ pub fn run(args: Args) -> CliResult {
         json: args.json,
         lang: args.lang,
         speech,
-        pgn: args.pgn.clone().map(super::output::PgnFile::new),
         link: None,
     };
     let pack = super::load_pack(args.lang);
@@ -458,6 +460,16 @@ pub fn run(args: Args) -> CliResult {
         },
         started,
         board_waiting: Vec::new(),
+        left: false,
+        pgn: match args.pgn.clone() {
+            Some(path) => Some(super::pgn_saving::PgnSaving::start(
+                path,
+                pack.clone(),
+                args.lang,
+                "the game goes on",
+            )?),
+            None => None,
+        },
     };
     let setup = OnlineSetup {
         account,
@@ -479,10 +491,13 @@ pub fn run(args: Args) -> CliResult {
     // The game is over: nothing more of the server is said, and what is
     // typed now stays here until `quit` (a `yes` typed for a question
     // that never came never reaches the shell).
+    // Every move on disk, or said which are not and where they are.
+    let saved = run.finish_saving();
     let result = match result {
-        Ok(()) if run.term.done => run.after_the_end(&rx),
+        Ok(()) if run.term.done && !run.left => run.after_the_end(&rx),
         other => other,
     };
+    let result = result.and(saved);
     if let Some(s) = &run.term.out.speech {
         s.wait_idle(Duration::from_secs(30));
     }
@@ -521,7 +536,10 @@ impl Run {
             session: &self.session,
             moved,
         };
-        carry_out(&mut shell, effects)?;
+        match &mut self.pgn {
+            Some(pgn) => carry_out(&mut pgn.shell(self.session.record(), &mut shell), effects)?,
+            None => carry_out(&mut shell, effects)?,
+        };
         match self.term.failed.take() {
             Some(reason) => Err(CliError::failure(reason)),
             None => Ok(()),
@@ -592,15 +610,49 @@ impl Run {
         Ok(())
     }
 
+    /// Prints and says what waited for saves now on disk.
+    fn release_saved(&mut self) -> CliResult {
+        let Some(pgn) = &mut self.pgn else {
+            return Ok(());
+        };
+        let mut shell = TerminalShell {
+            term: &mut self.term,
+            session: &self.session,
+            moved: false,
+        };
+        pgn.release(&mut shell, |shell, event| shell.term.out.line(event))
+    }
+
+    /// At the end: the saves under way finished; an error (said) when the
+    /// file lacks moves, with where the whole game is kept.
+    fn finish_saving(&mut self) -> CliResult {
+        let Some(pgn) = &mut self.pgn else {
+            return Ok(());
+        };
+        let mut shell = TerminalShell {
+            term: &mut self.term,
+            session: &self.session,
+            moved: false,
+        };
+        pgn.finish(self.session.record(), &mut shell, |shell, event| {
+            shell.term.out.line(event)
+        })
+    }
+
     fn main_loop(&mut self, rx: &Receiver<Msg>, pack: &crate::words::Pack) -> CliResult {
         while !self.term.done {
+            self.release_saved()?;
             let now = self.now_ms();
             let wait = self
                 .session
                 .next_deadline()
                 .map_or(500, |d| d.saturating_sub(now))
                 .min(500);
-            let msg = match rx.recv_timeout(Duration::from_millis(wait)) {
+            let wait = match &self.pgn {
+                Some(pgn) => pgn.wait(Duration::from_millis(wait)),
+                None => Duration::from_millis(wait),
+            };
+            let msg = match rx.recv_timeout(wait) {
                 Ok(msg) => msg,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     self.run_deadlines()?;
@@ -620,13 +672,17 @@ impl Run {
                 Msg::Stdin(line) => {
                     let text = line.trim().to_owned();
                     if super::play::is_quit(&text) {
+                        self.left = true;
                         break;
                     }
                     if !text.is_empty() {
                         self.online(now, OnlineEvent::Typed(text))?;
                     }
                 }
-                Msg::StdinEnd => break,
+                Msg::StdinEnd => {
+                    self.left = true;
+                    break;
+                }
                 Msg::Events(StreamMsg::Line(event)) => {
                     self.online(now, OnlineEvent::Incoming(Box::new(event)))?
                 }

@@ -343,7 +343,7 @@ impl Shell for PlayOut<'_> {
 /// removed, and an earlier game in the file is kept beside it under a new
 /// name, said on stderr (a second run never silently replaces the first
 /// game).
-fn ready_pgn_file(path: &std::path::Path) -> CliResult {
+pub(super) fn ready_pgn_file(path: &std::path::Path) -> CliResult {
     let target = crate::storage::regular_target(path)
         .map_err(|e| CliError::input(format!("--pgn {}: {e}", path.display())))?;
     crate::storage::remove_stale_temps(&target);

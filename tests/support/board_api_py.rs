@@ -79,11 +79,16 @@ impl PyServer {
                         .map(|m| m.as_str().unwrap().to_owned())
                         .collect();
                     let count = |k: &str| v[k].as_u64().unwrap_or(0) as usize;
+                    let posted_at = v["posted_at"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|t| t.as_f64()).collect())
+                        .unwrap_or_default();
                     return Record {
                         moves,
                         status: v["status"].as_str().unwrap_or("").to_owned(),
                         requests: count("requests"),
                         redirects: count("redirects"),
+                        posted_at,
                     };
                 }
             }
@@ -101,6 +106,9 @@ pub struct Record {
     pub requests: usize,
     /// Moves answered with a redirect.
     pub redirects: usize,
+    /// When each of the player's moves reached the server (seconds since
+    /// the epoch).
+    pub posted_at: Vec<f64>,
 }
 
 impl Drop for PyServer {
@@ -119,6 +127,15 @@ pub struct Followed {
     pub drops: usize,
     /// `chat` events.
     pub chats: usize,
+    /// When each of the player's moves was typed (seconds since the epoch).
+    pub typed_at: Vec<f64>,
+}
+
+fn epoch_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64()
 }
 
 /// Plays `moves` to the server's end through `client`: our moves typed
@@ -141,6 +158,7 @@ pub fn play_through(
         }
         if ply < moves.len() && ours(ply) && typed != ply {
             client.type_line(&moves[ply]);
+            followed.typed_at.push(epoch_now());
             typed = ply;
         }
         let (_, v) = client.next()?;

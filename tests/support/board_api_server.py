@@ -55,6 +55,9 @@ CHAT = {"type": "chatLine", "username": "EmuOpponent",
 REDIRECT = CFG.get("redirect")
 redirect_until = None
 counts = {"requests": 0, "redirects": 0}
+# When each of the player's moves reached the server (seconds since the
+# epoch), for the tests that time the client.
+posted_at = []
 
 lock = threading.RLock()
 board = chess.Board()
@@ -197,6 +200,7 @@ def player_move(uci):
             return 400, {"error": f"Not your turn, or an illegal move: {uci}"}
         board.push(mv)
         moves.append(uci)
+        posted_at.append(time.time())
         log(f"player {uci} (ply {ply})")
         echo = chunk(json.dumps(state_obj()))
         reply_ply = ply + 1
@@ -274,7 +278,8 @@ def handle(conn):
             if path == "/test/record":
                 # For the test only: the server's record of the game.
                 with lock:
-                    respond(conn, 200, {"moves": moves, "status": status(), **counts})
+                    respond(conn, 200, {"moves": moves, "status": status(),
+                                        "posted_at": posted_at, **counts})
                 continue
             with lock:
                 counts["requests"] += 1

@@ -36,6 +36,17 @@ impl Client {
 
     /// The same against the server at `url`.
     pub fn start_at(url: &str, token: &str, rate_limit_ms: u64, extra: &[&str]) -> Client {
+        Client::start_env(url, token, rate_limit_ms, extra, &[])
+    }
+
+    /// The same with these environment variables set.
+    pub fn start_env(
+        url: &str,
+        token: &str,
+        rate_limit_ms: u64,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Client {
         let url = url.to_owned();
         let rate = rate_limit_ms.to_string();
         let mut args = vec![
@@ -57,6 +68,7 @@ impl Client {
         ];
         args.extend(extra);
         let mut child = hermetic::rochade()
+            .envs(env.iter().copied())
             .env("ROCHADE_SECRET_STORE", "file")
             .env("ROCHADE_LICHESS_TOKEN", token)
             .args(&args)
