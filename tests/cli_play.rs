@@ -273,10 +273,9 @@ fn help_answers_and_a_resignation_is_asked_first() {
     // The first resignation is asked and cancelled: the game goes on.
     let asked = said
         .iter()
-        .filter(|s| **s == "White resigns? Please confirm")
+        .filter(|s| **s == "White resigns? Yes or no")
         .count();
     assert_eq!(asked, 2, "{said:?}");
-    assert!(said.contains(&"Type yes or no"), "{said:?}");
     let moves = events.iter().filter(|e| e["event"] == "move").count();
     assert!(
         moves >= 1,

@@ -222,7 +222,7 @@ fn a_whole_online_game_from_the_peg_board_with_offers_a_drop_and_a_resignation()
         ply += 1;
         if ply == 22 {
             gui.run_until("the opponent's draw offer", |g| {
-                said_any(g, "Black offers a draw")
+                said_any(g, "Sighted offers a draw")
             });
             gui.press_with(Modifiers::COMMAND | Modifiers::ALT, Key::D);
             gui.run_until("the decline sent", |_| {

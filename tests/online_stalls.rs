@@ -196,13 +196,13 @@ fn a_move_answered_429_is_waited_out_and_sent_again_never_taken_back() {
     assert_eq!(sent, 2, "refused once with 429, then sent again");
 }
 
-/// The games of `tests/data/games/online_masters.pgn` (five master games,
+/// The games of `tests/data/online/masters.pgn` (five master games,
 /// 71 to 87 plies) as UCI moves.
 fn master_games() -> Vec<Vec<String>> {
     use shakmaty::{CastlingMode, Chess, Position, san::SanPlus};
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/games/online_masters.pgn"
+        "/tests/data/online/masters.pgn"
     ))
     .unwrap();
     let mut games = Vec::new();

@@ -103,7 +103,7 @@ pub fn command_for(text: &str) -> Option<Command> {
         "threat" | "drohung" | "ameaca" | "ameaça" => Command::Threat,
         "eval" | "evaluate" | "bewertung" | "avaliacao" | "avaliação" => Command::Evaluate,
         "takeback" | "undo" | "zurueck" | "zurück" | "voltar" => Command::Takeback,
-        // Asked first ("Resign? Please confirm"): a slip never ends the game.
+        // Asked first ("White resigns? Yes or no"): a slip never ends the game.
         "resign" | "aufgeben" | "abandonar" => Command::AskResign,
         "restart" => Command::RestartEngine,
         "repeat" | "r" | "wiederholen" | "repetir" => Command::Repeat,
@@ -493,9 +493,8 @@ fn play_lines(
         };
         out.handle(driver, event)?;
         if driver.session.pending().is_some() {
-            // The question (takeback, resign) waits for its answer: the
-            // next line.
-            out.say(driver, driver.session.pack().say("terminal_yes_or_no"))?;
+            // The question (takeback, resign; it ends "Yes or no") waits
+            // for its answer: the next line.
             let answer = loop {
                 match next_line(out, lines)? {
                     Some(l) if l.trim().is_empty() => {}

@@ -384,11 +384,14 @@ impl Tracker {
 
     fn refresh(&mut self) {
         self.game_occ = self.pos.board().occupied();
-        // The board may already show the new position (the move was just
-        // made on it, or a reset to what it shows), or the one before a
-        // move entered elsewhere that it has yet to carry out.
+        // The board's last report (settled or not yet) may already show
+        // the new position (the move was just made on it, or a reset to
+        // what it shows), or the one before a move entered elsewhere that
+        // it has yet to carry out.
         self.matched = self
-            .settled
+            .raw
+            .map(|(raw, _)| raw)
+            .or(self.settled)
             .is_some_and(|s| self.stands_in_game(self.orient(s)));
         self.prev_occ = self.history.last().map(|(p, _)| p.board().occupied());
         self.candidates.clear();

@@ -78,13 +78,14 @@ fn moves_sent(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Online(OnlineEffect::Send { call, .. }) => match call {
-                crate::online::Call::Game {
-                    request: Request::Move(uci),
-                    ..
-                } => Some(uci.clone()),
-                _ => None,
-            },
+            Effect::Online(OnlineEffect::Send {
+                call:
+                    crate::online::Call::Game {
+                        request: Request::Move(uci),
+                        ..
+                    },
+                ..
+            }) => Some(uci.clone()),
             _ => None,
         })
         .collect()

@@ -330,19 +330,7 @@ impl OnlinePlay {
             Some(fen) => match GameRecord::from_fen(fen) {
                 Ok(record) => record,
                 Err(e) => {
-                    let reason = format!("the server's start position: {e}");
-                    let words = host.session().pack().phrase(
-                        "online_error",
-                        &[("reason", Utterance::from(reason.as_str()))],
-                    );
-                    host.report(
-                        Some(Report::Error {
-                            input: None,
-                            reason,
-                        }),
-                        words,
-                        Priority::Alert,
-                    );
+                    report_error(host, format!("the server's start position: {e}"));
                     GameRecord::new()
                 }
             },
@@ -434,15 +422,7 @@ impl OnlinePlay {
                     "the server's move {uci} (ply {}) is not legal here",
                     ply + 1
                 );
-                let words = host.session().pack().phrase(
-                    "online_error",
-                    &[("reason", Utterance::from(reason.as_str()))],
-                );
-                let report = Report::Error {
-                    input: None,
-                    reason,
-                };
-                host.report(Some(report), words, Priority::Alert);
+                report_error(host, reason);
             }
             return false;
         }
@@ -489,16 +469,12 @@ impl OnlinePlay {
                             .ok()
                             .and_then(|u| u.to_move(position).ok());
                         let Some(mv) = mv else {
-                            let reason = format!("the server's move {uci} is not legal here");
-                            let words = host.session().pack().phrase(
-                                "online_error",
-                                &[("reason", Utterance::from(reason.as_str()))],
+                            // Unreachable after the list was checked
+                            // whole; never a panic all the same.
+                            report_error(
+                                host,
+                                format!("the server's move {uci} is not legal here"),
                             );
-                            let report = Report::Error {
-                                input: None,
-                                reason,
-                            };
-                            host.report(Some(report), words, Priority::Alert);
                             break;
                         };
                         let event = Event::MovePlayed {
@@ -684,6 +660,11 @@ impl OnlinePlay {
     /// The game's stream dropped (`first`: the first failure since it
     /// worked): said once, also when a stream opened again fails too.
     pub(super) fn stream_dropped(&mut self, host: &mut Bridge<'_>, reason: &ApiError, first: bool) {
+        if self.game.as_ref().is_some_and(|g| g.is_over()) {
+            // The server ends a finished game's stream: nothing to say
+            // (the front end may still be saving the end).
+            return;
+        }
         if matches!(reason, ApiError::Refused { status: 404, .. }) && self.game.is_some() {
             self.game_missing(host);
             return;
@@ -724,6 +705,20 @@ impl OnlinePlay {
             self.send(Request::Move(uci), None);
         }
     }
+}
+
+/// "Server error: {reason}", said and reported (an error of the server's,
+/// not of anything the player typed).
+fn report_error(host: &mut Bridge<'_>, reason: String) {
+    let words = host.session().pack().phrase(
+        "online_error",
+        &[("reason", Utterance::from(reason.as_str()))],
+    );
+    let report = Report::Error {
+        input: None,
+        reason,
+    };
+    host.report(Some(report), words, Priority::Alert);
 }
 
 /// The first move of `moves` (UCI) that is not legal after the ones

@@ -697,3 +697,22 @@ fn an_illegal_move_in_a_state_takes_nothing_back_and_the_game_is_read_again() {
     p.typed(3200, "Bb5");
     assert_eq!(sends(&mut p), ["/api/board/game/G1/move/f1b5"]);
 }
+
+/// Issue 51: once the game is over, the server ending its stream is not
+/// said as a lost connection (a front end still saving the end followed
+/// it and said "Connection to the server lost ... Reconnecting").
+#[test]
+fn the_stream_ended_after_the_game_is_not_said_as_a_lost_connection() {
+    let mut p = Player::new(Waits::default());
+    p.line(0, full("started", "e2e4 e7e5"));
+    p.line(10, full("draw", "e2e4 e7e5"));
+    let told = p.told.len();
+    p.feed(
+        20,
+        OnlineEvent::GameDropped {
+            reason: ApiError::Network("the stream ended".into()),
+            first: true,
+        },
+    );
+    assert_eq!(p.told.len(), told, "{:?}", p.told);
+}
