@@ -47,7 +47,9 @@ impl BoardEvent<crate::eboard::Message> {
             BoardEvent::Message(Message::Occupancy(mask)) => {
                 BoardEvent::Message(PegMessage::Snapshot(mask))
             }
-            BoardEvent::Message(Message::Ident(text)) => BoardEvent::Message(PegMessage::Ident(text)),
+            BoardEvent::Message(Message::Ident(text)) => {
+                BoardEvent::Message(PegMessage::Ident(text))
+            }
             BoardEvent::Message(_) => return None,
             BoardEvent::LinkUp { port } => BoardEvent::LinkUp { port },
             BoardEvent::LinkLost { reason } => BoardEvent::LinkLost { reason },

@@ -10,6 +10,7 @@
 
 pub mod board;
 pub mod board_event;
+mod board_lights;
 mod clock_keys;
 mod config;
 pub mod eboard_seat;

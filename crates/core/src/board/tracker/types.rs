@@ -79,6 +79,10 @@ pub struct TrackerConfig {
     /// and castling begun with the rook, are reported as touch-move
     /// (Art. 4.3, 4.4); the move is still recorded.
     pub strict: bool,
+    /// The board has lights to guide with (the DGT Pegasus): the move
+    /// still to make, or the squares that differ once guidance is due,
+    /// are lit ([`crate::board::HostCommand::Lights`]).
+    pub guide_lights: bool,
 }
 
 impl Default for TrackerConfig {
@@ -90,6 +94,7 @@ impl Default for TrackerConfig {
             promotion_ms: 4000,
             promote_to: Role::Queen,
             strict: false,
+            guide_lights: false,
         }
     }
 }
