@@ -93,7 +93,8 @@ pub(super) fn format_name(format: FormatArg) -> String {
 /// said once.
 fn check_ports(args: &Args) -> CliResult {
     // A Bluetooth board's port is its address (or `auto`), no device file.
-    let bluetooth = matches!(args.format, Some(FormatArg::EBoard(k)) if crate::ble::is_ble(k));
+    let bluetooth = matches!(args.format, Some(FormatArg::EBoard(k))
+        if crate::ble::over_bluetooth(k, args.port.as_deref()));
     let port = args.port.iter().filter(|_| !bluetooth);
     for port in port.chain(args.sighted.iter()) {
         if !cfg!(unix) || std::path::Path::new(port).exists() {
@@ -227,8 +228,13 @@ pub fn run(args: Args) -> CliResult {
     };
     let sighted = args.sighted.clone().map(|port| (port, args.sighted_format));
     if let Some(kind) = eboard {
-        // The guidance time is the one tracker setting an e-board takes.
-        driver.handle(0, Event::EBoard(BoardEvent::Configure(tracker)))?;
+        // The guidance time is the one tracker setting an e-board takes;
+        // an occupancy-only board (the Pegasus) takes them all, and its
+        // lights guide.
+        tracker.guide_lights = kind.occupancy_only();
+        let configure = BoardEvent::Configure(tracker);
+        let configure = Event::own_eboard(kind, configure).expect("a setting is an event");
+        driver.handle(0, configure)?;
         let run = super::track_eboard::Run {
             kind,
             log: log_text.as_deref(),

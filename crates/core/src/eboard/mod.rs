@@ -23,6 +23,7 @@ mod message;
 pub mod millennium;
 pub mod millennium_sim;
 pub mod pegasus;
+pub mod pegasus_sim;
 pub mod probe;
 
 pub use any::AnyDecoder;
