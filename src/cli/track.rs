@@ -232,6 +232,9 @@ pub fn run(args: Args) -> CliResult {
         // an occupancy-only board (the Pegasus) takes them all, and its
         // lights guide.
         tracker.guide_lights = kind.occupancy_only();
+        if kind.occupancy_only() && args.settle_ms.is_none() {
+            tracker.settle_ms = crate::eboard::pegasus::SETTLE_MS;
+        }
         let configure = BoardEvent::Configure(tracker);
         let configure = Event::own_eboard(kind, configure).expect("a setting is an event");
         driver.handle(0, configure)?;

@@ -75,6 +75,12 @@ pub const DEVELOPER_KEY: [u8; 9] = [0x63, 0x07, 0xBE, 0xF5, 0xAE, 0xDD, 0xA9, 0x
 /// LE itself has none. `--baud` sets another.
 pub const BRIDGE_BAUD: u32 = 115_200;
 
+/// The tracker's settle time for a Pegasus (ms): its field updates are
+/// whole lifts and set-downs, not a scan's bounce, and a hand quick at
+/// blitz pace leaves a square empty for as little as 30 ms (a taken
+/// piece): at the peg-board's 80 ms such a capture went unseen.
+pub const SETTLE_MS: u64 = 20;
+
 /// `DGT_SET_LEDS`.
 const SET_LEDS: u8 = 0x60;
 /// The sub-command that lights a list of fields.

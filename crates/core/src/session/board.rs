@@ -28,6 +28,9 @@ pub enum BoardAction {
     /// The player corrected the promotion piece of his last move before
     /// the opponent's move was executed: the record's last move becomes this.
     CorrectPromotion(Move),
+    /// The last move's piece was carried on from a square on the way
+    /// (a slide read early): the record's last move becomes this.
+    CompleteSlide(Move),
 }
 
 pub use super::link::LinkState;
@@ -311,6 +314,9 @@ impl BoardState {
                 }
                 TrackerEvent::PromotionCorrected { new, .. } => {
                     actions.push(BoardAction::CorrectPromotion(new));
+                }
+                TrackerEvent::SlideCompleted { new, .. } => {
+                    actions.push(BoardAction::CompleteSlide(new));
                 }
                 TrackerEvent::Resynchronised { moves } => {
                     let uci: Vec<String> = moves

@@ -128,6 +128,11 @@ pub enum TrackerEvent {
     /// The player corrected the promotion piece of the last move before
     /// the opponent's move was executed: the tracker now has `new`.
     PromotionCorrected { old: Move, new: Move },
+    /// The piece of the last move was set down on the way long enough to
+    /// be read, then carried on before the opponent moved: the last move
+    /// is `new` (same piece, same from-square; the record's last move is
+    /// replaced).
+    SlideCompleted { old: Move, new: Move },
     /// Strict mode: a piece of the side to move was touched (lifted) and
     /// put back before another piece moved (Art. 4.3), or castling was begun
     /// with the rook (Art. 4.4 b). The move stands; the arbiter decides.
