@@ -592,16 +592,26 @@ mod tests {
         );
         assert_eq!(my_seat(&s, &[]), SeatLink::None);
         assert_eq!(opponent_seat(&s, &[]), SeatLink::None);
-        let s = with(BoardChoice::Peg, "", BoardChoice::Pegasus, "auto");
+        let s = with(BoardChoice::Peg, "", BoardChoice::Chessnut, "auto");
         assert_eq!(my_seat(&s, &[]), SeatLink::None, "no port, no link");
         assert_eq!(
             opponent_seat(&s, &[]),
             SeatLink::Bluetooth {
                 address: "auto".into(),
-                kind: Kind::Pegasus
+                kind: Kind::Chessnut
             },
             "a Bluetooth board scans for \"auto\" itself"
         );
+        // The Pegasus, an occupancy board, in the player's own seat only.
+        let s = with(BoardChoice::Pegasus, "auto", BoardChoice::Pegasus, "auto");
+        assert_eq!(
+            my_seat(&s, &[]),
+            SeatLink::Bluetooth {
+                address: "auto".into(),
+                kind: Kind::Pegasus
+            }
+        );
+        assert_ne!(s.board.opponent_board(), BoardChoice::Pegasus);
         let s = with(
             BoardChoice::Chessnut,
             "AA:BB:CC:DD:EE:FF",
