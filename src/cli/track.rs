@@ -63,8 +63,9 @@ pub struct Args {
     /// expected on the other).
     #[arg(long, requires = "port")]
     pub sighted: Option<String>,
-    /// The sighted player's e-board's kind: dgt, millennium, certabo,
-    /// chessnut or pegasus.
+    /// The sighted player's e-board's kind: dgt, millennium, certabo or
+    /// chessnut (a board that knows its pieces; not the occupancy-only
+    /// Pegasus).
     #[arg(long, default_value = "dgt")]
     pub sighted_format: crate::eboard::Kind,
     /// Tournament mode (as in the app): strict touch-move, clock on request.
@@ -163,6 +164,14 @@ pub fn run(args: Args) -> CliResult {
             format_name(recorded),
             format_name(given),
             format_name(recorded)
+        )));
+    }
+    if args.sighted.is_some() && args.sighted_format.occupancy_only() {
+        return Err(CliError::input(format!(
+            "--sighted-format {}: the sighted player's board must know its pieces, and a \
+             DGT Pegasus tells only which squares are occupied; give dgt, millennium, \
+             certabo or chessnut",
+            args.sighted_format
         )));
     }
     if args.log.is_none() {
