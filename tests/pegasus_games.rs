@@ -23,7 +23,8 @@
 //! `--nocapture`, and in docs/boards-ble.md): a capture made while the
 //! taken piece's square was read as a slide's stop, and a capture whose
 //! taken piece was off for less than the settle time while the engine
-//! waits for the move, are the games missed.
+//! waits for the move, are the games missed. `PEGASUS_ONLY=N` plays game N
+//! alone, `PEGASUS_TRACE=1` prints the hands and the session's notices.
 
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
