@@ -90,8 +90,9 @@ fn whole_board(kind: Kind, board: &Board) -> Vec<u8> {
     }
 }
 
-/// The bytes a board sends when one square changed.
-fn change_notification(kind: Kind, board: &Board, square: Square) -> Vec<u8> {
+/// The bytes a board sends when a square changed (a Chessnut: its whole
+/// position).
+fn change_notification(kind: Kind, board: &Board) -> Vec<u8> {
     match kind {
         Kind::Chessnut => whole_board(kind, board),
         other => panic!("{other} is no BLE board"),
@@ -272,7 +273,7 @@ fn play_all(kind: Kind, pace: Pace, noise: Noise, seed: u64) -> Tally {
         for change in &played.changes {
             g.advance(change.at_ms);
             apply(&mut g.board, change);
-            let bytes = change_notification(kind, &g.board, change.square);
+            let bytes = change_notification(kind, &g.board);
             g.send(bytes);
         }
         g.advance(played.end_ms + 5000);

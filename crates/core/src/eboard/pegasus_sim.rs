@@ -118,10 +118,7 @@ impl PegasusSim {
     pub fn receive(&mut self, bytes: &[u8]) -> Vec<Vec<u8>> {
         self.input.extend_from_slice(bytes);
         let mut out = Vec::new();
-        loop {
-            let Some(&id) = self.input.first() else {
-                break;
-            };
+        while let Some(&id) = self.input.first() {
             // 0x60 and 0x63 carry a length and a body; the rest are one
             // byte.
             let whole = match id {
