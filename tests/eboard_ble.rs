@@ -560,8 +560,9 @@ fn pegasus_device(seed: u64, sim: &Arc<Mutex<PegasusSim>>) -> (FakeDevice, Recei
     let (writes_tx, writes) = mpsc::channel::<Vec<u8>>();
     let sim = sim.clone();
     dev.respond(Box::new(move |bytes| {
-        let _ = writes_tx.send(bytes.to_vec());
+        // The board takes the bytes in before the test hears of them.
         let packets = sim.lock().unwrap().receive(bytes);
+        let _ = writes_tx.send(bytes.to_vec());
         packets
             .into_iter()
             .map(|p| (pegasus::UART_NOTIFY, p))
