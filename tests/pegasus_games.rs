@@ -90,6 +90,7 @@ impl Table {
         // What `track --format pegasus` configures: its lights guide.
         let lights = TrackerConfig {
             guide_lights: true,
+            complete_slides: true,
             settle_ms: rochade::eboard::pegasus::SETTLE_MS,
             ..TrackerConfig::default()
         };

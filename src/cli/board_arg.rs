@@ -133,6 +133,7 @@ impl OwnBoardArgs {
             // lights is sent none).
             let lights = crate::board::TrackerConfig {
                 guide_lights: true,
+                complete_slides: true,
                 settle_ms: crate::eboard::pegasus::SETTLE_MS,
                 ..crate::board::TrackerConfig::default()
             };

@@ -241,6 +241,7 @@ pub fn run(args: Args) -> CliResult {
         // an occupancy-only board (the Pegasus) takes them all, and its
         // lights guide.
         tracker.guide_lights = kind.occupancy_only();
+        tracker.complete_slides = kind.occupancy_only();
         if kind.occupancy_only() && args.settle_ms.is_none() {
             tracker.settle_ms = crate::eboard::pegasus::SETTLE_MS;
         }

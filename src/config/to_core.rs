@@ -90,6 +90,7 @@ impl Settings {
             strict: self.game.mode == Mode::Tournament,
             // The one occupancy board with lights guides with them.
             guide_lights: self.board.my_board() == super::BoardChoice::Pegasus,
+            complete_slides: self.board.my_board() == super::BoardChoice::Pegasus,
             ..TrackerConfig::default()
         }
     }

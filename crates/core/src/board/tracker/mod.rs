@@ -741,7 +741,8 @@ impl Tracker {
         self.gap = None;
         self.missed = false;
         self.correctable = mv.is_promotion().then_some(mv);
-        self.slide = slidable(mv).then_some((mv, self.last_at + self.cfg.extension_ms));
+        self.slide = (self.cfg.complete_slides && slidable(mv))
+            .then_some((mv, self.last_at + self.cfg.extension_ms));
         self.slide_seen = BoardMask(!self.reported.map_or(0, |r| r.0));
         self.refresh();
         self.clear_attempt();

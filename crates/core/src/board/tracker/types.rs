@@ -83,6 +83,11 @@ pub struct TrackerConfig {
     /// still to make, or the squares that differ once guidance is due,
     /// are lit ([`crate::board::HostCommand::Lights`]).
     pub guide_lights: bool,
+    /// A move read early (a piece set down on its way long enough to be
+    /// read) is completed when the same piece is carried on before the
+    /// opponent moves ([`TrackerEvent::SlideCompleted`]): for boards that
+    /// pieces slide on (the DGT Pegasus), not a peg-board's holes.
+    pub complete_slides: bool,
 }
 
 impl Default for TrackerConfig {
@@ -95,6 +100,7 @@ impl Default for TrackerConfig {
             promote_to: Role::Queen,
             strict: false,
             guide_lights: false,
+            complete_slides: false,
         }
     }
 }
