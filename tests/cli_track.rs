@@ -168,3 +168,25 @@ fn track_help_names_every_format() {
         assert!(format_line.contains(format), "{format}: {help}");
     }
 }
+
+#[test]
+fn a_pegasus_as_the_sighted_board_is_refused_in_words() {
+    let out = hermetic::rochade()
+        .args([
+            "track",
+            "--sighted",
+            "/dev/null",
+            "--sighted-format",
+            "pegasus",
+            "/dev/null",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("tells only which squares are occupied") && stderr.contains("chessnut"),
+        "{stderr}"
+    );
+}

@@ -3,7 +3,8 @@
 //! 1. Every self-play game (330), played by hand at a human pace and at
 //!    blitz pace (`support/eboard_hands.rs`), in virtual time: the board
 //!    turns each square change into its notifications (a Chessnut sends
-//!    its whole position, a Pegasus a DGT field update), a noisy radio
+//!    its whole position; the Pegasus, an occupancy board, has its own
+//!    games in `pegasus_games.rs`), a noisy radio
 //!    splits, merges and loses them, the board's decoder reads what
 //!    arrives, and the recognizer follows the game. What the link does is
 //!    done here too: a quiet of 20 ms ends a partial frame, 2 s without a
@@ -33,6 +34,7 @@ use rochade::ble::{BleConfig, BleLink};
 use rochade::board::{HostCommand, Protocol};
 use rochade::dgt::protocol::{self as dgt, pieces_of_board};
 use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
+use rochade::eboard::pegasus_sim::PegasusSim;
 use rochade::eboard::{AnyDecoder, Kind, Message, chessnut, pegasus};
 use rochade::serial::BoardInput;
 use rochade::session::board::BoardEvent;
@@ -84,19 +86,15 @@ fn whole_board(kind: Kind, board: &Board) -> Vec<u8> {
     let pieces = pieces_of_board(board.clone());
     match kind {
         Kind::Chessnut => chessnut::position_notification(&pieces),
-        Kind::Pegasus => dgt::encode(&dgt::Message::BoardDump(pieces)),
         other => panic!("{other} is no BLE board"),
     }
 }
 
-/// The bytes a board sends when one square changed.
-fn change_notification(kind: Kind, board: &Board, square: Square) -> Vec<u8> {
+/// The bytes a board sends when a square changed (a Chessnut: its whole
+/// position).
+fn change_notification(kind: Kind, board: &Board) -> Vec<u8> {
     match kind {
         Kind::Chessnut => whole_board(kind, board),
-        Kind::Pegasus => dgt::encode(&dgt::Message::FieldUpdate {
-            square,
-            piece: board.piece_at(square),
-        }),
         other => panic!("{other} is no BLE board"),
     }
 }
@@ -275,7 +273,7 @@ fn play_all(kind: Kind, pace: Pace, noise: Noise, seed: u64) -> Tally {
         for change in &played.changes {
             g.advance(change.at_ms);
             apply(&mut g.board, change);
-            let bytes = change_notification(kind, &g.board, change.square);
+            let bytes = change_notification(kind, &g.board);
             g.send(bytes);
         }
         g.advance(played.end_ms + 5000);
@@ -348,15 +346,8 @@ fn a_chessnut_is_followed_exactly_in_every_game_at_blitz_pace() {
     check(Kind::Chessnut, "blitz pace", BLITZ, blitz_noise());
 }
 
-#[test]
-fn a_pegasus_is_followed_exactly_in_every_game_at_a_human_pace() {
-    check(Kind::Pegasus, "human pace", HUMAN, HUMAN_NOISE);
-}
-
-#[test]
-fn a_pegasus_is_followed_exactly_in_every_game_at_blitz_pace() {
-    check(Kind::Pegasus, "blitz pace", BLITZ, blitz_noise());
-}
+// The Pegasus knows only occupancy: its games go through the peg-board's
+// tracker in `tests/pegasus_games.rs`.
 
 // ---------------------------------------------------------------------
 // 2. The real link thread over the fake stack.
@@ -562,48 +553,46 @@ fn a_packet_size_too_small_for_the_position_is_said_not_read() {
     link.stop();
 }
 
-/// A Pegasus board: answers DGT's board and version requests.
-fn pegasus_device(seed: u64, board: &Arc<Mutex<Board>>) -> (FakeDevice, Receiver<Vec<u8>>) {
+/// A Pegasus board: the emulator (occupancy only, silent until the
+/// developer key, 20-byte packets) behind the fake radio.
+fn pegasus_device(seed: u64, sim: &Arc<Mutex<PegasusSim>>) -> (FakeDevice, Receiver<Vec<u8>>) {
     let dev = FakeDevice::new("DGT_PEGASUS_4711", "D0:0D:CA:FE:00:02", seed);
     let (writes_tx, writes) = mpsc::channel::<Vec<u8>>();
-    let board = board.clone();
+    let sim = sim.clone();
     dev.respond(Box::new(move |bytes| {
+        // The board takes the bytes in before the test hears of them.
+        let packets = sim.lock().unwrap().receive(bytes);
         let _ = writes_tx.send(bytes.to_vec());
-        // Field indices and LED parameters are below 0x40; DGT commands
-        // are not.
-        let mut out = Vec::new();
-        for &b in bytes {
-            let answer = match b {
-                0x42 => dgt::Message::BoardDump(pieces_of_board(board.lock().unwrap().clone())),
-                0x4D => dgt::Message::Version { major: 1, minor: 2 },
-                _ => continue,
-            };
-            out.push((pegasus::UART_NOTIFY, dgt::encode(&answer)));
-        }
-        out
+        packets
+            .into_iter()
+            .map(|p| (pegasus::UART_NOTIFY, p))
+            .collect()
     }));
     (dev, writes)
 }
 
 #[test]
-fn a_pegasus_at_its_address_reads_field_updates_and_gets_dgts_led_bytes_again_after_a_drop() {
-    let board = Arc::new(Mutex::new(Board::default()));
-    let (dev, writes) = pegasus_device(11, &board);
+fn a_pegasus_at_its_address_sends_the_developer_key_reads_occupancy_and_gets_its_lights_again_after_a_drop()
+ {
+    let sim = Arc::new(Mutex::new(PegasusSim::new()));
+    let (dev, writes) = pegasus_device(11, &sim);
     let cfg = quick(BleConfig::new("d0:0d:ca:fe:00:02", Kind::Pegasus))
         .with_transport(FakeBle::factory(vec![dev.clone()]));
     let (tx, rx) = mpsc::channel();
     let link = BleLink::spawn(cfg, tx).expect("the link starts");
     expect(&rx, "link up", |e| matches!(e, BoardEvent::LinkUp { .. }));
     expect(&rx, "the name", |e| {
-        *e == BoardEvent::Message(Message::Ident("DGT Pegasus 1.2".into()))
+        *e == BoardEvent::Message(Message::Ident("DGT Pegasus 1.0".into()))
     });
-    expect(
-        &rx,
-        "the start position",
-        |e| matches!(e, BoardEvent::Message(Message::Position(p)) if **p == start()),
-    );
-    // Reset, lights off, field updates, version, board.
-    let greeting = [0x40, 0x60, 0x02, 0x00, 0x00, 0x44, 0x4D, 0x42];
+    let start = 0xFFFF_0000_0000_FFFFu64;
+    expect(&rx, "the start position's occupancy", |e| {
+        *e == BoardEvent::Message(Message::Occupancy(start))
+    });
+    // Reset, the developer key, lights off, field updates, version, board.
+    let greeting = [
+        0x40, 0x63, 0x07, 0xBE, 0xF5, 0xAE, 0xDD, 0xA9, 0x5F, 0x00, 0x60, 0x02, 0x00, 0x00, 0x44,
+        0x4D, 0x42,
+    ];
     assert_eq!(writes.recv_timeout(WAIT).unwrap(), greeting);
     let refresh = [0x42];
 
@@ -614,19 +603,15 @@ fn a_pegasus_at_its_address_reads_field_updates_and_gets_dgts_led_bytes_again_af
     ];
     link.send(HostCommand::Lights(d2d4));
     expect_write(&writes, &refresh, &lights);
+    assert_eq!(sim.lock().unwrap().lit(), d2d4);
 
-    // A field update: d2 emptied.
-    board.lock().unwrap().discard_piece_at(Square::D2);
-    let update = dgt::encode(&dgt::Message::FieldUpdate {
-        square: Square::D2,
-        piece: None,
-    });
-    dev.notify(pegasus::UART_NOTIFY, &update);
+    // A field update: d2 lifted (`8E 00 05 33 00`).
+    let update = sim.lock().unwrap().set(Square::D2, false);
+    assert_eq!(update, [vec![0x8E, 0x00, 0x05, 51, 0x00]]);
+    dev.notify(pegasus::UART_NOTIFY, &update[0]);
+    let d2 = 1u64 << usize::from(Square::D2);
     expect(&rx, "d2 emptied", |e| {
-        *e == BoardEvent::Message(Message::Square {
-            square: Square::D2,
-            piece: None,
-        })
+        *e == BoardEvent::Message(Message::Occupancy(start & !d2))
     });
 
     dev.drop_connection();

@@ -386,9 +386,10 @@ fn find_boards_says_a_board_found_and_a_board_lost() {
 }
 
 /// Bluetooth LE boards in either seat (on the fake stack the options give
-/// the window): "My board" a Chessnut found by scanning ("auto"), the
-/// opponent's a DGT Pegasus at its address. Both link at once on Save,
-/// the connection panel says so, and each board is greeted.
+/// the window): "My board" a DGT Pegasus at its address (an occupancy
+/// board: the tracker's link), the opponent's a Chessnut found by
+/// scanning ("auto"). Both link at once on Save, the connection panel says
+/// so, and each board is greeted.
 #[test]
 fn bluetooth_boards_in_both_seats_link_on_the_fake_stack() {
     use rochade::ble::fake::{FakeBle, FakeDevice};
@@ -402,21 +403,21 @@ fn bluetooth_boards_in_both_seats_link_on_the_fake_stack() {
         o.ble_transport = Some(stack);
     });
     gui.press(egui::Key::F8);
-    choose(&mut gui, "My board", "Peg-board", "Chessnut");
-    type_into(&mut gui, "Port", "auto");
+    choose(&mut gui, "My board", "Peg-board", "DGT Pegasus");
+    type_into(&mut gui, "Port", "AA:BB:CC:00:00:02");
     choose(
         &mut gui,
         "Opponent's board",
         "Keyboard (no board)",
-        "DGT Pegasus",
+        "Chessnut",
     );
-    type_into(&mut gui, "Opponent's board port", "AA:BB:CC:00:00:02");
+    type_into(&mut gui, "Opponent's board port", "auto");
     click(&mut gui, Role::Button, "Save");
     gui.run_until("both Bluetooth boards linked", |g| {
-        g.shows("connected, Port: AA:BB:CC:00:00:01")
-            && g.shows("Opponent's board: DGT Pegasus, connected, Port: AA:BB:CC:00:00:02")
+        g.shows("connected, Port: AA:BB:CC:00:00:02")
+            && g.shows("Opponent's board: Chessnut, connected, Port: AA:BB:CC:00:00:01")
     });
-    assert!(gui.shows("My board: Chessnut"));
+    assert!(gui.shows("My board: DGT Pegasus"));
     assert!(!chessnut.writes().is_empty(), "the Chessnut board greeted");
     assert!(!pegasus.writes().is_empty(), "the Pegasus board greeted");
     assert!(

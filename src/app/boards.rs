@@ -39,6 +39,16 @@ pub(super) enum SeatLink {
     Unavailable(&'static str, BoardChoice),
 }
 
+impl SeatLink {
+    /// The e-board's make, for a link to one.
+    fn kind(&self) -> Option<Kind> {
+        match self {
+            SeatLink::EBoard { kind, .. } | SeatLink::Bluetooth { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+}
+
 /// A running link, serial or Bluetooth LE.
 pub(super) enum BoardLink {
     Serial(Link),
@@ -133,8 +143,17 @@ impl Boards {
     fn take_events(&self) -> Vec<(u64, Event)> {
         let peg = self.peg.iter().flat_map(|l| l.rx.try_iter());
         let peg = peg.map(|i| (i.at_ms, Event::Board(i.event)));
+        // A board that knows only occupancy (the Pegasus) goes to the
+        // peg-board's tracker.
+        let kind = self.mine_plan.kind();
         let mine = self.my_eboard.iter().flat_map(|l| l.rx.try_iter());
-        let mine = mine.map(|i| (i.at_ms, Event::EBoard(i.event)));
+        let mine = mine.filter_map(move |i| {
+            let event = match kind {
+                Some(kind) => Event::own_eboard(kind, i.event)?,
+                None => Event::EBoard(i.event),
+            };
+            Some((i.at_ms, event))
+        });
         let opponent = self.opponent.iter().flat_map(|l| l.rx.try_iter());
         let opponent = opponent.map(|i| (i.at_ms, Event::Sighted(i.event)));
         peg.chain(mine).chain(opponent).collect()
@@ -238,7 +257,13 @@ impl RochadeApp {
                 self.dispatch(Event::Board(BoardEvent::LinkClosed));
             }
             if self.boards.my_eboard.take().is_some() {
-                self.dispatch(Event::EBoard(BoardEvent::LinkClosed));
+                let closed = match self.boards.mine_plan.kind() {
+                    Some(kind) => Event::own_eboard(kind, BoardEvent::LinkClosed),
+                    None => Some(Event::EBoard(BoardEvent::LinkClosed)),
+                };
+                if let Some(closed) = closed {
+                    self.dispatch(closed);
+                }
             }
             match &mine {
                 SeatLink::Peg { port, format, baud } => {
@@ -567,16 +592,26 @@ mod tests {
         );
         assert_eq!(my_seat(&s, &[]), SeatLink::None);
         assert_eq!(opponent_seat(&s, &[]), SeatLink::None);
-        let s = with(BoardChoice::Peg, "", BoardChoice::Pegasus, "auto");
+        let s = with(BoardChoice::Peg, "", BoardChoice::Chessnut, "auto");
         assert_eq!(my_seat(&s, &[]), SeatLink::None, "no port, no link");
         assert_eq!(
             opponent_seat(&s, &[]),
             SeatLink::Bluetooth {
                 address: "auto".into(),
-                kind: Kind::Pegasus
+                kind: Kind::Chessnut
             },
             "a Bluetooth board scans for \"auto\" itself"
         );
+        // The Pegasus, an occupancy board, in the player's own seat only.
+        let s = with(BoardChoice::Pegasus, "auto", BoardChoice::Pegasus, "auto");
+        assert_eq!(
+            my_seat(&s, &[]),
+            SeatLink::Bluetooth {
+                address: "auto".into(),
+                kind: Kind::Pegasus
+            }
+        );
+        assert_ne!(s.board.opponent_board(), BoardChoice::Pegasus);
         let s = with(
             BoardChoice::Chessnut,
             "AA:BB:CC:DD:EE:FF",

@@ -98,3 +98,38 @@ impl BleConfig {
 pub fn is_ble(kind: Kind) -> bool {
     Profile::of(kind).is_some()
 }
+
+/// Whether a board of `kind` on `port` is reached over Bluetooth LE: a
+/// Bluetooth kind at an address or `auto` (or none given). A device path
+/// (`/dev/ttyUSB0`, `COM3`) is a byte stream carrying the same bytes: a
+/// Bluetooth-to-serial bridge, or a test's pseudo-terminal.
+pub fn over_bluetooth(kind: Kind, port: Option<&str>) -> bool {
+    is_ble(kind) && !port.is_some_and(is_device_path)
+}
+
+/// A serial device's name rather than a Bluetooth address.
+fn is_device_path(port: &str) -> bool {
+    let com_number = port
+        .get(..3)
+        .is_some_and(|p| p.eq_ignore_ascii_case("com"))
+        .then(|| &port[3..]);
+    port.starts_with('/')
+        || port.starts_with(r"\\.\")
+        || com_number.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_path_is_a_byte_stream_and_an_address_bluetooth() {
+        for port in [None, Some("auto"), Some("D0:0D:CA:FE:00:02")] {
+            assert!(over_bluetooth(Kind::Pegasus, port), "{port:?}");
+        }
+        for port in ["/dev/ttyUSB0", "/dev/pts/7", "COM3"] {
+            assert!(!over_bluetooth(Kind::Pegasus, Some(port)), "{port}");
+        }
+        assert!(!over_bluetooth(Kind::Dgt, Some("auto")));
+    }
+}

@@ -125,7 +125,22 @@ impl OwnBoardArgs {
         };
         let failed =
             |e: &dyn std::fmt::Display| CliError::failure(format!("the board on {port}: {e}"));
-        let link = match Reach::of(self.format) {
+        let reach = Reach::of(self.format);
+        if let Reach::Serial(kind) | Reach::Bluetooth(kind) = reach
+            && kind.occupancy_only()
+        {
+            // Its lights guide the tracker's moves (a board without
+            // lights is sent none).
+            let lights = crate::board::TrackerConfig {
+                guide_lights: true,
+                complete_slides: true,
+                settle_ms: crate::eboard::pegasus::SETTLE_MS,
+                ..crate::board::TrackerConfig::default()
+            };
+            let configure = Event::Board(crate::session::board::BoardEvent::Configure(lights));
+            let _ = tx.send(wrap(own(0, configure)));
+        }
+        let link = match reach {
             Reach::Peg(format) => {
                 let cfg = LinkConfig {
                     epoch,
@@ -137,7 +152,7 @@ impl OwnBoardArgs {
             }
             Reach::Serial(kind) => {
                 let cfg = eboard_config(port.clone(), kind, self.baud, epoch, None);
-                spawn_tagged(cfg, eboard_input(wrap), tx.clone()).map_err(|e| failed(&e))?
+                spawn_tagged(cfg, eboard_input(kind, wrap), tx.clone()).map_err(|e| failed(&e))?
             }
             Reach::Bluetooth(kind) => {
                 let cfg = crate::ble::BleConfig {
@@ -146,7 +161,7 @@ impl OwnBoardArgs {
                 };
                 let (link_tx, link_rx) = std::sync::mpsc::channel();
                 let link = crate::ble::BleLink::spawn(cfg, link_tx).map_err(|e| failed(&e))?;
-                forward(link_rx, eboard_input(wrap), tx.clone());
+                forward(link_rx, eboard_input(kind, wrap), tx.clone());
                 link.into()
             }
         };
@@ -158,11 +173,18 @@ fn own(at_ms: u64, event: Event) -> OwnBoardInput {
     OwnBoardInput { at_ms, event }
 }
 
-/// An e-board's report in the player's own seat, sent on as `wrap` makes it.
+/// An e-board's report in the player's own seat, sent on as `wrap` makes
+/// it: a board that knows its pieces to the recognizer, an occupancy-only
+/// one (the Pegasus) to the peg-board's tracker; what is nothing to the
+/// session (an acknowledgement) as a tick.
 fn eboard_input<M: 'static>(
+    kind: Kind,
     wrap: fn(OwnBoardInput) -> M,
 ) -> impl Fn(BoardInput<crate::eboard::Message>) -> M + Send + 'static {
-    move |i| wrap(own(i.at_ms, Event::EBoard(i.event)))
+    move |i| {
+        let event = Event::own_eboard(kind, i.event).unwrap_or(Event::Tick);
+        wrap(own(i.at_ms, event))
+    }
 }
 
 #[cfg(test)]

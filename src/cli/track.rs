@@ -63,8 +63,9 @@ pub struct Args {
     /// expected on the other).
     #[arg(long, requires = "port")]
     pub sighted: Option<String>,
-    /// The sighted player's e-board's kind: dgt, millennium, certabo,
-    /// chessnut or pegasus.
+    /// The sighted player's e-board's kind: dgt, millennium, certabo or
+    /// chessnut (a board that knows its pieces; not the occupancy-only
+    /// Pegasus).
     #[arg(long, default_value = "dgt")]
     pub sighted_format: crate::eboard::Kind,
     /// Tournament mode (as in the app): strict touch-move, clock on request.
@@ -93,7 +94,8 @@ pub(super) fn format_name(format: FormatArg) -> String {
 /// said once.
 fn check_ports(args: &Args) -> CliResult {
     // A Bluetooth board's port is its address (or `auto`), no device file.
-    let bluetooth = matches!(args.format, Some(FormatArg::EBoard(k)) if crate::ble::is_ble(k));
+    let bluetooth = matches!(args.format, Some(FormatArg::EBoard(k))
+        if crate::ble::over_bluetooth(k, args.port.as_deref()));
     let port = args.port.iter().filter(|_| !bluetooth);
     for port in port.chain(args.sighted.iter()) {
         if !cfg!(unix) || std::path::Path::new(port).exists() {
@@ -164,6 +166,14 @@ pub fn run(args: Args) -> CliResult {
             format_name(recorded)
         )));
     }
+    if args.sighted.is_some() && args.sighted_format.occupancy_only() {
+        return Err(CliError::input(format!(
+            "--sighted-format {}: the sighted player's board must know its pieces, and a \
+             DGT Pegasus tells only which squares are occupied; give dgt, millennium, \
+             certabo or chessnut",
+            args.sighted_format
+        )));
+    }
     if args.log.is_none() {
         check_ports(&args)?;
     }
@@ -227,8 +237,17 @@ pub fn run(args: Args) -> CliResult {
     };
     let sighted = args.sighted.clone().map(|port| (port, args.sighted_format));
     if let Some(kind) = eboard {
-        // The guidance time is the one tracker setting an e-board takes.
-        driver.handle(0, Event::EBoard(BoardEvent::Configure(tracker)))?;
+        // The guidance time is the one tracker setting an e-board takes;
+        // an occupancy-only board (the Pegasus) takes them all, and its
+        // lights guide.
+        tracker.guide_lights = kind.occupancy_only();
+        tracker.complete_slides = kind.occupancy_only();
+        if kind.occupancy_only() && args.settle_ms.is_none() {
+            tracker.settle_ms = crate::eboard::pegasus::SETTLE_MS;
+        }
+        let configure = BoardEvent::Configure(tracker);
+        let configure = Event::own_eboard(kind, configure).expect("a setting is an event");
+        driver.handle(0, configure)?;
         let run = super::track_eboard::Run {
             kind,
             log: log_text.as_deref(),

@@ -1,10 +1,14 @@
-//! `rochade track --format millennium|certabo|chessnut|pegasus PORT`: a
-//! full-position e-board followed as the player's own board through the
-//! session (`Event::EBoard`): every move read on it printed as a `move` event, its
-//! guidance, and its lights (the squares that differ once the guidance
-//! time ran out) sent to the board. `--log` replays such a board's log in
-//! virtual time. A Bluetooth LE board's PORT is its address or `auto`.
-//! (DGT keeps its own path, [`super::dgt`].)
+//! `rochade track --format millennium|certabo|chessnut|pegasus PORT`: an
+//! e-board followed as the player's own board through the session: every
+//! move read on it printed as a `move` event, its guidance, and its lights
+//! (the squares that differ once the guidance time ran out) sent to the
+//! board. A board that knows its pieces goes to the recognizer
+//! (`Event::EBoard`); the DGT Pegasus, which knows only which squares are
+//! occupied, to the peg-board's tracker (`Event::Board`). `--log` replays
+//! such a board's log in virtual time. A Bluetooth LE board's PORT is its
+//! address or `auto`; a device path (a Bluetooth-to-serial bridge, a
+//! test's pseudo-terminal) carries the same bytes as a stream. (DGT keeps
+//! its own path, [`super::dgt`].)
 
 use super::follow::{Follow, LogDecoder, follow_ble, follow_ports, replay_log};
 use super::track_driver::Driver;
@@ -15,8 +19,8 @@ use crate::serial::Link;
 use crate::session::Event;
 use crate::session::board::BoardEvent;
 
-/// The track driver with the player's own e-board as its board.
-pub(super) struct EBoardDriver(pub Driver);
+/// The track driver with the player's own e-board of a kind as its board.
+pub(super) struct EBoardDriver(pub Driver, pub Kind);
 
 impl Follow for EBoardDriver {
     type Message = Message;
@@ -30,7 +34,10 @@ impl Follow for EBoardDriver {
     }
 
     fn input(&mut self, now: u64, event: BoardEvent<Message>) -> CliResult {
-        self.0.handle(now, Event::EBoard(event))
+        match Event::own_eboard(self.1, event) {
+            Some(event) => self.0.handle(now, event),
+            None => Ok(()),
+        }
     }
 
     fn sighted_input(&mut self, now: u64, event: BoardEvent<Message>) -> CliResult {
@@ -92,7 +99,7 @@ pub(super) struct Run<'a> {
 
 /// Follows the player's own e-board of `run.kind`, live or from its log.
 pub(super) fn run(driver: Driver, run: Run) -> CliResult {
-    let mut driver = EBoardDriver(driver);
+    let mut driver = EBoardDriver(driver, run.kind);
     if let Some(text) = run.log {
         let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
         if entries.is_empty() {
@@ -103,7 +110,7 @@ pub(super) fn run(driver: Driver, run: Run) -> CliResult {
         return replay_log(&mut driver, entries, EBoardLog(AnyDecoder::new(run.kind)));
     }
     let (kind, baud, board_log) = (run.kind, run.baud, run.board_log);
-    if crate::ble::is_ble(kind) {
+    if crate::ble::over_bluetooth(kind, run.port.as_deref()) {
         // The port is the board's Bluetooth address, or `auto`: the first
         // board of its kind found.
         let address = run

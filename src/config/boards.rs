@@ -24,23 +24,25 @@ pub enum BoardChoice {
 }
 
 impl BoardChoice {
-    /// Every choice for the player's own board, in the settings' order.
+    /// Every choice for the player's own board, in the settings' order:
+    /// the occupancy boards (the DGT Pegasus among them: it cannot tell
+    /// pieces apart), the boards that know their pieces, the keyboard.
     pub const MINE: [BoardChoice; 9] = [
         BoardChoice::Peg,
         BoardChoice::LiBoard,
         BoardChoice::Sentio,
+        BoardChoice::Pegasus,
         BoardChoice::Dgt,
         BoardChoice::Millennium,
         BoardChoice::Certabo,
         BoardChoice::Chessnut,
-        BoardChoice::Pegasus,
         BoardChoice::Keyboard,
     ];
 
     /// The choices for the opponent's board: the boards that know their
     /// pieces, and the keyboard. An occupancy-only board there would need
     /// the peg-board tracker in the sighted seat, which does not exist.
-    pub const OPPONENT: [BoardChoice; 6] = *BoardChoice::MINE
+    pub const OPPONENT: [BoardChoice; 5] = *BoardChoice::MINE
         .last_chunk()
         .expect("the e-boards and the keyboard end the list");
 
@@ -83,9 +85,11 @@ impl BoardChoice {
         }
     }
 
-    /// A board that knows its pieces.
+    /// A board that knows its pieces (not the DGT Pegasus: a sensor under
+    /// each square, no piece recognition; its e-board link feeds the
+    /// peg-board's tracker).
     pub fn knows_pieces(self) -> bool {
-        !matches!(self, BoardChoice::Keyboard) && self.peg_format().is_none()
+        !matches!(self, BoardChoice::Keyboard | BoardChoice::Pegasus) && self.peg_format().is_none()
     }
 
     /// Reached over Bluetooth LE (the port is a device address or "auto").
@@ -96,7 +100,7 @@ impl BoardChoice {
     /// The e-board decoder of this make, when this build has it (each
     /// make's decoder lands on its own; one missing is said, not hidden).
     pub fn eboard(self) -> Option<crate::eboard::Kind> {
-        if !self.knows_pieces() {
+        if matches!(self, BoardChoice::Keyboard) || self.peg_format().is_some() {
             return None;
         }
         self.code().parse().ok()

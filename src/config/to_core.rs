@@ -88,6 +88,9 @@ impl Settings {
             mismatch_ms: self.board.mismatch_ms,
             promote_to: self.board.promotion.role(),
             strict: self.game.mode == Mode::Tournament,
+            // The one occupancy board with lights guides with them.
+            guide_lights: self.board.my_board() == super::BoardChoice::Pegasus,
+            complete_slides: self.board.my_board() == super::BoardChoice::Pegasus,
             ..TrackerConfig::default()
         }
     }

@@ -13,7 +13,8 @@ pub enum Kind {
     Certabo,
     /// Chessnut Air, Air+, Pro or Go (Bluetooth LE).
     Chessnut,
-    /// DGT Pegasus (Bluetooth LE).
+    /// DGT Pegasus (Bluetooth LE): a sensor under each square, no piece
+    /// recognition; followed as an occupancy board.
     Pegasus,
 }
 
@@ -38,6 +39,12 @@ impl Kind {
         Kind::Chessnut,
         Kind::Pegasus,
     ];
+
+    /// A board that tells only which squares are occupied (the Pegasus):
+    /// followed by the peg-board's tracker, not the recognizer.
+    pub fn occupancy_only(self) -> bool {
+        matches!(self, Kind::Pegasus)
+    }
 
     /// The name on the command line and in a board log's header.
     pub fn code(self) -> &'static str {

@@ -11,6 +11,10 @@ pub enum Message {
     /// Every square, as the board read it (a DGT dump, a Millennium status,
     /// a Chessnut position, a calibrated Certabo scan).
     Position(Box<Pieces>),
+    /// Which squares are occupied, bit i for square i (a1 = 0, h8 = 63),
+    /// from a board that cannot tell pieces apart (the DGT Pegasus): it is
+    /// followed by the peg-board's occupancy tracker, not the recognizer.
+    Occupancy(u64),
     /// One square changed (a DGT field update; `None`: emptied).
     Square {
         square: Square,
@@ -64,7 +68,10 @@ impl From<crate::dgt::Message> for Message {
 
 impl BoardReport for Message {
     fn occupancy(&self) -> Option<u64> {
-        self.pieces().map(pieces_mask)
+        match self {
+            Message::Occupancy(mask) => Some(*mask),
+            _ => self.pieces().map(pieces_mask),
+        }
     }
 
     fn pieces(&self) -> Option<&[Option<Piece>; 64]> {

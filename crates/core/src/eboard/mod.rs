@@ -1,5 +1,7 @@
-//! Commercial e-boards that know their pieces: DGT (and DGT Pegasus),
-//! Millennium ChessLink, Certabo, Chessnut. Each has its own small decoder
+//! Commercial e-boards: DGT, Millennium ChessLink, Certabo, Chessnut, which
+//! know their pieces, and the DGT Pegasus, which knows only which squares
+//! are occupied (its [`Message::Occupancy`] goes to the peg-board's
+//! tracker: [`Kind::occupancy_only`]). Each has its own small decoder
 //! (its own file, pure, fuzzed) that turns its bytes into one shared
 //! [`Message`]; from there every board goes through the same recognizer
 //! ([`crate::dgt::Recognizer`]) in either seat: the sighted player's board
@@ -21,6 +23,7 @@ mod message;
 pub mod millennium;
 pub mod millennium_sim;
 pub mod pegasus;
+pub mod pegasus_sim;
 pub mod probe;
 
 pub use any::AnyDecoder;

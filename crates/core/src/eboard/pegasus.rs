@@ -1,15 +1,39 @@
-//! DGT Pegasus over Bluetooth LE: the DGT board's serial protocol
-//! ([`crate::dgt::protocol`]: one-byte commands, field updates, board
-//! dumps) carried over the Nordic UART service, plus the LED command of
-//! DGT's boards with lights (0x60, `DGT_SET_LEDS`).
+//! DGT Pegasus over Bluetooth LE: DGT's serial framing (message id with
+//! the top bit set, a 14-bit length in two 7-bit halves, then the data;
+//! [`crate::dgt::protocol`]) carried over the Nordic UART service, but a
+//! board that **cannot tell pieces apart**: it is an occupancy board,
+//! followed by the peg-board's tracker, with DGT's LED command (0x60).
+//!
+//! What the board says, as three independent clients read it:
+//!
+//! * board dump `0x86 0x00 0x43` and 64 bytes, a8 first ... h1 last, each
+//!   `0x00` empty or `0x01` occupied (DGTCentaurMods,
+//!   `emulators/pegasus.py`, `board_dump()`: "Real Pegasus board uses
+//!   simple occupancy encoding"; BearChess,
+//!   `EChessBoards/DGT/PegasusChessBoard/EChessBoard.cs`: its start
+//!   position `_basePosition` is 16 ones, 32 zeros, 16 ones, and the board
+//!   is made with `PieceRecognition = false`);
+//! * field update `0x8E 0x00 0x05 field state`: `state` 0 = lifted, 1 =
+//!   set down (`pegasus.py`, `handle_manager_event()`: `[field_hex,
+//!   piece_event]`, "0=LIFT, 1=PLACE"); a DGT board would send a piece
+//!   code there, and 0x01 would read as a white pawn on every square;
+//! * version `0x93 0x00 0x05 major minor` (`pegasus.py`, `VERSION_RESP`).
+//!
+//! What the host sends: `0x40` reset, then the developer key `63 07 BE F5
+//! AE DD A9 5F 00` ([`DEVELOPER_KEY`]; mono424/dgtdriver,
+//! `lib/protocol/commands/MagicPegasusHandshakeCommand.dart`: code 0x63,
+//! data 190 245 174 221 169 95 0, framed with its length by
+//! `DataCommand`; BearChess's `_initialize`, sent first), without which a
+//! board may say nothing; `0x44` field updates on (BearChess's
+//! `_startReading`, `pegasus.py`'s `UNKNOWN_44`), `0x4D` version, `0x42`
+//! board dump (`pegasus.py`'s `BOARD_DUMP`, BearChess's `_dumpBoard`).
 //!
 //! DGT publishes no LED command for the Pegasus (its board protocol
 //! header, `dgtbrd13.h`, has only the Revelation II's `0x60 0x04 pattern
 //! start end 0x00`). The Pegasus form is the one well-known drivers send
-//! and DGT's own app was seen sending (the DGTCentaurMods project's
-//! Pegasus emulator, `pegasus.py`: "Format: 96, [len-2], 5, speed, mode,
-//! intensity, fields..., 0", and the app's opening bytes `40 60 02 00 00`:
-//! reset, then all lights off):
+//! and DGT's own app was seen sending (`pegasus.py`: "Format: 96, [len-2],
+//! 5, speed, mode, intensity, fields..., 0", and the app's opening bytes
+//! `40 60 02 00 00`: reset, then all lights off):
 //!
 //! * on: `0x60`, the count of bytes that follow, `0x05`, speed, repeat,
 //!   brightness, the DGT field index of each square to light (a8 = 0 ...
@@ -24,7 +48,8 @@
 use shakmaty::Bitboard;
 
 use super::Message;
-use crate::board::{DecoderStats, HostCommand, Protocol};
+use crate::board::{DecoderStats, HostCommand, Protocol, pieces_mask};
+use crate::dgt::Message as DgtMessage;
 use crate::dgt::protocol::{Command, Decoder, index_of_square};
 
 /// The Nordic UART service.
@@ -39,6 +64,22 @@ pub const NAME_PREFIX: &str = "DGT_PEGASUS";
 
 /// The packet size to ask for (a board dump is 67 bytes).
 pub const MTU: u16 = 247;
+
+/// The developer key, sent right after the reset: `0x63`, the count of
+/// bytes that follow (7), the key, `0x00` (dgtdriver's
+/// `MagicPegasusHandshakeCommand`, BearChess's `_initialize`).
+pub const DEVELOPER_KEY: [u8; 9] = [0x63, 0x07, 0xBE, 0xF5, 0xAE, 0xDD, 0xA9, 0x5F, 0x00];
+
+/// The rate of a Bluetooth-to-serial bridge that passes the board's Nordic
+/// UART bytes on (`rochade track --format pegasus /dev/ttyX`); Bluetooth
+/// LE itself has none. `--baud` sets another.
+pub const BRIDGE_BAUD: u32 = 115_200;
+
+/// The tracker's settle time for a Pegasus (ms): its field updates are
+/// whole lifts and set-downs, not a scan's bounce, and a hand quick at
+/// blitz pace leaves a square empty for as little as 30 ms (a taken
+/// piece): at the peg-board's 80 ms such a capture went unseen.
+pub const SETTLE_MS: u64 = 20;
 
 /// `DGT_SET_LEDS`.
 const SET_LEDS: u8 = 0x60;
@@ -97,16 +138,24 @@ pub fn lit_by_command(mut bytes: &[u8], mut lit: Bitboard) -> Option<Bitboard> {
     Some(lit)
 }
 
-/// The DGT decoder, with the Pegasus's commands and name.
+/// The Pegasus's messages: DGT's framing, read as occupancy.
 #[derive(Clone, Debug, Default)]
 pub struct PegasusDecoder {
     dgt: Decoder,
+    /// The squares occupied: the last board dump with every field update
+    /// since (`None` until a dump came: an update alone says one square).
+    mask: Option<u64>,
 }
 
 impl PegasusDecoder {
     pub fn new() -> PegasusDecoder {
         PegasusDecoder::default()
     }
+}
+
+/// Bit i for square i (a1 = 0): what the tracker reads.
+fn square_bit(square: shakmaty::Square) -> u64 {
+    1 << usize::from(square)
 }
 
 impl Protocol for PegasusDecoder {
@@ -121,8 +170,7 @@ impl Protocol for PegasusDecoder {
     }
 
     fn default_baud(&self) -> u32 {
-        // Bluetooth LE: no serial line, no baud rate.
-        0
+        BRIDGE_BAUD
     }
 
     fn has_heartbeat(&self) -> bool {
@@ -132,13 +180,29 @@ impl Protocol for PegasusDecoder {
 
     fn decode(&mut self, bytes: &[u8], log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
         log(bytes, true);
-        self.dgt.push(bytes, |m| {
-            out.push(match m {
-                crate::dgt::Message::Version { major, minor } => {
-                    Message::Ident(format!("DGT Pegasus {major}.{minor}"))
+        let PegasusDecoder { dgt, mask } = self;
+        dgt.push(bytes, |m| match m {
+            DgtMessage::Version { major, minor } => {
+                out.push(Message::Ident(format!("DGT Pegasus {major}.{minor}")))
+            }
+            // 0x00 empty, 0x01 occupied: the DGT framing reads 0x01 as a
+            // piece code, and only "not empty" is kept.
+            DgtMessage::BoardDump(pieces) => {
+                let whole = pieces_mask(&pieces);
+                *mask = Some(whole);
+                out.push(Message::Occupancy(whole));
+            }
+            // 0 lifted, 1 set down (read as empty / a piece code).
+            DgtMessage::FieldUpdate { square, piece } => {
+                if let Some(known) = mask {
+                    match piece {
+                        Some(_) => *known |= square_bit(square),
+                        None => *known &= !square_bit(square),
+                    }
+                    out.push(Message::Occupancy(*known));
                 }
-                other => Message::from(other),
-            })
+            }
+            other => out.push(Message::from(other)),
         });
     }
 
@@ -155,9 +219,11 @@ impl Protocol for PegasusDecoder {
     }
 
     fn greeting(&self) -> Vec<u8> {
-        // Reset, lights off (as DGT's app opens), field updates, the
-        // version, then the whole board.
+        // Reset and the developer key (as DGT's app opens, and without
+        // which the board may stay silent), lights off, field updates,
+        // the version, then the whole board.
         let mut out = vec![Command::Reset.byte()];
+        out.extend(DEVELOPER_KEY);
         out.extend(LIGHTS_OFF);
         out.extend([
             Command::SendUpdateBoard.byte(),
@@ -175,49 +241,83 @@ impl Protocol for PegasusDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::BoardReport;
-    use crate::dgt::Message as Dgt;
-    use crate::dgt::protocol::{encode, start_pieces};
-    use shakmaty::{Color, Piece, Role, Square};
+    use shakmaty::Square;
+
+    /// The start position as a Pegasus dumps it: a8 ... h1, one byte a
+    /// square, 0x01 occupied (BearChess's `_basePosition`: 16 ones, 32
+    /// zeros, 16 ones), framed `86 00 43` (`pegasus.py`'s `send_packet`:
+    /// type, length high, length low, payload, no terminator).
+    fn start_dump() -> Vec<u8> {
+        let mut wire = vec![0x86, 0x00, 0x43];
+        wire.extend([0x01; 16]);
+        wire.extend([0x00; 32]);
+        wire.extend([0x01; 16]);
+        wire
+    }
+
+    const START: u64 = 0xFFFF_0000_0000_FFFF;
 
     #[test]
-    fn dgt_messages_come_out_as_positions_squares_and_a_pegasus_ident() {
+    fn an_occupancy_dump_and_lift_place_updates_are_occupancy() {
         let mut d = PegasusDecoder::new();
         assert_eq!(d.name(), "pegasus");
-        let mut wire = encode(&Dgt::Version { major: 1, minor: 2 });
-        wire.extend(encode(&Dgt::BoardDump(start_pieces())));
-        wire.extend(encode(&Dgt::FieldUpdate {
-            square: Square::E2,
-            piece: None,
-        }));
-        wire.extend(encode(&Dgt::FieldUpdate {
-            square: Square::E4,
-            piece: Some(Piece {
-                color: Color::White,
-                role: Role::Pawn,
-            }),
-        }));
-        let got = d.decode_all(&wire);
-        assert_eq!(got[0], Message::Ident("DGT Pegasus 1.2".into()));
-        assert_eq!(got[1].pieces(), Some(&start_pieces()));
+        let mut wire = vec![0x93, 0x00, 0x05, 0x01, 0x02];
+        wire.extend(start_dump());
+        // e2 (field 52) lifted, e4 (field 36) set down: [field, 0 / 1]
+        // (`pegasus.py`'s `handle_manager_event`: 0 = LIFT, 1 = PLACE).
+        wire.extend([0x8E, 0x00, 0x05, 52, 0x00]);
+        wire.extend([0x8E, 0x00, 0x05, 36, 0x01]);
+        let e2 = 1u64 << usize::from(Square::E2);
+        let e4 = 1u64 << usize::from(Square::E4);
+        let want = vec![
+            Message::Ident("DGT Pegasus 1.2".into()),
+            Message::Occupancy(START),
+            Message::Occupancy(START & !e2),
+            Message::Occupancy(START & !e2 | e4),
+        ];
+        assert_eq!(d.decode_all(&wire), want);
+        assert_eq!(d.decode_all(&[]), []);
+        // Cut into 20-byte notifications (the Pegasus's packet size), or
+        // byte by byte: the same.
+        for size in [1, 3, 20] {
+            let mut d = PegasusDecoder::new();
+            let got: Vec<Message> = wire.chunks(size).flat_map(|c| d.decode_all(c)).collect();
+            assert_eq!(got, want, "cut in {size}");
+        }
+        // The start position is a start position, not 32 white pawns.
         assert_eq!(
-            got[2],
-            Message::Square {
-                square: Square::E2,
-                piece: None
-            }
+            crate::board::BoardReport::pieces(&want[1]),
+            None,
+            "no pieces are claimed"
         );
-        assert_eq!(got.len(), 4);
+        assert_eq!(crate::board::BoardReport::occupancy(&want[1]), Some(START));
     }
 
     #[test]
-    fn the_kind_pegasus_decodes_through_any_decoder() {
+    fn an_update_before_any_dump_says_nothing_and_a_dump_starts_afresh() {
+        let mut d = PegasusDecoder::new();
+        assert_eq!(d.decode_all(&[0x8E, 0x00, 0x05, 52, 0x00]), []);
+        assert_eq!(d.decode_all(&start_dump()), [Message::Occupancy(START)]);
+        let mut fresh = d.fresh();
+        assert_eq!(fresh.decode_all(&[0x8E, 0x00, 0x05, 52, 0x00]), []);
+    }
+
+    #[test]
+    fn the_greeting_sends_the_developer_key_after_the_reset() {
+        // 40, then dgtdriver's and BearChess's key frame byte for byte.
+        let d = PegasusDecoder::new();
+        assert_eq!(
+            d.greeting(),
+            [
+                0x40, 0x63, 0x07, 0xBE, 0xF5, 0xAE, 0xDD, 0xA9, 0x5F, 0x00, 0x60, 0x02, 0x00, 0x00,
+                0x44, 0x4D, 0x42
+            ]
+        );
+        // dgtdriver's data bytes, in decimal as it writes them.
+        assert_eq!(DEVELOPER_KEY[2..], [190, 245, 174, 221, 169, 95, 0]);
+        assert_eq!(usize::from(DEVELOPER_KEY[1]), DEVELOPER_KEY.len() - 2);
         let kind: super::super::Kind = "Pegasus".parse().unwrap();
-        let mut any = super::super::AnyDecoder::new(kind);
-        assert_eq!(any.name(), "pegasus");
-        let got = any.decode_all(&encode(&Dgt::BoardDump(start_pieces())));
-        assert_eq!(got[0].pieces(), Some(&start_pieces()));
-        assert_eq!(any.greeting(), PegasusDecoder::new().greeting());
+        assert_eq!(super::super::AnyDecoder::new(kind).greeting(), d.greeting());
     }
 
     #[test]
@@ -248,10 +348,6 @@ mod tests {
         assert_eq!(d.encode(HostCommand::Lights(lit)), lights_command(lit));
         assert_eq!(d.encode(HostCommand::Snapshot), [0x42]);
         assert_eq!(d.encode(HostCommand::Ident), [0x4D]);
-        assert_eq!(
-            d.greeting(),
-            [0x40, 0x60, 0x02, 0x00, 0x00, 0x44, 0x4D, 0x42]
-        );
     }
 }
 

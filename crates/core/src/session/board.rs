@@ -28,6 +28,9 @@ pub enum BoardAction {
     /// The player corrected the promotion piece of his last move before
     /// the opponent's move was executed: the record's last move becomes this.
     CorrectPromotion(Move),
+    /// The last move's piece was carried on from a square on the way
+    /// (a slide read early): the record's last move becomes this.
+    CompleteSlide(Move),
 }
 
 pub use super::link::LinkState;
@@ -49,6 +52,12 @@ pub struct BoardState {
     queued: Vec<TrackerEvent>,
     /// Whether touched pieces are spoken (the setting).
     announce_touched: bool,
+    /// The squares lit last (board coordinates; `None`: none sent on this
+    /// link yet), for a board with lights.
+    lit: Option<shakmaty::Bitboard>,
+    /// Guidance was given for the board as it stands (a mismatch event
+    /// and no agreement since): its differing squares are lit.
+    guided: bool,
 }
 
 fn tracker_config(config: &SessionConfig, base: &TrackerConfig) -> TrackerConfig {
@@ -75,6 +84,8 @@ impl BoardState {
             base: None,
             queued: Vec::new(),
             announce_touched: config.announce_touched,
+            lit: None,
+            guided: false,
         }
     }
 
@@ -191,7 +202,9 @@ impl BoardState {
             }
             LinkInput::Configure(cfg) => self.tracker.set_config(cfg),
         }
-        self.translate(events, record, pack, out)
+        let actions = self.translate(events, record, pack, out);
+        self.light(record, out);
+        actions
     }
 
     pub fn on_tick(
@@ -204,7 +217,27 @@ impl BoardState {
         self.reconcile(now, record);
         let mut events = std::mem::take(&mut self.queued);
         self.tracker.on_tick(now, &mut events);
-        self.translate(events, record, pack, out)
+        let actions = self.translate(events, record, pack, out);
+        self.light(record, out);
+        actions
+    }
+
+    /// Sends the squares to light when they changed, on a board with
+    /// lights (the setting `guide_lights`).
+    fn light(&mut self, record: &GameRecord, out: &mut Vec<Effect>) {
+        if !self.tracker.config().guide_lights || !matches!(self.link, LinkState::Connected { .. })
+        {
+            self.lit = None;
+            return;
+        }
+        let lit = self.lit.unwrap_or(shakmaty::Bitboard::EMPTY);
+        let squares = super::board_lights::squares(&self.tracker, record, self.guided, lit);
+        if self.lit != Some(squares) {
+            self.lit = Some(squares);
+            out.push(Effect::BoardCommand(crate::board::HostCommand::Lights(
+                squares,
+            )));
+        }
     }
 
     /// The game changed by a move from elsewhere or a takeback: the board
@@ -261,8 +294,14 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::TakebackRequested));
                     actions.push(BoardAction::TakebackRequested);
                 }
-                TrackerEvent::Mismatch(m) => BoardSide::Peg.mismatch(&m, record, pack, out),
-                TrackerEvent::InSync => BoardSide::Peg.in_sync(pack, out),
+                TrackerEvent::Mismatch(m) => {
+                    self.guided = true;
+                    BoardSide::Peg.mismatch(&m, record, pack, out)
+                }
+                TrackerEvent::InSync => {
+                    self.guided = false;
+                    BoardSide::Peg.in_sync(pack, out)
+                }
                 TrackerEvent::BoardTurned { .. } => {
                     speak(out, pack.say("board_turned"), Priority::Guidance);
                     out.push(Effect::Notice(Notice::BoardTurned));
@@ -275,6 +314,9 @@ impl BoardState {
                 }
                 TrackerEvent::PromotionCorrected { new, .. } => {
                     actions.push(BoardAction::CorrectPromotion(new));
+                }
+                TrackerEvent::SlideCompleted { new, .. } => {
+                    actions.push(BoardAction::CompleteSlide(new));
                 }
                 TrackerEvent::Resynchronised { moves } => {
                     let uci: Vec<String> = moves

@@ -35,3 +35,80 @@ pub enum BoardEvent<M = PegMessage> {
     /// Speak the current mismatch guidance again (on request).
     RepeatGuidance,
 }
+
+impl BoardEvent<crate::eboard::Message> {
+    /// An occupancy-only e-board's event (the DGT Pegasus) as the
+    /// peg-board's: its occupancy a snapshot for the tracker, its name an
+    /// ident; what else it says (an acknowledgement) is nothing to the
+    /// tracker (`None`).
+    pub fn into_occupancy(self) -> Option<BoardEvent<PegMessage>> {
+        use crate::eboard::Message;
+        Some(match self {
+            BoardEvent::Message(Message::Occupancy(mask)) => {
+                BoardEvent::Message(PegMessage::Snapshot(mask))
+            }
+            BoardEvent::Message(Message::Ident(text)) => {
+                BoardEvent::Message(PegMessage::Ident(text))
+            }
+            BoardEvent::Message(_) => return None,
+            BoardEvent::LinkUp { port } => BoardEvent::LinkUp { port },
+            BoardEvent::LinkLost { reason } => BoardEvent::LinkLost { reason },
+            BoardEvent::LinkClosed => BoardEvent::LinkClosed,
+            BoardEvent::LinesDropped { count } => BoardEvent::LinesDropped { count },
+            BoardEvent::MemoryNotKept { reason } => BoardEvent::MemoryNotKept { reason },
+            BoardEvent::PromotionChoice(role) => BoardEvent::PromotionChoice(role),
+            BoardEvent::Configure(cfg) => BoardEvent::Configure(cfg),
+            BoardEvent::RepeatGuidance => BoardEvent::RepeatGuidance,
+        })
+    }
+}
+
+impl super::Event {
+    /// The player's own e-board of `kind` said something: an e-board's
+    /// event ([`super::Event::EBoard`], the recognizer), or, for a board
+    /// that cannot tell pieces apart (the Pegasus), the peg-board's
+    /// ([`super::Event::Board`], the occupancy tracker); `None`: nothing
+    /// for the session.
+    pub fn own_eboard(
+        kind: crate::eboard::Kind,
+        event: BoardEvent<crate::eboard::Message>,
+    ) -> Option<super::Event> {
+        if kind.occupancy_only() {
+            event.into_occupancy().map(super::Event::Board)
+        } else {
+            Some(super::Event::EBoard(event))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eboard::{Kind, Message};
+    use crate::session::Event;
+
+    #[test]
+    fn a_pegasus_reaches_the_tracker_and_the_others_the_recognizer() {
+        let occupied = BoardEvent::Message(Message::Occupancy(0xFFFF_0000_0000_FFFF));
+        assert_eq!(
+            Event::own_eboard(Kind::Pegasus, occupied.clone()),
+            Some(Event::Board(BoardEvent::Message(PegMessage::Snapshot(
+                0xFFFF_0000_0000_FFFF
+            ))))
+        );
+        assert_eq!(
+            Event::own_eboard(Kind::Pegasus, BoardEvent::LinkUp { port: "p".into() }),
+            Some(Event::Board(BoardEvent::LinkUp { port: "p".into() }))
+        );
+        assert_eq!(
+            Event::own_eboard(Kind::Pegasus, BoardEvent::Message(Message::Ack)),
+            None
+        );
+        for kind in [Kind::Dgt, Kind::Millennium, Kind::Certabo, Kind::Chessnut] {
+            assert_eq!(
+                Event::own_eboard(kind, occupied.clone()),
+                Some(Event::EBoard(occupied.clone()))
+            );
+        }
+    }
+}

@@ -197,7 +197,10 @@ impl EBoardSeat {
             }
             Message::Calibration(step) => self.calibration(step, pack, out),
             Message::Scanned => self.rec.on_scan(now, events),
-            Message::Ack => {}
+            // An occupancy-only board (the Pegasus) is followed by the
+            // peg-board's tracker (`BoardEvent::for_own_board`); the
+            // settings offer it in no e-board seat.
+            Message::Ack | Message::Occupancy(_) => {}
         }
     }
 

@@ -10,6 +10,7 @@
 
 pub mod board;
 pub mod board_event;
+mod board_lights;
 mod clock_keys;
 mod config;
 pub mod eboard_seat;
@@ -305,6 +306,9 @@ impl Session {
                 }
                 board::BoardAction::TakebackRequested => self.command(now, Command::Takeback, out),
                 board::BoardAction::CorrectPromotion(mv) => self.correct_promotion(now, mv, out),
+                board::BoardAction::CompleteSlide(mv) => {
+                    self.replace_last(now, mv, Source::PegBoard, "move_corrected", out)
+                }
             }
         }
     }

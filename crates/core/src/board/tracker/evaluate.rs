@@ -120,6 +120,7 @@ impl Tracker {
     }
 
     pub(super) fn evaluate(&mut self, m: Bitboard, at: u64, out: &mut Vec<TrackerEvent>) {
+        self.last_at = self.last_at.max(at);
         let mut rook_first = None;
         if let Phase::Castling(p) = self.phase {
             // A rook move waiting for the king: anything that is not the
@@ -191,6 +192,11 @@ impl Tracker {
                     out.push(TrackerEvent::Touched { square: sq, piece });
                 }
             }
+        }
+
+        if let Some(new) = self.slid_on(m, at) {
+            self.complete_slide(new, out);
+            return;
         }
 
         if let Some(mv) = self.matching_move(m, out) {
@@ -282,6 +288,46 @@ impl Tracker {
         } else if let Guidance::MismatchSince(_) = self.guidance {
             self.guidance = Guidance::MismatchSince(at);
         }
+    }
+
+    /// The last move's piece carried on from where it was read (set down
+    /// on the way, then lifted again and set further, within the
+    /// extension time and before the opponent's move): the move from the
+    /// same square the board now shows. The opponent never empties the
+    /// square the last move filled without filling it again (a capture),
+    /// so no reply reads so.
+    pub(super) fn slid_on(&self, m: Bitboard, at: u64) -> Option<Move> {
+        let (last, until) = self.slide?;
+        let (before, played) = self.history.last()?;
+        if at > until || *played != last || self.awaiting_board() {
+            return None;
+        }
+        let occ = before.board().occupied();
+        // A capture only when its target was seen empty (the taken piece
+        // off): a piece in the hand shows the same occupancy.
+        let seen_empty = self.orient(self.slide_seen);
+        before
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| mv != last && mv.from() == last.from())
+            .filter(|&mv| slidable(mv) || slid_capture(mv) && seen_empty.contains(mv.to()))
+            .find(|&mv| candidate(mv, occ, before.turn()).after == m)
+    }
+
+    /// The last move becomes `new` (see [`Tracker::slid_on`]).
+    pub(super) fn complete_slide(&mut self, new: Move, out: &mut Vec<TrackerEvent>) {
+        let Some((before, old)) = self.history.pop() else {
+            return;
+        };
+        let mut pos = before.clone();
+        pos.play_unchecked(new);
+        self.history.push((before, new));
+        self.pos = pos;
+        self.slide = self.slide.map(|(_, until)| (new, until));
+        self.refresh();
+        self.clear_attempt();
+        self.clear_guidance();
+        out.push(TrackerEvent::SlideCompleted { old, new });
     }
 
     /// Two own pieces off their holes that no castling lifts: one of them

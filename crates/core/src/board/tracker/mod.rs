@@ -200,6 +200,15 @@ pub struct Tracker {
     /// The last move, a promotion executed on the board, whose piece can
     /// still be corrected (until the next move).
     correctable: Option<Move>,
+    /// The last move, a plain move made on the board, and until when the
+    /// same piece carried on may still complete it differently (a slide:
+    /// the piece set down on the way long enough to be read).
+    slide: Option<(Move, u64)>,
+    /// Holes reported empty since the last move, as the sensors sent them
+    /// (a sensor taken for dead counts too): a slide's capture target.
+    slide_seen: BoardMask,
+    /// The time of the last board state or tick handled.
+    last_at: u64,
     last_pieces: Option<[Option<Piece>; 64]>,
     /// The board has shown the game's position since the position last
     /// changed (a move, a takeback, a reset).
@@ -270,6 +279,9 @@ impl Tracker {
             phase: Phase::Following,
             guidance: Guidance::Quiet,
             correctable: None,
+            slide: None,
+            slide_seen: BoardMask(0),
+            last_at: 0,
             last_pieces: None,
             matched: false,
             last_from_game: false,
@@ -341,6 +353,7 @@ impl Tracker {
         self.phase = Phase::Following;
         self.guidance = Guidance::Quiet;
         self.correctable = None;
+        self.slide = None;
         self.lifted = BoardMask(0);
         self.refresh();
         self.clear_attempt();
@@ -451,6 +464,7 @@ impl Tracker {
 
     /// Acts on every deadline up to `now`.
     pub fn on_tick(&mut self, now: u64, out: &mut Vec<TrackerEvent>) {
+        self.last_at = self.last_at.max(now);
         // Each step consumes its deadline, so this ends; the bound is a guard.
         for _ in 0..16 {
             let Some(deadline) = self.next_deadline() else {
@@ -510,6 +524,7 @@ impl Tracker {
     pub fn on_snapshot(&mut self, now: u64, mask: BoardMask, out: &mut Vec<TrackerEvent>) {
         self.on_tick(now, out);
         self.notice_unheard_loss(now, mask);
+        self.slide_seen.0 |= !mask.0;
         let mask = self.unstick(mask, out);
         // A report that shows the game counts even before it settles: a
         // quick first move lifts a piece within the settle time of the
@@ -640,6 +655,7 @@ impl Tracker {
         self.history.push((self.pos.clone(), mv));
         self.pos.play_unchecked(mv);
         self.correctable = None;
+        self.slide = None;
         self.lifted = BoardMask(0);
         self.refresh();
         self.clear_attempt();
@@ -655,6 +671,7 @@ impl Tracker {
         let (pos, mv) = self.history.pop()?;
         self.pos = pos;
         self.correctable = None;
+        self.slide = None;
         self.lifted = BoardMask(0);
         self.refresh();
         self.clear_attempt();
@@ -727,6 +744,9 @@ impl Tracker {
         self.gap = None;
         self.missed = false;
         self.correctable = mv.is_promotion().then_some(mv);
+        self.slide = (self.cfg.complete_slides && slidable(mv))
+            .then_some((mv, self.last_at + self.cfg.extension_ms));
+        self.slide_seen = BoardMask(!self.reported.map_or(0, |r| r.0));
         self.refresh();
         self.clear_attempt();
         self.decide(self.orientation.get(), out);
@@ -761,4 +781,30 @@ fn with_promotion(mv: Move, role: Role) -> Move {
         },
         other => other,
     }
+}
+
+/// A plain move (no capture, castling or promotion): the only kind a
+/// slide read early can be, and be completed into.
+fn slidable(mv: Move) -> bool {
+    matches!(
+        mv,
+        Move::Normal {
+            capture: None,
+            promotion: None,
+            ..
+        }
+    )
+}
+
+/// A capture a slide read early may be completed into (the taken piece
+/// off first, the piece set down on the way, then on the target).
+fn slid_capture(mv: Move) -> bool {
+    matches!(
+        mv,
+        Move::Normal {
+            capture: Some(_),
+            promotion: None,
+            ..
+        }
+    )
 }

@@ -79,6 +79,15 @@ pub struct TrackerConfig {
     /// and castling begun with the rook, are reported as touch-move
     /// (Art. 4.3, 4.4); the move is still recorded.
     pub strict: bool,
+    /// The board has lights to guide with (the DGT Pegasus): the move
+    /// still to make, or the squares that differ once guidance is due,
+    /// are lit ([`crate::board::HostCommand::Lights`]).
+    pub guide_lights: bool,
+    /// A move read early (a piece set down on its way long enough to be
+    /// read) is completed when the same piece is carried on before the
+    /// opponent moves ([`TrackerEvent::SlideCompleted`]): for boards that
+    /// pieces slide on (the DGT Pegasus), not a peg-board's holes.
+    pub complete_slides: bool,
 }
 
 impl Default for TrackerConfig {
@@ -90,6 +99,8 @@ impl Default for TrackerConfig {
             promotion_ms: 4000,
             promote_to: Role::Queen,
             strict: false,
+            guide_lights: false,
+            complete_slides: false,
         }
     }
 }
@@ -123,6 +134,11 @@ pub enum TrackerEvent {
     /// The player corrected the promotion piece of the last move before
     /// the opponent's move was executed: the tracker now has `new`.
     PromotionCorrected { old: Move, new: Move },
+    /// The piece of the last move was set down on the way long enough to
+    /// be read, then carried on before the opponent moved: the last move
+    /// is `new` (same piece, same from-square; the record's last move is
+    /// replaced).
+    SlideCompleted { old: Move, new: Move },
     /// Strict mode: a piece of the side to move was touched (lifted) and
     /// put back before another piece moved (Art. 4.3), or castling was begun
     /// with the rook (Art. 4.4 b). The move stands; the arbiter decides.
