@@ -675,7 +675,15 @@ impl Run {
                         self.left = true;
                         break;
                     }
-                    if !text.is_empty() {
+                    let over = self
+                        .session
+                        .online()
+                        .and_then(|o| o.game())
+                        .is_some_and(|g| g.is_over());
+                    if over && !text.is_empty() {
+                        // The end is still being saved: answered as after it.
+                        self.typed_after_the_end(&text)?;
+                    } else if !text.is_empty() {
                         self.online(now, OnlineEvent::Typed(text))?;
                     }
                 }
@@ -762,15 +770,21 @@ impl Run {
             if super::play::is_quit(&text) {
                 return Ok(());
             }
-            let now = self.now_ms();
-            if matches!(super::play::command_for(&text), Some(Command::Repeat)) {
-                self.handle(now, Event::Command(Command::Repeat))?;
-            } else {
-                let words = self.session.pack().say("play_over");
-                self.term.out.say(words, Priority::Answer)?;
-            }
+            self.typed_after_the_end(&text)?;
         }
         Ok(())
+    }
+
+    /// A line typed once the game is over: `repeat` says the last move
+    /// again, anything else that the game is over.
+    fn typed_after_the_end(&mut self, text: &str) -> CliResult {
+        let now = self.now_ms();
+        if matches!(super::play::command_for(text), Some(Command::Repeat)) {
+            self.handle(now, Event::Command(Command::Repeat))
+        } else {
+            let words = self.session.pack().say("play_over");
+            self.term.out.say(words, Priority::Answer)
+        }
     }
 
     /// The session's deadlines due now (settle windows, guidance, online
