@@ -82,6 +82,15 @@ pub struct Session {
     player_warnings: crate::clock::PlayerWarnings,
     /// Online play, while connected ([`online`]).
     online: Option<Box<online::OnlinePlay>>,
+    /// The side the player has in the online game running, kept here (not
+    /// only in [`Session::online`], which is lent out while its events
+    /// run): the own board's moves are checked against it even while a
+    /// server's move is being played.
+    online_side: Option<shakmaty::Color>,
+    /// The last refusal of a move read from the player's own board online:
+    /// the record's length then and the words' key (said once while the
+    /// game stands there).
+    board_refusal_said: Option<(usize, &'static str)>,
 }
 
 impl Session {
@@ -113,6 +122,8 @@ impl Session {
             puzzle: puzzle::PuzzleState::default(),
             player_warnings: Default::default(),
             online: None,
+            online_side: None,
+            board_refusal_said: None,
         }
     }
 

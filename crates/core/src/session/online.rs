@@ -64,6 +64,7 @@ impl Bridge<'_> {
             .session
             .game_in_progress()
             .then(|| LeftGame(Box::new(self.session.record().clone())));
+        self.session.online_side = Some(me);
         let mut config = self.session.config().clone();
         config.blind_side = me;
         config.time_control = TimeControl::Untimed;
@@ -101,10 +102,12 @@ impl Session {
         match event {
             OnlineEvent::Connected(setup) => {
                 self.online = Some(Box::new(OnlinePlay::new(*setup)));
+                self.online_side = None;
                 return;
             }
             OnlineEvent::Disconnected => {
                 self.online = None;
+                self.online_side = None;
                 return;
             }
             _ => {}
@@ -185,16 +188,15 @@ impl Session {
         from_game: bool,
         out: &mut Vec<Effect>,
     ) -> bool {
-        let Some(play) = self.online.as_deref() else {
+        let Some(me) = self.online_side else {
             return false;
         };
-        let Some(game) = play.game() else {
-            return false;
-        };
-        if game.is_over() || self.record.is_over() {
+        if self.record.is_over() {
             return false;
         }
-        let key = if self.record.turn() != game.me || game.pending().is_some() {
+        // Our move still on its way is the record's last: the opponent
+        // is to move then too.
+        let key = if self.record.turn() != me {
             "online_board_not_your_turn"
         } else if !from_game {
             "online_board_not_game"
@@ -204,13 +206,11 @@ impl Session {
         // Said once while the game stands where it is: a board being set
         // up shows many such moves, one after the other.
         let said = (self.record.moves().len(), key);
-        if play.board_refusal_said != Some(said) {
+        if self.board_refusal_said != Some(said) {
             let words = self.pack.say(key);
             self.speak(out, words, Priority::Alert);
         }
-        if let Some(play) = self.online.as_deref_mut() {
-            play.board_refusal_said = Some(said);
-        }
+        self.board_refusal_said = Some(said);
         true
     }
 

@@ -40,6 +40,12 @@ fn state(moves: &str) -> Event {
 /// A session online as Black ("me"), its peg-board connected and showing
 /// `board` (an occupancy) before the game starts.
 fn black_with_board(board: u64) -> Table {
+    black_with(board, false)
+}
+
+/// The same, the board's first report coming after the game's start (as
+/// `rochade online` hands it on) when `game_first`.
+fn black_with(board: u64, game_first: bool) -> Table {
     let config = SessionConfig {
         lang: Lang::En,
         ..SessionConfig::default()
@@ -54,11 +60,19 @@ fn black_with_board(board: u64) -> Table {
         today: jiff::civil::date(2026, 11, 28),
     };
     t.send(Event::Online(OnlineEvent::Connected(Box::new(setup))));
-    t.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
-    t.board(board);
-    t.send(game_line(
+    let full = game_line(
         r#"{"id":"G1","rated":false,"white":{"id":"them","name":"Them"},"black":{"id":"me","name":"Me"},"initialFen":"startpos","type":"gameFull","state":{"type":"gameState","moves":"","wtime":600000,"btime":600000,"winc":0,"binc":0,"status":"started"}}"#,
-    ));
+    );
+    if !game_first {
+        t.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
+        t.board(board);
+    }
+    t.send(full);
+    if game_first {
+        // As the terminal does: board reports wait for the game.
+        t.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
+        t.board(board);
+    }
     t.wait(300);
     t
 }
@@ -179,4 +193,31 @@ fn the_opponents_move_made_on_the_board_first_waits_for_the_server() {
         said(&fx)
     );
     assert_eq!(moves_sent(&fx), ["e7e5"]);
+}
+
+/// A board left at 1. e4 e5: the server's 1. e4 makes the board one legal
+/// move ahead, and that move (e5) is read while the server's move is being
+/// played. It began from no position of this game: not played, not sent.
+#[test]
+fn a_stale_board_one_move_ahead_of_the_servers_move_plays_nothing() {
+    let stale = occupancy_after(&["e2e4", "e7e5"]);
+    let mut t = black_with(stale, true);
+    t.wait(3000);
+    t.send(state("e2e4"));
+    t.wait(3000);
+    let fx = std::mem::take(&mut t.effects);
+    assert_eq!(
+        moves_by_source(&fx),
+        [("e4".to_owned(), Source::Server)],
+        "{:?}",
+        said(&fx)
+    );
+    assert!(moves_sent(&fx).is_empty(), "{:?}", said(&fx));
+    // Put back, then played for real: read and sent.
+    t.peg_move(Square::E5, Square::E7);
+    t.peg_move(Square::D7, Square::D6);
+    t.wait(500);
+    let fx = std::mem::take(&mut t.effects);
+    assert_eq!(moves_by_source(&fx), [("d6".to_owned(), Source::PegBoard)]);
+    assert_eq!(moves_sent(&fx), ["d7d6"]);
 }

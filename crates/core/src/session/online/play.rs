@@ -60,10 +60,6 @@ pub struct OnlinePlay {
     pub(super) today: jiff::civil::Date,
     /// Silence, unanswered requests, waits (see [`watch`]).
     pub(super) watch: Watch,
-    /// The last refusal of a move read from the player's own board: the
-    /// record's length then and the words' key (said once while the game
-    /// stands there).
-    pub(in crate::session) board_refusal_said: Option<(usize, &'static str)>,
 }
 
 /// A word that waits for `yes` before it is sent.
@@ -122,7 +118,6 @@ impl OnlinePlay {
             down: false,
             todo: Vec::new(),
             watch: Watch::with_waits(setup.waits),
-            board_refusal_said: None,
         }
     }
 
@@ -519,6 +514,8 @@ impl OnlinePlay {
                     host.report(Some(report), words, Priority::Alert);
                 }
                 Change::Ended(kind) => {
+                    // The own board is no longer the online game's.
+                    host.session.online_side = None;
                     let mut record = host.session().record().clone();
                     end_record(&mut record, kind);
                     let result = record.result_str().to_owned();
