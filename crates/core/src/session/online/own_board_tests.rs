@@ -105,6 +105,12 @@ fn moves_sent(effects: &[Effect]) -> Vec<String> {
         .collect()
 }
 
+/// What the session did in the next `ms` (the effects taken).
+fn after(t: &mut Table, ms: u64) -> Vec<Effect> {
+    t.wait(ms);
+    std::mem::take(&mut t.effects)
+}
+
 fn said(effects: &[Effect]) -> Vec<String> {
     crate::session::tests::spoken(effects)
 }
@@ -115,8 +121,7 @@ fn a_board_left_from_an_earlier_game_plays_no_move_of_either_side() {
     let mut t = black_with_board(stale);
     t.wait(5000);
     t.send(state("e2e4"));
-    t.wait(5000);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 5000);
     // Only the server's move is played: the board's e4, e5, Nf3 and Nc6
     // are none of them.
     assert_eq!(
@@ -146,12 +151,10 @@ fn a_board_left_from_an_earlier_game_plays_no_move_of_either_side() {
     t.peg_move(Square::C6, Square::B8);
     t.peg_move(Square::F3, Square::G1);
     t.peg_move(Square::E5, Square::E7);
-    t.wait(500);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 500);
     assert!(moves_by_source(&fx).is_empty(), "{:?}", said(&fx));
     t.peg_move(Square::D7, Square::D6);
-    t.wait(500);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 500);
     assert_eq!(
         moves_by_source(&fx),
         [("d6".to_owned(), Source::PegBoard)],
@@ -168,15 +171,13 @@ fn the_opponents_move_made_on_the_board_first_waits_for_the_server() {
     // The player makes the opponent's expected move on his board before
     // the server has it: not played, not sent.
     t.peg_move(Square::E2, Square::E4);
-    t.wait(500);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 500);
     assert!(moves_by_source(&fx).is_empty(), "{:?}", said(&fx));
     assert!(said(&fx).iter().any(|w| w.contains("Not your turn")));
     // The server's move arrives: played from the server; the board
     // already shows it, and the player's reply is read from it.
     t.send(state("e2e4"));
-    t.wait(500);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 500);
     assert_eq!(
         moves_by_source(&fx),
         [("e4".to_owned(), Source::Server)],
@@ -184,8 +185,7 @@ fn the_opponents_move_made_on_the_board_first_waits_for_the_server() {
         said(&fx)
     );
     t.peg_move(Square::E7, Square::E5);
-    t.wait(500);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 500);
     assert_eq!(
         moves_by_source(&fx),
         [("e5".to_owned(), Source::PegBoard)],
@@ -204,8 +204,7 @@ fn a_stale_board_one_move_ahead_of_the_servers_move_plays_nothing() {
     let mut t = black_with(stale, true);
     t.wait(3000);
     t.send(state("e2e4"));
-    t.wait(3000);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 3000);
     assert_eq!(
         moves_by_source(&fx),
         [("e4".to_owned(), Source::Server)],
@@ -216,8 +215,7 @@ fn a_stale_board_one_move_ahead_of_the_servers_move_plays_nothing() {
     // Put back, then played for real: read and sent.
     t.peg_move(Square::E5, Square::E7);
     t.peg_move(Square::D7, Square::D6);
-    t.wait(500);
-    let fx = std::mem::take(&mut t.effects);
+    let fx = after(&mut t, 500);
     assert_eq!(moves_by_source(&fx), [("d6".to_owned(), Source::PegBoard)]);
     assert_eq!(moves_sent(&fx), ["d7d6"]);
 }
