@@ -65,21 +65,56 @@ pub struct Louis {
     name: &'static str,
 }
 
+/// The name the same table had before liblouis 3.8 (the German tables were
+/// renamed then): the Windows build links liblouis 3.7 (scripts/build-windows
+/// says why), whose tables carry the old names.
+fn older_table_name(name: &str) -> Option<&'static str> {
+    match name {
+        "de-g0.utb" => Some("de-de-g0.utb"),
+        "de-g2.ctb" => Some("de-de-g2.ctb"),
+        _ => None,
+    }
+}
+
+/// Whether liblouis finds and compiles the table.
+fn loads(table: &CString) -> bool {
+    let _guard = LOUIS.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: a NUL-terminated table name; liblouis returns NULL on error.
+    unsafe { !lou_getTable(table.as_ptr()).is_null() }
+}
+
 impl Louis {
     pub fn new(lang: Lang, grade: Grade) -> Result<Louis, TableError> {
-        let name = table_name(lang, grade);
-        let table = CString::new(name).expect("table names have no NUL");
-        let _guard = LOUIS.lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: a NUL-terminated table name; liblouis returns NULL on error.
-        let ok = unsafe { !lou_getTable(table.as_ptr()).is_null() };
-        if !ok {
+        let wanted = table_name(lang, grade);
+        // The name the bundled liblouis knows is tried first, so that
+        // liblouis logs no "cannot resolve" for the other one.
+        let names: Vec<&'static str> = if cfg!(windows) {
+            older_table_name(wanted)
+                .into_iter()
+                .chain([wanted])
+                .collect()
+        } else {
+            std::iter::once(wanted)
+                .chain(older_table_name(wanted))
+                .collect()
+        };
+        let found = names
+            .into_iter()
+            .map(|name| (name, CString::new(name).expect("table names have no NUL")))
+            .find(|(_, table)| loads(table));
+        let Some((name, table)) = found else {
             return Err(TableError {
-                file: name.into(),
-                message:
+                file: wanted.into(),
+                message: if cfg!(windows) {
+                    "liblouis cannot load this table: the folder share\\liblouis\\tables \
+                     beside rochade.exe is missing or incomplete (unpack the whole zip)"
+                        .into()
+                } else {
                     "liblouis cannot load this table: install the Debian package liblouis-data"
-                        .into(),
+                        .into()
+                },
             });
-        }
+        };
         // SAFETY: no arguments.
         let size = unsafe { lou_charSize() };
         if size != 4 {

@@ -4,6 +4,11 @@
 use std::path::{Path, PathBuf};
 
 fn project_dirs() -> Option<directories::ProjectDirs> {
+    // Windows joins organisation and application (`Rochade\rochade`): one
+    // folder is enough there, `%APPDATA%\Rochade\config` and `\data`.
+    #[cfg(windows)]
+    return directories::ProjectDirs::from_path(PathBuf::from("Rochade"));
+    #[cfg(not(windows))]
     directories::ProjectDirs::from("org", "Rochade", "rochade")
 }
 

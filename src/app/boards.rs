@@ -525,6 +525,7 @@ fn board_log_in(data_dir: &std::path::Path) -> Option<std::path::PathBuf> {
     options.create(true).append(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    #[cfg_attr(not(unix), allow(unused_variables))]
     let file = options.open(&path).ok()?;
     #[cfg(unix)]
     {

@@ -241,10 +241,26 @@ pub fn screen_reader_running() -> bool {
     {
         desktop_says_enabled().unwrap_or(false) || screen_reader_process()
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(windows)]
+    {
+        windows_screen_reader_flag()
+    }
+    #[cfg(not(any(target_os = "linux", windows)))]
     {
         false
     }
+}
+
+/// Windows' own "a screen reader is running" flag (`SPI_GETSCREENREADER`),
+/// which NVDA, JAWS and Narrator set while they run, and which Windows
+/// programs read to decide whether to adapt to one.
+#[cfg(windows)]
+pub fn windows_screen_reader_flag() -> bool {
+    use windows_sys::Win32::UI::WindowsAndMessaging::{SPI_GETSCREENREADER, SystemParametersInfoW};
+    let mut on: i32 = 0;
+    // SAFETY: SPI_GETSCREENREADER writes one BOOL to the pointer given.
+    let ok = unsafe { SystemParametersInfoW(SPI_GETSCREENREADER, 0, (&raw mut on).cast(), 0) };
+    ok != 0 && on != 0
 }
 
 #[cfg(target_os = "linux")]
@@ -336,5 +352,27 @@ mod tests {
             .click();
         h.run();
         assert_eq!(h.state().1, Some(true));
+    }
+
+    /// What NVDA and JAWS do while they run (set Windows' screen-reader
+    /// flag) is what Rochade looks for. Run under Wine by scripts/test-windows.
+    #[cfg(windows)]
+    #[test]
+    fn the_windows_screen_reader_flag_is_what_is_looked_for() {
+        use windows_sys::Win32::UI::WindowsAndMessaging::{
+            SPI_SETSCREENREADER, SystemParametersInfoW,
+        };
+        let set = |on: bool| {
+            // SAFETY: SPI_SETSCREENREADER takes the flag in uiParam.
+            let ok = unsafe {
+                SystemParametersInfoW(SPI_SETSCREENREADER, u32::from(on), std::ptr::null_mut(), 0)
+            };
+            assert_ne!(ok, 0, "SPI_SETSCREENREADER");
+        };
+        set(true);
+        let found = screen_reader_running();
+        set(false);
+        assert!(found, "a screen reader's flag was not seen");
+        assert!(!screen_reader_running(), "the flag cleared was still seen");
     }
 }

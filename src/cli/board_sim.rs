@@ -9,12 +9,18 @@
 //! `--format millennium` a Millennium ChessLink (see [`super::eboard_sim`]);
 //! with `--format certabo` a Certabo board (see `super::certabo_sim`).
 
+// The simulators stand on pseudo-terminals, which Windows does not have:
+// there `board-sim` says so (tests that use it are Unix-only, see
+// docs/windows.md).
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+#[cfg(unix)]
 use serialport::{SerialPort, TTYPort};
 
 use super::follow::{CommandError, FormatArg, typed_commands};
@@ -52,6 +58,15 @@ fn emulates(format: FormatArg) -> bool {
     }
 }
 
+#[cfg(not(unix))]
+pub fn run(args: Args) -> CliResult {
+    let _ = args;
+    Err(CliError::input(
+        "board-sim needs a pseudo-terminal, which Windows does not have: run it on Linux or macOS",
+    ))
+}
+
+#[cfg(unix)]
 pub fn run(args: Args) -> CliResult {
     // Refused before a port is made and printed: a program reading the
     // first line as the port would otherwise open one that is gone.
@@ -202,6 +217,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// Removes the link, lets the writer drain, then closes the terminal.
+#[cfg(unix)]
 fn finish<T>(args: &Args, master: T, slave: TTYPort) -> CliResult {
     if let Some(link) = &args.link {
         let _ = std::fs::remove_file(link);

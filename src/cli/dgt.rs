@@ -5,6 +5,8 @@
 //! `uci` and `san`, `takeback`, `new_game`, `orientation`, `mismatch`,
 //! `in_sync`, `link`, `board_info`, and `clock` when a DGT clock reports.
 
+#![cfg_attr(not(unix), allow(unused_imports))]
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -304,6 +306,7 @@ pub fn track(args: TrackArgs) -> CliResult {
 
 /// `rochade board-sim --format dgt`: the pseudo-terminal `pty` (already
 /// announced on stdout) becomes a DGT board driven by typed commands.
+#[cfg(unix)]
 pub fn board_sim(
     mut master: serialport::TTYPort,
     setup: Option<&str>,

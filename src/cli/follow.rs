@@ -381,6 +381,8 @@ fn follow_link<F: Follow>(
 
 /// Why a simulator's typed command was not carried out (said on stderr).
 #[derive(Debug, thiserror::Error)]
+// The simulators that use every variant are Unix-only (pseudo-terminals).
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(super) enum CommandError {
     #[error(transparent)]
     Sim(#[from] crate::board::sim::SimError),

@@ -6,8 +6,10 @@ use clap::{Parser, Subcommand};
 pub mod announce;
 pub mod board_arg;
 pub mod board_sim;
+#[cfg(unix)]
 mod certabo_sim;
 pub mod dgt;
+#[cfg(unix)]
 pub mod eboard_sim;
 pub mod export;
 pub mod follow;
@@ -27,6 +29,9 @@ mod track_eboard;
 #[derive(Parser, Debug)]
 #[command(
     name = "rochade",
+    // The same usage lines on every system (not "rochade.exe" on Windows,
+    // where both names start it).
+    bin_name = "rochade",
     version,
     about = "Over-the-board chess for blind and visually impaired players",
     long_about = "Rochade announces moves with the FIDE Appendix E words (Anna, Bella, Cesar ...), \

@@ -28,7 +28,13 @@ use super::{
 };
 
 /// Where Debian's `stockfish` package installs the engine.
+#[cfg(not(windows))]
 pub const DEFAULT_ENGINE_PATH: &str = "/usr/games/stockfish";
+/// Windows has no usual place: the engine is looked for beside
+/// rochade.exe and on PATH (the official Stockfish download is a single
+/// `stockfish.exe`); Settings can name another.
+#[cfg(windows)]
+pub const DEFAULT_ENGINE_PATH: &str = "stockfish.exe";
 
 /// How long the engine may take beyond the think time before it counts as hung.
 const SLACK: Duration = Duration::from_secs(10);

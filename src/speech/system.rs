@@ -23,6 +23,7 @@ struct Pending {
     /// Ends reported before `speak` returned the engine id.
     ended_early: HashSet<EngineId>,
     /// Our speech-dispatcher connection is playing something.
+    #[cfg(target_os = "linux")]
     spd_speaking: bool,
 }
 
