@@ -27,6 +27,12 @@ ROCHADE_TEST_PACKAGES=(stockfish socat xvfb xdotool imagemagick libgl1 libglx-me
 ROCHADE_BENCH_PACKAGES=(pulseaudio pulseaudio-utils libasound2-plugins
   speech-dispatcher speech-dispatcher-espeak-ng espeak-ng)
 
+# Needed by scripts/build-windows (the Windows build, cross-compiled here)
+# and by its tests under Wine (scripts/test-windows): mingw-w64 links the exe
+# and builds liblouis for Windows; Wine runs the exe and the test binaries.
+ROCHADE_WINDOWS_PACKAGES=(gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 make curl zip unzip)
+ROCHADE_WINE_PACKAGES=(wine wine64 xvfb xdotool)
+
 rochade_missing_packages() {
   local pkg missing=()
   for pkg in "$@"; do
@@ -73,4 +79,15 @@ rochade_ensure_rust() {
     echo "rochade: Rust $have is too old; Rochade needs $need or newer: run 'rustup update stable' (a distribution's Rust is often older: install rustup from https://rustup.rs)" >&2
     return 1
   fi
+}
+
+# The Windows target of the Rust standard library, through rustup.
+rochade_ensure_windows_target() {
+  rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu && return 0
+  if ! command -v rustup >/dev/null 2>&1; then
+    echo "rochade: the Windows build needs rustup (https://rustup.rs) to add the target x86_64-pc-windows-gnu" >&2
+    return 1
+  fi
+  echo "rochade: adding the Rust target x86_64-pc-windows-gnu" >&2
+  rustup target add x86_64-pc-windows-gnu >&2
 }

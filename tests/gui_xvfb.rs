@@ -9,44 +9,20 @@
 
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+#[path = "support/xvfb.rs"]
+mod xvfb;
+use xvfb::{Reaper, require_tool, run, wait_for};
 
 use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt, EventMask};
 
 /// Generous: a debug build on a loaded 2-core machine with software GL.
 const START_TIMEOUT: Duration = Duration::from_secs(90);
 const STEP_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Kills a child process of ours when the test ends, however it ends.
-struct Reaper(Option<Child>);
-
-impl Reaper {
-    fn child(&mut self) -> &mut Child {
-        self.0.as_mut().expect("running")
-    }
-}
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.0.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-fn require_tool(name: &str, package: &str) {
-    let found = std::env::var_os("PATH")
-        .map(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
-        .unwrap_or(false);
-    assert!(
-        found,
-        "`{name}` is missing: this test needs it (Debian/Ubuntu: apt install {package})"
-    );
-}
 
 fn artifacts_dir() -> PathBuf {
     // CARGO_TARGET_TMPDIR is <target>/tmp; artifacts go next to it.
@@ -56,60 +32,6 @@ fn artifacts_dir() -> PathBuf {
         .join("test-artifacts");
     std::fs::create_dir_all(&dir).expect("create target/test-artifacts");
     dir
-}
-
-/// Starts Xvfb on a display it picks itself (`-displayfd`: no race with
-/// other X servers or parallel tests) and returns it with the display name.
-fn start_xvfb() -> (Reaper, String) {
-    let mut child = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x900x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start Xvfb (apt install xvfb)");
-    let stdout = child.stdout.take().expect("piped");
-    let reaper = Reaper(Some(child));
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx
-        .recv_timeout(STEP_TIMEOUT)
-        .expect("Xvfb did not report its display number");
-    let number: u32 = line
-        .trim()
-        .parse()
-        .unwrap_or_else(|_| panic!("Xvfb wrote '{line}' instead of a display number"));
-    (reaper, format!(":{number}"))
-}
-
-fn run(display: &str, program: &str, args: &[&str]) -> Output {
-    Command::new(program)
-        .args(args)
-        .env("DISPLAY", display)
-        .output()
-        .unwrap_or_else(|e| panic!("run {program}: {e}"))
-}
-
-fn wait_for<T>(what: &str, timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + timeout;
-    loop {
-        if let Some(value) = probe() {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }
 
 fn exited(app: &mut Reaper) -> Option<ExitStatus> {
@@ -227,7 +149,7 @@ fn real_window_takes_keys_saves_and_closes_cleanly() {
     )
     .unwrap();
 
-    let (_xvfb, display) = start_xvfb();
+    let (_xvfb, display) = xvfb::start_xvfb(STEP_TIMEOUT);
     let stderr_path = artifacts.join("gui_xvfb-stderr.txt");
     let spawned = Instant::now();
     let mut app = Reaper(Some(
