@@ -63,6 +63,15 @@ pub struct MillenniumSim {
     pub commands: Vec<u8>,
     /// Commands dropped: a wrong check or data no command has.
     pub rejected: u64,
+    /// The board's 7O1 UART read through an 8N1 line (a USB bridge that
+    /// passes the bits as they are): a host byte whose bit 7 is not the
+    /// odd parity of its seven bits is a parity error and lost, and the
+    /// board's own bytes carry their parity bit in bit 7. Off (the
+    /// default), the board takes either (bit 7 stripped) and sends 7-bit
+    /// bytes, as over a bridge that strips the parity.
+    pub parity_line: bool,
+    /// Host bytes lost to a parity error (with `parity_line`).
+    pub parity_errors: u64,
 }
 
 impl Default for MillenniumSim {
@@ -96,6 +105,25 @@ impl MillenniumSim {
             version: (1, 3),
             commands: Vec::new(),
             rejected: 0,
+            parity_line: false,
+            parity_errors: 0,
+        }
+    }
+
+    /// A board as its 7O1 UART sees an 8N1 line ([`Self::parity_line`]).
+    pub fn on_parity_line() -> MillenniumSim {
+        MillenniumSim {
+            parity_line: true,
+            ..MillenniumSim::new()
+        }
+    }
+
+    /// The board's bytes as they reach the host.
+    fn out(&self, frame: Vec<u8>) -> Vec<u8> {
+        if self.parity_line {
+            millennium::with_parity(&frame)
+        } else {
+            frame
         }
     }
 
@@ -177,10 +205,8 @@ impl MillenniumSim {
             };
             if send {
                 self.reported = Some(self.candidate);
-                out.push((
-                    at_us / 1000,
-                    with_check(&millennium::status_body(&self.candidate)),
-                ));
+                let report = with_check(&millennium::status_body(&self.candidate));
+                out.push((at_us / 1000, self.out(report)));
             }
         }
         out
@@ -192,6 +218,12 @@ impl MillenniumSim {
     pub fn receive(&mut self, now_ms: u64, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         for &b in bytes {
+            if self.parity_line && !millennium::parity_ok(b) {
+                // A parity error: the UART drops the character, and the
+                // command it belonged to fails its check or length.
+                self.parity_errors += 1;
+                continue;
+            }
             self.input.push(b & 0x7F);
             while let Some(&letter) = self.input.first() {
                 let Some(len) = Command::len_of(letter) else {
@@ -212,7 +244,8 @@ impl MillenniumSim {
                 match Command::parse(&frame) {
                     Some(cmd) => {
                         self.commands.push(letter);
-                        out.extend(self.carry_out(now_ms, cmd));
+                        let answer = self.carry_out(now_ms, cmd);
+                        out.extend(self.out(answer));
                     }
                     // A wrong check: its tail is hex digits, no command
                     // starts there.
