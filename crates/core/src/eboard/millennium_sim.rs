@@ -72,6 +72,10 @@ pub struct MillenniumSim {
     pub parity_line: bool,
     /// Host bytes lost to a parity error (with `parity_line`).
     pub parity_errors: u64,
+    /// The status comes h1 first (h1, g1, ..., a1, h2, ..., a8), as the
+    /// DGTCentaurMods emulator sends it (`fen_to_eone`) and python-mchess
+    /// reads it by default: the document's order (a8 first) turned round.
+    pub h1_first: bool,
 }
 
 impl Default for MillenniumSim {
@@ -107,6 +111,7 @@ impl MillenniumSim {
             rejected: 0,
             parity_line: false,
             parity_errors: 0,
+            h1_first: false,
         }
     }
 
@@ -168,7 +173,20 @@ impl MillenniumSim {
 
     /// The status message for the board as it stands now.
     pub fn status(&self) -> Vec<u8> {
-        with_check(&millennium::status_body(&self.pieces))
+        self.status_of(&self.pieces)
+    }
+
+    /// The status message for `pieces`, in the order this board reports.
+    fn status_of(&self, pieces: &Pieces) -> Vec<u8> {
+        if self.h1_first {
+            let mut turned = [None; 64];
+            for (i, piece) in pieces.iter().enumerate() {
+                turned[63 - i] = *piece;
+            }
+            with_check(&millennium::status_body(&turned))
+        } else {
+            with_check(&millennium::status_body(pieces))
+        }
     }
 
     /// Runs every scan due up to `now_ms`: the automatic status reports
@@ -205,7 +223,7 @@ impl MillenniumSim {
             };
             if send {
                 self.reported = Some(self.candidate);
-                let report = with_check(&millennium::status_body(&self.candidate));
+                let report = self.status_of(&self.candidate);
                 out.push((at_us / 1000, self.out(report)));
             }
         }

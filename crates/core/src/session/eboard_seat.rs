@@ -163,6 +163,9 @@ impl EBoardSeat {
                 let mut own = self.rec.config().clone();
                 own.guidance_ms = cfg.mismatch_ms;
                 self.rec.set_config(own);
+                // Which way round the board lies, when fixed by hand.
+                self.rec
+                    .set_orientation_choice(now, cfg.orientation, &mut events);
             }
         }
         self.translate(events, record, pack, out)

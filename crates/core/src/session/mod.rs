@@ -267,6 +267,12 @@ impl Session {
             Event::PackChanged(pack) => self.set_pack(*pack),
             Event::TagsChanged(tags) => self.record.tags = tags,
             Event::Board(ev) => {
+                if let board::BoardEvent::Configure(cfg) = &ev {
+                    // The board settings are the player's own board's,
+                    // whichever it is: an e-board there takes them too.
+                    let configure = board::BoardEvent::Configure(cfg.clone());
+                    self.eboard_event(now_ms, configure, &mut out);
+                }
                 let mut fx = Vec::new();
                 let asked = ev == board::BoardEvent::RepeatGuidance;
                 let actions = self
