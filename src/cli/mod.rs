@@ -42,9 +42,9 @@ pub struct Cli {
 pub enum Command {
     /// Print the Appendix E announcement of each move in a PGN or move list.
     Announce(announce::Args),
-    /// Follow a peg-board or DGT board on a serial port, or replay a board log, printing JSON events.
+    /// Follow a board (peg-board, LiBoard, Sentio, DGT, Millennium, Certabo, Chessnut, DGT Pegasus) on a port, or replay a board log, printing JSON events.
     Track(track::Args),
-    /// Run a simulated peg-board (or DGT board) on a pseudo-terminal, driven from stdin.
+    /// Run a simulated board (peg-board, DGT, Millennium, Certabo) on a pseudo-terminal, driven from stdin.
     BoardSim(board_sim::Args),
     /// Speak a text with the system voice or the clip voice.
     Say(say::SayArgs),

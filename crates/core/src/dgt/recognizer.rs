@@ -260,6 +260,12 @@ impl Recognizer {
         Some(played.mv)
     }
 
+    /// The game changed under the board (started again elsewhere): a
+    /// settled board is compared with it again now.
+    pub fn compare_again(&mut self, now: u64) {
+        self.recheck(now);
+    }
+
     /// The game changed under a settled board: compare it again at once.
     fn recheck(&mut self, now: u64) {
         self.mismatch_since = None;

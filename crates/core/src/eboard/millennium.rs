@@ -601,7 +601,10 @@ mod tests {
         assert_eq!(e4, [41, 42, 50, 51]);
         let d = Decoder::new();
         let sent = d.encode(HostCommand::Lights(Bitboard::from(Square::E2) | Square::E4));
-        assert!(sent.iter().all(|&b| parity_ok(b)), "odd parity on every byte");
+        assert!(
+            sent.iter().all(|&b| parity_ok(b)),
+            "odd parity on every byte"
+        );
         let wire = stripped(&sent);
         assert_eq!(wire.len(), 1 + 2 + 162 + 2);
         assert_eq!(&wire[..3], b"L20");
@@ -630,7 +633,10 @@ mod tests {
             lit_squares(&led_pattern(Bitboard::from(Square::G1) | Square::F3)),
             Bitboard::from(Square::G1) | Square::F3
         );
-        assert_eq!(d.encode(HostCommand::Lights(Bitboard::EMPTY)), with_parity(b"X58"));
+        assert_eq!(
+            d.encode(HostCommand::Lights(Bitboard::EMPTY)),
+            with_parity(b"X58")
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod event;
 mod handled;
 mod lights;
 pub mod link;
+mod next_game;
 mod notice;
 mod notice_json;
 pub mod online;
@@ -91,6 +92,8 @@ pub struct Session {
     /// the record's length then and the words' key (said once while the
     /// game stands there).
     board_refusal_said: Option<(usize, &'static str)>,
+    /// An e-board's next game, while "Start a new game?" waits.
+    held_game: Option<next_game::HeldGame>,
 }
 
 impl Session {
@@ -124,6 +127,7 @@ impl Session {
             online: None,
             online_side: None,
             board_refusal_said: None,
+            held_game: None,
         }
     }
 
@@ -677,6 +681,7 @@ impl Session {
                 self.after_end_check(now, out);
             }
             Command::NewGame => {
+                let held = self.held_game.take();
                 self.puzzle_forget();
                 let tags = self.record.tags.clone();
                 self.record = GameRecord::new();
@@ -693,6 +698,7 @@ impl Session {
                 self.speak(out, self.pack.say("new_game"), Priority::Answer);
                 out.push(Effect::Notice(Notice::NewGame));
                 out.push(Effect::SaveGame);
+                self.replay_held(now, held, out);
             }
             Command::StartClock => {
                 if !self.clock.is_started() && self.clock.control().is_timed() {

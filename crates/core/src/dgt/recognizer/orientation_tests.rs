@@ -156,7 +156,11 @@ fn a_board_set_up_by_hand_is_turned_at_the_mismatch_it_ends() {
     let report = b.sim.status();
     let mut d = Decoder::new();
     let m = d.decode_all(&report);
-    b.rec.on_dump(0, crate::board::BoardReport::pieces(&m[0]).unwrap(), &mut b.events);
+    b.rec.on_dump(
+        0,
+        crate::board::BoardReport::pieces(&m[0]).unwrap(),
+        &mut b.events,
+    );
     b.now = 5000;
     b.rec.on_tick(1000, &mut b.events);
     b.rec.on_tick(b.now, &mut b.events);
@@ -176,7 +180,8 @@ fn a_reading_fixed_by_hand_is_kept() {
     // start position needed.
     let mut b = Bench::new(true, joined.clone());
     let mut ev = Vec::new();
-    b.rec.set_orientation_choice(0, OrientationChoice::Turned, &mut ev);
+    b.rec
+        .set_orientation_choice(0, OrientationChoice::Turned, &mut ev);
     assert_eq!(ev, [RecognizerEvent::Orientation { turned: true }]);
     b.show(&joined);
     b.play(&GOES_ON);
