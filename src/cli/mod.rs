@@ -265,4 +265,45 @@ mod tests {
         }
         assert!(parse(&["track", "--promote-to", "king", "--log", "x"]).is_err());
     }
+
+    #[test]
+    fn track_s_help_names_every_board_format() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let track = cli.find_subcommand_mut("track").expect("track");
+        let help = track.render_long_help().to_string();
+        let about = track.get_about().map(|a| a.to_string()).unwrap_or_default();
+        let codes = crate::board::Format::ALL
+            .iter()
+            .map(|f| f.code())
+            .chain(crate::eboard::Kind::ALL.iter().map(|k| k.code()));
+        for code in codes {
+            assert!(help.contains(code), "--format names {code}: {help}");
+        }
+        for name in ["DGT", "Millennium", "Certabo", "Chessnut", "Pegasus"] {
+            assert!(about.contains(name), "{name} in: {about}");
+        }
+        assert!(help.contains("--orientation"), "{help}");
+    }
+
+    #[test]
+    fn track_takes_the_board_s_orientation() {
+        use crate::board::OrientationChoice;
+        for (word, choice) in [
+            ("auto", OrientationChoice::Auto),
+            ("Turned", OrientationChoice::Turned),
+            ("straight", OrientationChoice::Straight),
+        ] {
+            let Ok(Command::Track(args)) = parse(&["track", "--orientation", word, "--log", "x"])
+            else {
+                panic!("--orientation {word}");
+            };
+            assert_eq!(args.orientation, choice);
+        }
+        let Ok(Command::Track(args)) = parse(&["track", "--log", "x"]) else {
+            panic!("track");
+        };
+        assert_eq!(args.orientation, OrientationChoice::Auto);
+        assert!(parse(&["track", "--orientation", "sideways", "--log", "x"]).is_err());
+    }
 }
