@@ -66,7 +66,12 @@ impl Recorder {
         // A scan's time is rounded down, the next ask's up: the log's
         // times never go back.
         self.written = self.written.max(at);
-        let _ = writeln!(self.log, "{} {}", self.written, String::from_utf8_lossy(bytes));
+        let _ = writeln!(
+            self.log,
+            "{} {}",
+            self.written,
+            String::from_utf8_lossy(bytes)
+        );
     }
 
     /// The board's scans and the host's status requests up to `until`.

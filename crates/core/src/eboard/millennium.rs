@@ -78,13 +78,17 @@ fn reply_len(letter: u8) -> Option<usize> {
 /// `add_odd_par`; BearChess `CRCConversions.AddOddPar`.)
 pub fn odd_parity(c: u8) -> u8 {
     let c = c & 0x7F;
-    if c.count_ones() % 2 == 0 { c | 0x80 } else { c }
+    if c.count_ones().is_multiple_of(2) {
+        c | 0x80
+    } else {
+        c
+    }
 }
 
 /// Whether bit 7 of `b` is the odd parity of its seven bits (as a 7O1
 /// UART checks the character).
 pub fn parity_ok(b: u8) -> bool {
-    b.count_ones() % 2 == 1
+    !b.count_ones().is_multiple_of(2)
 }
 
 /// `frame` as the host writes it on its 8N1 port: each byte with its
