@@ -89,9 +89,14 @@ impl Recognizer {
             return true;
         }
         // The other reading, when the game fits it (a board joined mid-game
-        // the other way round, a move or two made meanwhile), wins. Tried
-        // on a copy: a reading that fits nothing changes nothing.
-        if let Some((other, o)) = readings.iter().find(|(_, o)| *o != current) {
+        // the other way round, a move or two made meanwhile), wins: tried
+        // until a reading has fitted (at connection), then only once the
+        // board differed from the game for the guidance time (a mismatch,
+        // not hands on their way: a sparse endgame seen half-moved may
+        // fit the other reading a few plies on). Tried on a copy: a
+        // reading that fits nothing changes nothing.
+        let may_turn = !self.orientation_known || self.guided();
+        if may_turn && let Some((other, o)) = readings.iter().find(|(_, o)| *o != current) {
             let mut turned = self.clone();
             let mut said = Vec::new();
             turned.turn_to(*o, &mut said);
