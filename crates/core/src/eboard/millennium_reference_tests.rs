@@ -19,6 +19,7 @@
 
 use super::*;
 use crate::board::BoardReport;
+use crate::dgt::protocol::start_pieces;
 use crate::eboard::millennium_sim::MillenniumSim;
 use shakmaty::Board;
 
@@ -101,4 +102,12 @@ fn dgt_centaur_mods_s_status_of_the_start_comes_h1_first_and_reads_turned() {
     let mut turned = read.clone();
     turned.rotate_180();
     assert_eq!(turned, Board::default());
+    // Our emulator, reporting h1 first, sends these very bytes.
+    let mut sim = MillenniumSim::new();
+    sim.h1_first = true;
+    assert_eq!(sim.status(), frame);
+    assert_eq!(
+        MillenniumSim::new().status(),
+        with_check(&status_body(&start_pieces()))
+    );
 }

@@ -616,3 +616,31 @@ fn no_to_the_next_game_keeps_the_game_and_guides_the_board_back() {
     t.hand(Square::G1, Square::F3);
     assert_eq!(recorded(&t), ["e2e4", "e7e5", "g1f3"]);
 }
+
+#[test]
+fn a_turned_board_is_said_turned_once_not_at_every_game() {
+    let config = SessionConfig {
+        questions_answered: false,
+        ..SessionConfig::default()
+    };
+    let mut t = Table::with(Seat::Own, config, None);
+    let turn = |sq: Square| sq.flip_vertical().flip_horizontal();
+    let mut turned_start = Board::default();
+    turned_start.rotate_180();
+    for _ in 0..3 {
+        t.show_board(turned_start.clone());
+        t.hand(turn(Square::E2), turn(Square::E4));
+        t.hand(turn(Square::E7), turn(Square::E5));
+        assert_eq!(recorded(&t), ["e2e4", "e7e5"]);
+    }
+    assert_eq!(noticed(&t, &Notice::Orientation { turned: true }), 1);
+    assert_eq!(noticed(&t, &Notice::NewGame), 2);
+    let said = t
+        .effects
+        .iter()
+        .filter(
+            |e| matches!(e, Effect::Speak(s) if s.text.written.starts_with("Board turned round")),
+        )
+        .count();
+    assert_eq!(said, 1);
+}
