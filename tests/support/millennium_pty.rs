@@ -79,6 +79,11 @@ impl MillenniumPty {
         self.board.lock().unwrap().commands.clone()
     }
 
+    /// The board reports its status h1 first (turned round) from now on.
+    pub fn report_h1_first(&self) {
+        self.board.lock().unwrap().h1_first = true;
+    }
+
     /// Host bytes the board lost to a wrong parity bit.
     pub fn parity_errors(&self) -> u64 {
         self.board.lock().unwrap().parity_errors
