@@ -185,9 +185,15 @@ impl EBoardSeat {
                 let mut own = self.rec.config().clone();
                 own.guidance_ms = cfg.mismatch_ms;
                 self.rec.set_config(own);
-                // Which way round the board lies, when fixed by hand.
+                // Which way round the board lies, when fixed by hand: said
+                // of a board in use only (the settings reach an unused
+                // seat too).
+                let mut turned = Vec::new();
                 self.rec
-                    .set_orientation_choice(now, cfg.orientation, &mut events);
+                    .set_orientation_choice(now, cfg.orientation, &mut turned);
+                if self.in_use() {
+                    events.extend(turned);
+                }
             }
         }
         self.translate(events, record, pack, out)

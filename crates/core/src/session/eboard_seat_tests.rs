@@ -644,3 +644,28 @@ fn a_turned_board_is_said_turned_once_not_at_every_game() {
         .count();
     assert_eq!(said, 1);
 }
+
+#[test]
+fn a_fixed_orientation_is_said_of_a_board_in_use_only() {
+    let turned = crate::board::TrackerConfig {
+        orientation: crate::board::OrientationChoice::Turned,
+        ..crate::board::TrackerConfig::default()
+    };
+    // No e-board: the window's settings reach the unused seat in silence.
+    let mut s = Session::with_pack(SessionConfig::default(), Pack::bundled(Lang::En));
+    let fx = s.handle(0, Event::Board(BoardEvent::Configure(turned.clone())));
+    assert!(
+        !fx.effects.iter().any(|e| matches!(
+            e,
+            Effect::Speak(_) | Effect::Notice(Notice::Orientation { .. })
+        )),
+        "{:?}",
+        fx.effects
+    );
+    // The own e-board connected: said once, and read turned from then on.
+    let mut t = Table::own();
+    t.send(Event::Board(BoardEvent::Configure(turned.clone())));
+    assert_eq!(noticed(&t, &Notice::Orientation { turned: true }), 1);
+    t.send(Event::Board(BoardEvent::Configure(turned)));
+    assert_eq!(noticed(&t, &Notice::Orientation { turned: true }), 1);
+}
