@@ -22,9 +22,10 @@
 //!
 //! Which way round the board lies is found from any position, not only
 //! the start: when the settled board fits nothing in the reading in use
-//! (at connection, or at any mismatch: a board joined mid-game, a position
-//! set up by hand, a Millennium reporting h1 first), it is matched in the
-//! other reading too, and the reading that fits the game wins. A board
+//! (at connection, or at a mismatch that lasted the guidance time: a board
+//! joined mid-game, a position set up by hand, a Millennium reporting h1
+//! first), it is matched in the other reading too, and the reading that
+//! fits the game wins. A board
 //! whose reading the player fixed by hand ([`OrientationChoice`]) is never
 //! turned. "Turned" is reported once when it changes, not at every game.
 //!

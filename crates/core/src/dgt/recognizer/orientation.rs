@@ -1,8 +1,9 @@
 //! Which way round a board that knows its pieces lies: decided from the
 //! start position before a game, or from any position that fits the game
-//! in one reading only (at connection, or at any mismatch: a board joined
-//! mid-game, a position set up by hand, a Millennium reporting h1 first);
-//! or fixed by hand. Reported once when it changes.
+//! in the other reading when it fits nothing in the one in use (at
+//! connection, or at a mismatch that lasted the guidance time: a board
+//! joined mid-game, a position set up by hand, a Millennium reporting h1
+//! first); or fixed by hand. Reported once when it changes.
 
 use shakmaty::{Board, Position};
 
