@@ -1,7 +1,7 @@
 //! Finding boards through real pseudo-terminals: the DGT emulator
 //! (`rochade board-sim --format dgt`, the core's `DgtSim` on a pty) is
 //! found by its answer to the serial-number request, the Millennium
-//! emulator (`MillenniumSim` on a pty, 7O1) by its answer to `V` and its
+//! emulator (`MillenniumSim` on a pty, parity bit checked) by its answer to `V` and its
 //! scan reports; a peg-board that talks
 //! all the time, a silent device and a path that does not exist are not
 //! boards, and none of them holds the probe up for more than a second.

@@ -50,7 +50,7 @@ impl Board {
         master.set_timeout(Duration::from_millis(10)).unwrap();
         let mut reader = master.try_clone_native().unwrap();
         let path = slave.name().expect("the pseudo-terminal's name");
-        let sim = Arc::new(Mutex::new(MillenniumSim::new()));
+        let sim = Arc::new(Mutex::new(MillenniumSim::on_parity_line()));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, lights) = mpsc::channel();
         let thread = {

@@ -13,7 +13,8 @@
 //! host's damaged on its way (the board ignores it).
 //!
 //! Then the real thing: the serial link thread on a real pseudo-terminal
-//! opens the port 7O1, greets the emulator on the other side, follows a few
+//! opens the port 8N1, its bytes carrying their odd-parity bit (the
+//! emulator drops a byte without it, as a 7O1 UART does), greets the emulator on the other side, follows a few
 //! games' worth of moves, and its LED command reaches the board byte-exact.
 
 use std::collections::VecDeque;
@@ -139,7 +140,8 @@ impl Table<'_> {
 
     /// The host sends a command; a few are damaged on the way.
     fn host_says(&mut self, mut bytes: Vec<u8>) {
-        let asks = |bytes: &[u8]| bytes.windows(3).filter(|w| w == b"S53").count() as u64;
+        let s53 = millennium::with_parity(b"S53");
+        let asks = |bytes: &[u8]| bytes.windows(3).filter(|w| *w == &s53[..]).count() as u64;
         let status_commands = asks(&bytes);
         self.tally.status_commands += status_commands;
         if self.noise.chance(2) {
@@ -161,7 +163,7 @@ impl Table<'_> {
                 RecognizerEvent::RequestBoard => {
                     self.tally.requests += 1;
                     let ask = self.host.encode(HostCommand::Snapshot);
-                    assert_eq!(ask, b"S53");
+                    assert_eq!(ask, millennium::with_parity(b"S53"));
                     self.host_says(ask);
                 }
                 other => recorded::record(other, &mut self.moves, &mut self.wrong),
@@ -395,8 +397,8 @@ fn the_serial_link_follows_the_emulator_on_a_real_pseudo_terminal_and_lights_its
         "{:?}",
         board.commands()
     );
-    // (The link asks for 7 data bits and odd parity; a pseudo-terminal
-    // keeps 8N1 whatever is asked: see the serial module's unit test.)
+    // Every byte the link wrote had its odd-parity bit: none was lost.
+    assert_eq!(board.parity_errors(), 0);
 
     // A few games' worth of moves, square by square: each position after
     // a move stands on the board long enough for a scan, and the host
@@ -452,7 +454,7 @@ fn the_serial_link_follows_the_emulator_on_a_real_pseudo_terminal_and_lights_its
     frame.push_str("4E");
     assert_eq!(
         AnyDecoder::new(Kind::Millennium).encode(HostCommand::Lights(e2_e4)),
-        frame.as_bytes()
+        millennium::with_parity(frame.as_bytes())
     );
     link.send(HostCommand::Lights(e2_e4));
     let until = Instant::now() + Duration::from_secs(5);

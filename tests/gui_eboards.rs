@@ -446,3 +446,65 @@ fn a_board_problem_is_named_in_the_connection_panel() {
     let problem = format!("Board problem: cannot open {missing}");
     gui.run_until("the problem named", |g| g.shows_part(&problem));
 }
+
+/// "My board" a Millennium board that reports h1 first: read turned round
+/// from the start, said once, its moves read right; "My board lies" fixed
+/// to "turned round (h1 first)" in Settings is kept in the settings and
+/// the board is still read right.
+#[test]
+fn a_millennium_board_reporting_h1_first_as_mine_is_read_turned() {
+    let millennium = MillenniumPty::start();
+    millennium.report_h1_first();
+    let mut gui = start_with(settings(Lang::En), |o| {
+        o.time = TimeSource::Real(Instant::now());
+    });
+    gui.press(egui::Key::F8);
+    choose(&mut gui, "My board", "Peg-board", "Millennium");
+    type_into(&mut gui, "Port", &millennium.device);
+    assert!(
+        gui.harness
+            .query_by_role_and_label(
+                Role::ComboBox,
+                &choice_name("My board lies", "found from the pieces")
+            )
+            .is_some(),
+        "the orientation row for a board that knows its pieces"
+    );
+    click(&mut gui, Role::Button, "Save");
+    let turned = "Board turned round, corrected";
+    gui.run_until("the board read turned", |g| {
+        g.app().spoken().iter().any(|s| s == turned)
+    });
+    // e2-e4 by hand: h1 first, the board's own squares are the game's
+    // turned round, and the move is read as e2-e4.
+    millennium.set(shakmaty::Square::E2, None);
+    std::thread::sleep(Duration::from_millis(200));
+    millennium.set(
+        shakmaty::Square::E4,
+        Some(shakmaty::Piece::from_char('P').unwrap()),
+    );
+    gui.run_until("e4 read", |g| g.app().session().record().moves().len() == 1);
+    let played = gui.app().session().record().moves()[0].mv;
+    assert_eq!(played.to().to_string(), "e4");
+
+    gui.press(egui::Key::F8);
+    choose(
+        &mut gui,
+        "My board lies",
+        "found from the pieces",
+        "turned round (h1 first)",
+    );
+    click(&mut gui, Role::Button, "Save");
+    gui.run_until("the setting kept", |g| {
+        g.app().settings().board.orientation == rochade::config::BoardOrientation::Turned
+    });
+    millennium.set(shakmaty::Square::E7, None);
+    std::thread::sleep(Duration::from_millis(200));
+    millennium.set(
+        shakmaty::Square::E5,
+        Some(shakmaty::Piece::from_char('p').unwrap()),
+    );
+    gui.run_until("e5 read", |g| g.app().session().record().moves().len() == 2);
+    let said = gui.app().spoken();
+    assert_eq!(said.iter().filter(|s| *s == turned).count(), 1, "{said:?}");
+}

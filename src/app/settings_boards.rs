@@ -6,7 +6,7 @@ use egui::Ui;
 
 use super::settings_rows::number_row;
 use super::text::UiText;
-use crate::config::{BoardChoice, BoardSettings};
+use crate::config::{BoardChoice, BoardOrientation, BoardSettings};
 
 /// The ports being typed and the boards found, besides the settings.
 pub struct BoardFields<'a> {
@@ -33,6 +33,14 @@ pub(super) fn board_rows(
     }
     if mine != BoardChoice::Keyboard {
         super::a11y::text_row(ui, t.get("port"), fields.port);
+    }
+    if mine.knows_pieces() {
+        let named: Vec<(BoardOrientation, String)> = BoardOrientation::ALL
+            .iter()
+            .map(|o| (*o, t.get(o.label_key())))
+            .collect();
+        let key = "board_orientation";
+        super::a11y::choice(ui, key, &t.get(key), &mut b.orientation, &named);
     }
     if mine.peg_format().is_some() {
         let mut baud = u64::from(b.baud());

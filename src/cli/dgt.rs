@@ -38,6 +38,8 @@ pub struct TrackArgs {
     pub board_log: Option<PathBuf>,
     pub port: Option<String>,
     pub baud: Option<u32>,
+    /// Which way round the board lies (`--orientation`).
+    pub orientation: crate::board::OrientationChoice,
 }
 
 /// Follows one DGT board: recognizer events to the record and JSON lines.
@@ -146,6 +148,9 @@ impl Tracker {
                     self.play(now, new)?;
                 }
                 RecognizerEvent::NewGame => {
+                    if let Some(pgn) = &self.pgn {
+                        pgn.game_finished(&self.record);
+                    }
                     self.record = GameRecord::new();
                     self.save(now)?;
                     self.notice(now, Notice::NewGame)?;
@@ -278,6 +283,10 @@ pub fn track(args: TrackArgs) -> CliResult {
         said: Vec::new(),
         last_clock: None,
     };
+    let mut fixed = Vec::new();
+    t.rec
+        .set_orientation_choice(0, args.orientation, &mut fixed);
+    t.events(0, fixed)?;
 
     if let Some(text) = &args.log {
         let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;

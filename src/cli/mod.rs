@@ -47,9 +47,9 @@ pub struct Cli {
 pub enum Command {
     /// Print the Appendix E announcement of each move in a PGN or move list.
     Announce(announce::Args),
-    /// Follow a peg-board or DGT board on a serial port, or replay a board log, printing JSON events.
+    /// Follow a board (peg-board, LiBoard, Sentio, DGT, Millennium, Certabo, Chessnut, DGT Pegasus) on a port, or replay a board log, printing JSON events.
     Track(track::Args),
-    /// Run a simulated peg-board (or DGT board) on a pseudo-terminal, driven from stdin.
+    /// Run a simulated board (peg-board, DGT, Millennium, Certabo) on a pseudo-terminal, driven from stdin.
     BoardSim(board_sim::Args),
     /// Speak a text with the system voice or the clip voice.
     Say(say::SayArgs),
@@ -269,5 +269,46 @@ mod tests {
             assert_eq!(args.promote_to, Some(role), "{word}");
         }
         assert!(parse(&["track", "--promote-to", "king", "--log", "x"]).is_err());
+    }
+
+    #[test]
+    fn track_s_help_names_every_board_format() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let track = cli.find_subcommand_mut("track").expect("track");
+        let help = track.render_long_help().to_string();
+        let about = track.get_about().map(|a| a.to_string()).unwrap_or_default();
+        let codes = crate::board::Format::ALL
+            .iter()
+            .map(|f| f.code())
+            .chain(crate::eboard::Kind::ALL.iter().map(|k| k.code()));
+        for code in codes {
+            assert!(help.contains(code), "--format names {code}: {help}");
+        }
+        for name in ["DGT", "Millennium", "Certabo", "Chessnut", "Pegasus"] {
+            assert!(about.contains(name), "{name} in: {about}");
+        }
+        assert!(help.contains("--orientation"), "{help}");
+    }
+
+    #[test]
+    fn track_takes_the_board_s_orientation() {
+        use crate::board::OrientationChoice;
+        for (word, choice) in [
+            ("auto", OrientationChoice::Auto),
+            ("Turned", OrientationChoice::Turned),
+            ("straight", OrientationChoice::Straight),
+        ] {
+            let Ok(Command::Track(args)) = parse(&["track", "--orientation", word, "--log", "x"])
+            else {
+                panic!("--orientation {word}");
+            };
+            assert_eq!(args.orientation, choice);
+        }
+        let Ok(Command::Track(args)) = parse(&["track", "--log", "x"]) else {
+            panic!("track");
+        };
+        assert_eq!(args.orientation, OrientationChoice::Auto);
+        assert!(parse(&["track", "--orientation", "sideways", "--log", "x"]).is_err());
     }
 }

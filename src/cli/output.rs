@@ -125,6 +125,8 @@ pub fn mover_of_ply(ply: usize, first: Color) -> Color {
 pub struct PgnFile {
     path: PathBuf,
     failing: Cell<bool>,
+    /// The games finished this run, as PGN, kept before the current one.
+    finished: std::cell::RefCell<String>,
 }
 
 impl PgnFile {
@@ -132,6 +134,16 @@ impl PgnFile {
         PgnFile {
             path,
             failing: Cell::new(false),
+            finished: Default::default(),
+        }
+    }
+
+    /// A game is finished (the next one begins): kept in the file before
+    /// the next.
+    pub fn game_finished(&self, record: &GameRecord) {
+        if !record.moves().is_empty() {
+            let mut finished = self.finished.borrow_mut();
+            *finished = super::pgn_saving::session_text(&finished, record);
         }
     }
 
@@ -139,7 +151,8 @@ impl PgnFile {
     /// again (`going_on` ends the stderr line: what still goes on).
     pub fn write(&self, record: &GameRecord, going_on: &str) -> Option<Value> {
         let shown = self.path.display().to_string();
-        match super::write_file(&self.path, crate::pgn::write_pgn(record)) {
+        let text = super::pgn_saving::session_text(&self.finished.borrow(), record);
+        match super::write_file(&self.path, text) {
             Ok(()) if self.failing.replace(false) => {
                 eprintln!("rochade: {shown} is written again");
                 Some(json!({"event": "pgn_saved", "path": shown}))

@@ -32,6 +32,24 @@ const FINISH_WAIT: Duration = Duration::from_millis(crate::app::SAVE_GIVE_UP_MS)
 pub struct PgnSaving {
     line: SaveLine,
     state: State,
+    /// The games finished this run, as PGN: kept in the file before the
+    /// game being played (`track` follows a session of games).
+    finished: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+/// The file's text: the games finished before, then `record` (left out
+/// while it has no move, once a game was finished: the next game not yet
+/// begun).
+pub fn session_text(finished: &str, record: &GameRecord) -> String {
+    let mut text = finished.to_owned();
+    if finished.is_empty() || !record.moves().is_empty() {
+        // PGN games are parted by an empty line.
+        if !text.is_empty() && !text.ends_with("\n\n") {
+            text.push('\n');
+        }
+        text.push_str(&crate::pgn::write_pgn(record));
+    }
+    text
 }
 
 /// What the file holds, as the finished saves told.
@@ -64,8 +82,11 @@ impl PgnSaving {
             name: spare,
             newest: std::sync::Mutex::new(0),
         });
+        let finished = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let before = finished.clone();
         let line = SaveLine::spawn(std::sync::Arc::new(move |ticket, record: &GameRecord| {
-            prepare(&target, &spare, ticket, record)
+            let finished = before.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            prepare(&target, &spare, ticket, &session_text(&finished, record))
         }))
         .map_err(|e| CliError::failure(format!("no thread to save {}: {e}", path.display())))?;
         Ok(PgnSaving {
@@ -79,7 +100,18 @@ impl PgnSaving {
                 lang,
                 going_on,
             },
+            finished,
         })
+    }
+
+    /// A game of the session is finished (the next one begins): the file
+    /// keeps it before the next one.
+    pub fn game_finished(&self, record: &GameRecord) {
+        if record.moves().is_empty() {
+            return;
+        }
+        let mut finished = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        *finished = session_text(&finished, record);
     }
 
     /// `inner` with the saving in front (see [`SaveLine::shell`]).
@@ -304,9 +336,9 @@ fn prepare(
     path: &Path,
     spare: &std::sync::Arc<Spare>,
     ticket: u64,
-    record: &GameRecord,
+    text: &str,
 ) -> io::Result<Place> {
-    let text = crate::pgn::write_pgn(record);
+    let text = text.to_owned();
     let prepared = match crate::storage::prepare_user_file(path, text.as_bytes()) {
         Ok(prepared) => prepared,
         Err(cause) => return Err(spare.keep(cause, ticket, &text)),

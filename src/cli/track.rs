@@ -1,9 +1,11 @@
-//! `rochade track`: follow a peg-board (or, with `--format dgt`, a DGT
-//! e-board: see [`super::dgt`]) on a serial port, or replay a board log in
-//! virtual time, printing one JSON object per line for every event
-//! (`touched`, `move`, `mismatch`, `in_sync`, `promotion`,
-//! `takeback_requested`, `link`, ...). With `--pgn` the game is written as
-//! PGN after every move.
+//! `rochade track`: follow a board on a serial port (a peg-board, LiBoard
+//! or Sentio; a DGT e-board, see [`super::dgt`]; a Millennium, Certabo,
+//! Chessnut or DGT Pegasus, see [`super::track_eboard`]), or replay a
+//! board log in virtual time, printing one JSON object per line for every
+//! event (`touched`, `move`, `mismatch`, `in_sync`, `promotion`,
+//! `takeback_requested`, `new_game`, `link`, ...). With `--pgn` the game is
+//! written as PGN after every move; the games finished before it (the
+//! board set back to the start) stay in the file before it.
 
 use std::path::PathBuf;
 
@@ -58,9 +60,9 @@ pub struct Args {
     /// Record the board log of a live session to this file.
     #[arg(long, requires = "port")]
     pub board_log: Option<PathBuf>,
-    /// The sighted player's DGT e-board on this port, beside the
-    /// peg-board: two boards, one record (moves read on either are
-    /// expected on the other).
+    /// The sighted player's e-board on this port (its kind:
+    /// --sighted-format), beside the player's board: two boards, one record
+    /// (moves read on either are expected on the other).
     #[arg(long, requires = "port")]
     pub sighted: Option<String>,
     /// The sighted player's e-board's kind: dgt, millennium, certabo or
@@ -75,7 +77,13 @@ pub struct Args {
     /// of ending with an error.
     #[arg(long, requires = "port")]
     pub wait: bool,
-    /// Serial port (a device path; pseudo-terminals work too).
+    /// Which way round an e-board that knows its pieces lies: auto (found
+    /// from what it shows, in either reading), straight (as it reports: a
+    /// Millennium a8 first) or turned (h1 first).
+    #[arg(long, default_value = "auto")]
+    pub orientation: crate::board::OrientationChoice,
+    /// Serial port (a device path; pseudo-terminals work too), or a
+    /// Bluetooth board's address (or auto) for chessnut and pegasus.
     #[arg(required_unless_present = "log")]
     pub port: Option<String>,
 }
@@ -188,6 +196,7 @@ pub fn run(args: Args) -> CliResult {
             board_log: args.board_log,
             port: args.port,
             baud: args.baud,
+            orientation: args.orientation,
         });
     }
     let eboard = match format {
@@ -202,6 +211,9 @@ pub fn run(args: Args) -> CliResult {
         } else {
             crate::session::Mode::default()
         },
+        // Nothing answers a question here: a board set back to the start
+        // after a game starts the next game at once.
+        questions_answered: false,
         ..SessionConfig::default()
     };
     let pack = super::load_pack(config.lang);
@@ -220,6 +232,7 @@ pub fn run(args: Args) -> CliResult {
     if let Some(role) = args.promote_to {
         tracker.promote_to = role;
     }
+    tracker.orientation = args.orientation;
     let mut driver = Driver {
         session,
         pgn: match &args.pgn {

@@ -12,7 +12,7 @@ use crate::engine::EngineRequest;
 use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::serial::Link;
 use crate::session::board::BoardEvent;
-use crate::session::{Earcon, Event, Notice, Session, SessionConfig, Speech};
+use crate::session::{Earcon, Effect, Event, Notice, Session, SessionConfig, Speech};
 
 pub(super) struct Driver {
     pub(super) session: Session,
@@ -37,7 +37,19 @@ impl Driver {
     }
 
     pub(super) fn handle(&mut self, now: u64, event: Event) -> CliResult {
+        // The game as it stood: when the event starts the next game, the
+        // finished one stays in the --pgn file.
+        let before = self
+            .pgn
+            .as_ref()
+            .filter(|_| !self.session.record().moves().is_empty())
+            .map(|_| self.session.record().clone());
         let effects = self.session.handle(now, event);
+        if let (Some(pgn), Some(before)) = (&self.pgn, before)
+            && effects.effects.contains(&Effect::Notice(Notice::NewGame))
+        {
+            pgn.game_finished(&before);
+        }
         let mut pgn = self.pgn.take();
         let mut out = self.out(now);
         let carried = match &mut pgn {

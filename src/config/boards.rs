@@ -119,6 +119,47 @@ impl std::str::FromStr for BoardChoice {
     }
 }
 
+/// Which way round the player's own e-board lies (a board that knows its
+/// pieces): found from what it shows, or fixed by hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardOrientation {
+    /// Read either way round: the reading that fits the game wins.
+    #[default]
+    Auto,
+    /// As the board reports (a Millennium: a8 first).
+    Straight,
+    /// Turned round (a Millennium: h1 first).
+    Turned,
+}
+
+impl BoardOrientation {
+    /// Every choice, in the settings' order.
+    pub const ALL: [BoardOrientation; 3] = [
+        BoardOrientation::Auto,
+        BoardOrientation::Straight,
+        BoardOrientation::Turned,
+    ];
+
+    /// The interface-text key of its name.
+    pub fn label_key(self) -> &'static str {
+        match self {
+            BoardOrientation::Auto => "board_orientation_auto",
+            BoardOrientation::Straight => "board_orientation_straight",
+            BoardOrientation::Turned => "board_orientation_turned",
+        }
+    }
+
+    /// The recognizer's choice.
+    pub fn to_core(self) -> crate::board::OrientationChoice {
+        match self {
+            BoardOrientation::Auto => crate::board::OrientationChoice::Auto,
+            BoardOrientation::Straight => crate::board::OrientationChoice::Straight,
+            BoardOrientation::Turned => crate::board::OrientationChoice::Turned,
+        }
+    }
+}
+
 /// A port that asks for the board to be found by probing the ports.
 pub const AUTO_PORT: &str = "auto";
 
@@ -229,5 +270,27 @@ mod tests {
         }
         assert_eq!(BoardChoice::Dgt.eboard(), Some(crate::eboard::Kind::Dgt));
         assert_eq!(BoardChoice::Peg.eboard(), None);
+    }
+
+    #[test]
+    fn the_e_board_orientation_is_kept_and_reaches_the_recognizer() {
+        let mut s = Settings::default();
+        assert_eq!(s.board.orientation, BoardOrientation::Auto);
+        assert_eq!(
+            s.tracker_config().orientation,
+            crate::board::OrientationChoice::Auto
+        );
+        s.board.orientation = BoardOrientation::Turned;
+        let text = toml::to_string(&s).unwrap();
+        assert!(text.contains("orientation = \"turned\""), "{text}");
+        let back: Settings = toml::from_str(&text).unwrap();
+        assert_eq!(back.board.orientation, BoardOrientation::Turned);
+        assert_eq!(
+            back.tracker_config().orientation,
+            crate::board::OrientationChoice::Turned
+        );
+        // A file from before the setting: found from what the board shows.
+        let old: Settings = toml::from_str("[board]\nmine = \"millennium\"\n").unwrap();
+        assert_eq!(old.board.orientation, BoardOrientation::Auto);
     }
 }

@@ -28,7 +28,7 @@ mod boards;
 mod load;
 mod to_core;
 
-pub use boards::{AUTO_PORT, BoardChoice, is_auto};
+pub use boards::{AUTO_PORT, BoardChoice, BoardOrientation, is_auto};
 pub use load::LoadOutcome;
 
 /// The settings file's name inside the config folder.
@@ -240,6 +240,9 @@ pub struct BoardSettings {
     /// The opponent's board (at `sighted_port`); none, as in files from
     /// before the choice: a DGT board when `sighted_port` is set.
     pub opponent: Option<BoardChoice>,
+    /// Which way round the player's own e-board lies (a board that knows
+    /// its pieces).
+    pub orientation: BoardOrientation,
 }
 
 impl Default for BoardSettings {
@@ -255,6 +258,7 @@ impl Default for BoardSettings {
             sighted_port: None,
             mine: None,
             opponent: None,
+            orientation: BoardOrientation::Auto,
         }
     }
 }

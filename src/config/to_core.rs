@@ -48,6 +48,8 @@ impl Settings {
                 level: self.engine.level,
                 pause_ms: self.engine.pause_ms,
             },
+            // The window asks, and the player answers.
+            questions_answered: true,
         }
     }
 
@@ -91,6 +93,7 @@ impl Settings {
             // The one occupancy board with lights guides with them.
             guide_lights: self.board.my_board() == super::BoardChoice::Pegasus,
             complete_slides: self.board.my_board() == super::BoardChoice::Pegasus,
+            orientation: self.board.orientation.to_core(),
             ..TrackerConfig::default()
         }
     }

@@ -662,7 +662,6 @@ impl<P: Protocol> Worker<P> {
 fn port_framing(framing: crate::board::Framing) -> (serialport::DataBits, serialport::Parity) {
     match framing {
         crate::board::Framing::EightNone => (serialport::DataBits::Eight, serialport::Parity::None),
-        crate::board::Framing::SevenOdd => (serialport::DataBits::Seven, serialport::Parity::Odd),
     }
 }
 
@@ -695,13 +694,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_millennium_board_is_opened_with_seven_data_bits_and_odd_parity() {
+    fn a_millennium_board_is_opened_8n1_its_parity_bit_set_by_the_protocol() {
         // A pseudo-terminal is always 8N1 (the kernel ignores the
-        // framing asked for), so the settings are checked here.
+        // framing asked for), so the settings are checked here. As
+        // python-mchess, PicoChess and DGTCentaurMods do, the port is 8N1
+        // and the odd-parity bit is bit 7 of each byte (a USB bridge that
+        // ignores a 7O1 setting cannot lose it).
         let framing = |kind| LinkConfig::eboard("x", kind).protocol.framing();
         assert_eq!(
             port_framing(framing(crate::eboard::Kind::Millennium)),
-            (serialport::DataBits::Seven, serialport::Parity::Odd)
+            (serialport::DataBits::Eight, serialport::Parity::None)
         );
         assert_eq!(
             port_framing(framing(crate::eboard::Kind::Dgt)),

@@ -1,5 +1,5 @@
-//! The Millennium ChessLink emulator (the core's `MillenniumSim`) on a real
-//! pseudo-terminal, in this process: a thread reads what the host writes,
+//! The Millennium ChessLink emulator (the core's `MillenniumSim`, its
+//! parity checked as a 7O1 UART checks it) on a real pseudo-terminal, in this process: a thread reads what the host writes,
 //! hands it to the emulator with the time since start, writes its answers
 //! and its automatic scan reports back. The test's hands set pieces; the
 //! LEDs the host last set are read back.
@@ -36,7 +36,10 @@ impl MillenniumPty {
         master
             .set_timeout(Duration::from_millis(5))
             .expect("a read timeout");
-        let board = Arc::new(Mutex::new(MillenniumSim::new()));
+        // As a real board's 7O1 UART meets the host's 8N1 port through a
+        // bridge that passes the bits: a host byte without its odd-parity
+        // bit is lost, the board's bytes come with theirs.
+        let board = Arc::new(Mutex::new(MillenniumSim::on_parity_line()));
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
             let board = board.clone();
@@ -74,6 +77,16 @@ impl MillenniumPty {
     /// The commands the board carried out, by letter.
     pub fn commands(&self) -> Vec<u8> {
         self.board.lock().unwrap().commands.clone()
+    }
+
+    /// The board reports its status h1 first (turned round) from now on.
+    pub fn report_h1_first(&self) {
+        self.board.lock().unwrap().h1_first = true;
+    }
+
+    /// Host bytes the board lost to a wrong parity bit.
+    pub fn parity_errors(&self) -> u64 {
+        self.board.lock().unwrap().parity_errors
     }
 
     pub fn pieces(&self) -> rochade::dgt::protocol::Pieces {

@@ -30,7 +30,9 @@ mod wire;
 
 pub use decoder::{Decoder, DecoderStats, Format, Frame, UnknownFormat};
 pub use protocol::{DropReason, HostCommand};
-pub use tracker::{BoardMask, Mismatch, Orientation, Tracker, TrackerConfig, TrackerEvent};
+pub use tracker::{
+    BoardMask, Mismatch, Orientation, OrientationChoice, Tracker, TrackerConfig, TrackerEvent,
+};
 pub use wire::{BoardReport, Framing, Protocol};
 
 /// What a peg-board said, decoded.

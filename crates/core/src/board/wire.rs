@@ -23,11 +23,11 @@ pub trait BoardReport {
 /// aside): what the port must be opened with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Framing {
-    /// 8 data bits, no parity (8N1): most boards.
+    /// 8 data bits, no parity (8N1): every board. (The Millennium
+    /// ChessLink's 7O1 characters are 8N1 bytes with the parity in bit 7,
+    /// which its protocol sets and strips itself.)
     #[default]
     EightNone,
-    /// 7 data bits, odd parity (7O1): the Millennium ChessLink.
-    SevenOdd,
 }
 
 /// One kind of board on the wire: a streaming decoder from bytes in any

@@ -20,6 +20,15 @@
 //! 6. the start position, either way round, after moves made on this board
 //!    (a new game) or before any move (which way round the board lies).
 //!
+//! Which way round the board lies is found from any position, not only
+//! the start: when the settled board fits nothing in the reading in use
+//! (at connection, or at a mismatch that lasted the guidance time: a board
+//! joined mid-game, a position set up by hand, a Millennium reporting h1
+//! first), it is matched in the other reading too, and the reading that
+//! fits the game wins. A board
+//! whose reading the player fixed by hand ([`OrientationChoice`]) is never
+//! turned. "Turned" is reported once when it changes, not at every game.
+//!
 //! A board that streams scans (Certabo) settles by scans that show nothing
 //! new, not by the clock, and is caught up while the hands go on: a blitz
 //! game on it may never stand still for a whole scan.
@@ -34,8 +43,9 @@ use shakmaty::{Board, Chess, Move, Position, Square};
 
 use super::catch_up::{MAX_PLIES, after, capture_in_hand, catch_up_within, chain, mover_as_shown};
 use super::protocol::{Pieces, board_of_pieces};
-use crate::board::{Mismatch, Orientation};
+use crate::board::{Mismatch, Orientation, OrientationChoice};
 
+mod orientation;
 mod scanning;
 
 /// Tunables.
@@ -96,6 +106,8 @@ pub struct Recognizer {
     history: Vec<Played>,
     orientation: Orientation,
     orientation_known: bool,
+    /// Found from what the board shows, or fixed by hand.
+    choice: OrientationChoice,
     /// What the board shows (board coordinates), once known.
     board: Option<Pieces>,
     /// When the board last changed, while not yet settled.
@@ -143,6 +155,7 @@ impl Recognizer {
             history: Vec::new(),
             orientation: Orientation::Straight,
             orientation_known: false,
+            choice: OrientationChoice::Auto,
             board: None,
             changed_at: None,
             from_updates: false,
@@ -246,6 +259,12 @@ impl Recognizer {
             _ => None,
         };
         Some(played.mv)
+    }
+
+    /// The game changed under the board (started again elsewhere): a
+    /// settled board is compared with it again now.
+    pub fn compare_again(&mut self, now: u64) {
+        self.recheck(now);
     }
 
     /// The game changed under a settled board: compare it again at once.
@@ -553,44 +572,24 @@ impl Recognizer {
     /// The board has settled: what does it show?
     fn settled(&mut self, now: u64, out: &mut Vec<RecognizerEvent>) {
         let Some(pieces) = self.board else { return };
-        let straight = board_of_pieces(&pieces);
-        let turned = rotated(&straight);
         let start = Board::default();
-        // Which way round: decided from the start position, before a game.
-        if self.history.is_empty() && self.pos.board() == &start {
-            for (board, is_turned) in [(&straight, false), (&turned, true)] {
-                let differs = !self.orientation_known || self.orientation.is_turned() != is_turned;
-                if board == &start && differs {
-                    self.orientation = Orientation::from_flipped(is_turned);
-                    self.orientation_known = true;
-                    out.push(RecognizerEvent::Orientation { turned: is_turned });
-                }
-            }
-        }
-        let seen = if self.orientation.is_turned() {
-            turned.clone()
-        } else {
-            straight.clone()
-        };
-        if self.matches(&seen, now, out) {
+        let readings = self.readings(&pieces);
+        if self.read_either_way(&readings, now, out) {
             return;
         }
         // The start position after a game played on this board: a new
         // game, either way round. (Moves made elsewhere and not carried
         // out yet leave the board at the start: no new game.)
-        if self.history.iter().any(|p| p.shown) {
-            for (board, is_turned) in [(&straight, false), (&turned, true)] {
-                if board == &start {
-                    self.orientation = Orientation::from_flipped(is_turned);
-                    self.orientation_known = true;
-                    self.pos = Chess::default();
-                    self.history.clear();
-                    self.in_sync(out);
-                    out.push(RecognizerEvent::NewGame);
-                    out.push(RecognizerEvent::Orientation { turned: is_turned });
-                    return;
-                }
-            }
+        if self.history.iter().any(|p| p.shown)
+            && let Some((_, o)) = readings.iter().find(|(b, _)| b == &start)
+        {
+            let o = *o;
+            self.pos = Chess::default();
+            self.history.clear();
+            self.in_sync(out);
+            out.push(RecognizerEvent::NewGame);
+            self.turn_to(o, out);
+            return;
         }
         if self.mismatch_since.is_none() || self.guided {
             // A new state that matches nothing: the guidance time starts.

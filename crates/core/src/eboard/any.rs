@@ -168,10 +168,13 @@ mod tests {
         assert_eq!(kind, Kind::Millennium);
         let mut d = AnyDecoder::new(kind);
         assert_eq!((d.name(), d.default_baud()), ("millennium", 38400));
-        assert_eq!(d.framing(), Framing::SevenOdd);
+        assert_eq!(d.framing(), Framing::EightNone);
         assert_eq!(d.keep_alive(), HostCommand::Snapshot);
         assert_eq!(d.keep_alive_ms(), Some(500));
-        assert_eq!(d.encode(HostCommand::Snapshot), b"S53");
+        assert_eq!(
+            d.encode(HostCommand::Snapshot),
+            crate::eboard::millennium::with_parity(b"S53")
+        );
         let mut wire = with_check(&status_body(&start_pieces()));
         wire.extend(with_check(b"v0103"));
         let got = d.decode_all(&wire);

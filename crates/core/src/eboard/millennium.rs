@@ -7,8 +7,16 @@
 //! ASCII only. Every message, both ways, is closed by a block-parity check:
 //! the XOR of all its characters as two upper-case hex digits. The host
 //! sends one upper-case letter and its data; the board answers with the
-//! same letter in lower case. Over Bluetooth the parity bit travels as the
-//! top bit of each byte, so the decoder strips it.
+//! same letter in lower case.
+//!
+//! The character parity is Rochade's own, as every independent driver
+//! does it: the port is opened 8N1 and each byte written carries the odd
+//! parity of its seven bits in bit 7 ([`odd_parity`]); each byte read has
+//! bit 7 stripped. On the line that is bit for bit a 7O1 character, so it
+//! reaches the board the same whether or not a USB bridge honours a 7O1
+//! setting (one that ignores it sent `V56` with bit 7 clear: a parity
+//! error at the board for every character with an even number of ones,
+//! and no answer). Over Bluetooth the same bytes travel as they are.
 //!
 //! The board's messages have no terminator: each has a fixed length known
 //! from its letter. The decoder tries a frame at the head of what it holds
@@ -24,7 +32,8 @@ use super::Message;
 use crate::board::{DecoderStats, Framing, HostCommand, Protocol};
 use crate::dgt::Pieces;
 
-/// The board's baud rate (7 data bits, odd parity, 1 stop bit).
+/// The board's baud rate (7 data bits, odd parity, 1 stop bit: on the
+/// host's 8N1 port, the parity is bit 7 of each byte).
 pub const BAUD: u32 = 38400;
 
 /// How often the host asks for the status: the board reports only on
@@ -62,6 +71,30 @@ fn reply_len(letter: u8) -> Option<usize> {
         b'l' | b'x' => Some(1 + 2),
         _ => None,
     }
+}
+
+/// `c` with the odd parity of its seven bits in bit 7: the total of ones
+/// in the byte is odd. (python-mchess `chess_link_protocol.py`
+/// `add_odd_par`; BearChess `CRCConversions.AddOddPar`.)
+pub fn odd_parity(c: u8) -> u8 {
+    let c = c & 0x7F;
+    if c.count_ones().is_multiple_of(2) {
+        c | 0x80
+    } else {
+        c
+    }
+}
+
+/// Whether bit 7 of `b` is the odd parity of its seven bits (as a 7O1
+/// UART checks the character).
+pub fn parity_ok(b: u8) -> bool {
+    !b.count_ones().is_multiple_of(2)
+}
+
+/// `frame` as the host writes it on its 8N1 port: each byte with its
+/// odd-parity bit.
+pub fn with_parity(frame: &[u8]) -> Vec<u8> {
+    frame.iter().map(|&c| odd_parity(c)).collect()
 }
 
 /// The block parity of `bytes`: XOR of all characters.
@@ -425,8 +458,10 @@ impl Protocol for Decoder {
         BAUD
     }
 
+    /// 8N1: the parity bit is computed here ([`odd_parity`]), not asked
+    /// of the port.
     fn framing(&self) -> Framing {
-        Framing::SevenOdd
+        Framing::EightNone
     }
 
     fn has_heartbeat(&self) -> bool {
@@ -451,7 +486,7 @@ impl Protocol for Decoder {
     }
 
     fn encode(&self, command: HostCommand) -> Vec<u8> {
-        match command {
+        let frame = match command {
             HostCommand::Snapshot => Command::Status.encode(),
             HostCommand::Ident => Command::Version.encode(),
             HostCommand::Lights(squares) if squares.is_empty() => Command::LedsOff.encode(),
@@ -460,7 +495,8 @@ impl Protocol for Decoder {
                 leds: Box::new(led_pattern(squares)),
             }
             .encode(),
-        }
+        };
+        with_parity(&frame)
     }
 
     /// Status reports on every change, the version, then the status now.
@@ -472,7 +508,7 @@ impl Protocol for Decoder {
         .encode();
         out.extend(Command::Version.encode());
         out.extend(Command::Status.encode());
-        out
+        with_parity(&out)
     }
 
     fn logged_to_wire(&self, logged: &[u8]) -> Vec<u8> {
@@ -485,6 +521,11 @@ mod tests {
     use super::*;
     use crate::board::BoardReport;
     use crate::dgt::protocol::start_pieces;
+
+    /// The seven bits of each byte (the parity bit off).
+    fn stripped(bytes: &[u8]) -> Vec<u8> {
+        bytes.iter().map(|b| b & 0x7F).collect()
+    }
 
     fn decode(bytes: &[u8]) -> (Vec<Message>, DecoderStats) {
         let mut d = Decoder::new();
@@ -563,7 +604,12 @@ mod tests {
         let e4: Vec<usize> = leds_of_square(Square::E4).iter().map(|i| i + 1).collect();
         assert_eq!(e4, [41, 42, 50, 51]);
         let d = Decoder::new();
-        let wire = d.encode(HostCommand::Lights(Bitboard::from(Square::E2) | Square::E4));
+        let sent = d.encode(HostCommand::Lights(Bitboard::from(Square::E2) | Square::E4));
+        assert!(
+            sent.iter().all(|&b| parity_ok(b)),
+            "odd parity on every byte"
+        );
+        let wire = stripped(&sent);
         assert_eq!(wire.len(), 1 + 2 + 162 + 2);
         assert_eq!(&wire[..3], b"L20");
         let mut expected = String::from("L20");
@@ -591,17 +637,22 @@ mod tests {
             lit_squares(&led_pattern(Bitboard::from(Square::G1) | Square::F3)),
             Bitboard::from(Square::G1) | Square::F3
         );
-        assert_eq!(d.encode(HostCommand::Lights(Bitboard::EMPTY)), b"X58");
+        assert_eq!(
+            d.encode(HostCommand::Lights(Bitboard::EMPTY)),
+            with_parity(b"X58")
+        );
     }
 
     #[test]
     fn the_host_commands_and_the_greeting() {
         let d = Decoder::new();
-        assert_eq!(d.encode(HostCommand::Snapshot), b"S53");
-        assert_eq!(d.encode(HostCommand::Ident), b"V56");
+        assert_eq!(stripped(&d.encode(HostCommand::Snapshot)), b"S53");
+        assert_eq!(stripped(&d.encode(HostCommand::Ident)), b"V56");
         // W, address 02 (automatic reports), 03 (on any change).
-        assert_eq!(d.greeting(), b"W020356V56S53");
-        assert_eq!(d.framing(), Framing::SevenOdd);
+        assert_eq!(stripped(&d.greeting()), b"W020356V56S53");
+        assert!(d.greeting().iter().all(|&b| parity_ok(b)));
+        // 8N1 with the parity computed: on the line, a 7O1 character.
+        assert_eq!(d.framing(), Framing::EightNone);
         assert_eq!(d.keep_alive(), HostCommand::Snapshot);
         for cmd in [
             Command::Status,
@@ -699,3 +750,7 @@ mod tests {
 #[cfg(test)]
 #[path = "millennium_lights_tests.rs"]
 mod published_lights;
+
+#[cfg(test)]
+#[path = "millennium_reference_tests.rs"]
+mod published_bytes;

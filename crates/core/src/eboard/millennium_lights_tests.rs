@@ -44,8 +44,14 @@ fn frame(lit_lines: &[(usize, &str)], check: &str) -> String {
     format!("L20{}{check}", lines.concat())
 }
 
+/// Our frame's characters; its bytes carry each one's odd-parity bit, as
+/// python-mchess's `write_mt` sends them (`add_odd_par` on every
+/// character).
 fn ours(squares: Bitboard) -> String {
-    String::from_utf8(Decoder::new().encode(HostCommand::Lights(squares))).expect("ASCII")
+    let sent = Decoder::new().encode(HostCommand::Lights(squares));
+    let chars: Vec<u8> = sent.iter().map(|b| b & 0x7F).collect();
+    assert_eq!(sent, with_parity(&chars));
+    String::from_utf8(chars).expect("ASCII")
 }
 
 /// The squares as a turned board has them (what the session sends then).

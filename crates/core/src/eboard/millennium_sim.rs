@@ -63,6 +63,19 @@ pub struct MillenniumSim {
     pub commands: Vec<u8>,
     /// Commands dropped: a wrong check or data no command has.
     pub rejected: u64,
+    /// The board's 7O1 UART read through an 8N1 line (a USB bridge that
+    /// passes the bits as they are): a host byte whose bit 7 is not the
+    /// odd parity of its seven bits is a parity error and lost, and the
+    /// board's own bytes carry their parity bit in bit 7. Off (the
+    /// default), the board takes either (bit 7 stripped) and sends 7-bit
+    /// bytes, as over a bridge that strips the parity.
+    pub parity_line: bool,
+    /// Host bytes lost to a parity error (with `parity_line`).
+    pub parity_errors: u64,
+    /// The status comes h1 first (h1, g1, ..., a1, h2, ..., a8), as the
+    /// DGTCentaurMods emulator sends it (`fen_to_eone`) and python-mchess
+    /// reads it by default: the document's order (a8 first) turned round.
+    pub h1_first: bool,
 }
 
 impl Default for MillenniumSim {
@@ -96,6 +109,26 @@ impl MillenniumSim {
             version: (1, 3),
             commands: Vec::new(),
             rejected: 0,
+            parity_line: false,
+            parity_errors: 0,
+            h1_first: false,
+        }
+    }
+
+    /// A board as its 7O1 UART sees an 8N1 line ([`Self::parity_line`]).
+    pub fn on_parity_line() -> MillenniumSim {
+        MillenniumSim {
+            parity_line: true,
+            ..MillenniumSim::new()
+        }
+    }
+
+    /// The board's bytes as they reach the host.
+    fn out(&self, frame: Vec<u8>) -> Vec<u8> {
+        if self.parity_line {
+            millennium::with_parity(&frame)
+        } else {
+            frame
         }
     }
 
@@ -140,7 +173,20 @@ impl MillenniumSim {
 
     /// The status message for the board as it stands now.
     pub fn status(&self) -> Vec<u8> {
-        with_check(&millennium::status_body(&self.pieces))
+        self.status_of(&self.pieces)
+    }
+
+    /// The status message for `pieces`, in the order this board reports.
+    fn status_of(&self, pieces: &Pieces) -> Vec<u8> {
+        if self.h1_first {
+            let mut turned = [None; 64];
+            for (i, piece) in pieces.iter().enumerate() {
+                turned[63 - i] = *piece;
+            }
+            with_check(&millennium::status_body(&turned))
+        } else {
+            with_check(&millennium::status_body(pieces))
+        }
     }
 
     /// Runs every scan due up to `now_ms`: the automatic status reports
@@ -177,10 +223,8 @@ impl MillenniumSim {
             };
             if send {
                 self.reported = Some(self.candidate);
-                out.push((
-                    at_us / 1000,
-                    with_check(&millennium::status_body(&self.candidate)),
-                ));
+                let report = self.status_of(&self.candidate);
+                out.push((at_us / 1000, self.out(report)));
             }
         }
         out
@@ -192,6 +236,12 @@ impl MillenniumSim {
     pub fn receive(&mut self, now_ms: u64, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         for &b in bytes {
+            if self.parity_line && !millennium::parity_ok(b) {
+                // A parity error: the UART drops the character, and the
+                // command it belonged to fails its check or length.
+                self.parity_errors += 1;
+                continue;
+            }
             self.input.push(b & 0x7F);
             while let Some(&letter) = self.input.first() {
                 let Some(len) = Command::len_of(letter) else {
@@ -212,7 +262,8 @@ impl MillenniumSim {
                 match Command::parse(&frame) {
                     Some(cmd) => {
                         self.commands.push(letter);
-                        out.extend(self.carry_out(now_ms, cmd));
+                        let answer = self.carry_out(now_ms, cmd);
+                        out.extend(self.out(answer));
                     }
                     // A wrong check: its tail is hex digits, no command
                     // starts there.

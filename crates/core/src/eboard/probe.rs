@@ -4,7 +4,8 @@
 //! reads for a bounded time and hands the bytes here.
 //!
 //! A DGT board answers its serial-number request (`0x45`, 9600 baud); a
-//! Millennium board its `V` (38400 baud, 7 data bits, odd parity). The
+//! Millennium board its `V` (38400 baud, 8N1 with the odd-parity bit set
+//! by Rochade in bit 7: `D6 B5 B6`). The
 //! request is the board's own keep-alive ([`HostCommand::Ident`]), so each
 //! decoder that lands answers the probe without a word here.
 
@@ -86,12 +87,14 @@ mod tests {
     }
 
     #[test]
-    fn a_millennium_board_is_asked_its_version_at_38400_baud_7o1() {
+    fn a_millennium_board_is_asked_its_version_at_38400_baud_with_odd_parity() {
         use crate::eboard::millennium_sim::MillenniumSim;
         let millennium = request(Kind::Millennium);
-        assert_eq!(millennium.bytes, b"V56");
+        // "V56" with the odd-parity bit in bit 7, as python-mchess logged
+        // it (`mchess/chess_link.py`: "Sending: <b'\xd6\xb5\xb6'>").
+        assert_eq!(millennium.bytes, [0xD6, 0xB5, 0xB6]);
         assert_eq!(millennium.baud, 38400);
-        assert_eq!(millennium.framing, Framing::SevenOdd);
+        assert_eq!(millennium.framing, Framing::EightNone);
         assert_eq!(
             requests().iter().map(|r| r.kind).collect::<Vec<_>>(),
             [Kind::Dgt, Kind::Millennium]

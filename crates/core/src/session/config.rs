@@ -44,6 +44,11 @@ pub struct SessionConfig {
     pub speak_low_time: bool,
     /// The computer opponent of practice mode (see [`practice`]).
     pub practice: Practice,
+    /// Someone can answer the session's questions (the window; a terminal
+    /// command reading lines). Not so in `rochade track`, which only
+    /// prints: there the start position set up on a board after a game
+    /// starts the next game at once, as every e-board program does.
+    pub questions_answered: bool,
 }
 
 impl Default for SessionConfig {
@@ -59,6 +64,7 @@ impl Default for SessionConfig {
             announce_touched: true,
             speak_low_time: true,
             practice: Practice::default(),
+            questions_answered: true,
         }
     }
 }

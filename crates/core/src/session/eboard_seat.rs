@@ -32,7 +32,8 @@ pub enum SeatAction {
     /// The last move was completed differently within the correction time
     /// (castling begun with the rook): the record's last move becomes this.
     Replace(Move),
-    /// The start position was set up after the game: ask for a new game.
+    /// The start position was set up after the game: the next game
+    /// (started at once, or asked where someone answers).
     NewGameRequested,
 }
 
@@ -56,6 +57,10 @@ pub struct EBoardSeat {
     /// The squares lit last (board coordinates); `None` until sent on
     /// this link.
     lit: Option<Bitboard>,
+    /// The board began the next game while the session still asks
+    /// whether to start it: its recognizer follows that game on its own
+    /// (the record is the finished one) until the answer.
+    detached: bool,
 }
 
 impl EBoardSeat {
@@ -70,7 +75,14 @@ impl EBoardSeat {
             base: None,
             way_back: Vec::new(),
             lit: None,
+            detached: false,
         }
+    }
+
+    /// Follows the board's own next game, not the record, until
+    /// [`EBoardSeat::reset`] (see [`super::next_game`]).
+    pub fn detach(&mut self) {
+        self.detached = true;
     }
 
     /// Whose board this is.
@@ -98,15 +110,25 @@ impl EBoardSeat {
 
     /// Starts from the record's current position (a new or resumed game).
     pub fn reset(&mut self, record: &GameRecord) {
+        self.detached = false;
         self.rec.reset(record.position().clone());
         self.base = Some(record.moves().len());
         self.way_back.clear();
+    }
+
+    /// The board is compared with the game again now (it may differ:
+    /// guided after the guidance time).
+    pub fn compare_again(&mut self, now: u64) {
+        self.rec.compare_again(now);
     }
 
     /// Brings the recognizer in line with the record (see
     /// [`follow_record`]): moves entered elsewhere are expected on the
     /// board, takebacks followed (and their way back kept for the lights).
     pub fn reconcile(&mut self, now: u64, record: &GameRecord) {
+        if self.detached {
+            return;
+        }
         let mut followed = Vec::new();
         follow_record(&mut self.rec, &mut self.base, now, record, &mut followed);
         for step in followed {
@@ -163,6 +185,15 @@ impl EBoardSeat {
                 let mut own = self.rec.config().clone();
                 own.guidance_ms = cfg.mismatch_ms;
                 self.rec.set_config(own);
+                // Which way round the board lies, when fixed by hand: said
+                // of a board in use only (the settings reach an unused
+                // seat too).
+                let mut turned = Vec::new();
+                self.rec
+                    .set_orientation_choice(now, cfg.orientation, &mut turned);
+                if self.in_use() {
+                    events.extend(turned);
+                }
             }
         }
         self.translate(events, record, pack, out)
@@ -265,7 +296,12 @@ impl EBoardSeat {
             self.lit = None;
             return;
         }
-        let squares = super::lights::squares(&self.rec, record, &self.way_back, self.lit());
+        // Detached, the record is not the board's game: nothing to show.
+        let squares = if self.detached {
+            Bitboard::EMPTY
+        } else {
+            super::lights::squares(&self.rec, record, &self.way_back, self.lit())
+        };
         if self.lit != Some(squares) {
             self.lit = Some(squares);
             out.push(self.command(HostCommand::Lights(squares)));

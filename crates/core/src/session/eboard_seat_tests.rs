@@ -517,3 +517,155 @@ fn two_eboards_one_record_each_guided_and_lit_in_its_own_words() {
     assert_eq!(own.lights(), Some(Bitboard::EMPTY));
     assert_eq!(own.record(), ["e4", "e5"]);
 }
+
+/// The moves on the record, in UCI.
+fn recorded(t: &Table) -> Vec<String> {
+    t.session
+        .record()
+        .moves()
+        .iter()
+        .map(|m| m.mv.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect()
+}
+
+fn noticed(t: &Table, notice: &Notice) -> usize {
+    t.effects
+        .iter()
+        .filter(|e| **e == Effect::Notice(notice.clone()))
+        .count()
+}
+
+#[test]
+fn where_no_one_answers_the_start_position_after_a_game_starts_the_next_at_once() {
+    let config = SessionConfig {
+        questions_answered: false,
+        ..SessionConfig::default()
+    };
+    let mut t = Table::with(Seat::Own, config, None);
+    for _ in 0..3 {
+        t.hand(Square::E2, Square::E4);
+        t.hand(Square::E7, Square::E5);
+        t.hand(Square::G1, Square::F3);
+        assert_eq!(recorded(&t), ["e2e4", "e7e5", "g1f3"]);
+        t.effects.clear();
+        // Resigned by word; the pieces set back.
+        t.show_board(Board::default());
+        assert_eq!(noticed(&t, &Notice::NewGame), 1, "{:?}", t.effects);
+        assert!(
+            !t.effects
+                .iter()
+                .any(|e| matches!(e, Effect::Notice(Notice::Asked { .. }))),
+            "nothing asked where no one answers"
+        );
+        assert!(t.effects.contains(&Effect::SaveGame));
+        assert!(recorded(&t).is_empty());
+    }
+    t.hand(Square::D2, Square::D4);
+    assert_eq!(recorded(&t), ["d2d4"]);
+}
+
+#[test]
+fn where_someone_answers_the_next_game_is_asked_and_its_moves_kept_meanwhile() {
+    let mut t = Table::own();
+    t.hand(Square::E2, Square::E4);
+    t.hand(Square::E7, Square::E5);
+    t.effects.clear();
+    t.show_board(Board::default());
+    let asked = Notice::Asked {
+        question: crate::session::QuestionKind::NewGame,
+    };
+    assert_eq!(noticed(&t, &asked), 1);
+    // Moves made while the question waits: kept, not read against the
+    // game on the record (no mismatch, nothing lit).
+    t.hand(Square::D2, Square::D4);
+    t.hand(Square::D7, Square::D5);
+    t.wait(3000);
+    assert_eq!(recorded(&t), ["e2e4", "e7e5"]);
+    assert!(
+        !t.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Notice(Notice::Mismatch { .. }))),
+        "{:?}",
+        t.effects
+    );
+    t.send(Event::Command(Command::Confirm));
+    assert_eq!(recorded(&t), ["d2d4", "d7d5"]);
+    t.hand(Square::G1, Square::F3);
+    assert_eq!(recorded(&t), ["d2d4", "d7d5", "g1f3"]);
+}
+
+#[test]
+fn no_to_the_next_game_keeps_the_game_and_guides_the_board_back() {
+    let mut t = Table::own();
+    t.hand(Square::E2, Square::E4);
+    t.hand(Square::E7, Square::E5);
+    let game = t.session.record().position().board().clone();
+    t.show_board(Board::default());
+    t.hand(Square::D2, Square::D4);
+    t.effects.clear();
+    t.send(Event::Command(Command::Cancel));
+    assert_eq!(recorded(&t), ["e2e4", "e7e5"]);
+    t.wait(3000);
+    assert!(
+        t.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Notice(Notice::Mismatch { .. }))),
+        "the board differs from the game: guided"
+    );
+    t.show_board(game);
+    t.hand(Square::G1, Square::F3);
+    assert_eq!(recorded(&t), ["e2e4", "e7e5", "g1f3"]);
+}
+
+#[test]
+fn a_turned_board_is_said_turned_once_not_at_every_game() {
+    let config = SessionConfig {
+        questions_answered: false,
+        ..SessionConfig::default()
+    };
+    let mut t = Table::with(Seat::Own, config, None);
+    let turn = |sq: Square| sq.flip_vertical().flip_horizontal();
+    let mut turned_start = Board::default();
+    turned_start.rotate_180();
+    for _ in 0..3 {
+        t.show_board(turned_start.clone());
+        t.hand(turn(Square::E2), turn(Square::E4));
+        t.hand(turn(Square::E7), turn(Square::E5));
+        assert_eq!(recorded(&t), ["e2e4", "e7e5"]);
+    }
+    assert_eq!(noticed(&t, &Notice::Orientation { turned: true }), 1);
+    assert_eq!(noticed(&t, &Notice::NewGame), 2);
+    let said = t
+        .effects
+        .iter()
+        .filter(
+            |e| matches!(e, Effect::Speak(s) if s.text.written.starts_with("Board turned round")),
+        )
+        .count();
+    assert_eq!(said, 1);
+}
+
+#[test]
+fn a_fixed_orientation_is_said_of_a_board_in_use_only() {
+    let turned = crate::board::TrackerConfig {
+        orientation: crate::board::OrientationChoice::Turned,
+        ..crate::board::TrackerConfig::default()
+    };
+    // No e-board: the window's settings reach the unused seat in silence.
+    let mut s = Session::with_pack(SessionConfig::default(), Pack::bundled(Lang::En));
+    let fx = s.handle(0, Event::Board(BoardEvent::Configure(turned.clone())));
+    assert!(
+        !fx.effects.iter().any(|e| matches!(
+            e,
+            Effect::Speak(_) | Effect::Notice(Notice::Orientation { .. })
+        )),
+        "{:?}",
+        fx.effects
+    );
+    // The own e-board connected: said once, and read turned from then on.
+    let mut t = Table::own();
+    t.send(Event::Board(BoardEvent::Configure(turned.clone())));
+    assert_eq!(noticed(&t, &Notice::Orientation { turned: true }), 1);
+    t.send(Event::Board(BoardEvent::Configure(turned)));
+    assert_eq!(noticed(&t, &Notice::Orientation { turned: true }), 1);
+}

@@ -20,6 +20,7 @@ mod event;
 mod handled;
 mod lights;
 pub mod link;
+mod next_game;
 mod notice;
 mod notice_json;
 pub mod online;
@@ -91,6 +92,8 @@ pub struct Session {
     /// the record's length then and the words' key (said once while the
     /// game stands there).
     board_refusal_said: Option<(usize, &'static str)>,
+    /// An e-board's next game, while "Start a new game?" waits.
+    held_game: Option<next_game::HeldGame>,
 }
 
 impl Session {
@@ -124,6 +127,7 @@ impl Session {
             online: None,
             online_side: None,
             board_refusal_said: None,
+            held_game: None,
         }
     }
 
@@ -267,6 +271,12 @@ impl Session {
             Event::PackChanged(pack) => self.set_pack(*pack),
             Event::TagsChanged(tags) => self.record.tags = tags,
             Event::Board(ev) => {
+                if let board::BoardEvent::Configure(cfg) = &ev {
+                    // The board settings are the player's own board's,
+                    // whichever it is: an e-board there takes them too.
+                    let configure = board::BoardEvent::Configure(cfg.clone());
+                    self.eboard_event(now_ms, configure, &mut out);
+                }
                 let mut fx = Vec::new();
                 let asked = ev == board::BoardEvent::RepeatGuidance;
                 let actions = self
@@ -671,6 +681,7 @@ impl Session {
                 self.after_end_check(now, out);
             }
             Command::NewGame => {
+                let held = self.held_game.take();
                 self.puzzle_forget();
                 let tags = self.record.tags.clone();
                 self.record = GameRecord::new();
@@ -687,6 +698,7 @@ impl Session {
                 self.speak(out, self.pack.say("new_game"), Priority::Answer);
                 out.push(Effect::Notice(Notice::NewGame));
                 out.push(Effect::SaveGame);
+                self.replay_held(now, held, out);
             }
             Command::StartClock => {
                 if !self.clock.is_started() && self.clock.control().is_timed() {

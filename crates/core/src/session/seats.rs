@@ -42,6 +42,7 @@ impl Session {
     /// Both seats' timers, the sighted board's first, so that a move read
     /// there reaches the player's board in the same event.
     pub(super) fn seats_tick(&mut self, now: u64, out: &mut Vec<Effect>) {
+        self.release_held(now);
         let actions = self.sighted.on_tick(now, &self.record, &self.pack, out);
         self.seat_actions(now, BoardSide::Sighted, actions, out);
         let mut fx = Vec::new();
@@ -85,6 +86,11 @@ impl Session {
         out: &mut Vec<Effect>,
     ) {
         for action in actions {
+            // The board's next game, while its question waits: its moves
+            // are kept for it.
+            if self.hold_for_next_game(side, &action) {
+                continue;
+            }
             match action {
                 SeatAction::Play(mv) => {
                     // Online, the player's own board plays his moves only
@@ -108,7 +114,7 @@ impl Session {
                 SeatAction::Replace(mv) => {
                     self.replace_last(now, mv, Source::EBoard, "move_corrected", out)
                 }
-                SeatAction::NewGameRequested => self.command(now, Command::AskNewGame, out),
+                SeatAction::NewGameRequested => self.board_new_game(now, side, out),
             }
         }
     }

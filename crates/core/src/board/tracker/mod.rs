@@ -71,7 +71,10 @@ mod sensors;
 mod types;
 
 pub use render::{render_in_sync, render_mismatch};
-pub use types::{BoardMask, Mismatch, Orientation, TrackerConfig, TrackerEvent, board_difference};
+pub use types::{
+    BoardMask, Mismatch, Orientation, OrientationChoice, TrackerConfig, TrackerEvent,
+    board_difference,
+};
 
 /// A legal move with the occupancy it leaves and the squares it touches
 /// (game coordinates).

@@ -60,6 +60,55 @@ pub fn board_difference(report: BoardMask, orientation: Orientation, game: &Ches
     orientation.to_game(report) ^ game.board().occupied()
 }
 
+/// Which way round a board that knows its pieces lies, as the player set
+/// it: found from what it shows (the default), or fixed by hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OrientationChoice {
+    /// Matched against the game in both readings at connection and at any
+    /// mismatch: the reading that fits wins.
+    #[default]
+    Auto,
+    /// Always read as it reports (a8 first for a Millennium).
+    Straight,
+    /// Always read turned round (h1 first for a Millennium).
+    Turned,
+}
+
+impl OrientationChoice {
+    /// The orientation it fixes, if it fixes one.
+    pub fn fixed(self) -> Option<Orientation> {
+        match self {
+            OrientationChoice::Auto => None,
+            OrientationChoice::Straight => Some(Orientation::Straight),
+            OrientationChoice::Turned => Some(Orientation::Turned),
+        }
+    }
+
+    /// Its name in the settings file and on the command line.
+    pub fn code(self) -> &'static str {
+        match self {
+            OrientationChoice::Auto => "auto",
+            OrientationChoice::Straight => "straight",
+            OrientationChoice::Turned => "turned",
+        }
+    }
+}
+
+impl std::str::FromStr for OrientationChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<OrientationChoice, String> {
+        [
+            OrientationChoice::Auto,
+            OrientationChoice::Straight,
+            OrientationChoice::Turned,
+        ]
+        .into_iter()
+        .find(|c| c.code().eq_ignore_ascii_case(s.trim()))
+        .ok_or_else(|| format!("{s}: give auto, straight or turned"))
+    }
+}
+
 /// Tunables. The defaults follow the issue: settle at most 100 ms,
 /// mismatch guidance after 2 s, queen after 4 s.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +137,9 @@ pub struct TrackerConfig {
     /// opponent moves ([`TrackerEvent::SlideCompleted`]): for boards that
     /// pieces slide on (the DGT Pegasus), not a peg-board's holes.
     pub complete_slides: bool,
+    /// Which way round an e-board that knows its pieces lies (the
+    /// recognizer's; the peg-board's tracker finds its own).
+    pub orientation: OrientationChoice,
 }
 
 impl Default for TrackerConfig {
@@ -101,6 +153,7 @@ impl Default for TrackerConfig {
             strict: false,
             guide_lights: false,
             complete_slides: false,
+            orientation: OrientationChoice::Auto,
         }
     }
 }
