@@ -648,9 +648,11 @@ fn auto_passes_over_a_chessnut_model_it_cannot_drive_says_its_name_once_and_take
     // Looked for again and again: said once.
     std::thread::sleep(Duration::from_millis(300));
     air.reappear();
-    let before = expect(&rx, "the Air connected", |e| {
-        matches!(e, BoardEvent::LinkUp { port } if port == "C0:FF:EE:00:00:01")
-    });
+    let before = expect(
+        &rx,
+        "the Air connected",
+        |e| matches!(e, BoardEvent::LinkUp { port } if port == "C0:FF:EE:00:00:01"),
+    );
     assert!(
         !before
             .iter()
@@ -682,7 +684,9 @@ fn on_macos_where_every_address_is_zeros_the_board_is_found_by_its_name_or_id() 
         .with_transport(FakeBle::factory(vec![air.clone()]));
     let (tx, rx) = mpsc::channel();
     let link = BleLink::spawn(cfg, tx).expect("the link starts");
-    expect(&rx, "not found", |e| matches!(e, BoardEvent::LinkLost { .. }));
+    expect(&rx, "not found", |e| {
+        matches!(e, BoardEvent::LinkLost { .. })
+    });
     assert_eq!(air.counts().0, 0);
     link.stop();
 }

@@ -23,8 +23,11 @@
 //! `--nocapture`, and in docs/boards-ble.md): a capture made while the
 //! taken piece's square was read as a slide's stop, and a capture whose
 //! taken piece was off for less than the settle time while the engine
-//! waits for the move, are the games missed. `PEGASUS_ONLY=N` plays game N
-//! alone, `PEGASUS_TRACE=1` prints the hands and the session's notices.
+//! waits for the move, are the games missed. Each test plays five seeds
+//! of the hands and timing and asserts the worst (by default every fifth
+//! game a seed; `PEGASUS_FULL=1`: every game with every seed, some 13
+//! minutes on two cores). `PEGASUS_ONLY=N` plays game N alone with each
+//! seed, `PEGASUS_TRACE=1` prints the hands and the session's notices.
 
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
@@ -398,10 +401,7 @@ fn all_games(pace: Pace, name: &str, base: u64, engine: bool, worst_missed: usiz
         }
         worst = worst.max(counted - exact);
         if counted > 0 {
-            assert!(
-                total.largest == PACKET,
-                "dumps went out in 20-byte packets"
-            );
+            assert!(total.largest == PACKET, "dumps went out in 20-byte packets");
         }
     }
     assert!(
@@ -412,17 +412,35 @@ fn all_games(pace: Pace, name: &str, base: u64, engine: bool, worst_missed: usiz
 
 #[test]
 fn the_games_are_followed_at_a_human_pace() {
-    all_games(HUMAN, "human pace, both sides on the board", 0x9E6A, false, WORST_HUMAN);
+    all_games(
+        HUMAN,
+        "human pace, both sides on the board",
+        0x9E6A,
+        false,
+        WORST_HUMAN,
+    );
 }
 
 #[test]
 fn the_games_are_followed_at_blitz_pace() {
-    all_games(BLITZ, "blitz pace, both sides on the board", 0xB117, false, WORST_BLITZ);
+    all_games(
+        BLITZ,
+        "blitz pace, both sides on the board",
+        0xB117,
+        false,
+        WORST_BLITZ,
+    );
 }
 
 #[test]
 fn moves_from_elsewhere_are_lit_and_the_board_dark_once_they_stand() {
-    all_games(BLITZ, "blitz pace, Black from elsewhere", 0x1E75, true, WORST_ELSEWHERE);
+    all_games(
+        BLITZ,
+        "blitz pace, Black from elsewhere",
+        0x1E75,
+        true,
+        WORST_ELSEWHERE,
+    );
 }
 
 /// Games missed by the worst of the five seeds in the full run (of 330;

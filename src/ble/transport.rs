@@ -50,13 +50,19 @@ pub fn pick(device: &Device, wanted: &str, profile: &Profile) -> Pick {
         let Some(model) = device.name.strip_prefix(profile.name_prefix) else {
             return Pick::Pass;
         };
-        let model = model.trim_start_matches([' ', '_', '-']).to_ascii_lowercase();
+        let model = model
+            .trim_start_matches([' ', '_', '-'])
+            .to_ascii_lowercase();
         let driven = profile.models.is_empty()
             || profile
                 .models
                 .iter()
                 .any(|m| model.starts_with(&m.to_ascii_lowercase()));
-        return if driven { Pick::Take } else { Pick::Unsupported };
+        return if driven {
+            Pick::Take
+        } else {
+            Pick::Unsupported
+        };
     }
     let by_address = device.address != NO_ADDRESS && device.address.eq_ignore_ascii_case(wanted);
     let by_id = !device.id.is_empty() && device.id.eq_ignore_ascii_case(wanted);
@@ -257,8 +263,18 @@ mod tests {
     #[test]
     fn auto_takes_only_the_chessnut_models_rochade_drives() {
         let chessnut = Profile::of(Kind::Chessnut).unwrap();
-        for name in ["Chessnut Air", "Chessnut Air+", "Chessnut Pro", "Chessnut Go", "Chessnut air"] {
-            assert_eq!(pick(&device(name, "A", ""), "auto", &chessnut), Pick::Take, "{name}");
+        for name in [
+            "Chessnut Air",
+            "Chessnut Air+",
+            "Chessnut Pro",
+            "Chessnut Go",
+            "Chessnut air",
+        ] {
+            assert_eq!(
+                pick(&device(name, "A", ""), "auto", &chessnut),
+                Pick::Take,
+                "{name}"
+            );
         }
         for name in ["Chessnut Move", "Chessnut Evo", "Chessnut"] {
             assert_eq!(
@@ -267,26 +283,51 @@ mod tests {
                 "{name}"
             );
         }
-        assert_eq!(pick(&device("DGT_PEGASUS_1", "A", ""), "auto", &chessnut), Pick::Pass);
+        assert_eq!(
+            pick(&device("DGT_PEGASUS_1", "A", ""), "auto", &chessnut),
+            Pick::Pass
+        );
         // Typed by its address, any model is taken.
         assert_eq!(
-            pick(&device("Chessnut Evo", "D0:0D:CA:FE:00:02", ""), "d0:0d:ca:fe:00:02", &chessnut),
+            pick(
+                &device("Chessnut Evo", "D0:0D:CA:FE:00:02", ""),
+                "d0:0d:ca:fe:00:02",
+                &chessnut
+            ),
             Pick::Take
         );
         let pegasus = Profile::of(Kind::Pegasus).unwrap();
-        assert_eq!(pick(&device("DGT_PEGASUS_1234", "A", ""), "auto", &pegasus), Pick::Take);
+        assert_eq!(
+            pick(&device("DGT_PEGASUS_1234", "A", ""), "auto", &pegasus),
+            Pick::Take
+        );
     }
 
     #[test]
     fn where_every_address_is_zeros_the_name_or_the_id_is_matched() {
         // On macOS btleplug reports 00:00:00:00:00:00 for every device.
         let p = Profile::of(Kind::Chessnut).unwrap();
-        let air = device("Chessnut Air", NO_ADDRESS, "5C3E1F02-8A44-4B7E-9D1A-0F6B2C7D9E11");
-        assert_eq!(pick(&air, NO_ADDRESS, &p), Pick::Pass, "zeros match nothing");
+        let air = device(
+            "Chessnut Air",
+            NO_ADDRESS,
+            "5C3E1F02-8A44-4B7E-9D1A-0F6B2C7D9E11",
+        );
+        assert_eq!(
+            pick(&air, NO_ADDRESS, &p),
+            Pick::Pass,
+            "zeros match nothing"
+        );
         assert_eq!(pick(&air, "chessnut air", &p), Pick::Take);
-        assert_eq!(pick(&air, "5c3e1f02-8a44-4b7e-9d1a-0f6b2c7d9e11", &p), Pick::Take);
+        assert_eq!(
+            pick(&air, "5c3e1f02-8a44-4b7e-9d1a-0f6b2c7d9e11", &p),
+            Pick::Take
+        );
         assert_eq!(pick(&air, "Chessnut Pro", &p), Pick::Pass);
-        let linux = device("Chessnut Air", "D0:0D:CA:FE:00:02", "hci0/dev_D0_0D_CA_FE_00_02");
+        let linux = device(
+            "Chessnut Air",
+            "D0:0D:CA:FE:00:02",
+            "hci0/dev_D0_0D_CA_FE_00_02",
+        );
         assert_eq!(pick(&linux, "D0:0D:CA:FE:00:02", &p), Pick::Take);
         assert_eq!(pick(&linux, "D0:0D:CA:FE:00:03", &p), Pick::Pass);
     }

@@ -69,7 +69,11 @@ fn two_captured_scans_with_a_light_answer_and_a_blank_line_between() {
     // and `\r\n` between the lines, the second ending in a bare LF.
     let (scans, d) = read_any_chunking(TWO_POSITIONS);
     assert_eq!(scans.len(), 2);
-    assert_eq!(d.stats().dropped(), 0, "the answer and the blank line are no lines dropped");
+    assert_eq!(
+        d.stats().dropped(),
+        0,
+        "the answer and the blank line are no lines dropped"
+    );
     assert_eq!(d.lights(), LightKind::Plain);
     assert_ne!(scans[0], scans[1]);
 }
@@ -122,7 +126,9 @@ fn a_captured_start_position_calibrates_and_a_lifted_pawn_settles_through_noise(
         out.extend(d.decode_all(START));
     }
     assert!(
-        out.contains(&Message::Calibration(CalibrationStep::Done { spare_queens: 0 })),
+        out.contains(&Message::Calibration(CalibrationStep::Done {
+            spare_queens: 0
+        })),
         "{out:?}"
     );
     assert_eq!(d.chips().len(), 32);
@@ -167,7 +173,10 @@ fn the_emulator_s_lines_and_answers_have_the_captured_form() {
         sim.receive(&CertaboDecoder::new().encode(HostCommand::Lights(lit)));
         assert_eq!(sim.lights(), lit);
         let line = sim.line();
-        assert!(line.ends_with(&[&b" \r\n"[..], answer].concat()), "{kind:?}");
+        assert!(
+            line.ends_with(&[&b" \r\n"[..], answer].concat()),
+            "{kind:?}"
+        );
         let mut d = CertaboDecoder::new();
         d.decode_all(&line);
         assert_eq!(d.lights(), kind);

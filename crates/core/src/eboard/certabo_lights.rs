@@ -59,7 +59,9 @@ impl LightKind {
         match self {
             LightKind::Plain => encode_lights(squares).to_vec(),
             LightKind::Colour => colour_command(squares),
-            LightKind::Unknown => [encode_lights(squares).to_vec(), colour_command(squares)].concat(),
+            LightKind::Unknown => {
+                [encode_lights(squares).to_vec(), colour_command(squares)].concat()
+            }
         }
     }
 }
@@ -170,7 +172,10 @@ mod tests {
             Bitboard::from(Square::G1) | Square::F3,
             Bitboard::from(Square::D4) | Square::E5,
         ] {
-            assert_eq!(lit_by_colour_command(&colour_command(squares)), Some(squares));
+            assert_eq!(
+                lit_by_colour_command(&colour_command(squares)),
+                Some(squares)
+            );
         }
         // The corners between e1 and g1 are f1's, between e2 and e4 e3's.
         assert_eq!(

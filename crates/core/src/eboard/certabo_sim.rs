@@ -18,8 +18,8 @@
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
 use super::certabo::{decode_lights, encode_scan};
-use super::certabo_lights::{COLOUR_COMMAND_LEN, COLOUR_START, LightKind, lit_by_colour_command};
 use super::certabo_chips::{BLACK_SPARE_QUEEN, ChipCode, EMPTY, Scan, WHITE_SPARE_QUEEN};
+use super::certabo_lights::{COLOUR_COMMAND_LEN, COLOUR_START, LightKind, lit_by_colour_command};
 
 /// No chip of this piece lies beside the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,7 +337,10 @@ impl CertaboSim {
             if buf.starts_with(&COLOUR_START) && buf.len() < COLOUR_COMMAND_LEN {
                 return;
             }
-            if let Some(lit) = buf.get(..COLOUR_COMMAND_LEN).and_then(lit_by_colour_command) {
+            if let Some(lit) = buf
+                .get(..COLOUR_COMMAND_LEN)
+                .and_then(lit_by_colour_command)
+            {
                 self.from_host.drain(..COLOUR_COMMAND_LEN);
                 if self.light_kind == LightKind::Colour {
                     self.lights = lit;

@@ -503,3 +503,7 @@ mod tests {
 #[cfg(test)]
 #[path = "chessnut_lights_tests.rs"]
 mod published_lights;
+
+#[cfg(test)]
+#[path = "chessnut_captured_tests.rs"]
+mod captured;

@@ -268,8 +268,10 @@ fn a_model_the_link_cannot_drive_is_said_by_its_name() {
     });
     assert_eq!(
         t.spoken(),
-        ["Found Chessnut Move: a model Rochade cannot drive. Still looking for a board \
-          Rochade drives; to try this one anyway, give its address"]
+        [
+            "Found Chessnut Move: a model Rochade cannot drive. Still looking for a board \
+          Rochade drives; to try this one anyway, give its address"
+        ]
     );
 }
 

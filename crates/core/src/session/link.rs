@@ -247,10 +247,8 @@ impl LinkState {
                 LinkInput::Done
             }
             BoardEvent::ModelUnsupported { name } => {
-                let text = pack.phrase(
-                    "board_model_unsupported",
-                    &[("name", name.as_str().into())],
-                );
+                let text =
+                    pack.phrase("board_model_unsupported", &[("name", name.as_str().into())]);
                 say(out, pack, side.words(pack, text), Priority::Alert);
                 out.push(side.notice(LinkChange::Lost, name));
                 LinkInput::Done
