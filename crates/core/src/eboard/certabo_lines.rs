@@ -91,7 +91,7 @@ impl Lines {
     /// The open line holds a whole scan's numbers, the last one ended by
     /// a blank (a bare LF then ends the line rather than breaking it).
     fn holds_a_scan(&self) -> bool {
-        if !self.buf.last().is_some_and(|b| *b == b' ') {
+        if self.buf.last() != Some(&b' ') {
             return false;
         }
         let mut numbers = 0;
