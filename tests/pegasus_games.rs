@@ -23,8 +23,11 @@
 //! `--nocapture`, and in docs/boards-ble.md): a capture made while the
 //! taken piece's square was read as a slide's stop, and a capture whose
 //! taken piece was off for less than the settle time while the engine
-//! waits for the move, are the games missed. `PEGASUS_ONLY=N` plays game N
-//! alone, `PEGASUS_TRACE=1` prints the hands and the session's notices.
+//! waits for the move, are the games missed. Each test plays five seeds
+//! of the hands and timing and asserts the worst (by default every fifth
+//! game a seed; `PEGASUS_FULL=1`: every game with every seed, some 13
+//! minutes on two cores). `PEGASUS_ONLY=N` plays game N alone with each
+//! seed, `PEGASUS_TRACE=1` prints the hands and the session's notices.
 
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
@@ -339,51 +342,71 @@ fn play(game: &[Move], pace: Pace, seed: u64, engine: bool) -> Outcome {
     }
 }
 
-/// Plays every game; `at_least` games must come out exact (the figure
-/// measured when the Pegasus became an occupancy board: the games it
-/// misses are printed, and listed in docs/boards-ble.md).
-fn all_games(pace: Pace, name: &str, seed: u64, engine: bool, at_least: usize) {
+/// Seeds each pace is measured over (hands and timing): issue 47 keeps a
+/// rule added for one failing game only if it helps the other seeds too.
+const SEEDS: u64 = 5;
+
+/// Plays the games with each of five seeds (`base`, `base + 0x1000`, ...):
+/// by default a sample, every fifth game (another fifth for each seed, so
+/// the five seeds together play every game once), and with
+/// `PEGASUS_FULL=1` every game with every seed. No seed may miss more
+/// than `worst_missed` of the 330 games (the worst seed of the full run;
+/// a game comes out the same in the sample and in the full run, so a
+/// sample misses no more). Figures printed with `--nocapture`.
+fn all_games(pace: Pace, name: &str, base: u64, engine: bool, worst_missed: usize) {
     let games = eboard_hands::selfplay();
     assert_eq!(games.len(), 330, "the self-play corpus");
-    let mut failures = Vec::new();
-    let mut exact = 0;
-    let mut counted = 0;
-    let mut total = Outcome::default();
+    let full = std::env::var("PEGASUS_FULL").is_ok_and(|v| v == "1");
     let only: Option<usize> = std::env::var("PEGASUS_ONLY")
         .ok()
         .and_then(|v| v.parse().ok());
-    for (i, game) in games.iter().enumerate() {
-        if only.is_some_and(|o| o != i + 1) {
-            continue;
+    let mut worst = 0;
+    for k in 0..SEEDS {
+        let seed = base + 0x1000 * k;
+        let mut failures = Vec::new();
+        let mut exact = 0;
+        let mut counted = 0;
+        let mut total = Outcome::default();
+        for (i, game) in games.iter().enumerate() {
+            let sampled = full || i as u64 % SEEDS == k;
+            if only.is_some_and(|o| o != i + 1) || (only.is_none() && !sampled) {
+                continue;
+            }
+            counted += 1;
+            let found = play(game, pace, seed + i as u64, engine);
+            total.lit += found.lit;
+            total.corrected += found.corrected;
+            total.chosen += found.chosen;
+            total.packets += found.packets;
+            total.largest = total.largest.max(found.largest);
+            if found.failures.is_empty() {
+                exact += 1;
+            } else if failures.len() < 10 {
+                failures.push(format!("game {}: {}", i + 1, found.failures.join("; ")));
+            }
         }
-        counted += 1;
-        let found = play(game, pace, seed + i as u64, engine);
-        total.lit += found.lit;
-        total.corrected += found.corrected;
-        total.chosen += found.chosen;
-        total.packets += found.packets;
-        total.largest = total.largest.max(found.largest);
-        if found.failures.is_empty() {
-            exact += 1;
-        } else if failures.len() < 10 {
-            failures.push(format!("game {}: {}", i + 1, found.failures.join("; ")));
+        println!(
+            "Pegasus, {name} (seed {seed:#x}{}): games followed exactly {exact} / {counted}; \
+             moves from elsewhere lit before the hands {}; slides corrected {}; \
+             under-promotions chosen {}; packets {} (largest {} bytes)",
+            if full { "" } else { ", sample" },
+            total.lit,
+            total.corrected,
+            total.chosen,
+            total.packets,
+            total.largest
+        );
+        for failure in &failures {
+            println!("  {failure}");
+        }
+        worst = worst.max(counted - exact);
+        if counted > 0 {
+            assert!(total.largest == PACKET, "dumps went out in 20-byte packets");
         }
     }
-    let plies: usize = games.iter().map(Vec::len).sum();
-    println!(
-        "Pegasus, {name} (seed {seed:#x}): games followed exactly {exact} / {}; plies {plies}; \
-         moves from elsewhere lit before the hands {}; slides corrected {}; \
-         under-promotions chosen {}; packets {} (largest {} bytes)",
-        counted, total.lit, total.corrected, total.chosen, total.packets, total.largest
-    );
-    for failure in &failures {
-        println!("  {failure}");
-    }
-    let floor = if counted == games.len() { at_least } else { 0 };
-    assert!(exact >= floor, "{name}: {exact} exact, fewer than {floor}");
     assert!(
-        total.largest <= PACKET && total.largest == PACKET,
-        "dumps went out in 20-byte packets"
+        worst <= worst_missed || only.is_some(),
+        "{name}: a seed missed {worst} games, more than {worst_missed}"
     );
 }
 
@@ -394,7 +417,7 @@ fn the_games_are_followed_at_a_human_pace() {
         "human pace, both sides on the board",
         0x9E6A,
         false,
-        329,
+        WORST_HUMAN,
     );
 }
 
@@ -405,11 +428,24 @@ fn the_games_are_followed_at_blitz_pace() {
         "blitz pace, both sides on the board",
         0xB117,
         false,
-        326,
+        WORST_BLITZ,
     );
 }
 
 #[test]
 fn moves_from_elsewhere_are_lit_and_the_board_dark_once_they_stand() {
-    all_games(BLITZ, "blitz pace, Black from elsewhere", 0x1E75, true, 247);
+    all_games(
+        BLITZ,
+        "blitz pace, Black from elsewhere",
+        0x1E75,
+        true,
+        WORST_ELSEWHERE,
+    );
 }
+
+/// Games missed by the worst of the five seeds in the full run (of 330;
+/// `PEGASUS_FULL=1`): human pace 329, 329, 327, 324, 328 exact; blitz
+/// pace 326, 330, 327, 330, 327; Black from elsewhere 247 with each seed.
+const WORST_HUMAN: usize = 6;
+const WORST_BLITZ: usize = 4;
+const WORST_ELSEWHERE: usize = 83;

@@ -19,7 +19,7 @@ use btleplug::platform::{Adapter, Manager, Peripheral};
 use futures::StreamExt;
 
 use super::TransportFactory;
-use super::transport::{BleError, BleEvent, BleTransport, Device};
+use super::transport::{BleError, BleEvent, BleTransport, Device, Pick, Profile, pick};
 
 /// How often a running scan is looked at for the board.
 const SCAN_POLL: Duration = Duration::from_millis(200);
@@ -113,7 +113,8 @@ impl Btle {
                     .and_then(|props| props.local_name)
                     .unwrap_or_default();
                 let address = p.address().to_string();
-                out.push((Device { address, name }, p));
+                let id = p.id().to_string();
+                out.push((Device { address, name, id }, p));
             }
             Ok(out)
         })
@@ -123,36 +124,36 @@ impl Btle {
 impl BleTransport for Btle {
     fn find(
         &mut self,
-        address: &str,
-        name_prefix: &str,
+        wanted: &str,
+        profile: &Profile,
         timeout: Duration,
     ) -> Result<Device, BleError> {
         let adapter = self.adapter.clone();
         self.block("starting a scan", timeout, async move {
             adapter.start_scan(ScanFilter::default()).await
         })?;
-        let auto = address.eq_ignore_ascii_case("auto");
         let until = Instant::now() + timeout;
         let result = loop {
             let seen = self.seen(timeout)?;
-            let hit = seen.iter().find(|(d, _)| {
-                if auto {
-                    d.name.starts_with(name_prefix)
-                } else {
-                    d.address.eq_ignore_ascii_case(address)
-                }
-            });
+            let hit = seen
+                .iter()
+                .find(|(d, _)| pick(d, wanted, profile) == Pick::Take);
             if let Some((d, _)) = hit {
                 let d = d.clone();
                 self.found = seen;
                 break Ok(d);
             }
             if Instant::now() >= until {
-                break Err(BleError::NotFound(if auto {
-                    format!("named {name_prefix}...")
-                } else {
-                    address.to_owned()
-                }));
+                let unsupported = seen
+                    .iter()
+                    .find(|(d, _)| pick(d, wanted, profile) == Pick::Unsupported);
+                break Err(match unsupported {
+                    Some((d, _)) => BleError::Unsupported(d.name.clone()),
+                    None if wanted.eq_ignore_ascii_case("auto") => {
+                        BleError::NotFound(format!("named {}...", profile.name_prefix))
+                    }
+                    None => BleError::NotFound(wanted.to_owned()),
+                });
             }
             std::thread::sleep(SCAN_POLL);
         };

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::TransportFactory;
-use super::transport::{BleError, BleEvent, BleTransport, Device};
+use super::transport::{BleError, BleEvent, BleTransport, Device, Pick, Profile, pick};
 
 /// How harsh the stack is. Percentages per notification or write; the
 /// link drop per mille.
@@ -124,6 +124,14 @@ pub struct FakeDevice {
 }
 
 impl FakeDevice {
+    /// A board as btleplug shows it on macOS: every address
+    /// `00:00:00:00:00:00`, the system's UUID `id` for the device.
+    pub fn on_macos(name: &str, id: &str, seed: u64) -> FakeDevice {
+        let d = FakeDevice::new(name, super::transport::NO_ADDRESS, seed);
+        d.lock().device.id = id.into();
+        d
+    }
+
     /// A board advertising `name` at `address`, its faults drawn from
     /// `seed`.
     pub fn new(name: &str, address: &str, seed: u64) -> FakeDevice {
@@ -132,6 +140,7 @@ impl FakeDevice {
                 device: Device {
                     address: address.into(),
                     name: name.into(),
+                    id: address.into(),
                 },
                 present: true,
                 mtu_max: 517,
@@ -245,23 +254,24 @@ impl FakeBle {
 impl BleTransport for FakeBle {
     fn find(
         &mut self,
-        address: &str,
-        name_prefix: &str,
+        wanted: &str,
+        profile: &Profile,
         _timeout: Duration,
     ) -> Result<Device, BleError> {
-        let auto = address.eq_ignore_ascii_case("auto");
-        self.devices
+        let present: Vec<Device> = self
+            .devices
             .iter()
             .filter(|d| d.lock().present)
             .map(FakeDevice::device)
-            .find(|d| {
-                if auto {
-                    d.name.starts_with(name_prefix)
-                } else {
-                    d.address.eq_ignore_ascii_case(address)
-                }
-            })
-            .ok_or_else(|| BleError::NotFound(address.into()))
+            .collect();
+        let picked = |p: Pick| present.iter().find(|d| pick(d, wanted, profile) == p);
+        if let Some(d) = picked(Pick::Take) {
+            return Ok(d.clone());
+        }
+        Err(match picked(Pick::Unsupported) {
+            Some(d) => BleError::Unsupported(d.name.clone()),
+            None => BleError::NotFound(wanted.into()),
+        })
     }
 
     fn connect(

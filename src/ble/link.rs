@@ -10,7 +10,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::BleConfig;
-use super::transport::{BleEvent, BleTransport, Profile};
+use super::transport::{BleError, BleEvent, BleTransport, Profile};
 use crate::board::{BoardReport, DecoderStats, HostCommand, Protocol, log};
 use crate::eboard::{AnyDecoder, Message};
 use crate::serial::{BoardInput, Link, LinkShared, LinkStatus, LogHeader};
@@ -50,6 +50,7 @@ impl BleLink {
                 shared,
                 totals: DecoderStats::default(),
                 last_lights: None,
+                unsupported_said: None,
             }
             .run()
         })?;
@@ -95,6 +96,8 @@ struct Worker {
     totals: DecoderStats,
     /// The lights last asked for: set again after a reconnection.
     last_lights: Option<HostCommand>,
+    /// The model `auto` found and cannot drive, once said.
+    unsupported_said: Option<String>,
 }
 
 enum Outcome {
@@ -189,8 +192,18 @@ impl Worker {
             was_up: false,
         };
         let scan = Duration::from_millis(self.cfg.scan_timeout_ms);
-        let device = match t.find(&self.cfg.address, self.profile.name_prefix, scan) {
+        let device = match t.find(&self.cfg.address, &self.profile, scan) {
             Ok(d) => d,
+            Err(BleError::Unsupported(name)) => {
+                // Said once, not at every scan while it stays in range.
+                if self.unsupported_said.as_ref() != Some(&name) {
+                    self.unsupported_said = Some(name.clone());
+                    if !self.report(BoardEvent::ModelUnsupported { name: name.clone() }) {
+                        return Outcome::Stop;
+                    }
+                }
+                return lost(BleError::Unsupported(name).to_string());
+            }
             Err(e) => return lost(e.to_string()),
         };
         let events = match t.connect(&device, self.call_timeout()) {
@@ -259,6 +272,11 @@ impl Worker {
                 if let Err(reason) = self.write(t, &self.protocol.encode(cmd)) {
                     return up(reason);
                 }
+                for m in decoder.answer(cmd) {
+                    if !self.report(BoardEvent::Message(m)) {
+                        return Outcome::Stop;
+                    }
+                }
             }
             match events.recv_timeout(POLL) {
                 Ok(BleEvent::Notification { bytes, .. }) => {
@@ -284,10 +302,11 @@ impl Worker {
                 }
             }
             if now.saturating_sub(last_refresh) >= self.cfg.refresh_ms {
-                // The whole board now and then: a lost notification is
-                // healed, and a dead link fails this write.
+                // The board's poll now and then: a dead link fails this
+                // write (and a Pegasus sends its whole board, which heals
+                // a lost notification; see `Profile::poll`).
                 last_refresh = now;
-                if let Err(reason) = self.write(t, &self.protocol.encode(HostCommand::Snapshot)) {
+                if let Err(reason) = self.write(t, &self.profile.poll) {
                     return up(reason);
                 }
             }

@@ -3,8 +3,10 @@
 //! trait, so the same link runs on the real stack (`btleplug`) and on a
 //! fake one in the tests.
 //!
-//! * [`BleLink`]: finds the board (by address, or the first whose name
-//!   fits: `auto`), connects, asks for the packet size, subscribes,
+//! * [`BleLink`]: finds the board (by address, by name or by the stack's
+//!   id for it: on macOS every address reads 00:00:00:00:00:00; or, for
+//!   `auto`, the first whose name fits a model Rochade drives, saying the
+//!   name of one it cannot drive), connects, asks for the packet size, subscribes,
 //!   greets, decodes notifications with the board's decoder and reports
 //!   [`BoardEvent`](crate::session::board::BoardEvent)s; reconnects with a
 //!   growing pause when the board goes away;
@@ -52,10 +54,12 @@ pub struct BleConfig {
     /// `reconnect_max_ms` while the board stays away.
     pub reconnect_ms: u64,
     pub reconnect_max_ms: u64,
-    /// How often the board is asked for its whole position: a lost
-    /// notification is healed within this time (tests/eboard_ble.rs plays
-    /// every game with it), and a link that died without the stack
-    /// noticing fails its write.
+    /// How often the link writes the board's poll
+    /// ([`Profile::poll`](transport::Profile::poll)): a link that died
+    /// without the stack noticing fails its write; a Pegasus answers with
+    /// its whole board (a lost notification is healed within this time), a
+    /// Chessnut with its battery level (nothing healed: its next
+    /// notification heals).
     pub refresh_ms: u64,
 }
 

@@ -4,7 +4,8 @@
 //! pegasus) and `--baud`. As in the window's "My board": an occupancy
 //! board's reports reach the session as `Event::Board`, an e-board's (DGT
 //! included) as `Event::EBoard`; a Bluetooth LE board's PORT is its
-//! address or `auto`.
+//! address, its advertised name (on macOS, where every address reads
+//! zeros) or `auto`.
 
 use std::sync::mpsc::Sender;
 use std::time::Instant;
@@ -19,8 +20,8 @@ use crate::session::Event;
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct OwnBoardArgs {
     /// The player's own board on this serial port (a Bluetooth LE board:
-    /// its address, or auto): his moves are read from it, the opponent's
-    /// guided on it until made.
+    /// its address, its advertised name, or auto): his moves are read from
+    /// it, the opponent's guided on it until made.
     #[arg(long, value_name = "PORT")]
     pub board: Option<String>,
     /// The board's kind, as `rochade track` names it: peg (the default),

@@ -245,6 +245,18 @@ impl Follow for Tracker {
                     },
                 )?;
             }
+            BoardEvent::ModelUnsupported { name } => {
+                let text = self
+                    .pack
+                    .phrase("board_model_unsupported", &[("name", name.as_str().into())]);
+                self.notice(
+                    now,
+                    Notice::Link {
+                        state: LinkChange::Lost,
+                        detail: text.written,
+                    },
+                )?;
+            }
             // The DGT board has no promotion to choose (it knows its
             // pieces), no tracker settings and no spoken guidance here.
             // Nor anything learnt to keep in a file.

@@ -525,7 +525,10 @@ impl<P: Protocol> Worker<P> {
             loop {
                 match self.commands.try_recv() {
                     Ok(cmd) => {
-                        if let Err(e) = port.write_all(&self.cfg.protocol.encode(cmd)) {
+                        // Encoded by this connection's decoder: what the
+                        // board said may choose the form (a Certabo board's
+                        // kind of lights).
+                        if let Err(e) = port.write_all(&decoder.encode(cmd)) {
                             return Outcome::Lost(format!("write failed: {e}"));
                         }
                         decoder.sent(cmd);

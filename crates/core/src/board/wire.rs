@@ -96,6 +96,14 @@ pub trait Protocol: Send + 'static {
     /// next scan on even if unchanged).
     fn sent(&mut self, _command: HostCommand) {}
 
+    /// What the decoder answers `command` with itself, from what the
+    /// board already said, for a board that is asked nothing for it (a
+    /// Chessnut's last whole position, for a request for the board): the
+    /// link reports these as if the board had sent them. Default: none.
+    fn answer(&mut self, _command: HostCommand) -> Vec<Self::Message> {
+        Vec::new()
+    }
+
     /// What the host sends when the port opens.
     fn greeting(&self) -> Vec<u8> {
         self.encode(HostCommand::Snapshot)

@@ -123,6 +123,18 @@ impl Protocol for AnyDecoder {
         each!(self, d => d.sent(command))
     }
 
+    fn answer(&mut self, command: HostCommand) -> Vec<Message> {
+        match self {
+            // The DGT decoder speaks its own messages, and the board is
+            // asked: nothing to answer from memory.
+            AnyDecoder::Dgt(_) => Vec::new(),
+            AnyDecoder::Millennium(d) => d.answer(command),
+            AnyDecoder::Certabo(d) => d.answer(command),
+            AnyDecoder::Chessnut(d) => d.answer(command),
+            AnyDecoder::Pegasus(d) => d.answer(command),
+        }
+    }
+
     fn greeting(&self) -> Vec<u8> {
         each!(self, d => d.greeting())
     }

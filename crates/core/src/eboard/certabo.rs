@@ -20,6 +20,8 @@ use shakmaty::Square;
 
 use super::certabo_chips::{ChipCode, Chips, EMPTY, Learner, Reading, Scan, Settler};
 use super::certabo_early::EarlyLearner;
+use super::certabo_lights::is_marker;
+use super::certabo_lines::{Framed, Lines};
 use super::{CalibrationStep, Message};
 use crate::board::{DecoderStats, HostCommand, Protocol};
 use crate::dgt::Pieces;
@@ -29,9 +31,7 @@ use crate::dgt::protocol::square_of_index;
 pub const BAUD: u32 = 38400;
 /// Numbers in a line: 64 squares × 5 bytes.
 pub const NUMBERS: usize = 320;
-/// Longest line kept: 320 numbers of three digits with a space each, the
-/// colon, and room for trailing blanks.
-pub const MAX_LINE: usize = 1 + NUMBERS * 4 + 16;
+pub use super::certabo_lines::MAX_LINE;
 /// Chips not learnt a line cut short may show and still be read (weak
 /// reads): more, and its numbers are more likely shifted than read.
 const MAX_UNKNOWN_IN_HEAD: usize = 2;
@@ -79,8 +79,10 @@ pub fn parse_head(body: &[u8]) -> Option<Vec<ChipCode>> {
 }
 
 /// A line body's numbers: at most a scan's, each of up to three digits and
-/// at most 255, else `None`.
+/// at most 255, else `None`. The board's markers (see
+/// [`super::certabo_lines`]) are left out first, wherever they stand.
 fn numbers(body: &[u8]) -> Option<Vec<u8>> {
+    let body: Vec<u8> = body.iter().copied().filter(|&b| !is_marker(b)).collect();
     let mut numbers = Vec::with_capacity(NUMBERS);
     for token in body
         .split(|&b| b == b' ' || b == b'\r' || b == b'\t')
@@ -101,91 +103,6 @@ fn chip_codes(numbers: &[u8]) -> impl Iterator<Item = ChipCode> + '_ {
     numbers
         .chunks_exact(5)
         .map(|c| [c[0], c[1], c[2], c[3], c[4]])
-}
-
-/// Lines out of a byte stream: a colon opens one, LF closes it; bytes
-/// outside a line are garbage.
-#[derive(Clone, Debug, Default)]
-struct Lines {
-    buf: Vec<u8>,
-    /// Inside a line (after its colon).
-    open: bool,
-    /// The open line ran past [`MAX_LINE`].
-    overlong: bool,
-    /// Bytes outside any line since the last line.
-    stray: bool,
-}
-
-/// What a framed line came to.
-enum Framed<'a> {
-    /// A whole line's body (colon and LF left out).
-    Line(&'a [u8]),
-    /// Cut short by the next colon or by silence (the body so far).
-    Cut(&'a [u8]),
-    /// Garbage between lines.
-    Garbage(&'a [u8]),
-    TooLong(&'a [u8]),
-}
-
-impl Lines {
-    fn push(&mut self, bytes: &[u8], on: &mut dyn FnMut(Framed)) {
-        for &b in bytes {
-            match b {
-                b':' => {
-                    self.close_stray(on);
-                    if self.open {
-                        // The last line never ended: cut short.
-                        self.finish(false, on);
-                    }
-                    self.open = true;
-                }
-                b'\n' if self.open => self.finish(true, on),
-                b'\n' => self.close_stray(on),
-                _ if self.open => {
-                    if self.buf.len() < MAX_LINE {
-                        self.buf.push(b);
-                    } else {
-                        self.overlong = true;
-                    }
-                }
-                _ => {
-                    if self.buf.len() < MAX_LINE {
-                        self.buf.push(b);
-                    }
-                    self.stray = true;
-                }
-            }
-        }
-    }
-
-    fn close_stray(&mut self, on: &mut dyn FnMut(Framed)) {
-        if std::mem::take(&mut self.stray) {
-            on(Framed::Garbage(&self.buf));
-            self.buf.clear();
-        }
-    }
-
-    fn finish(&mut self, ended: bool, on: &mut dyn FnMut(Framed)) {
-        let framed = if self.overlong {
-            Framed::TooLong(&self.buf)
-        } else if ended {
-            Framed::Line(&self.buf)
-        } else {
-            Framed::Cut(&self.buf)
-        };
-        on(framed);
-        self.buf.clear();
-        self.open = false;
-        self.overlong = false;
-    }
-
-    /// Silence: a part-line is a lost one's.
-    fn idle(&mut self, on: &mut dyn FnMut(Framed)) {
-        if self.open {
-            self.finish(false, on);
-        }
-        self.close_stray(on);
-    }
 }
 
 /// The squares that differ from `before` to `after`, as field updates:
@@ -241,6 +158,9 @@ pub struct CertaboDecoder {
     snapshot_wanted: bool,
     /// The last scan passed on was told partly from the scans around it.
     after_told: bool,
+    /// The board's lights, as its answers tell (kept by
+    /// [`Protocol::fresh`]).
+    lights: LightKind,
 }
 
 impl CertaboDecoder {
@@ -248,6 +168,11 @@ impl CertaboDecoder {
     /// the starting position.
     pub fn new() -> CertaboDecoder {
         CertaboDecoder::default()
+    }
+
+    /// The kind of lights the board's answers told.
+    pub fn lights(&self) -> LightKind {
+        self.lights
     }
 
     /// The chips learnt so far.
@@ -406,7 +331,11 @@ impl CertaboDecoder {
     fn framed(&mut self, framed: Framed, log: &mut dyn FnMut(&[u8], bool), out: &mut Vec<Message>) {
         match framed {
             Framed::Line(body) => {
-                log(&[b":", body].concat(), false);
+                // A line ended by a bare LF is logged with a CR, so that a
+                // replay ends it too (see `logged_to_wire`).
+                let cr: &[u8] = if body.ends_with(b"\r") { b"" } else { b"\r" };
+                log(&[b":", body, cr].concat(), false);
+                self.lights = self.lights.after(body);
                 self.stats.frames += 1;
                 match parse_scan(body) {
                     Some(scan) => {
@@ -420,6 +349,7 @@ impl CertaboDecoder {
                 // Logged with its colon and no line end: replayed, it is
                 // cut by the next line as it was here.
                 log(&[b":", body].concat(), false);
+                self.lights = self.lights.after(body);
                 self.stats.frames += 1;
                 self.stats.garbage += 1;
                 self.cut_scan(body, out);
@@ -434,6 +364,12 @@ impl CertaboDecoder {
                 self.stats.frames += 1;
                 self.stats.too_long += 1;
             }
+            Framed::Marker(bytes) => {
+                // The board's answer to a light command, or a blank line:
+                // no line dropped, nothing to read but the kind of lights.
+                log(bytes, false);
+                self.lights = self.lights.after(bytes);
+            }
         }
     }
 }
@@ -442,7 +378,11 @@ impl Protocol for CertaboDecoder {
     type Message = Message;
 
     fn fresh(&self) -> CertaboDecoder {
-        CertaboDecoder::with_chips(self.chips.clone())
+        // The same board: its chips and the kind of its lights are kept.
+        CertaboDecoder {
+            lights: self.lights,
+            ..CertaboDecoder::with_chips(self.chips.clone())
+        }
     }
 
     fn name(&self) -> &'static str {
@@ -479,7 +419,9 @@ impl Protocol for CertaboDecoder {
         match command {
             // The board streams: it is asked nothing.
             HostCommand::Snapshot | HostCommand::Ident => Vec::new(),
-            HostCommand::Lights(squares) => encode_lights(squares).to_vec(),
+            // In the form the board's answers asked for; both forms until
+            // it has answered (see `certabo_lights`).
+            HostCommand::Lights(squares) => self.lights.command(squares),
         }
     }
 
@@ -501,7 +443,9 @@ impl Protocol for CertaboDecoder {
     }
 
     fn greeting(&self) -> Vec<u8> {
-        // All lights off, as the maker's software starts.
+        // All lights off, as the maker's software starts, in the 8-byte
+        // form only: a board with one light a square answers `L` and is
+        // never sent the colour form.
         encode_lights(shakmaty::Bitboard::EMPTY).to_vec()
     }
 
@@ -516,16 +460,7 @@ impl Protocol for CertaboDecoder {
     }
 }
 
-/// The LED bytes for `squares`: rank 8 first, bit 0 of each byte file a
-/// (the square set as a big-endian 64-bit number, a1 = bit 0).
-pub fn encode_lights(squares: shakmaty::Bitboard) -> [u8; 8] {
-    u64::from(squares).to_be_bytes()
-}
-
-/// The squares lit by LED bytes (what a board does with them).
-pub fn decode_lights(bytes: [u8; 8]) -> shakmaty::Bitboard {
-    shakmaty::Bitboard(u64::from_be_bytes(bytes))
-}
+pub use super::certabo_lights::{LightKind, decode_lights, encode_lights};
 
 #[cfg(test)]
 mod tests {
@@ -839,7 +774,9 @@ mod tests {
 
     #[test]
     fn lights_are_one_byte_a_rank_from_rank_8() {
-        let d = CertaboDecoder::new();
+        let mut d = CertaboDecoder::new();
+        // The board answers the greeting: one light a square.
+        assert!(d.decode_all(b"L\r\n").is_empty());
         let lit = shakmaty::Bitboard::from(Square::E2) | shakmaty::Bitboard::from(Square::E4);
         // e4 in the fifth byte (rank 4), e2 in the seventh; file e is bit 4.
         assert_eq!(
@@ -855,3 +792,7 @@ mod tests {
 #[cfg(test)]
 #[path = "certabo_lights_tests.rs"]
 mod published_lights;
+
+#[cfg(test)]
+#[path = "certabo_captured_tests.rs"]
+mod captured;

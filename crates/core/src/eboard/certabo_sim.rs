@@ -6,11 +6,20 @@
 //! noise codes (`0 0 56 0 0`). Pieces put down take a chip of that piece
 //! from beside the board (the one lifted last first): a promotion takes a
 //! captured piece or the spare queen, as a player does.
+//!
+//! Its lights are of one kind or the other (see [`super::certabo_lights`]):
+//! one a square (the 8-byte command, answered by a line `L`) or colour
+//! lights at the corners (the `FF 55` command, answered by `D`); a board
+//! ignores the other kind's command (what a real one does with it no
+//! reference says). An answer is a line of its own after the scan line
+//! being sent, or, with [`CertaboSim::answer_inside_line`], inside the
+//! next scan line, as PicoChess's captured lines show both.
 
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
 use super::certabo::{decode_lights, encode_scan};
 use super::certabo_chips::{BLACK_SPARE_QUEEN, ChipCode, EMPTY, Scan, WHITE_SPARE_QUEEN};
+use super::certabo_lights::{COLOUR_COMMAND_LEN, COLOUR_START, LightKind, lit_by_colour_command};
 
 /// No chip of this piece lies beside the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +71,14 @@ pub struct CertaboSim {
     weak_last: u64,
     /// Weak reads sent so far.
     pub weak_reads: u64,
+    /// The kind of lights the board has (`Plain` or `Colour`).
+    pub light_kind: LightKind,
+    /// Answers to light commands go inside the next scan line.
+    pub answer_inside_line: bool,
+    /// Bytes from the host not yet framed into a command.
+    from_host: Vec<u8>,
+    /// Answers to light commands not sent yet.
+    answers: Vec<u8>,
 }
 
 /// How often the board sends a scan: several times a second, and no
@@ -85,6 +102,10 @@ impl CertaboSim {
             lights: Bitboard::EMPTY,
             weak_last: 0,
             weak_reads: 0,
+            light_kind: LightKind::Plain,
+            answer_inside_line: false,
+            from_host: Vec::new(),
+            answers: Vec::new(),
         };
         for (sq, piece) in &Board::default() {
             let chip = sim.add_chip(piece);
@@ -259,10 +280,28 @@ impl CertaboSim {
         scan
     }
 
-    /// The line of one scan.
+    /// The line of one scan, with the answers due in it or after it.
     pub fn line(&mut self) -> Vec<u8> {
         let scan = self.scan();
-        encode_scan(&scan)
+        let mut line = encode_scan(&scan);
+        let answers = std::mem::take(&mut self.answers);
+        if self.answer_inside_line {
+            // At a blank somewhere in the numbers.
+            let blanks = line.iter().filter(|&&b| b == b' ').count() as u64;
+            for &answer in answers.iter().filter(|&&b| b != b'\r' && b != b'\n') {
+                let nth = (self.next() % blanks) as usize;
+                let at = line
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b == b' ')
+                    .nth(nth)
+                    .map_or(1, |(i, _)| i + 1);
+                line.splice(at..at, [answer, b' ']);
+            }
+        } else {
+            line.extend(answers);
+        }
+        line
     }
 
     /// The board is silent until `ms` (its first scan then), as a board
@@ -287,16 +326,41 @@ impl CertaboSim {
         out
     }
 
-    /// Bytes from the host: LED commands, 8 bytes each.
+    /// Bytes from the host, in any chunking: light commands, 8 bytes or
+    /// `FF 55` … CR LF each. (An 8-byte command that starts `FF 55`, rank
+    /// 8 all lit and every other square of rank 7, is read as the start
+    /// of a colour command until 247 bytes show it is none.)
     pub fn receive(&mut self, bytes: &[u8]) {
-        for frame in bytes.chunks_exact(8) {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(frame);
-            self.lights = decode_lights(b);
+        self.from_host.extend_from_slice(bytes);
+        loop {
+            let buf = &self.from_host;
+            if buf.starts_with(&COLOUR_START) && buf.len() < COLOUR_COMMAND_LEN {
+                return;
+            }
+            if let Some(lit) = buf
+                .get(..COLOUR_COMMAND_LEN)
+                .and_then(lit_by_colour_command)
+            {
+                self.from_host.drain(..COLOUR_COMMAND_LEN);
+                if self.light_kind == LightKind::Colour {
+                    self.lights = lit;
+                    self.answers.extend_from_slice(b"D\r\n");
+                }
+                continue;
+            }
+            if buf.len() < 8 {
+                return;
+            }
+            let frame: Vec<u8> = self.from_host.drain(..8).collect();
+            if self.light_kind == LightKind::Plain {
+                self.lights = decode_lights(frame.try_into().expect("8 bytes"));
+                self.answers.extend_from_slice(b"L\r\n");
+            }
         }
     }
 
-    /// The squares lit.
+    /// The squares lit (on a board with colour lights: those whose four
+    /// corners shine).
     pub fn lights(&self) -> Bitboard {
         self.lights
     }

@@ -54,6 +54,13 @@ pub const MTU_NEEDED: u16 = 3 + FRAME_LEN as u16;
 /// Advertised names start with this ("Chessnut Air", "Chessnut Pro" ...).
 pub const NAME_PREFIX: &str = "Chessnut";
 
+/// The models this decoder drives, as the word after [`NAME_PREFIX`] in
+/// the advertised name starts: the maker's API names "Air, Air+, Go, Pro"
+/// (chessnutech/Chessnut_eBoards, README, "Device Name"). The Chessnut Move
+/// and Evo take other commands (PicoChess, `eboard/chessnut/command.py`:
+/// `43 20` and colour bytes for the Move's lights) and are not driven.
+pub const MODELS: &[&str] = &["Air", "Go", "Pro"];
+
 /// Turns real-time reporting on; the board answers with its position.
 pub const ENABLE_REALTIME: [u8; 3] = [0x21, 0x01, 0x00];
 /// Asks for the battery level.
@@ -305,12 +312,26 @@ impl Protocol for ChessnutDecoder {
 
     fn encode(&self, command: HostCommand) -> Vec<u8> {
         match command {
-            // Turning real-time reporting on again makes the board resend
-            // its whole position.
-            HostCommand::Snapshot => ENABLE_REALTIME.to_vec(),
+            // No reference shows the board sending an unchanged position
+            // again on any request (only when real-time reporting is
+            // turned on, at the greeting): it is asked nothing. A lost
+            // notification is healed by the next (each carries the whole
+            // board) or by a reconnection.
+            HostCommand::Snapshot => Vec::new(),
             // The API has no version request.
             HostCommand::Ident => Vec::new(),
             HostCommand::Lights(lit) => lights_command(lit).to_vec(),
+        }
+    }
+
+    /// A request for the board is answered with the last position the
+    /// board notified, whole: every notification carries the whole board,
+    /// so that is all a request could bring (a lost notification is
+    /// healed by the next, not by asking).
+    fn answer(&mut self, command: HostCommand) -> Vec<Message> {
+        match (command, &self.last) {
+            (HostCommand::Snapshot, Some(last)) => vec![Message::Position(last.clone())],
+            _ => Vec::new(),
         }
     }
 
@@ -451,7 +472,7 @@ mod tests {
         let d = ChessnutDecoder::new();
         assert_eq!(d.encode(HostCommand::Lights(lit)), lights_command(lit));
         assert_eq!(d.greeting(), [0x21, 0x01, 0x00]);
-        assert_eq!(d.encode(HostCommand::Snapshot), [0x21, 0x01, 0x00]);
+        assert!(d.encode(HostCommand::Snapshot).is_empty());
         assert!(d.encode(HostCommand::Ident).is_empty());
     }
 
@@ -482,3 +503,7 @@ mod tests {
 #[cfg(test)]
 #[path = "chessnut_lights_tests.rs"]
 mod published_lights;
+
+#[cfg(test)]
+#[path = "chessnut_captured_tests.rs"]
+mod captured;

@@ -16,6 +16,8 @@ mod any;
 pub mod certabo;
 pub mod certabo_chips;
 pub mod certabo_early;
+pub mod certabo_lights;
+mod certabo_lines;
 pub mod certabo_sim;
 pub mod chessnut;
 mod kind;

@@ -34,6 +34,10 @@ pub enum BoardEvent<M = PegMessage> {
     Configure(TrackerConfig),
     /// Speak the current mismatch guidance again (on request).
     RepeatGuidance,
+    /// Looking for any board of its kind (`auto`), the link found only a
+    /// model Rochade cannot drive (its advertised name, e.g. "Chessnut
+    /// Move"), and goes on looking.
+    ModelUnsupported { name: String },
 }
 
 impl BoardEvent<crate::eboard::Message> {
@@ -59,6 +63,7 @@ impl BoardEvent<crate::eboard::Message> {
             BoardEvent::PromotionChoice(role) => BoardEvent::PromotionChoice(role),
             BoardEvent::Configure(cfg) => BoardEvent::Configure(cfg),
             BoardEvent::RepeatGuidance => BoardEvent::RepeatGuidance,
+            BoardEvent::ModelUnsupported { name } => BoardEvent::ModelUnsupported { name },
         })
     }
 }

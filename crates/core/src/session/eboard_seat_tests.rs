@@ -261,6 +261,21 @@ fn the_own_eboards_link_and_ident_are_said_and_noticed_as_the_peg_boards() {
 }
 
 #[test]
+fn a_model_the_link_cannot_drive_is_said_by_its_name() {
+    let mut t = Table::own();
+    t.event(BoardEvent::ModelUnsupported {
+        name: "Chessnut Move".into(),
+    });
+    assert_eq!(
+        t.spoken(),
+        [
+            "Found Chessnut Move: a model Rochade cannot drive. Still looking for a board \
+          Rochade drives; to try this one anyway, give its address"
+        ]
+    );
+}
+
+#[test]
 fn the_engines_reply_is_lit_on_its_squares_and_dark_once_made() {
     let mut t = Table::own();
     t.hand(Square::E2, Square::E4);

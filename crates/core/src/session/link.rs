@@ -246,6 +246,13 @@ impl LinkState {
                 }));
                 LinkInput::Done
             }
+            BoardEvent::ModelUnsupported { name } => {
+                let text =
+                    pack.phrase("board_model_unsupported", &[("name", name.as_str().into())]);
+                say(out, pack, side.words(pack, text), Priority::Alert);
+                out.push(side.notice(LinkChange::Lost, name));
+                LinkInput::Done
+            }
             BoardEvent::RepeatGuidance => {
                 let text = match mismatch() {
                     Some(m) => guidance(pack, &m, record),
