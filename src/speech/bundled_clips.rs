@@ -89,6 +89,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("acht", include_bytes!("../../assets/voice/de/acht.wav")),
     (
+        "adresse",
+        include_bytes!("../../assets/voice/de/adresse.wav"),
+    ),
+    (
         "aendern",
         include_bytes!("../../assets/voice/de/aendern.wav"),
     ),
@@ -117,6 +121,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "anfragen",
         include_bytes!("../../assets/voice/de/anfragen.wav"),
+    ),
+    (
+        "angeben",
+        include_bytes!("../../assets/voice/de/angeben.wav"),
     ),
     (
         "angebot",
@@ -555,6 +563,7 @@ static DE: &[(&str, &[u8])] = &[
         "gegners",
         include_bytes!("../../assets/voice/de/gegners.wav"),
     ),
+    ("geht", include_bytes!("../../assets/voice/de/geht.wav")),
     (
         "gelesen",
         include_bytes!("../../assets/voice/de/gelesen.wav"),
@@ -735,6 +744,7 @@ static DE: &[(&str, &[u8])] = &[
         "mitgelieferten",
         include_bytes!("../../assets/voice/de/mitgelieferten.wav"),
     ),
+    ("modell", include_bytes!("../../assets/voice/de/modell.wav")),
     ("modus", include_bytes!("../../assets/voice/de/modus.wav")),
     (
         "moeglich",
@@ -902,6 +912,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/schwarzer.wav"),
     ),
     ("sechs", include_bytes!("../../assets/voice/de/sechs.wav")),
+    ("seine", include_bytes!("../../assets/voice/de/seine.wav")),
     ("seit", include_bytes!("../../assets/voice/de/seit.wav")),
     (
         "sekunde",
@@ -992,6 +1003,14 @@ static DE: &[(&str, &[u8])] = &[
     (
         "stellungswiederholung",
         include_bytes!("../../assets/voice/de/stellungswiederholung.wav"),
+    ),
+    (
+        "steuern",
+        include_bytes!("../../assets/voice/de/steuern.wav"),
+    ),
+    (
+        "steuert",
+        include_bytes!("../../assets/voice/de/steuert.wav"),
     ),
     (
         "steuerung",
@@ -1159,6 +1178,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "versuch",
         include_bytes!("../../assets/voice/de/versuch.wav"),
+    ),
+    (
+        "versuchen",
+        include_bytes!("../../assets/voice/de/versuchen.wav"),
     ),
     (
         "versucht",
