@@ -353,10 +353,14 @@ mod tests {
         h.run();
         assert_eq!(h.state().1, Some(true));
     }
+}
+
+#[cfg(all(test, windows))]
+mod windows_tests {
+    use super::*;
 
     /// What NVDA and JAWS do while they run (set Windows' screen-reader
     /// flag) is what Rochade looks for. Run under Wine by scripts/test-windows.
-    #[cfg(windows)]
     #[test]
     fn the_windows_screen_reader_flag_is_what_is_looked_for() {
         use windows_sys::Win32::UI::WindowsAndMessaging::{

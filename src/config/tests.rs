@@ -105,7 +105,10 @@ fn defaults_are_sensible() {
     assert_eq!(s.low_time_ms(), crate::clock::DEFAULT_LOW_TIME_MS.to_vec());
     assert_eq!(s.board.baud(), 115_200);
     assert!(Earcon::ALL.iter().all(|&e| s.earcons.enabled(e)));
+    #[cfg(not(windows))]
     assert_eq!(s.engine.path, "/usr/games/stockfish");
+    #[cfg(windows)]
+    assert_eq!(s.engine.path, "stockfish.exe");
     assert_eq!(
         s.session_config().opponent(1),
         None,
