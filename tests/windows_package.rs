@@ -206,11 +206,15 @@ fn the_window_takes_a_typed_move_and_saves_it_in_the_users_data_folder() {
     for (tool, package) in [("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("wine", "wine")] {
         require_tool(tool, package);
     }
-    let user = std::env::var("USER").unwrap_or_else(|_| "root".into());
-    let roaming = wine_prefix()
-        .join("drive_c/users")
-        .join(&user)
-        .join("AppData/Roaming");
+    // Wine names the user's folder after the Unix account ($USER may be
+    // unset in CI): the one folder beside Public.
+    let users = wine_prefix().join("drive_c/users");
+    let user = std::fs::read_dir(&users)
+        .expect("the Wine prefix's users")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.file_name().is_some_and(|n| n != "Public"))
+        .expect("a Wine user folder");
+    let roaming = user.join("AppData/Roaming");
     let rochade = roaming.join("Rochade");
     let _ = std::fs::remove_dir_all(&rochade);
     std::fs::create_dir_all(rochade.join("config")).unwrap();
