@@ -67,7 +67,7 @@ impl RochadeApp {
             Action::NewGame => self.command(Command::AskNewGame),
             Action::Export => self.export(),
             Action::ClockToggle => self.command(Command::ToggleClock),
-            Action::StopSpeech => self.speech.stop(),
+            Action::StopSpeech => self.voice.speech.stop(),
             Action::Confirm => self.command(Command::Confirm),
             Action::Cancel => self.command(Command::Cancel),
             Action::PlayTyped => self.play_typed(),

@@ -19,7 +19,7 @@ impl Shell for RochadeApp {
     }
 
     fn sound(&mut self, earcon: Earcon) -> Result<(), Infallible> {
-        if let Some(audio) = &self.audio
+        if let Some(audio) = &self.voice.audio
             && self.settings.earcons.enabled(earcon)
         {
             audio.play_earcon(earcon, &crate::audio::EarconSettings::default());

@@ -71,6 +71,7 @@ mod speech_out;
 mod spoken_history;
 pub mod text;
 mod title;
+mod voice;
 mod waking;
 mod window;
 #[cfg(target_os = "linux")]
@@ -84,7 +85,6 @@ use shakmaty::{Color, Square};
 use crate::config::Settings;
 use crate::session::board::BoardEvent;
 use crate::session::{Event, Priority, Question, Session};
-use crate::speech::SpeechHandle;
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use dialogs::Modal;
@@ -111,11 +111,11 @@ pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
 /// `ScreenReader`, `Window`); each panel draws itself in its own file.
 pub struct RochadeApp {
     session: Session,
-    speech: SpeechHandle,
+    /// The app's own voice and sounds ([`voice`]).
+    voice: voice::Voice,
     ui: UiText,
     settings: Settings,
     persist_settings: bool,
-    pack_dir: Option<std::path::PathBuf>,
     time: TimeSource,
     /// The game's board: the cursor, the piece picked up, its focus.
     board: board_panel::BoardPanel,
@@ -137,9 +137,7 @@ pub struct RochadeApp {
     saving: saving::Saving,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
-    audio: Option<crate::audio::AudioOut>,
     note: Option<String>,
-    trace_startup: Option<Instant>,
     trace_frames: Option<Instant>,
     /// The player's own board and the opponent's: their links and the
     /// probe that finds boards ([`boards`]).
@@ -180,11 +178,15 @@ impl RochadeApp {
         let saving = saving::Saving::start(options.saver, &wake);
         let mut app = RochadeApp {
             session,
-            speech: options.speech,
+            voice: voice::Voice {
+                speech: options.speech,
+                audio: options.audio,
+                pack_dir: options.pack_dir,
+                trace_startup: options.trace_startup,
+            },
             ui: UiText::bundled(options.settings.interface_language),
             settings: options.settings,
             persist_settings: options.persist_settings,
-            pack_dir: options.pack_dir,
             time: options.time,
             board: board_panel::BoardPanel::default(),
             move_input: move_input::MoveInput::default(),
@@ -197,9 +199,7 @@ impl RochadeApp {
             sim: None,
             saving,
             wake,
-            audio: options.audio,
             note,
-            trace_startup: options.trace_startup,
             trace_frames: options.trace_frames,
             boards: boards::Boards::new(options.probe_ports, options.ble_transport),
             engine: None,
@@ -213,7 +213,7 @@ impl RochadeApp {
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).
         let wake = app.wake.clone();
-        app.speech.on_fallback(move |_| {
+        app.voice.speech.on_fallback(move |_| {
             if let Some(ctx) = wake.get() {
                 ctx.request_repaint();
             }
@@ -324,7 +324,7 @@ impl RochadeApp {
     /// A voice that stopped answering mid-session: the speech service
     /// said so with the next voice; the banner at the top shows it.
     fn poll_speech(&mut self) {
-        if let Some(fallback) = self.speech.take_fallbacks().pop() {
+        if let Some(fallback) = self.voice.speech.take_fallbacks().pop() {
             self.note = Some(if fallback.silent {
                 self.ui.get("speech_stopped_silent")
             } else {

@@ -47,7 +47,7 @@ impl SettingsDraft {
             probing: false,
             voice,
             error: None,
-            clip: ClipRecording::new(app.pack_dir.clone()),
+            clip: ClipRecording::new(app.voice.pack_dir.clone()),
             take_focus: true,
             return_to: if app.board.focused {
                 FocusTarget::Board
@@ -320,13 +320,13 @@ impl RochadeApp {
         let config = settings.session_config();
         let (pack, pack_error) = super::session_pack::session_pack(
             &settings,
-            self.pack_dir.as_deref(),
-            &self.speech.backend_name(),
+            self.voice.pack_dir.as_deref(),
+            &self.voice.speech.backend_name(),
         );
         let tracker = settings.tracker_config();
         let mut tags = self.session.record().tags.clone();
         settings.apply_tags(&mut tags);
-        self.speech.reconfigure(settings.speech_config());
+        self.voice.speech.reconfigure(settings.speech_config());
         // The app's settings first: what the session asks for on the new
         // ones (the computer's move) meets them.
         self.settings = settings;

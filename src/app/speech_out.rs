@@ -14,7 +14,7 @@ impl RochadeApp {
         if text.is_empty() {
             return;
         }
-        if let Some(start) = self.trace_startup.take() {
+        if let Some(start) = self.voice.trace_startup.take() {
             eprintln!(
                 "rochade: first spoken word after {} ms",
                 start.elapsed().as_millis()
@@ -27,7 +27,7 @@ impl RochadeApp {
         let the_offer = offering && self.session.pending().is_some_and(|p| p.text == text);
         if !the_offer {
             let lang = self.session.config().lang;
-            self.speech.speak(Speech {
+            self.voice.speech.speak(Speech {
                 text: text.clone(),
                 lang,
                 priority,
