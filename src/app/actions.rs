@@ -212,7 +212,7 @@ impl RochadeApp {
 
     pub(super) fn focus(&mut self, target: FocusTarget) {
         self.focus_request = Some(target);
-        let mark = self.a11y_pending.mark();
+        let mark = self.screen_reader.pending.mark();
         match target {
             FocusTarget::Board => self.speak_square(self.board.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
@@ -301,7 +301,7 @@ impl RochadeApp {
             super::online_dialog::OnlineDraft::from_app(self),
         )));
         let name = self.ui.get("online_title");
-        self.a11y_pending.push(&name);
+        self.screen_reader.pending.push(&name);
     }
 
     pub(super) fn open_settings(&mut self) {
@@ -311,7 +311,7 @@ impl RochadeApp {
         // The dialog's name, for the screen reader (the app's own voice has
         // no word for it; the focus stays where it was).
         let name = self.ui.get("settings");
-        self.a11y_pending.push(&name);
+        self.screen_reader.pending.push(&name);
     }
 }
 

@@ -154,7 +154,11 @@ impl eframe::App for RochadeApp {
         // Words wait while the move input's change goes out (see
         // `MoveInput::changing`), so a move stays on the Braille line.
         let input_changing = self.move_input.changing();
-        a11y::deliver(&ctx, &mut self.a11y_pending, input_changing || renamed);
+        a11y::deliver(
+            &ctx,
+            &mut self.screen_reader.pending,
+            input_changing || renamed,
+        );
         if self.window.close_allowed {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }

@@ -126,8 +126,6 @@ pub struct RochadeApp {
     scoresheet: scoresheet::Scoresheet,
     /// What was said, newest last (written form, for the screen).
     history: spoken_history::SpokenHistory,
-    /// Said since the last frame, for the screen reader ([`a11y`]).
-    a11y_pending: a11y::Pending,
     /// The window: its title, its fit to the screen, its style.
     window: window::Window,
     /// The question's dialog and the window over the main one.
@@ -144,7 +142,8 @@ pub struct RochadeApp {
     boards: boards::Boards,
     /// The engine thread and the program it runs (practice).
     engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
-    /// The screen reader: the look-up, the offer, the keys it gets first.
+    /// The screen reader: the look-up, the offer, the keys it gets first,
+    /// the words said since the last frame.
     screen_reader: screen_reader::ScreenReader,
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
@@ -193,7 +192,6 @@ impl RochadeApp {
             focus_request: Some(FocusTarget::MoveInput),
             scoresheet: scoresheet::Scoresheet::default(),
             history: spoken_history::SpokenHistory::default(),
-            a11y_pending: a11y::Pending::default(),
             window: window::Window::default(),
             dialogs: dialogs::Dialogs::default(),
             sim: None,

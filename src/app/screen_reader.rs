@@ -39,6 +39,8 @@ pub struct ScreenReader {
     pub keys_rx: Option<mpsc::Receiver<super::atspi_keys::Registry>>,
     /// Keys go to the screen reader first ([`super::atspi_keys`]).
     keys: Option<(super::atspi_keys::KeyFilter, super::atspi_keys::Registry)>,
+    /// Said since the last frame, for the accessibility tree ([`super::a11y`]).
+    pub pending: super::a11y::Pending,
 }
 
 impl ScreenReader {

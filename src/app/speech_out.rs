@@ -39,9 +39,9 @@ impl RochadeApp {
         // would show nothing of the moves typed before the answer).
         if self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered {
             if priority == Priority::Move {
-                self.a11y_pending.push_move(&text.spoken);
+                self.screen_reader.pending.push_move(&text.spoken);
             } else {
-                self.a11y_pending.push(&text.spoken);
+                self.screen_reader.pending.push(&text.spoken);
             }
         }
         self.history.push(text);
@@ -136,7 +136,7 @@ impl RochadeApp {
                 // The dialog takes the focus and the screen reader says its
                 // question then (see `dialogs::dialogs`): not said twice.
                 if let Some(p) = self.session.pending() {
-                    self.a11y_pending.forget(&p.text.spoken);
+                    self.screen_reader.pending.forget(&p.text.spoken);
                 }
                 self.dialogs.question_takes_focus = true;
                 self.dialogs.focus_before_question = if self.board.focused {
@@ -166,7 +166,7 @@ impl RochadeApp {
     /// words again (those said since `mark`).
     pub(super) fn focus_moved(&mut self, mark: usize, moved: bool) {
         if moved {
-            self.a11y_pending.truncate(mark);
+            self.screen_reader.pending.truncate(mark);
         }
     }
 }
