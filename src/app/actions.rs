@@ -217,7 +217,7 @@ impl RochadeApp {
             FocusTarget::Board => self.speak_square(self.board.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
             FocusTarget::Menus => {
-                let name = self.ui.get("game_menu");
+                let name = self.window.ui.get("game_menu");
                 self.say(Utterance::from(name.as_str()), Priority::Info);
             }
             FocusTarget::Scoresheet => {}
@@ -300,7 +300,7 @@ impl RochadeApp {
         self.dialogs.modal = Some(Modal::Online(Box::new(
             super::online_dialog::OnlineDraft::from_app(self),
         )));
-        let name = self.ui.get("online_title");
+        let name = self.window.ui.get("online_title");
         self.screen_reader.pending.push(&name);
     }
 
@@ -310,7 +310,7 @@ impl RochadeApp {
         )));
         // The dialog's name, for the screen reader (the app's own voice has
         // no word for it; the focus stays where it was).
-        let name = self.ui.get("settings");
+        let name = self.window.ui.get("settings");
         self.screen_reader.pending.push(&name);
     }
 }

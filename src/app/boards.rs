@@ -349,7 +349,7 @@ impl RochadeApp {
         match spawned {
             Ok(linked) => Some(linked),
             Err(e) => {
-                self.note = Some(format!("{}: {e}", self.ui.get("connection")));
+                self.window.note = Some(format!("{}: {e}", self.window.ui.get("connection")));
                 None
             }
         }
@@ -407,7 +407,7 @@ impl RochadeApp {
                 self.boards.probe = Some(rx);
                 self.say_key("boards_searching", Priority::Answer);
             }
-            Err(e) => self.note = Some(e.to_string()),
+            Err(e) => self.window.note = Some(e.to_string()),
         }
     }
 

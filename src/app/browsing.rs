@@ -11,7 +11,7 @@ use crate::session::{Event, Priority, Source};
 impl RochadeApp {
     /// Draws the game's board panel and carries out what was asked of it.
     pub(super) fn main_board(&mut self, ui: &mut egui::Ui) {
-        let t = self.ui.clone();
+        let t = self.window.ui.clone();
         let requests = self.board.ui(
             ui,
             &t,

@@ -45,7 +45,7 @@ impl eframe::App for RochadeApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        if let Some(start) = self.trace_frames {
+        if let Some(start) = self.window.trace_frames {
             eprintln!("rochade: frame at {} ms", start.elapsed().as_millis());
         }
         let ctx = ui.ctx().clone();
@@ -114,14 +114,17 @@ impl eframe::App for RochadeApp {
                 other => self.act(other),
             }
         }
-        let title =
-            title::window_title(self.session.record(), self.settings.game.letters, &self.ui);
+        let title = title::window_title(
+            self.session.record(),
+            self.settings.game.letters,
+            &self.window.ui,
+        );
         self.window.set_title(&ctx, title);
         let name = title::accessible_window_name(
             &self.session.record().tags.white,
             &self.session.record().tags.black,
             self.session.config().mode,
-            &self.ui,
+            &self.window.ui,
         );
         let renamed = a11y::name_window(&ctx, &name);
         self.window.fit(&ctx);
@@ -177,7 +180,7 @@ impl eframe::App for RochadeApp {
 impl RochadeApp {
     /// Draws the dialogs and carries out what was answered or chosen there.
     fn dialogs(&mut self, ctx: &egui::Context) {
-        let t = self.ui.clone();
+        let t = self.window.ui.clone();
         let asking = self.dialog_question();
         let question = self.session.pending().filter(|_| asking);
         if let Some(super::Modal::Settings(draft)) = &mut self.dialogs.modal {

@@ -10,7 +10,7 @@ use super::text::UiText;
 use crate::session::Mode;
 
 pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
-    let t = app.ui.clone();
+    let t = app.window.ui.clone();
     let mut actions = Vec::new();
     ui.horizontal_wrapped(|ui| {
         // Shift+Tab from the first menu goes round to the board, the last

@@ -78,7 +78,6 @@ mod window;
 mod x11_raw_keys;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use shakmaty::{Color, Square};
 
@@ -113,7 +112,6 @@ pub struct RochadeApp {
     session: Session,
     /// The app's own voice and sounds ([`voice`]).
     voice: voice::Voice,
-    ui: UiText,
     settings: Settings,
     persist_settings: bool,
     time: TimeSource,
@@ -126,7 +124,8 @@ pub struct RochadeApp {
     scoresheet: scoresheet::Scoresheet,
     /// What was said, newest last (written form, for the screen).
     history: spoken_history::SpokenHistory,
-    /// The window: its title, its fit to the screen, its style.
+    /// The window: its words, its banner, its title, its fit to the
+    /// screen, its style.
     window: window::Window,
     /// The question's dialog and the window over the main one.
     dialogs: dialogs::Dialogs,
@@ -135,8 +134,6 @@ pub struct RochadeApp {
     saving: saving::Saving,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
-    note: Option<String>,
-    trace_frames: Option<Instant>,
     /// The player's own board and the opponent's: their links and the
     /// probe that finds boards ([`boards`]).
     boards: boards::Boards,
@@ -175,6 +172,7 @@ impl RochadeApp {
         };
         let wake = Arc::new(std::sync::OnceLock::new());
         let saving = saving::Saving::start(options.saver, &wake);
+        let ui = UiText::bundled(options.settings.interface_language);
         let mut app = RochadeApp {
             session,
             voice: voice::Voice {
@@ -183,7 +181,6 @@ impl RochadeApp {
                 pack_dir: options.pack_dir,
                 trace_startup: options.trace_startup,
             },
-            ui: UiText::bundled(options.settings.interface_language),
             settings: options.settings,
             persist_settings: options.persist_settings,
             time: options.time,
@@ -192,13 +189,11 @@ impl RochadeApp {
             focus_request: Some(FocusTarget::MoveInput),
             scoresheet: scoresheet::Scoresheet::default(),
             history: spoken_history::SpokenHistory::default(),
-            window: window::Window::default(),
+            window: window::Window::new(ui, note, options.trace_frames),
             dialogs: dialogs::Dialogs::default(),
             sim: None,
             saving,
             wake,
-            note,
-            trace_frames: options.trace_frames,
             boards: boards::Boards::new(options.probe_ports, options.ble_transport),
             engine: None,
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
@@ -235,7 +230,7 @@ impl RochadeApp {
         }
         // Any other note (settings, speech pack, sound) is said too: it is
         // in the banner at the top.
-        if options.startup_alerts.is_empty() && refused.is_none() && app.note.is_some() {
+        if options.startup_alerts.is_empty() && refused.is_none() && app.window.note.is_some() {
             app.say_key("startup_problem", Priority::Alert);
         }
         let offer = options
@@ -255,7 +250,7 @@ impl RochadeApp {
     }
 
     pub fn ui_text(&self) -> &UiText {
-        &self.ui
+        &self.window.ui
     }
 
     /// The keyboard cursor on the board.
@@ -323,10 +318,10 @@ impl RochadeApp {
     /// said so with the next voice; the banner at the top shows it.
     fn poll_speech(&mut self) {
         if let Some(fallback) = self.voice.speech.take_fallbacks().pop() {
-            self.note = Some(if fallback.silent {
-                self.ui.get("speech_stopped_silent")
+            self.window.note = Some(if fallback.silent {
+                self.window.ui.get("speech_stopped_silent")
             } else {
-                self.ui.get("speech_stopped")
+                self.window.ui.get("speech_stopped")
             });
         }
     }

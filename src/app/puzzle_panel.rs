@@ -59,7 +59,7 @@ impl RochadeApp {
             let panel = PuzzlePanel::new(self.persist_settings);
             let (progress, warning) = panel.file.load();
             if let Some(w) = warning {
-                self.note = Some(w);
+                self.window.note = Some(w);
             }
             self.session.set_puzzle_progress(progress);
             self.puzzles = Some(panel);
@@ -154,7 +154,7 @@ pub fn show(app: &RochadeApp, ui: &mut Ui) {
     let Some(run) = app.session.puzzle() else {
         return;
     };
-    let t = &app.ui;
+    let t = &app.window.ui;
     super::a11y::heading(ui, t.get("puzzle_panel"));
     let p = &run.puzzle;
     super::a11y::read_only_text(

@@ -104,7 +104,7 @@ impl RochadeApp {
         };
         let path = crate::game_file::typed_path(&dialog.path);
         let record = if dialog.path.trim().is_empty() {
-            Err(self.ui.get("review_open_path"))
+            Err(self.window.ui.get("review_open_path"))
         } else {
             crate::game_file::read_game(&path, 0).and_then(|record| {
                 if record.moves().is_empty() {
@@ -143,7 +143,7 @@ impl RochadeApp {
 
     /// Draws the open-for-review window and carries out what was asked.
     pub(super) fn review_open_window(&mut self, ctx: &egui::Context) {
-        let t = self.ui.clone();
+        let t = self.window.ui.clone();
         let Some(dialog) = self.review_open.as_mut() else {
             return;
         };

@@ -589,7 +589,7 @@ impl RochadeApp {
     /// Draws the Review window and carries out what was asked there.
     pub(super) fn review_window(&mut self, ctx: &egui::Context) {
         self.review_open_window(ctx);
-        let t = self.ui.clone();
+        let t = self.window.ui.clone();
         let Some(panel) = self.review.as_mut() else {
             return;
         };

@@ -465,13 +465,13 @@ impl RochadeApp {
                         rx,
                     }),
                     Err(e) => {
-                        self.note = Some(e.to_string());
+                        self.window.note = Some(e.to_string());
                         None
                     }
                 }
             }
             Err(e) => {
-                self.note = Some(format!("{}: {e}", self.ui.get("connection")));
+                self.window.note = Some(format!("{}: {e}", self.window.ui.get("connection")));
                 None
             }
         }

@@ -304,7 +304,7 @@ impl RochadeApp {
         if self.persist_settings
             && let Err(e) = self.settings.save()
         {
-            self.note = Some(format!("{}: {e}", self.ui.get("settings_error")));
+            self.window.note = Some(format!("{}: {e}", self.window.ui.get("settings_error")));
         }
     }
 
@@ -316,7 +316,7 @@ impl RochadeApp {
         let control_changed = settings.time_control() != self.settings.time_control()
             && !self.session.record().moves().is_empty()
             && !self.session.record().is_over();
-        self.ui = UiText::bundled(settings.interface_language);
+        self.window.ui = UiText::bundled(settings.interface_language);
         let config = settings.session_config();
         let (pack, pack_error) = super::session_pack::session_pack(
             &settings,
@@ -339,7 +339,7 @@ impl RochadeApp {
         self.relink_boards();
         self.window.restyle();
         if let Some(e) = pack_error {
-            self.note = Some(e.to_string());
+            self.window.note = Some(e.to_string());
         }
         self.save_settings();
         if control_changed {

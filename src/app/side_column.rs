@@ -12,7 +12,7 @@ use super::keys::Action;
 /// announcements, scoresheet and connection. `ui` is the column's place
 /// (from [`super::layout::split`]).
 pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
-    let t = app.ui.clone();
+    let t = app.window.ui.clone();
     // A solid scroll bar beside the column, not floating over its right
     // edge (where it hid the simulated board's h-file).
     ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
@@ -25,7 +25,12 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             // A save problem or start-up note heads the column: above the
             // whole window it took the board's height (at text size 4, all
             // but a strip of it).
-            super::saving::alert_banner(ui, &t, app.saving.error.as_ref(), app.note.as_ref());
+            super::saving::alert_banner(
+                ui,
+                &t,
+                app.saving.error.as_ref(),
+                app.window.note.as_ref(),
+            );
             // The screen-reader offer: asked here, the keyboard not taken.
             match super::screen_reader::offer_panel(ui, &t, app.session.pending()) {
                 Some(true) => app.act(Action::Confirm),

@@ -216,7 +216,7 @@ impl SimPanel {
 /// space), as wide as the column; a square walked to is said, a press
 /// lifts or places a peg.
 pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
-    let t = app.ui.clone();
+    let t = app.window.ui.clone();
     let flipped = app.flipped();
     let display = app.settings.display.clone();
     let pack = app.session.pack().clone();
