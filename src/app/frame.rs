@@ -90,14 +90,16 @@ impl eframe::App for RochadeApp {
                 }
                 // Escape in the open-for-review window closes it.
                 Action::Cancel
-                    if !asking && self.dialogs.modal.is_none() && self.review_open.is_some() =>
+                    if !asking
+                        && self.dialogs.modal.is_none()
+                        && self.rooms.review_open.is_some() =>
                 {
                     self.toggle_review_open();
                 }
                 // Escape in the Review window closes it (no other window
                 // over it).
                 Action::Cancel
-                    if !asking && self.dialogs.modal.is_none() && self.review.is_some() =>
+                    if !asking && self.dialogs.modal.is_none() && self.rooms.review.is_some() =>
                 {
                     self.toggle_review();
                 }

@@ -57,6 +57,7 @@ mod practice;
 mod puzzle_panel;
 mod review_open;
 mod review_panel;
+mod rooms;
 pub mod run;
 mod saving;
 mod scoresheet;
@@ -145,11 +146,8 @@ pub struct RochadeApp {
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
-    /// Puzzles, once started ([`puzzle_panel`]).
-    puzzles: Option<puzzle_panel::PuzzlePanel>,
-    /// The Review window ("learn from your games"), open.
-    review: Option<review_panel::ReviewPanel>,
-    review_open: Option<review_open::ReviewOpen>,
+    /// Puzzles and the Review window, once opened ([`rooms`]).
+    rooms: rooms::Rooms,
 }
 
 impl RochadeApp {
@@ -199,9 +197,7 @@ impl RochadeApp {
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
             online_status: online::OnlineStatus::default(),
-            puzzles: None,
-            review: None,
-            review_open: None,
+            rooms: rooms::Rooms::default(),
         };
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).

@@ -52,7 +52,7 @@ impl RochadeApp {
             self.dispatch(Event::Command(Command::Puzzle(PuzzleCommand::Skip)));
             return;
         }
-        if self.puzzles.is_none() {
+        if self.rooms.puzzles.is_none() {
             if self.session.config().mode != crate::session::Mode::Practice {
                 self.set_mode(crate::session::Mode::Practice);
             }
@@ -62,9 +62,9 @@ impl RochadeApp {
                 self.window.note = Some(w);
             }
             self.session.set_puzzle_progress(progress);
-            self.puzzles = Some(panel);
+            self.rooms.puzzles = Some(panel);
         }
-        let Some(panel) = self.puzzles.as_mut() else {
+        let Some(panel) = self.rooms.puzzles.as_mut() else {
             return;
         };
         let progress = self.session.puzzle_progress().clone();
@@ -88,7 +88,7 @@ impl RochadeApp {
         let stop = cmd == PuzzleCommand::Stop;
         self.dispatch(Event::Command(Command::Puzzle(cmd)));
         if stop {
-            self.puzzles = None;
+            self.rooms.puzzles = None;
             self.say_key("puzzles_left", Priority::Answer);
             // The computer opponent of the settings plays again.
             self.sync_opponent();
@@ -99,7 +99,7 @@ impl RochadeApp {
     /// the progress kept for the next save.
     pub(super) fn puzzle_done(&mut self) {
         let progress = self.session.puzzle_progress().clone();
-        let Some(panel) = self.puzzles.as_mut() else {
+        let Some(panel) = self.rooms.puzzles.as_mut() else {
             return;
         };
         match panel.file.save(&progress) {
@@ -191,7 +191,12 @@ pub fn show(app: &RochadeApp, ui: &mut Ui) {
         progress.failed,
         t.get("puzzle_state_failed"),
     ));
-    if let Some(e) = app.puzzles.as_ref().and_then(|p| p.save_error.as_ref()) {
+    if let Some(e) = app
+        .rooms
+        .puzzles
+        .as_ref()
+        .and_then(|p| p.save_error.as_ref())
+    {
         ui.label(egui::RichText::new(format!("{}: {e}", t.get("puzzle_not_saved"))).strong());
     }
     ui.separator();
