@@ -31,7 +31,7 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
         port
     };
     super::a11y::read_only_text(ui, format!("{state}, {}: {port}", t.get("port")));
-    let link = app.boards.mine().map(|l| l.status());
+    let link = app.links.boards.mine().map(|l| l.status());
     ui.label(format!(
         "{}: {}",
         t.get("my_board"),
@@ -116,14 +116,14 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
 
 /// Why a chosen board has no link, and the boards the probe found.
 fn found_rows(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
-    if let Some(status) = &app.boards.status {
+    if let Some(status) = &app.links.boards.status {
         super::a11y::read_only_text(ui, status.clone());
     }
-    if app.boards.probing() {
+    if app.links.boards.probing() {
         ui.label(t.get("boards_searching"));
     }
-    if !app.boards.found.is_empty() {
-        let found = found_lines(&app.boards, t).join(", ");
+    if !app.links.boards.found.is_empty() {
+        let found = found_lines(&app.links.boards, t).join(", ");
         ui.label(format!("{}: {found}", t.get("boards_found")));
     }
 }

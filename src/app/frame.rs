@@ -186,8 +186,8 @@ impl RochadeApp {
         let asking = self.dialog_question();
         let question = self.session.pending().filter(|_| asking);
         if let Some(super::Modal::Settings(draft)) = &mut self.dialogs.modal {
-            draft.found = super::connection::found_lines(&self.boards, &t);
-            draft.probing = self.boards.probing();
+            draft.found = super::connection::found_lines(&self.links.boards, &t);
+            draft.probing = self.links.boards.probing();
         }
         let requests = self.dialogs.ui(ctx, &t, question, &mut self.focus_request);
         for request in requests {

@@ -44,6 +44,7 @@ mod focus_ring;
 mod frame;
 mod keys;
 mod layout;
+mod links;
 mod menus;
 mod move_input;
 mod online;
@@ -111,11 +112,11 @@ pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
 /// `ScreenReader`, `Window`); each panel draws itself in its own file.
 pub struct RochadeApp {
     session: Session,
+    /// The clock, the boards, the engine, the saving ([`links`]).
+    links: links::Links,
     /// The app's own voice and sounds ([`voice`]).
     voice: voice::Voice,
     settings: Settings,
-    persist_settings: bool,
-    time: TimeSource,
     /// The game's board: the cursor, the piece picked up, its focus.
     board: board_panel::BoardPanel,
     /// The move input: the text typed and what its widget showed.
@@ -131,15 +132,8 @@ pub struct RochadeApp {
     /// The question's dialog and the window over the main one.
     dialogs: dialogs::Dialogs,
     sim: Option<SimPanel>,
-    /// The game's saving (a move is announced once on disk) and exports.
-    saving: saving::Saving,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
-    /// The player's own board and the opponent's: their links and the
-    /// probe that finds boards ([`boards`]).
-    boards: boards::Boards,
-    /// The engine thread and the program it runs (practice).
-    engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
     /// The screen reader: the look-up, the offer, the keys it gets first,
     /// the words said since the last frame.
     screen_reader: screen_reader::ScreenReader,
@@ -173,6 +167,13 @@ impl RochadeApp {
         let ui = UiText::bundled(options.settings.interface_language);
         let mut app = RochadeApp {
             session,
+            links: links::Links {
+                time: options.time,
+                boards: boards::Boards::new(options.probe_ports, options.ble_transport),
+                engine: None,
+                saving,
+                persist_settings: options.persist_settings,
+            },
             voice: voice::Voice {
                 speech: options.speech,
                 audio: options.audio,
@@ -180,8 +181,6 @@ impl RochadeApp {
                 trace_startup: options.trace_startup,
             },
             settings: options.settings,
-            persist_settings: options.persist_settings,
-            time: options.time,
             board: board_panel::BoardPanel::default(),
             move_input: move_input::MoveInput::default(),
             focus_request: Some(FocusTarget::MoveInput),
@@ -190,10 +189,7 @@ impl RochadeApp {
             window: window::Window::new(ui, note, options.trace_frames),
             dialogs: dialogs::Dialogs::default(),
             sim: None,
-            saving,
             wake,
-            boards: boards::Boards::new(options.probe_ports, options.ble_transport),
-            engine: None,
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
             online_status: online::OnlineStatus::default(),
@@ -280,7 +276,7 @@ impl RochadeApp {
 
     /// How many times the game was saved.
     pub fn saves(&self) -> u64 {
-        self.saving.saves
+        self.links.saving.saves
     }
 
     pub fn sim(&self) -> Option<&SimPanel> {
@@ -297,7 +293,7 @@ impl RochadeApp {
     }
 
     pub fn now_ms(&self) -> u64 {
-        self.time.now_ms()
+        self.links.time.now_ms()
     }
 
     /// A game that has moves and no result: closing or a new game asks first.

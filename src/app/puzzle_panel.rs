@@ -56,7 +56,7 @@ impl RochadeApp {
             if self.session.config().mode != crate::session::Mode::Practice {
                 self.set_mode(crate::session::Mode::Practice);
             }
-            let panel = PuzzlePanel::new(self.persist_settings);
+            let panel = PuzzlePanel::new(self.links.persist_settings);
             let (progress, warning) = panel.file.load();
             if let Some(w) = warning {
                 self.window.note = Some(w);

@@ -301,7 +301,7 @@ impl RochadeApp {
     /// Writes the settings to their file (when the app persists them); a
     /// failure is shown in the banner.
     pub(super) fn save_settings(&mut self) {
-        if self.persist_settings
+        if self.links.persist_settings
             && let Err(e) = self.settings.save()
         {
             self.window.note = Some(format!("{}: {e}", self.window.ui.get("settings_error")));

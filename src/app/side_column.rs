@@ -28,7 +28,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             super::saving::alert_banner(
                 ui,
                 &t,
-                app.saving.error.as_ref(),
+                app.links.saving.error.as_ref(),
                 app.window.note.as_ref(),
             );
             // The screen-reader offer: asked here, the keyboard not taken.

@@ -70,7 +70,7 @@ impl RochadeApp {
     pub(super) fn apply_effects(&mut self, effects: impl Into<Vec<Effect>>) {
         let effects = effects.into();
         // Behind a move still being saved, everything waits its turn.
-        if !self.saving.held.is_empty() {
+        if !self.links.saving.held.is_empty() {
             self.hold_behind(effects);
             return;
         }
@@ -84,9 +84,9 @@ impl RochadeApp {
         if let Some(held) = held {
             let held = saving::Held::saving(held.ticket, self.now_ms(), held.effects);
             if front {
-                self.saving.held.push_front(held);
+                self.links.saving.held.push_front(held);
             } else {
-                self.saving.held.push_back(held);
+                self.links.saving.held.push_back(held);
             }
         }
     }
