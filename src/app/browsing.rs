@@ -17,7 +17,7 @@ impl RochadeApp {
             &t,
             &self.session,
             &self.settings.display,
-            &mut self.focus_request,
+            &mut self.panels.focus_request,
         );
         for request in requests {
             match request {
@@ -138,7 +138,7 @@ impl RochadeApp {
         };
         self.say_piece_at(sq, "put_back");
         if stay && self.board.focused {
-            self.focus_request = Some(FocusTarget::Board);
+            self.panels.focus_request = Some(FocusTarget::Board);
         }
     }
 

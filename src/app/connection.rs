@@ -10,7 +10,7 @@ use crate::session::board::LinkState;
 pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     super::a11y::heading(ui, t.get("connection"));
     let board = app.session.board_state();
-    let mine = app.sim.as_ref().map_or_else(
+    let mine = app.panels.sim.as_ref().map_or_else(
         || app.settings.board.my_board(),
         |s| crate::config::BoardChoice::of_format(s.format()),
     );
@@ -46,6 +46,7 @@ pub(super) fn ui(app: &RochadeApp, ui: &mut Ui, t: &UiText) {
     };
     ui.label(format!("{}: {heard}", t.get("last_heartbeat")));
     let dropped = app
+        .panels
         .sim
         .as_ref()
         .map(|s| s.lines_dropped())

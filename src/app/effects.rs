@@ -52,7 +52,7 @@ impl Shell for RochadeApp {
         if let Some(link) = self.links.boards.mine() {
             link.send(command);
         }
-        if let Some(sim) = &mut self.sim {
+        if let Some(sim) = &mut self.panels.sim {
             let messages = sim.answer(command);
             for m in messages {
                 let now = self.links.time.now_ms();

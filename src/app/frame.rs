@@ -65,15 +65,15 @@ impl eframe::App for RochadeApp {
         // question takes Enter, Y, N and Escape.
         let asking = self.dialog_question();
         let now = self.now_ms();
-        self.move_input.note_typing(&ctx, asking, now);
+        self.panels.move_input.note_typing(&ctx, asking, now);
         let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
-        let enter_answers = !self.move_input.typed_under_question;
+        let enter_answers = !self.panels.move_input.typed_under_question;
         for action in keys::global_actions(
             &ctx,
             asking,
             escape_answers,
             enter_answers,
-            self.dialogs.modal.is_some(),
+            self.panels.dialogs.modal.is_some(),
         ) {
             match action {
                 // Escape with a lifted piece puts it back, and the board
@@ -83,15 +83,17 @@ impl eframe::App for RochadeApp {
                 }
                 // Escape on the board with nothing lifted: the keyboard
                 // leaves for the move input, and that is said.
-                Action::Cancel if !asking && self.dialogs.modal.is_none() && self.board.focused => {
+                Action::Cancel
+                    if !asking && self.panels.dialogs.modal.is_none() && self.board.focused =>
+                {
                     self.act(Action::StopSpeech);
-                    self.focus_request = Some(FocusTarget::MoveInput);
+                    self.panels.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
                 // Escape in the open-for-review window closes it.
                 Action::Cancel
                     if !asking
-                        && self.dialogs.modal.is_none()
+                        && self.panels.dialogs.modal.is_none()
                         && self.rooms.review_open.is_some() =>
                 {
                     self.toggle_review_open();
@@ -99,17 +101,23 @@ impl eframe::App for RochadeApp {
                 // Escape in the Review window closes it (no other window
                 // over it).
                 Action::Cancel
-                    if !asking && self.dialogs.modal.is_none() && self.rooms.review.is_some() =>
+                    if !asking
+                        && self.panels.dialogs.modal.is_none()
+                        && self.rooms.review.is_some() =>
                 {
                     self.toggle_review();
                 }
                 Action::Cancel if !asking => {
-                    match &self.dialogs.modal {
-                        Some(Modal::Settings(draft)) => self.focus_request = Some(draft.return_to),
-                        Some(Modal::Online(draft)) => self.focus_request = Some(draft.return_to),
+                    match &self.panels.dialogs.modal {
+                        Some(Modal::Settings(draft)) => {
+                            self.panels.focus_request = Some(draft.return_to)
+                        }
+                        Some(Modal::Online(draft)) => {
+                            self.panels.focus_request = Some(draft.return_to)
+                        }
                         _ => {}
                     }
-                    if self.dialogs.modal.take().is_none() {
+                    if self.panels.dialogs.modal.take().is_none() {
                         self.act(Action::StopSpeech);
                     }
                 }
@@ -145,12 +153,12 @@ impl eframe::App for RochadeApp {
         // the move input, a closed dialog, help or settings, a click on
         // nothing) the move input takes it, so a move typed next is never
         // swallowed and a screen reader always has a place to be.
-        if self.dialogs.modal.is_none()
+        if self.panels.dialogs.modal.is_none()
             && !self.dialog_question()
             && ctx.memory(|m| m.focused()).is_none()
-            && self.focus_request.is_none()
+            && self.panels.focus_request.is_none()
         {
-            self.focus_request = Some(FocusTarget::MoveInput);
+            self.panels.focus_request = Some(FocusTarget::MoveInput);
             ctx.request_repaint();
         }
         // The widget with the keyboard, ringed (every widget's own border
@@ -158,7 +166,7 @@ impl eframe::App for RochadeApp {
         super::focus_ring::draw(&ctx);
         // Words wait while the move input's change goes out (see
         // `MoveInput::changing`), so a move stays on the Braille line.
-        let input_changing = self.move_input.changing();
+        let input_changing = self.panels.move_input.changing();
         a11y::deliver(
             &ctx,
             &mut self.screen_reader.pending,
@@ -185,11 +193,14 @@ impl RochadeApp {
         let t = self.window.ui.clone();
         let asking = self.dialog_question();
         let question = self.session.pending().filter(|_| asking);
-        if let Some(super::Modal::Settings(draft)) = &mut self.dialogs.modal {
+        if let Some(super::Modal::Settings(draft)) = &mut self.panels.dialogs.modal {
             draft.found = super::connection::found_lines(&self.links.boards, &t);
             draft.probing = self.links.boards.probing();
         }
-        let requests = self.dialogs.ui(ctx, &t, question, &mut self.focus_request);
+        let requests = self
+            .panels
+            .dialogs
+            .ui(ctx, &t, question, &mut self.panels.focus_request);
         for request in requests {
             match request {
                 DialogRequest::Answer(true) => self.act(Action::Confirm),

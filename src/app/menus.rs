@@ -20,7 +20,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             && ui.memory(|m| m.has_focus(last))
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::SHIFT, egui::Key::Tab))
         {
-            app.focus_request = Some(FocusTarget::Board);
+            app.panels.focus_request = Some(FocusTarget::Board);
             ui.ctx().request_repaint();
         }
         let game = ui.menu_button(t.get("game_menu"), |ui| {
@@ -53,9 +53,9 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             }
         });
         // F10: the keyboard to the first menu.
-        if app.focus_request == Some(FocusTarget::Menus) {
+        if app.panels.focus_request == Some(FocusTarget::Menus) {
             game.response.request_focus();
-            app.focus_request = None;
+            app.panels.focus_request = None;
         }
         ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
         let on = app.session.opponent().is_some();
@@ -70,7 +70,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             actions.push(Action::Help);
         }
         if ui
-            .selectable_label(app.sim.is_some(), t.get("sim_show"))
+            .selectable_label(app.panels.sim.is_some(), t.get("sim_show"))
             .clicked()
         {
             actions.push(Action::SimBoard);

@@ -8,8 +8,10 @@
 //! Browsing answers (a square, a rank, attackers) come from [`browse`].
 //! The window repaints only on input, session deadlines and clock seconds.
 //!
-//! The app's state is [`RochadeApp`] (here): the session, speech, the
-//! settings, the links to the world, and the panels. Each panel owns its
+//! The app's state is [`RochadeApp`] (here): the session, the settings,
+//! the links to the world (`links`: clock, boards, engine, saving), the
+//! voice (`voice`), and the panels (`panels` groups those of the main
+//! window, `rooms` puzzles and review). Each panel owns its
 //! state and draws itself from a file of its own (egui demo style: a
 //! `struct` and its `ui`), from what the app hands it; it hands back what
 //! the user asked for, which the app carries out: `board_panel`
@@ -52,6 +54,7 @@ mod online_dialog;
 mod online_threads;
 mod options;
 pub mod palette;
+mod panels;
 mod piece_disc;
 mod pieces;
 mod practice;
@@ -106,10 +109,12 @@ pub use crate::config::Theme;
 pub type GameSaver = crate::save_worker::GameSaver;
 pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
 
-/// The app state (egui demo-app style): the session, speech, settings
-/// and links here, each panel's own state in its panel (`BoardPanel`,
-/// `MoveInput`, `Scoresheet`, `SpokenHistory`, [`SimPanel`], `Dialogs`,
-/// `ScreenReader`, `Window`); each panel draws itself in its own file.
+/// The app state (egui demo-app style): the session and the settings,
+/// the links to the world (`Links`), the voice (`Voice`), and the panels,
+/// each with its own state (`BoardPanel`; `Panels`: `MoveInput`,
+/// `Scoresheet`, `SpokenHistory`, `Dialogs`, [`SimPanel`]; `ScreenReader`,
+/// `Window`, online play, `Rooms`: puzzles and review); each panel draws
+/// itself in its own file.
 pub struct RochadeApp {
     session: Session,
     /// The clock, the boards, the engine, the saving ([`links`]).
@@ -119,19 +124,13 @@ pub struct RochadeApp {
     settings: Settings,
     /// The game's board: the cursor, the piece picked up, its focus.
     board: board_panel::BoardPanel,
-    /// The move input: the text typed and what its widget showed.
-    move_input: move_input::MoveInput,
-    focus_request: Option<FocusTarget>,
-    /// The scoresheet (whether a line of it has the keyboard).
-    scoresheet: scoresheet::Scoresheet,
-    /// What was said, newest last (written form, for the screen).
-    history: spoken_history::SpokenHistory,
+    /// The other panels of the main window: the move input, the
+    /// scoresheet, the spoken history, the dialogs, the simulated board
+    /// ([`panels`]).
+    panels: panels::Panels,
     /// The window: its words, its banner, its title, its fit to the
     /// screen, its style.
     window: window::Window,
-    /// The question's dialog and the window over the main one.
-    dialogs: dialogs::Dialogs,
-    sim: Option<SimPanel>,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
     /// The screen reader: the look-up, the offer, the keys it gets first,
@@ -182,13 +181,8 @@ impl RochadeApp {
             },
             settings: options.settings,
             board: board_panel::BoardPanel::default(),
-            move_input: move_input::MoveInput::default(),
-            focus_request: Some(FocusTarget::MoveInput),
-            scoresheet: scoresheet::Scoresheet::default(),
-            history: spoken_history::SpokenHistory::default(),
+            panels: panels::Panels::new(),
             window: window::Window::new(ui, note, options.trace_frames),
-            dialogs: dialogs::Dialogs::default(),
-            sim: None,
             wake,
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
@@ -257,7 +251,7 @@ impl RochadeApp {
 
     /// Where the simulated peg-board was drawn last, while it is shown.
     pub fn sim_board_rect(&self) -> Option<egui::Rect> {
-        self.sim.as_ref().and_then(|s| s.view_rect())
+        self.panels.sim.as_ref().and_then(|s| s.view_rect())
     }
 
     /// The question waiting for an answer (shown as a dialog).
@@ -266,12 +260,12 @@ impl RochadeApp {
     }
 
     pub fn modal(&self) -> Option<&Modal> {
-        self.dialogs.modal.as_ref()
+        self.panels.dialogs.modal.as_ref()
     }
 
     /// What the app said, oldest first (the history panel shows the end).
     pub fn spoken(&self) -> Vec<String> {
-        self.history.spoken()
+        self.panels.history.spoken()
     }
 
     /// How many times the game was saved.
@@ -280,7 +274,7 @@ impl RochadeApp {
     }
 
     pub fn sim(&self) -> Option<&SimPanel> {
-        self.sim.as_ref()
+        self.panels.sim.as_ref()
     }
 
     pub fn settings(&self) -> &Settings {

@@ -95,10 +95,11 @@ impl RochadeApp {
         // keyboard idle, so it never interrupts a move being typed or read.
         let now = self.now_ms();
         let due = self
+            .panels
             .move_input
             .last_key_ms
             .map_or(0, |at| at + OFFER_IDLE_MS);
-        let idle = self.move_input.text.is_empty() && now >= due;
+        let idle = self.panels.move_input.text.is_empty() && now >= due;
         // Until answered: another question may have replaced it (the
         // session asks one at a time), then it is asked again.
         self.screen_reader.unanswered = self.screen_reader.found
@@ -110,14 +111,14 @@ impl RochadeApp {
         if !idle {
             // Woken when the keyboard will have been idle long enough; text
             // in the move input waits for a key anyway.
-            if self.move_input.text.is_empty() {
+            if self.panels.move_input.text.is_empty() {
                 ctx.request_repaint_after(std::time::Duration::from_millis(
                     due.saturating_sub(now).max(50),
                 ));
             }
             return;
         }
-        if window_focused && control_focused && self.dialogs.modal.is_none() {
+        if window_focused && control_focused && self.panels.dialogs.modal.is_none() {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
         }

@@ -40,25 +40,30 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             super::menus::top_bar(app, ui);
             ui.separator();
             super::puzzle_panel::show(app, ui);
-            if app.sim.is_some() {
+            if app.panels.sim.is_some() {
                 super::sim_panel::show(app, ui);
                 ui.separator();
             }
             super::clocks::ui(ui, &t, &app.session, app.server_clocks(), app.now_ms());
             ui.separator();
-            if app.move_input.ui(ui, &t, &mut app.focus_request) {
+            if app
+                .panels
+                .move_input
+                .ui(ui, &t, &mut app.panels.focus_request)
+            {
                 app.act(Action::PlayTyped);
             }
             ui.separator();
             // Only when the screen reader is meant to speak is the newest
             // line a live region.
             let live = app.settings.speech.mode.screen_reader();
-            app.history.ui(ui, &t, live);
+            app.panels.history.ui(ui, &t, live);
             ui.separator();
             let record = app.session.record();
             let letters = app.session.config().letters;
-            app.scoresheet
-                .ui(ui, &t, record, letters, &mut app.focus_request);
+            app.panels
+                .scoresheet
+                .ui(ui, &t, record, letters, &mut app.panels.focus_request);
             ui.separator();
             super::connection::ui(app, ui, &t);
         });

@@ -220,10 +220,13 @@ pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
     let flipped = app.flipped();
     let display = app.settings.display.clone();
     let pack = app.session.pack().clone();
-    let Some(sim) = app.sim.as_mut() else { return };
+    let Some(sim) = app.panels.sim.as_mut() else {
+        return;
+    };
     let outcome = sim.ui(ui, &t, &pack, flipped, &display);
     if let Some((sq, moved)) = outcome.walked {
         let board = app
+            .panels
             .sim
             .as_ref()
             .map_or_else(shakmaty::Board::empty, SimPanel::pegs);

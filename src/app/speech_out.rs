@@ -44,7 +44,7 @@ impl RochadeApp {
                 self.screen_reader.pending.push(&text.spoken);
             }
         }
-        self.history.push(text);
+        self.panels.history.push(text);
     }
 
     pub(super) fn say_key(&mut self, key: &str, priority: Priority) {
@@ -138,10 +138,10 @@ impl RochadeApp {
                 if let Some(p) = self.session.pending() {
                     self.screen_reader.pending.forget(&p.text.spoken);
                 }
-                self.dialogs.question_takes_focus = true;
-                self.dialogs.focus_before_question = if self.board.focused {
+                self.panels.dialogs.question_takes_focus = true;
+                self.panels.dialogs.focus_before_question = if self.board.focused {
                     FocusTarget::Board
-                } else if self.scoresheet.focused {
+                } else if self.panels.scoresheet.focused {
                     FocusTarget::Scoresheet
                 } else {
                     FocusTarget::MoveInput
@@ -152,9 +152,9 @@ impl RochadeApp {
                 ..
             } => {}
             Notice::Answered { .. } => {
-                self.focus_request = Some(self.dialogs.focus_before_question);
-                if let Some(kept) = self.move_input.kept.take() {
-                    self.move_input.text = kept;
+                self.panels.focus_request = Some(self.panels.dialogs.focus_before_question);
+                if let Some(kept) = self.panels.move_input.kept.take() {
+                    self.panels.move_input.text = kept;
                 }
             }
             _ => {}
