@@ -62,7 +62,8 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
         let level = app.settings.engine.level.number();
         super::practice::computer_menu(ui, &t, on, level, &mut actions);
         online_menu(app, ui, &t, &mut actions);
-        super::puzzle_panel::menu(app, ui, &t, &mut actions);
+        let puzzle_on = app.session.puzzle().is_some();
+        super::puzzle_panel::menu(ui, &t, puzzle_on, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
         }

@@ -39,7 +39,16 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             }
             super::menus::top_bar(app, ui);
             ui.separator();
-            super::puzzle_panel::show(app, ui);
+            if let Some(run) = app.session.puzzle() {
+                let save_error = app
+                    .rooms
+                    .puzzles
+                    .as_ref()
+                    .and_then(|p| p.save_error.as_ref());
+                let progress = app.session.puzzle_progress();
+                let pack = app.session.pack();
+                super::puzzle_panel::show(ui, &t, run, pack, progress, save_error);
+            }
             if app.panels.sim.is_some() {
                 super::sim_panel::show(app, ui);
                 ui.separator();
