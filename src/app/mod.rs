@@ -312,3 +312,31 @@ impl RochadeApp {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The fields of the struct `name` declared in `source`.
+    fn fields_of(source: &str, name: &str) -> Vec<String> {
+        let start = source
+            .find(&format!("pub struct {name} {{"))
+            .expect("the struct is declared");
+        source[start..]
+            .lines()
+            .skip(1)
+            .take_while(|line| *line != "}")
+            .map(str::trim)
+            .filter(|line| !line.starts_with("//"))
+            .filter_map(|line| line.split_once(':').map(|(field, _)| field.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_app_holds_the_panels_in_at_most_twelve_fields() {
+        // The window's state lives in its panels (each with its own state
+        // and its `ui`); the app holds them, not their pieces.
+        let fields = fields_of(include_str!("mod.rs"), "RochadeApp");
+        assert!(fields.contains(&"session".to_string()), "{fields:?}");
+        assert!(fields.contains(&"panels".to_string()), "{fields:?}");
+        assert!(fields.len() <= 12, "{} fields: {fields:?}", fields.len());
+    }
+}
