@@ -74,6 +74,15 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
                 .scoresheet
                 .ui(ui, &t, record, letters, &mut app.panels.focus_request);
             ui.separator();
-            super::connection::ui(app, ui, &t);
+            let connection = super::connection::Connection {
+                session: &app.session,
+                settings: &app.settings.board,
+                sim: app.panels.sim.as_ref(),
+                boards: &app.links.boards,
+                online_active: app.online_active(),
+                online: app.online_status(),
+                now_ms: app.now_ms(),
+            };
+            connection.ui(ui, &t);
         });
 }
