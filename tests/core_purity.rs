@@ -294,3 +294,23 @@ fn the_scan_finds_what_it_forbids() {
         ]
     );
 }
+
+#[test]
+fn speech_and_sound_sit_below_the_session() {
+    // The session speaks in speech's and sound's vocabulary; the
+    // scheduler and the synthesis need nothing of the session's.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join(CORE).join("speech"), &mut files);
+    rust_files(&root.join(CORE).join("audio"), &mut files);
+    assert!(files.len() >= 4, "{files:?}");
+    let upward: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).expect("readable source");
+            text.contains("crate::session")
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(upward.is_empty(), "import the session: {upward:?}");
+}

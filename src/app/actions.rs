@@ -16,10 +16,10 @@ impl RochadeApp {
     pub fn act(&mut self, action: Action) {
         match action {
             Action::Help => {
-                if matches!(self.dialogs.modal, Some(Modal::Help(_))) {
-                    self.dialogs.modal = None;
+                if matches!(self.panels.dialogs.modal, Some(Modal::Help(_))) {
+                    self.panels.dialogs.modal = None;
                 } else {
-                    self.dialogs.modal = Some(Modal::Help(dialogs::HelpWindow::new()));
+                    self.panels.dialogs.modal = Some(Modal::Help(dialogs::HelpWindow::new()));
                     self.say_key("help_opened", Priority::Answer);
                 }
             }
@@ -31,7 +31,7 @@ impl RochadeApp {
             Action::SideToMove => self.command(Command::SideToMove),
             Action::Focus => {
                 let board_focused =
-                    self.board.focused || self.focus_request == Some(FocusTarget::Board);
+                    self.board.focused || self.panels.focus_request == Some(FocusTarget::Board);
                 self.focus(if board_focused {
                     FocusTarget::MoveInput
                 } else {
@@ -67,7 +67,7 @@ impl RochadeApp {
             Action::NewGame => self.command(Command::AskNewGame),
             Action::Export => self.export(),
             Action::ClockToggle => self.command(Command::ToggleClock),
-            Action::StopSpeech => self.speech.stop(),
+            Action::StopSpeech => self.voice.speech.stop(),
             Action::Confirm => self.command(Command::Confirm),
             Action::Cancel => self.command(Command::Cancel),
             Action::PlayTyped => self.play_typed(),
@@ -78,9 +78,9 @@ impl RochadeApp {
                 }
             }
             Action::BoardStatus => self.dispatch(Event::Command(Command::BoardStatus)),
-            Action::CompareScoresheet => match scoresheet_text(&self.move_input.text) {
+            Action::CompareScoresheet => match scoresheet_text(&self.panels.move_input.text) {
                 Ok(text) => {
-                    self.move_input.text.clear();
+                    self.panels.move_input.text.clear();
                     self.dispatch(Event::Command(Command::CompareScoresheet(text)));
                 }
                 // The path stays in the move input to be corrected.
@@ -127,30 +127,31 @@ impl RochadeApp {
     }
 
     pub(super) fn claim(&mut self, claim: Claim) {
-        let intended = Some(self.move_input.text.trim().to_owned()).filter(|t| !t.is_empty());
+        let intended =
+            Some(self.panels.move_input.text.trim().to_owned()).filter(|t| !t.is_empty());
         let had_intended = intended.is_some();
         self.command(Command::Claim(claim, intended));
         if had_intended {
-            self.move_input.text.clear();
+            self.panels.move_input.text.clear();
         }
     }
 
     pub(super) fn play_typed(&mut self) {
-        let text = self.move_input.text.trim().to_owned();
+        let text = self.panels.move_input.text.trim().to_owned();
         if text.is_empty() {
             return;
         }
         self.play_typed_text(text);
         // What stays typed was refused (said and written with the reason):
         // selected, so the next move typed replaces it.
-        self.move_input.refused();
+        self.panels.move_input.refused();
     }
 
     fn play_typed_text(&mut self, text: String) {
         // "yes" or "no" answers the screen-reader offer, which holds no
         // keyboard; under a dialog's question, "n" answers no.
         if let Some(yes) = self.offer_answer(&text) {
-            self.move_input.text.clear();
+            self.panels.move_input.text.clear();
             self.act(if yes { Action::Confirm } else { Action::Cancel });
             return;
         }
@@ -166,15 +167,15 @@ impl RochadeApp {
     /// there it is kept until the answer) and the question said again.
     fn play_under_question(&mut self, text: &str) {
         if text.eq_ignore_ascii_case("n") {
-            self.move_input.text.clear();
-            self.move_input.typed_under_question = false;
+            self.panels.move_input.text.clear();
+            self.panels.move_input.typed_under_question = false;
             self.act(Action::Cancel);
             return;
         }
         if matches!(self.question(), Some(Question::Resume(_))) {
             // Which game it is for is the question: the move comes back to
             // the move input after the answer, to be played with Enter.
-            self.move_input.kept = Some(std::mem::take(&mut self.move_input.text));
+            self.panels.move_input.kept = Some(std::mem::take(&mut self.panels.move_input.text));
             let kept = self
                 .session
                 .pack()
@@ -184,7 +185,7 @@ impl RochadeApp {
             self.play_text(text.to_owned());
         }
         // A move refused stays typed, and Enter tries it again.
-        self.move_input.typed_under_question = !self.move_input.text.is_empty();
+        self.panels.move_input.typed_under_question = !self.panels.move_input.text.is_empty();
         // Still asked (a move makes a takeback question moot): said again.
         if let Some(pending) = self.session.pending() {
             let question = pending.text.clone();
@@ -197,7 +198,7 @@ impl RochadeApp {
         // game; a move it refused stays typed, to be corrected.
         if self.online_active() {
             if self.online_input(&text) == Some(true) {
-                self.move_input.text.clear();
+                self.panels.move_input.text.clear();
             }
             return;
         }
@@ -206,18 +207,18 @@ impl RochadeApp {
             source: Source::Keyboard,
         });
         if outcome.played() {
-            self.move_input.text.clear();
+            self.panels.move_input.text.clear();
         }
     }
 
     pub(super) fn focus(&mut self, target: FocusTarget) {
-        self.focus_request = Some(target);
-        let mark = self.a11y_pending.mark();
+        self.panels.focus_request = Some(target);
+        let mark = self.screen_reader.pending.mark();
         match target {
             FocusTarget::Board => self.speak_square(self.board.cursor),
             FocusTarget::MoveInput => self.say_key("focus_move_input", Priority::Info),
             FocusTarget::Menus => {
-                let name = self.ui.get("game_menu");
+                let name = self.window.ui.get("game_menu");
                 self.say(Utterance::from(name.as_str()), Priority::Info);
             }
             FocusTarget::Scoresheet => {}
@@ -250,7 +251,7 @@ impl RochadeApp {
 
     /// Ctrl+B: shows or hides the simulated peg-board and says which.
     pub(super) fn toggle_sim_board(&mut self) {
-        if self.sim.take().is_some() {
+        if self.panels.sim.take().is_some() {
             // Hidden is disconnected: it guides nothing any more.
             self.dispatch(Event::Board(BoardEvent::LinkClosed));
             self.say_key("sim_board_off", Priority::Answer);
@@ -263,7 +264,7 @@ impl RochadeApp {
     /// Shows the simulated peg-board, silently (at start-up the welcome
     /// comes first).
     pub(super) fn show_sim_board(&mut self) {
-        self.sim = Some(SimPanel::new());
+        self.panels.sim = Some(SimPanel::new());
         self.dispatch(Event::Board(BoardEvent::LinkUp {
             port: SimPanel::PORT.into(),
         }));
@@ -278,7 +279,9 @@ impl RochadeApp {
         let mut tags = crate::chess::Tags::default();
         self.settings.apply_tags(&mut tags);
         self.dispatch(Event::TagsChanged(tags));
-        let Some(sim) = &mut self.sim else { return };
+        let Some(sim) = &mut self.panels.sim else {
+            return;
+        };
         sim.set_up_again();
         let messages = sim.answer(crate::board::HostCommand::Snapshot);
         for m in messages {
@@ -288,7 +291,9 @@ impl RochadeApp {
 
     /// Lifts or places a peg on the simulated board (click or Enter there).
     pub fn sim_press(&mut self, sq: Square) {
-        let Some(sim) = &mut self.sim else { return };
+        let Some(sim) = &mut self.panels.sim else {
+            return;
+        };
         let messages = sim.press(sq);
         for m in messages {
             self.dispatch(Event::Board(BoardEvent::Message(m)));
@@ -297,21 +302,21 @@ impl RochadeApp {
 
     /// Ctrl+Shift+O: the "Play online" dialog, its first field focused.
     pub(super) fn open_online(&mut self) {
-        self.dialogs.modal = Some(Modal::Online(Box::new(
+        self.panels.dialogs.modal = Some(Modal::Online(Box::new(
             super::online_dialog::OnlineDraft::from_app(self),
         )));
-        let name = self.ui.get("online_title");
-        self.a11y_pending.push(&name);
+        let name = self.window.ui.get("online_title");
+        self.screen_reader.pending.push(&name);
     }
 
     pub(super) fn open_settings(&mut self) {
-        self.dialogs.modal = Some(Modal::Settings(Box::new(
+        self.panels.dialogs.modal = Some(Modal::Settings(Box::new(
             settings_dialog::SettingsDraft::from_app(self),
         )));
         // The dialog's name, for the screen reader (the app's own voice has
         // no word for it; the focus stays where it was).
-        let name = self.ui.get("settings");
-        self.a11y_pending.push(&name);
+        let name = self.window.ui.get("settings");
+        self.screen_reader.pending.push(&name);
     }
 }
 

@@ -245,19 +245,19 @@ impl RochadeApp {
     /// probe). Links need real time (their reports are stamped with it);
     /// with a manual clock (tests) nothing is linked.
     pub(super) fn relink_boards(&mut self) {
-        let TimeSource::Real(epoch) = self.time else {
+        let TimeSource::Real(epoch) = self.links.time else {
             return;
         };
         let Some(ctx) = self.wake.get().cloned() else {
             return;
         };
-        let mine = my_seat(&self.settings, &self.boards.found);
-        if mine != self.boards.mine_plan {
-            if self.boards.peg.take().is_some() {
+        let mine = my_seat(&self.settings, &self.links.boards.found);
+        if mine != self.links.boards.mine_plan {
+            if self.links.boards.peg.take().is_some() {
                 self.dispatch(Event::Board(BoardEvent::LinkClosed));
             }
-            if self.boards.my_eboard.take().is_some() {
-                let closed = match self.boards.mine_plan.kind() {
+            if self.links.boards.my_eboard.take().is_some() {
+                let closed = match self.links.boards.mine_plan.kind() {
                     Some(kind) => Event::own_eboard(kind, BoardEvent::LinkClosed),
                     None => Some(Event::EBoard(BoardEvent::LinkClosed)),
                 };
@@ -278,18 +278,18 @@ impl RochadeApp {
                     cfg.epoch = epoch;
                     cfg.log = board_log_path();
                     cfg.memory_file = crate::serial::memory_file(*kind, "mine");
-                    self.boards.my_eboard = self.spawn_link(cfg, ctx.clone());
+                    self.links.boards.my_eboard = self.spawn_link(cfg, ctx.clone());
                 }
                 SeatLink::Bluetooth { address, kind } => {
                     let log = board_log_path();
-                    self.boards.my_eboard = self.spawn_ble(address, *kind, epoch, log, &ctx);
+                    self.links.boards.my_eboard = self.spawn_ble(address, *kind, epoch, log, &ctx);
                 }
                 _ => {}
             }
         }
-        let opponent = opponent_seat(&self.settings, &self.boards.found);
-        if opponent != self.boards.opponent_plan {
-            if self.boards.opponent.take().is_some() {
+        let opponent = opponent_seat(&self.settings, &self.links.boards.found);
+        if opponent != self.links.boards.opponent_plan {
+            if self.links.boards.opponent.take().is_some() {
                 self.dispatch(Event::Sighted(BoardEvent::LinkClosed));
             }
             let log = board_log_path().map(|l| l.with_extension("sighted.log"));
@@ -302,16 +302,17 @@ impl RochadeApp {
                     self.connect_sighted_board(cfg, ctx.clone());
                 }
                 SeatLink::Bluetooth { address, kind } => {
-                    self.boards.opponent = self.spawn_ble(address, *kind, epoch, log, &ctx);
+                    self.links.boards.opponent = self.spawn_ble(address, *kind, epoch, log, &ctx);
                 }
                 _ => {}
             }
         }
-        let changed = mine != self.boards.mine_plan || opponent != self.boards.opponent_plan;
-        let searching = (searching(&mine) && !searching(&self.boards.mine_plan))
-            || (searching(&opponent) && !searching(&self.boards.opponent_plan));
-        self.boards.mine_plan = mine;
-        self.boards.opponent_plan = opponent;
+        let changed =
+            mine != self.links.boards.mine_plan || opponent != self.links.boards.opponent_plan;
+        let searching = (searching(&mine) && !searching(&self.links.boards.mine_plan))
+            || (searching(&opponent) && !searching(&self.links.boards.opponent_plan));
+        self.links.boards.mine_plan = mine;
+        self.links.boards.opponent_plan = opponent;
         if changed {
             self.say_board_status();
         }
@@ -331,7 +332,7 @@ impl RochadeApp {
         ctx: &egui::Context,
     ) -> Option<Linked<crate::eboard::Message>> {
         let mut cfg = crate::ble::BleConfig::new(address, kind);
-        if let Some(transport) = &self.boards.ble_transport {
+        if let Some(transport) = &self.links.boards.ble_transport {
             cfg = cfg.with_transport(transport.clone());
         }
         cfg.epoch = epoch;
@@ -349,7 +350,7 @@ impl RochadeApp {
         match spawned {
             Ok(linked) => Some(linked),
             Err(e) => {
-                self.note = Some(format!("{}: {e}", self.ui.get("connection")));
+                self.window.note = Some(format!("{}: {e}", self.window.ui.get("connection")));
                 None
             }
         }
@@ -357,19 +358,22 @@ impl RochadeApp {
 
     /// Says (and writes in the status line) why a chosen board has no link.
     fn say_board_status(&mut self) {
-        let unavailable = [&self.boards.mine_plan, &self.boards.opponent_plan]
-            .into_iter()
-            .find_map(|plan| match plan {
-                SeatLink::Unavailable(key, choice) => Some((*key, *choice)),
-                _ => None,
-            });
-        self.boards.status = None;
+        let unavailable = [
+            &self.links.boards.mine_plan,
+            &self.links.boards.opponent_plan,
+        ]
+        .into_iter()
+        .find_map(|plan| match plan {
+            SeatLink::Unavailable(key, choice) => Some((*key, *choice)),
+            _ => None,
+        });
+        self.links.boards.status = None;
         if let Some((key, choice)) = unavailable {
             let text = self
                 .session
                 .pack()
                 .phrase(key, &[("board", choice_name(choice).into())]);
-            self.boards.status = Some(text.written.clone());
+            self.links.boards.status = Some(text.written.clone());
             self.say(text, Priority::Answer);
         }
     }
@@ -377,19 +381,19 @@ impl RochadeApp {
     /// Starts looking for boards on the serial ports, on a thread of its
     /// own (each port gets under a second); what it finds is said.
     pub(super) fn find_boards(&mut self) {
-        if self.boards.probing() {
+        if self.links.boards.probing() {
             return;
         }
         let Some(ctx) = self.wake.get().cloned() else {
             return;
         };
         // The ports our own links hold are not disturbed.
-        let busy: Vec<String> = [self.boards.mine(), self.boards.opponent()]
+        let busy: Vec<String> = [self.links.boards.mine(), self.links.boards.opponent()]
             .into_iter()
             .flatten()
             .map(|l| l.status().port)
             .collect();
-        let ports: Vec<String> = crate::serial::probe::candidates(&self.boards.extra_ports)
+        let ports: Vec<String> = crate::serial::probe::candidates(&self.links.boards.extra_ports)
             .into_iter()
             .filter(|p| !busy.contains(p))
             .collect();
@@ -404,10 +408,10 @@ impl RochadeApp {
             super::waking::forward_waking("board-probe-wake", rx, move || ctx.request_repaint())
         }) {
             Ok(rx) => {
-                self.boards.probe = Some(rx);
+                self.links.boards.probe = Some(rx);
                 self.say_key("boards_searching", Priority::Answer);
             }
-            Err(e) => self.note = Some(e.to_string()),
+            Err(e) => self.window.note = Some(e.to_string()),
         }
     }
 
@@ -415,7 +419,7 @@ impl RochadeApp {
     /// boards found before whose port no longer answers are said lost, and
     /// a seat waiting for its board is linked.
     fn poll_probe(&mut self) {
-        let Some(rx) = &self.boards.probe else {
+        let Some(rx) = &self.links.boards.probe else {
             return;
         };
         let found = match rx.try_recv() {
@@ -423,13 +427,13 @@ impl RochadeApp {
             Err(std::sync::mpsc::TryRecvError::Empty) => return,
             Err(std::sync::mpsc::TryRecvError::Disconnected) => Vec::new(),
         };
-        self.boards.probe = None;
-        let busy: Vec<String> = [self.boards.mine(), self.boards.opponent()]
+        self.links.boards.probe = None;
+        let busy: Vec<String> = [self.links.boards.mine(), self.links.boards.opponent()]
             .into_iter()
             .flatten()
             .map(|l| l.status().port)
             .collect();
-        let before = std::mem::take(&mut self.boards.found);
+        let before = std::mem::take(&mut self.links.boards.found);
         let mut now = found.clone();
         // A board behind one of our own links was not asked: still there.
         now.extend(
@@ -461,7 +465,7 @@ impl RochadeApp {
         if now.is_empty() && said.is_empty() {
             said.push(pack.say("boards_none_found"));
         }
-        self.boards.found = now;
+        self.links.boards.found = now;
         for text in said {
             self.say(text, Priority::Answer);
         }
@@ -471,7 +475,7 @@ impl RochadeApp {
     /// Hands what the links reported since the last frame to the session,
     /// and takes the probe's answer.
     pub(super) fn poll_board(&mut self) {
-        for (at_ms, event) in self.boards.take_events() {
+        for (at_ms, event) in self.links.boards.take_events() {
             // The links stamp with the same epoch as the app's time source.
             let effects = self.session.handle(at_ms, event);
             self.apply_effects(effects);

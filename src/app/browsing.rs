@@ -11,13 +11,13 @@ use crate::session::{Event, Priority, Source};
 impl RochadeApp {
     /// Draws the game's board panel and carries out what was asked of it.
     pub(super) fn main_board(&mut self, ui: &mut egui::Ui) {
-        let t = self.ui.clone();
+        let t = self.window.ui.clone();
         let requests = self.board.ui(
             ui,
             &t,
             &self.session,
             &self.settings.display,
-            &mut self.focus_request,
+            &mut self.panels.focus_request,
         );
         for request in requests {
             match request {
@@ -41,7 +41,7 @@ impl RochadeApp {
     pub(super) fn move_cursor(&mut self, df: i32, dr: i32) {
         let before = self.board.cursor;
         self.board.cursor = keys::step(before, df, dr, self.flipped());
-        let mark = self.a11y_pending.mark();
+        let mark = self.screen_reader.pending.mark();
         if before == self.board.cursor {
             // At the edge the square is said again with a cue, so a
             // repeated square never sounds like a step taken.
@@ -59,7 +59,7 @@ impl RochadeApp {
     /// game's pieces) as the user walks it by keys.
     pub fn speak_sim_square(&mut self, board: &shakmaty::Board, sq: Square, moved: bool) {
         let text = browse::square(self.session.pack(), board, sq);
-        let mark = self.a11y_pending.mark();
+        let mark = self.screen_reader.pending.mark();
         self.say(text, Priority::Info);
         self.focus_moved(mark, moved);
     }
@@ -77,7 +77,7 @@ impl RochadeApp {
                 Some(sq) => {
                     let moved = self.board.cursor != sq;
                     self.board.cursor = sq;
-                    let mark = self.a11y_pending.mark();
+                    let mark = self.screen_reader.pending.mark();
                     self.speak_square(sq);
                     self.focus_moved(mark, moved);
                 }
@@ -138,7 +138,7 @@ impl RochadeApp {
         };
         self.say_piece_at(sq, "put_back");
         if stay && self.board.focused {
-            self.focus_request = Some(FocusTarget::Board);
+            self.panels.focus_request = Some(FocusTarget::Board);
         }
     }
 

@@ -19,7 +19,7 @@ impl Shell for RochadeApp {
     }
 
     fn sound(&mut self, earcon: Earcon) -> Result<(), Infallible> {
-        if let Some(audio) = &self.audio
+        if let Some(audio) = &self.voice.audio
             && self.settings.earcons.enabled(earcon)
         {
             audio.play_earcon(earcon, &crate::audio::EarconSettings::default());
@@ -30,10 +30,10 @@ impl Shell for RochadeApp {
     fn notice(&mut self, notice: Notice) -> Result<(), Infallible> {
         // Every event, the tracker's decisions included, goes into the
         // board log as well.
-        if let Some(link) = self.boards.mine()
+        if let Some(link) = self.links.boards.mine()
             && let Ok(line) = serde_json::to_string(&notice)
         {
-            link.note(self.time.now_ms(), &line);
+            link.note(self.links.time.now_ms(), &line);
         }
         self.on_notice(notice);
         Ok(())
@@ -49,13 +49,13 @@ impl Shell for RochadeApp {
 
     fn board_command(&mut self, command: HostCommand) -> Result<(), Infallible> {
         // The player's own board, whichever its kind.
-        if let Some(link) = self.boards.mine() {
+        if let Some(link) = self.links.boards.mine() {
             link.send(command);
         }
-        if let Some(sim) = &mut self.sim {
+        if let Some(sim) = &mut self.panels.sim {
             let messages = sim.answer(command);
             for m in messages {
-                let now = self.time.now_ms();
+                let now = self.links.time.now_ms();
                 let fx = self
                     .session
                     .handle(now, Event::Board(BoardEvent::Message(m)));
@@ -71,7 +71,7 @@ impl Shell for RochadeApp {
     }
 
     fn sighted_board_command(&mut self, command: HostCommand) -> Result<(), Infallible> {
-        if let Some(link) = self.boards.opponent() {
+        if let Some(link) = self.links.boards.opponent() {
             link.send(command);
         }
         Ok(())

@@ -45,7 +45,7 @@ impl eframe::App for RochadeApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        if let Some(start) = self.trace_frames {
+        if let Some(start) = self.window.trace_frames {
             eprintln!("rochade: frame at {} ms", start.elapsed().as_millis());
         }
         let ctx = ui.ctx().clone();
@@ -65,15 +65,15 @@ impl eframe::App for RochadeApp {
         // question takes Enter, Y, N and Escape.
         let asking = self.dialog_question();
         let now = self.now_ms();
-        self.move_input.note_typing(&ctx, asking, now);
+        self.panels.move_input.note_typing(&ctx, asking, now);
         let escape_answers = !matches!(self.question(), Some(Question::Resume(_)));
-        let enter_answers = !self.move_input.typed_under_question;
+        let enter_answers = !self.panels.move_input.typed_under_question;
         for action in keys::global_actions(
             &ctx,
             asking,
             escape_answers,
             enter_answers,
-            self.dialogs.modal.is_some(),
+            self.panels.dialogs.modal.is_some(),
         ) {
             match action {
                 // Escape with a lifted piece puts it back, and the board
@@ -83,45 +83,58 @@ impl eframe::App for RochadeApp {
                 }
                 // Escape on the board with nothing lifted: the keyboard
                 // leaves for the move input, and that is said.
-                Action::Cancel if !asking && self.dialogs.modal.is_none() && self.board.focused => {
+                Action::Cancel
+                    if !asking && self.panels.dialogs.modal.is_none() && self.board.focused =>
+                {
                     self.act(Action::StopSpeech);
-                    self.focus_request = Some(FocusTarget::MoveInput);
+                    self.panels.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
                 // Escape in the open-for-review window closes it.
                 Action::Cancel
-                    if !asking && self.dialogs.modal.is_none() && self.review_open.is_some() =>
+                    if !asking
+                        && self.panels.dialogs.modal.is_none()
+                        && self.rooms.review_open.is_some() =>
                 {
                     self.toggle_review_open();
                 }
                 // Escape in the Review window closes it (no other window
                 // over it).
                 Action::Cancel
-                    if !asking && self.dialogs.modal.is_none() && self.review.is_some() =>
+                    if !asking
+                        && self.panels.dialogs.modal.is_none()
+                        && self.rooms.review.is_some() =>
                 {
                     self.toggle_review();
                 }
                 Action::Cancel if !asking => {
-                    match &self.dialogs.modal {
-                        Some(Modal::Settings(draft)) => self.focus_request = Some(draft.return_to),
-                        Some(Modal::Online(draft)) => self.focus_request = Some(draft.return_to),
+                    match &self.panels.dialogs.modal {
+                        Some(Modal::Settings(draft)) => {
+                            self.panels.focus_request = Some(draft.return_to)
+                        }
+                        Some(Modal::Online(draft)) => {
+                            self.panels.focus_request = Some(draft.return_to)
+                        }
                         _ => {}
                     }
-                    if self.dialogs.modal.take().is_none() {
+                    if self.panels.dialogs.modal.take().is_none() {
                         self.act(Action::StopSpeech);
                     }
                 }
                 other => self.act(other),
             }
         }
-        let title =
-            title::window_title(self.session.record(), self.settings.game.letters, &self.ui);
+        let title = title::window_title(
+            self.session.record(),
+            self.settings.game.letters,
+            &self.window.ui,
+        );
         self.window.set_title(&ctx, title);
         let name = title::accessible_window_name(
             &self.session.record().tags.white,
             &self.session.record().tags.black,
             self.session.config().mode,
-            &self.ui,
+            &self.window.ui,
         );
         let renamed = a11y::name_window(&ctx, &name);
         self.window.fit(&ctx);
@@ -140,12 +153,12 @@ impl eframe::App for RochadeApp {
         // the move input, a closed dialog, help or settings, a click on
         // nothing) the move input takes it, so a move typed next is never
         // swallowed and a screen reader always has a place to be.
-        if self.dialogs.modal.is_none()
+        if self.panels.dialogs.modal.is_none()
             && !self.dialog_question()
             && ctx.memory(|m| m.focused()).is_none()
-            && self.focus_request.is_none()
+            && self.panels.focus_request.is_none()
         {
-            self.focus_request = Some(FocusTarget::MoveInput);
+            self.panels.focus_request = Some(FocusTarget::MoveInput);
             ctx.request_repaint();
         }
         // The widget with the keyboard, ringed (every widget's own border
@@ -153,8 +166,12 @@ impl eframe::App for RochadeApp {
         super::focus_ring::draw(&ctx);
         // Words wait while the move input's change goes out (see
         // `MoveInput::changing`), so a move stays on the Braille line.
-        let input_changing = self.move_input.changing();
-        a11y::deliver(&ctx, &mut self.a11y_pending, input_changing || renamed);
+        let input_changing = self.panels.move_input.changing();
+        a11y::deliver(
+            &ctx,
+            &mut self.screen_reader.pending,
+            input_changing || renamed,
+        );
         if self.window.close_allowed {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
@@ -173,14 +190,17 @@ impl eframe::App for RochadeApp {
 impl RochadeApp {
     /// Draws the dialogs and carries out what was answered or chosen there.
     fn dialogs(&mut self, ctx: &egui::Context) {
-        let t = self.ui.clone();
+        let t = self.window.ui.clone();
         let asking = self.dialog_question();
         let question = self.session.pending().filter(|_| asking);
-        if let Some(super::Modal::Settings(draft)) = &mut self.dialogs.modal {
-            draft.found = super::connection::found_lines(&self.boards, &t);
-            draft.probing = self.boards.probing();
+        if let Some(super::Modal::Settings(draft)) = &mut self.panels.dialogs.modal {
+            draft.found = super::connection::found_lines(&self.links.boards, &t);
+            draft.probing = self.links.boards.probing();
         }
-        let requests = self.dialogs.ui(ctx, &t, question, &mut self.focus_request);
+        let requests = self
+            .panels
+            .dialogs
+            .ui(ctx, &t, question, &mut self.panels.focus_request);
         for request in requests {
             match request {
                 DialogRequest::Answer(true) => self.act(Action::Confirm),

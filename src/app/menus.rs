@@ -10,7 +10,7 @@ use super::text::UiText;
 use crate::session::Mode;
 
 pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
-    let t = app.ui.clone();
+    let t = app.window.ui.clone();
     let mut actions = Vec::new();
     ui.horizontal_wrapped(|ui| {
         // Shift+Tab from the first menu goes round to the board, the last
@@ -20,7 +20,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             && ui.memory(|m| m.has_focus(last))
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::SHIFT, egui::Key::Tab))
         {
-            app.focus_request = Some(FocusTarget::Board);
+            app.panels.focus_request = Some(FocusTarget::Board);
             ui.ctx().request_repaint();
         }
         let game = ui.menu_button(t.get("game_menu"), |ui| {
@@ -53,16 +53,17 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             }
         });
         // F10: the keyboard to the first menu.
-        if app.focus_request == Some(FocusTarget::Menus) {
+        if app.panels.focus_request == Some(FocusTarget::Menus) {
             game.response.request_focus();
-            app.focus_request = None;
+            app.panels.focus_request = None;
         }
         ui.data_mut(|d| d.insert_temp(game_slot, game.response.id));
         let on = app.session.opponent().is_some();
         let level = app.settings.engine.level.number();
         super::practice::computer_menu(ui, &t, on, level, &mut actions);
         online_menu(app, ui, &t, &mut actions);
-        super::puzzle_panel::menu(app, ui, &t, &mut actions);
+        let puzzle_on = app.session.puzzle().is_some();
+        super::puzzle_panel::menu(ui, &t, puzzle_on, &mut actions);
         if ui.button(t.get("settings")).clicked() {
             actions.push(Action::Settings);
         }
@@ -70,7 +71,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
             actions.push(Action::Help);
         }
         if ui
-            .selectable_label(app.sim.is_some(), t.get("sim_show"))
+            .selectable_label(app.panels.sim.is_some(), t.get("sim_show"))
             .clicked()
         {
             actions.push(Action::SimBoard);

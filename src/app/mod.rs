@@ -8,8 +8,10 @@
 //! Browsing answers (a square, a rank, attackers) come from [`browse`].
 //! The window repaints only on input, session deadlines and clock seconds.
 //!
-//! The app's state is [`RochadeApp`] (here): the session, speech, the
-//! settings, the links to the world, and the panels. Each panel owns its
+//! The app's state is [`RochadeApp`] (here): the session, the settings,
+//! the links to the world (`links`: clock, boards, engine, saving), the
+//! voice (`voice`), and the panels (`panels` groups those of the main
+//! window, `rooms` puzzles and review). Each panel owns its
 //! state and draws itself from a file of its own (egui demo style: a
 //! `struct` and its `ui`), from what the app hands it; it hands back what
 //! the user asked for, which the app carries out: `board_panel`
@@ -44,6 +46,7 @@ mod focus_ring;
 mod frame;
 mod keys;
 mod layout;
+mod links;
 mod menus;
 mod move_input;
 mod online;
@@ -51,12 +54,14 @@ mod online_dialog;
 mod online_threads;
 mod options;
 pub mod palette;
+mod panels;
 mod piece_disc;
 mod pieces;
 mod practice;
 mod puzzle_panel;
 mod review_open;
 mod review_panel;
+mod rooms;
 pub mod run;
 mod saving;
 mod scoresheet;
@@ -71,20 +76,19 @@ mod speech_out;
 mod spoken_history;
 pub mod text;
 mod title;
+mod voice;
 mod waking;
 mod window;
 #[cfg(target_os = "linux")]
 mod x11_raw_keys;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use shakmaty::{Color, Square};
 
 use crate::config::Settings;
 use crate::session::board::BoardEvent;
 use crate::session::{Event, Priority, Question, Session};
-use crate::speech::SpeechHandle;
 
 pub use a11y::{BOARD_ROLE, CELL_ROLE, choice_name};
 pub use dialogs::Modal;
@@ -105,57 +109,38 @@ pub use crate::config::Theme;
 pub type GameSaver = crate::save_worker::GameSaver;
 pub use saving::{SAVE_GIVE_UP_MS, SAVE_HOLD_MS};
 
-/// The app state (egui demo-app style): the session, speech, settings
-/// and links here, each panel's own state in its panel (`BoardPanel`,
-/// `MoveInput`, `Scoresheet`, `SpokenHistory`, [`SimPanel`], `Dialogs`,
-/// `ScreenReader`, `Window`); each panel draws itself in its own file.
+/// The app state (egui demo-app style): the session and the settings,
+/// the links to the world (`Links`), the voice (`Voice`), and the panels,
+/// each with its own state (`BoardPanel`; `Panels`: `MoveInput`,
+/// `Scoresheet`, `SpokenHistory`, `Dialogs`, [`SimPanel`]; `ScreenReader`,
+/// `Window`, online play, `Rooms`: puzzles and review); each panel draws
+/// itself in its own file.
 pub struct RochadeApp {
     session: Session,
-    speech: SpeechHandle,
-    ui: UiText,
+    /// The clock, the boards, the engine, the saving ([`links`]).
+    links: links::Links,
+    /// The app's own voice and sounds ([`voice`]).
+    voice: voice::Voice,
     settings: Settings,
-    persist_settings: bool,
-    pack_dir: Option<std::path::PathBuf>,
-    time: TimeSource,
     /// The game's board: the cursor, the piece picked up, its focus.
     board: board_panel::BoardPanel,
-    /// The move input: the text typed and what its widget showed.
-    move_input: move_input::MoveInput,
-    focus_request: Option<FocusTarget>,
-    /// The scoresheet (whether a line of it has the keyboard).
-    scoresheet: scoresheet::Scoresheet,
-    /// What was said, newest last (written form, for the screen).
-    history: spoken_history::SpokenHistory,
-    /// Said since the last frame, for the screen reader ([`a11y`]).
-    a11y_pending: a11y::Pending,
-    /// The window: its title, its fit to the screen, its style.
+    /// The other panels of the main window: the move input, the
+    /// scoresheet, the spoken history, the dialogs, the simulated board
+    /// ([`panels`]).
+    panels: panels::Panels,
+    /// The window: its words, its banner, its title, its fit to the
+    /// screen, its style.
     window: window::Window,
-    /// The question's dialog and the window over the main one.
-    dialogs: dialogs::Dialogs,
-    sim: Option<SimPanel>,
-    /// The game's saving (a move is announced once on disk) and exports.
-    saving: saving::Saving,
     /// The window's context, for the saving thread to wake it.
     wake: Arc<std::sync::OnceLock<egui::Context>>,
-    audio: Option<crate::audio::AudioOut>,
-    note: Option<String>,
-    trace_startup: Option<Instant>,
-    trace_frames: Option<Instant>,
-    /// The player's own board and the opponent's: their links and the
-    /// probe that finds boards ([`boards`]).
-    boards: boards::Boards,
-    /// The engine thread and the program it runs (practice).
-    engine: Option<(std::path::PathBuf, crate::engine::EngineService)>,
-    /// The screen reader: the look-up, the offer, the keys it gets first.
+    /// The screen reader: the look-up, the offer, the keys it gets first,
+    /// the words said since the last frame.
     screen_reader: screen_reader::ScreenReader,
     /// Online play, connected or connecting ([`online`]).
     online: Option<online::Online>,
     online_status: online::OnlineStatus,
-    /// Puzzles, once started ([`puzzle_panel`]).
-    puzzles: Option<puzzle_panel::PuzzlePanel>,
-    /// The Review window ("learn from your games"), open.
-    review: Option<review_panel::ReviewPanel>,
-    review_open: Option<review_open::ReviewOpen>,
+    /// Puzzles and the Review window, once opened ([`rooms`]).
+    rooms: rooms::Rooms,
 }
 
 impl RochadeApp {
@@ -178,42 +163,36 @@ impl RochadeApp {
         };
         let wake = Arc::new(std::sync::OnceLock::new());
         let saving = saving::Saving::start(options.saver, &wake);
+        let ui = UiText::bundled(options.settings.interface_language);
         let mut app = RochadeApp {
             session,
-            speech: options.speech,
-            ui: UiText::bundled(options.settings.interface_language),
+            links: links::Links {
+                time: options.time,
+                boards: boards::Boards::new(options.probe_ports, options.ble_transport),
+                engine: None,
+                saving,
+                persist_settings: options.persist_settings,
+            },
+            voice: voice::Voice {
+                speech: options.speech,
+                audio: options.audio,
+                pack_dir: options.pack_dir,
+                trace_startup: options.trace_startup,
+            },
             settings: options.settings,
-            persist_settings: options.persist_settings,
-            pack_dir: options.pack_dir,
-            time: options.time,
             board: board_panel::BoardPanel::default(),
-            move_input: move_input::MoveInput::default(),
-            focus_request: Some(FocusTarget::MoveInput),
-            scoresheet: scoresheet::Scoresheet::default(),
-            history: spoken_history::SpokenHistory::default(),
-            a11y_pending: a11y::Pending::default(),
-            window: window::Window::default(),
-            dialogs: dialogs::Dialogs::default(),
-            sim: None,
-            saving,
+            panels: panels::Panels::new(),
+            window: window::Window::new(ui, note, options.trace_frames),
             wake,
-            audio: options.audio,
-            note,
-            trace_startup: options.trace_startup,
-            trace_frames: options.trace_frames,
-            boards: boards::Boards::new(options.probe_ports, options.ble_transport),
-            engine: None,
             screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
             online: None,
             online_status: online::OnlineStatus::default(),
-            puzzles: None,
-            review: None,
-            review_open: None,
+            rooms: rooms::Rooms::default(),
         };
         // A voice that stops answering mid-session wakes the window, which
         // shows it (the speech service says it).
         let wake = app.wake.clone();
-        app.speech.on_fallback(move |_| {
+        app.voice.speech.on_fallback(move |_| {
             if let Some(ctx) = wake.get() {
                 ctx.request_repaint();
             }
@@ -237,7 +216,7 @@ impl RochadeApp {
         }
         // Any other note (settings, speech pack, sound) is said too: it is
         // in the banner at the top.
-        if options.startup_alerts.is_empty() && refused.is_none() && app.note.is_some() {
+        if options.startup_alerts.is_empty() && refused.is_none() && app.window.note.is_some() {
             app.say_key("startup_problem", Priority::Alert);
         }
         let offer = options
@@ -257,7 +236,7 @@ impl RochadeApp {
     }
 
     pub fn ui_text(&self) -> &UiText {
-        &self.ui
+        &self.window.ui
     }
 
     /// The keyboard cursor on the board.
@@ -272,7 +251,7 @@ impl RochadeApp {
 
     /// Where the simulated peg-board was drawn last, while it is shown.
     pub fn sim_board_rect(&self) -> Option<egui::Rect> {
-        self.sim.as_ref().and_then(|s| s.view_rect())
+        self.panels.sim.as_ref().and_then(|s| s.view_rect())
     }
 
     /// The question waiting for an answer (shown as a dialog).
@@ -281,21 +260,21 @@ impl RochadeApp {
     }
 
     pub fn modal(&self) -> Option<&Modal> {
-        self.dialogs.modal.as_ref()
+        self.panels.dialogs.modal.as_ref()
     }
 
     /// What the app said, oldest first (the history panel shows the end).
     pub fn spoken(&self) -> Vec<String> {
-        self.history.spoken()
+        self.panels.history.spoken()
     }
 
     /// How many times the game was saved.
     pub fn saves(&self) -> u64 {
-        self.saving.saves
+        self.links.saving.saves
     }
 
     pub fn sim(&self) -> Option<&SimPanel> {
-        self.sim.as_ref()
+        self.panels.sim.as_ref()
     }
 
     pub fn settings(&self) -> &Settings {
@@ -308,7 +287,7 @@ impl RochadeApp {
     }
 
     pub fn now_ms(&self) -> u64 {
-        self.time.now_ms()
+        self.links.time.now_ms()
     }
 
     /// A game that has moves and no result: closing or a new game asks first.
@@ -324,12 +303,40 @@ impl RochadeApp {
     /// A voice that stopped answering mid-session: the speech service
     /// said so with the next voice; the banner at the top shows it.
     fn poll_speech(&mut self) {
-        if let Some(fallback) = self.speech.take_fallbacks().pop() {
-            self.note = Some(if fallback.silent {
-                self.ui.get("speech_stopped_silent")
+        if let Some(fallback) = self.voice.speech.take_fallbacks().pop() {
+            self.window.note = Some(if fallback.silent {
+                self.window.ui.get("speech_stopped_silent")
             } else {
-                self.ui.get("speech_stopped")
+                self.window.ui.get("speech_stopped")
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The fields of the struct `name` declared in `source`.
+    fn fields_of(source: &str, name: &str) -> Vec<String> {
+        let start = source
+            .find(&format!("pub struct {name} {{"))
+            .expect("the struct is declared");
+        source[start..]
+            .lines()
+            .skip(1)
+            .take_while(|line| *line != "}")
+            .map(str::trim)
+            .filter(|line| !line.starts_with("//"))
+            .filter_map(|line| line.split_once(':').map(|(field, _)| field.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_app_holds_the_panels_in_at_most_twelve_fields() {
+        // The window's state lives in its panels (each with its own state
+        // and its `ui`); the app holds them, not their pieces.
+        let fields = fields_of(include_str!("mod.rs"), "RochadeApp");
+        assert!(fields.contains(&"session".to_string()), "{fields:?}");
+        assert!(fields.contains(&"panels".to_string()), "{fields:?}");
+        assert!(fields.len() <= 12, "{} fields: {fields:?}", fields.len());
     }
 }

@@ -19,10 +19,11 @@ impl RochadeApp {
         let path = PathBuf::from(self.settings.engine.path.trim());
         // A changed engine program: the old one is stopped (dropping the
         // service ends its thread, which quits the engine).
-        if self.engine.as_ref().is_some_and(|(p, _)| *p != path) {
-            self.engine = None;
+        if self.links.engine.as_ref().is_some_and(|(p, _)| *p != path) {
+            self.links.engine = None;
         }
         &self
+            .links
             .engine
             .get_or_insert_with(|| (path.clone(), EngineService::spawn(path)))
             .1
@@ -38,7 +39,7 @@ impl RochadeApp {
 
     /// Hands the engine's answers to the session.
     pub(super) fn poll_engine(&mut self) {
-        let Some((_, engine)) = &self.engine else {
+        let Some((_, engine)) = &self.links.engine else {
             return;
         };
         let events: Vec<_> = engine.events().try_iter().collect();
@@ -156,7 +157,7 @@ impl RochadeApp {
     /// `timeout`) and hands it to the session; false if nothing came.
     /// For drivers without frames: tests and benchmarks.
     pub fn wait_engine(&mut self, timeout: Duration) -> bool {
-        let Some((_, engine)) = &self.engine else {
+        let Some((_, engine)) = &self.links.engine else {
             return false;
         };
         match engine.events().recv_timeout(timeout) {

@@ -9,9 +9,11 @@ use egui::Ui;
 
 use super::RochadeApp;
 use super::keys::Action;
-use crate::puzzle::PuzzleSet;
+use crate::puzzle::{Progress, PuzzleSet};
 use crate::puzzle_progress::{ProgressFile, SaveOutcome};
-use crate::session::{Command, Event, Priority, PuzzleCommand};
+
+use crate::session::{Command, Event, Priority, PuzzleCommand, PuzzleRun};
+use crate::words::Pack;
 
 /// The puzzle set, the progress file and how many puzzles were given.
 pub struct PuzzlePanel {
@@ -52,19 +54,19 @@ impl RochadeApp {
             self.dispatch(Event::Command(Command::Puzzle(PuzzleCommand::Skip)));
             return;
         }
-        if self.puzzles.is_none() {
+        if self.rooms.puzzles.is_none() {
             if self.session.config().mode != crate::session::Mode::Practice {
                 self.set_mode(crate::session::Mode::Practice);
             }
-            let panel = PuzzlePanel::new(self.persist_settings);
+            let panel = PuzzlePanel::new(self.links.persist_settings);
             let (progress, warning) = panel.file.load();
             if let Some(w) = warning {
-                self.note = Some(w);
+                self.window.note = Some(w);
             }
             self.session.set_puzzle_progress(progress);
-            self.puzzles = Some(panel);
+            self.rooms.puzzles = Some(panel);
         }
-        let Some(panel) = self.puzzles.as_mut() else {
+        let Some(panel) = self.rooms.puzzles.as_mut() else {
             return;
         };
         let progress = self.session.puzzle_progress().clone();
@@ -88,7 +90,7 @@ impl RochadeApp {
         let stop = cmd == PuzzleCommand::Stop;
         self.dispatch(Event::Command(Command::Puzzle(cmd)));
         if stop {
-            self.puzzles = None;
+            self.rooms.puzzles = None;
             self.say_key("puzzles_left", Priority::Answer);
             // The computer opponent of the settings plays again.
             self.sync_opponent();
@@ -99,7 +101,7 @@ impl RochadeApp {
     /// the progress kept for the next save.
     pub(super) fn puzzle_done(&mut self) {
         let progress = self.session.puzzle_progress().clone();
-        let Some(panel) = self.puzzles.as_mut() else {
+        let Some(panel) = self.rooms.puzzles.as_mut() else {
             return;
         };
         match panel.file.save(&progress) {
@@ -122,7 +124,8 @@ impl RochadeApp {
 
 /// The Puzzles menu: the next puzzle, a hint, the position, give up,
 /// leave.
-pub fn menu(app: &RochadeApp, ui: &mut Ui, t: &super::UiText, actions: &mut Vec<Action>) {
+/// Without a puzzle on (`puzzle_on`), only the next puzzle is offered.
+pub fn menu(ui: &mut Ui, t: &super::UiText, puzzle_on: bool, actions: &mut Vec<Action>) {
     ui.menu_button(t.get("puzzles_menu"), |ui| {
         let first = ui.button(t.get("puzzle_next"));
         super::a11y::focus_first_item_on_open(ui, "puzzles", &first);
@@ -130,7 +133,7 @@ pub fn menu(app: &RochadeApp, ui: &mut Ui, t: &super::UiText, actions: &mut Vec<
             actions.push(Action::NextPuzzle);
             ui.close();
         }
-        if app.session.puzzle().is_none() {
+        if !puzzle_on {
             return;
         }
         for (key, action) in [
@@ -149,12 +152,15 @@ pub fn menu(app: &RochadeApp, ui: &mut Ui, t: &super::UiText, actions: &mut Vec<
 
 /// The puzzle's state in the side column, while puzzles are on: its id,
 /// rating, themes and goal, whose move it is or how it ended, the
-/// player's rating.
-pub fn show(app: &RochadeApp, ui: &mut Ui) {
-    let Some(run) = app.session.puzzle() else {
-        return;
-    };
-    let t = &app.ui;
+/// player's rating (`progress`); a failed save of it (`save_error`).
+pub fn show(
+    ui: &mut Ui,
+    t: &super::UiText,
+    run: &PuzzleRun,
+    pack: &Pack,
+    progress: &Progress,
+    save_error: Option<&String>,
+) {
     super::a11y::heading(ui, t.get("puzzle_panel"));
     let p = &run.puzzle;
     super::a11y::read_only_text(
@@ -176,12 +182,11 @@ pub fn show(app: &RochadeApp, ui: &mut Ui) {
         Some(true) => t.get("puzzle_state_solved"),
         Some(false) => t.get("puzzle_state_failed"),
         None => {
-            let goal = crate::puzzle::words::goal(app.session.pack(), p).written;
+            let goal = crate::puzzle::words::goal(pack, p).written;
             format!("{}: {goal}", t.get("puzzle_state_open"))
         }
     };
     super::a11y::read_only_text(ui, state);
-    let progress = app.session.puzzle_progress();
     ui.label(format!(
         "{}: {} ({} {}, {} {})",
         t.get("puzzle_your_rating"),
@@ -191,7 +196,7 @@ pub fn show(app: &RochadeApp, ui: &mut Ui) {
         progress.failed,
         t.get("puzzle_state_failed"),
     ));
-    if let Some(e) = app.puzzles.as_ref().and_then(|p| p.save_error.as_ref()) {
+    if let Some(e) = save_error {
         ui.label(egui::RichText::new(format!("{}: {e}", t.get("puzzle_not_saved"))).strong());
     }
     ui.separator();

@@ -72,13 +72,13 @@ impl ReviewOpen {
 impl RochadeApp {
     /// The open-for-review window, open or closed.
     pub fn review_open(&self) -> Option<&ReviewOpen> {
-        self.review_open.as_ref()
+        self.rooms.review_open.as_ref()
     }
 
     /// Game menu, Ctrl+Shift+L: asks for a PGN file to review (the window
     /// closes when already open).
     pub(super) fn toggle_review_open(&mut self) {
-        if self.review_open.take().is_some() {
+        if self.rooms.review_open.take().is_some() {
             return;
         }
         let folder = self.settings.game.review_folder.trim();
@@ -87,7 +87,7 @@ impl RochadeApp {
         } else {
             Path::new(folder).join("").display().to_string()
         };
-        self.review_open = Some(ReviewOpen {
+        self.rooms.review_open = Some(ReviewOpen {
             path,
             error: None,
             take_focus: true,
@@ -99,12 +99,12 @@ impl RochadeApp {
     /// (for the side the game's tags name, else the blind player's side
     /// in the settings); a failure is said and written, the path kept.
     fn open_for_review(&mut self) {
-        let Some(dialog) = self.review_open.as_mut() else {
+        let Some(dialog) = self.rooms.review_open.as_mut() else {
             return;
         };
         let path = crate::game_file::typed_path(&dialog.path);
         let record = if dialog.path.trim().is_empty() {
-            Err(self.ui.get("review_open_path"))
+            Err(self.window.ui.get("review_open_path"))
         } else {
             crate::game_file::read_game(&path, 0).and_then(|record| {
                 if record.moves().is_empty() {
@@ -128,7 +128,7 @@ impl RochadeApp {
                 return;
             }
         };
-        self.review_open = None;
+        self.rooms.review_open = None;
         if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
             let folder = folder.display().to_string();
             if self.settings.game.review_folder != folder {
@@ -143,13 +143,13 @@ impl RochadeApp {
 
     /// Draws the open-for-review window and carries out what was asked.
     pub(super) fn review_open_window(&mut self, ctx: &egui::Context) {
-        let t = self.ui.clone();
-        let Some(dialog) = self.review_open.as_mut() else {
+        let t = self.window.ui.clone();
+        let Some(dialog) = self.rooms.review_open.as_mut() else {
             return;
         };
         let out = dialog.ui(ctx, &t);
         if out.close {
-            self.review_open = None;
+            self.rooms.review_open = None;
         } else if out.open {
             self.open_for_review();
         }

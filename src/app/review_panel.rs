@@ -510,13 +510,13 @@ fn fen_of(pos: &shakmaty::Chess) -> String {
 impl RochadeApp {
     /// The Review window, if open.
     pub fn review_panel(&self) -> Option<&ReviewPanel> {
-        self.review.as_ref()
+        self.rooms.review.as_ref()
     }
 
     /// Ctrl+L, Game menu: review the game on the board (the window closes
     /// when already open).
     pub(super) fn toggle_review(&mut self) {
-        if self.review.take().is_some() {
+        if self.rooms.review.take().is_some() {
             return;
         }
         let record = self.session.record().clone();
@@ -531,7 +531,7 @@ impl RochadeApp {
     /// Opens the Review window on `record`, for the player of `side`.
     pub(super) fn start_review(&mut self, record: GameRecord, side: Color) {
         let engine = PathBuf::from(self.settings.engine.path.trim());
-        self.review = Some(ReviewPanel::new(
+        self.rooms.review = Some(ReviewPanel::new(
             record,
             side,
             engine,
@@ -562,7 +562,7 @@ impl RochadeApp {
     /// The engine's reports for the Review window, said.
     pub(super) fn poll_review(&mut self) {
         let now = self.now_ms();
-        let Some(panel) = self.review.as_mut() else {
+        let Some(panel) = self.rooms.review.as_mut() else {
             return;
         };
         for (words, priority) in panel.poll(self.session.pack(), now) {
@@ -574,7 +574,7 @@ impl RochadeApp {
     /// false if nothing came. For tests, which have no frames to wait in.
     pub fn wait_review(&mut self, timeout: Duration) -> bool {
         let now = self.now_ms();
-        let Some(panel) = self.review.as_mut() else {
+        let Some(panel) = self.rooms.review.as_mut() else {
             return false;
         };
         let Ok(event) = panel.engine.events().recv_timeout(timeout) else {
@@ -589,8 +589,8 @@ impl RochadeApp {
     /// Draws the Review window and carries out what was asked there.
     pub(super) fn review_window(&mut self, ctx: &egui::Context) {
         self.review_open_window(ctx);
-        let t = self.ui.clone();
-        let Some(panel) = self.review.as_mut() else {
+        let t = self.window.ui.clone();
+        let Some(panel) = self.rooms.review.as_mut() else {
             return;
         };
         let look = BoardLook {
@@ -633,7 +633,7 @@ impl RochadeApp {
             .then(|| fen_of(&panel.position_at(panel.focused_row)));
         let pgn = out.copy_pgn.then(|| crate::pgn::write_pgn(&panel.record));
         if out.close {
-            self.review = None;
+            self.rooms.review = None;
         }
         for (words, priority) in said {
             self.say(words, priority);

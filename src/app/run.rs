@@ -435,7 +435,7 @@ pub fn run() -> Result<(), RunError> {
 impl RochadeApp {
     /// Starts the serial link thread; its reports wake the window.
     pub fn connect_board(&mut self, cfg: crate::serial::LinkConfig, ctx: egui::Context) {
-        self.boards.peg = self.spawn_link(cfg, ctx);
+        self.links.boards.peg = self.spawn_link(cfg, ctx);
     }
 
     /// Starts the sighted player's e-board link (a DGT board).
@@ -444,7 +444,7 @@ impl RochadeApp {
         cfg: crate::serial::LinkConfig<crate::eboard::AnyDecoder>,
         ctx: egui::Context,
     ) {
-        self.boards.opponent = self.spawn_link(cfg, ctx);
+        self.links.boards.opponent = self.spawn_link(cfg, ctx);
     }
 
     /// Starts a link to a board of any kind (generic over its
@@ -465,13 +465,13 @@ impl RochadeApp {
                         rx,
                     }),
                     Err(e) => {
-                        self.note = Some(e.to_string());
+                        self.window.note = Some(e.to_string());
                         None
                     }
                 }
             }
             Err(e) => {
-                self.note = Some(format!("{}: {e}", self.ui.get("connection")));
+                self.window.note = Some(format!("{}: {e}", self.window.ui.get("connection")));
                 None
             }
         }

@@ -124,17 +124,22 @@ fn spawn(
 impl RochadeApp {
     /// Queues a save of the record; the ticket to wait for, if saving.
     pub(super) fn queue_save(&mut self) -> Option<u64> {
-        self.saving.saves += 1;
+        self.links.saving.saves += 1;
         let record = self.session.record().clone();
-        Some(self.saving.worker.as_mut()?.queue(record))
+        Some(self.links.saving.worker.as_mut()?.queue(record))
     }
 
     /// Every save and export is done and nothing waits for one (tests
     /// wait for this).
     pub fn saves_settled(&self) -> bool {
-        self.saving.held.is_empty()
-            && self.saving.exports.is_empty()
-            && self.saving.worker.as_ref().is_none_or(SaveWorker::is_idle)
+        self.links.saving.held.is_empty()
+            && self.links.saving.exports.is_empty()
+            && self
+                .links
+                .saving
+                .worker
+                .as_ref()
+                .is_none_or(SaveWorker::is_idle)
     }
 
     /// Writes the exports (PGN, BRF, text) on a thread of their own; the
@@ -160,7 +165,7 @@ impl RochadeApp {
                 }
             });
         match spawned {
-            Ok(_) => self.saving.exports.push(Export(rx)),
+            Ok(_) => self.links.saving.exports.push(Export(rx)),
             Err(e) => self.exported(Err(ExportGameError::NoThread(e))),
         }
     }
@@ -168,7 +173,8 @@ impl RochadeApp {
     /// Says the exports finished since the last frame.
     pub(super) fn poll_exports(&mut self) {
         let mut results = Vec::new();
-        self.saving
+        self.links
+            .saving
             .exports
             .retain(|export| match export.0.try_recv() {
                 Ok(result) => {
@@ -203,44 +209,48 @@ impl RochadeApp {
     /// Takes in finished saves (a failure is said at once) and carries out
     /// the effects whose save is done or has waited long enough.
     pub(super) fn release_saved(&mut self) {
-        let Some(worker) = &mut self.saving.worker else {
+        let Some(worker) = &mut self.links.saving.worker else {
             return;
         };
         for done in worker.poll() {
             match done.result {
-                Ok(()) => self.saving.error = None,
+                Ok(()) => self.links.saving.error = None,
                 Err(e) => self.save_failed(&e),
             }
         }
         let now = self.now_ms();
-        while let Some(front) = self.saving.held.front() {
+        while let Some(front) = self.links.saving.held.front() {
             let due = match front.ticket {
                 None => true,
                 Some(t) => {
-                    self.saving.worker.as_ref().is_none_or(|w| w.is_done(t))
+                    self.links
+                        .saving
+                        .worker
+                        .as_ref()
+                        .is_none_or(|w| w.is_done(t))
                         || now >= front.since + SAVE_GIVE_UP_MS
                 }
             };
             if !due {
                 if now >= front.since + SAVE_HOLD_MS && !front.told_slow {
-                    if let Some(front) = self.saving.held.front_mut() {
+                    if let Some(front) = self.links.saving.held.front_mut() {
                         front.told_slow = true;
                     }
                     // Said at once, ahead of the move that waits for it;
                     // once a slow spell, not once a move.
-                    if !self.saving.slow_spell {
-                        self.saving.slow_spell = true;
+                    if !self.links.saving.slow_spell {
+                        self.links.saving.slow_spell = true;
                         let text = self.session.pack().say("save_slow");
                         self.say(text, Priority::Alert);
                     }
                 }
                 break;
             }
-            let held = self.saving.held.pop_front().expect("front exists");
+            let held = self.links.saving.held.pop_front().expect("front exists");
             // A move whose save was done within the hold time: the disk
             // is quick again, and the next slow save is a new spell.
             if held.ticket.is_some() && now < held.since + SAVE_HOLD_MS {
-                self.saving.slow_spell = false;
+                self.links.saving.slow_spell = false;
             }
             self.run_effects(held.effects, true);
         }
@@ -254,19 +264,20 @@ impl RochadeApp {
         let at = effects.iter().position(|e| matches!(e, Effect::SaveGame));
         // (Without a saving thread a save is done at once, in line.)
         let ticket = at
-            .filter(|_| self.saving.worker.is_some())
+            .filter(|_| self.links.saving.worker.is_some())
             .and_then(|_| self.queue_save());
         let (Some(at), Some(ticket)) = (at, ticket) else {
-            self.saving.held.push_back(Held::behind(effects));
+            self.links.saving.held.push_back(Held::behind(effects));
             return;
         };
         let after = effects.split_off(at + 1);
         effects.pop(); // the save, queued above
         if !effects.is_empty() {
-            self.saving.held.push_back(Held::behind(effects));
+            self.links.saving.held.push_back(Held::behind(effects));
         }
         let since = self.now_ms();
-        self.saving
+        self.links
+            .saving
             .held
             .push_back(Held::saving(ticket, since, after));
     }
@@ -274,7 +285,7 @@ impl RochadeApp {
     /// How long until a held announcement needs a word (saving is slow) or
     /// goes out without its save.
     pub(super) fn save_hold_delay(&self) -> Option<Duration> {
-        let front = self.saving.held.front()?;
+        let front = self.links.saving.held.front()?;
         front.ticket?;
         let at = if front.told_slow {
             front.since + SAVE_GIVE_UP_MS
@@ -301,7 +312,7 @@ impl RochadeApp {
             _ => Utterance::from(e.to_string().as_str()),
         };
         let text = pack.phrase("save_failed", &[("reason", reason)]);
-        self.saving.error = Some(format!("{} ({e})", text.written));
+        self.links.saving.error = Some(format!("{} ({e})", text.written));
         self.say(text, Priority::Alert);
         if let Some(elsewhere) = crate::savegame::SavedElsewhere::inside(e) {
             let folder = elsewhere.path.parent().unwrap_or(&elsewhere.path);

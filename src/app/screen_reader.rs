@@ -39,6 +39,8 @@ pub struct ScreenReader {
     pub keys_rx: Option<mpsc::Receiver<super::atspi_keys::Registry>>,
     /// Keys go to the screen reader first ([`super::atspi_keys`]).
     keys: Option<(super::atspi_keys::KeyFilter, super::atspi_keys::Registry)>,
+    /// Said since the last frame, for the accessibility tree ([`super::a11y`]).
+    pub pending: super::a11y::Pending,
 }
 
 impl ScreenReader {
@@ -93,10 +95,11 @@ impl RochadeApp {
         // keyboard idle, so it never interrupts a move being typed or read.
         let now = self.now_ms();
         let due = self
+            .panels
             .move_input
             .last_key_ms
             .map_or(0, |at| at + OFFER_IDLE_MS);
-        let idle = self.move_input.text.is_empty() && now >= due;
+        let idle = self.panels.move_input.text.is_empty() && now >= due;
         // Until answered: another question may have replaced it (the
         // session asks one at a time), then it is asked again.
         self.screen_reader.unanswered = self.screen_reader.found
@@ -108,14 +111,14 @@ impl RochadeApp {
         if !idle {
             // Woken when the keyboard will have been idle long enough; text
             // in the move input waits for a key anyway.
-            if self.move_input.text.is_empty() {
+            if self.panels.move_input.text.is_empty() {
                 ctx.request_repaint_after(std::time::Duration::from_millis(
                     due.saturating_sub(now).max(50),
                 ));
             }
             return;
         }
-        if window_focused && control_focused && self.dialogs.modal.is_none() {
+        if window_focused && control_focused && self.panels.dialogs.modal.is_none() {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
         }

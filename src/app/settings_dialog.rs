@@ -47,7 +47,7 @@ impl SettingsDraft {
             probing: false,
             voice,
             error: None,
-            clip: ClipRecording::new(app.pack_dir.clone()),
+            clip: ClipRecording::new(app.voice.pack_dir.clone()),
             take_focus: true,
             return_to: if app.board.focused {
                 FocusTarget::Board
@@ -301,10 +301,10 @@ impl RochadeApp {
     /// Writes the settings to their file (when the app persists them); a
     /// failure is shown in the banner.
     pub(super) fn save_settings(&mut self) {
-        if self.persist_settings
+        if self.links.persist_settings
             && let Err(e) = self.settings.save()
         {
-            self.note = Some(format!("{}: {e}", self.ui.get("settings_error")));
+            self.window.note = Some(format!("{}: {e}", self.window.ui.get("settings_error")));
         }
     }
 
@@ -316,17 +316,17 @@ impl RochadeApp {
         let control_changed = settings.time_control() != self.settings.time_control()
             && !self.session.record().moves().is_empty()
             && !self.session.record().is_over();
-        self.ui = UiText::bundled(settings.interface_language);
+        self.window.ui = UiText::bundled(settings.interface_language);
         let config = settings.session_config();
         let (pack, pack_error) = super::session_pack::session_pack(
             &settings,
-            self.pack_dir.as_deref(),
-            &self.speech.backend_name(),
+            self.voice.pack_dir.as_deref(),
+            &self.voice.speech.backend_name(),
         );
         let tracker = settings.tracker_config();
         let mut tags = self.session.record().tags.clone();
         settings.apply_tags(&mut tags);
-        self.speech.reconfigure(settings.speech_config());
+        self.voice.speech.reconfigure(settings.speech_config());
         // The app's settings first: what the session asks for on the new
         // ones (the computer's move) meets them.
         self.settings = settings;
@@ -339,7 +339,7 @@ impl RochadeApp {
         self.relink_boards();
         self.window.restyle();
         if let Some(e) = pack_error {
-            self.note = Some(e.to_string());
+            self.window.note = Some(e.to_string());
         }
         self.save_settings();
         if control_changed {

@@ -12,7 +12,7 @@ use super::keys::Action;
 /// announcements, scoresheet and connection. `ui` is the column's place
 /// (from [`super::layout::split`]).
 pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
-    let t = app.ui.clone();
+    let t = app.window.ui.clone();
     // A solid scroll bar beside the column, not floating over its right
     // edge (where it hid the simulated board's h-file).
     ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
@@ -25,7 +25,12 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             // A save problem or start-up note heads the column: above the
             // whole window it took the board's height (at text size 4, all
             // but a strip of it).
-            super::saving::alert_banner(ui, &t, app.saving.error.as_ref(), app.note.as_ref());
+            super::saving::alert_banner(
+                ui,
+                &t,
+                app.links.saving.error.as_ref(),
+                app.window.note.as_ref(),
+            );
             // The screen-reader offer: asked here, the keyboard not taken.
             match super::screen_reader::offer_panel(ui, &t, app.session.pending()) {
                 Some(true) => app.act(Action::Confirm),
@@ -34,27 +39,50 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             }
             super::menus::top_bar(app, ui);
             ui.separator();
-            super::puzzle_panel::show(app, ui);
-            if app.sim.is_some() {
+            if let Some(run) = app.session.puzzle() {
+                let save_error = app
+                    .rooms
+                    .puzzles
+                    .as_ref()
+                    .and_then(|p| p.save_error.as_ref());
+                let progress = app.session.puzzle_progress();
+                let pack = app.session.pack();
+                super::puzzle_panel::show(ui, &t, run, pack, progress, save_error);
+            }
+            if app.panels.sim.is_some() {
                 super::sim_panel::show(app, ui);
                 ui.separator();
             }
             super::clocks::ui(ui, &t, &app.session, app.server_clocks(), app.now_ms());
             ui.separator();
-            if app.move_input.ui(ui, &t, &mut app.focus_request) {
+            if app
+                .panels
+                .move_input
+                .ui(ui, &t, &mut app.panels.focus_request)
+            {
                 app.act(Action::PlayTyped);
             }
             ui.separator();
             // Only when the screen reader is meant to speak is the newest
             // line a live region.
             let live = app.settings.speech.mode.screen_reader();
-            app.history.ui(ui, &t, live);
+            app.panels.history.ui(ui, &t, live);
             ui.separator();
             let record = app.session.record();
             let letters = app.session.config().letters;
-            app.scoresheet
-                .ui(ui, &t, record, letters, &mut app.focus_request);
+            app.panels
+                .scoresheet
+                .ui(ui, &t, record, letters, &mut app.panels.focus_request);
             ui.separator();
-            super::connection::ui(app, ui, &t);
+            let connection = super::connection::Connection {
+                session: &app.session,
+                settings: &app.settings.board,
+                sim: app.panels.sim.as_ref(),
+                boards: &app.links.boards,
+                online_active: app.online_active(),
+                online: app.online_status(),
+                now_ms: app.now_ms(),
+            };
+            connection.ui(ui, &t);
         });
 }

@@ -216,14 +216,17 @@ impl SimPanel {
 /// space), as wide as the column; a square walked to is said, a press
 /// lifts or places a peg.
 pub fn show(app: &mut RochadeApp, ui: &mut egui::Ui) {
-    let t = app.ui.clone();
+    let t = app.window.ui.clone();
     let flipped = app.flipped();
     let display = app.settings.display.clone();
     let pack = app.session.pack().clone();
-    let Some(sim) = app.sim.as_mut() else { return };
+    let Some(sim) = app.panels.sim.as_mut() else {
+        return;
+    };
     let outcome = sim.ui(ui, &t, &pack, flipped, &display);
     if let Some((sq, moved)) = outcome.walked {
         let board = app
+            .panels
             .sim
             .as_ref()
             .map_or_else(shakmaty::Board::empty, SimPanel::pegs);

@@ -14,7 +14,7 @@ impl RochadeApp {
         if text.is_empty() {
             return;
         }
-        if let Some(start) = self.trace_startup.take() {
+        if let Some(start) = self.voice.trace_startup.take() {
             eprintln!(
                 "rochade: first spoken word after {} ms",
                 start.elapsed().as_millis()
@@ -27,7 +27,7 @@ impl RochadeApp {
         let the_offer = offering && self.session.pending().is_some_and(|p| p.text == text);
         if !the_offer {
             let lang = self.session.config().lang;
-            self.speech.speak(Speech {
+            self.voice.speech.speak(Speech {
                 text: text.clone(),
                 lang,
                 priority,
@@ -39,12 +39,12 @@ impl RochadeApp {
         // would show nothing of the moves typed before the answer).
         if self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered {
             if priority == Priority::Move {
-                self.a11y_pending.push_move(&text.spoken);
+                self.screen_reader.pending.push_move(&text.spoken);
             } else {
-                self.a11y_pending.push(&text.spoken);
+                self.screen_reader.pending.push(&text.spoken);
             }
         }
-        self.history.push(text);
+        self.panels.history.push(text);
     }
 
     pub(super) fn say_key(&mut self, key: &str, priority: Priority) {
@@ -70,7 +70,7 @@ impl RochadeApp {
     pub(super) fn apply_effects(&mut self, effects: impl Into<Vec<Effect>>) {
         let effects = effects.into();
         // Behind a move still being saved, everything waits its turn.
-        if !self.saving.held.is_empty() {
+        if !self.links.saving.held.is_empty() {
             self.hold_behind(effects);
             return;
         }
@@ -84,9 +84,9 @@ impl RochadeApp {
         if let Some(held) = held {
             let held = saving::Held::saving(held.ticket, self.now_ms(), held.effects);
             if front {
-                self.saving.held.push_front(held);
+                self.links.saving.held.push_front(held);
             } else {
-                self.saving.held.push_back(held);
+                self.links.saving.held.push_back(held);
             }
         }
     }
@@ -136,12 +136,12 @@ impl RochadeApp {
                 // The dialog takes the focus and the screen reader says its
                 // question then (see `dialogs::dialogs`): not said twice.
                 if let Some(p) = self.session.pending() {
-                    self.a11y_pending.forget(&p.text.spoken);
+                    self.screen_reader.pending.forget(&p.text.spoken);
                 }
-                self.dialogs.question_takes_focus = true;
-                self.dialogs.focus_before_question = if self.board.focused {
+                self.panels.dialogs.question_takes_focus = true;
+                self.panels.dialogs.focus_before_question = if self.board.focused {
                     FocusTarget::Board
-                } else if self.scoresheet.focused {
+                } else if self.panels.scoresheet.focused {
                     FocusTarget::Scoresheet
                 } else {
                     FocusTarget::MoveInput
@@ -152,9 +152,9 @@ impl RochadeApp {
                 ..
             } => {}
             Notice::Answered { .. } => {
-                self.focus_request = Some(self.dialogs.focus_before_question);
-                if let Some(kept) = self.move_input.kept.take() {
-                    self.move_input.text = kept;
+                self.panels.focus_request = Some(self.panels.dialogs.focus_before_question);
+                if let Some(kept) = self.panels.move_input.kept.take() {
+                    self.panels.move_input.text = kept;
                 }
             }
             _ => {}
@@ -166,7 +166,7 @@ impl RochadeApp {
     /// words again (those said since `mark`).
     pub(super) fn focus_moved(&mut self, mark: usize, moved: bool) {
         if moved {
-            self.a11y_pending.truncate(mark);
+            self.screen_reader.pending.truncate(mark);
         }
     }
 }

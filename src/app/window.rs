@@ -1,12 +1,21 @@
-//! The window itself: the title last sent, whether it was fitted to the
-//! screen, and the style (theme, text size) applied to it.
+//! The window itself: its words (the interface language), the banner at
+//! the top, the title last sent, whether it was fitted to the screen, and
+//! the style (theme, text size) applied to it.
+
+use std::time::Instant;
 
 use super::palette;
 use crate::config::{DisplaySettings, Theme};
 
 /// What the app keeps of the window between frames.
-#[derive(Default)]
 pub struct Window {
+    /// The interface's words, in the interface language.
+    pub ui: super::UiText,
+    /// A problem shown in the banner at the top (settings, speech, sound,
+    /// a board), until another replaces it.
+    pub note: Option<String>,
+    /// Frames are traced from here (ROCHADE_TRACE_FRAMES).
+    pub trace_frames: Option<Instant>,
     /// The title last sent (it says the game state).
     pub title: String,
     /// Whether the window was checked against the screen's size.
@@ -18,6 +27,18 @@ pub struct Window {
 }
 
 impl Window {
+    pub fn new(ui: super::UiText, note: Option<String>, trace_frames: Option<Instant>) -> Window {
+        Window {
+            ui,
+            note,
+            trace_frames,
+            title: String::new(),
+            fitted: false,
+            style: None,
+            close_allowed: false,
+        }
+    }
+
     /// Sends `title` when it differs from the one last sent.
     pub fn set_title(&mut self, ctx: &egui::Context, title: String) {
         if self.title != title {

@@ -12,8 +12,9 @@
 //!   full-position e-board: Millennium, Certabo, Chessnut, Pegasus);
 //! * [`pgn`], [`braille`] and [`export`] (scoresheets); [`browse`] (the
 //!   board read aloud square by square, rank, file, attackers);
-//! * [`speech`] (the speech queue, voice choice, who speaks), [`audio`]
-//!   (earcon synthesis), [`engine`] (levels, move choice, evaluation words,
+//! * [`speech`] (what is said and how urgently, the speech queue, voice
+//!   choice, who speaks), [`audio`] (the earcons and their synthesis),
+//!   [`engine`] (levels, move choice, evaluation words,
 //!   the review, and the messages to and from the engine thread);
 //! * [`session`], which ties them together: one [`session::Event`] in, a
 //!   list of [`session::Effect`]s out, with

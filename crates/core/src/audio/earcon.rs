@@ -4,7 +4,7 @@
 
 use std::f32::consts::TAU;
 
-use crate::session::Earcon;
+use super::sound::Earcon;
 
 /// One tone of an earcon: frequency, length, then silence before the next.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -41,7 +41,11 @@ use crate::clock::Clock;
 use crate::words::{Lang, Pack, Utterance};
 
 pub use config::{Mode, SessionConfig};
-pub use effect::{Earcon, Effect, Priority, Speech, SpeechClass};
+// Speech's and sound's vocabulary live below the session (it speaks in
+// them); re-exported here, where callers have always found them.
+pub use crate::audio::Earcon;
+pub use crate::speech::{Priority, Speech, SpeechClass};
+pub use effect::Effect;
 pub use engine::Opponent;
 pub use event::{Command, Event, Source};
 pub use handled::{Handled, Outcome, Refusal};

@@ -23,7 +23,7 @@
 
 use std::collections::VecDeque;
 
-use crate::session::{Priority, Speech, SpeechClass};
+use super::vocab::{Priority, Speech, SpeechClass};
 
 /// Identifies one utterance handed to the backend, so a late "finished"
 /// for speech that was already interrupted cannot end the next one.

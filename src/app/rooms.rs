@@ -1,0 +1,13 @@
+//! The rooms beside the game: puzzles and the Review window, each a panel
+//! with its own state, present once opened.
+
+/// The rooms opened so far.
+#[derive(Default)]
+pub(super) struct Rooms {
+    /// Puzzles, once started ([`super::puzzle_panel`]).
+    pub puzzles: Option<super::puzzle_panel::PuzzlePanel>,
+    /// The Review window ("learn from your games"), open.
+    pub review: Option<super::review_panel::ReviewPanel>,
+    /// A game being opened for review ([`super::review_open`]).
+    pub review_open: Option<super::review_open::ReviewOpen>,
+}
