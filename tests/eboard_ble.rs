@@ -15,9 +15,11 @@
 //!    recognizer's requests for the board are answered by the decoder
 //!    with the last position notified: no reference shows a Chessnut
 //!    sending an unchanged position again on any request, so the board is
-//!    asked nothing. The games exact are printed and floored at their
-//!    measured figures (`CHESSNUT_ONLY=n` plays game n alone,
-//!    `CHESSNUT_TRACE=1` prints what the recognizer got and did).
+//!    asked nothing. Each pace plays five seeds; the games exact are
+//!    printed per seed and the worst seed floored at its measured figure
+//!    (`CHESSNUT_ONLY=n` plays game n alone, `CHESSNUT_SEED=k` the k-th
+//!    seed alone, `CHESSNUT_TRACE=1` prints what the recognizer got and
+//!    did, and when the connection drops).
 //! 2. The real link thread over the fake stack: connect, lights written
 //!    byte-exact, a dropped link, a board that vanishes and returns, and a
 //!    harsh radio over a whole game: every position the link reports is one
@@ -159,6 +161,9 @@ impl Game {
             self.counts.lost += 1;
             self.counts.drops += 1;
             self.down_until = Some(self.now + RECONNECT_MS);
+            if std::env::var("CHESSNUT_TRACE").is_ok() {
+                eprintln!("{}: the connection drops", self.now);
+            }
             let mut out = Vec::new();
             self.rec.link_lost(&mut out);
             self.events(out);
@@ -345,7 +350,7 @@ fn play_all(kind: Kind, pace: Pace, noise: Noise, seed: u64) -> Tally {
         tally.missed += missed;
         if wrong == 0 && missed == 0 {
             tally.exact += 1;
-        } else if tally.failures.len() < 5 {
+        } else if tally.failures.len() < 10 {
             tally.failures.push(format!(
                 "game {}: {} of {} moves recorded, first {agree} right, then {:?}; {:?}",
                 i + 1,
@@ -366,50 +371,67 @@ fn play_all(kind: Kind, pace: Pace, noise: Noise, seed: u64) -> Tally {
     tally
 }
 
-/// Plays every game; `at_least` must come out exact (the figure measured
-/// once the board was no longer asked for a whole position it is not
-/// known to send; the games missed are printed).
+/// How many seeds each pace plays (`0xB1E`, `0x1B1E`, ...): a rule that
+/// helps one game of one seed and no other is fitting the test.
+const SEEDS: u64 = 5;
+
+/// Plays every game with each seed (`CHESSNUT_SEED=k` the k-th alone);
+/// the worst seed must have `at_least` games exact (its measured figure;
+/// the games missed are printed).
 fn check(kind: Kind, name: &str, pace: Pace, noise: Noise, at_least: usize) {
     let only = std::env::var("CHESSNUT_ONLY").ok();
-    let t = play_all(kind, pace, noise, 0xB1E);
-    let c = &t.counts;
-    println!(
-        "{kind} {name}: games exact {} / {}, moves {}, wrong {}, missed {} \
-         (notifications {} sent, {} lost in {} dropped connections, {} split, {} merged; \
-         {} polls)",
-        t.exact,
-        t.games,
-        t.moves,
-        t.wrong,
-        t.missed,
-        c.sent,
-        c.lost,
-        c.drops,
-        c.split,
-        c.merged,
-        c.refreshes
-    );
-    for failure in &t.failures {
-        println!("  {failure}");
+    let one_seed: Option<u64> = std::env::var("CHESSNUT_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let mut worst = usize::MAX;
+    let mut failures = Vec::new();
+    for k in (0..SEEDS).filter(|k| one_seed.is_none_or(|o| o == *k)) {
+        let seed = 0xB1E + 0x1000 * k;
+        let t = play_all(kind, pace, noise, seed);
+        let c = &t.counts;
+        println!(
+            "{kind} {name} (seed {seed:#x}): games exact {} / {}, moves {}, wrong {}, missed {} \
+             (notifications {} sent, {} lost in {} dropped connections, {} split, {} merged; \
+             {} polls)",
+            t.exact,
+            t.games,
+            t.moves,
+            t.wrong,
+            t.missed,
+            c.sent,
+            c.lost,
+            c.drops,
+            c.split,
+            c.merged,
+            c.refreshes
+        );
+        for failure in &t.failures {
+            println!("  {failure}");
+        }
+        // The noise must really have been there.
+        assert!(
+            only.is_some()
+                || (c.split > 1000 && c.merged > 500 && (noise.lose == 0 || c.lost > 100)),
+            "too little noise"
+        );
+        if t.exact < worst {
+            worst = t.exact;
+            failures = t.failures;
+        }
     }
+    println!("{kind} {name}: the worst seed {worst} exact");
     if only.is_none() {
         assert!(
-            t.exact >= at_least,
-            "{kind} {name}: {} exact, fewer than {at_least}:\n{}",
-            t.exact,
-            t.failures.join("\n")
+            worst >= at_least,
+            "{kind} {name}: {worst} exact, fewer than {at_least}:\n{}",
+            failures.join("\n")
         );
     }
-    // The noise must really have been there.
-    assert!(
-        only.is_some() || (c.split > 1000 && c.merged > 500 && (noise.lose == 0 || c.lost > 100)),
-        "too little noise"
-    );
 }
 
 #[test]
 fn a_chessnut_is_followed_exactly_in_every_game_at_a_human_pace() {
-    check(Kind::Chessnut, "human pace", HUMAN, HUMAN_NOISE, 306);
+    check(Kind::Chessnut, "human pace", HUMAN, HUMAN_NOISE, 316);
 }
 
 #[test]
@@ -417,6 +439,74 @@ fn a_chessnut_is_followed_exactly_in_every_game_at_blitz_pace() {
     check(Kind::Chessnut, "blitz pace", BLITZ, blitz_noise(), 329);
 }
 
+/// A Chessnut's whole positions at `at_ms`, one after another, each with
+/// the recognizer's deadlines run up to it; `None` is a lost link. The
+/// record kept (a correction replacing the move it corrects).
+fn follow_reports(reports: &[(u64, Option<&Board>)], until_ms: u64) -> Vec<String> {
+    // The deadlines due by `to`, run.
+    fn ticks(rec: &mut Recognizer, to: u64, out: &mut Vec<RecognizerEvent>) {
+        while let Some(at) = rec.next_deadline().filter(|d| *d <= to) {
+            rec.on_tick(at, out);
+        }
+    }
+    let mut rec = Recognizer::new(RecognizerConfig::default(), Chess::default());
+    let mut out = Vec::new();
+    for &(at, board) in reports {
+        ticks(&mut rec, at, &mut out);
+        match board {
+            Some(b) => rec.on_dump(at, &pieces_of_board(b.clone()), &mut out),
+            None => rec.link_lost(&mut out),
+        }
+    }
+    ticks(&mut rec, until_ms, &mut out);
+    let (mut moves, mut wrong) = (Vec::new(), Vec::new());
+    for e in out {
+        recorded::record(e, &mut moves, &mut wrong);
+    }
+    assert!(wrong.is_empty(), "{wrong:?}");
+    moves.iter().map(|m| m.to_string()).collect()
+}
+
+/// The board after `moves` (SAN) from the start, with `lifted` empty.
+fn board_after(moves: &[&str], lifted: &[Square]) -> Board {
+    let mut pos = Chess::default();
+    for san in moves {
+        let mv = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(mv);
+    }
+    let mut board = pos.board().clone();
+    for &sq in lifted {
+        board.discard_piece_at(sq);
+    }
+    board
+}
+
+#[test]
+fn a_piece_that_paused_and_went_on_while_the_link_was_down_corrects_its_move() {
+    // 1. e4 e5 2. Qh5, the queen set down on g4 long enough to count,
+    // lifted again; the link drops before she reaches h5 and is back
+    // 1.6 s later (past the correction time since Qg4 was read): the
+    // board's first report shows her on h5. The correction time does not
+    // run while the board goes unheard: Qg4 is corrected to Qh5.
+    let e4e5 = board_after(&["e4", "e5"], &[]);
+    let reports = [
+        (0, Some(&Board::default())),
+        (1000, Some(&board_after(&["e4"], &[]))),
+        (2000, Some(&e4e5)),
+        (3000, Some(&board_after(&["e4", "e5"], &[Square::D1]))),
+        (3200, Some(&board_after(&["e4", "e5", "Qg4"], &[]))),
+        (3700, Some(&board_after(&["e4", "e5"], &[Square::D1]))),
+        (3800, None),
+        (5400, Some(&board_after(&["e4", "e5", "Qh5"], &[]))),
+    ];
+    assert_eq!(follow_reports(&reports, 9000), ["e2-e4", "e7-e5", "Qd1-h5"]);
+}
+
+// The Pegasus knows only occupancy: its games go through the peg-board's
 // The Pegasus knows only occupancy: its games go through the peg-board's
 // tracker in `tests/pegasus_games.rs`.
 
