@@ -25,6 +25,8 @@
 //!    harsh radio over a whole game: every position the link reports is one
 //!    the board showed, and the last one arrives.
 
+#[path = "support/ble_fake.rs"]
+mod ble_fake;
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
 #[path = "support/recorded.rs"]
@@ -36,9 +38,9 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use ble_fake::{FakeBle, FakeDevice, Faults};
 use eboard_hands::{BLITZ, HUMAN, Pace, apply, play_game, selfplay};
 use rng::Rng;
-use rochade::ble::fake::{FakeBle, FakeDevice, Faults};
 use rochade::ble::{BleConfig, BleLink};
 use rochade::board::{HostCommand, Protocol};
 use rochade::dgt::protocol::{self as dgt, pieces_of_board};
