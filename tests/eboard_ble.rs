@@ -433,7 +433,7 @@ fn check(kind: Kind, name: &str, pace: Pace, noise: Noise, at_least: usize) {
 
 #[test]
 fn a_chessnut_is_followed_exactly_in_every_game_at_a_human_pace() {
-    check(Kind::Chessnut, "human pace", HUMAN, HUMAN_NOISE, 316);
+    check(Kind::Chessnut, "human pace", HUMAN, HUMAN_NOISE, 327);
 }
 
 #[test]
@@ -508,7 +508,31 @@ fn a_piece_that_paused_and_went_on_while_the_link_was_down_corrects_its_move() {
     assert_eq!(follow_reports(&reports, 9000), ["e2-e4", "e7-e5", "Qd1-h5"]);
 }
 
-// The Pegasus knows only occupancy: its games go through the peg-board's
+#[test]
+fn a_move_completed_while_the_link_was_down_and_the_reply_made_before_the_board_settled() {
+    // As above; the board's first report shows Qh5, and Black's knight is
+    // lifted and set on c6 before that report has stood for the settle
+    // time: Qg4 is corrected to Qh5, then Nc6 (not Nc6 and a second queen
+    // move g4-h5 after it).
+    let qh5 = ["e4", "e5", "Qh5"];
+    let reports = [
+        (0, Some(&Board::default())),
+        (1000, Some(&board_after(&["e4"], &[]))),
+        (2000, Some(&board_after(&["e4", "e5"], &[]))),
+        (3000, Some(&board_after(&["e4", "e5"], &[Square::D1]))),
+        (3200, Some(&board_after(&["e4", "e5", "Qg4"], &[]))),
+        (3700, Some(&board_after(&["e4", "e5"], &[Square::D1]))),
+        (3800, None),
+        (5400, Some(&board_after(&qh5, &[]))),
+        (5500, Some(&board_after(&qh5, &[Square::B8]))),
+        (5650, Some(&board_after(&["e4", "e5", "Qh5", "Nc6"], &[]))),
+    ];
+    assert_eq!(
+        follow_reports(&reports, 9000),
+        ["e2-e4", "e7-e5", "Qd1-h5", "Nb8-c6"]
+    );
+}
+
 // The Pegasus knows only occupancy: its games go through the peg-board's
 // tracker in `tests/pegasus_games.rs`.
 

@@ -249,6 +249,7 @@ impl Recognizer {
             mv,
             shown: false,
             at: None,
+            unheard: false,
         });
         self.recheck(now);
     }
@@ -297,10 +298,12 @@ impl Recognizer {
     /// move's correction time does not run while the board went unheard.
     fn heard(&mut self, now: u64) {
         if let Some(since) = self.deaf_since.take()
-            && let Some(at) = self.history.last_mut().and_then(|p| p.at.as_mut())
+            && let Some(last) = self.history.last_mut()
+            && let Some(at) = last.at.as_mut()
             && since < *at + self.cfg.correction_ms
         {
             *at += now.saturating_sub(since.max(*at));
+            last.unheard = true;
         }
         self.heard_at = now;
     }
@@ -695,6 +698,29 @@ impl Recognizer {
             self.in_sync(out);
             return true;
         }
+        // The same, completed while the link was down, and the reply
+        // begun or made since: the positions the board showed, from the
+        // one before the last move (the first report after the loss shows
+        // the move completed).
+        if let Some(last) = self.history.last()
+            && last.unheard
+            && last.at.is_some_and(|at| now < at + self.cfg.correction_ms)
+            && let Some(moves) =
+                chain(&last.before, &self.trail, seen, false).filter(|m| m[0] != last.mv)
+        {
+            let old = self.history.pop().expect("a last move");
+            self.pos = old.before;
+            self.play(now, moves[0], &mut Vec::new());
+            out.push(RecognizerEvent::Corrected {
+                old: old.mv,
+                new: moves[0],
+            });
+            for &mv in &moves[1..] {
+                self.play(now, mv, out);
+            }
+            self.in_sync(out);
+            return true;
+        }
         if in_hand {
             return false;
         }
@@ -736,6 +762,7 @@ impl Recognizer {
             mv,
             shown: true,
             at: Some(now),
+            unheard: false,
         });
         out.push(RecognizerEvent::Move(mv));
     }
@@ -793,6 +820,8 @@ struct Played {
     shown: bool,
     /// When it was made on this board (`None`: made elsewhere).
     at: Option<u64>,
+    /// The link was lost within its correction time.
+    unheard: bool,
 }
 
 fn rotated(board: &Board) -> Board {
