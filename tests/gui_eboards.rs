@@ -21,6 +21,8 @@ use rochade::session::Mode;
 use rochade::words::Lang;
 use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Position};
 
+#[path = "support/ble_fake.rs"]
+mod ble_fake;
 #[path = "support/board_sim.rs"]
 mod board_sim;
 #[path = "support/eboard_hands.rs"]
@@ -392,7 +394,7 @@ fn find_boards_says_a_board_found_and_a_board_lost() {
 /// so, and each board is greeted.
 #[test]
 fn bluetooth_boards_in_both_seats_link_on_the_fake_stack() {
-    use rochade::ble::fake::{FakeBle, FakeDevice};
+    use ble_fake::{FakeBle, FakeDevice};
     let chessnut = FakeDevice::new("Chessnut Air", "AA:BB:CC:00:00:01", 11);
     let pegasus = FakeDevice::new("DGT_PEGASUS_4711", "AA:BB:CC:00:00:02", 12);
     let stack = FakeBle::factory(vec![chessnut.clone(), pegasus.clone()]);

@@ -12,10 +12,10 @@
 //!   growing pause when the board goes away;
 //! * [`BleTransport`]: what the link needs of a stack, every call with a
 //!   timeout;
-//! * [`fake`]: the test double; [`btle`]: the real stack.
+//! * [`btle`]: the real stack (the tests' fake one is in
+//!   `tests/support/ble_fake.rs`, not in the product).
 
 pub mod btle;
-pub mod fake;
 mod link;
 pub mod transport;
 

@@ -1,5 +1,5 @@
 //! What the BLE link needs of a Bluetooth stack, as a trait: the real one
-//! (`btleplug`, [`super::btle`]) and the test double ([`super::fake`])
+//! (`btleplug`, [`super::btle`]) and the tests' fake one (`tests/support/ble_fake.rs`)
 //! implement it. Every call takes a timeout and returns in it: a stuck
 //! daemon or a board out of reach is an error the link reports and
 //! retries, never a hang.

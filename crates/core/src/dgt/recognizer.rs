@@ -142,6 +142,11 @@ pub struct Recognizer {
     quiet_scans: u32,
     /// The changes of the scan coming in, not followed yet.
     scan_changes: Vec<(Square, Option<shakmaty::Piece>)>,
+    /// When the board last reported anything.
+    heard_at: u64,
+    /// The link was lost: the board was last heard then, and its next
+    /// report may show changes made at any time since.
+    deaf_since: Option<u64>,
 }
 
 /// Boards kept in the trail at most.
@@ -169,6 +174,8 @@ impl Recognizer {
             changed_since_scan: false,
             quiet_scans: 0,
             scan_changes: Vec::new(),
+            heard_at: 0,
+            deaf_since: None,
         }
     }
 
@@ -242,6 +249,7 @@ impl Recognizer {
             mv,
             shown: false,
             at: None,
+            unheard: false,
         });
         self.recheck(now);
     }
@@ -280,7 +288,24 @@ impl Recognizer {
 
     /// The link was lost or bytes were dropped: ask for the whole board.
     pub fn link_lost(&mut self, out: &mut Vec<RecognizerEvent>) {
+        self.deaf_since.get_or_insert(self.heard_at);
         out.push(RecognizerEvent::RequestBoard);
+    }
+
+    /// The board reports at `now`. After a lost link, what it shows may
+    /// have been done at any time since it was last heard (a piece that
+    /// paused on its way and went on while the link was down): the last
+    /// move's correction time does not run while the board went unheard.
+    fn heard(&mut self, now: u64) {
+        if let Some(since) = self.deaf_since.take()
+            && let Some(last) = self.history.last_mut()
+            && let Some(at) = last.at.as_mut()
+            && since < *at + self.cfg.correction_ms
+        {
+            *at += now.saturating_sub(since.max(*at));
+            last.unheard = true;
+        }
+        self.heard_at = now;
     }
 
     /// A full board dump. A board that reports its whole position on
@@ -291,6 +316,7 @@ impl Recognizer {
     /// set down on empty squares, then pieces taken (the taken one off,
     /// the taker on), then the other side's pieces lifted.
     pub fn on_dump(&mut self, now: u64, pieces: &Pieces, out: &mut Vec<RecognizerEvent>) {
+        self.heard(now);
         // The scan's changes first: the dump comes with them.
         self.follow_scan_changes(now, out);
         if let Some(board) = self.board
@@ -345,6 +371,7 @@ impl Recognizer {
         piece: Option<shakmaty::Piece>,
         out: &mut Vec<RecognizerEvent>,
     ) {
+        self.heard(now);
         if self.board.is_none() {
             out.push(RecognizerEvent::RequestBoard);
             return;
@@ -671,6 +698,29 @@ impl Recognizer {
             self.in_sync(out);
             return true;
         }
+        // The same, completed while the link was down, and the reply
+        // begun or made since: the positions the board showed, from the
+        // one before the last move (the first report after the loss shows
+        // the move completed).
+        if let Some(last) = self.history.last()
+            && last.unheard
+            && last.at.is_some_and(|at| now < at + self.cfg.correction_ms)
+            && let Some(moves) =
+                chain(&last.before, &self.trail, seen, false).filter(|m| m[0] != last.mv)
+        {
+            let old = self.history.pop().expect("a last move");
+            self.pos = old.before;
+            self.play(now, moves[0], &mut Vec::new());
+            out.push(RecognizerEvent::Corrected {
+                old: old.mv,
+                new: moves[0],
+            });
+            for &mv in &moves[1..] {
+                self.play(now, mv, out);
+            }
+            self.in_sync(out);
+            return true;
+        }
         if in_hand {
             return false;
         }
@@ -712,6 +762,7 @@ impl Recognizer {
             mv,
             shown: true,
             at: Some(now),
+            unheard: false,
         });
         out.push(RecognizerEvent::Move(mv));
     }
@@ -769,6 +820,8 @@ struct Played {
     shown: bool,
     /// When it was made on this board (`None`: made elsewhere).
     at: Option<u64>,
+    /// The link was lost within its correction time.
+    unheard: bool,
 }
 
 fn rotated(board: &Board) -> Board {

@@ -4,13 +4,19 @@
 //! drives. Harsher than a real stack: notifications split in two or
 //! merged with the next, lost, the connection dropped at random points,
 //! writes that fail or are slow, all from a seed, so a failure replays.
+//! Test support only: the product has no fake stack.
+//!
+//! Included with `#[path = "support/ble_fake.rs"] mod ble_fake;`.
+#![allow(dead_code)]
 
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::TransportFactory;
-use super::transport::{BleError, BleEvent, BleTransport, Device, Pick, Profile, pick};
+use rochade::ble::TransportFactory;
+use rochade::ble::transport::{
+    BleError, BleEvent, BleTransport, Device, NO_ADDRESS, Pick, Profile, pick,
+};
 
 /// How harsh the stack is. Percentages per notification or write; the
 /// link drop per mille.
@@ -127,7 +133,7 @@ impl FakeDevice {
     /// A board as btleplug shows it on macOS: every address
     /// `00:00:00:00:00:00`, the system's UUID `id` for the device.
     pub fn on_macos(name: &str, id: &str, seed: u64) -> FakeDevice {
-        let d = FakeDevice::new(name, super::transport::NO_ADDRESS, seed);
+        let d = FakeDevice::new(name, NO_ADDRESS, seed);
         d.lock().device.id = id.into();
         d
     }
