@@ -184,6 +184,9 @@ impl EBoardSeat {
             LinkInput::Configure(cfg) => {
                 let mut own = self.rec.config().clone();
                 own.guidance_ms = cfg.mismatch_ms;
+                if let Some(ms) = cfg.eboard_settle_ms {
+                    own.settle_ms = ms;
+                }
                 self.rec.set_config(own);
                 // Which way round the board lies, when fixed by hand: said
                 // of a board in use only (the settings reach an unused
