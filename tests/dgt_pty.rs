@@ -12,7 +12,8 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use rochade::dgt::protocol::{Message, encode, pieces_of_board};
+use rochade::dgt::protocol::{Message, encode};
+use rochade::eboard::pieces::pieces_of_board;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
 

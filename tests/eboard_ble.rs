@@ -39,10 +39,10 @@ use rng::Rng;
 use rochade::ble::fake::{FakeBle, FakeDevice, Faults};
 use rochade::ble::{BleConfig, BleLink};
 use rochade::board::{HostCommand, Protocol};
-use rochade::dgt::protocol::{self as dgt, pieces_of_board};
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::eboard::pegasus_sim::PegasusSim;
+use rochade::eboard::pieces::{self, pieces_of_board};
 use rochade::eboard::{AnyDecoder, Kind, Message, chessnut, pegasus};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::serial::BoardInput;
 use rochade::session::board::BoardEvent;
 use shakmaty::{Bitboard, Board, Chess, Move, Position, Square};
@@ -493,8 +493,8 @@ fn chessnut_device(seed: u64, board: &Arc<Mutex<Board>>) -> (FakeDevice, Receive
     (dev, writes)
 }
 
-fn start() -> dgt::Pieces {
-    dgt::start_pieces()
+fn start() -> pieces::Pieces {
+    pieces::start_pieces()
 }
 
 #[test]
@@ -771,7 +771,7 @@ fn a_pegasus_at_its_address_sends_the_developer_key_reads_occupancy_and_gets_its
 /// What the link reported, replayed on a board.
 #[derive(Default)]
 struct Replay {
-    seen: Option<dgt::Pieces>,
+    seen: Option<pieces::Pieces>,
     ups: u64,
     losses: u64,
     positions: u64,
@@ -779,7 +779,7 @@ struct Replay {
 
 impl Replay {
     /// Every whole position must be one the board showed.
-    fn take(&mut self, input: BoardInput<Message>, shown: &[dgt::Pieces]) {
+    fn take(&mut self, input: BoardInput<Message>, shown: &[pieces::Pieces]) {
         match input.event {
             BoardEvent::Message(Message::Position(p)) => {
                 assert!(shown.contains(&p), "a position the board never showed");
