@@ -7,7 +7,6 @@
 //! * [`wire`]: the board as a [`crate::board::Protocol`];
 //! * [`sim`]: a simulated DGT board.
 
-pub(crate) mod catch_up;
 pub mod protocol;
 pub mod sim;
 pub mod wire;

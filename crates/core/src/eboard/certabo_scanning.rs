@@ -5,7 +5,7 @@
 use shakmaty::{Board, Position, Square};
 
 use super::{Recognizer, RecognizerEvent, landing};
-use crate::dgt::catch_up::{
+use crate::board::catch_up::by_pieces::{
     after, capture_in_hand, catch_up_shuttling, catch_up_within, fits_better_than_none,
     mover_as_shown,
 };

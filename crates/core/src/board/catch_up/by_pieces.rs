@@ -387,7 +387,7 @@ pub(crate) fn chain(
             let occ = pos.board().occupied();
             let turn = pos.turn();
             let shows = |mv: Move, board: &Board| {
-                crate::board::catch_up::occupancy_after(mv, occ, turn) == board.occupied()
+                super::by_occupancy::occupancy_after(mv, occ, turn) == board.occupied()
                     && after(pos, mv).board() == board
             };
             if let Some(&mv) = legal.iter().find(|&&mv| shows(mv, self.seen)) {
