@@ -7,8 +7,10 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
-use rochade::dgt::protocol::{Message, Pieces, encode, pieces_of_board};
-use rochade::dgt::{Decoder, Recognizer, RecognizerConfig, RecognizerEvent};
+use rochade::dgt::Decoder;
+use rochade::dgt::protocol::{Message, encode};
+use rochade::eboard::pieces::pieces_of_board;
+use rochade::eboard::{Pieces, Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::san::San;
 use shakmaty::{Chess, Position, Square};
 

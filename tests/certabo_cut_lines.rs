@@ -6,9 +6,9 @@
 //! paused twice (a slide read as a move to the square it paused on).
 
 use rochade::board::{HostCommand, Protocol};
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::eboard::certabo_sim::{CertaboSim, cut_line};
 use rochade::eboard::{AnyDecoder, Kind, Message};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Chess, Move, Piece, Position, Square};
 
 #[path = "support/recorded.rs"]

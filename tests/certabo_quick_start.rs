@@ -14,9 +14,9 @@
 //! e-boards share, starting from the start position as `track` does.
 
 use rochade::board::{HostCommand, Protocol};
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::eboard::certabo_sim::CertaboSim;
 use rochade::eboard::{AnyDecoder, CalibrationStep, Kind, Message};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Chess, Color, Move, Square};
 
 #[path = "support/recorded.rs"]

@@ -30,8 +30,8 @@ mod rng;
 use eboard_hands::{BLITZ, HUMAN, Pace, apply, play_game, selfplay};
 use rng::Rng;
 use rochade::board::{HostCommand, Protocol};
-use rochade::dgt::protocol::pieces_of_board;
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
+use rochade::eboard::pieces::pieces_of_board;
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::eboard::{AnyDecoder, Kind, Message, chessnut};
 use shakmaty::{Board, Chess, Move, Position, Square};
 

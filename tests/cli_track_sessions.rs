@@ -48,7 +48,7 @@ impl Recorder {
     fn new(h1_first: bool, start: &Board) -> Recorder {
         let mut sim = MillenniumSim::new();
         sim.h1_first = h1_first;
-        sim.set_pieces(&rochade::dgt::protocol::pieces_of_board(start.clone()));
+        sim.set_pieces(&rochade::eboard::pieces::pieces_of_board(start.clone()));
         // Reports on every change, as the greeting asks.
         sim.receive(0, b"W020356");
         let mut r = Recorder {

@@ -10,8 +10,8 @@
 //! now and then a full board dump in the middle of play (the host asked for
 //! one). Games: the self-play corpus under `tests/data/selfplay.pgn`.
 
-use rochade::dgt::protocol::pieces_of_board;
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
+use rochade::eboard::pieces::pieces_of_board;
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::pgn::{Games, ReadOptions};
 use shakmaty::{Board, CastlingSide, Chess, Move, Piece, Position, Square};
 

@@ -12,7 +12,8 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use rochade::dgt::protocol::{Message, encode, pieces_of_board};
+use rochade::dgt::protocol::{Message, encode};
+use rochade::eboard::pieces::pieces_of_board;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
 
@@ -187,7 +188,9 @@ fn track_follows_a_real_game_on_the_simulated_dgt_board_and_replays_its_log() {
     );
     assert!(
         seen.iter()
-            .any(|v| v["event"] == "board_info" && v["text"] == "DGT board, version 1.7"),
+            // The DGT board follows the e-board path: its version said as
+            // every e-board's ident is (and as the window shows it).
+            .any(|v| v["event"] == "board_info" && v["text"] == "DGT 1.7"),
         "{seen:?}"
     );
     for (i, (_, mv)) in opera_moves().into_iter().enumerate() {
@@ -306,7 +309,7 @@ fn a_log_of_a_board_polled_once_a_second_reproduces_the_game() {
     let events = json_values(&out.stdout);
     assert_eq!(sans(&events), OPERA, "{events:?}");
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("skipped"),
+        String::from_utf8_lossy(&out.stderr).contains("dgt message(s) dropped"),
         "the noise is counted"
     );
     assert!(
@@ -315,6 +318,94 @@ fn a_log_of_a_board_polled_once_a_second_reproduces_the_game() {
             .any(|v| v["event"] == "takeback" || v["event"] == "rejected"),
         "{events:?}"
     );
+}
+
+/// A DGT clock on the board reports every second: `track` prints its times
+/// as a `clock` event when they change, once per change, and nothing when
+/// the board says no clock is attached.
+#[test]
+fn a_dgt_clocks_times_print_once_per_change() {
+    use rochade::dgt::protocol::{ClockReading, ClockSide};
+    let side = |minutes, seconds| ClockSide {
+        hours: 0,
+        minutes,
+        seconds,
+        flag: false,
+    };
+    let reading = |left: u8, right: u8, status| ClockReading {
+        left: side(5, left),
+        right: side(5, right),
+        status,
+    };
+    let mut log = String::from("# rochade board log format=dgt baud=9600 port=/dev/ttyUSB0\n");
+    let dump = encode(&Message::BoardDump(pieces_of_board(
+        Chess::default().board().clone(),
+    )));
+    log.push_str(&rochade::board::log::format_entry(10, &dump, true));
+    let running = 0x01;
+    let no_clock = 0x20;
+    for (ms, clock) in [
+        (1000, reading(30, 40, running)),
+        (2000, reading(30, 40, running)),
+        (3000, reading(29, 40, running)),
+        (4000, reading(0, 0, no_clock)),
+    ] {
+        let bytes = encode(&Message::Clock(clock));
+        log.push_str(&rochade::board::log::format_entry(ms, &bytes, true));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clock.log");
+    std::fs::write(&path, &log).unwrap();
+    let out = cli::run_rochade(&["track", "--log", path.to_str().unwrap()], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let clocks: Vec<_> = json_values(&out.stdout)
+        .into_iter()
+        .filter(|v| v["event"] == "clock")
+        .collect();
+    assert_eq!(
+        clocks,
+        [
+            serde_json::json!({"event": "clock", "left": "0:05:30", "right": "0:05:40", "running": true}),
+            serde_json::json!({"event": "clock", "left": "0:05:29", "right": "0:05:40", "running": true}),
+        ]
+    );
+}
+
+/// `--settle-ms` is how long a DGT board's position must stand before it
+/// counts: e4 shown for 200 ms and taken back is a move with 100 ms, and
+/// nothing with the recognizer's own 300 ms.
+#[test]
+fn settle_ms_is_how_long_a_dgt_position_must_stand() {
+    let mut log = String::from("# rochade board log format=dgt baud=9600 port=/dev/ttyUSB0\n");
+    let start = Chess::default();
+    let e4 = start
+        .clone()
+        .play(San::from_ascii(b"e4").unwrap().to_move(&start).unwrap())
+        .unwrap();
+    for (ms, pos) in [(10, &start), (1000, &e4), (1200, &start)] {
+        let dump = encode(&Message::BoardDump(pieces_of_board(pos.board().clone())));
+        log.push_str(&rochade::board::log::format_entry(ms, &dump, true));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("brief.log");
+    std::fs::write(&path, &log).unwrap();
+    let moves = |extra: &[&str]| {
+        let mut args = vec!["track", "--log", path.to_str().unwrap()];
+        args.extend(extra);
+        let out = cli::run_rochade(&args, b"");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        sans(&json_values(&out.stdout))
+    };
+    assert_eq!(moves(&["--settle-ms", "100"]), ["e4"]);
+    assert!(moves(&[]).is_empty());
 }
 
 /// The sighted player (White) on the DGT board, the blind player (Black) on
@@ -437,13 +528,11 @@ fn a_dgt_board_unplugged_and_plugged_back_in_keeps_the_game() {
     // Plugged back in with the game's position on it.
     let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR";
     let mut sim = sim_with(&link, &["--format", "dgt", "--setup", fen]);
-    let connections = |s: &[serde_json::Value]| {
-        s.iter()
-            .filter(|v| v["event"] == "link" && v["state"] == "connected")
-            .count()
-    };
+    // The link back is said as restored (the session's word, as for every
+    // e-board), not as a first connection.
     wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {
-        connections(s) == 2
+        s.iter()
+            .any(|v| v["event"] == "link" && v["state"] == "restored")
     });
     sim.say("move g1f3");
     wait_for(&rx, &mut seen, Duration::from_secs(10), |s| {

@@ -4,8 +4,8 @@
 
 use rochade::board::guidance::guidance;
 use rochade::chess::GameRecord;
-use rochade::dgt::protocol::{Pieces, start_pieces};
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
+use rochade::eboard::pieces::{Pieces, start_pieces};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::words::{Lang, Pack};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Piece, Role, Square};

@@ -21,8 +21,9 @@ use eboard_hands::{BLITZ, apply, play_game, selfplay};
 use rng::Rng;
 use rochade::ble::{BleConfig, BleLink};
 use rochade::board::HostCommand;
-use rochade::dgt::protocol::{self as dgt, pieces_of_board};
+use rochade::dgt::protocol as dgt;
 use rochade::eboard::pegasus_sim::PegasusSim;
+use rochade::eboard::pieces::pieces_of_board;
 use rochade::eboard::{Kind, Message, chessnut, pegasus};
 use rochade::serial::BoardInput;
 use rochade::session::board::BoardEvent;
@@ -102,8 +103,8 @@ fn chessnut_device(seed: u64, board: &Arc<Mutex<Board>>) -> (FakeDevice, Receive
     (dev, writes)
 }
 
-fn start() -> dgt::Pieces {
-    dgt::start_pieces()
+fn start() -> pieces::Pieces {
+    pieces::start_pieces()
 }
 
 #[test]
@@ -380,7 +381,7 @@ fn a_pegasus_at_its_address_sends_the_developer_key_reads_occupancy_and_gets_its
 /// What the link reported, replayed on a board.
 #[derive(Default)]
 struct Replay {
-    seen: Option<dgt::Pieces>,
+    seen: Option<pieces::Pieces>,
     ups: u64,
     losses: u64,
     positions: u64,
@@ -388,7 +389,7 @@ struct Replay {
 
 impl Replay {
     /// Every whole position must be one the board showed.
-    fn take(&mut self, input: BoardInput<Message>, shown: &[dgt::Pieces]) {
+    fn take(&mut self, input: BoardInput<Message>, shown: &[pieces::Pieces]) {
         match input.event {
             BoardEvent::Message(Message::Position(p)) => {
                 assert!(shown.contains(&p), "a position the board never showed");

@@ -24,9 +24,9 @@
 use std::collections::HashMap;
 
 use rochade::board::{HostCommand, Protocol};
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::eboard::certabo_sim::CertaboSim;
 use rochade::eboard::{AnyDecoder, CalibrationStep, Kind, Message};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 #[path = "support/recorded.rs"]

@@ -20,10 +20,10 @@
 use std::collections::VecDeque;
 
 use rochade::board::{HostCommand, Protocol};
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::eboard::millennium::{self, with_check};
 use rochade::eboard::millennium_sim::MillenniumSim;
 use rochade::eboard::{AnyDecoder, Kind, Message};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Chess, Move};
 
 #[path = "support/recorded.rs"]
@@ -203,7 +203,7 @@ impl Table<'_> {
                     eprintln!(
                         "{} status {}",
                         self.now,
-                        rochade::dgt::protocol::board_of_pieces(&pieces)
+                        rochade::eboard::pieces::board_of_pieces(&pieces)
                     );
                 }
                 self.tally.statuses_read += 1;
@@ -391,7 +391,7 @@ fn the_serial_link_follows_the_emulator_on_a_real_pseudo_terminal_and_lights_its
         }
     }
     assert_eq!(ident.as_deref(), Some("Millennium ChessLink 01.03"));
-    assert_eq!(first, Some(rochade::dgt::protocol::start_pieces()));
+    assert_eq!(first, Some(rochade::eboard::pieces::start_pieces()));
     assert!(
         board.commands().starts_with(b"WVS"),
         "{:?}",
@@ -404,11 +404,11 @@ fn the_serial_link_follows_the_emulator_on_a_real_pseudo_terminal_and_lights_its
     // a move stands on the board long enough for a scan, and the host
     // reads every one.
     let games = eboard_hands::selfplay();
-    let mut expected = vec![rochade::dgt::protocol::start_pieces()];
+    let mut expected = vec![rochade::eboard::pieces::start_pieces()];
     for game in games.iter().take(2) {
         let mut pos = Chess::default();
         let mut shown = board.pieces();
-        let mut show = |pieces: rochade::dgt::Pieces| {
+        let mut show = |pieces: rochade::eboard::Pieces| {
             for sq in Square::ALL {
                 if shown[usize::from(sq)] != pieces[usize::from(sq)] {
                     board.set(sq, pieces[usize::from(sq)]);
@@ -417,14 +417,14 @@ fn the_serial_link_follows_the_emulator_on_a_real_pseudo_terminal_and_lights_its
             shown = pieces;
             std::thread::sleep(Duration::from_millis(100));
         };
-        let start = rochade::dgt::protocol::pieces_of_board(pos.board().clone());
+        let start = rochade::eboard::pieces::pieces_of_board(pos.board().clone());
         if expected.last() != Some(&start) {
             expected.push(start);
         }
         show(start);
         for &mv in game.iter().take(24) {
             pos.play_unchecked(mv);
-            let pieces = rochade::dgt::protocol::pieces_of_board(pos.board().clone());
+            let pieces = rochade::eboard::pieces::pieces_of_board(pos.board().clone());
             expected.push(pieces);
             show(pieces);
         }

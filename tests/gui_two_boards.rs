@@ -8,7 +8,9 @@ mod gui_common;
 
 use egui::{Key, Modifiers};
 use gui_common::{Gui, settings, start};
-use rochade::dgt::protocol::{ClockReading, ClockSide, Message, Pieces, pieces_of_board};
+use rochade::dgt::protocol::{ClockReading, ClockSide, Message};
+use rochade::eboard::Pieces;
+use rochade::eboard::pieces::pieces_of_board;
 use rochade::session::board::BoardEvent;
 use rochade::session::{Event, Mode};
 use rochade::words::Lang;

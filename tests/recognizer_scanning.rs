@@ -3,8 +3,8 @@
 //! hands, then ends. The cases where a scan lost on the line or a weak chip
 //! read hides the order of the hands (found in the blitz self-play games).
 
-use rochade::dgt::protocol::{Pieces, pieces_of_board};
-use rochade::dgt::{Recognizer, RecognizerConfig, RecognizerEvent};
+use rochade::eboard::pieces::{Pieces, pieces_of_board};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, Piece, Position, Square};
 

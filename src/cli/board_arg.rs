@@ -55,7 +55,6 @@ impl Reach {
         match format {
             None => Reach::Peg(Format::default()),
             Some(FormatArg::Board(format)) => Reach::Peg(format),
-            Some(FormatArg::Dgt) => Reach::Serial(Kind::Dgt),
             Some(FormatArg::EBoard(kind)) if crate::ble::is_ble(kind) => Reach::Bluetooth(kind),
             Some(FormatArg::EBoard(kind)) => Reach::Serial(kind),
         }

@@ -53,7 +53,7 @@ const EMULATED: &str = "peg, liboard, sentio, dgt, millennium or certabo";
 /// Whether `board-sim` emulates boards of `format`.
 fn emulates(format: FormatArg) -> bool {
     match format {
-        FormatArg::Board(_) | FormatArg::Dgt => true,
+        FormatArg::Board(_) => true,
         FormatArg::EBoard(kind) => matches!(kind, Kind::Millennium | Kind::Certabo | Kind::Dgt),
     }
 }
@@ -98,10 +98,6 @@ pub fn run(args: Args) -> CliResult {
         .map_err(|e| CliError::failure(e.to_string()))?;
     let format = match args.format {
         FormatArg::Board(format) => format,
-        FormatArg::Dgt => {
-            let master = super::dgt::board_sim(master, args.setup.as_deref())?;
-            return finish(&args, master, slave);
-        }
         FormatArg::EBoard(kind) => {
             let setup = args.setup.as_deref();
             let master = match kind {

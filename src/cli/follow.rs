@@ -15,13 +15,11 @@ use crate::serial::{BoardInput, Link, LinkConfig};
 use crate::session::board::BoardEvent;
 
 /// A board's wire format as the command line names it: a peg-board format,
-/// `dgt`, or another full-position e-board (`millennium`, `certabo`, ...).
+/// or an e-board (`dgt`, `millennium`, `certabo`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatArg {
     Board(Format),
-    Dgt,
-    /// A full-position e-board other than DGT, followed as the player's
-    /// own board through the session.
+    /// An e-board, followed as the player's own board through the session.
     EBoard(crate::eboard::Kind),
 }
 
@@ -40,9 +38,6 @@ impl FromStr for FormatArg {
     type Err = UnknownFormatArg;
 
     fn from_str(s: &str) -> Result<FormatArg, UnknownFormatArg> {
-        if s.eq_ignore_ascii_case("dgt") {
-            return Ok(FormatArg::Dgt);
-        }
         if let Ok(format) = Format::from_str(s) {
             return Ok(FormatArg::Board(format));
         }
@@ -58,7 +53,7 @@ impl FormatArg {
     pub fn board(self) -> Option<Format> {
         match self {
             FormatArg::Board(f) => Some(f),
-            FormatArg::Dgt | FormatArg::EBoard(_) => None,
+            FormatArg::EBoard(_) => None,
         }
     }
 }
@@ -189,29 +184,6 @@ impl LogDecoder for PegLog {
                 s.dropped(),
                 s.bad_checksum,
                 s.too_long,
-                s.garbage
-            )
-        })
-    }
-}
-
-/// The DGT decoder.
-pub(super) struct DgtLog(pub crate::dgt::Decoder);
-
-impl LogDecoder for DgtLog {
-    type Protocol = crate::dgt::Decoder;
-
-    fn protocol(&mut self) -> &mut crate::dgt::Decoder {
-        &mut self.0
-    }
-
-    fn dropped(&self) -> Option<String> {
-        let s = self.0.stats();
-        (s.dropped() > 0).then(|| {
-            format!(
-                "{} DGT message(s) skipped: {} unknown, {} garbage",
-                s.dropped(),
-                s.unknown,
                 s.garbage
             )
         })

@@ -1,6 +1,6 @@
 //! `rochade track`: follow a board on a serial port (a peg-board, LiBoard
-//! or Sentio; a DGT e-board, see [`super::dgt`]; a Millennium, Certabo,
-//! Chessnut or DGT Pegasus, see [`super::track_eboard`]), or replay a
+//! or Sentio; a DGT, Millennium, Certabo, Chessnut or DGT Pegasus e-board,
+//! see [`super::track_eboard`]), or replay a
 //! board log in virtual time, printing one JSON object per line for every
 //! event (`touched`, `move`, `mismatch`, `in_sync`, `promotion`,
 //! `takeback_requested`, `new_game`, `link`, ...). With `--pgn` the game is
@@ -91,7 +91,6 @@ pub struct Args {
 /// The name of a format as the command line and a log's header write it.
 pub(super) fn format_name(format: FormatArg) -> String {
     match format {
-        FormatArg::Dgt => "dgt".into(),
         FormatArg::Board(f) => f.to_string(),
         FormatArg::EBoard(kind) => kind.to_string(),
     }
@@ -186,19 +185,6 @@ pub fn run(args: Args) -> CliResult {
         check_ports(&args)?;
     }
     let format = args.format.or(header_format);
-    if format == Some(FormatArg::Dgt) {
-        return super::dgt::track(super::dgt::TrackArgs {
-            lang: args.lang,
-            settle_ms: args.settle_ms,
-            fen: args.fen,
-            pgn: args.pgn,
-            log: log_text,
-            board_log: args.board_log,
-            port: args.port,
-            baud: args.baud,
-            orientation: args.orientation,
-        });
-    }
     let eboard = match format {
         Some(FormatArg::EBoard(kind)) => Some(kind),
         _ => None,
@@ -258,6 +244,8 @@ pub fn run(args: Args) -> CliResult {
         if kind.occupancy_only() && args.settle_ms.is_none() {
             tracker.settle_ms = crate::eboard::pegasus::SETTLE_MS;
         }
+        // A board that knows its pieces settles in the recognizer.
+        tracker.eboard_settle_ms = args.settle_ms.filter(|_| !kind.occupancy_only());
         let configure = BoardEvent::Configure(tracker);
         let configure = Event::own_eboard(kind, configure).expect("a setting is an event");
         driver.handle(0, configure)?;

@@ -7,57 +7,92 @@
 //! occupied, to the peg-board's tracker (`Event::Board`). `--log` replays
 //! such a board's log in virtual time. A Bluetooth LE board's PORT is its
 //! address or `auto`; a device path (a Bluetooth-to-serial bridge, a
-//! test's pseudo-terminal) carries the same bytes as a stream. (DGT keeps
-//! its own path, [`super::dgt`].)
+//! test's pseudo-terminal) carries the same bytes as a stream. A DGT
+//! board goes this way too (`--format dgt`); the times of a DGT clock
+//! attached to it print as `clock` events.
 
-use super::follow::{Follow, LogDecoder, follow_ble, follow_ports, replay_log};
+use std::io::Write;
+
+use super::follow::{Follow, LogDecoder, follow_ble, follow_ports, print_json, replay_log};
 use super::track_driver::Driver;
 use super::{CliError, CliResult};
 use crate::board::{DecoderStats, Protocol, log};
+use crate::dgt::ClockReading;
 use crate::eboard::{AnyDecoder, Kind, Message};
 use crate::serial::Link;
 use crate::session::Event;
 use crate::session::board::BoardEvent;
 
 /// The track driver with the player's own e-board of a kind as its board.
-pub(super) struct EBoardDriver(pub Driver, pub Kind);
+pub(super) struct EBoardDriver {
+    driver: Driver,
+    kind: Kind,
+    /// The clock's last times printed (a DGT clock reports every second).
+    last_clock: Option<ClockReading>,
+}
+
+impl EBoardDriver {
+    /// A clock's times as a `clock` event, when they changed: the session
+    /// keeps the reading for the window; the terminal prints it.
+    fn clock(&mut self, now: u64, reading: ClockReading) -> CliResult {
+        if self.last_clock == Some(reading) || reading.no_clock() {
+            return Ok(());
+        }
+        self.last_clock = Some(reading);
+        let side = |s: crate::dgt::protocol::ClockSide| {
+            format!("{}:{:02}:{:02}", s.hours, s.minutes, s.seconds)
+        };
+        let value = serde_json::json!({
+            "event": "clock",
+            "left": side(reading.left),
+            "right": side(reading.right),
+            "running": reading.running(),
+        });
+        let mut stdout = std::io::stdout().lock();
+        print_json(&mut stdout, self.driver.link.as_ref(), now, &value)?;
+        Ok(stdout.flush()?)
+    }
+}
 
 impl Follow for EBoardDriver {
     type Message = Message;
 
     fn next_deadline(&self) -> Option<u64> {
-        self.0.session.next_deadline()
+        self.driver.session.next_deadline()
     }
 
     fn tick(&mut self, now: u64) -> CliResult {
-        self.0.handle(now, Event::Tick)
+        self.driver.handle(now, Event::Tick)
     }
 
     fn input(&mut self, now: u64, event: BoardEvent<Message>) -> CliResult {
-        match Event::own_eboard(self.1, event) {
-            Some(event) => self.0.handle(now, event),
+        if let BoardEvent::Message(Message::Clock(reading)) = &event {
+            self.clock(now, *reading)?;
+        }
+        match Event::own_eboard(self.kind, event) {
+            Some(event) => self.driver.handle(now, event),
             None => Ok(()),
         }
     }
 
     fn sighted_input(&mut self, now: u64, event: BoardEvent<Message>) -> CliResult {
-        self.0.handle(now, Event::Sighted(event))
+        self.driver.handle(now, Event::Sighted(event))
     }
 
     fn attach(&mut self, link: Link, sighted: bool) {
-        self.0.attach_link(link, sighted);
+        self.driver.attach_link(link, sighted);
     }
 
     fn saving(&self) -> bool {
-        self.0.saving()
+        self.driver.saving()
     }
 
     fn release_saved(&mut self, now: u64) -> CliResult {
-        self.0.release_saved(now)
+        self.driver.release_saved(now)
     }
 
     fn finish_saving(&mut self, now: u64) -> CliResult {
-        self.0.finish_saving(now)
+        self.driver.finish_saving(now)
     }
 }
 
@@ -99,7 +134,11 @@ pub(super) struct Run<'a> {
 
 /// Follows the player's own e-board of `run.kind`, live or from its log.
 pub(super) fn run(driver: Driver, run: Run) -> CliResult {
-    let mut driver = EBoardDriver(driver, run.kind);
+    let mut driver = EBoardDriver {
+        driver,
+        kind: run.kind,
+        last_clock: None,
+    };
     if let Some(text) = run.log {
         let entries = log::parse_log(text).map_err(|e| CliError::input(e.to_string()))?;
         if entries.is_empty() {
@@ -123,7 +162,7 @@ pub(super) fn run(driver: Driver, run: Run) -> CliResult {
         return follow_ble(
             &mut driver,
             cfg,
-            |d, link| d.0.ble = Some(link),
+            |d, link| d.driver.ble = Some(link),
             run.sighted,
         );
     }

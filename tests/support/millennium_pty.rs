@@ -89,7 +89,7 @@ impl MillenniumPty {
         self.board.lock().unwrap().parity_errors
     }
 
-    pub fn pieces(&self) -> rochade::dgt::protocol::Pieces {
+    pub fn pieces(&self) -> rochade::eboard::Pieces {
         *self.board.lock().unwrap().pieces()
     }
 }

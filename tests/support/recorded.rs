@@ -6,7 +6,7 @@
 //! Included with `#[path = "support/recorded.rs"] mod recorded;`.
 #![allow(dead_code)]
 
-use rochade::dgt::RecognizerEvent;
+use rochade::eboard::RecognizerEvent;
 use shakmaty::Move;
 
 /// Keeps what `event` says about the record in `moves` and `wrong`;

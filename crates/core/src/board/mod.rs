@@ -11,8 +11,8 @@
 //! * [`log`]: the board log format;
 //! * [`tracker`]: occupancy snapshots to touched / executed moves (FIDE
 //!   Appendix E.2), mismatches, takebacks;
-//! * [`catch_up`]: the way back when the board is several plies ahead
-//!   (shared with the DGT recognizer);
+//! * [`catch_up`]: the way back when the board is several plies ahead, by
+//!   occupancy (the tracker) or by pieces (the e-boards' recognizer);
 //! * [`sim`]: a simulated board, used by `rochade board-sim` and the GUI.
 
 use shakmaty::Piece;

@@ -1,17 +1,14 @@
-//! The sighted player's board when it is a DGT e-board: its serial protocol
-//! and move recognition from full positions. Everything here is pure; the
-//! serial thread lives in the shell's `serial` module.
+//! The DGT e-board: its serial protocol, one decoder among the e-boards'
+//! (its positions are read, as every board's that knows its pieces, by
+//! [`crate::eboard::Recognizer`]). Everything here is pure; the serial
+//! thread lives in the shell's `serial` module.
 //!
 //! * [`protocol`]: commands, messages, a streaming decoder with counters;
-//! * [`recognizer`]: settled positions to moves, takebacks, new games and
-//!   guidance, in virtual time;
-//! * [`wire`]: the board as a [`crate::board::Protocol`].
+//! * [`wire`]: the board as a [`crate::board::Protocol`];
+//! * [`sim`]: a simulated DGT board.
 
-mod catch_up;
 pub mod protocol;
-pub mod recognizer;
 pub mod sim;
 pub mod wire;
 
-pub use protocol::{ClockReading, Command, Decoder, DgtStats, Message, Pieces};
-pub use recognizer::{Recognizer, RecognizerConfig, RecognizerEvent};
+pub use protocol::{ClockReading, Command, Decoder, DgtStats, Message};

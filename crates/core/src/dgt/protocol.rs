@@ -10,6 +10,8 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
+use crate::eboard::pieces::{Pieces, index_of_square, square_of_index};
+
 /// The board's baud rate (8N1, no handshake).
 pub const BAUD: u32 = 9600;
 
@@ -100,10 +102,6 @@ pub fn start_sequence() -> [u8; 3] {
     ]
 }
 
-/// The pieces on the board, indexed by game square (a1 = 0 ... h8 = 63) as
-/// seen from White's side of the board's own labelling.
-pub type Pieces = [Option<Piece>; 64];
-
 /// One side of a DGT clock's display.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ClockSide {
@@ -171,18 +169,6 @@ pub enum Message {
     Version { major: u8, minor: u8 },
     /// 0x91: the serial number (ASCII digits).
     SerialNumber(String),
-}
-
-/// The game square of DGT field index `i` (a8 = 0, b8 = 1, ..., h1 = 63).
-pub fn square_of_index(i: u8) -> Square {
-    let i = u32::from(i & 63);
-    Square::new((7 - i / 8) * 8 + i % 8)
-}
-
-/// The DGT field index of a game square.
-pub fn index_of_square(sq: Square) -> u8 {
-    let s = u8::from(sq);
-    (7 - s / 8) * 8 + s % 8
 }
 
 const ROLES: [Role; 6] = [
@@ -426,34 +412,10 @@ impl Decoder {
     }
 }
 
-/// The start position as a DGT board reports it (White at the bottom).
-pub fn start_pieces() -> Pieces {
-    pieces_of_board(shakmaty::Board::default())
-}
-
-/// A shakmaty board as a piece array.
-pub fn pieces_of_board(board: shakmaty::Board) -> Pieces {
-    let mut out = [None; 64];
-    for (sq, piece) in board {
-        out[usize::from(sq)] = Some(piece);
-    }
-    out
-}
-
-/// A piece array as a shakmaty board.
-pub fn board_of_pieces(pieces: &Pieces) -> shakmaty::Board {
-    let mut board = shakmaty::Board::empty();
-    for (i, p) in pieces.iter().enumerate() {
-        if let Some(p) = p {
-            board.set_piece_at(Square::new(i as u32), *p);
-        }
-    }
-    board
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eboard::pieces::start_pieces;
 
     fn sample_messages() -> Vec<Message> {
         vec![

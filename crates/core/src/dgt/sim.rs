@@ -8,9 +8,10 @@
 //! ([`crate::board::sim::SimBoard`]); every state it passes through becomes
 //! the field updates a DGT board in update mode sends.
 
-use super::protocol::{self, ClockReading, Command, Message, Pieces};
+use super::protocol::{self, ClockReading, Command, Message};
 use crate::board::sim::{SimBoard, SimCommand, SimError, SimStep};
 use crate::board::{Decoder, Format, PegMessage};
+use crate::eboard::Pieces;
 
 /// A DGT board on the simulator's side of the wire.
 #[derive(Clone, Debug)]
@@ -159,7 +160,7 @@ mod tests {
         let mut d = DgtDecoder::new();
         assert_eq!(
             d.push_collect(&sim.answer(0x42).expect("dump")),
-            vec![Message::BoardDump(protocol::start_pieces())]
+            vec![Message::BoardDump(crate::eboard::pieces::start_pieces())]
         );
         assert_eq!(
             d.push_collect(&sim.answer(0x4D).expect("version")),

@@ -92,7 +92,7 @@ impl Protocol for Decoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dgt::protocol::start_pieces;
+    use crate::eboard::pieces::start_pieces;
 
     #[test]
     fn a_dump_reports_its_pieces_and_a_version_names_the_board() {

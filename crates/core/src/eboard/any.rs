@@ -157,7 +157,8 @@ mod tests {
     use super::*;
     use crate::board::BoardReport;
     use crate::dgt::Message as Dgt;
-    use crate::dgt::protocol::{encode, start_pieces};
+    use crate::dgt::protocol::encode;
+    use crate::eboard::pieces::start_pieces;
 
     #[test]
     fn a_dgt_dump_comes_out_as_a_position_and_its_version_as_an_ident() {

@@ -24,8 +24,8 @@ use super::certabo_lights::is_marker;
 use super::certabo_lines::{Framed, Lines};
 use super::{CalibrationStep, Message};
 use crate::board::{DecoderStats, HostCommand, Protocol};
-use crate::dgt::Pieces;
-use crate::dgt::protocol::square_of_index;
+use crate::eboard::Pieces;
+use crate::eboard::pieces::square_of_index;
 
 /// The board's baud rate (8N1).
 pub const BAUD: u32 = 38400;
@@ -581,7 +581,7 @@ mod tests {
         assert_eq!(got[1], Message::Scanned);
         assert_eq!(
             got[0].pieces(),
-            Some(&crate::dgt::protocol::pieces_of_board(start))
+            Some(&crate::eboard::pieces::pieces_of_board(start))
         );
     }
 

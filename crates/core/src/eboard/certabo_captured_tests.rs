@@ -132,7 +132,7 @@ fn a_captured_start_position_calibrates_and_a_lifted_pawn_settles_through_noise(
         "{out:?}"
     );
     assert_eq!(d.chips().len(), 32);
-    let start = crate::dgt::protocol::start_pieces();
+    let start = crate::eboard::pieces::start_pieces();
     let mut later = Vec::new();
     for line in [START, H7_LIFTED, H7_LIFTED, NOISE, H7_LIFTED, H7_LIFTED] {
         later.extend(d.decode_all(line));

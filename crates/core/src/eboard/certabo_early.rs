@@ -25,7 +25,7 @@ use super::certabo_chips::{
     BLACK_SPARE_QUEEN, ChipCode, EMPTY, Scan, Setup, WHITE_SPARE_QUEEN, looks_like_setup, normal,
     setup_piece,
 };
-use crate::dgt::Pieces;
+use crate::eboard::Pieces;
 
 /// Whole scans looked back over (3 s at the board's pace).
 pub const EARLY_SCANS: usize = 12;
@@ -244,7 +244,7 @@ mod tests {
         );
         assert_eq!(
             got.start,
-            crate::dgt::protocol::pieces_of_board(Board::default())
+            crate::eboard::pieces::pieces_of_board(Board::default())
         );
         // A weak read's wrong code (once) is passed over; an empty read
         // of a chip read in other scans too.

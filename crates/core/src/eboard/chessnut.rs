@@ -31,7 +31,7 @@ use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
 use super::Message;
 use crate::board::{DecoderStats, HostCommand, Protocol};
-use crate::dgt::Pieces;
+use crate::eboard::Pieces;
 
 /// The service that carries the position notifications.
 pub const FEN_SERVICE: u128 = 0x1b7e8261_2877_41c3_b46e_cf057c562023;
@@ -348,7 +348,7 @@ impl Protocol for ChessnutDecoder {
 mod tests {
     use super::*;
     use crate::board::BoardReport;
-    use crate::dgt::protocol::start_pieces;
+    use crate::eboard::pieces::start_pieces;
 
     /// The start position as the API's nibble table and square order give
     /// it, written out by hand: rank 8 from h8 (low nibble) to a8, then
@@ -384,7 +384,7 @@ mod tests {
         // 1. Nf3 in one scan: g1 emptied, f3 filled.
         let knight = board.remove_piece_at(Square::G1).unwrap();
         board.set_piece_at(Square::F3, knight);
-        let after = crate::dgt::protocol::pieces_of_board(board);
+        let after = crate::eboard::pieces::pieces_of_board(board);
         wire.extend(position_notification(&after));
         wire.extend(position_notification(&after));
         let got = ChessnutDecoder::new().decode_all(&wire);

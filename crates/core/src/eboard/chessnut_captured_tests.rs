@@ -8,7 +8,7 @@
 
 use super::*;
 use crate::board::BoardReport;
-use crate::dgt::protocol::{pieces_of_board, start_pieces};
+use crate::eboard::pieces::{pieces_of_board, start_pieces};
 
 fn hex(text: &str) -> Vec<u8> {
     (0..text.len())

@@ -2,8 +2,9 @@
 
 use shakmaty::{Piece, Square};
 
+use super::Pieces;
 use crate::board::{BoardReport, pieces_mask};
-use crate::dgt::{ClockReading, Pieces};
+use crate::dgt::ClockReading;
 
 /// One message of a full-position board.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -30,7 +30,7 @@ use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
 use super::Message;
 use crate::board::{DecoderStats, Framing, HostCommand, Protocol};
-use crate::dgt::Pieces;
+use crate::eboard::Pieces;
 
 /// The board's baud rate (7 data bits, odd parity, 1 stop bit: on the
 /// host's 8N1 port, the parity is bit 7 of each byte).
@@ -165,7 +165,7 @@ pub fn char_of_piece(piece: Option<Piece>) -> u8 {
 /// The game square of status position `i` (a8 = 0, b8 = 1, ..., h1 = 63:
 /// "Data order is A8...H8, A7...H7 etc.").
 pub fn square_of_index(i: usize) -> Square {
-    crate::dgt::protocol::square_of_index(i as u8)
+    crate::eboard::pieces::square_of_index(i as u8)
 }
 
 /// The status message's body (without the check) for `pieces`.
@@ -520,7 +520,7 @@ impl Protocol for Decoder {
 mod tests {
     use super::*;
     use crate::board::BoardReport;
-    use crate::dgt::protocol::start_pieces;
+    use crate::eboard::pieces::start_pieces;
 
     /// The seven bits of each byte (the parity bit off).
     fn stripped(bytes: &[u8]) -> Vec<u8> {

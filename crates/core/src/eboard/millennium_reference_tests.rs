@@ -19,8 +19,8 @@
 
 use super::*;
 use crate::board::BoardReport;
-use crate::dgt::protocol::start_pieces;
 use crate::eboard::millennium_sim::MillenniumSim;
+use crate::eboard::pieces::start_pieces;
 use shakmaty::Board;
 
 /// python-mchess's log: the host's `V` and the board's answer.
@@ -91,7 +91,7 @@ fn dgt_centaur_mods_s_status_of_the_start_comes_h1_first_and_reads_turned() {
     let frame = with_check(format!("s{eone}").as_bytes());
     let got = Decoder::new().decode_all(&frame);
     let pieces = got[0].pieces().expect("a status");
-    let read = crate::dgt::protocol::board_of_pieces(pieces);
+    let read = crate::eboard::pieces::board_of_pieces(pieces);
     // Read in the document's order (a8 first), it is python-mchess's
     // "cable-left" start ("RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr",
     // `chess_link.py`), which it turns round.

@@ -13,7 +13,7 @@
 use shakmaty::{Bitboard, Piece, Square};
 
 use super::millennium::{self, Command, E2_AUTO_REPORTS, E2_SCAN_TIME, LEDS, with_check};
-use crate::dgt::Pieces;
+use crate::eboard::Pieces;
 
 /// The E2ROM address of the interval of timed reports (units of 4.096 ms).
 pub const E2_REPORT_TIME: u8 = 0x03;
@@ -88,7 +88,7 @@ impl MillenniumSim {
     /// A board with the start position set up, as it powers up: E2ROM at
     /// its defaults (scan time 20, a status on every scan), LEDs dark.
     pub fn new() -> MillenniumSim {
-        let pieces = crate::dgt::protocol::start_pieces();
+        let pieces = crate::eboard::pieces::start_pieces();
         let mut e2rom = [0u8; 256];
         e2rom[usize::from(E2_SCAN_TIME)] = DEFAULT_SCAN;
         e2rom[usize::from(E2_REPORT_TIME)] = 0x7A; // about half a second

@@ -4,10 +4,14 @@
 //! tracker: [`Kind::occupancy_only`]). Each has its own small decoder
 //! (its own file, pure, fuzzed) that turns its bytes into one shared
 //! [`Message`]; from there every board goes through the same recognizer
-//! ([`crate::dgt::Recognizer`]) in either seat: the sighted player's board
-//! or the blind player's own.
+//! ([`Recognizer`]) in either seat: the sighted player's board or the
+//! blind player's own.
 //!
 //! * [`Message`]: what a full-position board says, whatever the board;
+//! * [`Pieces`]: a piece (or nothing) on each square, as such a board shows;
+//! * [`Recognizer`]: settled positions to moves, takebacks, new games and
+//!   guidance, in virtual time (a Certabo's streamed scans:
+//!   `certabo_scanning.rs`);
 //! * [`Kind`]: which board, with its name on the command line;
 //! * [`AnyDecoder`]: one [`crate::board::Protocol`] over every kind, so the
 //!   serial thread and the window's links need not know which.
@@ -26,7 +30,9 @@ pub mod millennium;
 pub mod millennium_sim;
 pub mod pegasus;
 pub mod pegasus_sim;
+pub mod pieces;
 pub mod probe;
+pub mod recognizer;
 
 pub use any::AnyDecoder;
 pub use certabo::CertaboDecoder;
@@ -34,3 +40,5 @@ pub use chessnut::ChessnutDecoder;
 pub use kind::{Kind, UnknownKind};
 pub use message::{CalibrationStep, Message};
 pub use pegasus::PegasusDecoder;
+pub use pieces::Pieces;
+pub use recognizer::{Recognizer, RecognizerConfig, RecognizerEvent};

@@ -48,9 +48,10 @@
 use shakmaty::Bitboard;
 
 use super::Message;
+use super::pieces::index_of_square;
 use crate::board::{DecoderStats, HostCommand, Protocol, pieces_mask};
 use crate::dgt::Message as DgtMessage;
-use crate::dgt::protocol::{Command, Decoder, index_of_square};
+use crate::dgt::protocol::{Command, Decoder};
 
 /// The Nordic UART service.
 pub const UART_SERVICE: u128 = 0x6e400001_b5a3_f393_e0a9_e50e24dcca9e;
@@ -128,7 +129,7 @@ pub fn lit_by_command(mut bytes: &[u8], mut lit: Bitboard) -> Option<Bitboard> {
                     if f > 63 {
                         return None;
                     }
-                    lit |= Bitboard::from(crate::dgt::protocol::square_of_index(f));
+                    lit |= Bitboard::from(crate::eboard::pieces::square_of_index(f));
                 }
             }
             _ => return None,

@@ -21,7 +21,7 @@
 use shakmaty::{Bitboard, Square};
 
 use super::pegasus::{DEVELOPER_KEY, lit_by_command};
-use crate::dgt::protocol::{index_of_square, square_of_index};
+use crate::eboard::pieces::{index_of_square, square_of_index};
 
 /// The most bytes one notification carries.
 pub const PACKET: usize = 20;

@@ -2,7 +2,7 @@
 //! player's board (two boards, one record) or the blind player's own board
 //! (at home: practice, online play, puzzles).
 //!
-//! The recognizer ([`crate::dgt::Recognizer`]) mirrors the game like the
+//! The recognizer ([`crate::eboard::Recognizer`]) mirrors the game like the
 //! peg-board's tracker: a move it reads on the board goes to the session
 //! as [`SeatAction::Play`] (announced, and expected on any other board); a
 //! move made elsewhere (the other board, the keyboard, the engine, the
@@ -18,8 +18,9 @@ use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say};
 use super::{CalibrationState, Effect, Notice, Priority, SightedState};
 use crate::board::HostCommand;
 use crate::chess::GameRecord;
-use crate::dgt::{ClockReading, Recognizer, RecognizerConfig, RecognizerEvent};
+use crate::dgt::ClockReading;
 use crate::eboard::{CalibrationStep, Message};
+use crate::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::words::{Pack, Token};
 
 /// What an e-board asks the session to do with the game.
@@ -184,6 +185,9 @@ impl EBoardSeat {
             LinkInput::Configure(cfg) => {
                 let mut own = self.rec.config().clone();
                 own.guidance_ms = cfg.mismatch_ms;
+                if let Some(ms) = cfg.eboard_settle_ms {
+                    own.settle_ms = ms;
+                }
                 self.rec.set_config(own);
                 // Which way round the board lies, when fixed by hand: said
                 // of a board in use only (the settings reach an unused

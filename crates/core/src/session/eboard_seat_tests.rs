@@ -6,8 +6,8 @@
 use shakmaty::{Bitboard, Board, Move, Position, Square};
 
 use crate::board::HostCommand;
-use crate::dgt::protocol::{Pieces, pieces_of_board};
 use crate::eboard::Message;
+use crate::eboard::pieces::{Pieces, pieces_of_board};
 use crate::session::board::BoardEvent;
 use crate::session::link::LinkState;
 use crate::session::{

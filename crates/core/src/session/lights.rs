@@ -10,7 +10,7 @@
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
 
 use crate::chess::GameRecord;
-use crate::dgt::Recognizer;
+use crate::eboard::Recognizer;
 
 /// How many plies back a board that lags the game is looked for: a board
 /// further behind than this is shown its differing squares instead.

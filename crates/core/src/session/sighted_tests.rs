@@ -5,7 +5,7 @@
 use shakmaty::{Chess, Move, Position, Square};
 
 use crate::dgt::Message;
-use crate::dgt::protocol::{Pieces, pieces_of_board};
+use crate::eboard::pieces::{Pieces, pieces_of_board};
 use crate::session::board::{BoardEvent, LinkState};
 use crate::session::{
     Command, Effect, Event, Notice, Priority, Session, SessionConfig, SightedState, Source,

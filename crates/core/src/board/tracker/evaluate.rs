@@ -596,14 +596,14 @@ impl Tracker {
         self.evaluate(m, at, out);
     }
 
-    /// The way back ([`crate::board::catch_up`]): when the board shows what two or
+    /// The way back ([`crate::board::catch_up::by_occupancy`]): when the board shows what two or
     /// more plies from the game reach, and one sequence explains it best
     /// (the fewest plies, then the states seen on the way, which tell the
     /// order of the plies and which capture was made), its plies but the
     /// last. Sequences that end in different positions and that the states
     /// seen do not tell apart are waited on: a later board will.
     pub(super) fn catch_up(&self, m: Bitboard) -> Option<Vec<Move>> {
-        let limits = crate::board::catch_up::Limits {
+        let limits = crate::board::catch_up::by_occupancy::Limits {
             min_plies: 1,
             max_plies: CATCH_UP_PLIES,
             more_plies: 1,
@@ -634,11 +634,11 @@ impl Tracker {
         // The plies to play now: all of them when the board shows the next
         // move in the hand, else all but the last, which is then read as
         // an ordinary move (with its evidence).
-        let to_play = |way: &crate::board::catch_up::Way| -> Vec<Move> {
+        let to_play = |way: &crate::board::catch_up::by_occupancy::Way| -> Vec<Move> {
             let n = way.moves.len() - usize::from(!way.in_hand);
             way.moves[..n].to_vec()
         };
-        let evidenced = |way: &crate::board::catch_up::Way| {
+        let evidenced = |way: &crate::board::catch_up::by_occupancy::Way| {
             let seq = &way.moves;
             // Every ply's piece was seen out of its hole (unless a line was
             // lost meanwhile): a board that is simply wrong (a piece knocked
@@ -655,9 +655,9 @@ impl Tracker {
             let mut occ = self.game_occ;
             let mut turn = self.pos.turn();
             let stood = seq.iter().all(|&mv| {
-                let touched = crate::board::catch_up::involved(mv, turn) & occ;
+                let touched = crate::board::catch_up::by_occupancy::involved(mv, turn) & occ;
                 let ok = self.gap.is_some() || (touched & filled).into_iter().all(refilled);
-                let after = crate::board::catch_up::occupancy_after(mv, occ, turn);
+                let after = crate::board::catch_up::by_occupancy::occupancy_after(mv, occ, turn);
                 filled |= after & !occ;
                 (occ, turn) = (after, !turn);
                 ok
@@ -684,8 +684,10 @@ impl Tracker {
         } else {
             seen
         };
-        let crate::board::catch_up::Found::Sequences(ways) =
-            crate::board::catch_up::explain_with(&self.pos, m, limits, &mut |way| evidenced(way))
+        let crate::board::catch_up::by_occupancy::Found::Sequences(ways) =
+            crate::board::catch_up::by_occupancy::explain_with(&self.pos, m, limits, &mut |way| {
+                evidenced(way)
+            })
         else {
             return None;
         };
@@ -693,7 +695,7 @@ impl Tracker {
             .iter()
             .map(|way| {
                 (
-                    crate::board::catch_up::fit(&self.pos, way, states),
+                    crate::board::catch_up::by_occupancy::fit(&self.pos, way, states),
                     to_play(way),
                 )
             })
@@ -711,7 +713,7 @@ impl Tracker {
             .collect();
         let first = top[0];
         let end = |moves: &Vec<Move>| {
-            let pos = crate::board::catch_up::play_all(&self.pos, moves);
+            let pos = crate::board::catch_up::by_occupancy::play_all(&self.pos, moves);
             (
                 pos.board().clone(),
                 pos.turn(),

@@ -24,7 +24,7 @@
 //!   request (E.6);
 //! * a board that shows a position several plies on (moves the tracker
 //!   missed, e.g. lines lost during a capture, then the reply) is followed
-//!   back by the one way that explains it ([`super::catch_up`]: the fewest
+//!   back by the one way that explains it ([`super::catch_up::by_occupancy`]: the fewest
 //!   plies, a move in the hand, the states seen on the way deciding the
 //!   order and which capture; [`TrackerEvent::Resynchronised`]); where
 //!   several ways explain it alike, the tracker waits for a board that
@@ -150,7 +150,7 @@ impl OrientationState {
 const SEEN: usize = 16;
 
 /// How many plies the board may be ahead of the game and still be followed
-/// back ([`super::catch_up`]); more, and the player is guided instead.
+/// back ([`super::catch_up::by_occupancy`]); more, and the player is guided instead.
 const CATCH_UP_PLIES: usize = 4;
 /// The catch-up's node budget: a few milliseconds at most.
 const CATCH_UP_NODES: usize = 60_000;

@@ -255,7 +255,7 @@ impl Tracker {
     /// fake).
     fn caught_up_whole(&self, board: Bitboard) -> Option<Vec<Move>> {
         let plies = self.catch_up(board)?;
-        let pos = crate::board::catch_up::play_all(&self.pos, &plies);
+        let pos = crate::board::catch_up::by_occupancy::play_all(&self.pos, &plies);
         let (occ, turn) = (pos.board().occupied(), pos.turn());
         pos.legal_moves()
             .iter()

@@ -140,6 +140,10 @@ pub struct TrackerConfig {
     /// Which way round an e-board that knows its pieces lies (the
     /// recognizer's; the peg-board's tracker finds its own).
     pub orientation: OrientationChoice,
+    /// How long a position read by an e-board that knows its pieces must
+    /// last before the recognizer acts on it, when given (`rochade track
+    /// --settle-ms`); `None` keeps the recognizer's own (300 ms).
+    pub eboard_settle_ms: Option<u64>,
 }
 
 impl Default for TrackerConfig {
@@ -154,6 +158,7 @@ impl Default for TrackerConfig {
             guide_lights: false,
             complete_slides: false,
             orientation: OrientationChoice::Auto,
+            eboard_settle_ms: None,
         }
     }
 }

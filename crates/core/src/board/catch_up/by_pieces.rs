@@ -204,7 +204,7 @@ impl Search<'_> {
 /// Whether `seen` is `pos` with a capture going on: the taken piece off
 /// and the taker lifted or set down on its way there (a board that stood
 /// still for a scan in the middle of it reads like several plies).
-pub(super) fn capture_in_hand(pos: &Chess, seen: &Board) -> bool {
+pub(crate) fn capture_in_hand(pos: &Chess, seen: &Board) -> bool {
     pos.legal_moves().iter().any(|mv| {
         let Move::Normal {
             from,
@@ -364,7 +364,7 @@ fn differ(shown: &Board, position: &Board, on_the_way: &[Slide]) -> usize {
 /// that, one move whose position was never seen at all is allowed.
 /// `exact`: only positions shown exactly.
 /// `None` when no such string of moves exists (within a budget).
-pub(super) fn chain(
+pub(crate) fn chain(
     start: &Chess,
     trail: &[Board],
     seen: &Board,
@@ -387,7 +387,7 @@ pub(super) fn chain(
             let occ = pos.board().occupied();
             let turn = pos.turn();
             let shows = |mv: Move, board: &Board| {
-                crate::board::catch_up::occupancy_after(mv, occ, turn) == board.occupied()
+                super::by_occupancy::occupancy_after(mv, occ, turn) == board.occupied()
                     && after(pos, mv).board() == board
             };
             if let Some(&mv) = legal.iter().find(|&&mv| shows(mv, self.seen)) {
@@ -445,7 +445,7 @@ pub(super) fn chain(
 /// Whether `board` is `next` with the next move begun: one piece of the
 /// side to move lifted, or one of the other side's that it attacks taken
 /// off first, or both; every other square as in `next`.
-pub(super) fn next_in_hand(next: &Chess, board: &Board) -> bool {
+pub(crate) fn next_in_hand(next: &Chess, board: &Board) -> bool {
     let want = next.board();
     let missing = want.occupied() & !board.occupied();
     if missing.is_empty() || (board.occupied() & !want.occupied()).any() {
@@ -476,7 +476,7 @@ const CHAIN_PLIES: usize = 40;
 const CHAIN_BUDGET: usize = 2_000;
 
 /// The position after a move.
-pub(super) fn after(pos: &Chess, mv: Move) -> Chess {
+pub(crate) fn after(pos: &Chess, mv: Move) -> Chess {
     let mut next = pos.clone();
     next.play_unchecked(mv);
     next
@@ -486,7 +486,7 @@ pub(super) fn after(pos: &Chess, mv: Move) -> Chess {
 /// every piece where `next` has it (the other side's pieces may differ:
 /// its reply going on), the moved piece perhaps taken off `to` by the
 /// other side (its capture begun with the taken piece).
-pub(super) fn mover_as_shown(next: &Chess, to: Square, seen: &Board) -> bool {
+pub(crate) fn mover_as_shown(next: &Chess, to: Square, seen: &Board) -> bool {
     let mover = !next.turn();
     let board = next.board();
     let taken_off = |sq: Square| {

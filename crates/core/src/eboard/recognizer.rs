@@ -1,4 +1,5 @@
-//! Moves from full positions: what the DGT board shows, settled, matched
+//! Moves from full positions: what a board that knows its pieces (DGT,
+//! Millennium, Certabo, Chessnut) shows, settled, matched
 //! against the game.
 //!
 //! A DGT board knows every piece, so there is no touch or lift to follow:
@@ -16,7 +17,7 @@
 //! 5. the position after several plies never shown (a reply made before
 //!    the board settled, a board polled once a second, a blitz game on a
 //!    board that scans): the fewest plies that end there, ordered as the
-//!    boards seen on the way fit best ([`super::catch_up`]);
+//!    boards seen on the way fit best ([`crate::board::catch_up::by_pieces`]);
 //! 6. the start position, either way round, after moves made on this board
 //!    (a new game) or before any move (which way round the board lies).
 //!
@@ -41,11 +42,16 @@
 
 use shakmaty::{Board, Chess, Move, Position, Square};
 
-use super::catch_up::{MAX_PLIES, after, capture_in_hand, catch_up_within, chain, mover_as_shown};
-use super::protocol::{Pieces, board_of_pieces};
+use super::pieces::{Pieces, board_of_pieces};
+use crate::board::catch_up::by_pieces::{
+    MAX_PLIES, after, capture_in_hand, catch_up_within, chain, mover_as_shown,
+};
 use crate::board::{Mismatch, Orientation, OrientationChoice};
 
 mod orientation;
+// Only a board that streams scans (Certabo) goes this way: its code stands
+// beside the Certabo decoder.
+#[path = "certabo_scanning.rs"]
 mod scanning;
 
 /// Tunables.
@@ -97,7 +103,7 @@ pub enum RecognizerEvent {
     InSync,
 }
 
-/// Follows one DGT board.
+/// Follows one board that knows its pieces.
 #[derive(Clone, Debug)]
 pub struct Recognizer {
     cfg: RecognizerConfig,
@@ -462,7 +468,7 @@ impl Recognizer {
         let mut kept = None;
         if let Some(mv) = self.shown.take().filter(|mv| self.pos.is_legal(*mv)) {
             let mover = self.pos.turn();
-            let involved = crate::board::catch_up::involved(mv, mover);
+            let involved = crate::board::catch_up::by_occupancy::involved(mv, mover);
             let next = after(&self.pos, mv);
             let to = landing(mv, mover);
             let attacked_by = |color: shakmaty::Color| {
@@ -662,7 +668,7 @@ impl Recognizer {
         }
         // A move in the hand (a capture half made: both squares empty) may
         // look like a whole reply made: wait for the hand.
-        let in_hand = crate::board::catch_up::in_hand(
+        let in_hand = crate::board::catch_up::by_occupancy::in_hand(
             &self.pos,
             self.pos.board().occupied(),
             seen.occupied(),

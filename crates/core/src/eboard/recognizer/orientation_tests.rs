@@ -9,9 +9,9 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::super::{Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::board::{OrientationChoice, Protocol};
-use crate::dgt::protocol::pieces_of_board;
 use crate::eboard::millennium::Decoder;
 use crate::eboard::millennium_sim::MillenniumSim;
+use crate::eboard::pieces::pieces_of_board;
 
 /// A Millennium emulator's status reports through its decoder into a
 /// recognizer, in virtual time.

@@ -7,9 +7,9 @@
 
 use shakmaty::{Board, Position};
 
-use super::super::protocol::{Pieces, board_of_pieces};
 use super::{Recognizer, RecognizerEvent, rotated};
 use crate::board::{Orientation, OrientationChoice};
+use crate::eboard::pieces::{Pieces, board_of_pieces};
 
 impl Recognizer {
     /// Which way round the board lies, as the player set it. A fixed

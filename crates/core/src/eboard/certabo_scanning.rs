@@ -4,11 +4,11 @@
 
 use shakmaty::{Board, Position, Square};
 
-use super::super::catch_up::{
+use super::{Recognizer, RecognizerEvent, landing};
+use crate::board::catch_up::by_pieces::{
     after, capture_in_hand, catch_up_shuttling, catch_up_within, fits_better_than_none,
     mover_as_shown,
 };
-use super::{Recognizer, RecognizerEvent, landing};
 
 /// Scans showing nothing new after a change before a streaming board
 /// counts as settled: a position caught by one scan only (a slide's pause,
