@@ -89,6 +89,7 @@ fn moves_by_source(effects: &[Effect]) -> Vec<(String, Source)> {
 }
 
 fn moves_sent(effects: &[Effect]) -> Vec<String> {
+    // As the server reads them: UCI words.
     effects
         .iter()
         .filter_map(|e| match e {
@@ -99,7 +100,7 @@ fn moves_sent(effects: &[Effect]) -> Vec<String> {
                         ..
                     },
                 ..
-            }) => Some(uci.clone()),
+            }) => Some(uci.to_string()),
             _ => None,
         })
         .collect()
