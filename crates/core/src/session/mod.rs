@@ -567,7 +567,7 @@ impl Session {
                 self.speak(out, text, Priority::Alert);
             }
             out.push(Effect::Notice(Notice::GameOver {
-                result: end.result_str().to_owned(),
+                result: end.outcome,
                 reason: end.reason,
             }));
             out.push(Effect::SaveGame);

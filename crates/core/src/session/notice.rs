@@ -2,7 +2,7 @@
 //! one-JSON-object-per-line output.
 
 use serde::Serialize;
-use shakmaty::{Color, Move, Piece, Square};
+use shakmaty::{Color, KnownOutcome, Move, Piece, Square};
 
 use super::notice_json as json;
 use super::{QuestionKind, Source};
@@ -149,8 +149,10 @@ pub enum Notice {
         claim: Claim,
         correct: bool,
     },
+    /// The game ended: written as its result ("1-0", "0-1", "1/2-1/2").
     GameOver {
-        result: String,
+        #[serde(serialize_with = "json::display")]
+        result: KnownOutcome,
         reason: EndReason,
     },
     NewGame,

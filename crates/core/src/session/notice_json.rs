@@ -19,6 +19,14 @@ pub(super) fn squares<S: Serializer>(squares: &[Square], s: S) -> Result<S::Ok, 
     seq.end()
 }
 
+/// A value as its `Display` words (a result "1-0", a move "e2e4").
+pub(super) fn display<S: Serializer, T: std::fmt::Display>(
+    value: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
 pub(super) fn uci<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&mv.to_uci(CastlingMode::Standard))
 }
@@ -152,6 +160,20 @@ mod tests {
                 text: "t".into()
             }),
             r#"{"event":"sensor_stuck","square":"a3","occupied":true,"text":"t"}"#
+        );
+    }
+
+    /// The notices typed since issue 47, written as their words were.
+    #[test]
+    fn results_moves_and_positions_are_written_as_words() {
+        use crate::chess::EndReason;
+        use shakmaty::KnownOutcome;
+        assert_eq!(
+            json(&Notice::GameOver {
+                result: KnownOutcome::Draw,
+                reason: EndReason::Stalemate
+            }),
+            r#"{"event":"game_over","result":"1/2-1/2","reason":"stalemate"}"#
         );
     }
 }
