@@ -257,7 +257,8 @@ impl Shell for PuzzleOut<'_> {
                 }
             }
             Notice::PuzzleWrong { uci } => {
-                self.out.line(json!({"event": "wrong", "uci": uci}), None)?;
+                self.out
+                    .line(json!({"event": "wrong", "uci": uci.to_string()}), None)?;
             }
             Notice::PuzzleDone { id, solved, .. } => {
                 self.ended = true;

@@ -4,6 +4,8 @@
 
 use std::ops::Deref;
 
+use shakmaty::uci::UciMove;
+
 use super::{Effect, QuestionKind, Source};
 
 /// What an event did to the game.
@@ -30,8 +32,8 @@ pub enum Refusal {
     Illegal(String),
     /// The game is over.
     GameOver,
-    /// Puzzle mode: legal, but not the solution (the move, UCI).
-    NotTheSolution(String),
+    /// Puzzle mode: legal, but not the solution.
+    NotTheSolution(UciMove),
 }
 
 impl Outcome {

@@ -466,9 +466,7 @@ impl Session {
         }
         if self.puzzle_refuses(now, mv, source, out) {
             self.outcome.note(Outcome::Refused {
-                reason: Refusal::NotTheSolution(
-                    mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-                ),
+                reason: Refusal::NotTheSolution(mv.to_uci(shakmaty::CastlingMode::Standard)),
             });
             return false;
         }

@@ -2,6 +2,7 @@
 //! one-JSON-object-per-line output.
 
 use serde::Serialize;
+use shakmaty::uci::UciMove;
 use shakmaty::{Color, KnownOutcome, Move, Piece, Square};
 
 use super::notice_json as json;
@@ -178,14 +179,16 @@ pub enum Notice {
     },
     /// The player's move is not the solution: said and not recorded.
     PuzzleWrong {
-        uci: String,
+        #[serde(serialize_with = "json::display")]
+        uci: UciMove,
     },
     /// The puzzle is over: solved (without a wrong move or the second
     /// hint) or not; the whole line; the player's rating now.
     PuzzleDone {
         id: String,
         solved: bool,
-        line: Vec<String>,
+        #[serde(serialize_with = "json::displays")]
+        line: Vec<UciMove>,
         rating: u32,
     },
 }

@@ -27,6 +27,18 @@ pub(super) fn display<S: Serializer, T: std::fmt::Display>(
     s.collect_str(value)
 }
 
+/// A list as the `Display` words of its items (moves `["e2e4","e7e5"]`).
+pub(super) fn displays<S: Serializer, T: std::fmt::Display>(
+    values: &[T],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let mut seq = s.serialize_seq(Some(values.len()))?;
+    for value in values {
+        seq.serialize_element(&value.to_string())?;
+    }
+    seq.end()
+}
+
 pub(super) fn uci<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&mv.to_uci(CastlingMode::Standard))
 }
@@ -174,6 +186,20 @@ mod tests {
                 reason: EndReason::Stalemate
             }),
             r#"{"event":"game_over","result":"1/2-1/2","reason":"stalemate"}"#
+        );
+        let uci = |m: &str| m.parse::<shakmaty::uci::UciMove>().unwrap();
+        assert_eq!(
+            json(&Notice::PuzzleWrong { uci: uci("e1g1") }),
+            r#"{"event":"puzzle_wrong","uci":"e1g1"}"#
+        );
+        assert_eq!(
+            json(&Notice::PuzzleDone {
+                id: "x1".into(),
+                solved: true,
+                line: vec![uci("e7e8q"), uci("g8h8")],
+                rating: 1500
+            }),
+            r#"{"event":"puzzle_done","id":"x1","solved":true,"line":["e7e8q","g8h8"],"rating":1500}"#
         );
     }
 }

@@ -344,7 +344,7 @@ impl Session {
         self.speak(out, text, Priority::Alert);
         out.push(Effect::Sound(Earcon::Illegal));
         out.push(Effect::Notice(Notice::PuzzleWrong {
-            uci: mv.to_uci(CastlingMode::Standard).to_string(),
+            uci: mv.to_uci(CastlingMode::Standard),
         }));
         true
     }
@@ -400,7 +400,7 @@ impl Session {
         out.push(Effect::Notice(Notice::PuzzleDone {
             id: puzzle.id.clone(),
             solved,
-            line: puzzle.moves_uci(),
+            line: puzzle.moves.clone(),
             rating,
         }));
     }
@@ -526,7 +526,9 @@ mod tests {
         let fx = typed(&mut s, "Rb8");
         // A typed move was never played: nothing to take back.
         assert_eq!(said(&fx), "Rook Bella eight check: wrong. Try again");
-        assert!(matches!(notices(&fx)[..], [Notice::PuzzleWrong { uci }] if uci == "b3b8"));
+        assert!(
+            matches!(notices(&fx)[..], [Notice::PuzzleWrong { uci }] if uci.to_string() == "b3b8")
+        );
         assert_eq!(s.record().moves().len(), 1);
         let fx = typed(&mut s, "Ra7");
         let moves: Vec<_> = notices(&fx)
