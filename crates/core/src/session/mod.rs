@@ -396,10 +396,7 @@ impl Session {
                 out.push(Effect::Sound(Earcon::Illegal));
                 let reason = err.to_string();
                 self.outcome.note(Outcome::Refused {
-                    reason: match err {
-                        MoveInputError::Illegal(_) => Refusal::Illegal(reason.clone()),
-                        _ => Refusal::Unreadable(reason.clone()),
-                    },
+                    reason: Refusal::Input(err.clone()),
                 });
                 out.push(Effect::Notice(Notice::Rejected {
                     input: text.to_owned(),
@@ -460,7 +457,7 @@ impl Session {
             );
             out.push(Effect::Sound(Earcon::Illegal));
             self.outcome.note(Outcome::Refused {
-                reason: Refusal::Illegal(mv.to_string()),
+                reason: Refusal::IllegalMove(mv),
             });
             return false;
         }
