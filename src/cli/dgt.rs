@@ -101,7 +101,7 @@ impl Tracker {
         );
         match self.record.play(mv, Some(now)) {
             Ok(played) => {
-                let san = played.san.to_string();
+                let san = played.san;
                 let notice = Notice::Move {
                     ply: self.record.moves().len(),
                     san,
@@ -126,7 +126,7 @@ impl Tracker {
 
     fn takeback(&mut self, now: u64) -> CliResult {
         if let Some(taken) = self.record.takeback(1).first() {
-            let san = taken.san.to_string();
+            let san = taken.san;
             self.save(now)?;
             self.notice(now, Notice::Takeback { san })?;
         }

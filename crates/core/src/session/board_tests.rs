@@ -126,7 +126,7 @@ fn moves_from(effects: &[Effect]) -> Vec<(String, Source)> {
     notices(effects)
         .into_iter()
         .filter_map(|n| match n {
-            Notice::Move { san, source, .. } => Some((san.clone(), *source)),
+            Notice::Move { san, source, .. } => Some((san.to_string(), *source)),
             _ => None,
         })
         .collect()

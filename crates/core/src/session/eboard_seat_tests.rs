@@ -142,7 +142,9 @@ impl Table {
         self.effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Notice(Notice::Move { san, source, .. }) => Some((san.clone(), *source)),
+                Effect::Notice(Notice::Move { san, source, .. }) => {
+                    Some((san.to_string(), *source))
+                }
                 _ => None,
             })
             .collect()

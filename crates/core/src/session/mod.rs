@@ -521,7 +521,7 @@ impl Session {
         });
         out.push(Effect::Notice(Notice::Move {
             ply: self.record.moves().len(),
-            san: played.san.to_string(),
+            san: played.san,
             mv: played.mv,
             announcement: announcement.written.clone(),
             spoken: announcement.spoken.clone(),
@@ -740,9 +740,7 @@ impl Session {
         }
         self.last_announcement = self.last_move_words();
         self.speak(out, text, Priority::Move);
-        out.push(Effect::Notice(Notice::Takeback {
-            san: taken[0].san.to_string(),
-        }));
+        out.push(Effect::Notice(Notice::Takeback { san: taken[0].san }));
         out.push(Effect::SaveGame);
         self.board
             .on_game_changed(now, &self.record, Source::Keyboard);

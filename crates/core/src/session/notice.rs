@@ -2,6 +2,7 @@
 //! one-JSON-object-per-line output.
 
 use serde::Serialize;
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, KnownOutcome, Move, Piece, Square};
 
@@ -16,7 +17,9 @@ pub enum Notice {
     Move {
         /// 1-based ply number.
         ply: usize,
-        san: String,
+        /// Written as its SAN ("Nf3+").
+        #[serde(serialize_with = "json::display")]
+        san: SanPlus,
         /// Written as its UCI string ("e2e4") in logs and JSON.
         #[serde(rename = "uci", serialize_with = "json::uci")]
         mv: Move,
@@ -69,11 +72,13 @@ pub enum Notice {
     /// (none: an undone retrace put them back).
     Retraced {
         ply: usize,
-        removed: Vec<String>,
+        #[serde(serialize_with = "json::displays")]
+        removed: Vec<SanPlus>,
     },
     /// A move was taken back.
     Takeback {
-        san: String,
+        #[serde(serialize_with = "json::display")]
+        san: SanPlus,
     },
     /// The board link changed state (the detail: the port, the reason,
     /// the number of lines dropped).

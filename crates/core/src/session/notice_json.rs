@@ -201,5 +201,17 @@ mod tests {
             }),
             r#"{"event":"puzzle_done","id":"x1","solved":true,"line":["e7e8q","g8h8"],"rating":1500}"#
         );
+        let san = |m: &str| m.parse::<shakmaty::san::SanPlus>().unwrap();
+        assert_eq!(
+            json(&Notice::Takeback { san: san("Nf3+") }),
+            r#"{"event":"takeback","san":"Nf3+"}"#
+        );
+        assert_eq!(
+            json(&Notice::Retraced {
+                ply: 2,
+                removed: vec![san("O-O"), san("exd8=Q#")]
+            }),
+            r#"{"event":"retraced","ply":2,"removed":["O-O","exd8=Q#"]}"#
+        );
     }
 }

@@ -534,7 +534,7 @@ mod tests {
         let moves: Vec<_> = notices(&fx)
             .into_iter()
             .filter_map(|n| match n {
-                Notice::Move { san, source, .. } => Some((san.clone(), *source)),
+                Notice::Move { san, source, .. } => Some((san.to_string(), *source)),
                 _ => None,
             })
             .collect();

@@ -82,7 +82,7 @@ fn moves_by_source(effects: &[Effect]) -> Vec<(String, Source)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Notice(Notice::Move { san, source, .. }) => Some((san.clone(), *source)),
+            Effect::Notice(Notice::Move { san, source, .. }) => Some((san.to_string(), *source)),
             _ => None,
         })
         .collect()
