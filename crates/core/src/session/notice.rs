@@ -2,6 +2,7 @@
 //! one-JSON-object-per-line output.
 
 use serde::Serialize;
+use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, KnownOutcome, Move, Piece, Square};
@@ -177,8 +178,10 @@ pub enum Notice {
     /// played; `fen` the position the player solves from, after it.
     PuzzleStart {
         id: String,
-        start_fen: String,
-        fen: String,
+        #[serde(serialize_with = "json::display")]
+        start_fen: Fen,
+        #[serde(serialize_with = "json::display")]
+        fen: Fen,
         rating: u32,
         themes: Vec<String>,
     },

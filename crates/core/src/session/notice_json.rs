@@ -213,5 +213,16 @@ mod tests {
             }),
             r#"{"event":"retraced","ply":2,"removed":["O-O","exd8=Q#"]}"#
         );
+        let fen = |f: &str| f.parse::<shakmaty::fen::Fen>().unwrap();
+        assert_eq!(
+            json(&Notice::PuzzleStart {
+                id: "x1".into(),
+                start_fen: fen("6k1/8/8/8/8/1R6/R7/K7 b - - 0 1"),
+                fen: fen("7k/8/8/8/8/1R6/R7/K7 w - - 1 2"),
+                rating: 900,
+                themes: vec!["mate".into()]
+            }),
+            r#"{"event":"puzzle_start","id":"x1","start_fen":"6k1/8/8/8/8/1R6/R7/K7 b - - 0 1","fen":"7k/8/8/8/8/1R6/R7/K7 w - - 1 2","rating":900,"themes":["mate"]}"#
+        );
     }
 }
