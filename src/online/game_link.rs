@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 
-use rochade_core::online::{GameLine, OnlineEffect, path_id};
+use rochade_core::online::{GameLine, OnlineEffect, PathId};
 
 use super::requests::{Requests, spawn_requests};
 use super::{ApiError, Client, StreamMsg, spawn_stream};
@@ -67,7 +67,7 @@ impl<M: Send + 'static> GameLink<M> {
     }
 
     /// Follows game `id`'s stream (one game at a time).
-    pub fn open(&mut self, id: &str) {
+    pub fn open(&mut self, id: &PathId) {
         if self.game_stop.is_some() {
             return;
         }
@@ -75,7 +75,7 @@ impl<M: Send + 'static> GameLink<M> {
         self.game_stop = Some(stop.clone());
         spawn_stream(
             self.client.clone(),
-            format!("/api/board/game/stream/{}", path_id(id)),
+            format!("/api/board/game/stream/{id}"),
             stop,
             self.tx.clone(),
             self.wrap_game,

@@ -32,7 +32,7 @@ mod state;
 mod tests;
 mod waits;
 
-pub use call::{Call, path_id, path_user};
+pub use call::{Call, PathId, path_id, path_user};
 pub use effect::{LeftGame, OnlineEffect};
 pub use error::ApiError;
 pub use event::{OnlineEvent, OnlineSetup};

@@ -180,6 +180,21 @@ fn requests_and_time_controls() {
         Request::Chat("hi".into()).form(),
         vec![("room", "player".to_owned()), ("text", "hi".to_owned())]
     );
+    // An id the server sends goes into a path as letters and digits only.
+    let id = PathId::from("ab/../c?d");
+    assert_eq!(id.as_str(), "abcd");
+    assert_eq!(
+        Call::AcceptChallenge(id.clone()).path(),
+        "/api/challenge/abcd/accept"
+    );
+    assert_eq!(
+        Call::Game {
+            game_id: id,
+            request: Request::Resign
+        }
+        .path(),
+        "/api/board/game/abcd/resign"
+    );
     let tc: TimeControlArg = "10+5".parse().unwrap();
     assert_eq!(tc.clock_form()[0].1, "600");
     assert_eq!("15".parse::<TimeControlArg>().unwrap().increment, 0);

@@ -14,7 +14,7 @@ use super::watch_state::Watch;
 use crate::chess::GameRecord;
 use crate::online::{
     ApiError, Call, ChallengeInfo, Change, EndKind, GameLine, GameState, IncomingEvent,
-    OnlineEffect, OnlineGame, OnlineSetup, Report, Request, path_id,
+    OnlineEffect, OnlineGame, OnlineSetup, PathId, Report, Request, path_id,
 };
 use crate::session::{Event, Priority, Session, Source};
 use crate::words::{Pack, Utterance};
@@ -73,7 +73,7 @@ pub(super) enum Confirming {
 /// A game this account does not play.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("game {0} is not played by this account")]
-pub struct NotOurGame(pub String);
+pub struct NotOurGame(pub PathId);
 
 /// A challenge's or a player's name with the rating, for speech.
 fn rated(pack: &Pack, name: &str, rating: Option<u32>) -> Utterance {
@@ -272,8 +272,8 @@ impl OnlinePlay {
                     return Ok(());
                 }
                 if self.game.is_none() {
-                    let game =
-                        OnlineGame::new(&full, &self.account).ok_or(NotOurGame(full.id.clone()))?;
+                    let game = OnlineGame::new(&full, &self.account)
+                        .ok_or(NotOurGame(path_id(&full.id)))?;
                     self.start(host, now, game);
                 }
                 // The whole game of a stream opened anew: the moves it
