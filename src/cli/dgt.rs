@@ -24,7 +24,7 @@ use crate::dgt::sim::DgtSim;
 use crate::dgt::{Message, Recognizer, RecognizerConfig, RecognizerEvent};
 use crate::serial::{Link, LinkConfig};
 use crate::session::board::BoardEvent;
-use crate::session::{LinkChange, Notice, Source};
+use crate::session::{BoardDetail, LinkChange, Notice, Source};
 use crate::words::Pack;
 
 /// What `rochade track --format dgt` needs from its arguments.
@@ -222,7 +222,7 @@ impl Follow for Tracker {
                 now,
                 Notice::Link {
                     state: LinkChange::Connected,
-                    detail: port,
+                    detail: BoardDetail::Text(port),
                 },
             )?,
             BoardEvent::LinkLost { reason } => {
@@ -231,7 +231,7 @@ impl Follow for Tracker {
                     now,
                     Notice::Link {
                         state: LinkChange::Lost,
-                        detail: reason,
+                        detail: BoardDetail::Text(reason),
                     },
                 )?;
             }
@@ -241,7 +241,7 @@ impl Follow for Tracker {
                     now,
                     Notice::Link {
                         state: LinkChange::LinesDropped,
-                        detail: count.to_string(),
+                        detail: BoardDetail::Count(count),
                     },
                 )?;
             }
@@ -253,7 +253,7 @@ impl Follow for Tracker {
                     now,
                     Notice::Link {
                         state: LinkChange::Lost,
-                        detail: text.written,
+                        detail: BoardDetail::Text(text.written),
                     },
                 )?;
             }

@@ -513,7 +513,7 @@ fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
         &fx,
         &Notice::Link {
             state: crate::session::LinkChange::Connected,
-            detail: "new".into()
+            detail: crate::session::BoardDetail::Text("new".into())
         }
     ));
 }

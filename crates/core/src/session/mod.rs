@@ -45,7 +45,7 @@ pub use effect::{Earcon, Effect, Priority, Speech, SpeechClass};
 pub use engine::Opponent;
 pub use event::{Command, Event, Source};
 pub use handled::{Handled, Outcome, Refusal};
-pub use notice::{CalibrationState, EngineChange, LinkChange, Notice, SightedState};
+pub use notice::{BoardDetail, CalibrationState, EngineChange, LinkChange, Notice, SightedState};
 pub use practice::{Practice, PracticeCommand};
 pub use puzzle::{PuzzleCommand, PuzzleRun};
 pub use question::{Pending, Question, QuestionKind};

@@ -85,21 +85,24 @@ pub enum Notice {
     /// the number of lines dropped).
     Link {
         state: LinkChange,
-        detail: String,
+        #[serde(serialize_with = "json::display")]
+        detail: BoardDetail,
     },
     /// The sighted player's e-board: its link, its ident, how it lies
     /// ("turned", "straight"), a mismatch (the squares that differ) and
     /// in sync again.
     SightedBoard {
         state: SightedState,
-        detail: String,
+        #[serde(serialize_with = "json::display")]
+        detail: BoardDetail,
     },
     /// An e-board's calibration (a Certabo board learns its pieces): the
     /// step, its detail (the spare queens learnt, the square of a piece
     /// it does not know) and whether it is the sighted player's board.
     Calibration {
         step: CalibrationState,
-        detail: String,
+        #[serde(serialize_with = "json::display")]
+        detail: BoardDetail,
         sighted: bool,
     },
     /// The board reported a fault or identified itself.
@@ -199,6 +202,56 @@ pub enum Notice {
         line: Vec<UciMove>,
         rating: u32,
     },
+}
+
+/// What a board's notice says beyond its state ([`Notice::Link`],
+/// [`Notice::SightedBoard`], [`Notice::Calibration`]): typed where it has
+/// a type, written as the words `detail` always had.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum BoardDetail {
+    /// Nothing more (written "").
+    #[default]
+    None,
+    /// Free words: a port's name, the system's reason, the board's ident,
+    /// the file not written and why.
+    Text(String),
+    /// Lines dropped, or spare queens learnt.
+    Count(u64),
+    /// The square of a piece the board does not know.
+    Square(Square),
+    /// Where the board differs from the game ("missing e2; extra e4").
+    Squares {
+        missing: Vec<Square>,
+        extra: Vec<Square>,
+    },
+    /// How the board lies ("turned" or "straight").
+    Turned(bool),
+    /// The set-up asked for again ("again").
+    Again,
+}
+
+impl std::fmt::Display for BoardDetail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |squares: &[Square]| {
+            squares
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match self {
+            BoardDetail::None => Ok(()),
+            BoardDetail::Text(text) => f.write_str(text),
+            BoardDetail::Count(n) => write!(f, "{n}"),
+            BoardDetail::Square(square) => write!(f, "{square}"),
+            BoardDetail::Squares { missing, extra } => {
+                write!(f, "missing {}; extra {}", names(missing), names(extra))
+            }
+            BoardDetail::Turned(true) => f.write_str("turned"),
+            BoardDetail::Turned(false) => f.write_str("straight"),
+            BoardDetail::Again => f.write_str("again"),
+        }
+    }
 }
 
 /// How a board's link changed, as [`Notice::Link`] says it.

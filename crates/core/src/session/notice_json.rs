@@ -76,7 +76,7 @@ pub(super) fn piece<S: Serializer>(piece: &Piece, s: S) -> Result<S::Ok, S::Erro
 mod tests {
     use shakmaty::{Chess, Color, Piece, Position, Role, Square};
 
-    use crate::session::{EngineChange, LinkChange, Notice, SightedState};
+    use crate::session::{BoardDetail, EngineChange, LinkChange, Notice, SightedState};
 
     fn json(notice: &Notice) -> String {
         serde_json::to_string(notice).unwrap()
@@ -116,21 +116,21 @@ mod tests {
         assert_eq!(
             json(&Notice::Link {
                 state: LinkChange::LinesDropped,
-                detail: "2".into()
+                detail: BoardDetail::Count(2)
             }),
             r#"{"event":"link","state":"lines_dropped","detail":"2"}"#
         );
         assert_eq!(
             json(&Notice::SightedBoard {
                 state: SightedState::InSync,
-                detail: String::new()
+                detail: BoardDetail::None
             }),
             r#"{"event":"sighted_board","state":"in_sync","detail":""}"#
         );
         assert_eq!(
             json(&Notice::SightedBoard {
                 state: LinkChange::Restored.into(),
-                detail: "/dev/pts/3".into()
+                detail: BoardDetail::Text("/dev/pts/3".into())
             }),
             r#"{"event":"sighted_board","state":"restored","detail":"/dev/pts/3"}"#
         );
@@ -192,6 +192,18 @@ mod tests {
             json(&Notice::PuzzleWrong { uci: uci("e1g1") }),
             r#"{"event":"puzzle_wrong","uci":"e1g1"}"#
         );
+        let detail = |d: BoardDetail| d.to_string();
+        assert_eq!(
+            detail(BoardDetail::Squares {
+                missing: vec![Square::E2],
+                extra: vec![Square::E4, Square::H8]
+            }),
+            "missing e2; extra e4 h8"
+        );
+        assert_eq!(detail(BoardDetail::Turned(true)), "turned");
+        assert_eq!(detail(BoardDetail::Turned(false)), "straight");
+        assert_eq!(detail(BoardDetail::Again), "again");
+        assert_eq!(detail(BoardDetail::Square(Square::E4)), "e4");
         assert_eq!(
             json(&Notice::PuzzleDone {
                 id: "x1".into(),
