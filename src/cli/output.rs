@@ -208,7 +208,7 @@ mod tests {
             .unwrap();
         let notice = Notice::Move {
             ply: 1,
-            san: "e4".into(),
+            san: "e4".parse().unwrap(),
             mv,
             announcement: "Eva vier".into(),
             spoken: "Eva vier".into(),

@@ -181,10 +181,11 @@ pub enum Notice {
     /// played; `fen` the position the player solves from, after it.
     PuzzleStart {
         id: String,
+        /// Boxed: a FEN is large, and every notice would be as large.
         #[serde(serialize_with = "json::display")]
-        start_fen: Fen,
+        start_fen: Box<Fen>,
         #[serde(serialize_with = "json::display")]
-        fen: Fen,
+        fen: Box<Fen>,
         rating: u32,
         themes: Vec<String>,
     },

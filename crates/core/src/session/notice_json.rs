@@ -225,7 +225,7 @@ mod tests {
             }),
             r#"{"event":"retraced","ply":2,"removed":["O-O","exd8=Q#"]}"#
         );
-        let fen = |f: &str| f.parse::<shakmaty::fen::Fen>().unwrap();
+        let fen = |f: &str| Box::new(f.parse::<shakmaty::fen::Fen>().unwrap());
         assert_eq!(
             json(&Notice::PuzzleStart {
                 id: "x1".into(),

@@ -182,8 +182,12 @@ impl Session {
         let first = line[0].1;
         let mut solving = line[0].0.clone();
         solving.play_unchecked(first);
-        let fen =
-            |pos: &Chess| shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
+        let fen = |pos: &Chess| {
+            Box::new(shakmaty::fen::Fen::from_position(
+                pos,
+                shakmaty::EnPassantMode::Legal,
+            ))
+        };
         out.push(Effect::Notice(Notice::PuzzleStart {
             id: puzzle.id.clone(),
             start_fen: fen(&line[0].0),
