@@ -15,15 +15,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use rochade_core::online::{OnlineEffect, OnlineEvent, OnlineSetup, Report, path_id};
+use rochade_core::online::{OnlineEffect, OnlineEvent, OnlineSetup, Report};
 use rochade_core::session::online::is_online_word;
 use shakmaty::Color;
 
 use super::RochadeApp;
 use super::online_threads::{OnlineMsg, connect, wrap_answer, wrap_events, wrap_game};
 use crate::config::{OnlineSettings, Side};
-use crate::online::requests::{Requests, spawn_requests};
-use crate::online::{Client, StreamMsg, spawn_stream, token};
+use crate::online::{Client, GameLink, StreamMsg, spawn_stream, token};
 use crate::session::{Event, Priority};
 use crate::words::Utterance;
 
@@ -32,23 +31,17 @@ pub(super) struct Online {
     rx: Receiver<OnlineMsg>,
     /// Where threads send (through the waker).
     tx: Sender<OnlineMsg>,
-    client: Option<Client>,
     server: String,
     /// Set to stop every stream and the seek.
     stop: Arc<AtomicBool>,
-    /// Set to stop the game's stream (the game ended); none while no game
-    /// is followed.
-    game_stop: Option<Arc<AtomicBool>>,
-    /// Requests go out in order, one at a time, from this thread.
-    requests: Option<Requests>,
+    /// The requests and the game's stream, once connected (its game's
+    /// stream stops with it).
+    link: Option<GameLink<OnlineMsg>>,
 }
 
 impl Drop for Online {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(stop) = &self.game_stop {
-            stop.store(true, Ordering::Relaxed);
-        }
     }
 }
 
@@ -119,11 +112,9 @@ impl RochadeApp {
         self.online = Some(Online {
             rx,
             tx: raw_tx.clone(),
-            client: None,
             server: settings.server.trim().to_owned(),
             stop: stop.clone(),
-            game_stop: None,
-            requests: None,
+            link: None,
         });
         self.online_status = OnlineStatus::default();
         let words = self.session.pack().phrase(
@@ -271,8 +262,8 @@ impl RochadeApp {
                     break;
                 }
                 OnlineMsg::Open(id) => {
-                    if let Some(online) = self.online.as_mut() {
-                        online.open(&id);
+                    if let Some(link) = self.online.as_mut().and_then(|o| o.link.as_mut()) {
+                        link.open(&id);
                     }
                     continue;
                 }
@@ -342,10 +333,11 @@ impl RochadeApp {
         let Some(online) = self.online.as_mut() else {
             return;
         };
-        online.requests = Some(spawn_requests(
+        online.link = Some(GameLink::new(
             client.clone(),
             online.tx.clone(),
             wrap_answer,
+            wrap_game,
         ));
         spawn_stream(
             client.clone(),
@@ -354,7 +346,6 @@ impl RochadeApp {
             online.tx.clone(),
             wrap_events,
         );
-        online.client = Some(client.clone());
     }
 
     /// Carries out what online play asks ([`crate::runtime::Shell::online`]):
@@ -364,25 +355,17 @@ impl RochadeApp {
     /// again): the window is for games here again, and Ctrl+Shift+O finds
     /// the next one online.
     pub(super) fn online_effect(&mut self, effect: OnlineEffect) {
+        let link = self.online.as_mut().and_then(|o| o.link.as_mut());
+        let effect = match link {
+            Some(link) => match link.carry_out(effect) {
+                Some(effect) => effect,
+                None => return,
+            },
+            None => effect,
+        };
         match effect {
-            OnlineEffect::Send { call, input } => {
-                if let Some(requests) = self.online.as_ref().and_then(|o| o.requests.as_ref()) {
-                    let _ = requests.send((call, input));
-                }
-            }
-            OnlineEffect::Open(id) => {
-                if let Some(online) = self.online.as_mut() {
-                    online.open(&id);
-                }
-            }
-            OnlineEffect::Resync(id) => {
-                if let Some(online) = self.online.as_mut() {
-                    if let Some(stop) = online.game_stop.take() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    online.open(&id);
-                }
-            }
+            // Not connected (yet, or any more): nothing to send them to.
+            OnlineEffect::Send { .. } | OnlineEffect::Open(_) | OnlineEffect::Resync(_) => {}
             OnlineEffect::Started { me, previous } => self.online_started(me, previous),
             OnlineEffect::Report { report, line } => {
                 // The record changed under the board view (moves taken
@@ -425,24 +408,5 @@ impl RochadeApp {
             self.save_settings();
         }
         self.board.selected = None;
-    }
-}
-
-impl Online {
-    /// Follows game `id`'s stream (one game at a time).
-    fn open(&mut self, id: &str) {
-        if self.game_stop.is_some() {
-            return;
-        }
-        let Some(client) = &self.client else { return };
-        let stop = Arc::new(AtomicBool::new(false));
-        self.game_stop = Some(stop.clone());
-        spawn_stream(
-            client.clone(),
-            format!("/api/board/game/stream/{}", path_id(id)),
-            stop,
-            self.tx.clone(),
-            wrap_game,
-        );
     }
 }

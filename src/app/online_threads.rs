@@ -28,7 +28,7 @@ pub(super) enum OnlineMsg {
     /// Connecting failed: the reason (no token in it).
     Failed(String),
     /// Follow this game (Lichess's AI accepted at once).
-    Open(String),
+    Open(rochade_core::online::PathId),
     Events(StreamMsg<IncomingEvent>),
     Game(StreamMsg<GameLine>),
     Answered(Call, Option<String>, Result<(), ApiError>),

@@ -45,8 +45,7 @@ use super::board_arg::OwnBoardInput;
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
 use crate::engine::EngineRequest;
-use crate::online::requests::{Requests, spawn_requests};
-use crate::online::{ApiError, Client, Find, StreamMsg, Timing, spawn_stream, token};
+use crate::online::{ApiError, Client, Find, GameLink, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::session::{Command, Earcon, Event, Notice, Priority, Session, SessionConfig, Speech};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
@@ -198,9 +197,9 @@ impl Out {
 struct Terminal {
     out: Out,
     client: Client,
-    /// The request thread: the loop never waits on the network.
-    requests: Requests,
-    game_stream: Option<Arc<AtomicBool>>,
+    /// The request thread and the game's stream: the loop never waits on
+    /// the network.
+    link: GameLink<Msg>,
     tx: Sender<Msg>,
     /// Stop: the game ended.
     done: bool,
@@ -208,24 +207,6 @@ struct Terminal {
     failed: Option<String>,
     /// The words of the report just printed: said, not printed again.
     reported: Option<String>,
-}
-
-impl Terminal {
-    /// Starts following game `id` (once).
-    fn open_game(&mut self, id: &str) {
-        if self.game_stream.is_some() {
-            return;
-        }
-        let stop = Arc::new(AtomicBool::new(false));
-        spawn_stream(
-            self.client.clone(),
-            format!("/api/board/game/stream/{id}"),
-            stop.clone(),
-            self.tx.clone(),
-            wrap_game,
-        );
-        self.game_stream = Some(stop);
-    }
 }
 
 /// The terminal carrying out one event's effects: the session as it
@@ -311,18 +292,12 @@ impl Shell for TerminalShell<'_> {
     }
     fn online(&mut self, effect: OnlineEffect) -> CliResult {
         let term = &mut *self.term;
+        let Some(effect) = term.link.carry_out(effect) else {
+            return Ok(());
+        };
         match effect {
-            OnlineEffect::Send { call, input } => {
-                // The thread lives as long as the run.
-                let _ = term.requests.send((call, input));
-            }
-            OnlineEffect::Open(id) => term.open_game(&id),
-            OnlineEffect::Resync(id) => {
-                if let Some(stop) = term.game_stream.take() {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                term.open_game(&id);
-            }
+            // Carried out by the link.
+            OnlineEffect::Send { .. } | OnlineEffect::Open(_) | OnlineEffect::Resync(_) => {}
             // Nothing here to keep: the terminal plays one game.
             OnlineEffect::Started { .. } => {}
             OnlineEffect::Report { report, line } => {
@@ -450,9 +425,8 @@ pub fn run(args: Args) -> CliResult {
         session,
         term: Terminal {
             out,
-            requests: spawn_requests(client.clone(), tx.clone(), wrap_answer),
+            link: GameLink::new(client.clone(), tx.clone(), wrap_answer, wrap_game),
             client,
-            game_stream: None,
             tx,
             done: false,
             failed: None,
@@ -485,9 +459,7 @@ pub fn run(args: Args) -> CliResult {
     let result = run.main_loop(&rx, &pack);
     stop_events.store(true, Ordering::Relaxed);
     stop_seek.store(true, Ordering::Relaxed);
-    if let Some(stop) = &run.term.game_stream {
-        stop.store(true, Ordering::Relaxed);
-    }
+    run.term.link.stop_game();
     // The game is over: nothing more of the server is said, and what is
     // typed now stays here until `quit` (a `yes` typed for a question
     // that never came never reaches the shell).
@@ -604,7 +576,7 @@ impl Run {
             .find_game(&find, clock, stop_seek, report_waiting(out, pack))
             .map_err(|e| refused(out, pack, e))?;
         match found {
-            Some(id) => self.term.open_game(&id),
+            Some(id) => self.term.link.open(&id),
             None => out.say(pack.say("online_waiting"), Priority::Answer)?,
         }
         Ok(())
@@ -742,7 +714,7 @@ impl Run {
                     self.term
                         .out
                         .error(&e.to_string(), server_error(pack, &e))?;
-                    if !self.in_game() && self.term.game_stream.is_none() {
+                    if !self.in_game() && !self.term.link.follows_game() {
                         return Err(CliError::failure(e.to_string()));
                     }
                 }

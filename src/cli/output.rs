@@ -103,7 +103,7 @@ pub fn move_event(notice: &Notice, by: MoveBy) -> Option<Value> {
         "event": "move",
         "ply": ply,
         "uci": mv.to_uci(CastlingMode::Standard).to_string(),
-        "san": san,
+        "san": san.to_string(),
         "announcement": announcement,
         "spoken": spoken,
         "source": source,
@@ -208,7 +208,7 @@ mod tests {
             .unwrap();
         let notice = Notice::Move {
             ply: 1,
-            san: "e4".into(),
+            san: "e4".parse().unwrap(),
             mv,
             announcement: "Eva vier".into(),
             spoken: "Eva vier".into(),

@@ -283,7 +283,7 @@ impl Shell for PlayOut<'_> {
                 }
             }
             Notice::GameOver { result, reason } if json => {
-                let line = json!({"event": "end", "result": result, "reason": reason});
+                let line = json!({"event": "end", "result": result.to_string(), "reason": reason});
                 writeln!(self.stdout, "{line}")?;
             }
             Notice::Rejected { input, reason } if json => {

@@ -232,13 +232,11 @@ impl Shell for PuzzleOut<'_> {
                 rating,
                 themes,
             } => {
-                self.player = shakmaty::fen::Fen::from_ascii(fen.as_bytes())
-                    .map(|f| f.as_setup().turn)
-                    .unwrap_or(self.player);
+                self.player = fen.as_setup().turn;
                 // `fen` is where the moves that follow start (the
                 // opponent's first one is legal in it); `solve_fen` is
                 // the position after it, the one to solve.
-                let line = json!({"event": "puzzle", "id": id, "fen": start_fen, "solve_fen": fen, "rating": rating, "themes": themes});
+                let line = json!({"event": "puzzle", "id": id, "fen": start_fen.to_string(), "solve_fen": fen.to_string(), "rating": rating, "themes": themes});
                 self.out.line(line, None)?;
             }
             Notice::Move {
@@ -257,7 +255,8 @@ impl Shell for PuzzleOut<'_> {
                 }
             }
             Notice::PuzzleWrong { uci } => {
-                self.out.line(json!({"event": "wrong", "uci": uci}), None)?;
+                self.out
+                    .line(json!({"event": "wrong", "uci": uci.to_string()}), None)?;
             }
             Notice::PuzzleDone { id, solved, .. } => {
                 self.ended = true;

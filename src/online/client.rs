@@ -172,7 +172,7 @@ impl Client {
         clock: TimeControlArg,
         stop: &AtomicBool,
         waiting: impl FnMut(&ApiError),
-    ) -> Result<Option<String>, ApiError> {
+    ) -> Result<Option<rochade_core::online::PathId>, ApiError> {
         match find {
             Find::Ai { level } => {
                 let mut form = vec![

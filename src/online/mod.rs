@@ -2,7 +2,9 @@
 //! any server that speaks it: [`client`]), its failures in words
 //! ([`http_errors`]), its streams read line by line in their own threads
 //! ([`stream`], [`lines`]) with reconnection and backoff ([`backoff`]),
-//! the request thread ([`requests`]) and the token's storage ([`token`]).
+//! the request thread ([`requests`]), what online play asks of them
+//! carried out once for every front end ([`GameLink`]) and the token's
+//! storage ([`token`]).
 //!
 //! The game itself is the session's (`rochade_core::session::online`);
 //! the protocol's types are [`rochade_core::online`]. The token is sent only in the
@@ -11,6 +13,7 @@
 
 mod backoff;
 mod client;
+mod game_link;
 mod http_errors;
 pub mod lines;
 pub mod requests;
@@ -21,6 +24,7 @@ use std::time::Duration;
 
 pub use backoff::wait_or_stop;
 pub use client::{Client, Find};
+pub use game_link::GameLink;
 pub use rochade_core::online::ApiError;
 pub use stream::{StreamMsg, spawn_stream};
 pub use token::Token;

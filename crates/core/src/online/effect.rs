@@ -4,7 +4,7 @@
 
 use shakmaty::Color;
 
-use super::{Call, Report};
+use super::{Call, PathId, Report};
 use crate::chess::GameRecord;
 
 /// What online play asks the shell to do.
@@ -15,10 +15,10 @@ pub enum OnlineEffect {
     /// from, for the error).
     Send { call: Call, input: Option<String> },
     /// Follow the stream of this game.
-    Open(String),
+    Open(PathId),
     /// Open this game's stream again (the old one stops): the whole game
     /// the stream sends first settles whatever was lost.
-    Resync(String),
+    Resync(PathId),
     /// A game starts on the server, the player on `me`'s side; `previous`:
     /// the game in progress here that it replaces (the front end keeps
     /// it, e.g. exports it).
@@ -36,7 +36,7 @@ pub enum OnlineEffect {
     Finished,
     /// The server sent a game this account does not play: online play
     /// cannot go on.
-    NotOurGame(String),
+    NotOurGame(PathId),
 }
 
 /// The game in progress that an online game replaced.

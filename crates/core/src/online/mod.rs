@@ -19,6 +19,7 @@
 
 use serde::Deserialize;
 use shakmaty::Color;
+use shakmaty::uci::UciMove;
 
 mod call;
 mod effect;
@@ -26,15 +27,17 @@ mod error;
 mod event;
 mod number;
 mod report;
+mod state;
 #[cfg(test)]
 mod tests;
 mod waits;
 
-pub use call::{Call, path_id, path_user};
+pub use call::{Call, PathId, path_id, path_user};
 pub use effect::{LeftGame, OnlineEffect};
 pub use error::ApiError;
 pub use event::{OnlineEvent, OnlineSetup};
 pub use report::Report;
+pub use state::{GameState, GameStatus};
 pub use waits::Waits;
 
 /// A line of the incoming-events stream (`/api/stream/event`).
@@ -221,53 +224,6 @@ impl GamePlayer {
     }
 }
 
-/// The state of a game: every move so far (UCI, space-separated), the
-/// clocks, standing offers and the status.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct GameState {
-    #[serde(default)]
-    pub moves: String,
-    #[serde(default, deserialize_with = "number::lenient")]
-    pub wtime: u64,
-    #[serde(default, deserialize_with = "number::lenient")]
-    pub btime: u64,
-    #[serde(default, deserialize_with = "number::lenient")]
-    pub winc: u64,
-    #[serde(default, deserialize_with = "number::lenient")]
-    pub binc: u64,
-    pub status: String,
-    pub winner: Option<String>,
-    #[serde(default)]
-    pub wdraw: bool,
-    #[serde(default)]
-    pub bdraw: bool,
-    #[serde(default)]
-    pub wtakeback: bool,
-    #[serde(default)]
-    pub btakeback: bool,
-}
-
-impl GameState {
-    /// The moves as UCI strings.
-    pub fn move_list(&self) -> Vec<String> {
-        self.moves.split_whitespace().map(str::to_owned).collect()
-    }
-
-    /// How many moves were played (without making the list).
-    pub fn move_count(&self) -> usize {
-        self.moves.split_whitespace().count()
-    }
-
-    /// The game is still being played (`created` or `started`).
-    pub fn is_running(&self) -> bool {
-        matches!(self.status.as_str(), "created" | "started")
-    }
-
-    fn winner_color(&self) -> Option<Color> {
-        color_of(self.winner.as_deref()?)
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct ChatLine {
     pub username: String,
@@ -329,26 +285,32 @@ impl EndKind {
         if state.is_running() {
             return None;
         }
-        let winner = state.winner_color();
-        Some(match state.status.as_str() {
-            "mate" => match winner {
+        let winner = state.winner;
+        Some(match &state.status {
+            GameStatus::Mate => match winner {
                 Some(winner) => EndKind::Checkmate { winner },
                 None => EndKind::Checkmate {
                     winner: !side_to_move,
                 },
             },
-            "resign" => EndKind::Resign {
+            GameStatus::Resign => EndKind::Resign {
                 loser: winner.map(|w| !w).unwrap_or(side_to_move),
             },
-            "stalemate" => EndKind::Stalemate,
-            "draw" => EndKind::Draw,
-            "outoftime" => EndKind::OutOfTime {
+            GameStatus::Stalemate => EndKind::Stalemate,
+            GameStatus::Draw => EndKind::Draw,
+            GameStatus::OutOfTime => EndKind::OutOfTime {
                 loser: winner.map(|w| !w).unwrap_or(side_to_move),
                 winner,
             },
-            "timeout" => EndKind::Timeout { winner },
-            "aborted" => EndKind::Aborted,
-            _ => EndKind::Other { winner },
+            GameStatus::Timeout => EndKind::Timeout { winner },
+            GameStatus::Aborted => EndKind::Aborted,
+            GameStatus::Created
+            | GameStatus::Started
+            | GameStatus::Cheat
+            | GameStatus::NoStart
+            | GameStatus::UnknownFinish
+            | GameStatus::VariantEnd
+            | GameStatus::Unknown(_) => EndKind::Other { winner },
         })
     }
 
@@ -374,8 +336,8 @@ pub enum Change {
     /// them: a move refused, or the game moved on while we were offline).
     /// `ours_lost`: our move waiting for the server was among them.
     Rewind { keep: usize, ours_lost: bool },
-    /// Play these server moves (UCI) on the local record and announce them.
-    Play(Vec<String>),
+    /// Play these server moves on the local record and announce them.
+    Play(Vec<UciMove>),
     /// The clocks in milliseconds, after the moves.
     Clocks { white_ms: u64, black_ms: u64 },
     /// The opponent offers a draw.
@@ -393,19 +355,19 @@ pub enum Change {
 /// How the server's moves and the local record line up. `pending` is our
 /// move that was sent (it is the last local move) and that the server has
 /// not shown yet: it is kept while the server's list is a prefix of ours.
-pub fn reconcile(local: &[String], server: &[String], pending: Option<&str>) -> Vec<Change> {
+pub fn reconcile(local: &[UciMove], server: &[UciMove], pending: Option<&UciMove>) -> Vec<Change> {
     let common = local.iter().zip(server).take_while(|(a, b)| a == b).count();
     let mut changes = Vec::new();
     if local.len() > common {
         let extra = &local[common..];
         let waiting =
-            server.len() == common && extra.len() == 1 && pending.is_some_and(|p| p == extra[0]);
+            server.len() == common && extra.len() == 1 && pending.is_some_and(|p| *p == extra[0]);
         if waiting {
             return changes;
         }
         changes.push(Change::Rewind {
             keep: common,
-            ours_lost: pending.is_some_and(|p| extra.last().is_some_and(|m| m == p)),
+            ours_lost: pending.is_some_and(|p| extra.last() == Some(p)),
         });
     }
     if server.len() > common {
@@ -429,7 +391,7 @@ pub struct OnlineGame {
     /// The last state the server sent.
     pub state: GameState,
     /// Our move sent and not yet seen in a server state.
-    pending: Option<String>,
+    pending: Option<UciMove>,
     /// Our draw offer was sent and is standing.
     our_draw_offer: bool,
     our_takeback_offer: bool,
@@ -461,10 +423,7 @@ impl OnlineGame {
                 .initial_fen
                 .clone()
                 .filter(|f| !f.is_empty() && f != "startpos"),
-            state: GameState {
-                status: "created".into(),
-                ..GameState::default()
-            },
+            state: GameState::default(),
             pending: None,
             our_draw_offer: false,
             our_takeback_offer: false,
@@ -494,8 +453,8 @@ impl OnlineGame {
     }
 
     /// Our move that waits for the server, if any.
-    pub fn pending(&self) -> Option<&str> {
-        self.pending.as_deref()
+    pub fn pending(&self) -> Option<&UciMove> {
+        self.pending.as_ref()
     }
 
     /// The opponent's draw offer stands.
@@ -513,9 +472,9 @@ impl OnlineGame {
     }
 
     /// Our move is sent: the request, and the move waits for the server.
-    pub fn send_move(&mut self, uci: &str) -> Request {
-        self.pending = Some(uci.to_owned());
-        Request::Move(uci.to_owned())
+    pub fn send_move(&mut self, uci: UciMove) -> Request {
+        self.pending = Some(uci);
+        Request::Move(uci)
     }
 
     /// The server refused our move: it no longer waits.
@@ -551,8 +510,8 @@ impl OnlineGame {
     /// replaced, delivered late. The server's list shrinks only by a
     /// takeback, which a standing request announces; without one, a
     /// shorter list that the last one extends is not the truth any more.
-    fn is_stale(&self, server: &[String]) -> bool {
-        let known = self.state.move_list();
+    fn is_stale(&self, server: &[UciMove]) -> bool {
+        let known = &self.state.moves;
         let takeback = self.our_takeback_offer
             || self.opponent_takeback_offer
             || self.state.wtakeback
@@ -561,13 +520,13 @@ impl OnlineGame {
     }
 
     /// A `gameFull` (first line or a reconnection) or `gameState` line:
-    /// what to change locally, given the local record's moves (UCI).
-    pub fn update(&mut self, local: &[String], state: &GameState) -> Vec<Change> {
-        let server = state.move_list();
-        if self.is_stale(&server) {
+    /// what to change locally, given the local record's moves.
+    pub fn update(&mut self, local: &[UciMove], state: &GameState) -> Vec<Change> {
+        let server = &state.moves;
+        if self.is_stale(server) {
             return Vec::new();
         }
-        let mut changes = reconcile(local, &server, self.pending.as_deref());
+        let mut changes = reconcile(local, server, self.pending.as_ref());
         if let Some(p) = &self.pending {
             let seen = local
                 .len()
@@ -580,7 +539,7 @@ impl OnlineGame {
                 self.pending = None;
             }
         }
-        let moved = server.len() != self.state.move_count();
+        let moved = server.len() != self.state.moves.len();
         changes.push(Change::Clocks {
             white_ms: state.wtime,
             black_ms: state.btime,
@@ -599,7 +558,7 @@ impl OnlineGame {
         if self.our_draw_offer && !our_draw && running && !moved {
             changes.push(Change::DrawDeclined);
         }
-        let shrank = server.len() < self.state.move_count();
+        let shrank = server.len() < self.state.moves.len();
         if self.our_takeback_offer && !our_takeback && running && !shrank {
             changes.push(Change::TakebackDeclined);
         }
@@ -637,7 +596,7 @@ impl OnlineGame {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
     /// `/api/board/game/{id}/move/{uci}`
-    Move(String),
+    Move(UciMove),
     /// `/api/board/game/{id}/draw/{yes|no}`: offer or accept, or decline.
     Draw(bool),
     /// `/api/board/game/{id}/takeback/{yes|no}`

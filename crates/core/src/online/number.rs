@@ -91,7 +91,7 @@ mod tests {
             (s.wtime, s.btime, s.winc, s.binc),
             (2_592_000_000, 0, 13, 0)
         );
-        assert_eq!(s.moves, "e2e4");
+        assert_eq!(s.moves, ["e2e4".parse::<shakmaty::uci::UciMove>().unwrap()]);
     }
 
     #[test]

@@ -4,8 +4,14 @@ fn line(text: &str) -> GameLine {
     serde_json::from_str(text).expect(text)
 }
 
-fn s(list: &str) -> Vec<String> {
-    list.split_whitespace().map(str::to_owned).collect()
+fn s(list: &str) -> Vec<UciMove> {
+    list.split_whitespace()
+        .map(|m| m.parse().expect(m))
+        .collect()
+}
+
+fn u(m: &str) -> UciMove {
+    m.parse().expect(m)
 }
 
 const FULL: &str = r#"{"type":"gameFull","id":"5IrD6Gzz","rated":true,"variant":{"key":"standard","name":"Standard","short":"Std"},"clock":{"initial":1200000,"increment":10000},"speed":"classical","perf":{"name":"Classical"},"createdAt":1523825103562,"white":{"id":"lovlas","name":"lovlas","provisional":false,"rating":2500,"title":"IM"},"black":{"id":"leela","name":"leela","rating":2390,"title":null},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 c7c5 f2f4 d7d6 g1f3 b8c6 f1c4 g8f6 d2d3 g7g6 e1g1 f8g7","wtime":7598040,"btime":8395220,"winc":10000,"binc":10000,"wdraw":false,"bdraw":false,"status":"started"}}"#;
@@ -18,7 +24,7 @@ fn documented_lines_parse() {
     assert_eq!(full.white.rating, Some(2500));
     assert_eq!(full.black.title, None);
     assert_eq!(full.clock.unwrap().increment, 10000);
-    assert_eq!(full.state.move_list().len(), 12);
+    assert_eq!(full.state.moves.len(), 12);
     let ai = r#"{"type":"gameFull","id":"x","white":{"aiLevel":3},"black":{"id":"me","name":"Me","rating":1500},"state":{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}}"#;
     let GameLine::GameFull(full) = line(ai) else {
         panic!()
@@ -66,7 +72,7 @@ fn reconcile_follows_the_server() {
         vec![Change::Play(s("e7e5"))]
     );
     // Our sent move waits for an older state.
-    assert!(reconcile(&s("e2e4 e7e5"), &s("e2e4"), Some("e7e5")).is_empty());
+    assert!(reconcile(&s("e2e4 e7e5"), &s("e2e4"), Some(&u("e7e5"))).is_empty());
     // A move the server never got (not pending) is taken back.
     assert_eq!(
         reconcile(&s("e2e4 e7e5"), &s("e2e4"), None),
@@ -77,7 +83,7 @@ fn reconcile_follows_the_server() {
     );
     // The game moved on: our pending move is replaced by the server's.
     assert_eq!(
-        reconcile(&s("e2e4 e7e5"), &s("e2e4 c7c5 g1f3"), Some("e7e5")),
+        reconcile(&s("e2e4 e7e5"), &s("e2e4 c7c5 g1f3"), Some(&u("e7e5"))),
         vec![
             Change::Rewind {
                 keep: 1,
@@ -98,8 +104,8 @@ fn reconcile_follows_the_server() {
 
 fn state(moves: &str) -> GameState {
     GameState {
-        moves: moves.into(),
-        status: "started".into(),
+        moves: s(moves),
+        status: GameStatus::Started,
         wtime: 60_000,
         btime: 60_000,
         ..GameState::default()
@@ -118,8 +124,8 @@ fn offers_pending_moves_and_the_end() {
     assert!(OnlineGame::new(&full, "nobody").is_none());
     let changes = game.update(&[], &state("e2e4"));
     assert_eq!(changes[0], Change::Play(s("e2e4")));
-    assert_eq!(game.send_move("e7e5"), Request::Move("e7e5".into()));
-    assert_eq!(game.pending(), Some("e7e5"));
+    assert_eq!(game.send_move(u("e7e5")), Request::Move(u("e7e5")));
+    assert_eq!(game.pending(), Some(&u("e7e5")));
     // The server's state with our move clears it.
     let changes = game.update(&s("e2e4 e7e5"), &state("e2e4 e7e5"));
     assert_eq!(changes.len(), 1, "{changes:?}");
@@ -138,8 +144,8 @@ fn offers_pending_moves_and_the_end() {
     assert!(changes.contains(&Change::DrawDeclined), "{changes:?}");
     // Resignation ends it once.
     let mut over = state("e2e4 e7e5 g1f3");
-    over.status = "resign".into();
-    over.winner = Some("black".into());
+    over.status = GameStatus::Resign;
+    over.winner = Some(Color::Black);
     let changes = game.update(&s("e2e4 e7e5 g1f3"), &over);
     assert_eq!(
         changes.last(),
@@ -159,7 +165,7 @@ fn offers_pending_moves_and_the_end() {
 #[test]
 fn requests_and_time_controls() {
     assert_eq!(
-        Request::Move("e7e8q".into()).path("abc"),
+        Request::Move(u("e7e8q")).path("abc"),
         "/api/board/game/abc/move/e7e8q"
     );
     assert_eq!(
@@ -173,6 +179,21 @@ fn requests_and_time_controls() {
     assert_eq!(
         Request::Chat("hi".into()).form(),
         vec![("room", "player".to_owned()), ("text", "hi".to_owned())]
+    );
+    // An id the server sends goes into a path as letters and digits only.
+    let id = PathId::from("ab/../c?d");
+    assert_eq!(id.as_str(), "abcd");
+    assert_eq!(
+        Call::AcceptChallenge(id.clone()).path(),
+        "/api/challenge/abcd/accept"
+    );
+    assert_eq!(
+        Call::Game {
+            game_id: id,
+            request: Request::Resign
+        }
+        .path(),
+        "/api/board/game/abcd/resign"
     );
     let tc: TimeControlArg = "10+5".parse().unwrap();
     assert_eq!(tc.clock_form()[0].1, "600");
@@ -188,7 +209,7 @@ fn a_late_older_state_is_ignored_and_a_takeback_asked_for_is_followed() {
     };
     let mut game = OnlineGame::new(&full, "Leela").expect("black");
     game.update(&[], &state("e2e4"));
-    game.send_move("e7e5");
+    game.send_move(u("e7e5"));
     game.update(&s("e2e4 e7e5"), &state("e2e4 e7e5 g1f3"));
     let local = s("e2e4 e7e5 g1f3");
     // A line of a stream that was replaced, delivered late: no takeback

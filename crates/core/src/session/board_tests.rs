@@ -126,7 +126,7 @@ fn moves_from(effects: &[Effect]) -> Vec<(String, Source)> {
     notices(effects)
         .into_iter()
         .filter_map(|n| match n {
-            Notice::Move { san, source, .. } => Some((san.clone(), *source)),
+            Notice::Move { san, source, .. } => Some((san.to_string(), *source)),
             _ => None,
         })
         .collect()
@@ -513,7 +513,7 @@ fn a_link_closed_in_the_settings_is_not_connected_and_says_nothing() {
         &fx,
         &Notice::Link {
             state: crate::session::LinkChange::Connected,
-            detail: "new".into()
+            detail: crate::session::BoardDetail::Text("new".into())
         }
     ));
 }

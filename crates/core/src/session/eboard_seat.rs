@@ -15,7 +15,7 @@ use shakmaty::{Bitboard, Chess, Move, Position};
 
 use super::board_event::BoardEvent;
 use super::link::{BoardSide, LinkInput, LinkState, Mirror, follow_record, say};
-use super::{CalibrationState, Effect, Notice, Priority, SightedState};
+use super::{BoardDetail, CalibrationState, Effect, Notice, Priority, SightedState};
 use crate::board::HostCommand;
 use crate::chess::GameRecord;
 use crate::dgt::ClockReading;
@@ -224,7 +224,7 @@ impl EBoardSeat {
                         BoardSide::Peg => Notice::BoardInfo { text: text.clone() },
                         BoardSide::Sighted => Notice::SightedBoard {
                             state: SightedState::Ident,
-                            detail: text.clone(),
+                            detail: BoardDetail::Text(text.clone()),
                         },
                     }));
                     self.ident = Some(text);
@@ -245,13 +245,13 @@ impl EBoardSeat {
             CalibrationStep::SetUpStart => (
                 CalibrationState::SetUpStart,
                 pack.say("calibration_set_up_start"),
-                String::new(),
+                BoardDetail::None,
             ),
             // Said in words of its own; a notice as the first ask's.
             CalibrationStep::SetUpAgain => (
                 CalibrationState::SetUpStart,
                 pack.say("calibration_set_up_again"),
-                "again".to_owned(),
+                BoardDetail::Again,
             ),
             CalibrationStep::Done { spare_queens } => (
                 CalibrationState::Done,
@@ -259,7 +259,7 @@ impl EBoardSeat {
                     "calibration_done",
                     &[("n", pack.render(&[Token::Number(spare_queens.into())]))],
                 ),
-                spare_queens.to_string(),
+                BoardDetail::Count(spare_queens.into()),
             ),
             CalibrationStep::UnknownPiece(square) => (
                 CalibrationState::UnknownPiece,
@@ -267,7 +267,7 @@ impl EBoardSeat {
                     "calibration_unknown_piece",
                     &[("square", pack.square(square))],
                 ),
-                square.to_string(),
+                BoardDetail::Square(square),
             ),
         };
         say(out, pack, self.side.words(pack, text), Priority::Guidance);
@@ -340,7 +340,7 @@ impl EBoardSeat {
                         BoardSide::Peg => Notice::Orientation { turned },
                         BoardSide::Sighted => Notice::SightedBoard {
                             state: SightedState::Orientation,
-                            detail: if turned { "turned" } else { "straight" }.into(),
+                            detail: BoardDetail::Turned(turned),
                         },
                     }));
                 }

@@ -8,6 +8,7 @@ use shakmaty::{Bitboard, Board, Move, Position, Square};
 use crate::board::HostCommand;
 use crate::eboard::Message;
 use crate::eboard::pieces::{Pieces, pieces_of_board};
+use crate::session::BoardDetail;
 use crate::session::board::BoardEvent;
 use crate::session::link::LinkState;
 use crate::session::{
@@ -142,7 +143,9 @@ impl Table {
         self.effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Notice(Notice::Move { san, source, .. }) => Some((san.clone(), *source)),
+                Effect::Notice(Notice::Move { san, source, .. }) => {
+                    Some((san.to_string(), *source))
+                }
                 _ => None,
             })
             .collect()
@@ -447,7 +450,7 @@ fn calibration_steps_are_said_as_guidance_and_noticed_in_either_seat() {
     );
     assert!(t.effects.contains(&Effect::Notice(Notice::Calibration {
         step: CalibrationState::Done,
-        detail: "2".into(),
+        detail: BoardDetail::Count(2),
         sighted: false,
     })));
     let mut t = Table::with(Seat::Sighted, SessionConfig::default(), None);
@@ -457,12 +460,12 @@ fn calibration_steps_are_said_as_guidance_and_noticed_in_either_seat() {
     assert_eq!(t.spoken(), ["Sighted board: Unknown piece on Eva four"]);
     assert!(t.effects.contains(&Effect::Notice(Notice::Calibration {
         step: CalibrationState::UnknownPiece,
-        detail: "e4".into(),
+        detail: BoardDetail::Square(Square::E4),
         sighted: true,
     })));
     let json = serde_json::to_string(&Notice::Calibration {
         step: CalibrationState::SetUpStart,
-        detail: String::new(),
+        detail: BoardDetail::None,
         sighted: false,
     })
     .unwrap();

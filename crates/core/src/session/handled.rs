@@ -4,7 +4,11 @@
 
 use std::ops::Deref;
 
+use shakmaty::Move;
+use shakmaty::uci::UciMove;
+
 use super::{Effect, QuestionKind, Source};
+use crate::chess::MoveInputError;
 
 /// What an event did to the game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,14 +28,16 @@ pub enum Outcome {
 /// Why a move was not played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
-    /// The text is no move, or names more than one (the reader's words).
-    Unreadable(String),
-    /// Not legal in the position (the reader's words, or the move).
-    Illegal(String),
+    /// The typed text is no move, names more than one, or names one that
+    /// is not legal in the position (the reader's error, with the text).
+    Input(MoveInputError),
+    /// This move (from a board, a click, the engine) is not legal in the
+    /// position.
+    IllegalMove(Move),
     /// The game is over.
     GameOver,
-    /// Puzzle mode: legal, but not the solution (the move, UCI).
-    NotTheSolution(String),
+    /// Puzzle mode: legal, but not the solution.
+    NotTheSolution(UciMove),
 }
 
 impl Outcome {
@@ -128,16 +134,16 @@ mod tests {
                 source: Source::Keyboard
             }
         );
-        assert!(matches!(
+        assert_eq!(
             typed(&mut s, "Ke9"),
             Outcome::Refused {
-                reason: Refusal::Unreadable(_)
+                reason: Refusal::Input(MoveInputError::Unreadable("Ke9".into()))
             }
-        ));
+        );
         assert!(matches!(
             typed(&mut s, "e4"),
             Outcome::Refused {
-                reason: Refusal::Illegal(_)
+                reason: Refusal::Input(MoveInputError::Illegal(_))
             }
         ));
         assert_eq!(s.handle(0, Event::Tick).outcome, Outcome::Nothing);

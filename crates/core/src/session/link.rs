@@ -12,7 +12,7 @@
 
 use shakmaty::Role;
 
-use super::{Earcon, Effect, LinkChange, Notice, Priority, SightedState, Speech};
+use super::{BoardDetail, Earcon, Effect, LinkChange, Notice, Priority, SightedState, Speech};
 use crate::board::guidance::guidance;
 use crate::board::tracker::render_in_sync;
 use crate::board::{HostCommand, Mismatch, TrackerConfig};
@@ -45,7 +45,7 @@ pub enum BoardSide {
 }
 
 impl BoardSide {
-    fn notice(self, state: LinkChange, detail: String) -> Effect {
+    fn notice(self, state: LinkChange, detail: BoardDetail) -> Effect {
         Effect::Notice(match self {
             BoardSide::Peg => Notice::Link { state, detail },
             BoardSide::Sighted => Notice::SightedBoard {
@@ -57,7 +57,7 @@ impl BoardSide {
 
     /// A notice of the sighted board's own (the peg-board has its own
     /// notice for each).
-    fn sighted_notice(state: SightedState, detail: String) -> Effect {
+    fn sighted_notice(state: SightedState, detail: BoardDetail) -> Effect {
         Effect::Notice(Notice::SightedBoard { state, detail })
     }
 
@@ -115,14 +115,7 @@ impl BoardSide {
             BoardSide::Peg => Effect::Notice(Notice::mismatch(m)),
             BoardSide::Sighted => {
                 let (missing, extra) = super::notice::mismatch_squares(m);
-                let names = |squares: Vec<shakmaty::Square>| {
-                    squares
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                let detail = format!("missing {}; extra {}", names(missing), names(extra));
+                let detail = BoardDetail::Squares { missing, extra };
                 Self::sighted_notice(SightedState::Mismatch, detail)
             }
         });
@@ -139,7 +132,7 @@ impl BoardSide {
         out.push(Effect::Sound(Earcon::InSync));
         out.push(match self {
             BoardSide::Peg => Effect::Notice(Notice::InSync),
-            BoardSide::Sighted => Self::sighted_notice(SightedState::InSync, String::new()),
+            BoardSide::Sighted => Self::sighted_notice(SightedState::InSync, BoardDetail::None),
         });
     }
 }
@@ -208,7 +201,7 @@ impl LinkState {
                 } else {
                     LinkChange::Connected
                 };
-                out.push(side.notice(state, port));
+                out.push(side.notice(state, BoardDetail::Text(port)));
                 out.push(side.snapshot());
                 LinkInput::Done
             }
@@ -216,20 +209,20 @@ impl LinkState {
                 if !self.is_lost() {
                     say(out, pack, pack.say(side.lost_key()), Priority::Alert);
                     out.push(Effect::Sound(Earcon::LinkLost));
-                    out.push(side.notice(LinkChange::Lost, reason.clone()));
+                    out.push(side.notice(LinkChange::Lost, BoardDetail::Text(reason.clone())));
                 }
                 *self = LinkState::Lost { reason };
                 LinkInput::Down
             }
             BoardEvent::LinkClosed => {
                 *self = LinkState::NotConnected;
-                out.push(side.notice(LinkChange::Closed, String::new()));
+                out.push(side.notice(LinkChange::Closed, BoardDetail::None));
                 LinkInput::Down
             }
             BoardEvent::LinesDropped { count } => {
                 // A hole in time: the board is asked for its whole state
                 // again at once.
-                out.push(side.notice(LinkChange::LinesDropped, count.to_string()));
+                out.push(side.notice(LinkChange::LinesDropped, BoardDetail::Count(count)));
                 out.push(side.snapshot());
                 LinkInput::LinesDropped { count }
             }
@@ -241,7 +234,7 @@ impl LinkState {
                 say(out, pack, side.words(pack, text), Priority::Guidance);
                 out.push(Effect::Notice(Notice::Calibration {
                     step: super::CalibrationState::NotSaved,
-                    detail: reason,
+                    detail: BoardDetail::Text(reason),
                     sighted: matches!(side, BoardSide::Sighted),
                 }));
                 LinkInput::Done
@@ -250,7 +243,7 @@ impl LinkState {
                 let text =
                     pack.phrase("board_model_unsupported", &[("name", name.as_str().into())]);
                 say(out, pack, side.words(pack, text), Priority::Alert);
-                out.push(side.notice(LinkChange::Lost, name));
+                out.push(side.notice(LinkChange::Lost, BoardDetail::Text(name)));
                 LinkInput::Done
             }
             BoardEvent::RepeatGuidance => {

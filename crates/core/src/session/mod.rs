@@ -49,7 +49,7 @@ pub use effect::Effect;
 pub use engine::Opponent;
 pub use event::{Command, Event, Source};
 pub use handled::{Handled, Outcome, Refusal};
-pub use notice::{CalibrationState, EngineChange, LinkChange, Notice, SightedState};
+pub use notice::{BoardDetail, CalibrationState, EngineChange, LinkChange, Notice, SightedState};
 pub use practice::{Practice, PracticeCommand};
 pub use puzzle::{PuzzleCommand, PuzzleRun};
 pub use question::{Pending, Question, QuestionKind};
@@ -400,10 +400,7 @@ impl Session {
                 out.push(Effect::Sound(Earcon::Illegal));
                 let reason = err.to_string();
                 self.outcome.note(Outcome::Refused {
-                    reason: match err {
-                        MoveInputError::Illegal(_) => Refusal::Illegal(reason.clone()),
-                        _ => Refusal::Unreadable(reason.clone()),
-                    },
+                    reason: Refusal::Input(err.clone()),
                 });
                 out.push(Effect::Notice(Notice::Rejected {
                     input: text.to_owned(),
@@ -464,15 +461,13 @@ impl Session {
             );
             out.push(Effect::Sound(Earcon::Illegal));
             self.outcome.note(Outcome::Refused {
-                reason: Refusal::Illegal(mv.to_string()),
+                reason: Refusal::IllegalMove(mv),
             });
             return false;
         }
         if self.puzzle_refuses(now, mv, source, out) {
             self.outcome.note(Outcome::Refused {
-                reason: Refusal::NotTheSolution(
-                    mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-                ),
+                reason: Refusal::NotTheSolution(mv.to_uci(shakmaty::CastlingMode::Standard)),
             });
             return false;
         }
@@ -530,7 +525,7 @@ impl Session {
         });
         out.push(Effect::Notice(Notice::Move {
             ply: self.record.moves().len(),
-            san: played.san.to_string(),
+            san: played.san,
             mv: played.mv,
             announcement: announcement.written.clone(),
             spoken: announcement.spoken.clone(),
@@ -571,7 +566,7 @@ impl Session {
                 self.speak(out, text, Priority::Alert);
             }
             out.push(Effect::Notice(Notice::GameOver {
-                result: end.result_str().to_owned(),
+                result: end.outcome,
                 reason: end.reason,
             }));
             out.push(Effect::SaveGame);
@@ -749,9 +744,7 @@ impl Session {
         }
         self.last_announcement = self.last_move_words();
         self.speak(out, text, Priority::Move);
-        out.push(Effect::Notice(Notice::Takeback {
-            san: taken[0].san.to_string(),
-        }));
+        out.push(Effect::Notice(Notice::Takeback { san: taken[0].san }));
         out.push(Effect::SaveGame);
         self.board
             .on_game_changed(now, &self.record, Source::Keyboard);

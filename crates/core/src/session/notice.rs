@@ -2,7 +2,10 @@
 //! one-JSON-object-per-line output.
 
 use serde::Serialize;
-use shakmaty::{Color, Move, Piece, Square};
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Color, KnownOutcome, Move, Piece, Square};
 
 use super::notice_json as json;
 use super::{QuestionKind, Source};
@@ -15,7 +18,9 @@ pub enum Notice {
     Move {
         /// 1-based ply number.
         ply: usize,
-        san: String,
+        /// Written as its SAN ("Nf3+").
+        #[serde(serialize_with = "json::display")]
+        san: SanPlus,
         /// Written as its UCI string ("e2e4") in logs and JSON.
         #[serde(rename = "uci", serialize_with = "json::uci")]
         mv: Move,
@@ -68,31 +73,36 @@ pub enum Notice {
     /// (none: an undone retrace put them back).
     Retraced {
         ply: usize,
-        removed: Vec<String>,
+        #[serde(serialize_with = "json::displays")]
+        removed: Vec<SanPlus>,
     },
     /// A move was taken back.
     Takeback {
-        san: String,
+        #[serde(serialize_with = "json::display")]
+        san: SanPlus,
     },
     /// The board link changed state (the detail: the port, the reason,
     /// the number of lines dropped).
     Link {
         state: LinkChange,
-        detail: String,
+        #[serde(serialize_with = "json::display")]
+        detail: BoardDetail,
     },
     /// The sighted player's e-board: its link, its ident, how it lies
     /// ("turned", "straight"), a mismatch (the squares that differ) and
     /// in sync again.
     SightedBoard {
         state: SightedState,
-        detail: String,
+        #[serde(serialize_with = "json::display")]
+        detail: BoardDetail,
     },
     /// An e-board's calibration (a Certabo board learns its pieces): the
     /// step, its detail (the spare queens learnt, the square of a piece
     /// it does not know) and whether it is the sighted player's board.
     Calibration {
         step: CalibrationState,
-        detail: String,
+        #[serde(serialize_with = "json::display")]
+        detail: BoardDetail,
         sighted: bool,
     },
     /// The board reported a fault or identified itself.
@@ -149,8 +159,10 @@ pub enum Notice {
         claim: Claim,
         correct: bool,
     },
+    /// The game ended: written as its result ("1-0", "0-1", "1/2-1/2").
     GameOver {
-        result: String,
+        #[serde(serialize_with = "json::display")]
+        result: KnownOutcome,
         reason: EndReason,
     },
     NewGame,
@@ -169,23 +181,78 @@ pub enum Notice {
     /// played; `fen` the position the player solves from, after it.
     PuzzleStart {
         id: String,
-        start_fen: String,
-        fen: String,
+        /// Boxed: a FEN is large, and every notice would be as large.
+        #[serde(serialize_with = "json::display")]
+        start_fen: Box<Fen>,
+        #[serde(serialize_with = "json::display")]
+        fen: Box<Fen>,
         rating: u32,
         themes: Vec<String>,
     },
     /// The player's move is not the solution: said and not recorded.
     PuzzleWrong {
-        uci: String,
+        #[serde(serialize_with = "json::display")]
+        uci: UciMove,
     },
     /// The puzzle is over: solved (without a wrong move or the second
     /// hint) or not; the whole line; the player's rating now.
     PuzzleDone {
         id: String,
         solved: bool,
-        line: Vec<String>,
+        #[serde(serialize_with = "json::displays")]
+        line: Vec<UciMove>,
         rating: u32,
     },
+}
+
+/// What a board's notice says beyond its state ([`Notice::Link`],
+/// [`Notice::SightedBoard`], [`Notice::Calibration`]): typed where it has
+/// a type, written as the words `detail` always had.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum BoardDetail {
+    /// Nothing more (written "").
+    #[default]
+    None,
+    /// Free words: a port's name, the system's reason, the board's ident,
+    /// the file not written and why.
+    Text(String),
+    /// Lines dropped, or spare queens learnt.
+    Count(u64),
+    /// The square of a piece the board does not know.
+    Square(Square),
+    /// Where the board differs from the game ("missing e2; extra e4").
+    Squares {
+        missing: Vec<Square>,
+        extra: Vec<Square>,
+    },
+    /// How the board lies ("turned" or "straight").
+    Turned(bool),
+    /// The set-up asked for again ("again").
+    Again,
+}
+
+impl std::fmt::Display for BoardDetail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |squares: &[Square]| {
+            squares
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match self {
+            BoardDetail::None => Ok(()),
+            BoardDetail::Text(text) => f.write_str(text),
+            BoardDetail::Count(n) => write!(f, "{n}"),
+            BoardDetail::Square(square) => write!(f, "{square}"),
+            BoardDetail::Squares { missing, extra } => {
+                write!(f, "missing {}; extra {}", names(missing), names(extra))
+            }
+            BoardDetail::Turned(true) => f.write_str("turned"),
+            BoardDetail::Turned(false) => f.write_str("straight"),
+            BoardDetail::Again => f.write_str("again"),
+        }
+    }
 }
 
 /// How a board's link changed, as [`Notice::Link`] says it.

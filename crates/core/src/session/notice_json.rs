@@ -19,6 +19,26 @@ pub(super) fn squares<S: Serializer>(squares: &[Square], s: S) -> Result<S::Ok, 
     seq.end()
 }
 
+/// A value as its `Display` words (a result "1-0", a move "e2e4").
+pub(super) fn display<S: Serializer, T: std::fmt::Display>(
+    value: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
+/// A list as the `Display` words of its items (moves `["e2e4","e7e5"]`).
+pub(super) fn displays<S: Serializer, T: std::fmt::Display>(
+    values: &[T],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let mut seq = s.serialize_seq(Some(values.len()))?;
+    for value in values {
+        seq.serialize_element(&value.to_string())?;
+    }
+    seq.end()
+}
+
 pub(super) fn uci<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&mv.to_uci(CastlingMode::Standard))
 }
@@ -56,7 +76,7 @@ pub(super) fn piece<S: Serializer>(piece: &Piece, s: S) -> Result<S::Ok, S::Erro
 mod tests {
     use shakmaty::{Chess, Color, Piece, Position, Role, Square};
 
-    use crate::session::{EngineChange, LinkChange, Notice, SightedState};
+    use crate::session::{BoardDetail, EngineChange, LinkChange, Notice, SightedState};
 
     fn json(notice: &Notice) -> String {
         serde_json::to_string(notice).unwrap()
@@ -96,21 +116,21 @@ mod tests {
         assert_eq!(
             json(&Notice::Link {
                 state: LinkChange::LinesDropped,
-                detail: "2".into()
+                detail: BoardDetail::Count(2)
             }),
             r#"{"event":"link","state":"lines_dropped","detail":"2"}"#
         );
         assert_eq!(
             json(&Notice::SightedBoard {
                 state: SightedState::InSync,
-                detail: String::new()
+                detail: BoardDetail::None
             }),
             r#"{"event":"sighted_board","state":"in_sync","detail":""}"#
         );
         assert_eq!(
             json(&Notice::SightedBoard {
                 state: LinkChange::Restored.into(),
-                detail: "/dev/pts/3".into()
+                detail: BoardDetail::Text("/dev/pts/3".into())
             }),
             r#"{"event":"sighted_board","state":"restored","detail":"/dev/pts/3"}"#
         );
@@ -152,6 +172,69 @@ mod tests {
                 text: "t".into()
             }),
             r#"{"event":"sensor_stuck","square":"a3","occupied":true,"text":"t"}"#
+        );
+    }
+
+    /// The notices typed since issue 47, written as their words were.
+    #[test]
+    fn results_moves_and_positions_are_written_as_words() {
+        use crate::chess::EndReason;
+        use shakmaty::KnownOutcome;
+        assert_eq!(
+            json(&Notice::GameOver {
+                result: KnownOutcome::Draw,
+                reason: EndReason::Stalemate
+            }),
+            r#"{"event":"game_over","result":"1/2-1/2","reason":"stalemate"}"#
+        );
+        let uci = |m: &str| m.parse::<shakmaty::uci::UciMove>().unwrap();
+        assert_eq!(
+            json(&Notice::PuzzleWrong { uci: uci("e1g1") }),
+            r#"{"event":"puzzle_wrong","uci":"e1g1"}"#
+        );
+        let detail = |d: BoardDetail| d.to_string();
+        assert_eq!(
+            detail(BoardDetail::Squares {
+                missing: vec![Square::E2],
+                extra: vec![Square::E4, Square::H8]
+            }),
+            "missing e2; extra e4 h8"
+        );
+        assert_eq!(detail(BoardDetail::Turned(true)), "turned");
+        assert_eq!(detail(BoardDetail::Turned(false)), "straight");
+        assert_eq!(detail(BoardDetail::Again), "again");
+        assert_eq!(detail(BoardDetail::Square(Square::E4)), "e4");
+        assert_eq!(
+            json(&Notice::PuzzleDone {
+                id: "x1".into(),
+                solved: true,
+                line: vec![uci("e7e8q"), uci("g8h8")],
+                rating: 1500
+            }),
+            r#"{"event":"puzzle_done","id":"x1","solved":true,"line":["e7e8q","g8h8"],"rating":1500}"#
+        );
+        let san = |m: &str| m.parse::<shakmaty::san::SanPlus>().unwrap();
+        assert_eq!(
+            json(&Notice::Takeback { san: san("Nf3+") }),
+            r#"{"event":"takeback","san":"Nf3+"}"#
+        );
+        assert_eq!(
+            json(&Notice::Retraced {
+                ply: 2,
+                removed: vec![san("O-O"), san("exd8=Q#")]
+            }),
+            r#"{"event":"retraced","ply":2,"removed":["O-O","exd8=Q#"]}"#
+        );
+        let fen = |f: &str| Box::new(f.parse::<shakmaty::fen::Fen>().unwrap());
+        assert_eq!(
+            json(&Notice::PuzzleStart {
+                id: "x1".into(),
+                start_fen: fen("6k1/8/8/8/8/1R6/R7/K7 b - - 0 1"),
+                fen: fen("7k/8/8/8/8/1R6/R7/K7 w - - 1 2"),
+                rating: 900,
+                themes: vec!["mate".into()]
+            }),
+            r#"{"event":"puzzle_start","id":"x1","start_fen":"6k1/8/8/8/8/1R6/R7/K7 b - - 0 1","fen":"7k/8/8/8/8/1R6/R7/K7 w - - 1 2","rating":900,"themes":["mate"]}"#
         );
     }
 }

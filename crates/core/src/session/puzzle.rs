@@ -183,7 +183,10 @@ impl Session {
         let mut solving = line[0].0.clone();
         solving.play_unchecked(first);
         let fen = |pos: &Chess| {
-            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+            Box::new(shakmaty::fen::Fen::from_position(
+                pos,
+                shakmaty::EnPassantMode::Legal,
+            ))
         };
         out.push(Effect::Notice(Notice::PuzzleStart {
             id: puzzle.id.clone(),
@@ -344,7 +347,7 @@ impl Session {
         self.speak(out, text, Priority::Alert);
         out.push(Effect::Sound(Earcon::Illegal));
         out.push(Effect::Notice(Notice::PuzzleWrong {
-            uci: mv.to_uci(CastlingMode::Standard).to_string(),
+            uci: mv.to_uci(CastlingMode::Standard),
         }));
         true
     }
@@ -400,7 +403,7 @@ impl Session {
         out.push(Effect::Notice(Notice::PuzzleDone {
             id: puzzle.id.clone(),
             solved,
-            line: puzzle.moves_uci(),
+            line: puzzle.moves.clone(),
             rating,
         }));
     }
@@ -469,7 +472,7 @@ mod tests {
         assert!(matches!(
             n[0],
             Notice::PuzzleStart { id, fen, rating: 900, .. }
-                if id == "lad1" && fen == "7k/8/8/8/8/1R6/R7/K7 w - - 1 2"
+                if id == "lad1" && fen.to_string() == "7k/8/8/8/8/1R6/R7/K7 w - - 1 2"
         ));
         assert!(matches!(
             n[1],
@@ -482,7 +485,7 @@ mod tests {
         assert!(
             matches!(
                 n[0],
-                Notice::PuzzleStart { start_fen, .. } if start_fen == "6k1/8/8/8/8/1R6/R7/K7 b - - 0 1"
+                Notice::PuzzleStart { start_fen, .. } if start_fen.to_string() == "6k1/8/8/8/8/1R6/R7/K7 b - - 0 1"
             ),
             "{:?}",
             n[0]
@@ -526,13 +529,15 @@ mod tests {
         let fx = typed(&mut s, "Rb8");
         // A typed move was never played: nothing to take back.
         assert_eq!(said(&fx), "Rook Bella eight check: wrong. Try again");
-        assert!(matches!(notices(&fx)[..], [Notice::PuzzleWrong { uci }] if uci == "b3b8"));
+        assert!(
+            matches!(notices(&fx)[..], [Notice::PuzzleWrong { uci }] if uci.to_string() == "b3b8")
+        );
         assert_eq!(s.record().moves().len(), 1);
         let fx = typed(&mut s, "Ra7");
         let moves: Vec<_> = notices(&fx)
             .into_iter()
             .filter_map(|n| match n {
-                Notice::Move { san, source, .. } => Some((san.clone(), *source)),
+                Notice::Move { san, source, .. } => Some((san.to_string(), *source)),
                 _ => None,
             })
             .collect();

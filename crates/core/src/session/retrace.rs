@@ -193,7 +193,7 @@ impl Session {
         }
         self.engine_forget();
         self.restore_clocks(now);
-        let removed = moves.iter().map(|m| m.san.to_string()).collect();
+        let removed = moves.iter().map(|m| m.san).collect();
         let entry = retrace_entry(&self.record, ply, &moves);
         edit_retraced_tag(&mut self.record, &entry, false);
         self.retraced = Some(Retraced { ply, moves, entry });
@@ -406,7 +406,8 @@ mod tests {
         assert!(spoken(&fx).contains(&"Back to move 1. Clocks stopped".to_string()));
         assert!(fx.iter().any(|e| matches!(
             e,
-            Effect::Notice(Notice::Retraced { ply: 2, removed }) if removed == &["Nf3", "Nc6", "Bb5"]
+            Effect::Notice(Notice::Retraced { ply: 2, removed })
+                if removed.iter().map(ToString::to_string).eq(["Nf3", "Nc6", "Bb5"])
         )));
         assert!(fx.iter().any(|e| matches!(e, Effect::SaveGame)));
         // The retraced moves stay in the record's tags, so in the save file.

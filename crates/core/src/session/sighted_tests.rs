@@ -93,7 +93,9 @@ impl Table {
         self.effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Notice(Notice::Move { san, source, .. }) => Some((san.clone(), *source)),
+                Effect::Notice(Notice::Move { san, source, .. }) => {
+                    Some((san.to_string(), *source))
+                }
                 _ => None,
             })
             .collect()
@@ -391,7 +393,7 @@ fn every_board_event_reaches_the_sighted_board_through_the_shared_link() {
     assert!(t.effects.iter().any(|e| matches!(
         e,
         Effect::Notice(Notice::SightedBoard { state: SightedState::LinesDropped, detail })
-            if detail == "2"
+            if *detail == crate::session::BoardDetail::Count(2)
     )));
     assert!(
         !t.effects

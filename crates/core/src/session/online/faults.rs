@@ -21,7 +21,7 @@ use shakmaty::{CastlingMode, Chess, Color, Position};
 use super::OnlinePlay;
 use super::tests::Player;
 use crate::online::{
-    ApiError, Call, ClockInfo, GameFull, GameLine, GamePlayer, GameState, OnlineEffect,
+    ApiError, Call, ClockInfo, GameFull, GameLine, GamePlayer, GameState, GameStatus, OnlineEffect,
     OnlineEvent, Report, Request, Waits,
 };
 
@@ -46,7 +46,7 @@ impl Rng {
 
 /// The server's side of one game.
 struct Server {
-    moves: Vec<String>,
+    moves: Vec<UciMove>,
     position: Chess,
     /// Whether the game stream reaches the controller now.
     connected: bool,
@@ -56,29 +56,24 @@ impl Server {
     fn state(&self) -> GameState {
         let over = self.position.is_game_over();
         let (status, winner) = match self.position.outcome() {
-            shakmaty::Outcome::Known(shakmaty::KnownOutcome::Decisive { winner }) => (
-                "mate",
-                Some(if winner == Color::White {
-                    "white"
-                } else {
-                    "black"
-                }),
-            ),
-            shakmaty::Outcome::Known(_) => ("draw", None),
-            shakmaty::Outcome::Unknown if over => ("draw", None),
-            shakmaty::Outcome::Unknown => ("started", None),
+            shakmaty::Outcome::Known(shakmaty::KnownOutcome::Decisive { winner }) => {
+                (GameStatus::Mate, Some(winner))
+            }
+            shakmaty::Outcome::Known(_) => (GameStatus::Draw, None),
+            shakmaty::Outcome::Unknown if over => (GameStatus::Draw, None),
+            shakmaty::Outcome::Unknown => (GameStatus::Started, None),
         };
-        let status = if status == "draw" && self.position.is_stalemate() {
-            "stalemate"
+        let status = if status == GameStatus::Draw && self.position.is_stalemate() {
+            GameStatus::Stalemate
         } else {
             status
         };
         GameState {
-            moves: self.moves.join(" "),
+            moves: self.moves.clone(),
             wtime: 60_000,
             btime: 60_000,
-            status: status.into(),
-            winner: winner.map(str::to_owned),
+            status,
+            winner,
             ..GameState::default()
         }
     }
@@ -111,30 +106,22 @@ impl Server {
         }))
     }
 
-    fn play(&mut self, uci: &str) -> bool {
-        let Some(mv) = uci
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&self.position).ok())
-        else {
+    fn play(&mut self, uci: &UciMove) -> bool {
+        let Ok(mv) = uci.to_move(&self.position) else {
             return false;
         };
         self.position.play_unchecked(mv);
-        self.moves.push(uci.to_owned());
+        self.moves.push(*uci);
         true
     }
 
-    fn random_move(&self, rng: &mut Rng) -> Option<String> {
+    fn random_move(&self, rng: &mut Rng) -> Option<UciMove> {
         let legal = self.position.legal_moves();
-        (!legal.is_empty()).then(|| {
-            legal[rng.below(legal.len())]
-                .to_uci(CastlingMode::Standard)
-                .to_string()
-        })
+        (!legal.is_empty()).then(|| legal[rng.below(legal.len())].to_uci(CastlingMode::Standard))
     }
 }
 
-fn local(p: &Player) -> Vec<String> {
+fn local(p: &Player) -> Vec<UciMove> {
     OnlinePlay::local_moves(&p.session)
 }
 
@@ -450,18 +437,18 @@ fn one_game(seed: u64, injected: &mut Injected) -> usize {
     }
     assert!(!down, "game {seed}: the return never said");
     // The opponent's moves: each announced once, in the server's order.
-    let theirs: Vec<&String> = server
+    let theirs: Vec<String> = server
         .moves
         .iter()
         .enumerate()
         .filter(|(i, _)| (i % 2 == 0) != (me == Color::White))
-        .map(|(_, m)| m)
+        .map(|(_, m)| m.to_string())
         .collect();
-    let announced: Vec<&String> = host
+    let announced: Vec<String> = host
         .announced
         .iter()
         .filter(|(_, by)| *by != me)
-        .map(|(m, _)| m)
+        .map(|(m, _)| m.clone())
         .collect();
     assert_eq!(
         announced, theirs,

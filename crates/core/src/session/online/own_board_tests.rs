@@ -82,13 +82,14 @@ fn moves_by_source(effects: &[Effect]) -> Vec<(String, Source)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Notice(Notice::Move { san, source, .. }) => Some((san.clone(), *source)),
+            Effect::Notice(Notice::Move { san, source, .. }) => Some((san.to_string(), *source)),
             _ => None,
         })
         .collect()
 }
 
 fn moves_sent(effects: &[Effect]) -> Vec<String> {
+    // As the server reads them: UCI words.
     effects
         .iter()
         .filter_map(|e| match e {
@@ -99,7 +100,7 @@ fn moves_sent(effects: &[Effect]) -> Vec<String> {
                         ..
                     },
                 ..
-            }) => Some(uci.clone()),
+            }) => Some(uci.to_string()),
             _ => None,
         })
         .collect()

@@ -6,6 +6,7 @@
 //! ([`OnlineEffect::Send`]); their answers come back through
 //! [`OnlinePlay::answered`].
 
+use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, KnownOutcome};
 
 use super::Bridge;
@@ -13,7 +14,7 @@ use super::watch_state::Watch;
 use crate::chess::GameRecord;
 use crate::online::{
     ApiError, Call, ChallengeInfo, Change, EndKind, GameLine, GameState, IncomingEvent,
-    OnlineEffect, OnlineGame, OnlineSetup, Report, Request, path_id,
+    OnlineEffect, OnlineGame, OnlineSetup, PathId, Report, Request, path_id,
 };
 use crate::session::{Event, Priority, Session, Source};
 use crate::words::{Pack, Utterance};
@@ -72,7 +73,7 @@ pub(super) enum Confirming {
 /// A game this account does not play.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("game {0} is not played by this account")]
-pub struct NotOurGame(pub String);
+pub struct NotOurGame(pub PathId);
 
 /// A challenge's or a player's name with the rating, for speech.
 fn rated(pack: &Pack, name: &str, rating: Option<u32>) -> Utterance {
@@ -271,8 +272,8 @@ impl OnlinePlay {
                     return Ok(());
                 }
                 if self.game.is_none() {
-                    let game =
-                        OnlineGame::new(&full, &self.account).ok_or(NotOurGame(full.id.clone()))?;
+                    let game = OnlineGame::new(&full, &self.account)
+                        .ok_or(NotOurGame(path_id(&full.id)))?;
                     self.start(host, now, game);
                 }
                 // The whole game of a stream opened anew: the moves it
@@ -376,12 +377,12 @@ impl OnlinePlay {
         }
     }
 
-    pub(super) fn local_moves(session: &Session) -> Vec<String> {
+    pub(super) fn local_moves(session: &Session) -> Vec<UciMove> {
         session
             .record()
             .moves()
             .iter()
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .map(|m| m.mv.to_uci(CastlingMode::Standard))
             .collect()
     }
 
@@ -410,9 +411,10 @@ impl OnlinePlay {
         // back for a server's mistake, and every later move refused, was
         // worse than waiting); it is said once and the game read again.
         let start = host.session().record().start_position();
-        if let Some((ply, uci)) = first_illegal(start, &state.move_list()) {
-            if self.watch.illegal_said.as_deref() != Some(state.moves.as_str()) {
-                self.watch.illegal_said = Some(state.moves.clone());
+        if let Some((ply, uci)) = first_illegal(start, state) {
+            let said = (state.moves.clone(), state.unreadable.clone());
+            if self.watch.illegal_said.as_ref() != Some(&said) {
+                self.watch.illegal_said = Some(said);
                 let reason = format!(
                     "the server's move {uci} (ply {}) is not legal here",
                     ply + 1
@@ -459,10 +461,7 @@ impl OnlinePlay {
                     }
                     for uci in moves {
                         let position = host.session().record().position();
-                        let mv = uci
-                            .parse::<shakmaty::uci::UciMove>()
-                            .ok()
-                            .and_then(|u| u.to_move(position).ok());
+                        let mv = uci.to_move(position).ok();
                         let Some(mv) = mv else {
                             // Unreachable after the list was checked
                             // whole; never a panic all the same.
@@ -551,20 +550,21 @@ impl OnlinePlay {
         let Some(game) = &mut self.game else {
             return;
         };
-        let record = host.session().record();
-        let server_len = game.state.move_count();
-        let ours = record.moves().len() == server_len + 1
-            && record.turn() != game.me
-            && game.pending().is_none()
-            && !game.is_over();
-        if !ours {
-            return;
-        }
-        let uci = record
-            .last_move()
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
-            .unwrap_or_default();
-        let request = game.send_move(&uci);
+        let local = Self::local_moves(host.session());
+        // Ours to send: the record is the server's game and one move more,
+        // made on our side, while none waits for the server.
+        let ours = match local.split_last() {
+            Some((&last, before))
+                if before == game.state.moves.as_slice()
+                    && host.session().record().turn() != game.me
+                    && game.pending().is_none()
+                    && !game.is_over() =>
+            {
+                last
+            }
+            _ => return,
+        };
+        let request = game.send_move(ours);
         self.send(request, input);
     }
 
@@ -697,7 +697,7 @@ impl OnlinePlay {
             .game
             .as_ref()
             .filter(|g| !g.is_over())
-            .and_then(|g| g.pending().map(str::to_owned));
+            .and_then(|g| g.pending().copied());
         if let Some(uci) = pending {
             self.send(Request::Move(uci), None);
         }
@@ -718,22 +718,20 @@ fn report_error(host: &mut Bridge<'_>, reason: String) {
     host.report(Some(report), words, Priority::Alert);
 }
 
-/// The first move of `moves` (UCI) that is not legal after the ones
-/// before it from `start`, with its index.
-fn first_illegal(start: &shakmaty::Chess, moves: &[String]) -> Option<(usize, String)> {
+/// The first move of the server's list that is not legal after the ones
+/// before it from `start` (or the word in it that is no move), with its
+/// index.
+fn first_illegal(start: &shakmaty::Chess, state: &GameState) -> Option<(usize, String)> {
     use shakmaty::Position;
     let mut pos = start.clone();
-    for (i, uci) in moves.iter().enumerate() {
-        let mv = uci
-            .parse::<shakmaty::uci::UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok());
-        match mv {
-            Some(mv) => pos.play_unchecked(mv),
-            None => return Some((i, uci.clone())),
+    for (i, uci) in state.moves.iter().enumerate() {
+        match uci.to_move(&pos) {
+            Ok(mv) => pos.play_unchecked(mv),
+            Err(_) => return Some((i, uci.to_string())),
         }
     }
-    None
+    let word = state.unreadable.clone()?;
+    Some((state.moves.len(), word))
 }
 
 /// "Connection to the server lost: ... Reconnecting", with its report.

@@ -698,6 +698,30 @@ fn an_illegal_move_in_a_state_takes_nothing_back_and_the_game_is_read_again() {
     assert_eq!(sends(&mut p), ["/api/board/game/G1/move/f1b5"]);
 }
 
+/// A word in the server's list that is no move at all (typed away where
+/// the line is read) is said like an illegal move, with its ply, once.
+#[test]
+fn a_word_that_is_no_move_in_a_state_is_said_once_and_takes_nothing_back() {
+    let mut p = Player::new(Waits::default());
+    p.line(0, full("started", "e2e4 e7e5"));
+    p.typed(5, "Nf3");
+    let (call, input) = p.first_send();
+    p.answer(10, call, input, Ok(()));
+    let bad: GameLine = serde_json::from_str(
+        r#"{"type":"gameState","moves":"e2e4 e7e5 g1f3 e7e9","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}"#,
+    )
+    .unwrap();
+    p.line(20, bad.clone());
+    p.line(30, bad);
+    assert_eq!(p.session.record().moves().len(), 3, "Nf3 kept");
+    let said: Vec<_> = p
+        .told
+        .iter()
+        .filter(|t| t.1.contains("e7e9 (ply 4) is not legal here"))
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", p.told);
+}
+
 /// Issue 51: once the game is over, the server ending its stream is not
 /// said as a lost connection (a front end still saving the end followed
 /// it and said "Connection to the server lost ... Reconnecting").

@@ -61,10 +61,7 @@ impl OnlinePlay {
         }
         if self.watch.resend_at.is_some_and(|t| t <= now) {
             self.watch.resend_at = None;
-            let pending = self
-                .game
-                .as_ref()
-                .and_then(|g| g.pending().map(str::to_owned));
+            let pending = self.game.as_ref().and_then(|g| g.pending().copied());
             if let Some(uci) = pending {
                 self.send(Request::Move(uci), None);
             }

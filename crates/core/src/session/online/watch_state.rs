@@ -3,6 +3,7 @@
 //! what is awaited, and how long a silence it waits for now.
 
 use crate::online::Waits;
+use shakmaty::uci::UciMove;
 
 /// What the watch remembers.
 #[derive(Clone, Debug, Default)]
@@ -35,7 +36,7 @@ pub(super) struct Watch {
     /// moves as sent): said once, the game read again after the usual
     /// silence rather than at once, so a server that keeps sending it is
     /// never asked in a loop.
-    pub(super) illegal_said: Option<String>,
+    pub(super) illegal_said: Option<(Vec<UciMove>, Option<String>)>,
     /// The silence the watch waits for before reading the game again:
     /// three keep-alives at first, doubled after each reread that brought
     /// nothing new (the opponent thinks long), up to [`SILENCE_MAX_MS`];
