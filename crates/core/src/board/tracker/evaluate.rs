@@ -6,6 +6,9 @@ use shakmaty::{Bitboard, CastlingSide, Move, Piece, Position, Role, Square};
 
 use super::*;
 
+/// What the standard start position occupies (either way round).
+const START_OCCUPANCY: Bitboard = Bitboard(0xFFFF_0000_0000_FFFF);
+
 impl Tracker {
     pub(super) fn settle(&mut self, raw: BoardMask, at: u64, out: &mut Vec<TrackerEvent>) {
         self.settled = Some(raw);
@@ -244,6 +247,17 @@ impl Tracker {
             } else {
                 self.clear_guidance();
             }
+            return;
+        }
+
+        // The start position set up after moves shown on the board (the
+        // move entered elsewhere and still to carry out aside): the next
+        // game, as every e-board program takes it. No guidance: the
+        // session starts the game, or asks.
+        let shown = self.history.len() - usize::from(self.awaiting_board());
+        if m == START_OCCUPANCY && shown > 0 {
+            self.clear_guidance();
+            out.push(TrackerEvent::NewGameShown);
             return;
         }
 
