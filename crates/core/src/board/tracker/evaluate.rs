@@ -175,6 +175,7 @@ impl Tracker {
             if self.awaiting_board() || self.guidance == Guidance::MismatchAnnounced {
                 out.push(TrackerEvent::InSync);
             }
+            self.game_shown |= !self.history.is_empty();
             self.phase = Phase::Following;
             self.guidance = Guidance::Quiet;
             self.gap = None;
@@ -250,12 +251,11 @@ impl Tracker {
             return;
         }
 
-        // The start position set up after moves shown on the board (the
-        // move entered elsewhere and still to carry out aside): the next
-        // game, as every e-board program takes it. No guidance: the
-        // session starts the game, or asks.
-        let shown = self.history.len() - usize::from(self.awaiting_board());
-        if m == START_OCCUPANCY && shown > 0 {
+        // The start position set up after moves shown on the board (not
+        // only entered elsewhere): the next game, as every e-board
+        // program takes it. No guidance: the session starts the game, or
+        // asks.
+        if m == START_OCCUPANCY && self.game_shown && !self.history.is_empty() {
             self.clear_guidance();
             out.push(TrackerEvent::NewGameShown);
             return;
