@@ -17,7 +17,8 @@
 //! under-promotion are left out: on `track` no one answers the promotion
 //! question, so the default piece is played. Printed with `--nocapture`:
 //! games followed per seed and pace; the worst is asserted.
-//! `SESSIONS_KEEP_LOGS=DIR` keeps the board logs there.
+//! `SESSIONS_KEEP_LOGS=DIR` keeps the board logs there; `SESSIONS_TRACE=1`
+//! prints each game's moves as played and as followed.
 
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
