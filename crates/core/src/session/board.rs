@@ -31,6 +31,9 @@ pub enum BoardAction {
     /// The last move's piece was carried on from a square on the way
     /// (a slide read early): the record's last move becomes this.
     CompleteSlide(Move),
+    /// The start position was set up after the game: the next game
+    /// (started at once, or asked where someone answers).
+    NewGameRequested,
 }
 
 pub use super::link::LinkState;
@@ -294,6 +297,7 @@ impl BoardState {
                     out.push(Effect::Notice(Notice::TakebackRequested));
                     actions.push(BoardAction::TakebackRequested);
                 }
+                TrackerEvent::NewGameShown => actions.push(BoardAction::NewGameRequested),
                 TrackerEvent::Mismatch(m) => {
                     self.guided = true;
                     BoardSide::Peg.mismatch(&m, record, pack, out)

@@ -607,3 +607,59 @@ fn a_stuck_sensor_is_said_by_name_and_moves_elsewhere_are_still_recognised() {
         "{fx:?}"
     );
 }
+
+/// A short game on the peg-board, then the start position set up: the
+/// effects from the set-up on.
+fn game_then_set_back(t: &mut Table) -> Vec<Effect> {
+    t.peg_move(Square::E2, Square::E4);
+    t.peg_move(Square::E7, Square::E5);
+    t.peg_move(Square::G1, Square::F3);
+    assert_eq!(t.sans(), ["e4", "e5", "Nf3"]);
+    t.take();
+    // Pieces off, one at a time, then the start's set.
+    t.board(
+        occupancy(&Chess::default()) & !bit(Square::E2) & !bit(Square::E7) & !bit(Square::G1)
+            | bit(Square::E4)
+            | bit(Square::E5),
+    );
+    t.board(occupancy(&Chess::default()) & !bit(Square::E2) & !bit(Square::E7) & !bit(Square::G1));
+    t.board(occupancy(&Chess::default()));
+    t.wait(10_000);
+    t.take()
+}
+
+#[test]
+fn the_start_set_up_after_a_game_starts_the_next_game_where_no_one_answers() {
+    let config = SessionConfig {
+        lang: Lang::En,
+        questions_answered: false,
+        ..SessionConfig::default()
+    };
+    let mut t = Table::with_session(Session::with_pack(config, Pack::bundled(Lang::En)));
+    t.send(Event::Board(BoardEvent::LinkUp { port: "pty".into() }));
+    t.board(occupancy(&Chess::default()));
+    let fx = game_then_set_back(&mut t);
+    assert!(has(&fx, &Notice::NewGame), "{fx:?}");
+    assert!(
+        !said(&fx).iter().any(|s| s.contains('?')),
+        "{:?}",
+        said(&fx)
+    );
+    assert!(t.sans().is_empty());
+    // The next game's first move is read from the start.
+    t.peg_move(Square::D2, Square::D4);
+    assert_eq!(t.sans(), ["d4"]);
+}
+
+#[test]
+fn the_start_set_up_after_a_game_is_asked_about_where_someone_answers() {
+    let mut t = Table::new();
+    let fx = game_then_set_back(&mut t);
+    assert!(!has(&fx, &Notice::NewGame), "{fx:?}");
+    assert!(
+        said(&fx).contains(&"Start a new game? Yes or no".to_owned()),
+        "{:?}",
+        said(&fx)
+    );
+    assert_eq!(t.sans(), ["e4", "e5", "Nf3"], "kept until the answer");
+}

@@ -334,6 +334,9 @@ impl Session {
                 board::BoardAction::CompleteSlide(mv) => {
                     self.replace_last(now, mv, Source::PegBoard, "move_corrected", out)
                 }
+                board::BoardAction::NewGameRequested => {
+                    self.board_new_game(now, link::BoardSide::Peg, out)
+                }
             }
         }
     }

@@ -6,6 +6,9 @@ use shakmaty::{Bitboard, CastlingSide, Move, Piece, Position, Role, Square};
 
 use super::*;
 
+/// What the standard start position occupies (either way round).
+const START_OCCUPANCY: Bitboard = Bitboard(0xFFFF_0000_0000_FFFF);
+
 impl Tracker {
     pub(super) fn settle(&mut self, raw: BoardMask, at: u64, out: &mut Vec<TrackerEvent>) {
         self.settled = Some(raw);
@@ -172,6 +175,7 @@ impl Tracker {
             if self.awaiting_board() || self.guidance == Guidance::MismatchAnnounced {
                 out.push(TrackerEvent::InSync);
             }
+            self.game_shown |= !self.history.is_empty();
             self.phase = Phase::Following;
             self.guidance = Guidance::Quiet;
             self.gap = None;
@@ -244,6 +248,16 @@ impl Tracker {
             } else {
                 self.clear_guidance();
             }
+            return;
+        }
+
+        // The start position set up after moves shown on the board (not
+        // only entered elsewhere): the next game, as every e-board
+        // program takes it. No guidance: the session starts the game, or
+        // asks.
+        if m == START_OCCUPANCY && self.game_shown && !self.history.is_empty() {
+            self.clear_guidance();
+            out.push(TrackerEvent::NewGameShown);
             return;
         }
 

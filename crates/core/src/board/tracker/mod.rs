@@ -216,6 +216,10 @@ pub struct Tracker {
     /// The board has shown the game's position since the position last
     /// changed (a move, a takeback, a reset).
     matched: bool,
+    /// A move of this game was shown on the board since the last reset
+    /// (executed on it, or one entered elsewhere carried out): the start
+    /// position set up then is the next game.
+    game_shown: bool,
     /// The last move executed on the board began from a board that showed
     /// the game's position (not caught up from a board that never did).
     last_from_game: bool,
@@ -287,6 +291,7 @@ impl Tracker {
             last_at: 0,
             last_pieces: None,
             matched: false,
+            game_shown: false,
             last_from_game: false,
         };
         t.refresh();
@@ -358,6 +363,7 @@ impl Tracker {
         self.correctable = None;
         self.slide = None;
         self.lifted = BoardMask(0);
+        self.game_shown = false;
         self.refresh();
         self.clear_attempt();
     }
@@ -759,6 +765,7 @@ impl Tracker {
             // Pieces already off now belong to the next move.
             self.lifted = BoardMask(self.orientation.get().to_board(self.game_occ).0 & !s.0);
         }
+        self.game_shown = true;
         out.push(TrackerEvent::Executed(mv));
         if self.guidance == Guidance::MismatchAnnounced {
             self.guidance = Guidance::Quiet;

@@ -205,6 +205,11 @@ pub enum TrackerEvent {
     /// session asks the player to confirm and then calls
     /// [`Tracker::take_back`].
     TakebackRequested(Move),
+    /// The start position set up on the board after moves of the game
+    /// were shown on it, and no move or takeback explains it: the next
+    /// game. The tracker keeps the game; the session starts the next one
+    /// (or asks first) and resets it.
+    NewGameShown,
     /// The board has differed from the game for the mismatch time.
     Mismatch(Mismatch),
     /// The board matches the game again after a mismatch, or after the
