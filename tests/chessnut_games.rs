@@ -31,8 +31,8 @@ use eboard_hands::{BLITZ, HUMAN, Pace, apply, play_game, selfplay};
 use rng::Rng;
 use rochade::board::{HostCommand, Protocol};
 use rochade::eboard::pieces::pieces_of_board;
-use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::eboard::{AnyDecoder, Kind, Message, chessnut};
+use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Board, Chess, Move, Position, Square};
 
 /// The link's pause after which a partial frame is a lost one's.
