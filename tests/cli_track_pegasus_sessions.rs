@@ -26,13 +26,16 @@ mod eboard_hands;
 mod hermetic;
 #[path = "support/rng.rs"]
 mod rng;
+#[path = "support/track_replay.rs"]
+mod track_replay;
+use track_replay::{games_followed, replay, uci};
 
 use std::fmt::Write as _;
 
 use eboard_hands::{BLITZ, HUMAN, Pace, apply, play_game};
 use rochade::eboard::pegasus::DEVELOPER_KEY;
 use rochade::eboard::pegasus_sim::PegasusSim;
-use shakmaty::{Board, CastlingMode, Move, Role, Square};
+use shakmaty::{Board, Move, Role, Square};
 
 /// The board log of a session: the emulator's packets with their times.
 struct Recorder {
@@ -71,51 +74,6 @@ impl Recorder {
         let packets = self.sim.set(square, occupied);
         self.write(at, packets);
     }
-}
-
-/// What `track` printed for a log, its JSON lines.
-fn replay(log: &str, extra: &[&str]) -> Vec<serde_json::Value> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("board.log");
-    std::fs::write(&path, log).unwrap();
-    let out = hermetic::rochade()
-        .args(["track", "--lang", "en", "--log", path.to_str().unwrap()])
-        .args(extra)
-        .output()
-        .expect("rochade runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect()
-}
-
-fn uci(mv: Move) -> String {
-    mv.to_uci(CastlingMode::Standard).to_string()
-}
-
-/// The games as `track` followed them: each game's moves (a move that
-/// comes again with its ply replaces the one read before), parted by
-/// `new_game`.
-fn games_followed(events: &[serde_json::Value]) -> Vec<Vec<String>> {
-    let mut games = vec![Vec::new()];
-    for e in events {
-        match e["event"].as_str() {
-            Some("new_game") => games.push(Vec::new()),
-            Some("move") => {
-                let game = games.last_mut().unwrap();
-                let ply = e["ply"].as_u64().unwrap() as usize;
-                game.truncate(ply - 1);
-                game.push(e["uci"].as_str().unwrap().to_owned());
-            }
-            _ => {}
-        }
-    }
-    games
 }
 
 /// The hands set the pieces back to the start: every piece off that is

@@ -25,12 +25,15 @@ mod eboard_hands;
 mod hermetic;
 #[path = "support/rng.rs"]
 mod rng;
+#[path = "support/track_replay.rs"]
+mod track_replay;
+use track_replay::{games_followed, replay, uci};
 
 use std::fmt::Write as _;
 
 use eboard_hands::{HUMAN, apply, play_game};
 use rochade::eboard::millennium_sim::MillenniumSim;
-use shakmaty::{Board, CastlingMode, Chess, Move, Position, Square};
+use shakmaty::{Board, Chess, Move, Position, Square};
 
 /// How often a live link asks for the status (the keep-alive).
 const KEEP_ALIVE_MS: u64 = rochade::eboard::millennium::KEEP_ALIVE_MS;
@@ -101,51 +104,6 @@ impl Recorder {
         self.run_to(at);
         self.sim.set(square, piece);
     }
-}
-
-/// What `track` printed for a log, its JSON lines.
-fn replay(log: &str, extra: &[&str]) -> Vec<serde_json::Value> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("board.log");
-    std::fs::write(&path, log).unwrap();
-    let out = hermetic::rochade()
-        .args(["track", "--lang", "en", "--log", path.to_str().unwrap()])
-        .args(extra)
-        .output()
-        .expect("rochade runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect()
-}
-
-fn uci(mv: Move) -> String {
-    mv.to_uci(CastlingMode::Standard).to_string()
-}
-
-/// The games as `track` followed them: each game's moves (a move that
-/// comes again with its ply replaces the one read before), parted by
-/// `new_game`.
-fn games_followed(events: &[serde_json::Value]) -> Vec<Vec<String>> {
-    let mut games = vec![Vec::new()];
-    for e in events {
-        match e["event"].as_str() {
-            Some("new_game") => games.push(Vec::new()),
-            Some("move") => {
-                let game = games.last_mut().unwrap();
-                let ply = e["ply"].as_u64().unwrap() as usize;
-                game.truncate(ply - 1);
-                game.push(e["uci"].as_str().unwrap().to_owned());
-            }
-            _ => {}
-        }
-    }
-    games
 }
 
 /// The hands set the pieces back to the start: every piece off that is
