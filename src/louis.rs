@@ -65,8 +65,8 @@ pub struct Louis {
     name: &'static str,
 }
 
-/// The name the same table had before liblouis 3.8 (the German tables were
-/// renamed then): the Windows build links liblouis 3.7 (scripts/build-windows
+/// The name the same table had in liblouis 3.7 (the German tables were
+/// renamed after it): the Windows build links liblouis 3.7 (scripts/build-windows
 /// says why), whose tables carry the old names.
 fn older_table_name(name: &str) -> Option<&'static str> {
     match name {
