@@ -173,16 +173,8 @@ fn real_window_takes_keys_saves_and_closes_cleanly() {
                 read_to_string(&stderr_path)
             );
         }
-        let out = run(
-            &display,
-            "xdotool",
-            // The title carries the game state: "Rochade – White to move".
-            &["search", "--onlyvisible", "--name", "^Rochade( |$)"],
-        );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .next()
-            .and_then(|l| l.trim().parse().ok())
+        // The title carries the game state: "Rochade – White to move".
+        xvfb::visible_window(&display, "^Rochade( |$)")
     });
     let window_after = spawned.elapsed();
     // The first frame speaks the greeting; after it the window has content.

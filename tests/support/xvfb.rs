@@ -93,3 +93,17 @@ pub fn wait_for<T>(what: &str, timeout: Duration, mut probe: impl FnMut() -> Opt
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+/// The first visible window on `display` whose title matches `title`
+/// (an xdotool regular expression), if there is one yet.
+pub fn visible_window(display: &str, title: &str) -> Option<u32> {
+    let out = run(
+        display,
+        "xdotool",
+        &["search", "--onlyvisible", "--name", title],
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+}
