@@ -328,3 +328,29 @@ fn every_dialog_and_window_has_a_name() {
         [Some("Unfinished game".to_owned())]
     );
 }
+
+#[test]
+fn a_look_up_answering_inside_the_first_move_still_brings_the_offer() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut gui = start_with(settings(Lang::En), |o| o.screen_reader = Some(rx));
+    type_keys(&mut gui, "e");
+    tx.send(true).unwrap();
+    type_keys(&mut gui, "4");
+    gui.press(Key::Enter);
+    gui.settle_saves();
+    for typed in ["e5", "Nf3", "Nc6", "Bb5", "a6"] {
+        gui.advance(2000);
+        type_move_blind(&mut gui, typed);
+        gui.settle_saves();
+    }
+    assert_eq!(moves(&gui), 6);
+    gui.advance(1500);
+    assert!(gui.app().question().is_none(), "not idle for 5 s yet");
+    for _ in 0..30 {
+        gui.advance(1000);
+    }
+    assert!(matches!(
+        gui.app().question(),
+        Some(Question::ScreenReaderMode)
+    ));
+}

@@ -25,6 +25,9 @@ const TOKEN: &str = "lip_OrcaTestToken0123456789";
 
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 const STEP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long Orca may be silent after a flat-review key before the walk is
+/// taken to have reached the window's last line.
+const FLAT_REVIEW_QUIET: Duration = Duration::from_secs(5);
 
 /// Stops a process group of ours when the test ends, however it ends.
 struct Reaper(Child);
@@ -56,13 +59,25 @@ fn artifacts_dir() -> PathBuf {
     dir
 }
 
-fn wait_for<T>(what: &str, timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
+fn wait_for<T>(what: &str, timeout: Duration, probe: impl FnMut() -> Option<T>) -> T {
+    wait_or_explain(what, timeout, probe, String::new)
+}
+
+/// [`wait_for`], saying `explain()` too when it times out.
+fn wait_or_explain<T>(
+    what: &str,
+    timeout: Duration,
+    mut probe: impl FnMut() -> Option<T>,
+    explain: impl FnOnce() -> String,
+) -> T {
     let deadline = Instant::now() + timeout;
     loop {
         if let Some(value) = probe() {
             return value;
         }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        if Instant::now() >= deadline {
+            panic!("timed out waiting for {what}\n{}", explain());
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -157,6 +172,25 @@ impl OrcaLog {
                 panic!("{flow}: Orca did not speak and braille '{text}': {speech:?} {braille:?}");
             }
             std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits up to `quiet` for Orca to speak or braille anything; returns
+    /// what it spoke, or None when it stayed silent.
+    fn expect_within(&mut self, flow: &str, quiet: Duration) -> Option<Vec<String>> {
+        let deadline = Instant::now() + quiet;
+        loop {
+            let (speech, braille) = self.since_mark();
+            if !(speech.is_empty() && braille.is_empty()) {
+                eprintln!("{flow}: Orca said {speech:?}");
+                self.mark();
+                return Some(speech);
+            }
+            if Instant::now() > deadline {
+                eprintln!("{flow}: Orca said nothing for {quiet:?}");
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 
@@ -384,15 +418,27 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     // Orca speak (once), and Orca says and brailles the offer (at start or
     // now). "yes" typed in the move input accepts: from then on Orca alone
     // speaks, and the choice is saved.
-    wait_for(
+    let offer = "A screen reader is running";
+    wait_or_explain(
         "the screen-reader offer spoken and brailled",
         STEP_TIMEOUT,
         || {
             let all = log.text();
             let spoken = all
                 .lines()
-                .any(|l| l.contains("SPEECH OUTPUT:") && l.contains("A screen reader is running"));
-            (spoken && braille_has(&all, "A screen reader is running")).then_some(())
+                .any(|l| l.contains("SPEECH OUTPUT:") && l.contains(offer));
+            (spoken && braille_has(&all, offer)).then_some(())
+        },
+        // What the app showed Orca of the offer, and what it printed.
+        || {
+            let all = log.text();
+            let seen: Vec<&str> = all.lines().filter(|l| l.contains(offer)).collect();
+            format!(
+                "Orca's log lines with the offer ({}):\n{}\nthe app's stderr:\n{}",
+                seen.len(),
+                seen.join("\n"),
+                std::fs::read_to_string(artifacts.join("orca-app-stderr.txt")).unwrap_or_default()
+            )
         },
     );
     log.mark();
@@ -456,7 +502,11 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
     let mut read = Vec::new();
     for _ in 0..60 {
         desktop.key("KP_Prior");
-        read.extend(log.expect("flat review, next line", "", ""));
+        // Orca says nothing on the window's last line: the walk ends there.
+        match log.expect_within("flat review, next line", FLAT_REVIEW_QUIET) {
+            Some(said) => read.extend(said),
+            None => break,
+        }
         if read.iter().any(|s| s.contains("3. Bb5 a6")) {
             break;
         }

@@ -71,6 +71,20 @@ impl MoveInput {
                     .set_char_range(Some(CCursorRange::select_all_str(&self.text)));
                 state.store(ui.ctx(), id);
             }
+            // When nothing has the keyboard (the first frame after start,
+            // a click on nothing), the focus asked for is given before the
+            // input is drawn, so keys that came in this very frame (a move
+            // typed the moment the window opens) are typed into it rather
+            // than lost. Coming from another widget (a dialog's Y that
+            // closed it), the focus arrives after this frame's keys, which
+            // were that widget's.
+            if *focus_request == Some(FocusTarget::MoveInput)
+                && ui.memory(|m| m.focused()).is_none()
+            {
+                ui.memory_mut(|m| m.request_focus(id));
+                *focus_request = None;
+            }
+            let had_focus = ui.memory(|m| m.has_focus(id));
             let edit = egui::TextEdit::singleline(&mut self.text)
                 .id(id)
                 .hint_text(t.get("move_input_hint"))
@@ -78,7 +92,10 @@ impl MoveInput {
                 .desired_width((ui.available_width() - 90.0).max(least));
             let response = ui.add(edit).labelled_by(label.id);
             self.built.clone_from(&self.text);
-            if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+            // Enter gives the focus up: in this frame (focus given just
+            // above) or in the next (the frame after the keys).
+            let gave_up = response.lost_focus() || (had_focus && !response.has_focus());
+            if gave_up && ui.input(|i| i.key_pressed(Key::Enter)) {
                 play = true;
                 response.request_focus();
             }
@@ -151,5 +168,81 @@ impl MoveInput {
             self.typed_under_question = true;
             self.text.push_str(&typed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::Lang;
+
+    struct State {
+        input: MoveInput,
+        focus_request: Option<FocusTarget>,
+        played: Vec<String>,
+    }
+
+    fn key(key: Key, pressed: bool) -> egui::Event {
+        egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        }
+    }
+
+    /// A move typed the moment the window opens comes in the same frame
+    /// as the focus given to the input (the first frame after start, with
+    /// a quick typist or a Braille keyboard sending a whole word): it is
+    /// typed into the input and Enter plays it (before, the keys reached
+    /// an input that took the focus only after them, and the move was
+    /// lost).
+    #[test]
+    fn keys_in_the_frame_the_focus_arrives_are_typed_and_played() {
+        let t = UiText::bundled(Lang::En);
+        let mut h = egui_kittest::Harness::new_ui_state(
+            move |ui, s: &mut State| {
+                if s.input.ui(ui, &t, &mut s.focus_request) {
+                    s.played.push(std::mem::take(&mut s.input.text));
+                }
+            },
+            State {
+                input: MoveInput::default(),
+                focus_request: None,
+                played: Vec::new(),
+            },
+        );
+        h.run();
+        h.state_mut().focus_request = Some(FocusTarget::MoveInput);
+        for event in [
+            key(Key::E, true),
+            egui::Event::Text("e".into()),
+            key(Key::E, false),
+            key(Key::Num4, true),
+            egui::Event::Text("4".into()),
+            key(Key::Num4, false),
+            key(Key::Enter, true),
+            key(Key::Enter, false),
+        ] {
+            // All in one frame, as a window gets keys that came together.
+            h.input_mut().events.push(event);
+        }
+        h.step();
+        assert_eq!(h.state().played, ["e4"]);
+        assert_eq!(h.state().focus_request, None);
+        // The input keeps the keyboard for the next move.
+        h.run();
+        for event in [
+            key(Key::E, true),
+            egui::Event::Text("e".into()),
+            key(Key::Num5, true),
+            egui::Event::Text("5".into()),
+            key(Key::Enter, true),
+        ] {
+            h.event(event);
+        }
+        h.run();
+        assert_eq!(h.state().played, ["e4", "e5"]);
     }
 }

@@ -23,6 +23,15 @@ use crate::words::{Lang, Pack};
 /// so the offer does not push a move off the Braille line.
 const OFFER_IDLE_MS: u64 = 5000;
 
+/// How soon the offer is looked at again when the window or its controls
+/// do not have the keyboard yet.
+const OFFER_RETRY_MS: u64 = 500;
+
+/// How long the desktop's answer over D-Bus may take: a stuck bus must not
+/// keep the offer (and the keys handed to the screen reader) from coming.
+#[cfg(target_os = "linux")]
+const DBUS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The screen reader as the window knows it: the look-up, whether one
 /// runs, the offer still unanswered, and the keys handed to it first.
 #[derive(Default)]
@@ -31,9 +40,9 @@ pub struct ScreenReader {
     probe: Option<mpsc::Receiver<bool>>,
     /// A screen reader was found; the offer waits for no other question.
     found: bool,
-    /// A screen reader runs and has not been answered yet: it gets the
-    /// app's words too (a Braille display shows the moves typed before
-    /// the offer is answered).
+    /// A screen reader runs (or the look-up has not answered yet) and the
+    /// offer has not been answered: it gets the app's words too (a Braille
+    /// display shows the moves typed before the offer is answered).
     pub unanswered: bool,
     /// The connection that hands keys to the screen reader, coming.
     pub keys_rx: Option<mpsc::Receiver<super::atspi_keys::Registry>>,
@@ -102,25 +111,31 @@ impl RochadeApp {
         let idle = self.panels.move_input.text.is_empty() && now >= due;
         // Until answered: another question may have replaced it (the
         // session asks one at a time), then it is asked again.
-        self.screen_reader.unanswered = self.screen_reader.found
-            && self.settings.speech.mode == SpeechMode::SelfVoicing
+        let unasked = self.settings.speech.mode == SpeechMode::SelfVoicing
             && !self.settings.speech.screen_reader_offered;
-        if !self.screen_reader.unanswered || self.session.pending().is_some() {
+        // While the look-up runs a screen reader may be there already: it
+        // gets the words too, so a move typed the moment the window opens
+        // reaches its Braille display.
+        let looking = self.screen_reader.probe.is_some();
+        self.screen_reader.unanswered = unasked && (self.screen_reader.found || looking);
+        if !(unasked && self.screen_reader.found) || self.session.pending().is_some() {
             return;
         }
+        // Whatever holds the offer back, the window wakes to look again:
+        // no state may leave it waiting for a key that never comes (the
+        // player listening to the last move, the keyboard untouched).
         if !idle {
-            // Woken when the keyboard will have been idle long enough; text
-            // in the move input waits for a key anyway.
-            if self.panels.move_input.text.is_empty() {
-                ctx.request_repaint_after(std::time::Duration::from_millis(
-                    due.saturating_sub(now).max(50),
-                ));
-            }
+            // Until the keyboard has been idle long enough; text left in
+            // the move input is looked at again now and then.
+            let wait = if due > now { due - now } else { OFFER_IDLE_MS };
+            ctx.request_repaint_after(std::time::Duration::from_millis(wait.max(50)));
             return;
         }
         if window_focused && control_focused && self.panels.dialogs.modal.is_none() {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
+        } else {
+            ctx.request_repaint_after(std::time::Duration::from_millis(OFFER_RETRY_MS));
         }
     }
 
@@ -242,7 +257,9 @@ pub fn detect_in_background(
 pub fn screen_reader_running() -> bool {
     #[cfg(target_os = "linux")]
     {
-        desktop_says_enabled().unwrap_or(false) || screen_reader_process()
+        // The process list first: it is local and answers in milliseconds,
+        // so the answer is there before the window takes its first key.
+        screen_reader_process() || desktop_says_enabled_within(DBUS_TIMEOUT)
     }
     #[cfg(windows)]
     {
@@ -264,6 +281,19 @@ pub fn windows_screen_reader_flag() -> bool {
     // SAFETY: SPI_GETSCREENREADER writes one BOOL to the pointer given.
     let ok = unsafe { SystemParametersInfoW(SPI_GETSCREENREADER, 0, (&raw mut on).cast(), 0) };
     ok != 0 && on != 0
+}
+
+/// [`desktop_says_enabled`], given up after `timeout` (false: nothing
+/// said). The thread asking is left to finish or hang on its own.
+#[cfg(target_os = "linux")]
+fn desktop_says_enabled_within(timeout: std::time::Duration) -> bool {
+    let (tx, rx) = mpsc::channel();
+    let asked = std::thread::Builder::new()
+        .name("screen-reader-dbus".into())
+        .spawn(move || {
+            let _ = tx.send(desktop_says_enabled().unwrap_or(false));
+        });
+    asked.is_ok() && rx.recv_timeout(timeout).unwrap_or(false)
 }
 
 #[cfg(target_os = "linux")]

@@ -57,8 +57,12 @@ impl SpokenHistory {
             });
         }
         ui.label(RichText::new(t.get("history")).small());
+        // One line each, cut at the column's edge: a long line said before
+        // (a question) pushed the scoresheet below the window, out of sight
+        // and out of a screen reader's flat review. The whole text stays
+        // the label's accessible name.
         for u in self.lines.iter().rev().skip(1).take(SHOWN) {
-            ui.label(&u.spoken);
+            ui.add(egui::Label::new(&u.spoken).truncate());
         }
     }
 }
