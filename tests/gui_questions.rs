@@ -354,3 +354,70 @@ fn a_look_up_answering_inside_the_first_move_still_brings_the_offer() {
         Some(Question::ScreenReaderMode)
     ));
 }
+
+/// A screen reader's own interface (NVDA's controller client on Windows),
+/// recorded: what the app handed to it.
+#[derive(Clone, Default)]
+struct ScreenReaderRecorder {
+    said: std::sync::Arc<std::sync::Mutex<Vec<(String, bool)>>>,
+    brailled: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl rochade::speech::screen_reader_api::ScreenReaderApi for ScreenReaderRecorder {
+    fn speak(&mut self, text: &str, interrupt: bool) -> bool {
+        self.said.lock().unwrap().push((text.to_owned(), interrupt));
+        true
+    }
+
+    fn braille(&mut self, text: &str) -> bool {
+        self.brailled.lock().unwrap().push(text.to_owned());
+        true
+    }
+}
+
+/// Waits (without sleeping) until the interface's thread has been given
+/// `n` utterances.
+fn said_by_interface(reader: &ScreenReaderRecorder, n: usize) -> Vec<(String, bool)> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let said = reader.said.lock().unwrap().clone();
+        if said.len() >= n || std::time::Instant::now() > deadline {
+            return said;
+        }
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn with_the_screen_readers_own_interface_a_move_cuts_in_and_is_brailled() {
+    let reader = ScreenReaderRecorder::default();
+    let mut s = settings(Lang::En);
+    s.speech.mode = SpeechMode::ScreenReader;
+    s.speech.screen_reader_offered = true;
+    let mut gui = start_with(s, |o| {
+        o.screen_reader = Some(screen_reader_found());
+        o.screen_reader_api =
+            rochade::speech::screen_reader_api::DirectSpeech::start(reader.clone());
+    });
+    type_move_blind(&mut gui, "e4");
+    gui.settle_saves();
+    let said = said_by_interface(&reader, 1);
+    assert!(
+        said.contains(&("Eva four".to_owned(), true)),
+        "the move, cutting off what the screen reader said: {said:?}"
+    );
+    assert!(
+        reader
+            .brailled
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|b| b == "Eva four")
+    );
+    // Other words queue behind what is being said.
+    type_move_blind(&mut gui, "e9");
+    let said = said_by_interface(&reader, said.len() + 1);
+    let (words, interrupt) = said.last().unwrap();
+    assert!(!interrupt, "a refusal does not cut in: {words}");
+    assert_eq!(moves(&gui), 1);
+}

@@ -91,6 +91,35 @@ fn games() -> Vec<PathBuf> {
 
 #[test]
 #[ignore = "needs the Windows package under Wine: scripts/test-windows runs it"]
+fn the_zip_holds_what_the_exe_loads_beside_it() {
+    let dir = package();
+    for file in [
+        "nvdaControllerClient64.dll",
+        "LICENSE-NVDA.txt",
+        "LICENSE",
+        "share/liblouis/tables/de-de-g0.utb",
+        "docs/windows.md",
+    ] {
+        assert!(dir.join(file).is_file(), "{file} is not in the zip");
+    }
+    // The DLL is a 64-bit Windows library exporting NVDA's four functions.
+    let dll = std::fs::read(dir.join("nvdaControllerClient64.dll")).unwrap();
+    assert_eq!(&dll[..2], b"MZ");
+    for name in [
+        "nvdaController_speakText",
+        "nvdaController_brailleMessage",
+        "nvdaController_cancelSpeech",
+        "nvdaController_testIfRunning",
+    ] {
+        assert!(
+            dll.windows(name.len()).any(|w| w == name.as_bytes()),
+            "{name} is not exported"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs the Windows package under Wine: scripts/test-windows runs it"]
 fn the_exe_lists_the_same_commands_as_the_linux_build() {
     let windows = output(wine(&["--help"]), "rochade.exe --help");
     let ours = output(linux(&["--help"]), "rochade --help");

@@ -184,7 +184,10 @@ impl RochadeApp {
             panels: panels::Panels::new(),
             window: window::Window::new(ui, note, options.trace_frames),
             wake,
-            screen_reader: screen_reader::ScreenReader::new(options.screen_reader),
+            screen_reader: screen_reader::ScreenReader::new(
+                options.screen_reader,
+                options.screen_reader_api,
+            ),
             online: None,
             online_status: online::OnlineStatus::default(),
             rooms: rooms::Rooms::default(),

@@ -396,6 +396,7 @@ pub fn run() -> Result<(), RunError> {
         trace_frames,
         settings,
         screen_reader: None,
+        screen_reader_api: None,
         probe_ports: Vec::new(),
         ble_transport: None,
     };
@@ -422,7 +423,7 @@ pub fn run() -> Result<(), RunError> {
             let (found, keys) = super::screen_reader::detect_in_background(cc.egui_ctx.clone());
             options.screen_reader = Some(found);
             let mut app = RochadeApp::new(options);
-            app.screen_reader.keys_rx = Some(keys);
+            app.screen_reader.reach_rx = Some(keys);
             // Each seat's board linked (or looked for, on "auto") at once.
             app.wake.get_or_init(|| cc.egui_ctx.clone());
             app.relink_boards();

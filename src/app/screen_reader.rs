@@ -16,6 +16,7 @@ use super::layout::big;
 use super::text::UiText;
 use crate::session::{Pending, Question};
 use crate::speech::SpeechMode;
+use crate::speech::screen_reader_api::DirectSpeech;
 use crate::words::{Lang, Pack};
 
 /// How long the keyboard must be idle before the screen-reader offer, once
@@ -32,6 +33,16 @@ const OFFER_RETRY_MS: u64 = 500;
 #[cfg(target_os = "linux")]
 const DBUS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// A way to the screen reader, found once one runs.
+pub enum Reach {
+    /// Keys handed to it first (Orca 43, AT-SPI).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    Keys(Box<super::atspi_keys::Registry>),
+    /// Its own interface for words (NVDA's controller client).
+    #[cfg_attr(not(windows), allow(dead_code))]
+    Direct(DirectSpeech),
+}
+
 /// The screen reader as the window knows it: the look-up, whether one
 /// runs, the offer still unanswered, and the keys handed to it first.
 #[derive(Default)]
@@ -44,19 +55,23 @@ pub struct ScreenReader {
     /// offer has not been answered: it gets the app's words too (a Braille
     /// display shows the moves typed before the offer is answered).
     pub unanswered: bool,
-    /// The connection that hands keys to the screen reader, coming.
-    pub keys_rx: Option<mpsc::Receiver<super::atspi_keys::Registry>>,
+    /// The ways to the screen reader found by the look-up, coming.
+    pub reach_rx: Option<mpsc::Receiver<Reach>>,
     /// Keys go to the screen reader first ([`super::atspi_keys`]).
     keys: Option<(super::atspi_keys::KeyFilter, super::atspi_keys::Registry)>,
+    /// The screen reader's own interface (NVDA's controller on Windows):
+    /// words go there rather than to the live region.
+    pub direct: Option<DirectSpeech>,
     /// Said since the last frame, for the accessibility tree ([`super::a11y`]).
     pub pending: super::a11y::Pending,
 }
 
 impl ScreenReader {
     /// The look-up started at start-up, if any.
-    pub fn new(probe: Option<mpsc::Receiver<bool>>) -> ScreenReader {
+    pub fn new(probe: Option<mpsc::Receiver<bool>>, direct: Option<DirectSpeech>) -> ScreenReader {
         ScreenReader {
             probe,
+            direct,
             ..ScreenReader::default()
         }
     }
@@ -64,11 +79,15 @@ impl ScreenReader {
     /// Hands the frame's keys to the screen reader first (Orca 43), once
     /// the connection is there; keys it used are taken out.
     pub fn forward_keys(&mut self, raw: &mut egui::RawInput) {
-        if let Some(rx) = &self.keys_rx
-            && let Ok(registry) = rx.try_recv()
-        {
-            self.keys = Some((super::atspi_keys::KeyFilter::default(), registry));
-            self.keys_rx = None;
+        if let Some(rx) = &self.reach_rx {
+            match rx.try_recv() {
+                Ok(Reach::Keys(registry)) => {
+                    self.keys = Some((super::atspi_keys::KeyFilter::default(), *registry));
+                }
+                Ok(Reach::Direct(direct)) => self.direct = Some(direct),
+                Err(mpsc::TryRecvError::Disconnected) => self.reach_rx = None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
         }
         if let Some((filter, registry)) = &mut self.keys {
             filter.filter(&mut raw.events, registry);
@@ -213,41 +232,52 @@ pub(super) fn offer_panel(
 }
 
 /// Starts the look-up; the answer arrives on the first receiver (once)
-/// and wakes the window. When a screen reader runs, the connection that
-/// hands it the window's keys follows on the second
-/// ([`super::atspi_keys`]).
-pub fn detect_in_background(
-    wake: egui::Context,
-) -> (
-    mpsc::Receiver<bool>,
-    mpsc::Receiver<super::atspi_keys::Registry>,
-) {
+/// and wakes the window. When a screen reader runs, the ways to reach it
+/// follow on the second: the connection that hands it the window's keys
+/// ([`super::atspi_keys`], Linux), NVDA's own interface (Windows).
+pub fn detect_in_background(wake: egui::Context) -> (mpsc::Receiver<bool>, mpsc::Receiver<Reach>) {
     let (tx, rx) = mpsc::channel();
-    let (keys_tx, keys_rx) = mpsc::channel();
+    let (reach_tx, reach_rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("screen-reader-probe".into())
         .spawn(move || {
             let running = screen_reader_running();
             let _ = tx.send(running);
             wake.request_repaint();
-            #[cfg(target_os = "linux")]
             if running {
-                match super::atspi_keys::Registry::connect() {
-                    Ok(registry) => {
-                        let _ = keys_tx.send(registry);
-                        wake.request_repaint();
-                    }
-                    Err(e) => eprintln!("rochade: screen reader keys not forwarded: {e}"),
+                for reach in ways_to_reach() {
+                    let _ = reach_tx.send(reach);
+                    wake.request_repaint();
                 }
             }
-            #[cfg(not(target_os = "linux"))]
-            drop(keys_tx);
         });
     if spawned.is_err() {
         // No thread: nothing is offered, which is what happened before.
         return (mpsc::channel().1, mpsc::channel().1);
     }
-    (rx, keys_rx)
+    (rx, reach_rx)
+}
+
+/// The ways to a screen reader that runs (called on the look-up's thread:
+/// each may take a while).
+fn ways_to_reach() -> Vec<Reach> {
+    let mut found = Vec::new();
+    #[cfg(target_os = "linux")]
+    match super::atspi_keys::Registry::connect() {
+        Ok(registry) => found.push(Reach::Keys(Box::new(registry))),
+        Err(e) => eprintln!("rochade: screen reader keys not forwarded: {e}"),
+    }
+    #[cfg(windows)]
+    {
+        use crate::speech::screen_reader_api::{DirectSpeech, jaws, nvda};
+        // NVDA's controller first; JAWS's API made on its own thread.
+        if let Some(direct) =
+            DirectSpeech::open(nvda::find).or_else(|| DirectSpeech::open(jaws::find))
+        {
+            found.push(Reach::Direct(direct));
+        }
+    }
+    found
 }
 
 /// The desktop says a screen reader is enabled (`ScreenReaderEnabled` of

@@ -65,7 +65,14 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             ui.separator();
             // Only when the screen reader is meant to speak is the newest
             // line a live region.
-            let live = app.settings.speech.mode.screen_reader();
+            // (Not when the words go through the screen reader's own
+            // interface: it would say each of them twice.)
+            let direct = app
+                .screen_reader
+                .direct
+                .as_ref()
+                .is_some_and(|d| d.usable(std::time::Instant::now()));
+            let live = app.settings.speech.mode.screen_reader() && !direct;
             app.panels.history.ui(ui, &t, live);
             ui.separator();
             let record = app.session.record();

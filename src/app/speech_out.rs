@@ -37,7 +37,19 @@ impl RochadeApp {
         // in self-voicing mode it would talk over the app's voice, except
         // while its user has not answered the offer yet (a Braille display
         // would show nothing of the moves typed before the answer).
-        if self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered {
+        // Through the screen reader's own interface when there is one (NVDA:
+        // a move cuts off its speech), else through the accessibility tree.
+        let reach =
+            self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered;
+        let direct = reach
+            && self.screen_reader.direct.as_ref().is_some_and(|d| {
+                d.say(
+                    &text.spoken,
+                    priority == Priority::Move,
+                    std::time::Instant::now(),
+                )
+            });
+        if reach && !direct {
             if priority == Priority::Move {
                 self.screen_reader.pending.push_move(&text.spoken);
             } else {

@@ -17,6 +17,7 @@ pub use rochade_core::speech::{mode, queue, voice};
 pub mod backend;
 mod bundled_clips;
 pub mod clips;
+pub mod screen_reader_api;
 pub mod service;
 mod speech_thread;
 pub mod system;
