@@ -435,6 +435,28 @@ mod tests {
         release: Arc<(Mutex<bool>, std::sync::Condvar)>,
     }
 
+    impl Recorder {
+        /// A screen reader whose next call hangs until [`Recorder::release`].
+        fn hanging() -> Recorder {
+            let reader = Recorder::default();
+            reader.hang.store(true, Ordering::SeqCst);
+            reader
+        }
+
+        fn release(&self) {
+            let (lock, cv) = &*self.release;
+            *lock.lock().unwrap() = true;
+            cv.notify_all();
+        }
+    }
+
+    /// Waits until `direct`'s thread is inside a call (`inside`) or out.
+    fn wait_busy(direct: &DirectSpeech, inside: bool) {
+        wait_until("the call begun or returned", || {
+            direct.health.lock().unwrap().busy_since.is_some() == inside
+        });
+    }
+
     impl ScreenReaderApi for Recorder {
         fn speak(&mut self, text: &str, interrupt: bool) -> bool {
             if self.hang.load(Ordering::SeqCst) {
@@ -495,25 +517,18 @@ mod tests {
     /// go the other way); the window never waited.
     #[test]
     fn a_hanging_screen_reader_is_given_up_after_the_timeout() {
-        let reader = Recorder::default();
-        reader.hang.store(true, Ordering::SeqCst);
+        let reader = Recorder::hanging();
         let direct = DirectSpeech::start(reader.clone()).unwrap();
         let start = Instant::now();
         assert!(direct.say("Eva vier", true, start));
-        wait_until("the call begun", || {
-            direct.health.lock().unwrap().busy_since.is_some()
-        });
+        wait_busy(&direct, true);
         let begun = direct.health.lock().unwrap().busy_since.unwrap();
         // Virtual time: the window asks at these instants.
         assert!(direct.usable(begun + CALL_TIMEOUT / 2));
         assert!(!direct.say("Eva fuenf", true, begun + CALL_TIMEOUT));
         // Given up for good, even if the call returns later.
-        let (lock, cv) = &*reader.release;
-        *lock.lock().unwrap() = true;
-        cv.notify_all();
-        wait_until("the call returned", || {
-            direct.health.lock().unwrap().busy_since.is_none()
-        });
+        reader.release();
+        wait_busy(&direct, false);
         assert!(!direct.say("Springer Felix drei", true, Instant::now()));
         assert!(start.elapsed() < CALL_TIMEOUT, "nobody waited");
     }
@@ -531,23 +546,18 @@ mod tests {
 
     #[test]
     fn a_move_waiting_behind_words_drops_them() {
-        let reader = Recorder::default();
-        reader.hang.store(true, Ordering::SeqCst);
+        let reader = Recorder::hanging();
         let direct = DirectSpeech::start(reader.clone()).unwrap();
         let now = Instant::now();
         assert!(direct.say("first", false, now));
-        wait_until("the call begun", || {
-            direct.health.lock().unwrap().busy_since.is_some()
-        });
+        wait_busy(&direct, true);
         for words in ["clock", "hint"] {
             assert!(direct.say(words, false, now));
         }
         assert!(direct.say("Eva vier", true, now));
         assert!(direct.say("after the move", false, now));
         reader.hang.store(false, Ordering::SeqCst);
-        let (lock, cv) = &*reader.release;
-        *lock.lock().unwrap() = true;
-        cv.notify_all();
+        reader.release();
         wait_until("all said", || reader.said.lock().unwrap().len() == 3);
         let said: Vec<String> = reader
             .said
