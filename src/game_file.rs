@@ -9,14 +9,41 @@ use crate::chess::GameRecord;
 /// Reads game `index` (from 0) of the PGN file at `path`; the error names
 /// the file and says what is wrong, in a sentence for the user.
 pub fn read_game(path: &Path, index: usize) -> Result<GameRecord, String> {
+    let (name, text) = file_text(path)?;
+    crate::export::read_pgn(&text, index).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Reads every game of the PGN file at `path` (a game that cannot be read
+/// is an error naming it).
+pub fn read_all_games(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let (name, text) = file_text(path)?;
+    crate::export::read_all_pgn(&text).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Reads every game of the PGN text on standard input.
+pub fn read_all_games_stdin() -> Result<Vec<GameRecord>, String> {
+    let text = pgn_text("stdin", stdin_bytes()?)?;
+    crate::export::read_all_pgn(&text).map_err(|e| format!("stdin: {e}"))
+}
+
+/// The PGN file's name (for errors) and text.
+fn file_text(path: &Path) -> Result<(String, String), String> {
     let bytes = crate::read_capped::read_capped(path, crate::read_capped::PGN_CAP)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    game_in(&path.display().to_string(), bytes, index)
+    let name = path.display().to_string();
+    let text = pgn_text(&name, bytes)?;
+    Ok((name, text))
 }
 
 /// Reads game `index` (from 0) of the PGN text on standard input, at most
 /// as much as a file may hold; errors name it "stdin".
 pub fn read_game_stdin(index: usize) -> Result<GameRecord, String> {
+    let text = pgn_text("stdin", stdin_bytes()?)?;
+    crate::export::read_pgn(&text, index).map_err(|e| format!("stdin: {e}"))
+}
+
+/// Standard input, at most as much as a PGN file may hold.
+fn stdin_bytes() -> Result<Vec<u8>, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -30,11 +57,11 @@ pub fn read_game_stdin(index: usize) -> Result<GameRecord, String> {
             crate::read_capped::PGN_CAP >> 20
         ));
     }
-    game_in("stdin", bytes, index)
+    Ok(bytes)
 }
 
-/// Game `index` of PGN `bytes` read from `name` (said in errors).
-fn game_in(name: &str, bytes: Vec<u8>, index: usize) -> Result<GameRecord, String> {
+/// PGN `bytes` read from `name` (said in errors) as text: UTF-8, no NUL.
+fn pgn_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
     let place = |bytes: &[u8], at: usize| {
         let (line, column) = crate::text::line_column(bytes, at);
         format!("line {line}, column {column}")
@@ -50,7 +77,7 @@ fn game_in(name: &str, bytes: Vec<u8>, index: usize) -> Result<GameRecord, Strin
             place(text.as_bytes(), at)
         ));
     }
-    crate::export::read_pgn(&text, index).map_err(|e| format!("{name}: {e}"))
+    Ok(text)
 }
 
 /// A path as the user typed it, `~/` standing for the home folder.

@@ -393,3 +393,80 @@ fn a_dash_reads_the_game_from_stdin() {
         "the same scoresheet as from the file"
     );
 }
+
+/// `--game all` through the command line: every game of an event file as
+/// one BRF book of 40x25 pages with running page numbers, its contents
+/// naming each game; the same bytes from standard input; PGN of all the
+/// games read back by our reader; a file with a bad game refused with the
+/// game's number, and `--game 0` or `--game x` refused, nothing written.
+#[test]
+fn game_all_exports_a_whole_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/export");
+    let mut event = Vec::new();
+    for stem in [
+        "opera",
+        "lasker-thomas",
+        "saavedra",
+        "club-draw",
+        "black-starts",
+    ] {
+        event.extend(std::fs::read(data.join(format!("{stem}.pgn"))).unwrap());
+        event.push(b'\n');
+    }
+    let file = dir.path().join("event.pgn");
+    std::fs::write(&file, &event).unwrap();
+    let run = |args: &[&str]| {
+        hermetic::rochade()
+            .arg("export")
+            .args(args)
+            .arg(&file)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--to", "brf", "--game", "all"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pages = check_brf_geometry(&out.stdout, "book");
+    let one = check_brf_geometry(&export("brf", &[]), "saavedra alone");
+    assert!(pages > 5 + one, "{pages} pages for five games");
+    let text = String::from_utf8_lossy(&out.stdout);
+    // BRF capitals: the contents' title and the players.
+    assert!(text.contains(",CONTENTS"), "{text}");
+    for name in ["MORPHY", "LASKER", "SAAVEDRA"] {
+        assert!(text.contains(name), "{name} missing");
+    }
+    // Standard input gives the same book.
+    let mut child = hermetic::rochade()
+        .args(["export", "--to", "brf", "--game", "all", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&event).unwrap();
+    let from_stdin = child.wait_with_output().unwrap();
+    assert_eq!(from_stdin.stdout, out.stdout);
+    // PGN: all five games, read back.
+    let out = run(&["--to", "pgn", "--game", "all"]);
+    let pgn = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(rochade::export::read_all_pgn(&pgn).unwrap().len(), 5);
+    // Bad input is refused, with what is wrong.
+    for (arg, said) in [("0", "counts from 1"), ("x", "no game number")] {
+        let out = run(&["--to", "brf", "--game", arg]);
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains(said));
+    }
+    let mut broken = event.clone();
+    broken.extend(b"[White \"X\"]\n\n1. e4 e5 2. Ke3 *\n");
+    std::fs::write(&file, &broken).unwrap();
+    let book = dir.path().join("book.brf");
+    let out = run(&["--to", "brf", "--game", "all", "-o", book.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("game 6"), "{stderr}");
+    assert!(!book.exists(), "nothing written");
+}

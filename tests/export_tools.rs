@@ -517,28 +517,7 @@ fn header_text_agrees_with_liblouis() {
         }
         let table_name = louis_table(*lang, grade);
         for text in *texts {
-            let out = Command::new("lou_translate")
-                .args(["--forward", &format!("unicode.dis,{table_name}")])
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .spawn()
-                .and_then(|mut child| {
-                    use std::io::Write;
-                    child.stdin.take().unwrap().write_all(text.as_bytes())?;
-                    child.wait_with_output()
-                })
-                .unwrap_or_else(|e| {
-                    panic!("cannot run lou_translate ({e}): install liblouis-bin and liblouis-data")
-                });
-            assert!(
-                out.status.success(),
-                "lou_translate {table_name}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let expected = String::from_utf8(out.stdout)
-                .unwrap()
-                .trim_end_matches('\n')
-                .to_owned();
+            let expected = lou_translate("--forward", table_name, text);
             let ours = rochade::braille::to_unicode_line(&louis.translate(text));
             assert_eq!(ours, expected, "{lang:?} '{text}' ({table_name})");
         }
@@ -602,4 +581,171 @@ fn save_file_is_read_by_python_chess_and_pgn_extract() {
     let resumed = rochade::savegame::from_pgn(&text).unwrap();
     assert_eq!(resumed.moves(), g.moves());
     assert_eq!(resumed.open_draw_offer(), Some(shakmaty::Color::White));
+}
+
+/// A book's cells: each page's content lines (the running header and the
+/// page-number line taken off), blank lines left out.
+fn content_lines(pages: &[Vec<Vec<u8>>], running: bool) -> Vec<Vec<u8>> {
+    pages
+        .iter()
+        .flat_map(|page| {
+            let body = &page[..page.len() - 1];
+            body[usize::from(running)..].to_vec()
+        })
+        .filter(|line| line.iter().any(|&c| c != 0))
+        .collect()
+}
+
+/// liblouis's own tool on one line (`--forward`: print to Unicode
+/// Braille, `--backward`: back to print).
+fn lou_translate(direction: &str, table: &str, text: &str) -> String {
+    let out = Command::new("lou_translate")
+        .args([direction, &format!("unicode.dis,{table}")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(text.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap_or_else(|e| {
+            panic!("cannot run lou_translate ({e}): install liblouis-bin and liblouis-data")
+        });
+    assert!(
+        out.status.success(),
+        "lou_translate {table}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim_end_matches('\n')
+        .to_owned()
+}
+
+/// Reads Braille back to print with liblouis's own tool.
+fn back_translate(table: &str, cells: &[u8]) -> String {
+    let text = rochade::braille::to_unicode_line(cells);
+    lou_translate("--backward", table, &text).trim().to_owned()
+}
+
+/// `rochade export --game all`: the five games as one book. Every game is
+/// in it whole (its lines as its own scoresheet has them), from the page
+/// its contents entry names; the event runs at the top of every page after
+/// the legend; liblouis reads the contents back to the players; the PEF is
+/// valid against the official schema.
+#[test]
+fn a_braille_book_of_an_event_holds_every_game_from_the_page_its_contents_name() {
+    let records: Vec<GameRecord> = games().into_iter().map(|(_, r)| r).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let schema = OfficialPefSchema::extract(dir.path());
+    let mut files = Vec::new();
+    for (letters, lang, layout) in layouts() {
+        let options = ExportOptions {
+            letters,
+            lang,
+            layout,
+            ..ExportOptions::default()
+        };
+        let exporter = rochade::louis::bundled_exporter(options).unwrap();
+        let single = rochade::louis::bundled_exporter(ExportOptions {
+            legend: false,
+            ..options
+        })
+        .unwrap();
+        let book = exporter.book(&records).unwrap();
+        for page in &book.pages {
+            assert_eq!(page.len(), layout.rows, "{lang:?}");
+            assert!(page.iter().all(|l| l.len() <= layout.cols), "{lang:?}");
+        }
+        // The legend comes first; then the contents, under the event.
+        let title = exporter
+            .literary
+            .translate(&exporter.tables.literary.book.contents);
+        let legend_pages = book
+            .pages
+            .iter()
+            .position(|page| page[1].starts_with(&title))
+            .expect("a contents page");
+        assert!(legend_pages > 0, "{lang:?}: the legend first");
+        let event = records[0].tags.event.trim();
+        let running = &book.pages[legend_pages][0];
+        let table = rochade::louis::table_name(lang, rochade::louis::Grade::Uncontracted);
+        let read_back = back_translate(table, running).to_lowercase();
+        assert!(
+            event
+                .to_lowercase()
+                .starts_with(read_back.trim_end_matches('-')),
+            "{lang:?}: running header '{read_back}' for '{event}'"
+        );
+        for page in &book.pages[legend_pages..] {
+            assert_eq!(
+                &page[0], running,
+                "{lang:?}: every page has the event on top"
+            );
+        }
+        let literary = exporter.literary.clone();
+        let mut first_pages = Vec::new();
+        for (k, record) in records.iter().enumerate() {
+            let own = content_lines(&single.scoresheet(record).unwrap().pages, false);
+            // Its first page: the page whose first lines are the game's.
+            let start = (legend_pages..book.pages.len())
+                .find(|&p| {
+                    let lines = content_lines(&book.pages[p..=p], true);
+                    lines.len() >= 3.min(own.len())
+                        && lines[..3.min(own.len())] == own[..3.min(own.len())]
+                        && content_lines(&book.pages[p..], true).starts_with(&own)
+                })
+                .unwrap_or_else(|| panic!("{lang:?}: game {} is not in the book whole", k + 1));
+            first_pages.push(start + 1);
+        }
+        // The contents: entry k ends with the number of game k's first page.
+        let contents = content_lines(&book.pages[legend_pages..first_pages[0] - 1], true);
+        let mut entries = Vec::new();
+        for line in &contents[1..] {
+            if line.first() == Some(&0) {
+                let last: &mut Vec<u8> = entries.last_mut().expect("an entry begins unindented");
+                last.push(0);
+                last.extend(line.iter().copied().skip_while(|&c| c == 0));
+            } else {
+                entries.push(line.clone());
+            }
+        }
+        assert_eq!(entries.len(), records.len(), "{lang:?}: one entry a game");
+        for (k, entry) in entries.iter().enumerate() {
+            let page = literary.translate(&first_pages[k].to_string());
+            assert!(
+                entry.ends_with(&page),
+                "{lang:?}: entry {} names page {}",
+                k + 1,
+                first_pages[k]
+            );
+            // Accents aside: a table for one language writes another's
+            // accents as it can (German Braille has no ú).
+            let ascii =
+                |s: &str| -> String { s.to_lowercase().chars().filter(char::is_ascii).collect() };
+            let text = ascii(&back_translate(table, entry));
+            let t = &records[k].tags;
+            // (liblouis's Portuguese back-translation drops the capital
+            // letter after "1. ", "1. Morphy" read back as "1. orphy": the
+            // names are read back in English and German only.)
+            let names = if lang == Lang::Pt {
+                vec![]
+            } else {
+                vec![t.white.trim(), t.black.trim()]
+            };
+            for name in names {
+                let surname = ascii(name.split([',', ' ']).next().unwrap());
+                assert!(
+                    text.contains(&surname),
+                    "{lang:?}: '{text}' lacks {surname}"
+                );
+            }
+        }
+        let file = dir.path().join(format!("book-{}.pef", lang.code()));
+        std::fs::write(&file, exporter.render_all(&records, Format::Pef).unwrap()).unwrap();
+        files.push(file);
+    }
+    schema.validate(&files).unwrap();
 }

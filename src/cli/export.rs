@@ -41,14 +41,37 @@ pub struct Args {
     /// A diagram of a set-up starting position, as well as its piece list.
     #[arg(long)]
     pub diagram: bool,
-    /// Which game of the file, counting from 1.
-    #[arg(long, default_value_t = 1)]
-    pub game: usize,
+    /// Which game of the file, counting from 1, or `all`: every game, in
+    /// Braille as one book (a contents page, each game from a new page).
+    #[arg(long, default_value = "1")]
+    pub game: GameChoice,
     /// Write here instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// The PGN file; `-` reads standard input.
     pub input: PathBuf,
+}
+
+/// `--game`: one game (counting from 1) or every game of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameChoice {
+    One(usize),
+    All,
+}
+
+impl std::str::FromStr for GameChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GameChoice, String> {
+        if s.eq_ignore_ascii_case("all") {
+            return Ok(GameChoice::All);
+        }
+        match s.parse::<usize>() {
+            Ok(0) => Err("--game counts from 1".into()),
+            Ok(n) => Ok(GameChoice::One(n)),
+            Err(_) => Err(format!("'{s}' is no game number (1, 2, ... or all)")),
+        }
+    }
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -58,13 +81,18 @@ pub fn run(args: Args) -> CliResult {
             args.cols, args.rows
         )));
     }
-    let record = if args.input.as_os_str() == "-" {
-        if args.game == 0 {
-            return Err(CliError::input("--game counts from 1"));
+    let stdin = args.input.as_os_str() == "-";
+    let records = match args.game {
+        GameChoice::One(n) if stdin => {
+            vec![crate::game_file::read_game_stdin(n - 1).map_err(CliError::input)?]
         }
-        crate::game_file::read_game_stdin(args.game - 1).map_err(CliError::input)?
-    } else {
-        super::review::read_game_file(&args.input, args.game)?
+        GameChoice::One(n) => vec![super::review::read_game_file(&args.input, n)?],
+        GameChoice::All if stdin => {
+            crate::game_file::read_all_games_stdin().map_err(CliError::input)?
+        }
+        GameChoice::All => {
+            crate::game_file::read_all_games(&args.input).map_err(CliError::input)?
+        }
     };
     let options = ExportOptions {
         letters: args.letters,
@@ -88,9 +116,11 @@ pub fn run(args: Args) -> CliResult {
     };
     // A broken user table is bad input too: the message names the file and key.
     let exporter = crate::louis::exporter(options).map_err(|e| CliError::input(e.to_string()))?;
-    let out = exporter
-        .render(&record, args.to)
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let out = match (args.game, records.as_slice()) {
+        (GameChoice::One(_), [record]) => exporter.render(record, args.to),
+        _ => exporter.render_all(&records, args.to),
+    }
+    .map_err(|e| CliError::input(e.to_string()))?;
     match &args.output {
         Some(path) => super::write_file(path, out)?,
         None => {

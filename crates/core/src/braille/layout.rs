@@ -86,7 +86,7 @@ pub struct Scoresheet {
 /// Breaks a logical line into lines of at most `cols` cells, at blank cells
 /// where possible; continuation lines are indented. A word longer than a
 /// line is split with `hyphen` at the end of each part.
-fn wrap(tokens: &[Vec<Cell>], cols: usize, hyphen: &[Cell], lines: &mut Vec<Vec<Cell>>) {
+pub(super) fn wrap(tokens: &[Vec<Cell>], cols: usize, hyphen: &[Cell], lines: &mut Vec<Vec<Cell>>) {
     let mut line: Vec<Cell> = Vec::with_capacity(cols);
     let mut fresh = true;
     for token in tokens.iter().filter(|t| !t.is_empty()) {
@@ -118,7 +118,7 @@ fn wrap(tokens: &[Vec<Cell>], cols: usize, hyphen: &[Cell], lines: &mut Vec<Vec<
 }
 
 /// Splits cells at blank cells into words.
-fn words(cells: &[Cell]) -> Vec<Vec<Cell>> {
+pub(super) fn words(cells: &[Cell]) -> Vec<Vec<Cell>> {
     cells
         .split(|&c| c == 0)
         .filter(|w| !w.is_empty())
@@ -221,18 +221,44 @@ fn diagram_lines(code: &ChessCode, board: &Board, lines: &mut Vec<Vec<Cell>>) {
     lines.push(files);
 }
 
-struct Sheet<'a> {
+pub(super) struct Sheet<'a> {
     code: &'a ChessCode,
     table: &'a LiteraryTable,
     literary: &'a dyn Translator,
     options: SheetOptions,
     hyphen: Vec<Cell>,
-    lines: Vec<Vec<Cell>>,
+    pub(super) lines: Vec<Vec<Cell>>,
 }
 
-impl Sheet<'_> {
+impl<'a> Sheet<'a> {
+    pub(super) fn new(
+        code: &'a ChessCode,
+        table: &'a LiteraryTable,
+        literary: &'a dyn Translator,
+        options: SheetOptions,
+    ) -> Sheet<'a> {
+        Sheet {
+            code,
+            table,
+            literary,
+            options,
+            hyphen: literary.translate("-"),
+            lines: Vec::new(),
+        }
+    }
+
+    /// One game without its legend: the header, a blank line, the moves,
+    /// the result.
+    pub(super) fn game(&mut self, record: &GameRecord) {
+        self.header(record);
+        self.lines.push(Vec::new());
+        self.moves(record);
+        let result = self.result_text(record).to_owned();
+        self.text(&result);
+    }
+
     /// A line of print text in literary Braille, wrapped.
-    fn text(&mut self, text: &str) {
+    pub(super) fn text(&mut self, text: &str) {
         let cells = self.literary.translate(text);
         wrap(
             &words(&cells),
@@ -254,7 +280,7 @@ impl Sheet<'_> {
         );
     }
 
-    fn result_text(&self, record: &GameRecord) -> &str {
+    pub(super) fn result_text(&self, record: &GameRecord) -> &str {
         let w = &self.table.words;
         match record.result_str() {
             "1-0" => &w.white_wins,
@@ -348,7 +374,7 @@ impl Sheet<'_> {
     }
 
     /// The legend: one line per sign, the sign then its meaning.
-    fn legend(&mut self, record: &GameRecord) {
+    pub(super) fn legend(&mut self, record: &GameRecord) {
         let code = self.code;
         let lg = self.table.legend.clone();
         self.text(&lg.title);
@@ -406,30 +432,19 @@ pub fn scoresheet(
     options: SheetOptions,
 ) -> Result<Scoresheet, LayoutError> {
     let layout = options.layout.check()?;
-    let mut sheet = Sheet {
-        code,
-        table,
-        literary,
-        options,
-        hyphen: literary.translate("-"),
-        lines: Vec::with_capacity(record.moves().len() / 2 + 16),
-    };
+    let mut sheet = Sheet::new(code, table, literary, options);
     let mut legend_lines = Vec::new();
     if options.legend {
         sheet.legend(record);
         legend_lines = std::mem::take(&mut sheet.lines);
     }
-    sheet.header(record);
-    sheet.lines.push(Vec::new());
-    sheet.moves(record);
-    let result = sheet.result_text(record).to_owned();
-    sheet.text(&result);
+    sheet.game(record);
     let mut pages = Vec::new();
     if !legend_lines.is_empty() {
-        pages = paginate(legend_lines, literary, layout, 0);
+        pages = paginate(legend_lines, literary, layout, 0, &[]);
     }
     let first = pages.len();
-    pages.extend(paginate(sheet.lines, literary, layout, first));
+    pages.extend(paginate(sheet.lines, literary, layout, first, &[]));
     Ok(Scoresheet { layout, pages })
 }
 
@@ -442,16 +457,25 @@ fn page_number_line(n: usize, literary: &dyn Translator, cols: usize) -> Vec<Cel
 
 /// Pages of `layout.rows` lines: `rows - 1` lines of text, the last line
 /// carries the page number at its right end. Numbers continue from
-/// `before` pages.
-fn paginate(
+/// `before` pages. A `running` header (not empty) is the first line of
+/// every page.
+pub(super) fn paginate(
     lines: Vec<Vec<Cell>>,
     literary: &dyn Translator,
     layout: Layout,
     before: usize,
+    running: &[Cell],
 ) -> Vec<Vec<Vec<Cell>>> {
+    let top = usize::from(!running.is_empty());
     let body = layout.rows - 1;
     let mut pages: Vec<Vec<Vec<Cell>>> = Vec::new();
     let mut page: Vec<Vec<Cell>> = Vec::with_capacity(layout.rows);
+    let start = |page: &mut Vec<Vec<Cell>>| {
+        if top == 1 {
+            page.push(running[..running.len().min(layout.cols)].to_vec());
+        }
+    };
+    start(&mut page);
     let finish = |page: &mut Vec<Vec<Cell>>, pages: &mut Vec<Vec<Vec<Cell>>>| {
         page.resize(body, Vec::new());
         page.push(page_number_line(
@@ -464,14 +488,15 @@ fn paginate(
     for line in lines {
         if page.len() == body {
             finish(&mut page, &mut pages);
+            start(&mut page);
         }
         // A page does not start with a blank line.
-        if line.is_empty() && page.is_empty() && !pages.is_empty() {
+        if line.is_empty() && page.len() == top && !pages.is_empty() {
             continue;
         }
         page.push(line);
     }
-    if !page.is_empty() || pages.is_empty() {
+    if page.len() > top || pages.is_empty() {
         finish(&mut page, &mut pages);
     }
     for line in pages.iter_mut().flatten() {

@@ -8,18 +8,20 @@
 //! results) goes through a [`Translator`] the shell passes in (liblouis,
 //! the shell's `louis` module). `docs/braille.md` explains the choices.
 
+mod book;
 mod layout;
 mod moves;
 mod output;
 pub mod tables;
 
+pub use book::book;
 pub use layout::{
     Layout, LayoutError, MIN_COLS, MIN_ROWS, Scoresheet, SheetOptions, known_date, local_date,
     scoresheet,
 };
 pub use moves::{Coding, move_cells};
 pub use output::{PefMeta, brf_byte};
-pub use tables::{ChessCode, Labels, Legend, LiteraryTable, TableError, Words};
+pub use tables::{BookWords, ChessCode, Labels, Legend, LiteraryTable, TableError, Words};
 
 /// One Braille cell as a dot mask.
 pub type Cell = u8;

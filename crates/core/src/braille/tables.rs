@@ -254,6 +254,17 @@ struct LiteraryFile {
     labels: Labels,
     words: Words,
     legend: Legend,
+    /// Missing in a user's copy made before books existed: the bundled
+    /// words of its language are used.
+    book: Option<BookWords>,
+}
+
+/// The words of a Braille book of several games.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BookWords {
+    /// The title of the contents page.
+    pub contents: String,
 }
 
 /// Header words in one language (used by the Braille and the text
@@ -325,6 +336,7 @@ pub struct LiteraryTable {
     pub labels: Labels,
     pub words: Words,
     pub legend: Legend,
+    pub book: BookWords,
 }
 
 impl LiteraryTable {
@@ -347,11 +359,22 @@ impl LiteraryTable {
                 message: "words.date_order must be dmy, mdy or ymd".into(),
             });
         }
+        let book = match file.book {
+            Some(book) => book,
+            None if text == literary_bundled(lang) => {
+                return Err(TableError {
+                    file: f,
+                    message: "the bundled table has no [book] section".into(),
+                });
+            }
+            None => LiteraryTable::bundled(lang).book,
+        };
         Ok(LiteraryTable {
             lang,
             labels: file.labels,
             words: file.words,
             legend: file.legend,
+            book,
         })
     }
 }
@@ -389,6 +412,16 @@ mod tests {
         }
         for lang in Lang::ALL {
             LiteraryTable::parse(literary_bundled(lang), lang).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_users_copy_without_book_words_takes_the_bundled_ones() {
+        for lang in Lang::ALL {
+            let bundled = literary_bundled(lang);
+            let old = &bundled[..bundled.find("[book]").expect("a [book] section")];
+            let table = LiteraryTable::parse(old, lang).unwrap();
+            assert_eq!(table.book, LiteraryTable::bundled(lang).book);
         }
     }
 

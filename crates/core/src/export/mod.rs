@@ -16,7 +16,7 @@ use crate::braille::{
 use crate::chess::{GameRecord, Letters};
 use crate::words::Lang;
 
-pub use crate::pgn::{PgnError, read_pgn, write_pgn};
+pub use crate::pgn::{PgnError, read_all_pgn, read_pgn, write_pgn};
 pub use text::text_scoresheet;
 
 /// An output format.
@@ -177,6 +177,46 @@ impl Exporter {
         )?)
     }
 
+    /// Every game of a file as one Braille book (legend, contents page,
+    /// each game from a page of its own; [`braille::book`]).
+    pub fn book(&self, records: &[GameRecord]) -> Result<Scoresheet, ExportError> {
+        Ok(braille::book(
+            records,
+            &self.tables.chess,
+            &self.tables.literary,
+            self.literary.as_ref(),
+            self.options.sheet(),
+        )?)
+    }
+
+    /// Every game of a file in one format: a Braille book, or the games
+    /// one after another (PGN, text).
+    pub fn render_all(
+        &self,
+        records: &[GameRecord],
+        format: Format,
+    ) -> Result<Vec<u8>, ExportError> {
+        Ok(match format {
+            Format::Unicode => self.book(records)?.to_unicode().into_bytes(),
+            Format::Brf => self.book(records)?.to_brf(),
+            Format::Pef => {
+                let book = self.book(records)?;
+                book.to_pef(&book_meta(records, self.literary.language(), &book))
+                    .into_bytes()
+            }
+            Format::Pgn | Format::Text => {
+                let mut out = Vec::new();
+                for (i, record) in records.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b'\n');
+                    }
+                    out.extend(self.render(record, format)?);
+                }
+                out
+            }
+        })
+    }
+
     /// The game in one format, as the bytes of the file (UTF-8 for all but
     /// BRF, which is ASCII).
     pub fn render(&self, record: &GameRecord, format: Format) -> Result<Vec<u8>, ExportError> {
@@ -222,13 +262,39 @@ fn iso_date(pgn_date: &str) -> Option<String> {
     ok.then(|| parts.join("-"))
 }
 
-fn pef_meta(record: &GameRecord, language: &str, sheet: &Scoresheet) -> PefMeta {
+/// A stable hash of the pages' cells.
+fn pages_hash(sheet: &Scoresheet) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325;
     for page in &sheet.pages {
         for line in page {
             hash = fnv1a(line.iter().copied().chain([0xFF]), hash);
         }
     }
+    hash
+}
+
+/// A book's PEF metadata: the event as its title (else the first game's
+/// players), the first game's date.
+fn book_meta(records: &[GameRecord], language: &str, book: &Scoresheet) -> PefMeta {
+    let event = records
+        .iter()
+        .map(|r| r.tags.event.trim())
+        .find(|e| !e.is_empty() && e.chars().any(|c| c != '?'));
+    let title = match (event, records.first()) {
+        (Some(event), _) => event.to_owned(),
+        (None, Some(r)) => format!("{} - {}", r.tags.white.trim(), r.tags.black.trim()),
+        (None, None) => String::new(),
+    };
+    PefMeta {
+        identifier: format!("urn:rochade:book:{:016x}", pages_hash(book)),
+        title,
+        date: records.first().and_then(|r| iso_date(&r.tags.date)),
+        language: language.to_owned(),
+    }
+}
+
+fn pef_meta(record: &GameRecord, language: &str, sheet: &Scoresheet) -> PefMeta {
+    let mut hash = pages_hash(sheet);
     hash = fnv1a(
         record.start_position().fullmoves().get().to_le_bytes(),
         hash,

@@ -19,7 +19,7 @@ mod scan;
 mod tags;
 mod write;
 
-pub use read::{BadMove, Games, PgnError, ReadGame, ReadOptions, read_pgn};
+pub use read::{BadMove, Games, PgnError, ReadGame, ReadOptions, read_all_pgn, read_pgn};
 pub use write::{LINE_WIDTH, WriteOptions, write, write_pgn};
 
 use shakmaty::Color;

@@ -779,10 +779,53 @@ pub fn read_pgn(text: &str, index: usize) -> Result<GameRecord, PgnError> {
     }
 }
 
+/// Reads every game of a PGN text (a Braille book of an event). A game
+/// that cannot be read stops it: the error says which game, so nothing is
+/// left out without a word.
+pub fn read_all_pgn(text: &str) -> Result<Vec<GameRecord>, PgnError> {
+    let options = ReadOptions {
+        lossy_text: true,
+        ..ReadOptions::default()
+    };
+    let mut records = Vec::new();
+    for (i, game) in Games::new(text.as_bytes(), options).enumerate() {
+        match game {
+            ReadGame {
+                error: Some(mut error),
+                ..
+            } => {
+                error.message = format!("game {}: {}", i + 1, error.message);
+                return Err(error);
+            }
+            ReadGame {
+                record: Some(record),
+                ..
+            } => records.push(record),
+            ReadGame { record: None, .. } => {}
+        }
+    }
+    if records.is_empty() {
+        return Err(PgnError::new("the file holds no game"));
+    }
+    Ok(records)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::pgn::write_pgn;
+
+    #[test]
+    fn every_game_is_read_and_a_bad_one_is_named() {
+        let two = "[White \"A\"]\n\n1. e4 e5 1-0\n\n[White \"B\"]\n\n1. d4 *\n";
+        let games = read_all_pgn(two).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].tags.white, "B");
+        let bad = format!("{two}\n[White \"C\"]\n\n1. e4 e5 2. Ke3 *\n");
+        let err = read_all_pgn(&bad).unwrap_err();
+        assert!(err.message.starts_with("game 3: "), "{err}");
+        assert!(read_all_pgn("").is_err());
+    }
 
     #[test]
     fn clock_readings_round_trip() {
