@@ -17,7 +17,8 @@
 //! carrying out the session's effects through one [`runtime`].
 
 pub use rochade_core::{
-    announce, board, braille, chess, clock, dgt, eboard, export, pgn, puzzle, session, text,
+    announce, board, braille, broadcast, chess, clock, dgt, eboard, export, pgn, puzzle, session,
+    text,
 };
 
 pub mod app;

@@ -25,6 +25,7 @@ mod terminal_voice;
 pub mod track;
 mod track_driver;
 mod track_eboard;
+pub mod watch;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -65,6 +66,8 @@ pub enum Command {
     Puzzle(puzzle::Args),
     /// Review a game with the engine: your mistakes, then each as an exercise.
     Review(review::Args),
+    /// Follow one game of a live broadcast round (Lichess broadcasts) move by move.
+    Watch(watch::Args),
 }
 
 /// A failure with the exit code the command should end with: 2 for bad
@@ -191,6 +194,7 @@ pub fn main() -> i32 {
         Some(Command::Say(args)) => say::run_say(args),
         Some(Command::Voices(args)) => say::run_voices(args),
         Some(Command::Export(args)) => export::run(args),
+        Some(Command::Watch(args)) => watch::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Online(args)) => online::run(args),
         Some(Command::Puzzle(args)) => puzzle::run(args),

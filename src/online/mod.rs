@@ -12,6 +12,7 @@
 //! contains it ([`Token`]'s `Debug` hides it).
 
 mod backoff;
+pub mod broadcast;
 mod client;
 mod game_link;
 mod http_errors;

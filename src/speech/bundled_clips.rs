@@ -310,6 +310,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("bereit", include_bytes!("../../assets/voice/de/bereit.wav")),
     (
+        "berichtigt",
+        include_bytes!("../../assets/voice/de/berichtigt.wav"),
+    ),
+    (
         "beruehrt",
         include_bytes!("../../assets/voice/de/beruehrt.wav"),
     ),
@@ -638,6 +642,10 @@ static DE: &[(&str, &[u8])] = &[
     ("gustav", include_bytes!("../../assets/voice/de/gustav.wav")),
     ("gut", include_bytes!("../../assets/voice/de/gut.wav")),
     ("haben", include_bytes!("../../assets/voice/de/haben.wav")),
+    (
+        "halbzug",
+        include_bytes!("../../assets/voice/de/halbzug.wav"),
+    ),
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hatte", include_bytes!("../../assets/voice/de/hatte.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),

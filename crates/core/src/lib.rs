@@ -28,6 +28,7 @@ pub mod announce;
 pub mod audio;
 pub mod board;
 pub mod braille;
+pub mod broadcast;
 pub mod browse;
 pub mod chess;
 pub mod clock;

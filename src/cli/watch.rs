@@ -1,0 +1,304 @@
+//! `rochade watch`: follows one game of a live broadcast round (Lichess
+//! broadcasts) move by move, in the FIDE phonetics: spoken unless
+//! `--quiet`, printed as text or, with `--json`, one event a line.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::terminal_voice::TerminalVoice;
+use super::{CliError, CliResult};
+use crate::announce::AnnounceForm;
+use crate::broadcast::{Fed, PgnFeed, Pick, Watch, WatchEffect};
+use crate::online::broadcast::{RoundMsg, RoundTiming, round_path, spawn_round_stream};
+use crate::session::{Priority, Speech};
+use crate::words::{Lang, Utterance};
+
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["board", "player"])))]
+pub struct Args {
+    /// The broadcast round's id (the 8 characters after the round's name in
+    /// its address), or `-` to read a round's PGN stream from stdin.
+    pub round: String,
+    /// The server (Lichess, or one with the same API).
+    #[arg(long, default_value = crate::online::DEFAULT_SERVER)]
+    pub server: String,
+    /// Follow the game on this board (from 1, in the round's order).
+    #[arg(long)]
+    pub board: Option<usize>,
+    /// Follow the game of this player (a name or part of it).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// One JSON event a line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only; do not speak.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Language of the announcements.
+    #[arg(long, default_value = "de")]
+    pub lang: Lang,
+    /// Short (piece + destination) or long (piece + from + to) form.
+    #[arg(long, default_value = "short")]
+    pub form: AnnounceForm,
+    /// No byte for this long and the connection is made again (ms).
+    #[arg(long, default_value_t = 300_000, hide = true)]
+    pub silence_ms: u64,
+    /// First wait before connecting again (ms).
+    #[arg(long, default_value_t = 1000, hide = true)]
+    pub backoff_ms: u64,
+}
+
+/// Connections in a row that the server ended without anything new: the
+/// round's stream is over.
+const ENDS_WITHOUT_NEWS: usize = 3;
+
+pub fn run(args: Args) -> CliResult {
+    let pick = match (args.board, &args.player) {
+        (Some(0), _) => return Err(CliError::input("--board counts from 1")),
+        (Some(n), _) => Pick::Board(n),
+        (None, Some(name)) if !name.trim().is_empty() => Pick::Player(name.clone()),
+        _ => return Err(CliError::input("--player needs a name")),
+    };
+    let pack = super::load_pack(args.lang);
+    let form = super::output::terminal_form();
+    let voice = TerminalVoice::start(args.quiet, args.lang);
+    let mut watch = Watch::new(pick, args.form);
+    let mut out = Output {
+        json: args.json,
+        form,
+        voice: &voice,
+        lang: args.lang,
+    };
+    let result = if args.round == "-" {
+        follow_stdin(&pack, &mut watch, &mut out)
+    } else {
+        follow_server(&args, &pack, &mut watch, &mut out)
+    };
+    voice.finish();
+    result?;
+    if watch.followed().is_none() {
+        let boards: Vec<String> = watch
+            .boards()
+            .iter()
+            .map(|b| format!("{}: {}", b.number, b.players()))
+            .collect();
+        return Err(CliError::input(if boards.is_empty() {
+            "the round sent no game".to_owned()
+        } else {
+            format!(
+                "the game asked for is not in the round; its boards: {}",
+                boards.join("; ")
+            )
+        }));
+    }
+    Ok(())
+}
+
+/// Where the watch's words go.
+struct Output<'a> {
+    json: bool,
+    form: crate::words::Form,
+    voice: &'a TerminalVoice,
+    lang: Lang,
+}
+
+impl Output<'_> {
+    fn line(&self, value: serde_json::Value, text: &str) -> std::io::Result<()> {
+        let mut stdout = std::io::stdout().lock();
+        if self.json {
+            writeln!(stdout, "{value}")?;
+        } else {
+            writeln!(stdout, "{text}")?;
+        }
+        stdout.flush()
+    }
+
+    fn say(&self, text: &Utterance, priority: Priority) {
+        self.voice.speak(Speech {
+            text: text.clone(),
+            lang: self.lang,
+            priority,
+        });
+    }
+
+    fn effect(&self, effect: &WatchEffect) -> std::io::Result<()> {
+        match effect {
+            WatchEffect::Found {
+                board,
+                white,
+                black,
+                plies,
+                text,
+            } => {
+                self.say(text, Priority::Answer);
+                self.line(
+                    json!({"event": "found", "board": board, "white": white, "black": black, "plies": plies, "text": text.get(self.form)}),
+                    text.get(self.form),
+                )
+            }
+            WatchEffect::Move {
+                board,
+                ply,
+                san,
+                text,
+            } => {
+                self.say(text, Priority::Move);
+                self.line(
+                    json!({"event": "move", "board": board, "ply": ply, "san": san, "text": text.get(self.form)}),
+                    text.get(self.form),
+                )
+            }
+            WatchEffect::Correction { board, ply, text } => {
+                self.say(text, Priority::Move);
+                self.line(
+                    json!({"event": "correction", "board": board, "ply": ply, "text": text.get(self.form)}),
+                    text.get(self.form),
+                )
+            }
+            WatchEffect::Result {
+                board,
+                result,
+                text,
+            } => {
+                self.say(text, Priority::Move);
+                self.line(
+                    json!({"event": "result", "board": board, "result": result, "text": text.get(self.form)}),
+                    text.get(self.form),
+                )
+            }
+        }
+    }
+
+    /// A line about the connection: on stderr, never mixed into the moves.
+    fn note(&self, value: serde_json::Value, text: &str) {
+        if self.json {
+            let _ = self.line(value, "");
+        } else {
+            eprintln!("rochade: {text}");
+        }
+    }
+}
+
+/// Feeds one line.
+fn feed_line(
+    line: &str,
+    feed: &mut PgnFeed,
+    pack: &crate::words::Pack,
+    watch: &mut Watch,
+    out: &mut Output,
+) -> CliResult {
+    match feed.push_line(line) {
+        Fed::Nothing => Ok(()),
+        Fed::TooLong => {
+            out.note(
+                json!({"event": "unreadable", "reason": "a game too long"}),
+                "a game in the stream was far too long and was skipped",
+            );
+            Ok(())
+        }
+        Fed::Game(text) => match crate::pgn::read_pgn(&text, 0) {
+            Ok(record) => {
+                for effect in watch.game(pack, record) {
+                    out.effect(&effect)?;
+                }
+                Ok(())
+            }
+            Err(e) => {
+                out.note(
+                    json!({"event": "unreadable", "reason": e.to_string()}),
+                    &format!("a game in the stream could not be read ({e}); skipped"),
+                );
+                Ok(())
+            }
+        },
+    }
+}
+
+fn follow_stdin(pack: &crate::words::Pack, watch: &mut Watch, out: &mut Output) -> CliResult {
+    use std::io::BufRead;
+    let mut feed = PgnFeed::new();
+    for line in std::io::stdin().lock().lines() {
+        feed_line(&line?, &mut feed, pack, watch, out)?;
+        if watch.is_over() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn follow_server(
+    args: &Args,
+    pack: &crate::words::Pack,
+    watch: &mut Watch,
+    out: &mut Output,
+) -> CliResult {
+    let path = round_path(&args.round).ok_or_else(|| {
+        CliError::input(format!(
+            "'{}' is no broadcast round id (letters and digits, as in the round's address)",
+            args.round
+        ))
+    })?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let timing = RoundTiming {
+        silence: Duration::from_millis(args.silence_ms.max(1)),
+        backoff: Duration::from_millis(args.backoff_ms.max(1)),
+        ..RoundTiming::default()
+    };
+    spawn_round_stream(&args.server, &path, timing, stop.clone(), tx)?;
+    struct StopOnDrop(Arc<AtomicBool>);
+    impl Drop for StopOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let _stop = StopOnDrop(stop);
+    let mut feed = PgnFeed::new();
+    let mut known = watch.changes();
+    let mut quiet_ends = 0;
+    let mut dropped = false;
+    for msg in rx {
+        match msg {
+            RoundMsg::Opened => {
+                feed.reset();
+                if dropped {
+                    out.note(json!({"event": "back"}), "connected again");
+                }
+            }
+            RoundMsg::Line(line) => {
+                feed_line(&line, &mut feed, pack, watch, out)?;
+                if watch.is_over() {
+                    return Ok(());
+                }
+            }
+            RoundMsg::Dropped { reason, clean } => {
+                feed.reset();
+                let news = watch.changes() != known;
+                known = watch.changes();
+                quiet_ends = if clean && !news { quiet_ends + 1 } else { 0 };
+                if quiet_ends >= ENDS_WITHOUT_NEWS {
+                    out.note(json!({"event": "ended"}), "the round's stream has ended");
+                    return Ok(());
+                }
+                if !dropped || !clean {
+                    out.note(
+                        json!({"event": "dropped", "reason": reason}),
+                        &format!("{reason}; connecting again"),
+                    );
+                }
+                dropped = true;
+            }
+            RoundMsg::NotFound => {
+                return Err(CliError::input(format!(
+                    "the server has no broadcast round '{}'",
+                    args.round
+                )));
+            }
+        }
+    }
+    Ok(())
+}
