@@ -322,3 +322,79 @@ fn a_silent_stream_and_an_endless_line_are_left_for_a_new_connection() {
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     serving.join().unwrap();
 }
+
+/// Typed while watching: the boards, another board's last move, the clock,
+/// following another board, something not understood, quit.
+#[test]
+fn typed_lines_ask_while_the_round_goes_on() {
+    use std::io::BufRead;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let server = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for mut conn in listener.incoming().flatten() {
+            read_request(&mut conn);
+            let _ = conn.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
+            let _ = conn.write_all(round_at(2).concat().as_bytes());
+            held.push(conn);
+        }
+    });
+    let mut child = hermetic::rochade()
+        .args([
+            "watch", ROUND, "--server", &server, "--quiet", "--json", "--lang", "en",
+        ])
+        .args(["--board", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(serde_json::from_str::<serde_json::Value>(&line).unwrap());
+        }
+    });
+    let next = |what: &str| {
+        rx.recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no {what}"))
+    };
+    assert_eq!(next("found")["event"], "found");
+    assert_eq!(next("the last move")["san"], "e6");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut ask = |line: &str| {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    };
+    ask("boards");
+    let boards = next("boards");
+    assert_eq!(
+        boards["text"],
+        "Board 1: Alpha against Beta, playing. Board 2: Carlsen against Caruana, playing. \
+         Board 3: Gamma against Delta, playing"
+    );
+    ask("last 1");
+    assert_eq!(
+        next("board 1's last move")["text"],
+        "Board 1: Knight Felix three"
+    );
+    ask("clock");
+    let clock = next("clock")["text"].as_str().unwrap().to_owned();
+    // (The relay gave a clock for the last move only: Black's.)
+    assert_eq!(clock, "Black has 1 hour 29 minutes 57 seconds left");
+    ask("board 3");
+    assert_eq!(next("found board 3")["board"], 3);
+    assert_eq!(next("board 3's last move")["san"], "c4");
+    ask("castle");
+    assert_eq!(
+        next("not understood")["text"],
+        "Move not understood: castle"
+    );
+    ask("quit");
+    let status = child.wait().unwrap();
+    assert!(status.success());
+}

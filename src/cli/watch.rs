@@ -1,6 +1,8 @@
 //! `rochade watch`: follows one game of a live broadcast round (Lichess
 //! broadcasts) move by move, in the FIDE phonetics: spoken unless
-//! `--quiet`, printed as text or, with `--json`, one event a line.
+//! `--quiet`, printed as text or, with `--json`, one event a line. Lines
+//! typed meanwhile ask: `boards`, `board N` (follow it), `last N`,
+//! `clock`, `quit` (in German and Portuguese too).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -12,7 +14,7 @@ use serde_json::json;
 use super::terminal_voice::TerminalVoice;
 use super::{CliError, CliResult};
 use crate::announce::AnnounceForm;
-use crate::broadcast::{Fed, PgnFeed, Pick, Watch, WatchEffect};
+use crate::broadcast::{Ask, Fed, PgnFeed, Pick, Watch, WatchEffect};
 use crate::online::broadcast::{RoundMsg, RoundTiming, round_path, spawn_round_stream};
 use crate::session::{Priority, Speech};
 use crate::words::{Lang, Utterance};
@@ -159,6 +161,13 @@ impl Output<'_> {
                     text.get(self.form),
                 )
             }
+            WatchEffect::Answer { text } => {
+                self.say(text, Priority::Answer);
+                self.line(
+                    json!({"event": "answer", "text": text.get(self.form)}),
+                    text.get(self.form),
+                )
+            }
             WatchEffect::Result {
                 board,
                 result,
@@ -243,13 +252,21 @@ fn follow_server(
         ))
     })?;
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (tx, rx) = std::sync::mpsc::channel::<Incoming>();
     let timing = RoundTiming {
         silence: Duration::from_millis(args.silence_ms.max(1)),
         backoff: Duration::from_millis(args.backoff_ms.max(1)),
         ..RoundTiming::default()
     };
-    spawn_round_stream(&args.server, &path, timing, stop.clone(), tx)?;
+    spawn_round_stream(
+        &args.server,
+        &path,
+        timing,
+        stop.clone(),
+        tx.clone(),
+        Incoming::Round,
+    )?;
+    super::spawn_stdin_lines(tx, Incoming::Typed, Incoming::TypedEnd);
     struct StopOnDrop(Arc<AtomicBool>);
     impl Drop for StopOnDrop {
         fn drop(&mut self) {
@@ -261,7 +278,28 @@ fn follow_server(
     let mut known = watch.changes();
     let mut quiet_ends = 0;
     let mut dropped = false;
-    for msg in rx {
+    for incoming in rx {
+        let msg = match incoming {
+            Incoming::Round(msg) => msg,
+            Incoming::TypedEnd => continue,
+            Incoming::Typed(line) => {
+                match typed(&line) {
+                    Some(Typed::Ask(ask)) => {
+                        for effect in watch.ask(pack, ask) {
+                            out.effect(&effect)?;
+                        }
+                    }
+                    Some(Typed::Quit) => return Ok(()),
+                    None if line.trim().is_empty() => {}
+                    None => {
+                        let text = pack
+                            .phrase("unreadable_move", &[("move", Utterance::from(line.trim()))]);
+                        out.effect(&WatchEffect::Answer { text })?;
+                    }
+                }
+                continue;
+            }
+        };
         match msg {
             RoundMsg::Opened => {
                 feed.reset();
@@ -301,4 +339,55 @@ fn follow_server(
         }
     }
     Ok(())
+}
+
+/// What the round's thread and the keyboard send.
+enum Incoming {
+    Round(RoundMsg),
+    Typed(String),
+    TypedEnd,
+}
+
+/// A typed line's meaning.
+#[derive(Debug, PartialEq, Eq)]
+enum Typed {
+    Ask(Ask),
+    Quit,
+}
+
+/// `boards`, `board 3`, `last 3`, `clock`, `quit`, in English, German or
+/// Portuguese; None for anything else.
+fn typed(line: &str) -> Option<Typed> {
+    let line = line.trim().to_lowercase();
+    let mut words = line.split_whitespace();
+    let word = words.next()?;
+    let number = words.next().and_then(|n| n.parse::<usize>().ok());
+    if words.next().is_some() {
+        return None;
+    }
+    match (word, number) {
+        ("boards" | "bretter" | "tabuleiros", None) => Some(Typed::Ask(Ask::Boards)),
+        ("board" | "brett" | "tabuleiro", Some(n)) => Some(Typed::Ask(Ask::Follow(n))),
+        ("last" | "letzter" | "ultimo" | "último", Some(n)) => Some(Typed::Ask(Ask::Last(n))),
+        ("clock" | "uhr" | "relogio" | "relógio", None) => Some(Typed::Ask(Ask::Clock)),
+        ("quit" | "ende" | "sair", None) => Some(Typed::Quit),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_lines_ask_in_three_languages() {
+        assert_eq!(typed("boards"), Some(Typed::Ask(Ask::Boards)));
+        assert_eq!(typed(" Brett 3 "), Some(Typed::Ask(Ask::Follow(3))));
+        assert_eq!(typed("último 2"), Some(Typed::Ask(Ask::Last(2))));
+        assert_eq!(typed("Uhr"), Some(Typed::Ask(Ask::Clock)));
+        assert_eq!(typed("sair"), Some(Typed::Quit));
+        for bad in ["board", "board x", "boards 2", "clock 1 2", "", "e4"] {
+            assert_eq!(typed(bad), None, "{bad}");
+        }
+    }
 }

@@ -60,12 +60,13 @@ pub fn round_path(round: &str) -> Option<String> {
 
 /// Starts the thread reading `base` + `path` until `stop` is set or the
 /// receiver is gone.
-pub fn spawn_round_stream(
+pub fn spawn_round_stream<M: Send + 'static>(
     base: &str,
     path: &str,
     timing: RoundTiming,
     stop: Arc<AtomicBool>,
-    tx: Sender<RoundMsg>,
+    tx: Sender<M>,
+    wrap: fn(RoundMsg) -> M,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
     let url = format!("{}{path}", base.trim_end_matches('/'));
     let agent = ureq::AgentBuilder::new()
@@ -82,7 +83,7 @@ pub fn spawn_round_stream(
                 let started = std::time::Instant::now();
                 let (reason, clean) = match agent.get(&url).call() {
                     Err(ureq::Error::Status(404, _)) => {
-                        let _ = tx.send(RoundMsg::NotFound);
+                        let _ = tx.send(wrap(RoundMsg::NotFound));
                         return;
                     }
                     Err(ureq::Error::Status(code, _)) => {
@@ -90,17 +91,17 @@ pub fn spawn_round_stream(
                     }
                     Err(e) => (format!("no connection: {e}"), false),
                     Ok(answer) => {
-                        if tx.send(RoundMsg::Opened).is_err() {
+                        if tx.send(wrap(RoundMsg::Opened)).is_err() {
                             return;
                         }
-                        match read_lines(answer.into_reader(), &stop, &tx) {
+                        match read_lines(answer.into_reader(), &stop, &tx, wrap) {
                             Ok(()) => ("the server ended the stream".to_owned(), true),
                             Err(reason) => (reason, false),
                         }
                     }
                 };
                 if stop.load(Ordering::Relaxed)
-                    || tx.send(RoundMsg::Dropped { reason, clean }).is_err()
+                    || tx.send(wrap(RoundMsg::Dropped { reason, clean })).is_err()
                 {
                     return;
                 }
@@ -116,7 +117,12 @@ pub fn spawn_round_stream(
 }
 
 /// Hands on the lines of one connection; Ok at its clean end.
-fn read_lines(mut body: impl Read, stop: &AtomicBool, tx: &Sender<RoundMsg>) -> Result<(), String> {
+fn read_lines<M>(
+    mut body: impl Read,
+    stop: &AtomicBool,
+    tx: &Sender<M>,
+    wrap: fn(RoundMsg) -> M,
+) -> Result<(), String> {
     let mut splitter = LineSplitter::new();
     let mut buf = [0u8; 8192];
     loop {
@@ -133,7 +139,7 @@ fn read_lines(mut body: impl Read, stop: &AtomicBool, tx: &Sender<RoundMsg>) -> 
             .push(&buf[..n])
             .map_err(|_| "a line far too long for PGN".to_owned())?;
         for line in lines {
-            if tx.send(RoundMsg::Line(line)).is_err() {
+            if tx.send(wrap(RoundMsg::Line(line))).is_err() {
                 return Ok(());
             }
         }

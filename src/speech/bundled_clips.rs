@@ -1088,6 +1088,10 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("uhr", include_bytes!("../../assets/voice/de/uhr.wav")),
     ("uhren", include_bytes!("../../assets/voice/de/uhren.wav")),
+    (
+        "uhrzeiten",
+        include_bytes!("../../assets/voice/de/uhrzeiten.wav"),
+    ),
     ("um", include_bytes!("../../assets/voice/de/um.wav")),
     (
         "umgerechnet",

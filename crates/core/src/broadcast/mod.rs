@@ -6,4 +6,4 @@ pub mod feed;
 pub mod watch;
 
 pub use feed::{Fed, PgnFeed};
-pub use watch::{Board, Pick, Watch, WatchEffect};
+pub use watch::{Ask, Board, Pick, Watch, WatchEffect};

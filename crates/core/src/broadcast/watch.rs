@@ -4,6 +4,8 @@
 //! a correction before its new moves. The boards are numbered in the order
 //! the round first sends them (the round's own order).
 
+use shakmaty::Position;
+
 use crate::announce::{AnnounceForm, announce_move, announce_result};
 use crate::chess::GameRecord;
 use crate::words::{Pack, Utterance};
@@ -15,6 +17,19 @@ pub enum Pick {
     Board(usize),
     /// A player's name, or part of it (any case).
     Player(String),
+}
+
+/// What the listener asks while watching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// Every board: its players and result.
+    Boards,
+    /// Follow board N instead.
+    Follow(usize),
+    /// Board N's last move.
+    Last(usize),
+    /// The followed game's clocks (PGN `[%clk]`).
+    Clock,
 }
 
 /// One board of the round as last sent.
@@ -61,6 +76,8 @@ pub enum WatchEffect {
         ply: usize,
         text: Utterance,
     },
+    /// An answer to something asked ([`Ask`]).
+    Answer { text: Utterance },
     /// The game has its result; following it is over.
     Result {
         board: usize,
@@ -169,6 +186,11 @@ impl Watch {
                 self.boards.len() - 1
             }
         };
+        self.update(pack, index)
+    }
+
+    /// What board `index`'s game as last sent brings for the game followed.
+    fn update(&mut self, pack: &Pack, index: usize) -> Vec<WatchEffect> {
         let mut out = Vec::new();
         if self.over {
             return out;
@@ -238,6 +260,116 @@ impl Watch {
         }
         out
     }
+
+    /// Answers what the listener asked.
+    pub fn ask(&mut self, pack: &Pack, ask: Ask) -> Vec<WatchEffect> {
+        let number = |n: usize| Utterance::from(n.to_string().as_str());
+        let answer = |text: Utterance| vec![WatchEffect::Answer { text }];
+        let no_board =
+            |n: usize| answer(pack.phrase("broadcast_no_board", &[("board", number(n))]));
+        match ask {
+            Ask::Boards => {
+                let parts: Vec<Utterance> = self
+                    .boards
+                    .iter()
+                    .map(|b| {
+                        let players = pack.phrase(
+                            "broadcast_found",
+                            &[
+                                ("board", number(b.number)),
+                                ("white", Utterance::from(b.record.tags.white.trim())),
+                                ("black", Utterance::from(b.record.tags.black.trim())),
+                            ],
+                        );
+                        let result = match b.record.end() {
+                            Some(end) => pack.say(match end.result_str() {
+                                "1-0" => "result_white_wins",
+                                "0-1" => "result_black_wins",
+                                _ => "result_draw",
+                            }),
+                            None => pack.say("broadcast_playing"),
+                        };
+                        pack.phrase(
+                            "broadcast_board_state",
+                            &[("board", players), ("state", result)],
+                        )
+                    })
+                    .collect();
+                answer(join(&parts))
+            }
+            Ask::Follow(n) => {
+                let Some(index) = self.boards.iter().position(|b| b.number == n) else {
+                    return no_board(n);
+                };
+                self.pick = Pick::Board(n);
+                self.followed = None;
+                self.over = false;
+                self.update(pack, index)
+            }
+            Ask::Last(n) => {
+                let Some(b) = self.boards.iter().find(|b| b.number == n) else {
+                    return no_board(n);
+                };
+                let record = &b.record;
+                let text = match record.moves().len().checked_sub(1) {
+                    Some(last) => pack.phrase(
+                        "broadcast_last",
+                        &[
+                            ("board", number(n)),
+                            (
+                                "move",
+                                announce_move(
+                                    pack,
+                                    record.position_before(last),
+                                    record.moves()[last].mv,
+                                    self.form,
+                                ),
+                            ),
+                        ],
+                    ),
+                    None => pack.phrase("broadcast_no_move", &[("board", number(n))]),
+                };
+                answer(text)
+            }
+            Ask::Clock => {
+                let Some((index, _)) = &self.followed else {
+                    return answer(pack.say("broadcast_no_clock"));
+                };
+                let record = &self.boards[*index].record;
+                let mut parts = Vec::new();
+                for side in [shakmaty::Color::White, shakmaty::Color::Black] {
+                    let last = (0..record.moves().len())
+                        .rev()
+                        .filter(|&i| record.position_before(i).turn() == side)
+                        .find_map(|i| record.moves()[i].clock_ms);
+                    if let Some(ms) = last {
+                        parts.push(pack.phrase(
+                            "low_time",
+                            &[
+                                ("side", crate::announce::side_word(pack, side)),
+                                ("remaining", crate::clock::duration_words(pack, ms)),
+                            ],
+                        ));
+                    }
+                }
+                if parts.is_empty() {
+                    answer(pack.say("broadcast_no_clock"))
+                } else {
+                    answer(join(&parts))
+                }
+            }
+        }
+    }
+}
+
+/// Utterances said one after another.
+fn join(parts: &[Utterance]) -> Utterance {
+    let pick =
+        |f: fn(&Utterance) -> &String| parts.iter().map(f).cloned().collect::<Vec<_>>().join(". ");
+    Utterance {
+        written: pick(|u| &u.written),
+        spoken: pick(|u| &u.spoken),
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +393,7 @@ mod tests {
                 WatchEffect::Move { text, .. } => text.spoken.clone(),
                 WatchEffect::Correction { text, .. } => text.spoken.clone(),
                 WatchEffect::Result { result, .. } => format!("result {result}"),
+                WatchEffect::Answer { text } => text.spoken.clone(),
             })
             .collect()
     }
@@ -335,6 +468,43 @@ mod tests {
             all.extend(watch.game(&pack, g));
         }
         assert_eq!(said(&all), ["Eva fünf", "Springer Felix drei"]);
+    }
+
+    #[test]
+    fn the_listener_asks_for_boards_last_moves_clocks_and_switches() {
+        let pack = Pack::bundled(Lang::En);
+        let mut watch = Watch::new(Pick::Board(1), AnnounceForm::Short);
+        watch.game(
+            &pack,
+            game("A", "B", "1. e4 {[%clk 1:29:50]} e5 {[%clk 1:29:40]}", "*"),
+        );
+        watch.game(&pack, game("C", "D", "1. d4 d5", "1/2-1/2"));
+        assert_eq!(
+            said(&watch.ask(&pack, Ask::Boards)),
+            ["Board 1: A against B, playing. Board 2: C against D, Draw"]
+        );
+        assert_eq!(
+            said(&watch.ask(&pack, Ask::Last(2))),
+            ["Board 2: David five"]
+        );
+        assert_eq!(said(&watch.ask(&pack, Ask::Last(7))), ["No board 7"]);
+        let clock = said(&watch.ask(&pack, Ask::Clock));
+        assert!(clock[0].starts_with("White has "), "{clock:?}");
+        assert!(clock[0].contains("Black has "), "{clock:?}");
+        // Following board 2 instead: found, its last move, its result.
+        assert_eq!(
+            said(&watch.ask(&pack, Ask::Follow(2))),
+            ["found 2 at 2", "David five", "result 1/2-1/2"]
+        );
+        assert_eq!(watch.followed(), Some(2));
+        // Back to board 1, whose game goes on.
+        assert_eq!(
+            said(&watch.ask(&pack, Ask::Follow(1))),
+            ["found 1 at 2", "Eva five"]
+        );
+        assert!(!watch.is_over());
+        let more = watch.game(&pack, game("A", "B", "1. e4 e5 2. Nf3", "*"));
+        assert_eq!(said(&more), ["Knight Felix three"]);
     }
 
     #[test]
