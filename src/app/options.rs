@@ -58,8 +58,9 @@ pub struct AppOptions {
     /// Whether a screen reader runs, found by the shell in the background;
     /// when it says yes, the app offers to let the screen reader speak.
     pub screen_reader: Option<std::sync::mpsc::Receiver<bool>>,
-    /// The screen reader's own interface, when the shell found one (NVDA's
-    /// controller on Windows is found by the look-up instead).
+    /// The screen reader's own interface, when the shell found one (on
+    /// Windows the look-up finds NVDA's or JAWS's itself; tests give a
+    /// recorder).
     pub screen_reader_api: Option<crate::speech::screen_reader_api::DirectSpeech>,
     /// Ports "Find boards" probes besides those the system lists
     /// (pseudo-terminals are never listed).

@@ -419,11 +419,12 @@ pub fn run() -> Result<(), RunError> {
         Box::new(move |cc| {
             let mut options = options;
             // Whether a screen reader runs: for the offer to let it speak
-            // (asked once) and to hand it the window's keys.
-            let (found, keys) = super::screen_reader::detect_in_background(cc.egui_ctx.clone());
+            // (asked once), to hand it the window's keys (Orca) and its
+            // words through its own interface (NVDA, JAWS).
+            let (found, reach) = super::screen_reader::detect_in_background(cc.egui_ctx.clone());
             options.screen_reader = Some(found);
             let mut app = RochadeApp::new(options);
-            app.screen_reader.reach_rx = Some(keys);
+            app.screen_reader.reach_rx = Some(reach);
             // Each seat's board linked (or looked for, on "auto") at once.
             app.wake.get_or_init(|| cc.egui_ctx.clone());
             app.relink_boards();

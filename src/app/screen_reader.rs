@@ -38,7 +38,7 @@ pub enum Reach {
     /// Keys handed to it first (Orca 43, AT-SPI).
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     Keys(Box<super::atspi_keys::Registry>),
-    /// Its own interface for words (NVDA's controller client).
+    /// Its own interface for words (NVDA's controller client, JAWS's API).
     #[cfg_attr(not(windows), allow(dead_code))]
     Direct(DirectSpeech),
 }
@@ -59,7 +59,7 @@ pub struct ScreenReader {
     pub reach_rx: Option<mpsc::Receiver<Reach>>,
     /// Keys go to the screen reader first ([`super::atspi_keys`]).
     keys: Option<(super::atspi_keys::KeyFilter, super::atspi_keys::Registry)>,
-    /// The screen reader's own interface (NVDA's controller on Windows):
+    /// The screen reader's own interface (NVDA's or JAWS's, on Windows):
     /// words go there rather than to the live region.
     pub direct: Option<DirectSpeech>,
     /// Said since the last frame, for the accessibility tree ([`super::a11y`]).
@@ -94,6 +94,25 @@ impl ScreenReader {
         }
     }
 
+    /// The screen reader's own interface was given up (hung or closed):
+    /// what it was handed and never said goes the accessibility tree's way
+    /// (a move as a move), and so does everything after it.
+    pub(super) fn rescue_unsaid(&mut self) {
+        let Some(direct) = &self.direct else { return };
+        let now = std::time::Instant::now();
+        if direct.usable(now) {
+            return;
+        }
+        for (text, is_move) in direct.take_unsaid(now) {
+            if is_move {
+                self.pending.push_move(&text);
+            } else {
+                self.pending.push(&text);
+            }
+        }
+        self.direct = None;
+    }
+
     /// Takes the look-up's answer, once it came.
     fn poll_probe(&mut self) {
         if let Some(probe) = &self.probe {
@@ -113,6 +132,7 @@ impl RochadeApp {
     /// Takes the look-up's answer and asks, once no other question waits.
     pub(super) fn poll_screen_reader(&mut self, ctx: &egui::Context) {
         self.screen_reader.poll_probe();
+        self.screen_reader.rescue_unsaid();
         // Asked once the window has the keyboard and a control in it has
         // the focus: the screen reader presents what is said to the focused
         // control, and drops what comes before it knows the window.
@@ -234,7 +254,8 @@ pub(super) fn offer_panel(
 /// Starts the look-up; the answer arrives on the first receiver (once)
 /// and wakes the window. When a screen reader runs, the ways to reach it
 /// follow on the second: the connection that hands it the window's keys
-/// ([`super::atspi_keys`], Linux), NVDA's own interface (Windows).
+/// ([`super::atspi_keys`], Linux), NVDA's or JAWS's own interface
+/// (Windows).
 pub fn detect_in_background(wake: egui::Context) -> (mpsc::Receiver<bool>, mpsc::Receiver<Reach>) {
     let (tx, rx) = mpsc::channel();
     let (reach_tx, reach_rx) = mpsc::channel();

@@ -41,6 +41,10 @@ impl RochadeApp {
         // a move cuts off its speech), else through the accessibility tree.
         let reach =
             self.settings.speech.mode.screen_reader() || offering || self.screen_reader.unanswered;
+        if reach {
+            // Words an interface given up never said come before these.
+            self.screen_reader.rescue_unsaid();
+        }
         let direct = reach
             && self.screen_reader.direct.as_ref().is_some_and(|d| {
                 d.say(

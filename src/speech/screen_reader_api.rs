@@ -11,8 +11,9 @@
 //! answers over RPC), so the calls run on a thread of their own: the
 //! window never waits for them. When a call has not returned within
 //! [`CALL_TIMEOUT`], or one failed (NVDA was closed), the interface is
-//! given up and the words go the accessibility-tree way again, so nothing
-//! is ever said to nobody.
+//! given up and the words go the accessibility-tree way again, those it
+//! was handed and never said first ([`DirectSpeech::take_unsaid`]), so no
+//! move is said to nobody.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -44,12 +45,16 @@ enum Request {
 
 /// Whether the interface can still be used: a pure record of the worker's
 /// last call, the time passed in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Health {
     /// A call began at this time and has not returned yet.
     pub busy_since: Option<Instant>,
     /// A call failed or overran: the interface is given up.
     pub given_up: bool,
+    /// The words handed over and not yet said (or cut off by a later
+    /// move), oldest first, with whether each is a move: what the caller
+    /// says another way when the interface is given up.
+    pub unsaid: std::collections::VecDeque<(String, bool)>,
 }
 
 impl Health {
@@ -117,7 +122,26 @@ impl DirectSpeech {
         } else {
             Request::Words(text.to_owned())
         };
-        self.requests.send(request).is_ok()
+        self.lock().unsaid.push_back((text.to_owned(), is_move));
+        if self.requests.send(request).is_err() {
+            self.lock().unsaid.pop_back();
+            return false;
+        }
+        true
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Health> {
+        self.health.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Once the interface is given up: the words it was handed and never
+    /// said (a move among them first of all), for the caller to say
+    /// another way. Empty while it works.
+    pub fn take_unsaid(&self, now: Instant) -> Vec<(String, bool)> {
+        if self.usable(now) {
+            return Vec::new();
+        }
+        self.lock().unsaid.drain(..).collect()
     }
 
     /// The interface still takes words at `now` (it may have been given
@@ -140,6 +164,10 @@ fn run(mut api: impl ScreenReaderApi, rx: &mpsc::Receiver<Request>, health: &Mut
         batch.extend(rx.try_iter());
         if let Some(last_move) = batch.iter().rposition(|r| matches!(r, Request::Move(_))) {
             batch.drain(..last_move);
+            // Cut off by the move: not said, and not to be said later.
+            set(&|h| {
+                h.unsaid.drain(..last_move.min(h.unsaid.len()));
+            });
         }
         for request in batch {
             set(&|h| h.busy_since = Some(Instant::now()));
@@ -155,7 +183,9 @@ fn run(mut api: impl ScreenReaderApi, rx: &mpsc::Receiver<Request>, health: &Mut
             };
             set(&|h| {
                 h.busy_since = None;
-                if !ok {
+                if ok {
+                    h.unsaid.pop_front();
+                } else {
                     h.given_up = true;
                 }
             });
@@ -526,6 +556,12 @@ mod tests {
         // Virtual time: the window asks at these instants.
         assert!(direct.usable(begun + CALL_TIMEOUT / 2));
         assert!(!direct.say("Eva fuenf", true, begun + CALL_TIMEOUT));
+        // The move handed over and never said comes back to be said
+        // another way; the refused one was never taken.
+        assert_eq!(
+            direct.take_unsaid(begun + CALL_TIMEOUT),
+            [("Eva vier".to_owned(), true)]
+        );
         // Given up for good, even if the call returns later.
         reader.release();
         wait_busy(&direct, false);
@@ -542,6 +578,10 @@ mod tests {
         assert!(direct.say("Eva vier", true, Instant::now()));
         wait_until("given up", || direct.health.lock().unwrap().given_up);
         assert!(!direct.say("Eva fuenf", true, Instant::now()));
+        assert_eq!(
+            direct.take_unsaid(Instant::now()),
+            [("Eva vier".to_owned(), true)]
+        );
     }
 
     #[test]
@@ -567,6 +607,10 @@ mod tests {
             .map(|s| s.0.clone())
             .collect();
         assert_eq!(said, ["first", "Eva vier", "after the move"]);
+        wait_until("all done", || {
+            direct.health.lock().unwrap().unsaid.is_empty()
+        });
+        assert!(direct.take_unsaid(Instant::now()).is_empty(), "it works");
     }
 }
 
