@@ -21,13 +21,13 @@ use rng::Rng;
 const ROUND: &str = "AbCd1234";
 
 /// The watched game (board 2), state by state: its moves and result. The
-/// fourth state takes a move back and plays another (a correction).
+/// fourth state has another last move at the same length (a correction).
 fn watched_states() -> Vec<(&'static str, &'static str)> {
     vec![
         ("1. d4", "*"),
         ("1. d4 Nf6", "*"),
         ("1. d4 Nf6 2. c4 e6", "*"),
-        ("1. d4 Nf6 2. c4", "*"),
+        ("1. d4 Nf6 2. c4 g6", "*"),
         ("1. d4 Nf6 2. c4 g6 3. Nc3", "*"),
         ("1. d4 Nf6 2. c4 g6 3. Nc3 Bg7 4. e4 d6", "*"),
         ("1. d4 Nf6 2. c4 g6 3. Nc3 Bg7 4. e4 d6 5. Nf3 O-O", "1-0"),
