@@ -94,7 +94,11 @@ pub struct Watch {
     boards: Vec<Board>,
     /// The followed board's index, once found, and its moves as said.
     followed: Option<(usize, Vec<shakmaty::Move>)>,
+    /// The followed game's result was said: nothing more of it.
     over: bool,
+    /// The listener switched to the followed game: one already over does
+    /// not end the watch; its result coming live does.
+    switched: bool,
     /// Counts the games that came new or changed.
     changes: u64,
 }
@@ -121,6 +125,7 @@ impl Watch {
             boards: Vec::new(),
             followed: None,
             over: false,
+            switched: false,
             changes: 0,
         }
     }
@@ -136,9 +141,11 @@ impl Watch {
         &self.boards
     }
 
-    /// The followed game has its result.
+    /// The followed game has its result, and the watch is over (not when
+    /// the listener switched to a game already over: he hears its result
+    /// and may switch again).
     pub fn is_over(&self) -> bool {
-        self.over
+        self.over && !self.switched
     }
 
     /// The followed board's number, once found.
@@ -186,7 +193,11 @@ impl Watch {
                 self.boards.len() - 1
             }
         };
-        self.update(pack, index)
+        let out = self.update(pack, index);
+        if out.iter().any(|e| matches!(e, WatchEffect::Result { .. })) {
+            self.switched = false;
+        }
+        out
     }
 
     /// What board `index`'s game as last sent brings for the game followed.
@@ -304,6 +315,7 @@ impl Watch {
                 self.pick = Pick::Board(n);
                 self.followed = None;
                 self.over = false;
+                self.switched = true;
                 self.update(pack, index)
             }
             Ask::Last(n) => {
@@ -497,6 +509,15 @@ mod tests {
             ["found 2 at 2", "David five", "result 1/2-1/2"]
         );
         assert_eq!(watch.followed(), Some(2));
+        // A game already over, switched to, does not end the watch; sent
+        // again, it says nothing more.
+        assert!(!watch.is_over());
+        assert!(
+            watch
+                .game(&pack, game("C", "D", "1. d4 d5", "1/2-1/2"))
+                .is_empty()
+        );
+        assert!(!watch.is_over());
         // Back to board 1, whose game goes on.
         assert_eq!(
             said(&watch.ask(&pack, Ask::Follow(1))),
@@ -505,6 +526,10 @@ mod tests {
         assert!(!watch.is_over());
         let more = watch.game(&pack, game("A", "B", "1. e4 e5 2. Nf3", "*"));
         assert_eq!(said(&more), ["Knight Felix three"]);
+        // Its result coming live ends the watch.
+        let end = watch.game(&pack, game("A", "B", "1. e4 e5 2. Nf3", "0-1"));
+        assert_eq!(said(&end), ["result 0-1"]);
+        assert!(watch.is_over());
     }
 
     #[test]
