@@ -25,6 +25,7 @@ mod terminal_voice;
 pub mod track;
 mod track_driver;
 mod track_eboard;
+mod track_push;
 pub mod watch;
 
 #[derive(Parser, Debug)]

@@ -82,6 +82,26 @@ pub struct Args {
     /// Millennium a8 first) or turned (h1 first).
     #[arg(long, default_value = "auto")]
     pub orientation: crate::board::OrientationChoice,
+    /// Push the game to this Lichess broadcast round after every move (its
+    /// id: the 8 letters and digits at the end of the round's address),
+    /// with the token (scope study:write). The tags --event, --round-tag,
+    /// --white and --black match it to its board.
+    #[arg(long)]
+    pub push_round: Option<String>,
+    /// The server pushed to (Lichess, or one with the same API).
+    #[arg(long, default_value = crate::online::DEFAULT_SERVER, requires = "push_round")]
+    pub server: String,
+    /// First wait before a failed push is tried again (ms).
+    #[arg(long, default_value_t = 1000, hide = true)]
+    pub push_backoff_ms: u64,
+    /// The wait after "too many requests" (ms; Lichess asks a minute).
+    #[arg(long, default_value_t = 60_000, hide = true)]
+    pub push_rate_limit_ms: u64,
+    /// How long the end waits for the last push (ms).
+    #[arg(long, default_value_t = 30_000, hide = true)]
+    pub push_wait_ms: u64,
+    #[command(flatten)]
+    pub tags: super::track_push::GameTags,
     /// Serial port (a device path; pseudo-terminals work too), or a
     /// Bluetooth board's address (or auto) for chessnut and pegasus.
     #[arg(required_unless_present = "log")]
@@ -204,7 +224,21 @@ pub fn run(args: Args) -> CliResult {
     };
     let pack = super::load_pack(config.lang);
     let lang = config.lang;
-    let mut session = Session::with_pack(config, pack.clone());
+    let mut tags = crate::chess::Tags::default();
+    args.tags.apply(&mut tags);
+    let mut session = Session::with_pack(config, pack.clone()).with_tags(tags);
+    let push = match &args.push_round {
+        Some(round) => Some(super::track_push::TrackPush::start(
+            round,
+            &args.server,
+            super::track_push::PushWaits {
+                backoff_ms: args.push_backoff_ms.max(1),
+                rate_limit_ms: args.push_rate_limit_ms,
+                finish_ms: args.push_wait_ms,
+            },
+        )?),
+        None => None,
+    };
     if let Some(fen) = &args.fen {
         session.set_start_fen(fen).map_err(CliError::input)?;
     }
@@ -233,6 +267,7 @@ pub fn run(args: Args) -> CliResult {
         link: None,
         ble: None,
         sighted: None,
+        push,
     };
     let sighted = args.sighted.clone().map(|port| (port, args.sighted_format));
     if let Some(kind) = eboard {

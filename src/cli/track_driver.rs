@@ -24,6 +24,8 @@ pub(super) struct Driver {
     pub(super) ble: Option<crate::ble::BleLink>,
     /// The sighted player's e-board, if one is followed too.
     pub(super) sighted: Option<Link>,
+    /// The game pushed to a broadcast round (`--push-round`).
+    pub(super) push: Option<super::track_push::TrackPush>,
 }
 
 impl Driver {
@@ -44,9 +46,11 @@ impl Driver {
             .as_ref()
             .filter(|_| !self.session.record().moves().is_empty())
             .map(|_| self.session.record().clone());
+        let had_moves = !self.session.record().moves().is_empty();
         let effects = self.session.handle(now, event);
+        let new_game = effects.effects.contains(&Effect::Notice(Notice::NewGame));
         if let (Some(pgn), Some(before)) = (&self.pgn, before)
-            && effects.effects.contains(&Effect::Notice(Notice::NewGame))
+            && new_game
         {
             pgn.game_finished(&before);
         }
@@ -60,7 +64,22 @@ impl Driver {
         drop(out);
         self.pgn = pgn;
         carried?;
-        Ok(flushed?)
+        flushed?;
+        if let Some(push) = &mut self.push {
+            if new_game && had_moves {
+                push.new_game();
+            }
+            push.record_changed(self.session.record());
+        }
+        self.print_push_notes()
+    }
+
+    /// Prints what the broadcast push has told since last looked.
+    fn print_push_notes(&mut self) -> CliResult {
+        match &mut self.push {
+            Some(push) => super::track_push::print_lines(push.drain(self.session.pack())),
+            None => Ok(()),
+        }
     }
 
     /// The front end for effects carried out at `now`.
@@ -77,6 +96,7 @@ impl Driver {
 
     /// Prints what waited for saves now on disk (and what the saves tell).
     pub(super) fn release_saved(&mut self, now: u64) -> CliResult {
+        self.print_push_notes()?;
         let Some(mut pgn) = self.pgn.take() else {
             return Ok(());
         };
@@ -92,6 +112,10 @@ impl Driver {
     /// At the end: every save waited for, everything printed; an error
     /// when the file lacks moves (said, with where the game is kept).
     pub(super) fn finish_saving(&mut self, now: u64) -> CliResult {
+        if let Some(push) = self.push.take() {
+            let lines = push.finish(self.session.pack());
+            super::track_push::print_lines(lines)?;
+        }
         let Some(mut pgn) = self.pgn.take() else {
             return Ok(());
         };

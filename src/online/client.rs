@@ -95,6 +95,19 @@ impl Client {
         read_answer(response)
     }
 
+    /// POST a text body (`text/plain`: a broadcast round's PGN); the JSON
+    /// answer.
+    pub fn post_text(&self, path: &str, body: &str) -> Result<serde_json::Value, ApiError> {
+        let request = self
+            .post_agent
+            .post(&self.url(path))
+            .timeout(self.whole_request())
+            .set("Content-Type", "text/plain; charset=utf-8");
+        let response = self.auth(request).send_string(body).map_err(map_error)?;
+        refuse_redirect(&response)?;
+        read_answer(response)
+    }
+
     /// POST a form whose answer is a stream held open (`/api/board/seek`):
     /// reads it until it ends or `stop` is set.
     pub fn post_streaming(

@@ -13,6 +13,7 @@
 
 mod backoff;
 pub mod broadcast;
+pub mod broadcast_push;
 mod client;
 mod game_link;
 mod http_errors;

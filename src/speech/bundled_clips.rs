@@ -308,6 +308,10 @@ static DE: &[(&str, &[u8])] = &[
         "berechtigt",
         include_bytes!("../../assets/voice/de/berechtigt.wav"),
     ),
+    (
+        "bereich",
+        include_bytes!("../../assets/voice/de/bereich.wav"),
+    ),
     ("bereit", include_bytes!("../../assets/voice/de/bereit.wav")),
     (
         "berichtigt",
@@ -354,6 +358,10 @@ static DE: &[(&str, &[u8])] = &[
         "braille",
         include_bytes!("../../assets/voice/de/braille.wav"),
     ),
+    (
+        "braucht",
+        include_bytes!("../../assets/voice/de/braucht.wav"),
+    ),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
     (
         "bretter",
@@ -398,6 +406,7 @@ static DE: &[(&str, &[u8])] = &[
     ),
     ("dame", include_bytes!("../../assets/voice/de/dame.wav")),
     ("dann", include_bytes!("../../assets/voice/de/dann.wav")),
+    ("darf", include_bytes!("../../assets/voice/de/darf.wav")),
     ("das", include_bytes!("../../assets/voice/de/das.wav")),
     ("datei", include_bytes!("../../assets/voice/de/datei.wav")),
     (
@@ -486,6 +495,15 @@ static DE: &[(&str, &[u8])] = &[
     (
         "erhalten",
         include_bytes!("../../assets/voice/de/erhalten.wav"),
+    ),
+    ("erneut", include_bytes!("../../assets/voice/de/erneut.wav")),
+    (
+        "erreichbar",
+        include_bytes!("../../assets/voice/de/erreichbar.wav"),
+    ),
+    (
+        "erreicht",
+        include_bytes!("../../assets/voice/de/erreicht.wav"),
     ),
     (
         "ersatzdamen",
@@ -683,6 +701,7 @@ static DE: &[(&str, &[u8])] = &[
         "konnten",
         include_bytes!("../../assets/voice/de/konnten.wav"),
     ),
+    ("konto", include_bytes!("../../assets/voice/de/konto.wav")),
     (
         "kopiert",
         include_bytes!("../../assets/voice/de/kopiert.wav"),
@@ -715,6 +734,7 @@ static DE: &[(&str, &[u8])] = &[
         "lesbaren",
         include_bytes!("../../assets/voice/de/lesbaren.wav"),
     ),
+    ("letzte", include_bytes!("../../assets/voice/de/letzte.wav")),
     (
         "letzten",
         include_bytes!("../../assets/voice/de/letzten.wav"),
@@ -873,6 +893,7 @@ static DE: &[(&str, &[u8])] = &[
         "rueckgaengig",
         include_bytes!("../../assets/voice/de/rueckgaengig.wav"),
     ),
+    ("runde", include_bytes!("../../assets/voice/de/runde.wav")),
     ("schach", include_bytes!("../../assets/voice/de/schach.wav")),
     (
         "schachmatt",
@@ -930,6 +951,7 @@ static DE: &[(&str, &[u8])] = &[
         "sekunden",
         include_bytes!("../../assets/voice/de/sekunden.wav"),
     ),
+    ("senden", include_bytes!("../../assets/voice/de/senden.wav")),
     ("sensor", include_bytes!("../../assets/voice/de/sensor.wav")),
     ("server", include_bytes!("../../assets/voice/de/server.wav")),
     (
@@ -1031,6 +1053,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/stockfish.wav"),
     ),
     ("strg", include_bytes!("../../assets/voice/de/strg.wav")),
+    ("study", include_bytes!("../../assets/voice/de/study.wav")),
     ("stufe", include_bytes!("../../assets/voice/de/stufe.wav")),
     ("stunde", include_bytes!("../../assets/voice/de/stunde.wav")),
     (
@@ -1080,6 +1103,14 @@ static DE: &[(&str, &[u8])] = &[
     (
         "ueberein",
         include_bytes!("../../assets/voice/de/ueberein.wav"),
+    ),
+    (
+        "uebertragung",
+        include_bytes!("../../assets/voice/de/uebertragung.wav"),
+    ),
+    (
+        "uebertragungsrunde",
+        include_bytes!("../../assets/voice/de/uebertragungsrunde.wav"),
     ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     (
@@ -1258,6 +1289,7 @@ static DE: &[(&str, &[u8])] = &[
         "woerter",
         include_bytes!("../../assets/voice/de/woerter.wav"),
     ),
+    ("write", include_bytes!("../../assets/voice/de/write.wav")),
     ("wunsch", include_bytes!("../../assets/voice/de/wunsch.wav")),
     ("wurde", include_bytes!("../../assets/voice/de/wurde.wav")),
     ("zahl", include_bytes!("../../assets/voice/de/zahl.wav")),

@@ -1,9 +1,12 @@
 //! Following a broadcast round (a live tournament relayed as PGN): the
 //! stream cut into games ([`feed`]) and one game followed move by move
-//! ([`watch`]). Pure: the shell reads the stream and speaks.
+//! ([`watch`]); the blind player's own game pushed to a round ([`push`]).
+//! Pure: the shell reads the stream, sends the pushes and speaks.
 
 pub mod feed;
+pub mod push;
 pub mod watch;
 
 pub use feed::{Fed, PgnFeed};
+pub use push::{PushAnswer, PushEffect, PushProblem, PushTiming, Pusher};
 pub use watch::{Ask, Board, Pick, Watch, WatchEffect};
