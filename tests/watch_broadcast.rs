@@ -324,7 +324,7 @@ fn a_silent_stream_and_an_endless_line_are_left_for_a_new_connection() {
 }
 
 /// Typed while watching: the boards, another board's last move, the clock,
-/// following another board, something not understood, quit.
+/// following another board, the standings, something not understood, quit.
 #[test]
 fn typed_lines_ask_while_the_round_goes_on() {
     use std::io::BufRead;
@@ -333,7 +333,31 @@ fn typed_lines_ask_while_the_round_goes_on() {
     std::thread::spawn(move || {
         let mut held = Vec::new();
         for mut conn in listener.incoming().flatten() {
-            read_request(&mut conn);
+            let request = read_request(&mut conn);
+            // The round's tournament and its players, as Lichess's API
+            // reference shows them (broadcasts-getBroadcastRound.json,
+            // broadcasts-getPlayersOfBroadcastTournament.json, shortened).
+            let json = if request.starts_with(&format!("GET /api/broadcast/-/-/{ROUND} ")) {
+                Some(
+                    r#"{"round":{"id":"AbCd1234","name":"Round 3"},"tour":{"id":"ZEB4BtHU","name":"Rochade Open"},"study":{"writeable":false},"games":[]}"#,
+                )
+            } else if request.starts_with("GET /broadcast/ZEB4BtHU/players ") {
+                Some(
+                    r#"[{"name":"Aravindh, Chithambaram VR.","title":"GM","rating":2749,"fed":"IND","played":9,"score":2.5,"rank":10},{"name":"Praggnanandhaa R","title":"GM","rating":2758,"fed":"IND","played":9,"score":5.5,"rank":1}]"#,
+                )
+            } else {
+                None
+            };
+            if let Some(json) = json {
+                let _ = conn.write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+                        json.len()
+                    )
+                    .as_bytes(),
+                );
+                continue;
+            }
             let _ = conn.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
             let _ = conn.write_all(round_at(2).concat().as_bytes());
             held.push(conn);
@@ -389,6 +413,14 @@ fn typed_lines_ask_while_the_round_goes_on() {
     ask("board 3");
     assert_eq!(next("found board 3")["board"], 3);
     assert_eq!(next("board 3's last move")["san"], "c4");
+    ask("standings");
+    let standings = next("standings");
+    assert_eq!(standings["event"], "standings");
+    assert_eq!(
+        standings["text"],
+        "1. Praggnanandhaa R, 5.5 of 9; 10. Aravindh, Chithambaram VR., 2.5 of 9"
+    );
+    assert_eq!(standings["players"][0]["score"], 5.5);
     ask("castle");
     assert_eq!(
         next("not understood")["text"],

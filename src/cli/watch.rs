@@ -2,7 +2,7 @@
 //! broadcasts) move by move, in the FIDE phonetics: spoken unless
 //! `--quiet`, printed as text or, with `--json`, one event a line. Lines
 //! typed meanwhile ask: `boards`, `board N` (follow it), `last N`,
-//! `clock`, `quit` (in German and Portuguese too).
+//! `clock`, `standings`, `quit` (in German and Portuguese too).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -16,6 +16,7 @@ use super::{CliError, CliResult};
 use crate::announce::AnnounceForm;
 use crate::broadcast::{Ask, Fed, PgnFeed, Pick, Watch, WatchEffect};
 use crate::online::broadcast::{RoundMsg, RoundTiming, round_path, spawn_round_stream};
+use crate::online::broadcast_standings::{STANDINGS_TIMEOUT, fetch_standings};
 use crate::session::{Priority, Speech};
 use crate::words::{Lang, Utterance};
 
@@ -182,6 +183,35 @@ impl Output<'_> {
         }
     }
 
+    /// The standings asked for (or why they could not be fetched).
+    fn standings(
+        &self,
+        pack: &crate::words::Pack,
+        result: Result<Vec<crate::broadcast::Standing>, crate::online::ApiError>,
+    ) -> std::io::Result<()> {
+        let (players, text) = match result {
+            Ok(list) => {
+                let players: Vec<serde_json::Value> = list
+                    .iter()
+                    .map(|s| json!({"rank": s.rank, "name": s.name, "score": s.score, "played": s.played}))
+                    .collect();
+                (players, crate::broadcast::standings_words(pack, &list))
+            }
+            Err(e) => {
+                let reason = Utterance::from(e.to_string());
+                (
+                    Vec::new(),
+                    pack.phrase("broadcast_standings_failed", &[("reason", reason)]),
+                )
+            }
+        };
+        self.say(&text, Priority::Answer);
+        self.line(
+            json!({"event": "standings", "players": players, "text": text.get(self.form)}),
+            text.get(self.form),
+        )
+    }
+
     /// A line about the connection: on stderr, never mixed into the moves.
     fn note(&self, value: serde_json::Value, text: &str) {
         if self.json {
@@ -266,7 +296,7 @@ fn follow_server(
         tx.clone(),
         Incoming::Round,
     )?;
-    super::spawn_stdin_lines(tx, Incoming::Typed, Incoming::TypedEnd);
+    super::spawn_stdin_lines(tx.clone(), Incoming::Typed, Incoming::TypedEnd);
     struct StopOnDrop(Arc<AtomicBool>);
     impl Drop for StopOnDrop {
         fn drop(&mut self) {
@@ -282,12 +312,24 @@ fn follow_server(
         let msg = match incoming {
             Incoming::Round(msg) => msg,
             Incoming::TypedEnd => continue,
+            Incoming::Standings(result) => {
+                out.standings(pack, result)?;
+                continue;
+            }
             Incoming::Typed(line) => {
                 match typed(&line) {
                     Some(Typed::Ask(ask)) => {
                         for effect in watch.ask(pack, ask) {
                             out.effect(&effect)?;
                         }
+                    }
+                    Some(Typed::Standings) => {
+                        let (server, round, tx) =
+                            (args.server.clone(), args.round.clone(), tx.clone());
+                        std::thread::spawn(move || {
+                            let result = fetch_standings(&server, &round, STANDINGS_TIMEOUT);
+                            let _ = tx.send(Incoming::Standings(result));
+                        });
                     }
                     Some(Typed::Quit) => return Ok(()),
                     None if line.trim().is_empty() => {}
@@ -346,16 +388,19 @@ enum Incoming {
     Round(RoundMsg),
     Typed(String),
     TypedEnd,
+    /// The standings asked for, fetched on a thread of their own.
+    Standings(Result<Vec<crate::broadcast::Standing>, crate::online::ApiError>),
 }
 
 /// A typed line's meaning.
 #[derive(Debug, PartialEq, Eq)]
 enum Typed {
     Ask(Ask),
+    Standings,
     Quit,
 }
 
-/// `boards`, `board 3`, `last 3`, `clock`, `quit`, in English, German or
+/// `boards`, `board 3`, `last 3`, `clock`, `standings`, `quit`, in English, German or
 /// Portuguese; None for anything else.
 fn typed(line: &str) -> Option<Typed> {
     let line = line.trim().to_lowercase();
@@ -370,6 +415,9 @@ fn typed(line: &str) -> Option<Typed> {
         ("board" | "brett" | "tabuleiro", Some(n)) => Some(Typed::Ask(Ask::Follow(n))),
         ("last" | "letzter" | "ultimo" | "último", Some(n)) => Some(Typed::Ask(Ask::Last(n))),
         ("clock" | "uhr" | "relogio" | "relógio", None) => Some(Typed::Ask(Ask::Clock)),
+        ("standings" | "tabelle" | "classificacao" | "classificação", None) => {
+            Some(Typed::Standings)
+        }
         ("quit" | "ende" | "sair", None) => Some(Typed::Quit),
         _ => None,
     }
@@ -386,6 +434,7 @@ mod tests {
         assert_eq!(typed("último 2"), Some(Typed::Ask(Ask::Last(2))));
         assert_eq!(typed("Uhr"), Some(Typed::Ask(Ask::Clock)));
         assert_eq!(typed("sair"), Some(Typed::Quit));
+        assert_eq!(typed("Tabelle"), Some(Typed::Standings));
         for bad in ["board", "board x", "boards 2", "clock 1 2", "", "e4"] {
             assert_eq!(typed(bad), None, "{bad}");
         }

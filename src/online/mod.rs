@@ -14,6 +14,7 @@
 mod backoff;
 pub mod broadcast;
 pub mod broadcast_push;
+pub mod broadcast_standings;
 mod client;
 mod game_link;
 mod http_errors;

@@ -291,6 +291,10 @@ static DE: &[(&str, &[u8])] = &[
         "beiseitegelegt",
         include_bytes!("../../assets/voice/de/beiseitegelegt.wav"),
     ),
+    (
+        "bekommen",
+        include_bytes!("../../assets/voice/de/bekommen.wav"),
+    ),
     ("bella", include_bytes!("../../assets/voice/de/bella.wav")),
     (
         "benutzer",
@@ -1070,6 +1074,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "systemstimme",
         include_bytes!("../../assets/voice/de/systemstimme.wav"),
+    ),
+    (
+        "tabelle",
+        include_bytes!("../../assets/voice/de/tabelle.wav"),
     ),
     (
         "tastatur",
