@@ -107,7 +107,7 @@ impl TrackPush {
         };
         let client = Client::new(server, token, Timing::default());
         let (tx, notes) = channel();
-        let link = spawn_push(client, path, push_timing, tx, |note| note);
+        let link = spawn_push(move || Some(client), path, push_timing, tx, |note| note);
         Ok(TrackPush {
             link,
             notes,
@@ -198,6 +198,8 @@ fn note_json(pack: &Pack, note: &PushNote) -> Option<Value> {
         PushNote::Finished { up_to_date: false } => {
             json!({"event": "push_behind", "text": push_behind_words(pack).written})
         }
+        // `track` loads the token before it starts the thread.
+        PushNote::NoToken => return None,
     })
 }
 

@@ -28,6 +28,8 @@ pub enum PushNote {
     /// After [`PushLink::finish`]: the thread has ended; `up_to_date`: the
     /// round holds the newest game.
     Finished { up_to_date: bool },
+    /// No token is stored: nothing is pushed (the thread has ended).
+    NoToken,
 }
 
 enum Command {
@@ -55,10 +57,12 @@ impl PushLink {
     }
 }
 
-/// Starts the thread pushing to `path` (see [`push_path`]); its notes go to
-/// `tx` wrapped by `wrap`.
+/// Starts the thread pushing to `path` (see [`push_path`]) with the client
+/// `make_client` makes there (loading the token may take the secret
+/// store's time: never on the caller's thread); its notes go to `tx`
+/// wrapped by `wrap`.
 pub fn spawn_push<M: Send + 'static>(
-    client: Client,
+    make_client: impl FnOnce() -> Option<Client> + Send + 'static,
     path: String,
     timing: PushTiming,
     tx: Sender<M>,
@@ -68,6 +72,10 @@ pub fn spawn_push<M: Send + 'static>(
     let _ = std::thread::Builder::new()
         .name("broadcast-push".into())
         .spawn(move || {
+            let Some(client) = make_client() else {
+                let _ = tx.send(wrap(PushNote::NoToken));
+                return;
+            };
             let mut run = PushRun {
                 client,
                 path,
