@@ -105,6 +105,7 @@ impl RochadeApp {
             Action::Level(up) => self.change_level(up),
             Action::SwitchColours => self.switch_colours(),
             Action::Online => self.open_online(),
+            Action::WatchBroadcast => self.open_watch(),
             Action::OnlineWord(word) => {
                 if self.online_input(word).is_none() {
                     self.say_key("online_not_connected", Priority::Answer);

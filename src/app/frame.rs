@@ -57,6 +57,7 @@ impl eframe::App for RochadeApp {
         self.poll_engine();
         self.poll_review();
         self.poll_online();
+        self.poll_watch();
         self.poll_speech();
         self.poll_screen_reader(&ctx);
         self.run_deadlines();
@@ -113,6 +114,9 @@ impl eframe::App for RochadeApp {
                             self.panels.focus_request = Some(draft.return_to)
                         }
                         Some(Modal::Online(draft)) => {
+                            self.panels.focus_request = Some(draft.return_to)
+                        }
+                        Some(Modal::Watch(draft)) => {
                             self.panels.focus_request = Some(draft.return_to)
                         }
                         _ => {}
@@ -206,6 +210,7 @@ impl RochadeApp {
                 DialogRequest::Answer(true) => self.act(Action::Confirm),
                 DialogRequest::Answer(false) => self.act(Action::Cancel),
                 DialogRequest::Connect(settings, token) => self.online_connect(*settings, token),
+                DialogRequest::Watch(round, pick) => self.start_watch(round, pick),
                 DialogRequest::SaveSettings(settings) => {
                     let summary = settings_dialog::settings_changes(&self.settings, &settings);
                     self.apply_settings(*settings);
