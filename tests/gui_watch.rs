@@ -109,6 +109,12 @@ fn a_round_is_watched_board_by_board_through_a_cut_connection() {
     let address = format!("https://lichess.org/broadcast/rochade-open/round-1/{ROUND}");
     watch(&mut gui, &address, "caruana");
     assert_eq!(gui.app().watched_round(), Some(ROUND));
+    assert!(
+        gui.harness
+            .get_by_role_and_label(Role::Button, "Results of the round")
+            .is_focused(),
+        "the panel's first button has the keyboard"
+    );
     // The player's game is found, and where it stands said: its last move.
     until_said(&mut gui, "Knight Felix six");
     let said = gui.app().spoken();

@@ -263,6 +263,12 @@ impl RochadeApp {
         let Some(panel) = self.rooms.watch.as_mut() else {
             return;
         };
+        if panel.take_focus {
+            // The panel's first button takes the keyboard, not the place
+            // the dialog was opened from (nor the move input, which takes
+            // it when nothing has it).
+            self.panels.focus_request = None;
+        }
         let asked = panel.ui(ui, t, &pack);
         ui.separator();
         match asked {
