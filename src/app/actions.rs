@@ -118,6 +118,7 @@ impl RochadeApp {
             Action::PuzzleStop => self.puzzle_command(PuzzleCommand::Stop),
             Action::Review => self.toggle_review(),
             Action::ReviewOpen => self.toggle_review_open(),
+            Action::ExportBook => self.toggle_file_window(super::review_open::FileUse::BrailleBook),
             Action::CopyFen => self.copy_fen(),
             Action::CopyPgn => self.copy_pgn(),
         }

@@ -53,6 +53,7 @@ impl eframe::App for RochadeApp {
         self.wake.get_or_init(|| ctx.clone());
         self.release_saved();
         self.poll_exports();
+        self.poll_book();
         self.poll_board();
         self.poll_engine();
         self.poll_review();

@@ -78,6 +78,8 @@ pub enum Action {
     Level(bool),
     /// Practice: the player and the computer swap colours.
     SwitchColours,
+    /// Game menu: every game of a PGN file as a Braille book.
+    ExportBook,
     /// Online menu: watch a broadcast round (the dialog).
     WatchBroadcast,
     /// The "Play online" dialog (Connect there replaces a connection).

@@ -34,6 +34,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                 ("resign", Action::Resign),
                 ("clock_start_pause", Action::ClockToggle),
                 ("export", Action::Export),
+                ("export_book", Action::ExportBook),
                 ("review_game", Action::Review),
                 ("review_open", Action::ReviewOpen),
                 ("copy_fen", Action::CopyFen),

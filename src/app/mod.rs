@@ -37,6 +37,7 @@ pub use rochade_core::browse;
 mod board_panel;
 mod board_view;
 mod boards;
+mod book_export;
 mod browsing;
 mod clocks;
 mod connection;

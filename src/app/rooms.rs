@@ -13,4 +13,6 @@ pub(super) struct Rooms {
     pub review_open: Option<super::review_open::ReviewOpen>,
     /// A broadcast round being watched ([`super::watch_panel`]).
     pub watch: Option<super::watch_panel::WatchPanel>,
+    /// A PGN file being made a Braille book ([`super::book_export`]).
+    pub book: Option<super::book_export::BookJob>,
 }
