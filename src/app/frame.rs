@@ -92,13 +92,14 @@ impl eframe::App for RochadeApp {
                     self.panels.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
-                // Escape in the open-for-review window closes it.
+                // Escape in the file window (open for review, or for a
+                // Braille book) closes it.
                 Action::Cancel
                     if !asking
                         && self.panels.dialogs.modal.is_none()
                         && self.rooms.review_open.is_some() =>
                 {
-                    self.toggle_review_open();
+                    self.rooms.review_open = None;
                 }
                 // Escape in the Review window closes it (no other window
                 // over it).
