@@ -113,6 +113,9 @@ fn a_pgn_file_becomes_a_braille_book_beside_it_and_a_missing_one_is_said() {
     assert!(!folder.path().join("missing.brf").exists());
     // Escape closes it (and opens nothing else).
     gui.press(egui::Key::Escape);
-    assert!(!gui.shows("Braille book from a PGN file"), "Escape closed it");
+    assert!(
+        !gui.shows("Braille book from a PGN file"),
+        "Escape closed it"
+    );
     assert!(gui.app().review_open().is_none());
 }

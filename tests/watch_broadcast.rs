@@ -211,6 +211,26 @@ fn a_player_by_name_and_bad_input_are_answered() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no broadcast round"));
+    // The round's address pasted whole: its id is asked for (and the
+    // server has none).
+    let out = hermetic::rochade()
+        .args([
+            "watch",
+            "https://lichess.org/broadcast/rochade-open/round-1/Nope1234",
+            "--server",
+            &server,
+            "--quiet",
+            "--board",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the server has no broadcast round"),
+        "{stderr}"
+    );
 }
 
 /// A round's PGN piped in (`curl ... | rochade watch - --board N`), and a
