@@ -193,7 +193,7 @@ impl Output<'_> {
 /// watch is over (the followed game's result came, or the round ended).
 fn followed(
     all: Vec<Followed>,
-    args_round: &str,
+    round: &str,
     watch: &Watch,
     out: &mut Output,
 ) -> Result<bool, CliError> {
@@ -219,7 +219,7 @@ fn followed(
             }
             Followed::NotFound => {
                 return Err(CliError::input(format!(
-                    "the server has no broadcast round '{args_round}'"
+                    "the server has no broadcast round '{round}'"
                 )));
             }
         }
