@@ -354,6 +354,10 @@ static DE: &[(&str, &[u8])] = &[
         "braille",
         include_bytes!("../../assets/voice/de/braille.wav"),
     ),
+    (
+        "braillebuch",
+        include_bytes!("../../assets/voice/de/braillebuch.wav"),
+    ),
     ("brett", include_bytes!("../../assets/voice/de/brett.wav")),
     (
         "bretter",
@@ -362,6 +366,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "brettfehler",
         include_bytes!("../../assets/voice/de/brettfehler.wav"),
+    ),
+    (
+        "brettnummer",
+        include_bytes!("../../assets/voice/de/brettnummer.wav"),
     ),
     (
         "buchstabe",
@@ -461,6 +469,10 @@ static DE: &[(&str, &[u8])] = &[
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("einer", include_bytes!("../../assets/voice/de/einer.wav")),
     (
+        "einfuegen",
+        include_bytes!("../../assets/voice/de/einfuegen.wav"),
+    ),
+    (
         "eingeben",
         include_bytes!("../../assets/voice/de/eingeben.wav"),
     ),
@@ -502,6 +514,10 @@ static DE: &[(&str, &[u8])] = &[
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
+    (
+        "exportieren",
+        include_bytes!("../../assets/voice/de/exportieren.wav"),
+    ),
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
     ("f7", include_bytes!("../../assets/voice/de/f7.wav")),
     ("falsch", include_bytes!("../../assets/voice/de/falsch.wav")),
@@ -523,6 +539,7 @@ static DE: &[(&str, &[u8])] = &[
     ("fertig", include_bytes!("../../assets/voice/de/fertig.wav")),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
     ("finden", include_bytes!("../../assets/voice/de/finden.wav")),
+    ("folgen", include_bytes!("../../assets/voice/de/folgen.wav")),
     (
         "fortgesetzt",
         include_bytes!("../../assets/voice/de/fortgesetzt.wav"),
@@ -673,6 +690,10 @@ static DE: &[(&str, &[u8])] = &[
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
+    (
+        "kennung",
+        include_bytes!("../../assets/voice/de/kennung.wav"),
+    ),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
     (
         "koennen",
@@ -776,6 +797,7 @@ static DE: &[(&str, &[u8])] = &[
     ("nein", include_bytes!("../../assets/voice/de/nein.wav")),
     ("neu", include_bytes!("../../assets/voice/de/neu.wav")),
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
+    ("neuer", include_bytes!("../../assets/voice/de/neuer.wav")),
     (
         "neustart",
         include_bytes!("../../assets/voice/de/neustart.wav"),
@@ -815,6 +837,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "partieformular",
         include_bytes!("../../assets/voice/de/partieformular.wav"),
+    ),
+    (
+        "partien",
+        include_bytes!("../../assets/voice/de/partien.wav"),
     ),
     (
         "passant",
@@ -873,6 +899,7 @@ static DE: &[(&str, &[u8])] = &[
         "rueckgaengig",
         include_bytes!("../../assets/voice/de/rueckgaengig.wav"),
     ),
+    ("runde", include_bytes!("../../assets/voice/de/runde.wav")),
     ("schach", include_bytes!("../../assets/voice/de/schach.wav")),
     (
         "schachmatt",
@@ -922,6 +949,7 @@ static DE: &[(&str, &[u8])] = &[
     ("sechs", include_bytes!("../../assets/voice/de/sechs.wav")),
     ("seine", include_bytes!("../../assets/voice/de/seine.wav")),
     ("seit", include_bytes!("../../assets/voice/de/seit.wav")),
+    ("seiten", include_bytes!("../../assets/voice/de/seiten.wav")),
     (
         "sekunde",
         include_bytes!("../../assets/voice/de/sekunde.wav"),
@@ -970,6 +998,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "spielen",
         include_bytes!("../../assets/voice/de/spielen.wav"),
+    ),
+    (
+        "spielernamen",
+        include_bytes!("../../assets/voice/de/spielernamen.wav"),
     ),
     ("spielt", include_bytes!("../../assets/voice/de/spielt.wav")),
     (
@@ -1081,6 +1113,18 @@ static DE: &[(&str, &[u8])] = &[
         "ueberein",
         include_bytes!("../../assets/voice/de/ueberein.wav"),
     ),
+    (
+        "uebersprungen",
+        include_bytes!("../../assets/voice/de/uebersprungen.wav"),
+    ),
+    (
+        "uebertragung",
+        include_bytes!("../../assets/voice/de/uebertragung.wav"),
+    ),
+    (
+        "uebertragungsrunde",
+        include_bytes!("../../assets/voice/de/uebertragungsrunde.wav"),
+    ),
     ("uebrig", include_bytes!("../../assets/voice/de/uebrig.wav")),
     (
         "uebungen",
@@ -1166,6 +1210,18 @@ static DE: &[(&str, &[u8])] = &[
     (
         "vereinbart",
         include_bytes!("../../assets/voice/de/vereinbart.wav"),
+    ),
+    (
+        "verfolge",
+        include_bytes!("../../assets/voice/de/verfolge.wav"),
+    ),
+    (
+        "verfolgen",
+        include_bytes!("../../assets/voice/de/verfolgen.wav"),
+    ),
+    (
+        "verfolgt",
+        include_bytes!("../../assets/voice/de/verfolgt.wav"),
     ),
     (
         "verlangt",
