@@ -23,15 +23,18 @@ use rochade::words::Lang;
 const ROUND: &str = "AbCd1234";
 
 fn start_app(server: &RoundServer) -> Gui {
-    let dir = hermetic::private_dir("gui-watch-config");
-    // SAFETY: set before the app's threads start; this binary's tests all
-    // want the same values.
-    unsafe {
-        std::env::set_var("ROCHADE_CONFIG_DIR", &dir);
-        std::env::set_var("ROCHADE_DATA_DIR", dir.join("data"));
-        // A dropped stream is connected again after 20 ms, not 1 s.
-        std::env::set_var("ROCHADE_ONLINE_WAITS", "backoff-ms=20");
-    }
+    static ENV: std::sync::Once = std::sync::Once::new();
+    ENV.call_once(|| {
+        let dir = hermetic::private_dir("gui-watch-config");
+        // SAFETY: set once, before any app of this binary starts a thread;
+        // every test here wants the same values.
+        unsafe {
+            std::env::set_var("ROCHADE_CONFIG_DIR", &dir);
+            std::env::set_var("ROCHADE_DATA_DIR", dir.join("data"));
+            // A dropped stream is connected again after 20 ms, not 1 s.
+            std::env::set_var("ROCHADE_ONLINE_WAITS", "backoff-ms=20");
+        }
+    });
     let mut s = settings(Lang::En);
     s.online.server = server.url();
     start(s)
