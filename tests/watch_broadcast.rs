@@ -8,14 +8,17 @@
 //! each new connection carrying the round as it stands (what the client
 //! missed). Five seeds; the worst must still be exact.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::Output;
 
+#[path = "support/broadcast_round.rs"]
+mod broadcast_round;
 #[path = "support/hermetic.rs"]
 mod hermetic;
 #[path = "support/rng.rs"]
 mod rng;
+use broadcast_round::read_request;
 use rng::Rng;
 
 const ROUND: &str = "AbCd1234";
@@ -52,18 +55,6 @@ fn round_at(k: usize) -> Vec<String> {
         pgn("Carlsen", "Caruana", moves, result),
         pgn("Gamma", "Delta", "1. c4", "*"),
     ]
-}
-
-fn read_request(conn: &mut TcpStream) -> String {
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        match conn.read(&mut byte) {
-            Ok(1) => head.push(byte[0]),
-            _ => break,
-        }
-    }
-    String::from_utf8_lossy(&head).into_owned()
 }
 
 /// Writes `bytes` in pieces cut at random points (a line split over
@@ -220,6 +211,26 @@ fn a_player_by_name_and_bad_input_are_answered() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no broadcast round"));
+    // The round's address pasted whole: its id is asked for (and the
+    // server has none).
+    let out = hermetic::rochade()
+        .args([
+            "watch",
+            "https://lichess.org/broadcast/rochade-open/round-1/Nope1234",
+            "--server",
+            &server,
+            "--quiet",
+            "--board",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the server has no broadcast round"),
+        "{stderr}"
+    );
 }
 
 /// A round's PGN piped in (`curl ... | rochade watch - --board N`), and a

@@ -105,6 +105,7 @@ impl RochadeApp {
             Action::Level(up) => self.change_level(up),
             Action::SwitchColours => self.switch_colours(),
             Action::Online => self.open_online(),
+            Action::WatchBroadcast => self.open_watch(),
             Action::OnlineWord(word) => {
                 if self.online_input(word).is_none() {
                     self.say_key("online_not_connected", Priority::Answer);
@@ -117,6 +118,7 @@ impl RochadeApp {
             Action::PuzzleStop => self.puzzle_command(PuzzleCommand::Stop),
             Action::Review => self.toggle_review(),
             Action::ReviewOpen => self.toggle_review_open(),
+            Action::ExportBook => self.toggle_file_window(super::review_open::FileUse::BrailleBook),
             Action::CopyFen => self.copy_fen(),
             Action::CopyPgn => self.copy_pgn(),
         }

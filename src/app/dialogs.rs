@@ -18,6 +18,8 @@ pub enum Modal {
     Settings(Box<super::settings_dialog::SettingsDraft>),
     /// Play online: server, token, how to find a game.
     Online(Box<super::online_dialog::OnlineDraft>),
+    /// Watch a broadcast: the round and the game to follow.
+    Watch(Box<super::watch_dialog::WatchDraft>),
 }
 
 /// The dialogs' own state: the window open over the main one, and where
@@ -46,6 +48,8 @@ pub enum DialogRequest {
     Answer(bool),
     /// Play online with these choices and the token typed.
     Connect(Box<OnlineSettings>, String),
+    /// Watch this broadcast round (its id), following this game.
+    Watch(String, crate::broadcast::Pick),
     /// Save in Settings: these settings, to be applied.
     SaveSettings(Box<Settings>),
     /// "Find boards" in Settings.
@@ -89,6 +93,20 @@ impl Dialogs {
                 super::online_dialog::Outcome::Connect(settings, token) => {
                     self.modal = None;
                     requests.push(DialogRequest::Connect(settings, token));
+                }
+            }
+        }
+        if let Some(Modal::Watch(draft)) = &mut self.modal {
+            let outcome = draft.ui(ctx, t);
+            if !matches!(outcome, super::watch_dialog::Outcome::Open) {
+                *focus_request = Some(draft.return_to);
+            }
+            match outcome {
+                super::watch_dialog::Outcome::Open => {}
+                super::watch_dialog::Outcome::Cancel => self.modal = None,
+                super::watch_dialog::Outcome::Watch(round, pick) => {
+                    self.modal = None;
+                    requests.push(DialogRequest::Watch(round, pick));
                 }
             }
         }

@@ -53,10 +53,12 @@ impl eframe::App for RochadeApp {
         self.wake.get_or_init(|| ctx.clone());
         self.release_saved();
         self.poll_exports();
+        self.poll_book();
         self.poll_board();
         self.poll_engine();
         self.poll_review();
         self.poll_online();
+        self.poll_watch();
         self.poll_speech();
         self.poll_screen_reader(&ctx);
         self.run_deadlines();
@@ -90,13 +92,14 @@ impl eframe::App for RochadeApp {
                     self.panels.focus_request = Some(FocusTarget::MoveInput);
                     self.say_key("escape_left_board", Priority::Answer);
                 }
-                // Escape in the open-for-review window closes it.
+                // Escape in the file window (open for review, or for a
+                // Braille book) closes it.
                 Action::Cancel
                     if !asking
                         && self.panels.dialogs.modal.is_none()
                         && self.rooms.review_open.is_some() =>
                 {
-                    self.toggle_review_open();
+                    self.rooms.review_open = None;
                 }
                 // Escape in the Review window closes it (no other window
                 // over it).
@@ -113,6 +116,9 @@ impl eframe::App for RochadeApp {
                             self.panels.focus_request = Some(draft.return_to)
                         }
                         Some(Modal::Online(draft)) => {
+                            self.panels.focus_request = Some(draft.return_to)
+                        }
+                        Some(Modal::Watch(draft)) => {
                             self.panels.focus_request = Some(draft.return_to)
                         }
                         _ => {}
@@ -206,6 +212,7 @@ impl RochadeApp {
                 DialogRequest::Answer(true) => self.act(Action::Confirm),
                 DialogRequest::Answer(false) => self.act(Action::Cancel),
                 DialogRequest::Connect(settings, token) => self.online_connect(*settings, token),
+                DialogRequest::Watch(round, pick) => self.start_watch(round, pick),
                 DialogRequest::SaveSettings(settings) => {
                     let summary = settings_dialog::settings_changes(&self.settings, &settings);
                     self.apply_settings(*settings);

@@ -78,6 +78,10 @@ pub enum Action {
     Level(bool),
     /// Practice: the player and the computer swap colours.
     SwitchColours,
+    /// Game menu: every game of a PGN file as a Braille book.
+    ExportBook,
+    /// Online menu: watch a broadcast round (the dialog).
+    WatchBroadcast,
     /// The "Play online" dialog (Connect there replaces a connection).
     Online,
     /// A word of online play, as if typed (`draw`, `yes`, `chat` ...).

@@ -34,6 +34,7 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
                 ("resign", Action::Resign),
                 ("clock_start_pause", Action::ClockToggle),
                 ("export", Action::Export),
+                ("export_book", Action::ExportBook),
                 ("review_game", Action::Review),
                 ("review_open", Action::ReviewOpen),
                 ("copy_fen", Action::CopyFen),
@@ -107,14 +108,18 @@ pub fn top_bar(app: &mut RochadeApp, ui: &mut Ui) {
     }
 }
 
-/// The Online menu: connect (the dialog), then the game's requests, the
-/// same as the words typed in the move input.
+/// The Online menu: connect (the dialog), watch a broadcast (its dialog),
+/// then the game's requests, the same as the words typed in the move input.
 fn online_menu(app: &RochadeApp, ui: &mut Ui, t: &UiText, actions: &mut Vec<Action>) {
     ui.menu_button(t.get("online_menu"), |ui| {
         let first = ui.button(t.get("online_connect"));
         super::a11y::focus_first_item_on_open(ui, "online", &first);
         if first.clicked() {
             actions.push(Action::Online);
+            ui.close();
+        }
+        if ui.button(t.get("watch_broadcast")).clicked() {
+            actions.push(Action::WatchBroadcast);
             ui.close();
         }
         if !app.online_active() {

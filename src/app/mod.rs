@@ -26,8 +26,9 @@
 //! `menus`; `focus` says where the keyboard goes. What the app does is in
 //! `actions` (commands), `browsing` (the board by keys), `speech_out`
 //! (saying, effects, notices), `saving` (`Saving`), `practice`,
-//! `session_pack` (the session's words) and `online` (play on Lichess:
-//! with `online_dialog` and `online_threads`).
+//! `session_pack` (the session's words), `online` (play on Lichess:
+//! with `online_dialog` and `online_threads`) and `watch_panel` (a live
+//! broadcast round followed, with `watch_dialog`).
 
 mod a11y;
 mod actions;
@@ -36,6 +37,7 @@ pub use rochade_core::browse;
 mod board_panel;
 mod board_view;
 mod boards;
+mod book_export;
 mod browsing;
 mod clocks;
 mod connection;
@@ -78,6 +80,8 @@ pub mod text;
 mod title;
 mod voice;
 mod waking;
+mod watch_dialog;
+mod watch_panel;
 mod window;
 #[cfg(target_os = "linux")]
 mod x11_raw_keys;

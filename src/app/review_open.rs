@@ -1,5 +1,6 @@
 //! Open a game for review from a PGN file (a tournament's, an import):
-//! Game menu or Ctrl+Shift+L. A small window with one labelled path field
+//! Game menu or Ctrl+Shift+L; or export a whole PGN file as a Braille book
+//! (Game menu, [`super::book_export`]). A small window with one labelled path field
 //! (filled with the folder of the last game opened, kept in the settings)
 //! and its buttons; Enter opens, Escape closes. A file that cannot be read
 //! or parsed is said and written in the window, and the path stays in the
@@ -12,14 +13,35 @@ use super::text::UiText;
 use crate::session::Priority;
 use rochade_core::review as core_review;
 
+/// What the PGN file chosen is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileUse {
+    /// Its first game, reviewed.
+    Review,
+    /// Every game, as one Braille book beside it.
+    BrailleBook,
+}
+
+impl FileUse {
+    /// The window's title and its button's label (keys of the interface).
+    fn labels(self) -> (&'static str, &'static str) {
+        match self {
+            FileUse::Review => ("review_open_title", "review_open_button"),
+            FileUse::BrailleBook => ("book_title", "book_button"),
+        }
+    }
+}
+
 /// The open-for-review window's state.
 pub struct ReviewOpen {
+    /// What the file is for.
+    pub(super) purpose: FileUse,
     /// The path as typed.
-    path: String,
+    pub(super) path: String,
     /// Why the last path could not be opened, written under the field.
-    error: Option<String>,
+    pub(super) error: Option<String>,
     /// The field takes the keyboard on the next frame.
-    take_focus: bool,
+    pub(super) take_focus: bool,
 }
 
 /// What the window asked for this frame.
@@ -33,7 +55,8 @@ impl ReviewOpen {
     fn ui(&mut self, ctx: &egui::Context, t: &UiText) -> OpenOut {
         let mut out = OpenOut::default();
         let mut shown = true;
-        egui::Window::new(t.get("review_open_title"))
+        let (title, button) = self.purpose.labels();
+        egui::Window::new(t.get(title))
             .open(&mut shown)
             .resizable(false)
             .collapsible(false)
@@ -56,7 +79,7 @@ impl ReviewOpen {
                     ui.label(error.clone());
                 }
                 ui.horizontal(|ui| {
-                    if ui.button(t.get("review_open_button")).clicked() {
+                    if ui.button(t.get(button)).clicked() {
                         out.open = true;
                     }
                     if ui.button(t.get("cancel")).clicked() {
@@ -78,7 +101,15 @@ impl RochadeApp {
     /// Game menu, Ctrl+Shift+L: asks for a PGN file to review (the window
     /// closes when already open).
     pub(super) fn toggle_review_open(&mut self) {
-        if self.rooms.review_open.take().is_some() {
+        self.toggle_file_window(FileUse::Review);
+    }
+
+    /// Asks for a PGN file for `purpose` (the window closes when already
+    /// open for it; open for the other, it is for this one now).
+    pub(super) fn toggle_file_window(&mut self, purpose: FileUse) {
+        if let Some(open) = self.rooms.review_open.take()
+            && open.purpose == purpose
+        {
             return;
         }
         let folder = self.settings.game.review_folder.trim();
@@ -88,11 +119,18 @@ impl RochadeApp {
             Path::new(folder).join("").display().to_string()
         };
         self.rooms.review_open = Some(ReviewOpen {
+            purpose,
             path,
             error: None,
             take_focus: true,
         });
-        self.say_key("review_open", Priority::Answer);
+        self.say_key(
+            match purpose {
+                FileUse::Review => "review_open",
+                FileUse::BrailleBook => "book_open",
+            },
+            Priority::Answer,
+        );
     }
 
     /// Reads game 1 of the typed file and reviews it in the Review window
@@ -150,6 +188,8 @@ impl RochadeApp {
         let out = dialog.ui(ctx, &t);
         if out.close {
             self.rooms.review_open = None;
+        } else if out.open && dialog.purpose == FileUse::BrailleBook {
+            self.start_book();
         } else if out.open {
             self.open_for_review();
         }

@@ -1,4 +1,5 @@
-//! The rooms beside the game: puzzles and the Review window, each a panel
+//! The rooms beside the game: puzzles, the Review window and a broadcast
+//! watched, each a panel
 //! with its own state, present once opened.
 
 /// The rooms opened so far.
@@ -10,4 +11,8 @@ pub(super) struct Rooms {
     pub review: Option<super::review_panel::ReviewPanel>,
     /// A game being opened for review ([`super::review_open`]).
     pub review_open: Option<super::review_open::ReviewOpen>,
+    /// A broadcast round being watched ([`super::watch_panel`]).
+    pub watch: Option<super::watch_panel::WatchPanel>,
+    /// A PGN file being made a Braille book ([`super::book_export`]).
+    pub book: Option<super::book_export::BookJob>,
 }

@@ -39,6 +39,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
             }
             super::menus::top_bar(app, ui);
             ui.separator();
+            app.watch_panel_ui(ui, &t);
             if let Some(run) = app.session.puzzle() {
                 let save_error = app
                     .rooms

@@ -14,8 +14,11 @@ use serde_json::json;
 use super::terminal_voice::TerminalVoice;
 use super::{CliError, CliResult};
 use crate::announce::AnnounceForm;
-use crate::broadcast::{Ask, Fed, PgnFeed, Pick, Watch, WatchEffect};
-use crate::online::broadcast::{RoundMsg, RoundTiming, round_path, spawn_round_stream};
+use crate::broadcast::{Ask, Pick, Watch, WatchEffect};
+use crate::online::broadcast::{
+    Followed, RoundFollower, RoundMsg, RoundTiming, effect_words, round_id_from, round_path,
+    spawn_round_stream,
+};
 use crate::online::broadcast_standings::{STANDINGS_TIMEOUT, fetch_standings};
 use crate::session::{Priority, Speech};
 use crate::words::{Lang, Utterance};
@@ -24,7 +27,8 @@ use crate::words::{Lang, Utterance};
 #[command(group(clap::ArgGroup::new("which").required(true).args(["board", "player"])))]
 pub struct Args {
     /// The broadcast round's id (the 8 characters after the round's name in
-    /// its address), or `-` to read a round's PGN stream from stdin.
+    /// its address) or its whole address, or `-` to read a round's PGN
+    /// stream from stdin.
     pub round: String,
     /// The server (Lichess, or one with the same API).
     #[arg(long, default_value = crate::online::DEFAULT_SERVER)]
@@ -54,10 +58,6 @@ pub struct Args {
     #[arg(long, default_value_t = 1000, hide = true)]
     pub backoff_ms: u64,
 }
-
-/// Connections in a row that the server ended without anything new: the
-/// round's stream is over.
-const ENDS_WITHOUT_NEWS: usize = 3;
 
 pub fn run(args: Args) -> CliResult {
     let pick = match (args.board, &args.player) {
@@ -129,6 +129,8 @@ impl Output<'_> {
     }
 
     fn effect(&self, effect: &WatchEffect) -> std::io::Result<()> {
+        let (words, priority) = effect_words(effect);
+        self.say(words, priority);
         match effect {
             WatchEffect::Found {
                 board,
@@ -137,7 +139,6 @@ impl Output<'_> {
                 plies,
                 text,
             } => {
-                self.say(text, Priority::Answer);
                 self.line(
                     json!({"event": "found", "board": board, "white": white, "black": black, "plies": plies, "text": text.get(self.form)}),
                     text.get(self.form),
@@ -149,21 +150,18 @@ impl Output<'_> {
                 san,
                 text,
             } => {
-                self.say(text, Priority::Move);
                 self.line(
                     json!({"event": "move", "board": board, "ply": ply, "san": san, "text": text.get(self.form)}),
                     text.get(self.form),
                 )
             }
             WatchEffect::Correction { board, ply, text } => {
-                self.say(text, Priority::Move);
                 self.line(
                     json!({"event": "correction", "board": board, "ply": ply, "text": text.get(self.form)}),
                     text.get(self.form),
                 )
             }
             WatchEffect::Answer { text } => {
-                self.say(text, Priority::Answer);
                 self.line(
                     json!({"event": "answer", "text": text.get(self.form)}),
                     text.get(self.form),
@@ -174,7 +172,6 @@ impl Output<'_> {
                 result,
                 text,
             } => {
-                self.say(text, Priority::Move);
                 self.line(
                     json!({"event": "result", "board": board, "result": result, "text": text.get(self.form)}),
                     text.get(self.form),
@@ -222,47 +219,50 @@ impl Output<'_> {
     }
 }
 
-/// Feeds one line.
-fn feed_line(
-    line: &str,
-    feed: &mut PgnFeed,
-    pack: &crate::words::Pack,
-    watch: &mut Watch,
+/// Says and prints what the round's stream brought; true when the
+/// watch is over (the followed game's result came, or the round ended).
+fn followed(
+    all: Vec<Followed>,
+    round: &str,
+    watch: &Watch,
     out: &mut Output,
-) -> CliResult {
-    match feed.push_line(line) {
-        Fed::Nothing => Ok(()),
-        Fed::TooLong => {
-            out.note(
+) -> Result<bool, CliError> {
+    for followed in all {
+        match followed {
+            Followed::Effect(effect) => out.effect(&effect)?,
+            Followed::TooLong => out.note(
                 json!({"event": "unreadable", "reason": "a game too long"}),
                 "a game in the stream was far too long and was skipped",
-            );
-            Ok(())
+            ),
+            Followed::Unreadable(e) => out.note(
+                json!({"event": "unreadable", "reason": e}),
+                &format!("a game in the stream could not be read ({e}); skipped"),
+            ),
+            Followed::Back => out.note(json!({"event": "back"}), "connected again"),
+            Followed::Dropped(reason) => out.note(
+                json!({"event": "dropped", "reason": reason}),
+                &format!("{reason}; connecting again"),
+            ),
+            Followed::Ended => {
+                out.note(json!({"event": "ended"}), "the round's stream has ended");
+                return Ok(true);
+            }
+            Followed::NotFound => {
+                return Err(CliError::input(format!(
+                    "the server has no broadcast round '{round}'"
+                )));
+            }
         }
-        Fed::Game(text) => match crate::pgn::read_pgn(&text, 0) {
-            Ok(record) => {
-                for effect in watch.game(pack, record) {
-                    out.effect(&effect)?;
-                }
-                Ok(())
-            }
-            Err(e) => {
-                out.note(
-                    json!({"event": "unreadable", "reason": e.to_string()}),
-                    &format!("a game in the stream could not be read ({e}); skipped"),
-                );
-                Ok(())
-            }
-        },
     }
+    Ok(watch.is_over())
 }
 
 fn follow_stdin(pack: &crate::words::Pack, watch: &mut Watch, out: &mut Output) -> CliResult {
     use std::io::BufRead;
-    let mut feed = PgnFeed::new();
+    let mut follower = RoundFollower::new();
     for line in std::io::stdin().lock().lines() {
-        feed_line(&line?, &mut feed, pack, watch, out)?;
-        if watch.is_over() {
+        let all = follower.line(&line?, pack, watch);
+        if followed(all, "-", watch, out)? {
             break;
         }
     }
@@ -275,12 +275,14 @@ fn follow_server(
     watch: &mut Watch,
     out: &mut Output,
 ) -> CliResult {
-    let path = round_path(&args.round).ok_or_else(|| {
-        CliError::input(format!(
-            "'{}' is no broadcast round id (letters and digits, as in the round's address)",
-            args.round
-        ))
-    })?;
+    let path = round_id_from(&args.round)
+        .and_then(|id| round_path(&id))
+        .ok_or_else(|| {
+            CliError::input(format!(
+                "'{}' is no broadcast round id (letters and digits, as in the round's address)",
+                args.round
+            ))
+        })?;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = std::sync::mpsc::channel::<Incoming>();
     let timing = RoundTiming {
@@ -304,10 +306,7 @@ fn follow_server(
         }
     }
     let _stop = StopOnDrop(stop);
-    let mut feed = PgnFeed::new();
-    let mut known = watch.changes();
-    let mut quiet_ends = 0;
-    let mut dropped = false;
+    let mut follower = RoundFollower::new();
     for incoming in rx {
         let msg = match incoming {
             Incoming::Round(msg) => msg,
@@ -324,8 +323,8 @@ fn follow_server(
                         }
                     }
                     Some(Typed::Standings) => {
-                        let (server, round, tx) =
-                            (args.server.clone(), args.round.clone(), tx.clone());
+                        let round = round_id_from(&args.round).unwrap_or_default();
+                        let (server, tx) = (args.server.clone(), tx.clone());
                         std::thread::spawn(move || {
                             let result = fetch_standings(&server, &round, STANDINGS_TIMEOUT);
                             let _ = tx.send(Incoming::Standings(result));
@@ -342,42 +341,9 @@ fn follow_server(
                 continue;
             }
         };
-        match msg {
-            RoundMsg::Opened => {
-                feed.reset();
-                if dropped {
-                    out.note(json!({"event": "back"}), "connected again");
-                }
-            }
-            RoundMsg::Line(line) => {
-                feed_line(&line, &mut feed, pack, watch, out)?;
-                if watch.is_over() {
-                    return Ok(());
-                }
-            }
-            RoundMsg::Dropped { reason, clean } => {
-                feed.reset();
-                let news = watch.changes() != known;
-                known = watch.changes();
-                quiet_ends = if clean && !news { quiet_ends + 1 } else { 0 };
-                if quiet_ends >= ENDS_WITHOUT_NEWS {
-                    out.note(json!({"event": "ended"}), "the round's stream has ended");
-                    return Ok(());
-                }
-                if !dropped || !clean {
-                    out.note(
-                        json!({"event": "dropped", "reason": reason}),
-                        &format!("{reason}; connecting again"),
-                    );
-                }
-                dropped = true;
-            }
-            RoundMsg::NotFound => {
-                return Err(CliError::input(format!(
-                    "the server has no broadcast round '{}'",
-                    args.round
-                )));
-            }
+        let all = follower.message(msg, pack, watch);
+        if followed(all, &args.round, watch, out)? {
+            return Ok(());
         }
     }
     Ok(())

@@ -40,8 +40,7 @@ pub fn fetch_standings(
     };
     let round_info = get(format!("{base}/api/broadcast/-/-/{round}"))?;
     let tour = round_info
-        .get("tour")
-        .and_then(|t| t.get("id"))
+        .pointer("/tour/id")
         .and_then(|id| id.as_str())
         .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric()))
         .ok_or_else(|| ApiError::Network("the round's answer names no tournament".into()))?

@@ -363,6 +363,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/braille.wav"),
     ),
     (
+        "braillebuch",
+        include_bytes!("../../assets/voice/de/braillebuch.wav"),
+    ),
+    (
         "braucht",
         include_bytes!("../../assets/voice/de/braucht.wav"),
     ),
@@ -374,6 +378,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "brettfehler",
         include_bytes!("../../assets/voice/de/brettfehler.wav"),
+    ),
+    (
+        "brettnummer",
+        include_bytes!("../../assets/voice/de/brettnummer.wav"),
     ),
     (
         "buchstabe",
@@ -474,6 +482,10 @@ static DE: &[(&str, &[u8])] = &[
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("einer", include_bytes!("../../assets/voice/de/einer.wav")),
     (
+        "einfuegen",
+        include_bytes!("../../assets/voice/de/einfuegen.wav"),
+    ),
+    (
         "eingeben",
         include_bytes!("../../assets/voice/de/eingeben.wav"),
     ),
@@ -524,6 +536,10 @@ static DE: &[(&str, &[u8])] = &[
     ("etwas", include_bytes!("../../assets/voice/de/etwas.wav")),
     ("eva", include_bytes!("../../assets/voice/de/eva.wav")),
     ("export", include_bytes!("../../assets/voice/de/export.wav")),
+    (
+        "exportieren",
+        include_bytes!("../../assets/voice/de/exportieren.wav"),
+    ),
     ("f1", include_bytes!("../../assets/voice/de/f1.wav")),
     ("f7", include_bytes!("../../assets/voice/de/f7.wav")),
     ("falsch", include_bytes!("../../assets/voice/de/falsch.wav")),
@@ -545,6 +561,7 @@ static DE: &[(&str, &[u8])] = &[
     ("fertig", include_bytes!("../../assets/voice/de/fertig.wav")),
     ("figur", include_bytes!("../../assets/voice/de/figur.wav")),
     ("finden", include_bytes!("../../assets/voice/de/finden.wav")),
+    ("folgen", include_bytes!("../../assets/voice/de/folgen.wav")),
     (
         "fortgesetzt",
         include_bytes!("../../assets/voice/de/fortgesetzt.wav"),
@@ -695,6 +712,10 @@ static DE: &[(&str, &[u8])] = &[
     ("kann", include_bytes!("../../assets/voice/de/kann.wav")),
     ("kein", include_bytes!("../../assets/voice/de/kein.wav")),
     ("keine", include_bytes!("../../assets/voice/de/keine.wav")),
+    (
+        "kennung",
+        include_bytes!("../../assets/voice/de/kennung.wav"),
+    ),
     ("koenig", include_bytes!("../../assets/voice/de/koenig.wav")),
     (
         "koennen",
@@ -800,6 +821,7 @@ static DE: &[(&str, &[u8])] = &[
     ("nein", include_bytes!("../../assets/voice/de/nein.wav")),
     ("neu", include_bytes!("../../assets/voice/de/neu.wav")),
     ("neue", include_bytes!("../../assets/voice/de/neue.wav")),
+    ("neuer", include_bytes!("../../assets/voice/de/neuer.wav")),
     (
         "neustart",
         include_bytes!("../../assets/voice/de/neustart.wav"),
@@ -839,6 +861,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "partieformular",
         include_bytes!("../../assets/voice/de/partieformular.wav"),
+    ),
+    (
+        "partien",
+        include_bytes!("../../assets/voice/de/partien.wav"),
     ),
     (
         "passant",
@@ -947,6 +973,7 @@ static DE: &[(&str, &[u8])] = &[
     ("sechs", include_bytes!("../../assets/voice/de/sechs.wav")),
     ("seine", include_bytes!("../../assets/voice/de/seine.wav")),
     ("seit", include_bytes!("../../assets/voice/de/seit.wav")),
+    ("seiten", include_bytes!("../../assets/voice/de/seiten.wav")),
     (
         "sekunde",
         include_bytes!("../../assets/voice/de/sekunde.wav"),
@@ -996,6 +1023,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "spielen",
         include_bytes!("../../assets/voice/de/spielen.wav"),
+    ),
+    (
+        "spielernamen",
+        include_bytes!("../../assets/voice/de/spielernamen.wav"),
     ),
     ("spielt", include_bytes!("../../assets/voice/de/spielt.wav")),
     (
@@ -1113,6 +1144,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/ueberein.wav"),
     ),
     (
+        "uebersprungen",
+        include_bytes!("../../assets/voice/de/uebersprungen.wav"),
+    ),
+    (
         "uebertragung",
         include_bytes!("../../assets/voice/de/uebertragung.wav"),
     ),
@@ -1205,6 +1240,18 @@ static DE: &[(&str, &[u8])] = &[
     (
         "vereinbart",
         include_bytes!("../../assets/voice/de/vereinbart.wav"),
+    ),
+    (
+        "verfolge",
+        include_bytes!("../../assets/voice/de/verfolge.wav"),
+    ),
+    (
+        "verfolgen",
+        include_bytes!("../../assets/voice/de/verfolgen.wav"),
+    ),
+    (
+        "verfolgt",
+        include_bytes!("../../assets/voice/de/verfolgt.wav"),
     ),
     (
         "verlangt",

@@ -40,6 +40,32 @@ pub struct Board {
 }
 
 impl Board {
+    /// "Board 2: Carlsen against Caruana, playing" (or its result): how
+    /// the round's boards are listed, said and shown.
+    pub fn state_words(&self, pack: &Pack) -> Utterance {
+        let number = Utterance::from(self.number.to_string().as_str());
+        let players = pack.phrase(
+            "broadcast_found",
+            &[
+                ("board", number),
+                ("white", Utterance::from(self.record.tags.white.trim())),
+                ("black", Utterance::from(self.record.tags.black.trim())),
+            ],
+        );
+        let state = match self.record.end() {
+            Some(end) => pack.say(match end.result_str() {
+                "1-0" => "result_white_wins",
+                "0-1" => "result_black_wins",
+                _ => "result_draw",
+            }),
+            None => pack.say("broadcast_playing"),
+        };
+        pack.phrase(
+            "broadcast_board_state",
+            &[("board", players), ("state", state)],
+        )
+    }
+
     /// "White - Black".
     pub fn players(&self) -> String {
         format!(
@@ -280,32 +306,8 @@ impl Watch {
             |n: usize| answer(pack.phrase("broadcast_no_board", &[("board", number(n))]));
         match ask {
             Ask::Boards => {
-                let parts: Vec<Utterance> = self
-                    .boards
-                    .iter()
-                    .map(|b| {
-                        let players = pack.phrase(
-                            "broadcast_found",
-                            &[
-                                ("board", number(b.number)),
-                                ("white", Utterance::from(b.record.tags.white.trim())),
-                                ("black", Utterance::from(b.record.tags.black.trim())),
-                            ],
-                        );
-                        let result = match b.record.end() {
-                            Some(end) => pack.say(match end.result_str() {
-                                "1-0" => "result_white_wins",
-                                "0-1" => "result_black_wins",
-                                _ => "result_draw",
-                            }),
-                            None => pack.say("broadcast_playing"),
-                        };
-                        pack.phrase(
-                            "broadcast_board_state",
-                            &[("board", players), ("state", result)],
-                        )
-                    })
-                    .collect();
+                let parts: Vec<Utterance> =
+                    self.boards.iter().map(|b| b.state_words(pack)).collect();
                 answer(join(&parts))
             }
             Ask::Follow(n) => {
