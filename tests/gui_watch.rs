@@ -33,6 +33,8 @@ fn start_app(server: &RoundServer) -> Gui {
             std::env::set_var("ROCHADE_DATA_DIR", dir.join("data"));
             // A dropped stream is connected again after 20 ms, not 1 s.
             std::env::set_var("ROCHADE_ONLINE_WAITS", "backoff-ms=20");
+            // The token the push to a broadcast round sends.
+            std::env::set_var("ROCHADE_LICHESS_TOKEN", "lip_studywrite");
         }
     });
     let mut s = settings(Lang::En);
@@ -228,4 +230,146 @@ fn a_round_the_server_does_not_have_is_said_and_a_bad_address_refused() {
     // Another round: the server has none.
     watch(&mut gui, "ZzZz9999", "");
     until_said(&mut gui, "The server has no broadcast round ZzZz9999");
+}
+
+/// A server taking pushes to a broadcast round as Lichess documents them
+/// (`POST /api/broadcast/round/{id}/push`, text/plain PGN, the answer
+/// `{"games": [{"tags": .., "moves": N}]}`; lichess-org/api's
+/// broadcasts-pushPgnToBroadcastRound.json): the last game pushed, and
+/// whether it refuses the token (401) instead.
+struct PushServer {
+    url: String,
+    last: std::sync::Arc<std::sync::Mutex<Option<(String, String)>>>,
+}
+
+impl PushServer {
+    fn start(refuse_token: bool) -> PushServer {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let last = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let kept = last.clone();
+        std::thread::spawn(move || {
+            for mut conn in listener.incoming().flatten() {
+                let head = broadcast_round::read_request(&mut conn);
+                let length = head
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                let mut body = vec![0u8; length];
+                let _ = conn.read_exact(&mut body);
+                let body = String::from_utf8_lossy(&body).into_owned();
+                let answer = if refuse_token {
+                    "HTTP/1.1 401 Unauthorized\r\nContent-Length: 27\r\nConnection: close\r\n\r\n{\"error\":\"No such token\"}\n\n".to_owned()
+                } else {
+                    let moves = body
+                        .lines()
+                        .filter(|l| !l.starts_with('['))
+                        .flat_map(str::split_whitespace)
+                        .filter(|t| {
+                            !t.ends_with('.') && !["*", "1-0", "0-1", "1/2-1/2"].contains(t)
+                        })
+                        .count();
+                    let json = format!(r#"{{"games":[{{"tags":{{}},"moves":{moves}}}]}}"#);
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+                        json.len()
+                    )
+                };
+                *kept.lock().unwrap() = Some((head, body));
+                let _ = conn.write_all(answer.as_bytes());
+            }
+        });
+        PushServer { url, last }
+    }
+
+    fn last_body(&self) -> String {
+        self.last
+            .lock()
+            .unwrap()
+            .as_ref()
+            .map(|(_, body)| body.clone())
+            .unwrap_or_default()
+    }
+}
+
+fn start_pushing(server: &PushServer) -> Gui {
+    let round_server = RoundServer::start(ROUND, Vec::new());
+    let mut gui = start_app(&round_server);
+    let mut s = gui.app().settings().clone();
+    s.online.server = server.url.clone();
+    s.game.white = "Blind, Anna".into();
+    s.game.black = "Sighted, Bob".into();
+    s.game.event = "IBCA Open".into();
+    s.game.round = "3.1".into();
+    // The round's address pasted whole.
+    s.game.broadcast_round = "https://lichess.org/broadcast/ibca-open/round-3/PuSh1234".into();
+    gui.app_mut().apply_settings(s);
+    gui.harness.run();
+    gui
+}
+
+#[test]
+fn the_game_played_in_the_window_reaches_the_broadcast_round() {
+    let server = PushServer::start(false);
+    let mut gui = start_pushing(&server);
+    for mv in ["e4", "e5", "Nf3"] {
+        gui.type_move(mv);
+    }
+    gui.run_until("the round holds three half-moves", |g| {
+        g.shows_part("on the broadcast, 3 half-moves")
+    });
+    let (head, body) = server.last.lock().unwrap().clone().unwrap();
+    assert!(
+        head.starts_with("POST /api/broadcast/round/PuSh1234/push "),
+        "{head}"
+    );
+    assert!(head.contains("Bearer lip_studywrite"));
+    assert!(body.contains("[White \"Blind, Anna\"]"), "{body}");
+    assert!(body.contains("[Round \"3.1\"]"), "{body}");
+    assert!(body.contains("1. e4 e5 2. Nf3"), "{body}");
+    // The moves were said at once, as ever; nothing about the push.
+    assert!(!gui.spoken().iter().any(|s| s.contains("broadcast")));
+    // A new game stops the push: the finished game stays on the round.
+    let finished = server.last_body();
+    // Ctrl+N, "Start a new game?", Y: as a user does.
+    gui.press_with(egui::Modifiers::COMMAND, egui::Key::N);
+    gui.press(egui::Key::Y);
+    assert!(gui.app().session().record().moves().is_empty());
+    gui.run_until("the stop is said", |g| {
+        g.spoken()
+            .iter()
+            .any(|s| s.contains("not pushed to the broadcast round"))
+    });
+    gui.type_move("d4");
+    for _ in 0..20 {
+        gui.harness.run();
+    }
+    assert_eq!(server.last_body(), finished, "the finished game stays");
+}
+
+#[test]
+fn a_refused_token_is_said_once_and_shown_in_the_connection_panel() {
+    let server = PushServer::start(true);
+    let mut gui = start_pushing(&server);
+    gui.type_move("e4");
+    gui.run_until("the refusal is said", |g| {
+        g.spoken().iter().any(|s| s.contains("refused the token"))
+    });
+    gui.type_move("e5");
+    gui.type_move("Nf3");
+    for _ in 0..20 {
+        gui.harness.run();
+    }
+    let told = gui
+        .spoken()
+        .iter()
+        .filter(|s| s.contains("refused the token"))
+        .count();
+    assert_eq!(told, 1, "{:?}", gui.spoken());
+    assert!(gui.shows_part("PuSh1234: The broadcast refused the token"));
 }

@@ -22,6 +22,8 @@ pub(super) struct Connection<'a> {
     pub online_active: bool,
     pub online: &'a OnlineStatus,
     pub now_ms: u64,
+    /// The push of the game to a broadcast round: its line, if one is set.
+    pub broadcast: Option<String>,
 }
 
 impl Connection<'_> {
@@ -96,6 +98,9 @@ impl Connection<'_> {
                     crate::clock::display(black)
                 ));
             }
+        }
+        if let Some(line) = &self.broadcast {
+            super::a11y::read_only_text(ui, format!("{}: {line}", t.get("broadcast_round")));
         }
         let sighted = self.session.sighted_board();
         let opponent = self.settings.opponent_board();

@@ -59,6 +59,7 @@ impl eframe::App for RochadeApp {
         self.poll_review();
         self.poll_online();
         self.poll_watch();
+        self.poll_broadcast_push();
         self.poll_speech();
         self.poll_screen_reader(&ctx);
         self.run_deadlines();

@@ -17,4 +17,7 @@ pub(super) struct Links {
     /// Whether changed settings are written to disk (tests keep them in
     /// memory).
     pub persist_settings: bool,
+    /// The game pushed to a broadcast round, when the settings name one
+    /// ([`super::broadcast_push`]).
+    pub broadcast: Option<super::broadcast_push::AppPush>,
 }

@@ -38,6 +38,7 @@ mod board_panel;
 mod board_view;
 mod boards;
 mod book_export;
+mod broadcast_push;
 mod browsing;
 mod clocks;
 mod connection;
@@ -176,6 +177,7 @@ impl RochadeApp {
                 engine: None,
                 saving,
                 persist_settings: options.persist_settings,
+                broadcast: None,
             },
             voice: voice::Voice {
                 speech: options.speech,

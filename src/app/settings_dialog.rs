@@ -179,6 +179,11 @@ impl SettingsDraft {
                     super::a11y::text_row(ui, t.get("event"), &mut s.game.event);
                     super::a11y::text_row(ui, t.get("round"), &mut s.game.round);
                     super::a11y::text_row(ui, t.get("board_number"), &mut s.game.board_number);
+                    super::a11y::text_row(
+                        ui,
+                        t.get("broadcast_round"),
+                        &mut s.game.broadcast_round,
+                    );
                     ui.separator();
                     find |= super::settings_boards::board_rows(
                         ui,

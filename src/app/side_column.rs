@@ -90,6 +90,7 @@ pub fn side_column(app: &mut RochadeApp, ui: &mut Ui) {
                 online_active: app.online_active(),
                 online: app.online_status(),
                 now_ms: app.now_ms(),
+                broadcast: super::broadcast_push::push_line(app.links.broadcast.as_ref()),
             };
             connection.ui(ui, &t);
         });

@@ -347,6 +347,9 @@ pub struct GameSettings {
     pub round: String,
     /// The board number in a team or a tournament hall.
     pub board_number: String,
+    /// The Lichess broadcast round the game is pushed to after every move
+    /// (its id or address; empty: none).
+    pub broadcast_round: String,
     /// The folder of the last game opened for review (empty: none yet).
     pub review_folder: String,
 }
@@ -368,6 +371,7 @@ impl Default for GameSettings {
             site: String::new(),
             round: String::new(),
             board_number: String::new(),
+            broadcast_round: String::new(),
             review_folder: String::new(),
         }
     }

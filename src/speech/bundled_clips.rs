@@ -481,6 +481,7 @@ static DE: &[(&str, &[u8])] = &[
     ("einem", include_bytes!("../../assets/voice/de/einem.wav")),
     ("einen", include_bytes!("../../assets/voice/de/einen.wav")),
     ("einer", include_bytes!("../../assets/voice/de/einer.wav")),
+    ("eines", include_bytes!("../../assets/voice/de/eines.wav")),
     (
         "einfuegen",
         include_bytes!("../../assets/voice/de/einfuegen.wav"),
@@ -584,6 +585,7 @@ static DE: &[(&str, &[u8])] = &[
     ("fuer", include_bytes!("../../assets/voice/de/fuer.wav")),
     ("gab", include_bytes!("../../assets/voice/de/gab.wav")),
     ("ganze", include_bytes!("../../assets/voice/de/ganze.wav")),
+    ("geben", include_bytes!("../../assets/voice/de/geben.wav")),
     (
         "gedeckt",
         include_bytes!("../../assets/voice/de/gedeckt.wav"),
@@ -767,6 +769,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "letzter",
         include_bytes!("../../assets/voice/de/letzter.wav"),
+    ),
+    (
+        "lichess",
+        include_bytes!("../../assets/voice/de/lichess.wav"),
     ),
     ("linie", include_bytes!("../../assets/voice/de/linie.wav")),
     ("links", include_bytes!("../../assets/voice/de/links.wav")),
