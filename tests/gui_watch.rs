@@ -207,6 +207,14 @@ fn a_round_is_watched_board_by_board_through_a_cut_connection() {
              Board 2: Carlsen against Caruana, White wins. \
              Board 3: Gamma against Delta, playing"]
     );
+    // The tournament's standings, fetched while the round goes on.
+    let mark = gui.app().spoken().len();
+    press(&mut gui, "Standings");
+    until_said(
+        &mut gui,
+        "1. Praggnanandhaa R, 5.5 of 9; 10. Aravindh, Chithambaram VR., 2.5 of 9",
+    );
+    assert_eq!(said_after(&gui, mark).len(), 1);
     // Stop watching: said, the panel gone.
     press(&mut gui, "Stop watching");
     assert_eq!(

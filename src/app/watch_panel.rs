@@ -5,8 +5,8 @@
 //! the frame ([`RoundFollower`], shared with `rochade watch`). The followed
 //! game's moves are said as any announced move (first, at once) and land
 //! in the spoken history; the round's boards are buttons (press one to
-//! follow it), each with its last move; the clocks and the results on
-//! request.
+//! follow it), each with its last move; the clocks, the results and the
+//! tournament's standings (fetched on a thread of their own) on request.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,7 +36,14 @@ pub struct WatchPanel {
     status: String,
     /// The panel's first button takes the keyboard (just opened).
     take_focus: bool,
+    /// The standings asked for, while they are fetched.
+    standings: Option<Receiver<StandingsAnswer>>,
+    /// Wakes the window (for the standings' answer).
+    wake: Arc<dyn Fn() + Send + Sync>,
 }
+
+/// The standings fetched, or why not.
+type StandingsAnswer = Result<Vec<crate::broadcast::Standing>, crate::online::ApiError>;
 
 impl Drop for WatchPanel {
     fn drop(&mut self) {
@@ -48,6 +55,7 @@ impl Drop for WatchPanel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PanelAsk {
     Ask(Ask),
+    Standings,
     Stop,
 }
 
@@ -64,11 +72,13 @@ impl WatchPanel {
         pick: Pick,
         form: AnnounceForm,
         timing: RoundTiming,
-        wake: impl Fn() + Send + 'static,
+        wake: impl Fn() + Send + Sync + 'static,
     ) -> std::io::Result<WatchPanel> {
         let path = round_path(round).ok_or_else(|| std::io::Error::other("no round id"))?;
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(wake);
         let (raw_tx, raw_rx) = channel::<RoundMsg>();
-        let rx = super::waking::forward_waking("broadcast-wake", raw_rx, wake)?;
+        let waker = wake.clone();
+        let rx = super::waking::forward_waking("broadcast-wake", raw_rx, move || waker())?;
         let stop = Arc::new(AtomicBool::new(false));
         spawn_round_stream(server, &path, timing, stop.clone(), raw_tx, same)?;
         Ok(WatchPanel {
@@ -79,7 +89,24 @@ impl WatchPanel {
             stop,
             status: String::new(),
             take_focus: true,
+            standings: None,
+            wake,
         })
+    }
+
+    /// Fetches the standings of the round's tournament from `server`.
+    fn ask_standings(&mut self, server: &str) {
+        let (tx, rx) = channel();
+        let (server, round, wake) = (server.to_owned(), self.round.clone(), self.wake.clone());
+        std::thread::spawn(move || {
+            let timeout = crate::online::broadcast_standings::STANDINGS_TIMEOUT;
+            let answer =
+                crate::online::broadcast_standings::fetch_standings(&server, &round, timeout);
+            if tx.send(answer).is_ok() {
+                wake();
+            }
+        });
+        self.standings = Some(rx);
     }
 
     /// What the round's thread reported since the last frame.
@@ -109,6 +136,9 @@ impl WatchPanel {
             }
             if ui.button(t.get("watch_clocks")).clicked() {
                 asked = Some(PanelAsk::Ask(Ask::Clock));
+            }
+            if ui.button(t.get("watch_standings")).clicked() {
+                asked = Some(PanelAsk::Standings);
             }
             if ui.button(t.get("watch_stop")).clicked() {
                 asked = Some(PanelAsk::Stop);
@@ -221,6 +251,21 @@ impl RochadeApp {
             return;
         };
         let round = panel.round.clone();
+        let standings = panel.standings.as_ref().and_then(|rx| rx.try_recv().ok());
+        if let Some(answer) = standings {
+            panel.standings = None;
+            let words = match answer {
+                Ok(list) => crate::broadcast::standings_words(&pack, &list),
+                Err(e) => pack.phrase(
+                    "broadcast_standings_failed",
+                    &[("reason", Utterance::from(e.to_string()))],
+                ),
+            };
+            self.say(words, Priority::Answer);
+        }
+        let Some(panel) = self.rooms.watch.as_mut() else {
+            return;
+        };
         for followed in panel.poll(&pack) {
             match followed {
                 Followed::Effect(effect) => {
@@ -274,6 +319,10 @@ impl RochadeApp {
         match asked {
             None => {}
             Some(PanelAsk::Stop) => self.stop_watch(),
+            Some(PanelAsk::Standings) => {
+                let server = self.settings.online.server.trim().to_owned();
+                panel.ask_standings(&server);
+            }
             Some(PanelAsk::Ask(ask)) => {
                 let effects = panel.watch.ask(&pack, ask);
                 for effect in effects {

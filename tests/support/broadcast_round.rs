@@ -3,6 +3,7 @@
 //! whole on each connection, then a game's whole PGN again each time it
 //! changes; lila's `RelayPgnStream`). The test says when a game changes
 //! and when the connection is cut; any other round is not found (404).
+//! The round's tournament and its players' standings are answered too.
 
 #![allow(dead_code)]
 
@@ -73,13 +74,62 @@ impl RoundServer {
     }
 }
 
-fn serve(listener: TcpListener, path: &str, mut games: Vec<String>, steps: Receiver<Step>) {
+/// The round's tournament and its players, as Lichess's API reference
+/// shows them (lichess-org/api: broadcasts-getBroadcastRound.json and
+/// broadcasts-getPlayersOfBroadcastTournament.json, shortened).
+pub const TOUR_ID: &str = "ZEB4BtHU";
+pub const PLAYERS_JSON: &str = r#"[{"name":"Aravindh, Chithambaram VR.","title":"GM","rating":2749,"fed":"IND","played":9,"score":2.5,"rank":10},{"name":"Praggnanandhaa R","title":"GM","rating":2758,"fed":"IND","played":9,"score":5.5,"rank":1}]"#;
+
+/// Answers the round's and the tournament's JSON at once (on the accepting
+/// thread); true if the request was one of them.
+fn answer_json(conn: &mut TcpStream, request: &str, round: &str) -> bool {
+    let round_json = format!(
+        r#"{{"round":{{"id":"{round}","name":"Round 1"}},"tour":{{"id":"{TOUR_ID}","name":"Rochade Open"}},"study":{{"writeable":false}},"games":[]}}"#
+    );
+    let json = if request.starts_with(&format!("GET /api/broadcast/-/-/{round} ")) {
+        round_json
+    } else if request.starts_with(&format!("GET /broadcast/{TOUR_ID}/players ")) {
+        PLAYERS_JSON.to_owned()
+    } else {
+        return false;
+    };
+    let _ = conn.write_all(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+            json.len()
+        )
+        .as_bytes(),
+    );
+    true
+}
+
+fn serve(listener: TcpListener, path: &str, games: Vec<String>, steps: Receiver<Step>) {
+    let round = path
+        .trim_start_matches("GET /api/stream/broadcast/round/")
+        .trim_end_matches(".pgn ")
+        .to_owned();
+    // The stream's connections are served one after another on a thread of
+    // their own; the JSON answers do not wait for them.
+    let (streams, stream_rx) = channel::<TcpStream>();
+    std::thread::spawn(move || serve_streams(stream_rx, games, steps));
     for conn in listener.incoming() {
         let Ok(mut conn) = conn else { continue };
-        if !read_request(&mut conn).starts_with(path) {
+        let request = read_request(&mut conn);
+        if answer_json(&mut conn, &request, &round) {
+            continue;
+        }
+        if !request.starts_with(path) {
             let _ = conn.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
             continue;
         }
+        if streams.send(conn).is_err() {
+            return;
+        }
+    }
+}
+
+fn serve_streams(conns: Receiver<TcpStream>, mut games: Vec<String>, steps: Receiver<Step>) {
+    for mut conn in conns {
         // HTTP/1.0-style: the body ends when the connection closes.
         let _ = conn.write_all(
             b"HTTP/1.1 200 OK\r\nContent-Type: application/x-chess-pgn\r\nConnection: close\r\n\r\n",
