@@ -447,8 +447,9 @@ fn moves_from_elsewhere_are_lit_and_the_board_dark_once_they_stand() {
 }
 
 /// Games missed by the worst of the five seeds in the full run (of 330;
-/// `ROCHADE_FULL_CORPUS=1` (or `PEGASUS_FULL=1`)): human pace 329, 329, 327, 324, 328 exact; blitz
-/// pace 326, 330, 327, 330, 327; Black from elsewhere 247 with each seed.
+/// `ROCHADE_FULL_CORPUS=1` or `PEGASUS_FULL=1`): human pace 329, 329, 327,
+/// 324, 328 exact; blitz pace 326, 330, 327, 330, 327; Black from
+/// elsewhere 247 with each seed.
 const WORST_HUMAN: usize = 6;
 const WORST_BLITZ: usize = 4;
 const WORST_ELSEWHERE: usize = 83;
