@@ -22,6 +22,9 @@
 //!
 //! And once through a real pseudo-terminal: the serial link thread on one
 //! side, the emulator streaming scans on the other.
+//!
+//! Time: the CI sample takes some 39 s here with the core at opt-level 2
+//! (129 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
 use std::collections::HashMap;
 

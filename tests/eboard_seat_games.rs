@@ -18,6 +18,9 @@
 //! `ROCHADE_FULL_CORPUS=1` every game with every seed
 //! (`tests/support/corpus.rs`, docs/testing.md). Figures printed with
 //! `--nocapture`.
+//!
+//! Time: the CI sample takes some 19 s here with the core at opt-level 2
+//! (123 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
 #[path = "support/corpus.rs"]
 mod corpus;

@@ -29,6 +29,9 @@
 //! with every seed, some 13 minutes on two cores; `tests/support/corpus.rs`,
 //! docs/testing.md). `PEGASUS_ONLY=N` plays game N alone with each
 //! seed, `PEGASUS_TRACE=1` prints the hands and the session's notices.
+//!
+//! Time: the CI sample takes some 46 s here with the core at opt-level 2
+//! (271 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
 #[path = "support/corpus.rs"]
 mod corpus;
