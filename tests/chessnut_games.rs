@@ -13,13 +13,20 @@
 //! the decoder with the last position notified: no reference shows a
 //! Chessnut sending an unchanged position again on any request, so the
 //! board is asked nothing. Each pace plays five seeds; the games exact are
-//! printed per seed and the worst seed floored at its measured figure
-//! (`CHESSNUT_ONLY=n` plays game n alone, `CHESSNUT_SEED=k` the k-th seed
+//! printed per seed and the worst seed's games missed bounded by its
+//! measured figure. By default each seed plays every fifth game,
+//! `ROCHADE_FULL_CORPUS=1` every game with every seed
+//! (`tests/support/corpus.rs`, docs/testing.md; `CHESSNUT_ONLY=n` plays game n alone, `CHESSNUT_SEED=k` the k-th seed
 //! alone, `CHESSNUT_TRACE=1` prints what the recognizer got and did, and
 //! when the connection drops). The Pegasus, an occupancy board, has its
 //! own games in `pegasus_games.rs`; the link thread over the fake stack is
 //! in `eboard_ble.rs`.
+//!
+//! Time: the CI sample takes some 4 s here with the core at opt-level 2
+//! (20 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
+#[path = "support/corpus.rs"]
+mod corpus;
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
 #[path = "support/recorded.rs"]
@@ -284,20 +291,24 @@ struct Tally {
     failures: Vec<String>,
 }
 
-fn play_all(kind: Kind, pace: Pace, noise: Noise, seed: u64) -> Tally {
+/// Plays the games the `k`-th seed plays (`corpus::plays`; game n alone
+/// with `CHESSNUT_ONLY=n`) with `seed`.
+fn play_all(kind: Kind, pace: Pace, noise: Noise, k: u64, seed: u64) -> Tally {
     let games = selfplay();
     assert_eq!(games.len(), 330, "the self-play corpus");
-    let mut tally = Tally {
-        games: games.len(),
-        ..Tally::default()
-    };
+    let mut tally = Tally::default();
     let only: Option<usize> = std::env::var("CHESSNUT_ONLY")
         .ok()
         .and_then(|v| v.parse().ok());
     for (i, game) in games.iter().enumerate() {
-        if only.is_some_and(|o| o != i + 1) {
+        let played_here = match only {
+            Some(o) => o == i + 1,
+            None => corpus::plays(i, k),
+        };
+        if !played_here {
             continue;
         }
+        tally.games += 1;
         let mut rng = Rng((seed ^ (i as u64 + 1)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let played = play_game(game, pace, &mut rng, 1000);
         let start = Chess::default();
@@ -357,28 +368,28 @@ fn play_all(kind: Kind, pace: Pace, noise: Noise, seed: u64) -> Tally {
     tally
 }
 
-/// How many seeds each pace plays (`0xB1E`, `0x1B1E`, ...): a rule that
-/// helps one game of one seed and no other is fitting the test.
-const SEEDS: u64 = 5;
-
-/// Plays every game with each seed (`CHESSNUT_SEED=k` the k-th alone);
-/// the worst seed must have `at_least` games exact (its measured figure;
-/// the games missed are printed).
-fn check(kind: Kind, name: &str, pace: Pace, noise: Noise, at_least: usize) {
+/// Plays the games with each of the five seeds (`0xB1E`, `0x1B1E`, ...;
+/// `CHESSNUT_SEED=k` the k-th alone): a rule that helps one game of one
+/// seed and no other is fitting the test. No seed may miss more than
+/// `worst_missed` games (the worst seed of the full run; the games missed
+/// are printed).
+fn check(kind: Kind, name: &str, pace: Pace, noise: Noise, worst_missed: usize) {
     let only = std::env::var("CHESSNUT_ONLY").ok();
     let one_seed: Option<u64> = std::env::var("CHESSNUT_SEED")
         .ok()
         .and_then(|v| v.parse().ok());
-    let mut worst = usize::MAX;
+    let mut worst = 0;
     let mut failures = Vec::new();
-    for k in (0..SEEDS).filter(|k| one_seed.is_none_or(|o| o == *k)) {
+    for k in (0..corpus::SEEDS).filter(|k| one_seed.is_none_or(|o| o == *k)) {
         let seed = 0xB1E + 0x1000 * k;
-        let t = play_all(kind, pace, noise, seed);
+        let t = play_all(kind, pace, noise, k, seed);
         let c = &t.counts;
         println!(
-            "{kind} {name} (seed {seed:#x}): games exact {} / {}, moves {}, wrong {}, missed {} \
+            "{kind} {name} (seed {seed:#x}, {}): games exact {} / {}, moves {}, wrong {}, \
+             missed {} \
              (notifications {} sent, {} lost in {} dropped connections, {} split, {} merged; \
              {} polls)",
+            corpus::run_name(),
             t.exact,
             t.games,
             t.moves,
@@ -396,20 +407,19 @@ fn check(kind: Kind, name: &str, pace: Pace, noise: Noise, at_least: usize) {
         }
         // The noise must really have been there.
         assert!(
-            only.is_some()
-                || (c.split > 1000 && c.merged > 500 && (noise.lose == 0 || c.lost > 100)),
+            only.is_some() || (c.split > 200 && c.merged > 100 && (noise.lose == 0 || c.lost > 20)),
             "too little noise"
         );
-        if t.exact < worst {
-            worst = t.exact;
+        if t.games - t.exact > worst || failures.is_empty() {
+            worst = worst.max(t.games - t.exact);
             failures = t.failures;
         }
     }
-    println!("{kind} {name}: the worst seed {worst} exact");
+    println!("{kind} {name}: the worst seed missed {worst} games");
     if only.is_none() {
         assert!(
-            worst >= at_least,
-            "{kind} {name}: {worst} exact, fewer than {at_least}:\n{}",
+            worst <= worst_missed,
+            "{kind} {name}: a seed missed {worst} games, more than {worst_missed}:\n{}",
             failures.join("\n")
         );
     }
@@ -417,13 +427,31 @@ fn check(kind: Kind, name: &str, pace: Pace, noise: Noise, at_least: usize) {
 
 #[test]
 fn a_chessnut_is_followed_exactly_in_every_game_at_a_human_pace() {
-    check(Kind::Chessnut, "human pace", HUMAN, HUMAN_NOISE, 327);
+    check(
+        Kind::Chessnut,
+        "human pace",
+        HUMAN,
+        HUMAN_NOISE,
+        WORST_HUMAN,
+    );
 }
 
 #[test]
 fn a_chessnut_is_followed_exactly_in_every_game_at_blitz_pace() {
-    check(Kind::Chessnut, "blitz pace", BLITZ, blitz_noise(), 329);
+    check(
+        Kind::Chessnut,
+        "blitz pace",
+        BLITZ,
+        blitz_noise(),
+        WORST_BLITZ,
+    );
 }
+
+/// Games missed by the worst of the five seeds in the full run (of 330;
+/// `ROCHADE_FULL_CORPUS=1`, measured 2026-11-28): human pace 327, 327,
+/// 330, 329, 330 exact; blitz pace 329, 330, 330, 330, 330.
+const WORST_HUMAN: usize = 3;
+const WORST_BLITZ: usize = 1;
 
 /// A Chessnut's whole positions at `at_ms`, one after another, each with
 /// the recognizer's deadlines run up to it; `None` is a lost link. The

@@ -9,12 +9,23 @@
 //! set down on the way and lifted again), a piece lifted and put back, and
 //! now and then a full board dump in the middle of play (the host asked for
 //! one). Games: the self-play corpus under `tests/data/selfplay.pgn`.
+//!
+//! Each pace is measured over five seeds (7, 0x1007, ... 0x4007) and the
+//! worst seed asserted; by default each seed plays every fifth game,
+//! `ROCHADE_FULL_CORPUS=1` every game with every seed
+//! (`tests/support/corpus.rs`, docs/testing.md). Figures printed with
+//! `--nocapture`.
+//!
+//! Time: the CI sample takes some 3 s here with the core at opt-level 2
+//! (10 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
 use rochade::eboard::pieces::pieces_of_board;
 use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::pgn::{Games, ReadOptions};
 use shakmaty::{Board, CastlingSide, Chess, Move, Piece, Position, Square};
 
+#[path = "support/corpus.rs"]
+mod corpus;
 #[path = "support/recorded.rs"]
 mod recorded;
 #[path = "support/rng.rs"]
@@ -212,14 +223,19 @@ impl Hands {
     }
 }
 
-/// Plays every game at `pace`; returns (games exact, games, slides, dumps)
-/// and the first failures.
-fn run(pace: Pace, seed: u64) -> (usize, usize, u64, u64, Vec<String>) {
+/// Plays the games the `k`-th seed plays (`corpus::plays`) at `pace`;
+/// returns (games exact, games played, slides, dumps) and the first
+/// failures.
+fn run(pace: Pace, k: u64, seed: u64) -> (usize, usize, u64, u64, Vec<String>) {
     let games = selfplay();
     assert!(games.len() >= 300, "{} games", games.len());
-    let (mut exact, mut slides, mut dumps) = (0, 0, 0);
+    let (mut exact, mut played, mut slides, mut dumps) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for (i, game) in games.iter().enumerate() {
+        if !corpus::plays(i, k) {
+            continue;
+        }
+        played += 1;
         let start = Chess::default();
         let mut hands = Hands {
             rec: Recognizer::new(RecognizerConfig::default(), start.clone()),
@@ -265,25 +281,47 @@ fn run(pace: Pace, seed: u64) -> (usize, usize, u64, u64, Vec<String>) {
             ));
         }
     }
-    (exact, games.len(), slides, dumps, failures)
+    (exact, played, slides, dumps, failures)
 }
 
-fn check(name: &str, pace: Pace) {
-    let (exact, games, slides, dumps, failures) = run(pace, 7);
-    println!("{name}: {exact} of {games} games exact ({slides} slides, {dumps} dumps)");
+/// Plays the games at `pace` with each of the five seeds; no seed may
+/// miss more than `worst_missed` games (the worst seed of the full run).
+fn check(name: &str, pace: Pace, worst_missed: usize) {
+    let mut worst = 0;
+    let mut failed = Vec::new();
+    for k in 0..corpus::SEEDS {
+        let seed = 7 + 0x1000 * k;
+        let (exact, games, slides, dumps, failures) = run(pace, k, seed);
+        println!(
+            "{name} (seed {seed:#x}, {}): {exact} of {games} games exact ({slides} slides, \
+             {dumps} dumps)",
+            corpus::run_name()
+        );
+        for failure in &failures {
+            println!("  {failure}");
+        }
+        assert!(slides > 20 && dumps > 20, "{slides} slides, {dumps} dumps");
+        worst = worst.max(games - exact);
+        failed.extend(failures);
+    }
     assert!(
-        slides > 100 && dumps > 100,
-        "{slides} slides, {dumps} dumps"
+        worst <= worst_missed,
+        "{name}: a seed missed {worst} games, more than {worst_missed}:\n{}",
+        failed.join("\n")
     );
-    assert_eq!(exact, games, "{name}: {}", failures.join("\n"));
 }
 
 #[test]
 fn every_game_is_followed_exactly_at_a_human_pace() {
-    check("human pace", HUMAN);
+    check("human pace", HUMAN, WORST_HUMAN);
 }
 
 #[test]
 fn every_game_is_followed_exactly_at_blitz_pace() {
-    check("blitz pace", BLITZ);
+    check("blitz pace", BLITZ, WORST_BLITZ);
 }
+
+/// Games missed by the worst of the five seeds in the full run (of 330;
+/// `ROCHADE_FULL_CORPUS=1`, measured 2026-11-28).
+const WORST_HUMAN: usize = 0;
+const WORST_BLITZ: usize = 0;

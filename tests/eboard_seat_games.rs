@@ -12,7 +12,18 @@
 //! second time; each Black move lights its from- and to-square (the king's
 //! squares for castling) at once; and the board is dark once the move is
 //! on it.
+//!
+//! Each pace is measured over five seeds (`base`, `base + 0x1000`, ...) and
+//! the worst seed asserted; by default each seed plays every fifth game,
+//! `ROCHADE_FULL_CORPUS=1` every game with every seed
+//! (`tests/support/corpus.rs`, docs/testing.md). Figures printed with
+//! `--nocapture`.
+//!
+//! Time: the CI sample takes some 19 s here with the core at opt-level 2
+//! (123 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
+#[path = "support/corpus.rs"]
+mod corpus;
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
 #[path = "support/rng.rs"]
@@ -302,13 +313,36 @@ fn play(game: &[Move], pace: Pace, seed: u64) -> Outcome {
     }
 }
 
-fn all_games(pace: Pace, name: &str, seed: u64) {
+/// Plays the games at `pace` with each of the five seeds; no seed may
+/// miss more than `worst_missed` games (the worst seed of the full run).
+fn all_games(pace: Pace, name: &str, base: u64, worst_missed: usize) {
+    let mut worst = 0;
+    let mut failed = Vec::new();
+    for k in 0..corpus::SEEDS {
+        let (missed, failures) = seed_games(pace, name, k, base + 0x1000 * k);
+        worst = worst.max(missed);
+        failed.extend(failures);
+    }
+    assert!(
+        worst <= worst_missed,
+        "{name}: a seed missed {worst} games, more than {worst_missed}:\n{}",
+        failed.join("\n")
+    );
+}
+
+/// Plays the games the `k`-th seed plays (`corpus::plays`) with `seed`,
+/// prints the figures; returns the games missed and the first failures.
+fn seed_games(pace: Pace, name: &str, k: u64, seed: u64) -> (usize, Vec<String>) {
     let games = eboard_hands::selfplay();
     assert_eq!(games.len(), 330);
     let mut failures = Vec::new();
-    let (mut exact, mut board_moves, mut engine_moves) = (0, 0, 0);
+    let (mut exact, mut played, mut board_moves, mut engine_moves) = (0, 0, 0, 0);
     let mut total = Outcome::default();
     for (i, game) in games.iter().enumerate() {
+        if !corpus::plays(i, k) {
+            continue;
+        }
+        played += 1;
         board_moves += game.len().div_ceil(2);
         engine_moves += game.len() / 2;
         let found = play(game, pace, seed + i as u64);
@@ -318,15 +352,24 @@ fn all_games(pace: Pace, name: &str, seed: u64) {
         total.damaged += found.damaged;
         if found.failures.is_empty() {
             exact += 1;
+            // A game that came out exact read each of its board moves and
+            // lit each of its engine moves.
+            assert_eq!(found.read, game.len().div_ceil(2), "game {}", i + 1);
+            assert_eq!(found.lit, game.len() / 2, "game {}", i + 1);
         } else if failures.len() < 10 {
-            failures.push(format!("game {}: {}", i + 1, found.failures.join("; ")));
+            failures.push(format!(
+                "seed {seed:#x} game {}: {}",
+                i + 1,
+                found.failures.join("; ")
+            ));
         }
     }
     println!(
-        "own e-board seat, {name}: games exact {exact} / {}; moves made on the board {} \
-         read {} (wrong or missed {}); engine moves {} lit before the hands {}; slides \
-         read first as a shorter move and corrected {}; reports damaged on the line {}",
-        games.len(),
+        "own e-board seat, {name} (seed {seed:#x}, {}): games exact {exact} / {played}; \
+         moves made on the board {} read {} (wrong or missed {}); engine moves {} lit before \
+         the hands {}; slides read first as a shorter move and corrected {}; reports damaged \
+         on the line {}",
+        corpus::run_name(),
         board_moves,
         total.read,
         board_moves - total.read,
@@ -335,17 +378,23 @@ fn all_games(pace: Pace, name: &str, seed: u64) {
         total.corrected,
         total.damaged
     );
-    assert!(failures.is_empty(), "{name}:\n{}", failures.join("\n"));
-    assert_eq!(total.read, board_moves);
-    assert_eq!(total.lit, engine_moves);
+    for failure in &failures {
+        println!("  {failure}");
+    }
+    (played - exact, failures)
 }
 
 #[test]
 fn all_self_play_games_at_a_human_pace_through_the_own_eboard_seat() {
-    all_games(HUMAN, "human pace", 1_000);
+    all_games(HUMAN, "human pace", 1_000, WORST_HUMAN);
 }
 
 #[test]
 fn all_self_play_games_at_blitz_pace_through_the_own_eboard_seat() {
-    all_games(BLITZ, "blitz pace", 2_000);
+    all_games(BLITZ, "blitz pace", 2_000, WORST_BLITZ);
 }
+
+/// Games missed by the worst of the five seeds in the full run (of 330;
+/// `ROCHADE_FULL_CORPUS=1`, measured 2026-11-28).
+const WORST_HUMAN: usize = 0;
+const WORST_BLITZ: usize = 0;

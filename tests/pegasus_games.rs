@@ -25,10 +25,16 @@
 //! taken piece was off for less than the settle time while the engine
 //! waits for the move, are the games missed. Each test plays five seeds
 //! of the hands and timing and asserts the worst (by default every fifth
-//! game a seed; `PEGASUS_FULL=1`: every game with every seed, some 13
-//! minutes on two cores). `PEGASUS_ONLY=N` plays game N alone with each
+//! game a seed; `ROCHADE_FULL_CORPUS=1` or `PEGASUS_FULL=1`: every game
+//! with every seed, some 13 minutes on two cores; `tests/support/corpus.rs`,
+//! docs/testing.md). `PEGASUS_ONLY=N` plays game N alone with each
 //! seed, `PEGASUS_TRACE=1` prints the hands and the session's notices.
+//!
+//! Time: the CI sample takes some 46 s here with the core at opt-level 2
+//! (271 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
+#[path = "support/corpus.rs"]
+mod corpus;
 #[path = "support/eboard_hands.rs"]
 mod eboard_hands;
 #[path = "support/rng.rs"]
@@ -349,14 +355,14 @@ const SEEDS: u64 = 5;
 /// Plays the games with each of five seeds (`base`, `base + 0x1000`, ...):
 /// by default a sample, every fifth game (another fifth for each seed, so
 /// the five seeds together play every game once), and with
-/// `PEGASUS_FULL=1` every game with every seed. No seed may miss more
-/// than `worst_missed` of the 330 games (the worst seed of the full run;
+/// `ROCHADE_FULL_CORPUS=1` or `PEGASUS_FULL=1` every game with every
+/// seed. No seed may miss more than `worst_missed` of the 330 games (the worst seed of the full run;
 /// a game comes out the same in the sample and in the full run, so a
 /// sample misses no more). Figures printed with `--nocapture`.
 fn all_games(pace: Pace, name: &str, base: u64, engine: bool, worst_missed: usize) {
     let games = eboard_hands::selfplay();
     assert_eq!(games.len(), 330, "the self-play corpus");
-    let full = std::env::var("PEGASUS_FULL").is_ok_and(|v| v == "1");
+    let full = corpus::full() || std::env::var("PEGASUS_FULL").is_ok_and(|v| v == "1");
     let only: Option<usize> = std::env::var("PEGASUS_ONLY")
         .ok()
         .and_then(|v| v.parse().ok());
@@ -444,8 +450,9 @@ fn moves_from_elsewhere_are_lit_and_the_board_dark_once_they_stand() {
 }
 
 /// Games missed by the worst of the five seeds in the full run (of 330;
-/// `PEGASUS_FULL=1`): human pace 329, 329, 327, 324, 328 exact; blitz
-/// pace 326, 330, 327, 330, 327; Black from elsewhere 247 with each seed.
+/// `ROCHADE_FULL_CORPUS=1` or `PEGASUS_FULL=1`): human pace 329, 329, 327,
+/// 324, 328 exact; blitz pace 326, 330, 327, 330, 327; Black from
+/// elsewhere 247 with each seed.
 const WORST_HUMAN: usize = 6;
 const WORST_BLITZ: usize = 4;
 const WORST_ELSEWHERE: usize = 83;
