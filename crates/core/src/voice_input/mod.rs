@@ -12,7 +12,7 @@ mod dictionary;
 mod phrases;
 
 pub use dictionary::{MissingWords, dictionary};
-pub use phrases::{Phrasing, say_move};
+pub use phrases::{Phrasing, say_move, vocabulary};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -107,7 +107,7 @@ impl Grammar {
         }
         for command in Command::ALL {
             for alias in pack.input_aliases(command.input_key()) {
-                // "y", "j": typing shortcuts, never said.
+                // "y", "j": typing shortcuts, never said (nor in `vocabulary`).
                 if alias.chars().count() < 2 {
                     continue;
                 }

@@ -123,6 +123,42 @@ pub(super) fn move_phrases(pos: &Chess, mv: Move, pack: &Pack) -> Vec<String> {
     out
 }
 
+/// Every word any grammar of `pack` may use, whatever the position: the
+/// recogniser's dictionary is made once per language from these.
+pub fn vocabulary(pack: &Pack) -> std::collections::BTreeSet<String> {
+    let mut words: Vec<String> = Vec::new();
+    for i in 0..8u32 {
+        words.push(pack.file(shakmaty::File::new(i)).written.clone());
+        words.push(pack.rank(shakmaty::Rank::new(i)).written.clone());
+        words.push(shakmaty::File::new(i).char().to_string());
+    }
+    for role in Role::ALL {
+        words.push(pack.piece(role).written.clone());
+    }
+    for key in [
+        "captures",
+        "check",
+        "mate",
+        "en_passant",
+        "castle_short",
+        "castle_long",
+    ] {
+        words.push(pack.term(key).written);
+    }
+    for command in super::Command::ALL {
+        words.extend(
+            pack.input_aliases(command.input_key())
+                .filter(|alias| alias.chars().count() >= 2)
+                .map(str::to_owned),
+        );
+    }
+    words
+        .iter()
+        .filter_map(|w| normalise(w))
+        .flat_map(|p| p.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .collect()
+}
+
 /// `mv` said in one phrasing, in the spoken form (for a speech synthesiser
 /// that says it to the recogniser, in the tests and the benchmark).
 pub fn say_move(pos: &Chess, mv: Move, pack: &Pack, phrasing: Phrasing) -> String {

@@ -1,6 +1,6 @@
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess};
 
 use super::*;
 use crate::words::{Lang, Pack};
@@ -126,9 +126,14 @@ fn the_german_dictionary_holds_every_word() {
         "8/1k6/8/8/8/8/8/K7 w - - 0 1",
     ] {
         let g = Grammar::new(&pos(fen), &pack);
+        let all = vocabulary(&pack);
+        for word in g.words() {
+            assert!(all.contains(word), "{fen}: {word} is not in the vocabulary");
+        }
         let dict = dictionary(g.words(), &[de_dict]).unwrap_or_else(|e| panic!("{fen}: {e}"));
         assert!(dict.lines().count() >= g.words().len(), "{fen}");
     }
+    dictionary(vocabulary(&pack).iter().map(String::as_str), &[de_dict]).expect("every word");
 }
 
 #[test]
