@@ -86,6 +86,8 @@ impl Model {
 /// One recognition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recognition {
+    /// Whether anything in the recording stood out from its quiet floor.
+    pub speech: bool,
     /// The words recognised, if any.
     pub text: Option<String>,
     /// What they mean here, if anything.
@@ -140,6 +142,10 @@ impl Listener {
             ("-hmm", acoustic.as_str()),
             ("-dict", dict.as_str()),
             ("-samprate", "16000"),
+            // A recording's stretches of digital silence (zeros) would give
+            // features of log(0), which ruin the feature mean: a little
+            // noise added as pocketsphinx reads them.
+            ("-dither", "yes"),
             // Its log of every step would drown our output.
             ("-logfn", "/dev/null"),
         ])
@@ -167,10 +173,22 @@ impl Listener {
         let grammar = Grammar::new(pos, &self.pack);
         let failed = |e: pocketsphinx::BindingError| VoiceError::Recogniser(e.to_string());
         self.decoder.set_grammar(&grammar.jsgf()).map_err(failed)?;
-        let text = self.decoder.decode(samples).map_err(failed)?;
+        // Only the speech and a margin: long silence or room noise around a
+        // short move skews the recogniser's feature mean (batch CMN); no
+        // speech at all is nothing heard (a grammar decoded on silence
+        // still picks a phrase).
+        let span = rochade_core::voice_input::speech_span(samples);
+        let text = match span {
+            Some(speech) => {
+                let speech = rochade_core::voice_input::even_level(speech);
+                self.decoder.decode(&speech).map_err(failed)?
+            }
+            None => None,
+        };
         let decoding = started.elapsed();
         let heard = text.as_deref().and_then(|t| grammar.interpret(t));
         Ok(Recognition {
+            speech: span.is_some(),
             text,
             heard,
             decoding,

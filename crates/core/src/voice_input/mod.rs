@@ -9,9 +9,11 @@
 //! phrases that mean something here.
 
 mod dictionary;
+mod endpoint;
 mod phrases;
 
 pub use dictionary::{MissingWords, dictionary};
+pub use endpoint::{even_level, speech_span};
 pub use phrases::{Phrasing, say_move, vocabulary};
 
 use std::collections::{BTreeMap, BTreeSet};
