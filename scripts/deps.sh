@@ -7,25 +7,34 @@
 # btleplug (Bluetooth LE boards) links D-Bus.
 ROCHADE_BUILD_PACKAGES=(libclang-dev libspeechd-dev libasound2-dev pkg-config liblouis-dev libdbus-1-dev)
 
-# Needed at run time for speech (the app also has a clip voice without it).
-ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng liblouis20 liblouis-data stockfish)
+# Needed at run time for speech (the app also has a clip voice without it),
+# and for voice input: pocketsphinx, loaded at run time (the app starts
+# without it), and its English acoustic model (German words are written in
+# its phonemes, assets/voice-input/de.dict).
+ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng liblouis20 liblouis-data stockfish
+  libpocketsphinx3 pocketsphinx-en-us)
 
 # Needed by the tests: real pseudo-terminals (socat), real speech, a real X
 # server and key presses for the desktop test, and tools we did not write to
 # check our exports (liblouis, pgn-extract, xmllint, the official PEF 2008-1
-# schema from libbrailleutils-java checked with Jing and Saxon), and the Orca screen
-# reader with its headless desktop (tests/orca_session.rs).
+# schema from libbrailleutils-java checked with Jing and Saxon), the Orca screen
+# reader with its headless desktop (tests/orca_session.rs), and pocketsphinx
+# for voice input, fed moves said by espeak-ng (tests/voice_listen.rs; the
+# -dev package holds the C headers src/voice_input's binding follows).
 ROCHADE_TEST_PACKAGES=(stockfish socat xvfb xdotool imagemagick libgl1 libglx-mesa0 libgl1-mesa-dri libegl1
   libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0
   liblouis-bin liblouis-data pgn-extract libxml2-utils sox alsa-utils python3-pip
   libbrailleutils-java libjing-java libsaxonhe-java default-jre-headless unzip
-  orca at-spi2-core dbus-x11 python3-pyatspi openbox pulseaudio)
+  orca at-spi2-core dbus-x11 python3-pyatspi openbox pulseaudio
+  libpocketsphinx3 pocketsphinx-en-us libpocketsphinx-dev espeak-ng)
 
 # Needed by scripts/bench-latency (benches/latency.rs): a private PulseAudio
 # server with a null sink, its recorder (parec), ALSA's pulse plugin for the
-# clip voice, and speech-dispatcher with espeak-ng.
+# clip voice, and speech-dispatcher with espeak-ng; benches/voice_listen.rs
+# needs pocketsphinx, espeak-ng and sox.
 ROCHADE_BENCH_PACKAGES=(pulseaudio pulseaudio-utils libasound2-plugins
-  speech-dispatcher speech-dispatcher-espeak-ng espeak-ng)
+  speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
+  libpocketsphinx3 pocketsphinx-en-us sox)
 
 # Needed by scripts/build-windows (the Windows build, cross-compiled here)
 # and by its tests under Wine (scripts/test-windows): mingw-w64 links the exe

@@ -39,4 +39,5 @@ pub mod savegame;
 pub mod serial;
 pub mod speech;
 pub mod storage;
+pub mod voice_input;
 pub mod words;

@@ -13,6 +13,7 @@ pub mod dgt;
 pub mod eboard_sim;
 pub mod export;
 pub mod follow;
+pub mod listen;
 pub mod online;
 pub mod online_report;
 pub mod output;
@@ -69,6 +70,8 @@ pub enum Command {
     Review(review::Args),
     /// Follow one game of a live broadcast round (Lichess broadcasts) move by move.
     Watch(watch::Args),
+    /// Recognise one spoken move (or command) in a WAV recording, offline.
+    Listen(listen::Args),
 }
 
 /// A failure with the exit code the command should end with: 2 for bad
@@ -200,6 +203,7 @@ pub fn main() -> i32 {
         Some(Command::Online(args)) => online::run(args),
         Some(Command::Puzzle(args)) => puzzle::run(args),
         Some(Command::Review(args)) => review::run(args),
+        Some(Command::Listen(args)) => listen::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -18,7 +18,9 @@
 //!   the review, and the messages to and from the engine thread);
 //! * [`session`], which ties them together: one [`session::Event`] in, a
 //!   list of [`session::Effect`]s out, with
-//!   [`session::Session::next_deadline`].
+//!   [`session::Session::next_deadline`];
+//! * [`voice_input`]: the grammar of what may be said in a position, its
+//!   dictionary, and the way from recognised words back to a move.
 //!
 //! The shell (the `rochade` crate: serial, speech, audio, the engine
 //! process, storage, the window and the terminal) loads packs, tables and
@@ -43,4 +45,5 @@ pub mod review;
 pub mod session;
 pub mod speech;
 pub mod text;
+pub mod voice_input;
 pub mod words;

@@ -1,0 +1,199 @@
+//! Voice input measured: moves actually played (tests/data/selfplay.pgn
+//! and tests/data/games), each said in the announcement words by an
+//! espeak-ng voice (varied voices, speeds, pitches) with noise mixed in
+//! (sox), recognised by `rochade listen`'s path (pocketsphinx with the
+//! position's grammar). Prints accuracy per language and phrasing and the
+//! median decode time; docs/voice.md has the figures.
+//!
+//! Usage: `cargo bench --bench voice_listen` (SAMPLES=n per language,
+//! default 30: 10 per phrasing). Needs espeak-ng, sox, libpocketsphinx3 and
+//! pocketsphinx-en-us (scripts/deps.sh, ROCHADE_BENCH_PACKAGES).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use rochade::chess::{GameRecord, Letters};
+use rochade::pgn::{Games, ReadOptions};
+use rochade::voice_input::{Listener, Model, wav};
+use rochade::words::{Lang, Pack};
+use rochade_core::voice_input::{Heard, Phrasing, say_move};
+use shakmaty::san::SanPlus;
+
+/// A small deterministic generator: the same moves, voices and noise each run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+fn games() -> Vec<GameRecord> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut files = vec![root.join("selfplay.pgn")];
+    let mut more: Vec<PathBuf> = std::fs::read_dir(root.join("games"))
+        .expect("tests/data/games")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    more.sort();
+    files.extend(more);
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::File::open(&file).expect("pgn");
+        let options = ReadOptions {
+            start: None,
+            lossy_text: false,
+            letters: Letters::En,
+        };
+        out.extend(
+            Games::new(std::io::BufReader::new(text), options)
+                .filter_map(|g| g.record)
+                .filter(|r| r.moves().len() > 4),
+        );
+    }
+    out
+}
+
+fn run(program: &str, args: &[&str]) {
+    let status = Command::new(program)
+        .args(args)
+        .status()
+        .unwrap_or_else(|e| panic!("{program}: {e} (scripts/deps.sh installs it)"));
+    assert!(status.success(), "{program} {args:?}");
+}
+
+/// `text` said by espeak-ng, made 16 kHz mono, with half a second of room
+/// around it and noise of `noise` (sox's vol) over the whole.
+fn synthesise(
+    dir: &Path,
+    voice: &str,
+    speed: u32,
+    pitch: u32,
+    noise: (&str, f64),
+    text: &str,
+) -> Vec<i16> {
+    let path = |name: &str| dir.join(name).to_str().expect("UTF-8").to_owned();
+    let (raw, clean, hiss, mixed) = (
+        path("raw.wav"),
+        path("clean.wav"),
+        path("noise.wav"),
+        path("mixed.wav"),
+    );
+    let (speed, pitch) = (speed.to_string(), pitch.to_string());
+    run(
+        "espeak-ng",
+        &["-v", voice, "-s", &speed, "-p", &pitch, "-w", &raw, text],
+    );
+    run(
+        "sox",
+        &[
+            &raw, "-r", "16000", "-c", "1", "-b", "16", &clean, "pad", "0.5", "0.5",
+        ],
+    );
+    let seconds = hound::WavReader::open(&clean).expect("clean").duration() as f64 / 16_000.0;
+    let (colour, volume) = noise;
+    run(
+        "sox",
+        &[
+            "-R",
+            "-n",
+            "-r",
+            "16000",
+            "-c",
+            "1",
+            "-b",
+            "16",
+            &hiss,
+            "synth",
+            &format!("{seconds:.3}"),
+            colour,
+            "vol",
+            &format!("{volume}"),
+        ],
+    );
+    run("sox", &["-m", &clean, &hiss, &mixed]);
+    wav::read_speech(Path::new(&mixed)).expect("mixed recording")
+}
+
+#[derive(Default)]
+struct Tally {
+    right: usize,
+    total: usize,
+}
+
+fn main() {
+    let per_language: usize = std::env::var("SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    let games = games();
+    let model = Model::find().expect("pocketsphinx-en-us");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let voices: [(Lang, &[&str]); 2] = [
+        (Lang::De, &["de", "de+m3", "de+f2", "de+m7", "de+f4"]),
+        (
+            Lang::En,
+            &["en", "en-us", "en+f3", "en-us+m3", "en+m7", "en-us+f2"],
+        ),
+    ];
+    let noises = [
+        ("whitenoise", 0.01),
+        ("pinknoise", 0.03),
+        ("brownnoise", 0.05),
+        ("whitenoise", 0.03),
+    ];
+    let mut all_ms: BTreeMap<Lang, Vec<Duration>> = BTreeMap::new();
+    for (lang, lang_voices) in voices {
+        let mut rng = Lcg(0x5eed + lang as u64);
+        let pack = Pack::bundled(lang);
+        let mut listener = Listener::new(lang, &model).expect("listener");
+        let mut tallies: BTreeMap<Phrasing, Tally> = BTreeMap::new();
+        for i in 0..per_language {
+            let phrasing = [Phrasing::Short, Phrasing::Long, Phrasing::Letters][i % 3];
+            let game = &games[rng.below(games.len())];
+            let ply = rng.below(game.moves().len());
+            let pos = game.position_before(ply);
+            let mv = game.moves()[ply].mv;
+            let text = say_move(pos, mv, &pack, phrasing);
+            let voice = lang_voices[rng.below(lang_voices.len())];
+            let speed = 130 + 10 * rng.below(8) as u32;
+            let pitch = 30 + 5 * rng.below(9) as u32;
+            let noise = noises[rng.below(noises.len())];
+            let samples = synthesise(dir.path(), voice, speed, pitch, noise, &text);
+            let recognition = listener.listen(pos, &samples).expect("recognition");
+            let right = recognition.heard == Some(Heard::Move(mv));
+            let tally = tallies.entry(phrasing).or_default();
+            tally.total += 1;
+            tally.right += usize::from(right);
+            all_ms.entry(lang).or_default().push(recognition.decoding);
+            let san = SanPlus::from_move(pos.clone(), mv);
+            if !right {
+                println!(
+                    "voice_listen: {lang} miss: {san} said \"{text}\" ({voice}, speed {speed}, pitch {pitch}, {} {}): heard {:?}",
+                    noise.0, noise.1, recognition.text
+                );
+            }
+        }
+        let (mut right, mut total) = (0, 0);
+        for (phrasing, t) in &tallies {
+            println!("voice_listen: {lang} {phrasing}: {}/{}", t.right, t.total);
+            right += t.right;
+            total += t.total;
+        }
+        let ms = all_ms.get_mut(&lang).expect("times");
+        ms.sort();
+        println!(
+            "voice_listen: {lang} all: {right}/{total} ({:.0}%), decode median {:.0} ms, worst {:.0} ms",
+            100.0 * right as f64 / total as f64,
+            ms[ms.len() / 2].as_secs_f64() * 1000.0,
+            ms[ms.len() - 1].as_secs_f64() * 1000.0
+        );
+    }
+}
