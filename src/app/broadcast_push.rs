@@ -27,7 +27,7 @@ pub(super) struct AppPush {
     link: PushLink,
     notes: Receiver<PushNote>,
     /// The game last handed on: its length, last move and result.
-    seen: Option<(usize, String, &'static str)>,
+    seen: Option<crate::broadcast::push::GameMark>,
     /// The game had moves: a game with none after it is a new game.
     had_moves: bool,
     /// A new game began: nothing more is pushed.
@@ -53,14 +53,7 @@ impl RochadeApp {
         }
         let record = self.session.record();
         let moves = record.moves().len();
-        let seen = (
-            moves,
-            record
-                .last_move()
-                .map(|m| m.san_string())
-                .unwrap_or_default(),
-            record.result_str(),
-        );
+        let seen = crate::broadcast::push::game_mark(record);
         let pgn = || crate::pgn::write_pgn(record);
         let mut said = Vec::new();
         if let Some(push) = self.links.broadcast.as_mut() {

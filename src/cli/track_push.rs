@@ -75,7 +75,7 @@ pub(super) struct TrackPush {
     handed: Option<String>,
     /// A cheap look at the game last handed on: its length, last move and
     /// result (a PGN is written only when this changes).
-    seen: Option<(usize, String, &'static str)>,
+    seen: Option<crate::broadcast::push::GameMark>,
     /// The first game ended (the board set back to the start): the next
     /// game is not pushed, as it would take the finished one's place on
     /// the round.
@@ -123,14 +123,7 @@ impl TrackPush {
         if self.stopped {
             return;
         }
-        let seen = (
-            record.moves().len(),
-            record
-                .last_move()
-                .map(|m| m.san_string())
-                .unwrap_or_default(),
-            record.result_str(),
-        );
+        let seen = crate::broadcast::push::game_mark(record);
         if self.seen.as_ref() == Some(&seen) {
             return;
         }

@@ -234,6 +234,22 @@ impl Pusher {
     }
 }
 
+/// A cheap look at a game: its length, last move and result. A push front
+/// end writes the game's PGN only when this changes.
+pub type GameMark = (usize, String, &'static str);
+
+/// The [`GameMark`] of `record`.
+pub fn game_mark(record: &crate::chess::GameRecord) -> GameMark {
+    (
+        record.moves().len(),
+        record
+            .last_move()
+            .map(|m| m.san_string())
+            .unwrap_or_default(),
+        record.result_str(),
+    )
+}
+
 /// The words telling the user of a push's trouble (or its end), in the
 /// UI language; none for a push that simply went through.
 pub fn push_words(pack: &Pack, effect: &PushEffect) -> Option<Utterance> {

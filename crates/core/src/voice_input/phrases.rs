@@ -135,14 +135,8 @@ pub fn vocabulary(pack: &Pack) -> std::collections::BTreeSet<String> {
     for role in Role::ALL {
         words.push(pack.piece(role).written.clone());
     }
-    for key in [
-        "captures",
-        "check",
-        "mate",
-        "en_passant",
-        "castle_short",
-        "castle_long",
-    ] {
+    // The terms of a move's announcement (every pack has them).
+    for key in crate::words::REQUIRED_TERMS {
         words.push(pack.term(key).written);
     }
     for command in super::Command::ALL {

@@ -11,5 +11,5 @@ mod pack;
 mod render;
 
 pub use check::WordFault;
-pub use pack::{Ambiguity, Lang, Pack, PackError, UnknownLang, Word, role_key};
+pub use pack::{Ambiguity, Lang, Pack, PackError, REQUIRED_TERMS, UnknownLang, Word, role_key};
 pub use render::{Form, Token, Utterance};
