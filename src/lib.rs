@@ -26,6 +26,7 @@ pub mod audio;
 pub mod ble;
 pub mod cli;
 pub mod config;
+pub mod driver;
 pub mod engine;
 pub mod game_file;
 pub mod louis;

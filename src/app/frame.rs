@@ -12,8 +12,7 @@ use crate::session::{Command, Event, Priority, Question};
 impl RochadeApp {
     /// Called every frame: deadlines due now become a tick.
     pub(super) fn run_deadlines(&mut self) {
-        let now = self.now_ms();
-        if self.session.next_deadline().is_some_and(|d| d <= now) {
+        if crate::driver::due(&self.session, self.now_ms()).is_some() {
             self.dispatch(Event::Tick);
         }
     }
@@ -22,14 +21,8 @@ impl RochadeApp {
     /// the next change of the clock display, whichever is first.
     pub fn repaint_delay(&self) -> Option<Duration> {
         let now = self.now_ms();
-        let next = [
-            self.session.next_deadline(),
-            self.session.clock().next_display_change(now),
-        ]
-        .into_iter()
-        .flatten()
-        .min()?;
-        Some(Duration::from_millis(next.saturating_sub(now).max(1)))
+        let display = self.session.clock().next_display_change(now);
+        crate::driver::wake_in(&self.session, display, now)
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use super::{CliError, CliResult};
 use crate::board::sim::{self, SimCommand, SimStep};
 use crate::board::{Format, Protocol, log};
+use crate::driver::{self, Next};
 use crate::serial::{BoardInput, Link, LinkConfig};
 use crate::session::board::BoardEvent;
 
@@ -63,7 +64,8 @@ impl FormatArg {
 pub(super) trait Follow {
     /// The followed board's messages.
     type Message;
-    fn next_deadline(&self) -> Option<u64>;
+    /// The session whose deadlines the driver runs.
+    fn session(&self) -> &crate::session::Session;
     /// Runs the deadline due at `now`.
     fn tick(&mut self, now: u64) -> CliResult;
     fn input(&mut self, now: u64, event: BoardEvent<Self::Message>) -> CliResult;
@@ -98,15 +100,11 @@ pub(super) trait Follow {
     }
 
     /// Runs every deadline up to and including `until`.
-    fn run_until(&mut self, until: u64) -> CliResult {
-        // Each tick consumes a deadline; the bound guards against a stuck one.
-        for _ in 0..100_000 {
-            match self.next_deadline() {
-                Some(d) if d <= until => self.tick(d)?,
-                _ => return Ok(()),
-            }
-        }
-        Ok(())
+    fn run_until(&mut self, until: u64) -> CliResult
+    where
+        Self: Sized,
+    {
+        crate::driver::run_due_of(self, |f| f.session(), until, |f, at| f.tick(at))
     }
 }
 
@@ -327,19 +325,20 @@ fn follow_link<F: Follow>(
 ) -> CliResult {
     loop {
         let now = epoch.elapsed().as_millis() as u64;
-        let mut wait = follower
-            .next_deadline()
-            .map_or(500, |d| d.saturating_sub(now))
-            .min(500);
-        if follower.saving() {
+        let cap = if follower.saving() {
             // A move's line waits for its save: looked for often.
-            wait = wait.min(crate::save_worker::SaveLine::POLL.as_millis() as u64);
-        }
-        match rx.recv_timeout(Duration::from_millis(wait)) {
-            Ok(Tagged::Board(input)) => follower.input(input.at_ms, input.event)?,
-            Ok(Tagged::Sighted(input)) => follower.sighted_input(input.at_ms, input.event)?,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
+            crate::save_worker::SaveLine::POLL.min(driver::LOOK_AGAIN)
+        } else {
+            driver::LOOK_AGAIN
+        };
+        let wait = driver::wait(follower.session(), None, now, cap);
+        match driver::next(&rx, Some(wait)) {
+            Next::Input(Tagged::Board(input)) => follower.input(input.at_ms, input.event)?,
+            Next::Input(Tagged::Sighted(input)) => {
+                follower.sighted_input(input.at_ms, input.event)?
+            }
+            Next::Due => {}
+            Next::Closed => {
                 let now = epoch.elapsed().as_millis() as u64;
                 follower.finish_saving(now)?;
                 return Err(CliError::failure("the board link stopped"));

@@ -44,6 +44,7 @@ use shakmaty::Position;
 use super::board_arg::OwnBoardInput;
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
+use crate::driver::{self, Next};
 use crate::engine::EngineRequest;
 use crate::online::{ApiError, Client, Find, GameLink, StreamMsg, Timing, spawn_stream, token};
 use crate::runtime::{SaveStep, Shell, carry_out};
@@ -614,23 +615,18 @@ impl Run {
     fn main_loop(&mut self, rx: &Receiver<Msg>, pack: &crate::words::Pack) -> CliResult {
         while !self.term.done {
             self.release_saved()?;
-            let now = self.now_ms();
-            let wait = self
-                .session
-                .next_deadline()
-                .map_or(500, |d| d.saturating_sub(now))
-                .min(500);
+            let wait = driver::wait(&self.session, None, self.now_ms(), driver::LOOK_AGAIN);
             let wait = match &self.pgn {
-                Some(pgn) => pgn.wait(Duration::from_millis(wait)),
-                None => Duration::from_millis(wait),
+                Some(pgn) => pgn.wait(wait),
+                None => wait,
             };
-            let msg = match rx.recv_timeout(wait) {
-                Ok(msg) => msg,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            let msg = match driver::next(rx, Some(wait)) {
+                Next::Input(msg) => msg,
+                Next::Due => {
                     self.run_deadlines()?;
                     continue;
                 }
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                Next::Closed => break,
             };
             let now = self.now_ms();
             match msg {
@@ -763,12 +759,6 @@ impl Run {
     /// play's watch); a move they complete is sent.
     fn run_deadlines(&mut self) -> CliResult {
         let now = self.now_ms();
-        for _ in 0..1000 {
-            match self.session.next_deadline() {
-                Some(d) if d <= now => self.handle(d, Event::Tick)?,
-                _ => break,
-            }
-        }
-        Ok(())
+        driver::run_due_of(self, |s| &s.session, now, |s, at| s.handle(at, Event::Tick))
     }
 }

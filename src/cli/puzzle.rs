@@ -18,7 +18,7 @@
 //! `--count` puzzles or the end of input.
 
 use std::io::Write;
-use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -27,6 +27,7 @@ use shakmaty::{Color, File, Rank};
 use super::output::{MoveBy, move_event, mover_of_ply};
 use super::{CliError, CliResult};
 use crate::board::HostCommand;
+use crate::driver::{self, Next};
 use crate::engine::EngineRequest;
 use crate::puzzle::{Progress, PuzzleSet};
 use crate::puzzle_progress::{ProgressFile, SaveOutcome};
@@ -439,15 +440,12 @@ pub fn run(args: Args) -> CliResult {
         out.emit(Some(player), fx)?;
         played += 1;
         loop {
-            let wait = session
-                .next_deadline()
-                .map_or(500, |d| d.saturating_sub(now()))
-                .min(500);
-            let event = match rx.recv_timeout(Duration::from_millis(wait)) {
-                Err(RecvTimeoutError::Timeout) => Event::Tick,
-                Err(RecvTimeoutError::Disconnected) | Ok(Msg::End) => break 'puzzles,
-                Ok(Msg::Board(input)) => input.event,
-                Ok(Msg::Line(line)) => {
+            let wait = driver::wait(&session, None, now(), driver::LOOK_AGAIN);
+            let event = match driver::next(&rx, Some(wait)) {
+                Next::Due => Event::Tick,
+                Next::Closed | Next::Input(Msg::End) => break 'puzzles,
+                Next::Input(Msg::Board(input)) => input.event,
+                Next::Input(Msg::Line(line)) => {
                     let text = line.trim();
                     if text.is_empty() {
                         continue;

@@ -208,8 +208,8 @@ impl Shell for TrackOut<'_> {
 impl Follow for Driver {
     type Message = crate::board::PegMessage;
 
-    fn next_deadline(&self) -> Option<u64> {
-        self.session.next_deadline()
+    fn session(&self) -> &Session {
+        &self.session
     }
 
     fn tick(&mut self, now: u64) -> CliResult {

@@ -57,8 +57,8 @@ impl EBoardDriver {
 impl Follow for EBoardDriver {
     type Message = Message;
 
-    fn next_deadline(&self) -> Option<u64> {
-        self.driver.session.next_deadline()
+    fn session(&self) -> &crate::session::Session {
+        &self.driver.session
     }
 
     fn tick(&mut self, now: u64) -> CliResult {

@@ -6,12 +6,13 @@
 //! [`rochade_core::broadcast::Pusher`]'s; this thread only posts and reads
 //! the answer into a [`PushAnswer`].
 
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use rochade_core::broadcast::{PushAnswer, PushEffect, PushTiming, Pusher};
 
 use super::{ApiError, Client};
+use crate::driver::{self, Next};
 
 /// The push's path for `round` (only the id's letters and digits).
 pub fn push_path(round: &str) -> Option<String> {
@@ -116,21 +117,13 @@ impl PushRun {
                 tell(PushNote::Finished { up_to_date });
                 return;
             }
-            let deadline = [self.pusher.next_deadline(), self.finish_by]
-                .into_iter()
-                .flatten()
-                .min();
-            let command = match deadline {
-                Some(at) => match rx.recv_timeout(Duration::from_millis(at.saturating_sub(now))) {
-                    Ok(c) => Some(c),
-                    Err(RecvTimeoutError::Timeout) => None,
-                    // The front end is gone: nothing more to push for.
-                    Err(RecvTimeoutError::Disconnected) => return,
-                },
-                None => match rx.recv() {
-                    Ok(c) => Some(c),
-                    Err(_) => return,
-                },
+            // Nothing scheduled: wait for the next command, however long.
+            let wait = driver::to_soonest(&self.pusher, self.finish_by, now);
+            let command = match driver::next(rx, wait) {
+                Next::Input(c) => Some(c),
+                Next::Due => None,
+                // The front end is gone: nothing more to push for.
+                Next::Closed => return,
             };
             let effects = match command {
                 Some(command) => self.take(command),
