@@ -5,8 +5,11 @@
 use std::time::{Duration, Instant};
 
 use super::EngineService;
-use crate::runtime::{Collect, Shell, WithEngine, carry_out};
-use crate::session::{Effect, Event, Outcome, Session};
+use crate::board::HostCommand;
+use crate::runtime::{Collect, SaveStep, Shell, carry_out};
+use crate::session::{Earcon, Effect, Event, Notice, Outcome, Session, SessionConfig, Speech};
+use rochade_core::engine::EngineRequest;
+use rochade_core::online::OnlineEffect;
 
 /// How the driver tells time.
 #[derive(Clone, Copy, Debug)]
@@ -124,5 +127,50 @@ impl Driver {
                 }
             }
         }
+    }
+}
+
+/// A front end of its own wrapped with the engine thread: engine requests
+/// go to the engine, everything else to `inner`.
+pub struct WithEngine<'a, S: ?Sized> {
+    pub engine: &'a EngineService,
+    pub inner: &'a mut S,
+}
+
+impl<S: Shell + ?Sized> Shell for WithEngine<'_, S> {
+    type Error = S::Error;
+
+    fn speak(&mut self, speech: Speech) -> Result<(), S::Error> {
+        self.inner.speak(speech)
+    }
+    fn sound(&mut self, earcon: Earcon) -> Result<(), S::Error> {
+        self.inner.sound(earcon)
+    }
+    fn notice(&mut self, notice: Notice) -> Result<(), S::Error> {
+        self.inner.notice(notice)
+    }
+    fn save_game(&mut self) -> Result<SaveStep, S::Error> {
+        self.inner.save_game()
+    }
+    fn board_command(&mut self, command: HostCommand) -> Result<(), S::Error> {
+        self.inner.board_command(command)
+    }
+    fn sighted_board_command(&mut self, command: HostCommand) -> Result<(), S::Error> {
+        self.inner.sighted_board_command(command)
+    }
+    fn ask_engine(&mut self, request: EngineRequest) -> Result<(), S::Error> {
+        self.engine.ask(request);
+        Ok(())
+    }
+    fn restart_engine(&mut self) -> Result<(), S::Error> {
+        self.engine.restart();
+        Ok(())
+    }
+    fn config_changed(&mut self, config: SessionConfig) -> Result<(), S::Error> {
+        self.inner.config_changed(config)
+    }
+    fn online(&mut self, _: OnlineEffect) -> Result<(), S::Error> {
+        // Practice against the engine has no online play.
+        Ok(())
     }
 }
