@@ -287,7 +287,7 @@ impl Shell for PlayOut<'_> {
                 writeln!(self.stdout, "{line}")?;
             }
             Notice::Rejected { input, reason } if json => {
-                let line = json!({"event": "error", "input": input, "reason": reason});
+                let line = json!({"event": "error", "input": input, "reason": reason.to_string()});
                 writeln!(self.stdout, "{line}")?;
             }
             Notice::Engine {

@@ -265,7 +265,7 @@ impl Shell for PuzzleOut<'_> {
                 self.out.line(json!({"event": event, "id": id}), None)?;
             }
             Notice::Rejected { input, reason } => {
-                let line = json!({"event": "error", "input": input, "reason": reason});
+                let line = json!({"event": "error", "input": input, "reason": reason.to_string()});
                 self.out.line(line, None)?;
             }
             // Other notices are for the window and `track`; their words

@@ -401,13 +401,12 @@ impl Session {
                     Priority::Alert,
                 );
                 out.push(Effect::Sound(Earcon::Illegal));
-                let reason = err.to_string();
                 self.outcome.note(Outcome::Refused {
                     reason: Refusal::Input(err.clone()),
                 });
                 out.push(Effect::Notice(Notice::Rejected {
                     input: text.to_owned(),
-                    reason,
+                    reason: err,
                 }));
             }
         }

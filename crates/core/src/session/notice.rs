@@ -9,7 +9,7 @@ use shakmaty::{Color, KnownOutcome, Move, Piece, Square};
 
 use super::notice_json as json;
 use super::{QuestionKind, Source};
-use crate::chess::{Claim, EndReason};
+use crate::chess::{Claim, EndReason, MoveInputError};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -171,10 +171,12 @@ pub enum Notice {
         state: EngineChange,
         detail: String,
     },
-    /// Input that was not a legal move.
+    /// Input that was not a legal move: what was typed, and why (written
+    /// as the error's English text, as before).
     Rejected {
         input: String,
-        reason: String,
+        #[serde(serialize_with = "json::display")]
+        reason: MoveInputError,
     },
     /// A puzzle was set up: `start_fen` is the puzzle's position, in
     /// which the opponent's first move (which follows as a `move`) is
