@@ -5,9 +5,14 @@
 //! position's grammar). Prints accuracy per language and phrasing and the
 //! median decode time; docs/voice.md has the figures.
 //!
-//! Usage: `cargo bench --bench voice_listen` (SAMPLES=n per language,
-//! default 30: 10 per phrasing). Needs espeak-ng, sox, libpocketsphinx3 and
-//! pocketsphinx-en-us (scripts/deps.sh, ROCHADE_BENCH_PACKAGES).
+//! Usage: `cargo bench --profile dev --bench voice_listen` (SAMPLES=n per
+//! language and seed, default 30: 10 per phrasing; SEEDS=1,2,3,4,5 by
+//! default: each seed draws other moves, voices, speeds, pitches and noise,
+//! and the worst seed is printed beside the whole). Needs espeak-ng, sox,
+//! libpocketsphinx3 and pocketsphinx-en-us (scripts/deps.sh,
+//! ROCHADE_BENCH_PACKAGES). LANGS=de (or en) measures one language;
+//! PRONUNCIATIONS=FILE tries pronunciations (assets/voice-input's format)
+//! before the bundled ones, to tune them without a rebuild.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -149,51 +154,110 @@ fn main() {
         ("brownnoise", 0.05),
         ("whitenoise", 0.03),
     ];
-    let mut all_ms: BTreeMap<Lang, Vec<Duration>> = BTreeMap::new();
+    let seeds: Vec<u64> = std::env::var("SEEDS")
+        .unwrap_or_else(|_| "1,2,3,4,5".into())
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse()
+                .expect("SEEDS: numbers separated by commas")
+        })
+        .collect();
+    // PRONUNCIATIONS=FILE: pronunciations tried before the bundled ones.
+    let pronunciations = std::env::var_os("PRONUNCIATIONS")
+        .map(|f| std::fs::read_to_string(f).expect("PRONUNCIATIONS: a readable file"));
+    // LANGS=de measures one language only (tuning its dictionary).
+    let langs = std::env::var("LANGS").unwrap_or_else(|_| "de,en".into());
     for (lang, lang_voices) in voices {
-        let mut rng = Lcg(0x5eed + lang as u64);
+        if !langs.split(',').any(|l| l.trim() == lang.to_string()) {
+            continue;
+        }
         let pack = Pack::bundled(lang);
-        let mut listener = Listener::new(lang, &model).expect("listener");
-        let mut tallies: BTreeMap<Phrasing, Tally> = BTreeMap::new();
-        for i in 0..per_language {
-            let phrasing = [Phrasing::Short, Phrasing::Long, Phrasing::Letters][i % 3];
-            let game = &games[rng.below(games.len())];
-            let ply = rng.below(game.moves().len());
-            let pos = game.position_before(ply);
-            let mv = game.moves()[ply].mv;
-            let text = say_move(pos, mv, &pack, phrasing);
-            let voice = lang_voices[rng.below(lang_voices.len())];
-            let speed = 130 + 10 * rng.below(8) as u32;
-            let pitch = 30 + 5 * rng.below(9) as u32;
-            let noise = noises[rng.below(noises.len())];
-            let samples = synthesise(dir.path(), voice, speed, pitch, noise, &text);
-            let recognition = listener.listen(pos, &samples).expect("recognition");
-            let right = recognition.heard == Some(Heard::Move(mv));
-            let tally = tallies.entry(phrasing).or_default();
-            tally.total += 1;
-            tally.right += usize::from(right);
-            all_ms.entry(lang).or_default().push(recognition.decoding);
-            let san = SanPlus::from_move(pos.clone(), mv);
-            if !right {
-                println!(
-                    "voice_listen: {lang} miss: {san} said \"{text}\" ({voice}, speed {speed}, pitch {pitch}, {} {}): heard {:?}",
-                    noise.0, noise.1, recognition.text
-                );
+        let mut listener = Listener::with_pronunciations(lang, &model, pronunciations.as_deref())
+            .expect("listener");
+        let mut whole: BTreeMap<Phrasing, Tally> = BTreeMap::new();
+        let mut ms: Vec<Duration> = Vec::new();
+        // The worst seed per phrasing and over all phrasings (right, total, seed).
+        let mut worst: BTreeMap<Option<Phrasing>, (usize, usize, u64)> = BTreeMap::new();
+        for &seed in &seeds {
+            let mut rng = Lcg(0x5eed + lang as u64 + (seed << 8));
+            let mut tallies: BTreeMap<Phrasing, Tally> = BTreeMap::new();
+            for i in 0..per_language {
+                let phrasing = [Phrasing::Short, Phrasing::Long, Phrasing::Letters][i % 3];
+                let game = &games[rng.below(games.len())];
+                let ply = rng.below(game.moves().len());
+                let pos = game.position_before(ply);
+                let mv = game.moves()[ply].mv;
+                let text = say_move(pos, mv, &pack, phrasing);
+                let voice = lang_voices[rng.below(lang_voices.len())];
+                let speed = 130 + 10 * rng.below(8) as u32;
+                let pitch = 30 + 5 * rng.below(9) as u32;
+                let noise = noises[rng.below(noises.len())];
+                let samples = synthesise(dir.path(), voice, speed, pitch, noise, &text);
+                let recognition = listener.listen(pos, &samples).expect("recognition");
+                let right = recognition.heard == Some(Heard::Move(mv));
+                let tally = tallies.entry(phrasing).or_default();
+                tally.total += 1;
+                tally.right += usize::from(right);
+                ms.push(recognition.decoding);
+                let san = SanPlus::from_move(pos.clone(), mv);
+                if !right {
+                    println!(
+                        "voice_listen: {lang} seed {seed} miss: {san} said \"{text}\" ({voice}, speed {speed}, pitch {pitch}, {} {}): heard {:?}",
+                        noise.0, noise.1, recognition.text
+                    );
+                }
             }
+            let (mut right, mut total) = (0, 0);
+            for (phrasing, t) in &tallies {
+                println!(
+                    "voice_listen: {lang} seed {seed} {phrasing}: {}/{}",
+                    t.right, t.total
+                );
+                keep_worst(&mut worst, Some(*phrasing), t.right, t.total, seed);
+                let w = whole.entry(*phrasing).or_default();
+                w.right += t.right;
+                w.total += t.total;
+                right += t.right;
+                total += t.total;
+            }
+            keep_worst(&mut worst, None, right, total, seed);
+            println!("voice_listen: {lang} seed {seed} all: {right}/{total}");
         }
         let (mut right, mut total) = (0, 0);
-        for (phrasing, t) in &tallies {
-            println!("voice_listen: {lang} {phrasing}: {}/{}", t.right, t.total);
+        for (phrasing, t) in &whole {
+            let (w_right, w_total, w_seed) = worst[&Some(*phrasing)];
+            println!(
+                "voice_listen: {lang} {phrasing}: {}/{} ({:.0}%), worst seed {w_seed}: {w_right}/{w_total}",
+                t.right,
+                t.total,
+                100.0 * t.right as f64 / t.total as f64
+            );
             right += t.right;
             total += t.total;
         }
-        let ms = all_ms.get_mut(&lang).expect("times");
         ms.sort();
+        let (w_right, w_total, w_seed) = worst[&None];
         println!(
-            "voice_listen: {lang} all: {right}/{total} ({:.0}%), decode median {:.0} ms, worst {:.0} ms",
+            "voice_listen: {lang} all: {right}/{total} ({:.0}%), worst seed {w_seed}: {w_right}/{w_total}; decode median {:.0} ms, worst {:.0} ms",
             100.0 * right as f64 / total as f64,
             ms[ms.len() / 2].as_secs_f64() * 1000.0,
             ms[ms.len() - 1].as_secs_f64() * 1000.0
         );
+    }
+}
+
+/// Keeps the seed with the lowest share right for `key`.
+fn keep_worst(
+    worst: &mut BTreeMap<Option<Phrasing>, (usize, usize, u64)>,
+    key: Option<Phrasing>,
+    right: usize,
+    total: usize,
+    seed: u64,
+) {
+    let entry = worst.entry(key).or_insert((right, total, seed));
+    // right/total < entry.0/entry.1, without floating point.
+    if right * entry.1 < entry.0 * total {
+        *entry = (right, total, seed);
     }
 }

@@ -109,18 +109,33 @@ impl Listener {
     /// voice input may hear in `lang` (the bundled pack's words: a user's
     /// changed word would have no pronunciation).
     pub fn new(lang: Lang, model: &Model) -> Result<Listener, VoiceError> {
+        Listener::with_pronunciations(lang, model, None)
+    }
+
+    /// [`Listener::new`] with `first`'s pronunciations (the dictionary
+    /// format) taking the place of the bundled ones for the words it has:
+    /// how a pronunciation is tried out (the voice benchmark's
+    /// `PRONUNCIATIONS`) before it goes into assets/voice-input.
+    pub fn with_pronunciations(
+        lang: Lang,
+        model: &Model,
+        first: Option<&str>,
+    ) -> Result<Listener, VoiceError> {
         let pack = Pack::bundled(lang);
         let words = rochade_core::voice_input::vocabulary(&pack);
         let words = words.iter().map(String::as_str);
-        let dictionary = match lang {
-            Lang::De => rochade_core::voice_input::dictionary(words, &[GERMAN_DICTIONARY])?,
+        let mut sources: Vec<&str> = first.into_iter().collect();
+        let model_words;
+        match lang {
+            Lang::De => sources.push(GERMAN_DICTIONARY),
             Lang::En => {
-                let model_words = std::fs::read_to_string(&model.dictionary)
+                model_words = std::fs::read_to_string(&model.dictionary)
                     .map_err(|e| VoiceError::ModelDictionary(model.dictionary.clone(), e))?;
-                rochade_core::voice_input::dictionary(words, &[ENGLISH_DICTIONARY, &model_words])?
+                sources.extend([ENGLISH_DICTIONARY, model_words.as_str()]);
             }
             Lang::Pt => return Err(VoiceError::NoLanguage(lang)),
-        };
+        }
+        let dictionary = rochade_core::voice_input::dictionary(words, &sources)?;
         Listener::with_dictionary(pack, model, &dictionary)
     }
 
