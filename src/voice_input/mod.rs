@@ -4,6 +4,7 @@
 //! (`rochade_core::voice_input`). German words are written in the English
 //! model's phonemes (assets/voice-input/de.dict).
 
+pub mod microphone;
 #[cfg(unix)]
 mod pocketsphinx;
 pub mod wav;
@@ -181,6 +182,9 @@ impl Listener {
         let text = match span {
             Some(speech) => {
                 let speech = rochade_core::voice_input::even_level(speech);
+                // Digital silence lost words at the edges: a microphone's
+                // faint hiss instead.
+                let speech = rochade_core::voice_input::with_room_floor(&speech);
                 self.decoder.decode(&speech).map_err(failed)?
             }
             None => None,
