@@ -227,3 +227,74 @@ fn a_move_after_digital_silence_is_heard_whole() {
         assert_eq!(heard["san"], "Nf3", "{text}: {heard}");
     }
 }
+
+/// `rochade puzzle --voice`: "hint" said gives the hint, the solution said
+/// solves a mate in one.
+#[test]
+fn a_puzzle_is_solved_by_voice() {
+    use rochade::announce::{AnnounceForm, announce_move};
+    use rochade::puzzle::PuzzleSet;
+    use rochade::words::{Lang, Pack};
+    let puzzle_args = [
+        "puzzle", "--json", "--quiet", "--count", "1", "--seed", "3", "--lang", "en", "--theme",
+        "mateIn1",
+    ];
+    // Which puzzle the seed chooses, and its solution in words.
+    let out = run_rochade(&puzzle_args, b"");
+    let first = String::from_utf8_lossy(&out.stdout);
+    let shown: serde_json::Value = first
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .find(|e| e["event"] == "puzzle")
+        .unwrap_or_else(|| panic!("no puzzle: {first}"));
+    let set = PuzzleSet::bundled();
+    let puzzle = set
+        .get(shown["id"].as_str().expect("id"))
+        .expect("the puzzle");
+    let line = puzzle.line().expect("legal");
+    let (position, solution) = line[1].clone();
+    let words = announce_move(
+        &Pack::bundled(Lang::En),
+        &position,
+        solution,
+        AnnounceForm::Short,
+    );
+    let uci = shakmaty::uci::UciMove::from_standard(solution).to_string();
+
+    let dir = tempfile::tempdir().expect("dir");
+    let hint = speak(dir.path(), "hint", "en-us", "hint");
+    let mate = speak(dir.path(), "mate", "en-us", &words.spoken);
+    let mut args = puzzle_args.to_vec();
+    args.extend(["--voice-wav", hint.to_str().unwrap()]);
+    args.extend(["--voice-wav", mate.to_str().unwrap()]);
+    let out = run_rochade(&args, b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let heard: Vec<&serde_json::Value> = events.iter().filter(|e| e["event"] == "heard").collect();
+    assert_eq!(
+        heard.len(),
+        2,
+        "{} said {:?}: {events:#?}",
+        words.spoken,
+        uci
+    );
+    assert_eq!(heard[0]["command"], "hint", "{}", heard[0]);
+    assert_eq!(
+        heard[1]["uci"],
+        uci.as_str(),
+        "{} {}",
+        words.spoken,
+        heard[1]
+    );
+    let says = said(&events);
+    assert!(says.iter().any(|s| s.starts_with("Hint")), "{says:?}");
+    assert_eq!(player_moves(&events), [uci.as_str()], "{events:#?}");
+    assert!(events.iter().any(|e| e["event"] == "solved"), "{events:#?}");
+}

@@ -12,7 +12,9 @@
 //! spoken form (with umlauts) in a UTF-8 locale, ASCII otherwise. With
 //! `--json` each event is one JSON object per line: `move` (uci, san, by,
 //! announcement), `say` (any other words), `end` (result, reason) and
-//! `error` (bad input; the game goes on).
+//! `error` (bad input; the game goes on). With `--voice` moves and
+//! commands may be said as well ([`super::play_voice`]); each recognition
+//! is a `heard` or `not_understood` line.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,7 +36,7 @@ use crate::voice_input::microphone::{Feed, VoiceSource};
 use crate::words::{Lang, Token};
 use rochade_core::voice_input::utterance::Mode;
 
-use super::play_voice::{Input, Inputs, Next, PlayVoice, Understood};
+use super::play_voice::{Input, Inputs, Next, PlayVoice, Understood, play_command};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -526,7 +528,7 @@ fn play_lines(driver: &mut Driver, out: &mut Out, inputs: &mut Inputs) -> CliRes
                 }
             }
             Next::Voice(heard) => match inputs.understand(heard, driver, out.json) {
-                Understood::Event(event) => event,
+                Understood::Command(said) => Event::Command(play_command(said)),
                 Understood::Move { event, words } => {
                     if inputs.confirm() && !game_over(driver) {
                         let question = driver
@@ -545,7 +547,7 @@ fn play_lines(driver: &mut Driver, out: &mut Out, inputs: &mut Inputs) -> CliRes
                     out.say(driver, driver.session.pack().say("voice_nothing_to_answer"))?;
                     continue;
                 }
-                Understood::Nothing(words) => {
+                Understood::Nothing(words) | Understood::Stopped(words) => {
                     if let Some(words) = words {
                         out.say(driver, words)?;
                     }
@@ -589,9 +591,11 @@ fn next_answer(driver: &mut Driver, out: &mut Out, inputs: &mut Inputs) -> Resul
             Next::Line(line) => return Ok(is_yes(line.trim())),
             Next::Voice(heard) => match inputs.understand(heard, driver, out.json) {
                 Understood::Answer(yes) => return Ok(yes),
-                Understood::Nothing(Some(words)) => out.say(driver, words)?,
-                Understood::Nothing(None) => {}
-                Understood::Event(_) | Understood::Move { .. } => {
+                Understood::Nothing(Some(words)) | Understood::Stopped(Some(words)) => {
+                    out.say(driver, words)?
+                }
+                Understood::Nothing(None) | Understood::Stopped(None) => {}
+                Understood::Command(_) | Understood::Move { .. } => {
                     out.say(driver, driver.session.pack().say("voice_not_understood"))?;
                 }
             },

@@ -34,15 +34,18 @@ pub(super) enum Next {
 
 /// What a voice event means to the game loop.
 pub(super) enum Understood {
-    /// A command, to be handled as typed.
-    Event(Event),
     /// A move, and its words for the question "Springer f3? Yes or no".
     Move { event: Event, words: Utterance },
     /// Yes or no.
     Answer(bool),
-    /// Nothing to do: what was needed is said (not understood, too slow,
-    /// voice input unavailable).
+    /// A spoken command other than yes and no (each front end knows
+    /// what it does there).
+    Command(Said),
+    /// Nothing to do but say these words (not understood, too slow).
     Nothing(Option<Utterance>),
+    /// Voice input has stopped (unavailable, said in these words; or the
+    /// recordings have all been played).
+    Stopped(Option<Utterance>),
 }
 
 /// Voice input in `play`.
@@ -110,44 +113,18 @@ impl Inputs {
         driver: &Driver,
         json: bool,
     ) -> Understood {
-        let pack = driver.session.pack();
-        match event {
-            VoiceEvent::Heard {
-                recognition,
-                position,
-            } => {
-                if json {
-                    println!("{}", super::listen::as_json(&position, &recognition));
-                }
-                match recognition.heard {
-                    None => Understood::Nothing(Some(pack.say("voice_not_understood"))),
-                    Some(Heard::Move(mv)) => Understood::Move {
-                        event: Event::MoveEntered {
-                            text: UciMove::from_standard(mv).to_string(),
-                            source: Source::Keyboard,
-                        },
-                        words: announce_move(pack, &position, mv, AnnounceForm::Short),
-                    },
-                    Some(Heard::Command(said)) => match said {
-                        Said::Yes => Understood::Answer(true),
-                        Said::No => Understood::Answer(false),
-                        other => Understood::Event(Event::Command(command(other))),
-                    },
-                }
-            }
-            VoiceEvent::TooSlow => Understood::Nothing(Some(pack.say("voice_too_slow"))),
-            VoiceEvent::Unavailable(why) => {
+        let (line, understood) = understand(event, driver.session.pack());
+        if let (true, Some(line)) = (json, line) {
+            println!("{line}");
+        }
+        match understood {
+            Understood::Stopped(words) => {
                 if let Some(v) = &mut self.voice {
                     v.ended = true;
                 }
-                Understood::Nothing(Some(unavailable_words(pack, &why)))
+                Understood::Nothing(words)
             }
-            VoiceEvent::Ended => {
-                if let Some(v) = &mut self.voice {
-                    v.ended = true;
-                }
-                Understood::Nothing(None)
-            }
+            other => other,
         }
     }
 
@@ -157,9 +134,45 @@ impl Inputs {
     }
 }
 
+/// What a voice event means, in `pack`'s words, and the JSON line of a
+/// recognition (as `rochade listen` prints it).
+pub(super) fn understand(
+    event: VoiceEvent,
+    pack: &Pack,
+) -> (Option<serde_json::Value>, Understood) {
+    match event {
+        VoiceEvent::Heard {
+            recognition,
+            position,
+        } => {
+            let line = super::listen::as_json(&position, &recognition);
+            let understood = match recognition.heard {
+                None => Understood::Nothing(Some(pack.say("voice_not_understood"))),
+                Some(Heard::Move(mv)) => Understood::Move {
+                    event: Event::MoveEntered {
+                        text: UciMove::from_standard(mv).to_string(),
+                        source: Source::Keyboard,
+                    },
+                    words: announce_move(pack, &position, mv, AnnounceForm::Short),
+                },
+                Some(Heard::Command(Said::Yes)) => Understood::Answer(true),
+                Some(Heard::Command(Said::No)) => Understood::Answer(false),
+                Some(Heard::Command(said)) => Understood::Command(said),
+            };
+            (Some(line), understood)
+        }
+        VoiceEvent::TooSlow => (None, Understood::Nothing(Some(pack.say("voice_too_slow")))),
+        VoiceEvent::Unavailable(why) => (
+            None,
+            Understood::Stopped(Some(unavailable_words(pack, &why))),
+        ),
+        VoiceEvent::Ended => (None, Understood::Stopped(None)),
+    }
+}
+
 /// The session command a spoken command stands for (as the typed words
 /// do: resigning is asked first).
-fn command(said: Said) -> Command {
+pub(super) fn play_command(said: Said) -> Command {
     match said {
         Said::Takeback => Command::Takeback,
         Said::Repeat => Command::Repeat,
