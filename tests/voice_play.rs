@@ -298,3 +298,51 @@ fn a_puzzle_is_solved_by_voice() {
     assert_eq!(player_moves(&events), [uci.as_str()], "{events:#?}");
     assert!(events.iter().any(|e| e["event"] == "solved"), "{events:#?}");
 }
+
+/// Without the speech model, `play --voice` says once which packages to
+/// install, and typed moves are played.
+#[test]
+fn a_missing_model_is_said_once_and_typing_goes_on() {
+    let dir = tempfile::tempdir().expect("dir");
+    let e4 = speak(dir.path(), "e4", "en-us", "Eva four");
+    let empty = tempfile::tempdir().expect("an empty model folder");
+    let args = [
+        "play",
+        "--lang",
+        "en",
+        "--json",
+        "--quiet",
+        "--pause-ms",
+        "0",
+        "--seed",
+        "5",
+        "--level",
+        "2",
+        "--voice",
+        "--voice-wav",
+        e4.to_str().unwrap(),
+    ];
+    let out = cli::run_rochade_env(
+        &args,
+        b"d4\n",
+        &[("ROCHADE_VOICE_MODEL", empty.path().to_str().unwrap())],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let says = said(&events);
+    let told = says
+        .iter()
+        .filter(|s| {
+            **s == "Voice input cannot work: install libpocketsphinx3 and pocketsphinx-en-us. Type your moves"
+        })
+        .count();
+    assert_eq!(told, 1, "{says:?}");
+    assert_eq!(player_moves(&events), ["d2d4"], "{events:#?}");
+}
