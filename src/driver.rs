@@ -47,6 +47,12 @@ pub fn due(timed: &impl Timed, now: u64) -> Option<u64> {
     timed.next_deadline().filter(|&d| d <= now)
 }
 
+/// Whether nothing at all is scheduled (no reply, settle or guidance
+/// still to come): voice input listens for the player's move only then.
+pub fn nothing_scheduled(timed: &impl Timed) -> bool {
+    timed.next_deadline().is_none()
+}
+
 /// How long to wait from `now` for the next input: until the next deadline
 /// of `timed` (or of `also`, another deadline of the front end's own), at
 /// most `cap`.
@@ -196,6 +202,8 @@ mod tests {
         assert_eq!(wait(&Alarms(vec![9_000]), None, 1_000, cap), cap);
         // A deadline already past: no wait at all.
         assert_eq!(wait(&alarms, None, 2_000, cap), Duration::ZERO);
+        assert!(!nothing_scheduled(&alarms));
+        assert!(nothing_scheduled(&Alarms(vec![])));
         assert_eq!(due(&alarms, 1_299), None);
         assert_eq!(due(&alarms, 1_300), Some(1_300));
     }

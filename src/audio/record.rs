@@ -64,6 +64,18 @@ impl MicRecorder {
         self.samples.lock().map(|s| s.len()).unwrap_or(0) as f32 / self.rate as f32
     }
 
+    /// The device's sample rate.
+    pub fn rate(&self) -> u32 {
+        self.rate
+    }
+
+    /// What was recorded since the last call (or the start), taken out of
+    /// the take: voice input listens as the samples come, and the take
+    /// does not grow for hours.
+    pub fn take_new(&self) -> Vec<f32> {
+        std::mem::take(&mut *self.samples.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
     /// Stops and returns the raw take at the device rate. Use
     /// [`Clip::prepared_for_voice`] to trim and resample it for a clip.
     pub fn stop(mut self) -> Clip {

@@ -65,7 +65,8 @@ pub fn run(args: Args) -> CliResult {
     Ok(())
 }
 
-fn as_json(position: &shakmaty::Chess, r: &Recognition) -> serde_json::Value {
+/// The JSON line of a recognition (also `play --voice --json`'s `heard`).
+pub(super) fn as_json(position: &shakmaty::Chess, r: &Recognition) -> serde_json::Value {
     let ms = r.decoding.as_millis() as u64;
     match r.heard {
         Some(Heard::Move(mv)) => json!({

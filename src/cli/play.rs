@@ -12,7 +12,9 @@
 //! spoken form (with umlauts) in a UTF-8 locale, ASCII otherwise. With
 //! `--json` each event is one JSON object per line: `move` (uci, san, by,
 //! announcement), `say` (any other words), `end` (result, reason) and
-//! `error` (bad input; the game goes on).
+//! `error` (bad input; the game goes on). With `--voice` moves and
+//! commands may be said as well ([`super::play_voice`]); each recognition
+//! is a `heard` or `not_understood` line.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,7 +32,11 @@ use crate::runtime::{SaveStep, Shell};
 use crate::session::{
     Command, Earcon, EngineChange, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
 };
+use crate::voice_input::microphone::{Feed, VoiceSource};
 use crate::words::{Lang, Token};
+use rochade_core::voice_input::utterance::Mode;
+
+use super::play_voice::{Input, Inputs, Next, PlayVoice, Understood, play_command};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -68,6 +74,18 @@ pub struct Args {
     /// game in it is kept beside it, as FILE-2.pgn or the next number free).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
+    /// Say your moves and commands into the microphone (German or
+    /// English; typing works as well). Needs pocketsphinx.
+    #[arg(long)]
+    pub voice: bool,
+    /// With --voice: a heard move is asked first ("Springer Felix drei?
+    /// Yes or no"), answered by voice or typed.
+    #[arg(long)]
+    pub voice_confirm: bool,
+    /// With --voice: these recordings (16 kHz WAV) instead of the
+    /// microphone, said one after the other when it is your turn (tests).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub voice_wav: Vec<PathBuf>,
 }
 
 /// A colour on the command line (English, German or Portuguese).
@@ -441,69 +459,117 @@ pub fn run(args: Args) -> CliResult {
         shell.flush_speech()?;
     }
     // Lines come on a channel, so that while the player thinks, moves
-    // waiting for their save are printed as soon as it is on disk.
-    let (tx, lines) = std::sync::mpsc::channel();
-    super::spawn_stdin_lines(tx, Some, None);
-    let played = play_lines(&mut driver, &mut out, &lines);
+    // waiting for their save are printed as soon as it is on disk; what
+    // voice input hears comes on the same channel.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let voice = (args.voice || args.voice_confirm || !args.voice_wav.is_empty()).then(|| {
+        let feed = if args.voice_wav.is_empty() {
+            Feed::Microphone
+        } else {
+            Feed::Recordings(args.voice_wav.clone())
+        };
+        PlayVoice {
+            source: VoiceSource::start(
+                args.lang,
+                Mode::Continuous,
+                feed,
+                out.speech.speaking_probe(),
+                tx.clone(),
+                Input::Voice,
+            ),
+            confirm: args.voice_confirm,
+            ended: false,
+        }
+    });
+    super::spawn_stdin_lines(tx, |line| Input::Typed(Some(line)), Input::Typed(None));
+    let mut inputs = Inputs {
+        rx,
+        typed_ended: false,
+        voice,
+    };
+    let played = play_lines(&mut driver, &mut out, &mut inputs);
     // Every move on disk, or said which are not and where they are.
     let saved = out.finish_saving(driver.session.record());
     out.speech.finish();
     played.and(saved)
 }
 
-/// The game: events from the typed lines (`None`: the end of input) and
-/// the engine, until `quit`, the end of input or the end of the game.
-fn play_lines(
-    driver: &mut Driver,
-    out: &mut Out,
-    lines: &std::sync::mpsc::Receiver<Option<String>>,
-) -> CliResult {
+/// The game: events from the typed lines, the voice and the engine, until
+/// `quit`, the end of input (typed, and the voice's recordings) or the end
+/// of the game.
+fn play_lines(driver: &mut Driver, out: &mut Out, inputs: &mut Inputs) -> CliResult {
     out.handle(driver, Event::Tick)?;
     settle(driver, out)?;
     out.say(driver, driver.session.pack().say("terminal_help_hint"))?;
+    if inputs.voice.is_some() {
+        out.say(driver, driver.session.pack().say("voice_on"))?;
+    }
     loop {
-        let Some(line) = next_line(out, lines)? else {
-            return Ok(());
+        let event = match next_input(driver, out, inputs)? {
+            Next::End => return Ok(()),
+            Next::Line(line) => {
+                let text = line.trim();
+                if text.is_empty() {
+                    continue;
+                }
+                if is_quit(text) {
+                    return Ok(());
+                }
+                if is_help(text) {
+                    out.say(driver, driver.session.pack().say("play_help"))?;
+                    continue;
+                }
+                match command_for(text) {
+                    Some(cmd) => Event::Command(cmd),
+                    None => Event::MoveEntered {
+                        text: text.to_owned(),
+                        source: Source::Keyboard,
+                    },
+                }
+            }
+            Next::Voice(heard) => match inputs.understand(heard, driver, out.json) {
+                Understood::Command(said) => Event::Command(play_command(said)),
+                Understood::Move { event, words } => {
+                    if inputs.confirm() && !game_over(driver) {
+                        let question = driver
+                            .session
+                            .pack()
+                            .phrase("voice_confirm_move", &[("move", words)]);
+                        out.say(driver, question)?;
+                        if !next_answer(driver, out, inputs)? {
+                            out.say(driver, driver.session.pack().say("voice_move_dropped"))?;
+                            continue;
+                        }
+                    }
+                    event
+                }
+                Understood::Answer(_) => {
+                    out.say(driver, driver.session.pack().say("voice_nothing_to_answer"))?;
+                    continue;
+                }
+                Understood::Nothing(words) | Understood::Stopped(words) => {
+                    if let Some(words) = words {
+                        out.say(driver, words)?;
+                    }
+                    continue;
+                }
+            },
         };
-        let text = line.trim();
-        if text.is_empty() {
-            continue;
-        }
-        if is_quit(text) {
-            return Ok(());
-        }
-        if is_help(text) {
-            out.say(driver, driver.session.pack().say("play_help"))?;
-            continue;
-        }
-        let command = command_for(text);
-        if game_over(driver) && command != Some(Command::Repeat) {
+        if game_over(driver) && event != Event::Command(Command::Repeat) {
             // The game stays open until `quit`: a word typed after the end
             // (an answer to a question that never came) is answered here,
             // never passed to the shell.
             out.say(driver, driver.session.pack().say("play_over"))?;
             continue;
         }
-        let event = match command {
-            Some(cmd) => Event::Command(cmd),
-            None => Event::MoveEntered {
-                text: text.to_owned(),
-                source: Source::Keyboard,
-            },
-        };
         out.handle(driver, event)?;
         if driver.session.pending().is_some() {
             // The question (takeback, resign; it ends "Yes or no") waits
-            // for its answer: the next line.
-            let answer = loop {
-                match next_line(out, lines)? {
-                    Some(l) if l.trim().is_empty() => {}
-                    other => break other,
-                }
-            };
-            let answer = match answer.as_deref().map(str::trim) {
-                Some(a) if is_yes(a) => Command::Confirm,
-                _ => Command::Cancel,
+            // for its answer: the next line, or yes or no said.
+            let answer = if next_answer(driver, out, inputs)? {
+                Command::Confirm
+            } else {
+                Command::Cancel
             };
             out.handle(driver, Event::Command(answer))?;
         }
@@ -514,25 +580,40 @@ fn play_lines(
     }
 }
 
+/// The answer to a question: a typed line (yes, anything else cancels)
+/// or yes or no said (anything else said is not understood, and the
+/// question waits); the end of input cancels.
+fn next_answer(driver: &mut Driver, out: &mut Out, inputs: &mut Inputs) -> Result<bool, CliError> {
+    loop {
+        match next_input(driver, out, inputs)? {
+            Next::End => return Ok(false),
+            Next::Line(line) if line.trim().is_empty() => {}
+            Next::Line(line) => return Ok(is_yes(line.trim())),
+            Next::Voice(heard) => match inputs.understand(heard, driver, out.json) {
+                Understood::Answer(yes) => return Ok(yes),
+                Understood::Nothing(Some(words)) | Understood::Stopped(Some(words)) => {
+                    out.say(driver, words)?
+                }
+                Understood::Nothing(None) | Understood::Stopped(None) => {}
+                Understood::Command(_) | Understood::Move { .. } => {
+                    out.say(driver, driver.session.pack().say("voice_not_understood"))?;
+                }
+            },
+        }
+    }
+}
+
+/// The next typed line or voice event, printing what waited for saves
+/// meanwhile.
+fn next_input(driver: &Driver, out: &mut Out, inputs: &mut Inputs) -> Result<Next, CliError> {
+    let wait = out.wait(Duration::from_secs(1));
+    let position = driver.session.record().position().clone();
+    inputs.next(&position, wait, || out.release_saved())
+}
+
 /// The game has ended and the engine has nothing more to say.
 fn game_over(driver: &Driver) -> bool {
     driver.session.record().is_over() && !driver.session.engine_busy()
-}
-
-/// The next typed line (`None` at the end of input), printing what waited
-/// for saves meanwhile.
-fn next_line(
-    out: &mut Out,
-    lines: &std::sync::mpsc::Receiver<Option<String>>,
-) -> Result<Option<String>, CliError> {
-    loop {
-        out.release_saved()?;
-        match lines.recv_timeout(out.wait(Duration::from_secs(1))) {
-            Ok(line) => return Ok(line),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
-        }
-    }
 }
 
 /// Waits for the engine's answers (the engine's move is played after the

@@ -15,7 +15,10 @@
 //! `failed` (id), `say` (any other words), `error` (bad input),
 //! `progress_failed`/`progress_saved`/`progress_unreadable` (the progress
 //! file; `progress_unreadable` has `reason` and `kept`) and `end` after
-//! `--count` puzzles or the end of input.
+//! `--count` puzzles or the end of input. With `--voice` moves and the
+//! commands hint, repeat, take back and resign (the solution) may be said
+//! ([`super::play_voice`]); each recognition is a `heard` or
+//! `not_understood` line.
 
 use std::io::Write;
 use std::sync::mpsc::channel;
@@ -36,6 +39,10 @@ use crate::session::{
     Command, Earcon, Effect, Event, Notice, PuzzleCommand, Session, SessionConfig, Source, Speech,
 };
 use crate::speech::SpeechHandle;
+use crate::voice_input::microphone::{Feed, VoiceEvent, VoiceSource};
+use rochade_core::voice_input::utterance::Mode;
+
+use super::play_voice::Understood;
 use crate::words::{Lang, Pack, Token, Utterance};
 
 #[derive(clap::Args, Debug)]
@@ -66,6 +73,14 @@ pub struct Args {
     /// position is guided there and the moves are read from it.
     #[command(flatten)]
     pub board: super::board_arg::OwnBoardArgs,
+    /// Say your moves and the commands hint, repeat, take back and resign
+    /// (the solution) into the microphone (German or English).
+    #[arg(long)]
+    pub voice: bool,
+    /// With --voice: these recordings (16 kHz WAV) instead of the
+    /// microphone, said one after the other when it is your turn (tests).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub voice_wav: Vec<std::path::PathBuf>,
 }
 
 /// A typed line that is a puzzle word rather than a move.
@@ -92,6 +107,28 @@ pub fn command_for(text: &str, packs: &[Pack]) -> Option<Command> {
     }
 }
 
+/// The event a voice event stands for in a puzzle, or the words to say
+/// instead and whether voice input has stopped.
+fn puzzle_voice(understood: Understood, pack: &Pack) -> Result<Event, (Option<Utterance>, bool)> {
+    use rochade_core::voice_input::Command as Said;
+    match understood {
+        Understood::Move { event, .. } => Ok(event),
+        Understood::Command(Said::Hint) => Ok(Event::Command(Command::Puzzle(PuzzleCommand::Hint))),
+        Understood::Command(Said::Repeat) => Ok(Event::Command(Command::Repeat)),
+        Understood::Command(Said::Takeback) => Ok(Event::Command(Command::Takeback)),
+        // Giving up a puzzle is going on to its solution.
+        Understood::Command(Said::Resign) => {
+            Ok(Event::Command(Command::Puzzle(PuzzleCommand::Skip)))
+        }
+        // The clock, a draw offer, yes and no: nothing in a puzzle.
+        Understood::Command(_) | Understood::Answer(_) => {
+            Err((Some(pack.say("voice_not_in_puzzles")), false))
+        }
+        Understood::Nothing(words) => Err((words, false)),
+        Understood::Stopped(words) => Err((words, true)),
+    }
+}
+
 /// A file by its letter or its phonetic word in any pack ("e", "Eva").
 fn file_named(name: &str, packs: &[Pack]) -> Option<File> {
     if let [c] = name.as_bytes()
@@ -115,6 +152,7 @@ fn file_named(name: &str, packs: &[Pack]) -> Option<File> {
 enum Msg {
     Line(String),
     End,
+    Voice(VoiceEvent),
     Board(super::board_arg::OwnBoardInput),
 }
 
@@ -413,9 +451,31 @@ pub fn run(args: Args) -> CliResult {
         }
         out.say(said, args.lang)?;
     }
+    // What voice input hears comes on the same channel as typed lines;
+    // the input has ended when both have.
+    let voice = (args.voice || !args.voice_wav.is_empty()).then(|| {
+        let feed = if args.voice_wav.is_empty() {
+            Feed::Microphone
+        } else {
+            Feed::Recordings(args.voice_wav.clone())
+        };
+        let speech = out.speech.clone();
+        VoiceSource::start(
+            args.lang,
+            Mode::Continuous,
+            feed,
+            Box::new(move || speech.as_ref().is_some_and(SpeechHandle::busy)),
+            tx.clone(),
+            Msg::Voice,
+        )
+    });
+    let (mut typed_ended, mut voice_ended) = (false, voice.is_none());
     super::spawn_stdin_lines(tx, Msg::Line, Msg::End);
     let now = || started.elapsed().as_millis() as u64;
     out.say(pack.say("terminal_help_hint"), args.lang)?;
+    if voice.is_some() {
+        out.say(pack.say("voice_on"), args.lang)?;
+    }
     let mut played = 0u32;
     let mut session_stats = (0u32, 0u32);
     'puzzles: while args.count.is_none_or(|c| played < c) {
@@ -441,9 +501,45 @@ pub fn run(args: Args) -> CliResult {
         played += 1;
         loop {
             let wait = driver::wait(&session, None, now(), driver::LOOK_AGAIN);
+            if let Some(voice) = &voice {
+                // A recording is said only when the player is to move and
+                // the opponent's reply is not still to come.
+                let position = session.record().position();
+                voice.set_position(position);
+                voice.set_awaiting(
+                    shakmaty::Position::turn(position) == player
+                        && driver::nothing_scheduled(&session),
+                );
+            }
             let event = match driver::next(&rx, Some(wait)) {
                 Next::Due => Event::Tick,
-                Next::Closed | Next::Input(Msg::End) => break 'puzzles,
+                Next::Closed => break 'puzzles,
+                Next::Input(Msg::End) => {
+                    typed_ended = true;
+                    if voice_ended {
+                        break 'puzzles;
+                    }
+                    continue;
+                }
+                Next::Input(Msg::Voice(heard)) => {
+                    let (line, understood) = super::play_voice::understand(heard, &pack);
+                    if let Some(line) = line {
+                        out.line(line, None)?;
+                    }
+                    match puzzle_voice(understood, &pack) {
+                        Ok(event) => event,
+                        Err((words, stopped)) => {
+                            if let Some(words) = words {
+                                out.say(words, args.lang)?;
+                            }
+                            voice_ended |= stopped;
+                            if voice_ended && typed_ended {
+                                break 'puzzles;
+                            }
+                            continue;
+                        }
+                    }
+                }
                 Next::Input(Msg::Board(input)) => input.event,
                 Next::Input(Msg::Line(line)) => {
                     let text = line.trim();

@@ -33,6 +33,15 @@ impl TerminalVoice {
         }
     }
 
+    /// A question voice input asks of the voice from its own thread:
+    /// is anything being said (then nothing is heard)?
+    pub(super) fn speaking_probe(&self) -> Box<dyn Fn() -> bool + Send> {
+        match self.speech.clone() {
+            Some(s) => Box::new(move || s.busy()),
+            None => Box::new(|| false),
+        }
+    }
+
     /// Lets the voice finish before the command ends.
     pub(super) fn finish(&self) {
         if let Some(s) = &self.speech {

@@ -426,6 +426,10 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/datentraeger.wav"),
     ),
     ("dauert", include_bytes!("../../assets/voice/de/dauert.wav")),
+    (
+        "dauerte",
+        include_bytes!("../../assets/voice/de/dauerte.wav"),
+    ),
     ("david", include_bytes!("../../assets/voice/de/david.wav")),
     ("dazu", include_bytes!("../../assets/voice/de/dazu.wav")),
     ("dem", include_bytes!("../../assets/voice/de/dem.wav")),
@@ -435,6 +439,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "deutlich",
         include_bytes!("../../assets/voice/de/deutlich.wav"),
+    ),
+    (
+        "deutsch",
+        include_bytes!("../../assets/voice/de/deutsch.wav"),
     ),
     ("dgt", include_bytes!("../../assets/voice/de/dgt.wav")),
     ("die", include_bytes!("../../assets/voice/de/die.wav")),
@@ -503,6 +511,10 @@ static DE: &[(&str, &[u8])] = &[
     ("en", include_bytes!("../../assets/voice/de/en.wav")),
     ("ende", include_bytes!("../../assets/voice/de/ende.wav")),
     ("endet", include_bytes!("../../assets/voice/de/endet.wav")),
+    (
+        "englisch",
+        include_bytes!("../../assets/voice/de/englisch.wav"),
+    ),
     ("enter", include_bytes!("../../assets/voice/de/enter.wav")),
     ("er", include_bytes!("../../assets/voice/de/er.wav")),
     (
@@ -512,6 +524,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "erhalten",
         include_bytes!("../../assets/voice/de/erhalten.wav"),
+    ),
+    (
+        "erkennen",
+        include_bytes!("../../assets/voice/de/erkennen.wav"),
     ),
     ("erneut", include_bytes!("../../assets/voice/de/erneut.wav")),
     (
@@ -700,10 +716,15 @@ static DE: &[(&str, &[u8])] = &[
     ("ihr", include_bytes!("../../assets/voice/de/ihr.wav")),
     ("ihre", include_bytes!("../../assets/voice/de/ihre.wav")),
     ("ihrem", include_bytes!("../../assets/voice/de/ihrem.wav")),
+    ("ihren", include_bytes!("../../assets/voice/de/ihren.wav")),
     ("ihrer", include_bytes!("../../assets/voice/de/ihrer.wav")),
     ("im", include_bytes!("../../assets/voice/de/im.wav")),
     ("immer", include_bytes!("../../assets/voice/de/immer.wav")),
     ("in", include_bytes!("../../assets/voice/de/in.wav")),
+    (
+        "installieren",
+        include_bytes!("../../assets/voice/de/installieren.wav"),
+    ),
     ("ist", include_bytes!("../../assets/voice/de/ist.wav")),
     ("ja", include_bytes!("../../assets/voice/de/ja.wav")),
     ("jetzt", include_bytes!("../../assets/voice/de/jetzt.wav")),
@@ -769,6 +790,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "letzter",
         include_bytes!("../../assets/voice/de/letzter.wav"),
+    ),
+    (
+        "libpocketsphinx3",
+        include_bytes!("../../assets/voice/de/libpocketsphinx3.wav"),
     ),
     (
         "lichess",
@@ -883,6 +908,10 @@ static DE: &[(&str, &[u8])] = &[
     ("platz", include_bytes!("../../assets/voice/de/platz.wav")),
     ("plus", include_bytes!("../../assets/voice/de/plus.wav")),
     (
+        "pocketsphinx",
+        include_bytes!("../../assets/voice/de/pocketsphinx.wav"),
+    ),
+    (
         "problem",
         include_bytes!("../../assets/voice/de/problem.wav"),
     ),
@@ -930,6 +959,7 @@ static DE: &[(&str, &[u8])] = &[
         include_bytes!("../../assets/voice/de/rueckgaengig.wav"),
     ),
     ("runde", include_bytes!("../../assets/voice/de/runde.wav")),
+    ("sagen", include_bytes!("../../assets/voice/de/sagen.wav")),
     ("schach", include_bytes!("../../assets/voice/de/schach.wav")),
     (
         "schachmatt",
@@ -1038,6 +1068,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "sprache",
         include_bytes!("../../assets/voice/de/sprache.wav"),
+    ),
+    (
+        "spracheingabe",
+        include_bytes!("../../assets/voice/de/spracheingabe.wav"),
     ),
     (
         "spricht",
@@ -1227,6 +1261,7 @@ static DE: &[(&str, &[u8])] = &[
         "unzulaessiger",
         include_bytes!("../../assets/voice/de/unzulaessiger.wav"),
     ),
+    ("us", include_bytes!("../../assets/voice/de/us.wav")),
     (
         "verbinde",
         include_bytes!("../../assets/voice/de/verbinde.wav"),
@@ -1278,6 +1313,10 @@ static DE: &[(&str, &[u8])] = &[
     (
         "verstanden",
         include_bytes!("../../assets/voice/de/verstanden.wav"),
+    ),
+    (
+        "versteht",
+        include_bytes!("../../assets/voice/de/versteht.wav"),
     ),
     (
         "versuch",

@@ -224,6 +224,13 @@ impl SpeechHandle {
             .unwrap_or_else(|e| e.into_inner()) = Some(Box::new(tell));
     }
 
+    /// Something is being said or waits to be said: voice input does not
+    /// listen meanwhile (Rochade's own voice must not play a move).
+    pub fn busy(&self) -> bool {
+        let s = self.status();
+        !(s.queue_idle && s.handled >= s.submitted)
+    }
+
     /// Waits until everything queued has been said; false on timeout.
     pub fn wait_idle(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;

@@ -4,6 +4,7 @@
 //! (`rochade_core::voice_input`). German words are written in the English
 //! model's phonemes (assets/voice-input/de.dict).
 
+pub mod microphone;
 #[cfg(unix)]
 mod pocketsphinx;
 pub mod wav;
@@ -20,6 +21,10 @@ use crate::words::{Lang, Pack};
 
 /// Where Debian's pocketsphinx-en-us puts the English model.
 pub const MODEL_DIR: &str = "/usr/share/pocketsphinx/model/en-us";
+
+/// The environment variable naming another folder laid out as
+/// [`MODEL_DIR`] is.
+pub const MODEL_DIR_VARIABLE: &str = "ROCHADE_VOICE_MODEL";
 
 /// Our pronunciations, before the model's dictionary.
 const GERMAN_DICTIONARY: &str = include_str!("../../assets/voice-input/de.dict");
@@ -58,13 +63,17 @@ pub struct Model {
 }
 
 impl Model {
-    /// The model where Debian installs it.
+    /// The model where Debian installs it, or in the folder
+    /// [`MODEL_DIR_VARIABLE`] names (a model copied elsewhere; tests).
     pub fn find() -> Result<Model, VoiceError> {
         if cfg!(not(unix)) {
             // Before any search for the model: installing it would not help.
             return Err(VoiceError::NotOnThisSystem);
         }
-        Model::in_dir(Path::new(MODEL_DIR))
+        match std::env::var_os(MODEL_DIR_VARIABLE) {
+            Some(dir) if !dir.is_empty() => Model::in_dir(Path::new(&dir)),
+            _ => Model::in_dir(Path::new(MODEL_DIR)),
+        }
     }
 
     /// The model in `dir` (`en-us/` and `cmudict-en-us.dict`, as the
@@ -196,6 +205,9 @@ impl Listener {
         let text = match span {
             Some(speech) => {
                 let speech = rochade_core::voice_input::even_level(speech);
+                // Digital silence lost words at the edges: a microphone's
+                // faint hiss instead.
+                let speech = rochade_core::voice_input::with_room_floor(&speech);
                 self.decoder.decode(&speech).map_err(failed)?
             }
             None => None,

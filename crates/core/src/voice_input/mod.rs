@@ -11,10 +11,12 @@
 mod dictionary;
 mod endpoint;
 mod phrases;
+pub mod utterance;
 
 pub use dictionary::{MissingWords, dictionary};
-pub use endpoint::{even_level, speech_span};
+pub use endpoint::{even_level, speech_span, with_room_floor};
 pub use phrases::{Phrasing, say_move, vocabulary};
+pub use utterance::{Cutter, CutterEvent};
 
 use std::collections::{BTreeMap, BTreeSet};
 
