@@ -133,30 +133,54 @@ fn the_exe_lists_the_same_commands_as_the_linux_build() {
 #[test]
 #[ignore = "needs the Windows package under Wine: scripts/test-windows runs it"]
 fn real_games_are_announced_exactly_as_on_linux() {
+    let mut runs = Vec::new();
     for game in games() {
         for lang in ["de", "en", "pt"] {
             for form in ["short", "long"] {
-                let args = ["announce", "--lang", lang, "--form", form, "--spoken"];
-                let win_game = windows_path(&game);
-                let linux_game = game.display().to_string();
-                let windows = output(
-                    wine(&[&args[..], &[win_game.as_str()]].concat()),
-                    "rochade.exe announce",
-                );
-                let ours = output(
-                    linux(&[&args[..], &[linux_game.as_str()]].concat()),
-                    "rochade announce",
-                );
-                assert!(!ours.stdout.is_empty());
-                assert_eq!(
-                    String::from_utf8_lossy(&windows.stdout),
-                    String::from_utf8_lossy(&ours.stdout),
-                    "{} {lang} {form}",
-                    game.display()
-                );
+                runs.push((game.clone(), lang, form));
             }
         }
     }
+    in_parallel(&runs, |(game, lang, form)| {
+        let args = ["announce", "--lang", lang, "--form", form, "--spoken"];
+        let win_game = windows_path(game);
+        let linux_game = game.display().to_string();
+        let windows = output(
+            wine(&[&args[..], &[win_game.as_str()]].concat()),
+            "rochade.exe announce",
+        );
+        let ours = output(
+            linux(&[&args[..], &[linux_game.as_str()]].concat()),
+            "rochade announce",
+        );
+        assert!(!ours.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&windows.stdout),
+            String::from_utf8_lossy(&ours.stdout),
+            "{} {lang} {form}",
+            game.display()
+        );
+    });
+}
+
+/// Runs `check` on every item, a few at a time: each Wine run spends a
+/// second or more starting up, mostly waiting on the Wine server, and the
+/// runs are independent (their own output files). A failing item fails the
+/// test (its panic is printed, the others still finish).
+fn in_parallel<T: Sync>(items: &[T], check: impl Fn(&T) + Sync) {
+    const AT_A_TIME: usize = 4;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..AT_A_TIME {
+            scope.spawn(|| {
+                while let Some(item) =
+                    items.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    check(item);
+                }
+            });
+        }
+    });
 }
 
 /// Every export of every game against the Linux build's. The Windows build
@@ -169,8 +193,9 @@ fn real_games_are_announced_exactly_as_on_linux() {
 #[test]
 #[ignore = "needs the Windows package under Wine: scripts/test-windows runs it"]
 fn exports_are_byte_for_byte_those_of_the_linux_build() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let out = tempfile::tempdir().expect("temp dir");
-    let (mut same, mut german_lines_apart) = (0, 0);
+    let mut runs = Vec::new();
     for game in games() {
         for format in ["brf", "pef", "unicode", "pgn", "text"] {
             for (lang, letters) in [("de", "de"), ("en", "en"), ("pt", "pt")] {
@@ -181,48 +206,54 @@ fn exports_are_byte_for_byte_those_of_the_linux_build() {
                 } else {
                     &[false][..]
                 } {
-                    let name = format!(
-                        "{}-{format}-{lang}-{letters}-{contracted}",
-                        game.file_stem().unwrap().to_string_lossy()
-                    );
-                    let linux_file = out.path().join(format!("{name}.linux"));
-                    let win_file = out.path().join(format!("{name}.win"));
-                    let mut args = vec!["export", "--to", format, "--lang", lang];
-                    args.extend(["--letters", letters]);
-                    if contracted {
-                        args.push("--contracted");
-                    }
-                    let wf = windows_path(&win_file.with_extension("")) + ".win";
-                    let wg = windows_path(&game);
-                    let (lf, lg) = (linux_file.display().to_string(), game.display().to_string());
-                    output(
-                        wine(&[&args[..], &["-o", wf.as_str(), wg.as_str()]].concat()),
-                        "rochade.exe export",
-                    );
-                    output(
-                        linux(&[&args[..], &["-o", lf.as_str(), lg.as_str()]].concat()),
-                        "rochade export",
-                    );
-                    let w = std::fs::read(&win_file).expect("the Windows export");
-                    let l = std::fs::read(&linux_file).expect("the Linux export");
-                    assert!(!l.is_empty());
-                    if w == l {
-                        same += 1;
-                        continue;
-                    }
-                    assert!(
-                        braille && lang == "de",
-                        "{name}: the Windows export differs"
-                    );
-                    let (w, l) = (String::from_utf8_lossy(&w), String::from_utf8_lossy(&l));
-                    assert_eq!(w.lines().count(), l.lines().count(), "{name}: lines");
-                    let apart = w.lines().zip(l.lines()).filter(|(a, b)| a != b).count();
-                    assert!(apart <= 3, "{name}: {apart} lines differ");
-                    german_lines_apart += apart;
+                    runs.push((game.clone(), format, lang, letters, contracted));
                 }
             }
         }
     }
+    let (same, german_lines_apart) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    in_parallel(&runs, |&(ref game, format, lang, letters, contracted)| {
+        let braille = matches!(format, "brf" | "pef" | "unicode");
+        let name = format!(
+            "{}-{format}-{lang}-{letters}-{contracted}",
+            game.file_stem().unwrap().to_string_lossy()
+        );
+        let linux_file = out.path().join(format!("{name}.linux"));
+        let win_file = out.path().join(format!("{name}.win"));
+        let mut args = vec!["export", "--to", format, "--lang", lang];
+        args.extend(["--letters", letters]);
+        if contracted {
+            args.push("--contracted");
+        }
+        let wf = windows_path(&win_file.with_extension("")) + ".win";
+        let wg = windows_path(game);
+        let (lf, lg) = (linux_file.display().to_string(), game.display().to_string());
+        output(
+            wine(&[&args[..], &["-o", wf.as_str(), wg.as_str()]].concat()),
+            "rochade.exe export",
+        );
+        output(
+            linux(&[&args[..], &["-o", lf.as_str(), lg.as_str()]].concat()),
+            "rochade export",
+        );
+        let w = std::fs::read(&win_file).expect("the Windows export");
+        let l = std::fs::read(&linux_file).expect("the Linux export");
+        assert!(!l.is_empty());
+        if w == l {
+            same.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        assert!(
+            braille && lang == "de",
+            "{name}: the Windows export differs"
+        );
+        let (w, l) = (String::from_utf8_lossy(&w), String::from_utf8_lossy(&l));
+        assert_eq!(w.lines().count(), l.lines().count(), "{name}: lines");
+        let apart = w.lines().zip(l.lines()).filter(|(a, b)| a != b).count();
+        assert!(apart <= 3, "{name}: {apart} lines differ");
+        german_lines_apart.fetch_add(apart, Ordering::Relaxed);
+    });
+    let (same, german_lines_apart) = (same.into_inner(), german_lines_apart.into_inner());
     eprintln!("{same} exports the same bytes; German Braille: {german_lines_apart} lines apart");
     assert!(same >= 70, "only {same} exports are the same bytes");
 }
