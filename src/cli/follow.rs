@@ -104,7 +104,7 @@ pub(super) trait Follow {
     where
         Self: Sized,
     {
-        crate::driver::run_due_of(self, |f| f.session(), until, |f, at| f.tick(at))
+        driver::run_due_of(self, |f| f.session(), until, |f, at| f.tick(at))
     }
 }
 
