@@ -116,7 +116,9 @@ fn with_confirm_a_heard_move_is_asked_and_yes_plays_it() {
         .position(|s| s == "Eva four? Yes or no")
         .expect("asked first");
     assert!(
-        spoken[asked + 1..].iter().any(|s| s.starts_with("Eva four")),
+        spoken[asked + 1..]
+            .iter()
+            .any(|s| s.starts_with("Eva four")),
         "{spoken:?}"
     );
 }
@@ -128,7 +130,8 @@ fn without_a_model_for_the_language_it_is_said_once_and_typing_goes_on() {
     let mut s = settings(Lang::Pt);
     s.speech.voice_input = VoiceInputMode::PushToTalk;
     let mut gui = start_with(s, move |o| o.voice_recordings = vec![e4]);
-    let refusal = "A entrada por voz entende apenas";
+    // Sentences in the interface language (English), moves in Portuguese.
+    let refusal = "Voice input understands only German and English";
     gui.run_until("the refusal said", |g| {
         g.app().spoken().iter().any(|s| s.starts_with(refusal))
     });

@@ -12,8 +12,8 @@ mod cli;
 mod hermetic;
 #[path = "support/spoken_wav.rs"]
 mod spoken_wav;
-use spoken_wav::{noise, speak};
 use cli::run_rochade;
+use spoken_wav::{noise, speak};
 
 /// `rochade play` against Stockfish with `recordings` said in turn; the
 /// JSON lines printed.

@@ -7,7 +7,9 @@ use shakmaty::Color;
 use super::RochadeApp;
 use super::focus::FocusTarget;
 use super::layout::big;
-use super::settings_rows::{ClipRecording, braille_rows, clip_rows, lang_row, speech_rows, voice_input_rows};
+use super::settings_rows::{
+    ClipRecording, braille_rows, clip_rows, lang_row, speech_rows, voice_input_rows,
+};
 use super::text::UiText;
 use crate::chess::Letters;
 use crate::config::{Settings, Theme};
