@@ -13,7 +13,7 @@ mod hermetic;
 #[path = "support/spoken_wav.rs"]
 mod spoken_wav;
 use cli::run_rochade;
-use spoken_wav::{noise, speak};
+use spoken_wav::{noise, sox, speak};
 
 /// `rochade play` against Stockfish with `recordings` said in turn; the
 /// JSON lines printed.

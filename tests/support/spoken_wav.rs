@@ -25,7 +25,7 @@ pub fn speak(dir: &Path, name: &str, voice: &str, text: &str) -> PathBuf {
     wav
 }
 
-fn sox(input: &[&str], output: &Path, effects: &[&str]) {
+pub fn sox(input: &[&str], output: &Path, effects: &[&str]) {
     let status = Command::new("sox")
         .args(input)
         .arg(output)
