@@ -149,7 +149,7 @@ impl RochadeApp {
         self.panels.move_input.refused();
     }
 
-    fn play_typed_text(&mut self, text: String) {
+    pub(super) fn play_typed_text(&mut self, text: String) {
         // "yes" or "no" answers the screen-reader offer, which holds no
         // keyboard; under a dialog's question, "n" answers no.
         if let Some(yes) = self.offer_answer(&text) {

@@ -54,6 +54,7 @@ impl eframe::App for RochadeApp {
         self.poll_watch();
         self.poll_broadcast_push();
         self.poll_speech();
+        self.poll_voice_input(&ctx);
         self.poll_screen_reader(&ctx);
         self.run_deadlines();
         self.handle_close_request(&ctx);

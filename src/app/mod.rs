@@ -80,6 +80,7 @@ mod spoken_history;
 pub mod text;
 mod title;
 mod voice;
+mod voice_listen;
 mod waking;
 mod watch_dialog;
 mod watch_panel;
@@ -105,6 +106,7 @@ pub use run::run;
 use session_pack::session_pack;
 pub use sim_panel::SimPanel;
 pub use text::UiText;
+pub use voice_listen::{RECORDINGS_VARIABLE, recordings_from_env};
 
 pub use crate::config::Theme;
 
@@ -184,6 +186,8 @@ impl RochadeApp {
                 audio: options.audio,
                 pack_dir: options.pack_dir,
                 trace_startup: options.trace_startup,
+                input: None,
+                recordings: options.voice_recordings,
             },
             settings: options.settings,
             board: board_panel::BoardPanel::default(),
@@ -237,6 +241,7 @@ impl RochadeApp {
         }
         app.apply_effects(offer);
         app.sync_opponent();
+        app.sync_voice_input();
         app
     }
 

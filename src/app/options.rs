@@ -68,6 +68,9 @@ pub struct AppOptions {
     /// The Bluetooth LE stack for Chessnut and Pegasus boards; none: the
     /// system's (tests give a fake one).
     pub ble_transport: Option<crate::ble::TransportFactory>,
+    /// Recordings (16 kHz WAV) voice input hears instead of the
+    /// microphone, through the same path ([`super::RECORDINGS_VARIABLE`]).
+    pub voice_recordings: Vec<std::path::PathBuf>,
 }
 
 impl AppOptions {
@@ -91,6 +94,7 @@ impl AppOptions {
             screen_reader_api: None,
             probe_ports: Vec::new(),
             ble_transport: None,
+            voice_recordings: Vec::new(),
         }
     }
 }

@@ -399,6 +399,7 @@ pub fn run() -> Result<(), RunError> {
         screen_reader_api: None,
         probe_ports: Vec::new(),
         ble_transport: None,
+        voice_recordings: super::recordings_from_env(),
     };
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()

@@ -7,7 +7,9 @@ use shakmaty::Color;
 use super::RochadeApp;
 use super::focus::FocusTarget;
 use super::layout::big;
-use super::settings_rows::{ClipRecording, braille_rows, clip_rows, lang_row, speech_rows};
+use super::settings_rows::{
+    ClipRecording, braille_rows, clip_rows, lang_row, speech_rows, voice_input_rows,
+};
 use super::text::UiText;
 use crate::chess::Letters;
 use crate::config::{Settings, Theme};
@@ -155,6 +157,7 @@ impl SettingsDraft {
                             .labelled_by(l.id);
                     });
                     speech_rows(ui, t, s, &mut self.voice);
+                    voice_input_rows(ui, t, s);
                     clip_rows(ui, t, s.speech.language, &mut self.clip);
                     ui.separator();
                     ui.horizontal(|ui| {
@@ -347,6 +350,7 @@ impl RochadeApp {
             self.window.note = Some(e.to_string());
         }
         self.save_settings();
+        self.sync_voice_input();
         if control_changed {
             let text = self.session.pack().say("time_control_next_game");
             self.say(text, crate::session::Priority::Answer);

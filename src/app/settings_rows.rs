@@ -58,6 +58,26 @@ pub(super) fn speech_rows(ui: &mut Ui, t: &UiText, s: &mut Settings, voice: &mut
     });
 }
 
+/// Voice input: off, push-to-talk or continuous, and whether a heard
+/// move is asked first.
+pub(super) fn voice_input_rows(ui: &mut Ui, t: &UiText, s: &mut Settings) {
+    let modes: Vec<_> = crate::config::VoiceInputMode::ALL
+        .into_iter()
+        .map(|m| (m, t.get(&format!("voice_input_{}", m.code()))))
+        .collect();
+    super::a11y::choice(
+        ui,
+        "voice_input",
+        &t.get("voice_input"),
+        &mut s.speech.voice_input,
+        &modes,
+    );
+    ui.checkbox(
+        &mut s.speech.confirm_spoken_moves,
+        t.get("confirm_spoken_moves"),
+    );
+}
+
 fn earcon_key(earcon: crate::session::Earcon) -> &'static str {
     use crate::session::Earcon::*;
     match earcon {

@@ -17,4 +17,8 @@ pub(super) struct Voice {
     pub pack_dir: Option<PathBuf>,
     /// Startup is traced until the first word said (ROCHADE_TRACE_STARTUP).
     pub trace_startup: Option<Instant>,
+    /// Voice input, while it is on ([`super::voice_listen`]).
+    pub input: Option<super::voice_listen::Listening>,
+    /// Recordings voice input hears instead of the microphone (tests).
+    pub recordings: Vec<PathBuf>,
 }

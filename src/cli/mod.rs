@@ -19,7 +19,7 @@ pub mod online_report;
 pub mod output;
 mod pgn_saving;
 pub mod play;
-mod play_voice;
+pub(crate) mod play_voice;
 pub mod puzzle;
 pub mod review;
 pub mod say;

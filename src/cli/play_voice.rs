@@ -33,7 +33,7 @@ pub(super) enum Next {
 }
 
 /// What a voice event means to the game loop.
-pub(super) enum Understood {
+pub(crate) enum Understood {
     /// A move, and its words for the question "Springer f3? Yes or no".
     Move { event: Event, words: Utterance },
     /// Yes or no.
@@ -136,7 +136,7 @@ impl Inputs {
 
 /// What a voice event means, in `pack`'s words, and the JSON line of a
 /// recognition (as `rochade listen` prints it).
-pub(super) fn understand(
+pub(crate) fn understand(
     event: VoiceEvent,
     pack: &Pack,
 ) -> (Option<serde_json::Value>, Understood) {
@@ -187,7 +187,7 @@ pub(super) fn play_command(said: Said) -> Command {
 }
 
 /// Why voice input stopped, in the pack's words.
-pub(super) fn unavailable_words(pack: &Pack, why: &Unavailable) -> Utterance {
+pub(crate) fn unavailable_words(pack: &Pack, why: &Unavailable) -> Utterance {
     match why {
         Unavailable::NotInstalled(_) => pack.say("voice_not_installed"),
         Unavailable::Language(_) => pack.say("voice_no_language"),

@@ -84,6 +84,40 @@ pub struct SpeechSettings {
     /// The app has asked once whether a running screen reader should
     /// speak instead (asked again never, whatever the answer).
     pub screen_reader_offered: bool,
+    /// Moves and commands said into the microphone (the window).
+    pub voice_input: VoiceInputMode,
+    /// A move heard is asked first ("Springer f3? Yes or no").
+    pub confirm_spoken_moves: bool,
+}
+
+/// When the window listens to the microphone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VoiceInputMode {
+    /// The microphone stays closed.
+    #[default]
+    Off,
+    /// Heard only while Ctrl+Space is held.
+    PushToTalk,
+    /// Always, except while Rochade speaks; a pause ends an utterance.
+    Continuous,
+}
+
+impl VoiceInputMode {
+    pub const ALL: [VoiceInputMode; 3] = [
+        VoiceInputMode::Off,
+        VoiceInputMode::PushToTalk,
+        VoiceInputMode::Continuous,
+    ];
+
+    /// The key of its words in the interface texts (`voice_input_<code>`).
+    pub fn code(self) -> &'static str {
+        match self {
+            VoiceInputMode::Off => "off",
+            VoiceInputMode::PushToTalk => "push_to_talk",
+            VoiceInputMode::Continuous => "continuous",
+        }
+    }
 }
 
 impl Default for SpeechSettings {
@@ -101,6 +135,8 @@ impl Default for SpeechSettings {
             announce_touched: true,
             speak_low_time: true,
             screen_reader_offered: false,
+            voice_input: VoiceInputMode::Off,
+            confirm_spoken_moves: false,
         }
     }
 }
