@@ -703,6 +703,7 @@ static DE: &[(&str, &[u8])] = &[
         "halbzug",
         include_bytes!("../../assets/voice/de/halbzug.wav"),
     ),
+    ("halten", include_bytes!("../../assets/voice/de/halten.wav")),
     ("hat", include_bytes!("../../assets/voice/de/hat.wav")),
     ("hatte", include_bytes!("../../assets/voice/de/hatte.wav")),
     ("hector", include_bytes!("../../assets/voice/de/hector.wav")),
@@ -773,6 +774,10 @@ static DE: &[(&str, &[u8])] = &[
     ("laufen", include_bytes!("../../assets/voice/de/laufen.wav")),
     ("laut", include_bytes!("../../assets/voice/de/laut.wav")),
     ("leer", include_bytes!("../../assets/voice/de/leer.wav")),
+    (
+        "leertaste",
+        include_bytes!("../../assets/voice/de/leertaste.wav"),
+    ),
     (
         "legaler",
         include_bytes!("../../assets/voice/de/legaler.wav"),
