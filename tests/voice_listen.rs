@@ -3,49 +3,20 @@
 //! at run time) must return that move; a missing file, a bad FEN, a wrong
 //! format and silence give clear errors or `not_understood`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 #[path = "support/cli.rs"]
 mod cli;
 #[path = "support/hermetic.rs"]
 mod hermetic;
+#[path = "support/spoken_wav.rs"]
+mod spoken_wav;
 use cli::run_rochade;
+use spoken_wav::{sox, speak};
 
 /// After 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6: captures, check and castling.
 const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
-
-/// `text` said by espeak-ng's `voice` into `dir/name.wav`, 16 kHz mono 16-bit.
-fn speak(dir: &Path, name: &str, voice: &str, text: &str) -> PathBuf {
-    let raw = dir.join(format!("{name}-raw.wav"));
-    let status = Command::new("espeak-ng")
-        .args(["-v", voice, "-w"])
-        .arg(&raw)
-        .arg(text)
-        .status()
-        .expect("espeak-ng runs (scripts/deps.sh installs it)");
-    assert!(status.success(), "espeak-ng {voice} {text}");
-    let wav = dir.join(format!("{name}.wav"));
-    sox(&[
-        raw.as_os_str(),
-        "-r".as_ref(),
-        "16000".as_ref(),
-        "-c".as_ref(),
-        "1".as_ref(),
-        "-b".as_ref(),
-        "16".as_ref(),
-        wav.as_os_str(),
-    ]);
-    wav
-}
-
-fn sox(args: &[&std::ffi::OsStr]) {
-    let status = Command::new("sox")
-        .args(args)
-        .status()
-        .expect("sox runs (scripts/deps.sh installs it)");
-    assert!(status.success(), "sox {args:?}");
-}
 
 fn listen(wav: &Path, fen: Option<&str>, lang: &str) -> Output {
     let wav = wav.to_str().expect("UTF-8 path");
@@ -130,36 +101,14 @@ fn english_moves_said_by_espeak_are_heard() {
 fn silence_and_hiss_are_not_understood() {
     let dir = tempfile::tempdir().expect("dir");
     let silence = dir.path().join("silence.wav");
-    sox(&[
-        "-n".as_ref(),
-        "-r".as_ref(),
-        "16000".as_ref(),
-        "-c".as_ref(),
-        "1".as_ref(),
-        "-b".as_ref(),
-        "16".as_ref(),
-        silence.as_os_str(),
-        "trim".as_ref(),
-        "0".as_ref(),
-        "1.5".as_ref(),
-    ]);
+    let format = ["-n", "-r", "16000", "-c", "1", "-b", "16"];
+    sox(&format, &silence, &["trim", "0", "1.5"]);
     let hiss = dir.path().join("hiss.wav");
-    sox(&[
-        "-R".as_ref(),
-        "-n".as_ref(),
-        "-r".as_ref(),
-        "16000".as_ref(),
-        "-c".as_ref(),
-        "1".as_ref(),
-        "-b".as_ref(),
-        "16".as_ref(),
-        hiss.as_os_str(),
-        "synth".as_ref(),
-        "1.5".as_ref(),
-        "whitenoise".as_ref(),
-        "vol".as_ref(),
-        "0.05".as_ref(),
-    ]);
+    sox(
+        &["-R", "-n", "-r", "16000", "-c", "1", "-b", "16"],
+        &hiss,
+        &["synth", "1.5", "whitenoise", "vol", "0.05"],
+    );
     for (wav, lang) in [
         (&silence, "de"),
         (&silence, "en"),
