@@ -143,3 +143,46 @@ fn without_a_model_for_the_language_it_is_said_once_and_typing_goes_on() {
     // Shown in the banner too.
     assert!(gui.shows_part(refusal));
 }
+
+#[test]
+fn push_to_talk_plays_what_is_said_while_ctrl_space_is_held_and_nothing_else() {
+    let dir = tempfile::tempdir().expect("dir");
+    let e4 = speak(dir.path(), "e4", "en-us", "Eva four");
+    let mut s = settings(Lang::En);
+    s.speech.voice_input = VoiceInputMode::PushToTalk;
+    // The same words twice: said once after a mere tap, once held.
+    let recordings = vec![e4.clone(), e4];
+    let mut gui = start_with(s, move |o| o.voice_recordings = recordings);
+    let ctrl = egui::Modifiers::CTRL;
+    // A tap: the recording begins as the key goes down and plays on after
+    // it is let go; what plays while the key is up is dropped.
+    gui.harness.key_down_modifiers(ctrl, egui::Key::Space);
+    gui.harness.run();
+    gui.harness.key_up_modifiers(ctrl, egui::Key::Space);
+    gui.harness.run();
+    gui.run_until("the first recording played", |g| {
+        g.app().voice_recordings_played() == 1
+    });
+    assert!(moves(&gui).is_empty(), "{:?}", moves(&gui));
+    // Held while the whole recording plays, over many frames, then let go.
+    gui.harness.key_down_modifiers(ctrl, egui::Key::Space);
+    gui.harness.run();
+    gui.run_until("the second recording played", |g| {
+        g.app().voice_recordings_played() == 2
+    });
+    assert!(moves(&gui).is_empty(), "nothing heard before the key is let go");
+    gui.harness.key_up_modifiers(ctrl, egui::Key::Space);
+    gui.harness.run();
+    gui.run_until("e4 heard", |g| !moves(g).is_empty());
+    assert_eq!(moves(&gui), ["e4"]);
+    let spoken = gui.app().spoken();
+    assert!(
+        spoken
+            .iter()
+            .any(|s| s.starts_with("Voice input on: hold Ctrl+Space")),
+        "{spoken:?}"
+    );
+    assert!(spoken.iter().any(|s| s.starts_with("Eva four")), "{spoken:?}");
+    // The tap heard nothing at all: no "Not understood" either.
+    assert!(!spoken.iter().any(|s| s == "Not understood"), "{spoken:?}");
+}

@@ -36,6 +36,9 @@ pub(super) struct Listening {
     talking: bool,
     /// A heard move waiting for yes or no (UCI), with confirm on.
     asked: Option<String>,
+    /// Recordings played to their end (tests holding the push-to-talk
+    /// key let go after one).
+    played: usize,
 }
 
 /// Recordings played instead of the microphone (tests; a user checking
@@ -113,6 +116,7 @@ impl RochadeApp {
             stopped: false,
             talking: false,
             asked: None,
+            played: 0,
         });
         let key = match mode {
             VoiceInputMode::PushToTalk => "voice_on_hold_key",
@@ -142,7 +146,19 @@ impl RochadeApp {
         }
     }
 
+    /// How many recordings ([`RECORDINGS_VARIABLE`]) voice input has
+    /// played to their end since it was turned on.
+    pub fn voice_recordings_played(&self) -> usize {
+        self.voice.input.as_ref().map_or(0, |l| l.played)
+    }
+
     fn on_voice_event(&mut self, event: VoiceEvent) {
+        if let VoiceEvent::Played = event {
+            if let Some(l) = &mut self.voice.input {
+                l.played += 1;
+            }
+            return;
+        }
         let (_, understood) = understand(event, self.session.pack());
         match understood {
             Understood::Move { event, words } => {

@@ -212,6 +212,8 @@ pub(crate) fn understand(
             Understood::Stopped(Some(unavailable_words(pack, &why))),
         ),
         VoiceEvent::Ended => (None, Understood::Stopped(None)),
+        // Only a test holding the push-to-talk key waits for this.
+        VoiceEvent::Played => (None, Understood::Nothing(None)),
     }
 }
 
