@@ -98,7 +98,10 @@ fn a_move_said_reaches_the_server_noise_sends_nothing_and_the_opponents_turn_ref
     let error = events.last().expect("the refusal");
     assert_eq!(error["reason"], "not your turn", "{error}");
     let says = said(&events);
-    assert!(says.iter().any(|s| s.starts_with("Voice input on")), "{says:?}");
+    assert!(
+        says.iter().any(|s| s.starts_with("Voice input on")),
+        "{says:?}"
+    );
     assert!(says.contains(&"Not understood"), "{says:?}");
     // e4 was sent as a typed move is; the noise and e5 sent nothing.
     assert_eq!(moves_posted(&server), ["e2e4"]);

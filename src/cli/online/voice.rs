@@ -13,8 +13,8 @@ use std::sync::mpsc::Sender;
 
 use shakmaty::Chess;
 
-use crate::cli::play_voice::{Understood, start_voice, understand};
 use super::{CliResult, OnlineEvent, Run};
+use crate::cli::play_voice::{Understood, start_voice, understand};
 use crate::session::{Event, Priority};
 use crate::voice_input::microphone::{VoiceEvent, VoiceSource};
 use crate::words::{Lang, Pack, Utterance};
@@ -75,9 +75,9 @@ impl OnlineVoice {
         let reply = match understood {
             // While a move is asked, only yes and no answer it (as in
             // `play`): anything else said is not understood.
-            Understood::Move { .. } | Understood::Command(_) if self.asked.is_some() => {
-                Some(Reply::Say(pack.say("voice_not_understood"), Priority::Answer))
-            }
+            Understood::Move { .. } | Understood::Command(_) if self.asked.is_some() => Some(
+                Reply::Say(pack.say("voice_not_understood"), Priority::Answer),
+            ),
             Understood::Move { event, words } => {
                 let Event::MoveEntered { text, .. } = event else {
                     return (line, None);
