@@ -75,10 +75,11 @@ fn moves_posted(server: &Server) -> Vec<String> {
 }
 
 #[test]
-fn a_move_said_reaches_the_server_noise_sends_nothing_and_the_opponents_turn_refuses() {
+fn a_move_said_reaches_the_server_noise_and_hint_send_nothing_and_the_opponents_turn_refuses() {
     let dir = tempfile::tempdir().expect("dir");
     let e4 = speak(dir.path(), "e4", "en-us", "Eva four");
     let noise = noise(dir.path());
+    let hint = speak(dir.path(), "hint", "en-us", "hint");
     // Black's move, said while Black (the opponent) is to move.
     let e5 = speak(dir.path(), "e5", "en-us", "Eva five");
     // The opponent never answers e4: it stays his turn.
@@ -88,13 +89,14 @@ fn a_move_said_reaches_the_server_noise_sends_nothing_and_the_opponents_turn_ref
         ..Script::default()
     };
     let server = Server::start(TOKEN, script);
-    let mut client = start(&server, &[e4, noise, e5], &[]);
+    let mut client = start(&server, &[e4, noise, hint, e5], &[]);
     let events = events_until(&mut client, |e| e["event"] == "error");
     let heard = heard(&events);
-    assert_eq!(heard.len(), 3, "{}", client.transcript());
+    assert_eq!(heard.len(), 4, "{}", client.transcript());
     assert_eq!(heard[0]["uci"], "e2e4", "{}", heard[0]);
     assert_eq!(heard[1]["event"], "not_understood", "{}", heard[1]);
-    assert_eq!(heard[2]["uci"], "e7e5", "{}", heard[2]);
+    assert_eq!(heard[2]["command"], "hint", "{}", heard[2]);
+    assert_eq!(heard[3]["uci"], "e7e5", "{}", heard[3]);
     let error = events.last().expect("the refusal");
     assert_eq!(error["reason"], "not your turn", "{error}");
     let says = said(&events);
@@ -103,6 +105,8 @@ fn a_move_said_reaches_the_server_noise_sends_nothing_and_the_opponents_turn_ref
         "{says:?}"
     );
     assert!(says.contains(&"Not understood"), "{says:?}");
+    // No computer help against a person.
+    assert!(says.contains(&"Not in online games"), "{says:?}");
     // e4 was sent as a typed move is; the noise and e5 sent nothing.
     assert_eq!(moves_posted(&server), ["e2e4"]);
     assert_eq!(server.moves(), ["e2e4"]);

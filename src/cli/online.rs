@@ -672,11 +672,7 @@ impl Run {
                         self.left = true;
                         break;
                     }
-                    let over = self
-                        .session
-                        .online()
-                        .and_then(|o| o.game())
-                        .is_some_and(|g| g.is_over());
+                    let over = self.game_over();
                     let answer = match &mut self.voice {
                         Some(voice) if !text.is_empty() => voice.typed_answer(&text, pack),
                         _ => None,

@@ -143,6 +143,12 @@ impl Run {
         game.is_some_and(|g| !g.is_over())
     }
 
+    /// The game has ended (what is typed or said now is answered so).
+    pub(super) fn game_over(&self) -> bool {
+        let game = self.session.online().and_then(|o| o.game());
+        game.is_some_and(|g| g.is_over())
+    }
+
     /// A move made now would be sent: our turn, none of ours on its way.
     fn our_turn(&self) -> bool {
         let game = self.session.online().and_then(|o| o.game());
@@ -168,8 +174,11 @@ impl Run {
         }
     }
 
+    /// A reply carried out: typed as the player would have, or said.
     pub(super) fn voice_reply(&mut self, now: u64, reply: Reply) -> CliResult {
         match reply {
+            // The end is still being saved: answered as after it.
+            Reply::Typed(text) if self.game_over() => self.typed_after_the_end(&text),
             Reply::Typed(text) => self.online(now, OnlineEvent::Typed(text)),
             Reply::Say(words, priority) => self.term.out.say(words, priority),
         }
