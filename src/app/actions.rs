@@ -68,8 +68,16 @@ impl RochadeApp {
             Action::Export => self.export(),
             Action::ClockToggle => self.command(Command::ToggleClock),
             Action::StopSpeech => self.voice.speech.stop(),
-            Action::Confirm => self.command(Command::Confirm),
-            Action::Cancel => self.command(Command::Cancel),
+            Action::Confirm => {
+                if !self.answer_spoken_move(true) {
+                    self.command(Command::Confirm)
+                }
+            }
+            Action::Cancel => {
+                if !self.answer_spoken_move(false) {
+                    self.command(Command::Cancel)
+                }
+            }
             Action::PlayTyped => self.play_typed(),
             Action::BoardGuidance => {
                 self.dispatch(Event::Board(BoardEvent::RepeatGuidance));
@@ -174,6 +182,9 @@ impl RochadeApp {
             self.act(Action::Cancel);
             return;
         }
+        // A move typed instead of answering whether to play the spoken
+        // one: that one is not played (and said so).
+        self.answer_spoken_move(false);
         if matches!(self.question(), Some(Question::Resume(_))) {
             // Which game it is for is the question: the move comes back to
             // the move input after the answer, to be played with Enter.

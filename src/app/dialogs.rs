@@ -56,6 +56,24 @@ pub enum DialogRequest {
     FindBoards,
 }
 
+/// A question as its dialog shows it: the session's, or voice input's
+/// spoken move asked first ("Eva four? Yes or no").
+pub struct Asked {
+    pub text: String,
+    /// The question whether to resume a game: its buttons are Resume and
+    /// Discard.
+    pub resume: bool,
+}
+
+impl From<&Pending> for Asked {
+    fn from(pending: &Pending) -> Asked {
+        Asked {
+            text: pending.text.spoken.clone(),
+            resume: matches!(pending.question, Question::Resume(_)),
+        }
+    }
+}
+
 impl Dialogs {
     /// Draws `question` (a question that holds the keyboard, if one is
     /// asked) and the open window ([`Modal`]); what was answered or
@@ -65,15 +83,15 @@ impl Dialogs {
         &mut self,
         ctx: &egui::Context,
         t: &UiText,
-        question: Option<&Pending>,
+        question: Option<Asked>,
         focus_request: &mut Option<FocusTarget>,
     ) -> Vec<DialogRequest> {
         let mut requests = Vec::new();
         // The screen-reader offer is no dialog: it takes no keyboard (see
         // `screen_reader::offer_panel`).
-        if let Some(pending) = question {
+        if let Some(asked) = question {
             let take_focus = std::mem::take(&mut self.question_takes_focus);
-            if let Some(answer) = question_dialog(ctx, t, pending, take_focus) {
+            if let Some(answer) = question_dialog(ctx, t, asked, take_focus) {
                 requests.push(DialogRequest::Answer(answer));
             }
         }
@@ -129,21 +147,23 @@ impl Dialogs {
     }
 }
 
-/// The session's question as a modal dialog with two buttons; the answer
-/// clicked, if any. `take_focus`: the question was just asked.
+/// A question as a modal dialog with two buttons; the answer clicked, if
+/// any. `take_focus`: the question was just asked.
 fn question_dialog(
     ctx: &egui::Context,
     t: &UiText,
-    pending: &Pending,
+    asked: Asked,
     take_focus: bool,
 ) -> Option<bool> {
-    let resume = matches!(pending.question, Question::Resume(_));
+    let Asked {
+        text: question,
+        resume,
+    } = asked;
     let title = if resume {
         t.get("resume_title")
     } else {
         t.get("confirm_title")
     };
-    let question = pending.text.spoken.clone();
     let (yes, no) = if resume {
         (t.get("resume"), t.get("discard"))
     } else {
@@ -275,9 +295,12 @@ mod tests {
             .build_ui_state(
                 move |ui, s: &mut Alone| {
                     let ctx = ui.ctx().clone();
-                    let asked = s
-                        .dialogs
-                        .ui(&ctx, &t, s.question.as_ref(), &mut s.focus_request);
+                    let asked = s.dialogs.ui(
+                        &ctx,
+                        &t,
+                        s.question.as_ref().map(Asked::from),
+                        &mut s.focus_request,
+                    );
                     s.asked.extend(asked);
                 },
                 state,

@@ -192,8 +192,7 @@ impl RochadeApp {
     /// Draws the dialogs and carries out what was answered or chosen there.
     fn dialogs(&mut self, ctx: &egui::Context) {
         let t = self.window.ui.clone();
-        let asking = self.dialog_question();
-        let question = self.session.pending().filter(|_| asking);
+        let question = self.shown_question();
         if let Some(super::Modal::Settings(draft)) = &mut self.panels.dialogs.modal {
             draft.found = super::connection::found_lines(&self.links.boards, &t);
             draft.probing = self.links.boards.probing();

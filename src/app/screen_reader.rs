@@ -183,10 +183,12 @@ impl RochadeApp {
         matches!(self.question(), Some(Question::ScreenReaderMode))
     }
 
-    /// A question that holds the keyboard (a dialog) waits: every one but
-    /// the screen-reader offer.
+    /// A question that holds the keyboard (a dialog) waits: every one of
+    /// the session's but the screen-reader offer, and the spoken move
+    /// asked ([`RochadeApp::spoken_move_question`]).
     pub(super) fn dialog_question(&self) -> bool {
         self.session.pending().is_some() && !self.offer_open()
+            || self.spoken_move_question().is_some()
     }
 
     /// Text typed in the move input that answers the open offer: `yes` or

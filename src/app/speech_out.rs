@@ -155,13 +155,7 @@ impl RochadeApp {
                     self.screen_reader.pending.forget(&p.text.spoken);
                 }
                 self.panels.dialogs.question_takes_focus = true;
-                self.panels.dialogs.focus_before_question = if self.board.focused {
-                    FocusTarget::Board
-                } else if self.panels.scoresheet.focused {
-                    FocusTarget::Scoresheet
-                } else {
-                    FocusTarget::MoveInput
-                };
+                self.panels.dialogs.focus_before_question = self.focus_now();
             }
             Notice::Answered {
                 question: QuestionKind::ScreenReaderMode,
@@ -174,6 +168,18 @@ impl RochadeApp {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Where the keyboard is, to go back there after a question: the
+    /// board, the scoresheet, or the move input.
+    pub(super) fn focus_now(&self) -> FocusTarget {
+        if self.board.focused {
+            FocusTarget::Board
+        } else if self.panels.scoresheet.focused {
+            FocusTarget::Scoresheet
+        } else {
+            FocusTarget::MoveInput
         }
     }
 

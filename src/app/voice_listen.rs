@@ -3,8 +3,9 @@
 //! ([`crate::voice_input::microphone`]), open only while the setting is
 //! on. What is heard is handled as the same text typed into the move
 //! input would be; a spoken command is the action of its key; with
-//! "confirm spoken moves" on, a heard move is asked first and answered
-//! by saying yes or no. Push-to-talk listens while Ctrl+Space is held: no
+//! "confirm spoken moves" on, a heard move is asked first, in a dialog as
+//! the session's questions are, and answered by saying yes or no or with
+//! their keys (Enter or Y, Escape) and buttons. Push-to-talk listens while Ctrl+Space is held: no
 //! screen reader takes it (Orca, NVDA and JAWS use Insert or Caps Lock
 //! with it), and the window used no Ctrl+Space.
 
@@ -16,12 +17,13 @@ use rochade_core::voice_input::Command as Said;
 use rochade_core::voice_input::utterance::Mode;
 
 use super::RochadeApp;
+use super::dialogs::Asked;
 use super::keys::Action;
 use crate::cli::play_voice::{Understood, understand};
 use crate::config::VoiceInputMode;
 use crate::session::{Event, Priority};
 use crate::voice_input::microphone::{Feed, VoiceEvent, VoiceSource};
-use crate::words::Lang;
+use crate::words::{Lang, Utterance};
 
 /// The voice source while voice input is on.
 pub(super) struct Listening {
@@ -34,8 +36,12 @@ pub(super) struct Listening {
     stopped: bool,
     /// Ctrl+Space is held (push-to-talk).
     talking: bool,
-    /// A heard move waiting for yes or no (UCI), with confirm on.
-    asked: Option<String>,
+    /// A heard move waiting for yes or no (UCI), with confirm on, and the
+    /// question's words.
+    asked: Option<(String, Utterance)>,
+    /// Recordings played to their end (tests holding the push-to-talk
+    /// key let go after one).
+    played: usize,
 }
 
 /// Recordings played instead of the microphone (tests; a user checking
@@ -113,6 +119,7 @@ impl RochadeApp {
             stopped: false,
             talking: false,
             asked: None,
+            played: 0,
         });
         let key = match mode {
             VoiceInputMode::PushToTalk => "voice_on_hold_key",
@@ -142,7 +149,19 @@ impl RochadeApp {
         }
     }
 
+    /// How many recordings ([`RECORDINGS_VARIABLE`]) voice input has
+    /// played to their end since it was turned on.
+    pub fn voice_recordings_played(&self) -> usize {
+        self.voice.input.as_ref().map_or(0, |l| l.played)
+    }
+
     fn on_voice_event(&mut self, event: VoiceEvent) {
+        if let VoiceEvent::Played = event {
+            if let Some(l) = &mut self.voice.input {
+                l.played += 1;
+            }
+            return;
+        }
         let (_, understood) = understand(event, self.session.pack());
         match understood {
             Understood::Move { event, words } => {
@@ -154,25 +173,19 @@ impl RochadeApp {
                         .session
                         .pack()
                         .phrase("voice_confirm_move", &[("move", words)]);
-                    self.say(question, Priority::Question);
-                    if let Some(l) = &mut self.voice.input {
-                        l.asked = Some(text);
-                    }
+                    self.ask_spoken_move(text, question);
                 } else {
                     self.play_heard(text);
                 }
             }
             Understood::Answer(yes) => {
-                let asked = self.voice.input.as_mut().and_then(|l| l.asked.take());
-                match asked {
-                    Some(text) if yes => self.play_heard(text),
-                    Some(_) => self.say_key("voice_move_dropped", Priority::Answer),
-                    // The session's question (take back, resign, new game)
-                    // answered as its dialog's Y or Escape would.
-                    None if self.session.pending().is_some() => {
-                        self.act(if yes { Action::Confirm } else { Action::Cancel })
-                    }
-                    None => self.say_key("voice_nothing_to_answer", Priority::Answer),
+                if self.dialog_question() || self.session.pending().is_some() {
+                    // The question shown (the session's, take back, resign,
+                    // new game; else the spoken move) answered as its
+                    // dialog's Y or Escape would.
+                    self.act(if yes { Action::Confirm } else { Action::Cancel })
+                } else {
+                    self.say_key("voice_nothing_to_answer", Priority::Answer)
                 }
             }
             Understood::Command(said) => self.act(said_action(said)),
@@ -192,6 +205,66 @@ impl RochadeApp {
                 }
             }
         }
+    }
+
+    /// Asks whether to play the heard move (`text`, UCI) in a dialog that
+    /// takes the keyboard, as the session's questions do (a question
+    /// asked before it is replaced).
+    fn ask_spoken_move(&mut self, text: String, question: Utterance) {
+        if self.voice.input.is_none() {
+            return;
+        }
+        if self.spoken_move_question().is_none() {
+            self.panels.dialogs.focus_before_question = self.focus_now();
+        }
+        if let Some(listening) = &mut self.voice.input {
+            listening.asked = Some((text, question.clone()));
+        }
+        self.say(question.clone(), Priority::Question);
+        // The dialog takes the keyboard and the screen reader says its
+        // question then: not said twice.
+        self.screen_reader.pending.forget(&question.spoken);
+        self.panels.dialogs.question_takes_focus = true;
+    }
+
+    /// The spoken move asked, while it waits for its answer.
+    pub(super) fn spoken_move_question(&self) -> Option<&Utterance> {
+        let listening = self.voice.input.as_ref()?;
+        listening.asked.as_ref().map(|(_, question)| question)
+    }
+
+    /// The question a dialog shows: the session's (the screen-reader
+    /// offer is none), else the spoken move asked.
+    pub(super) fn shown_question(&self) -> Option<Asked> {
+        match self.session.pending().filter(|_| !self.offer_open()) {
+            Some(pending) => Some(Asked::from(pending)),
+            None => self.spoken_move_question().map(|question| Asked {
+                text: question.spoken.clone(),
+                resume: false,
+            }),
+        }
+    }
+
+    /// Yes (play it) or no ("Not played") to the spoken move asked, from
+    /// its dialog's keys or buttons or said; the keyboard goes back where
+    /// it was. False when it is not the question shown (the session's
+    /// comes first).
+    pub(super) fn answer_spoken_move(&mut self, yes: bool) -> bool {
+        if self.session.pending().is_some() && !self.offer_open() {
+            return false;
+        }
+        let asked = self.voice.input.as_mut().and_then(|l| l.asked.take());
+        let Some((text, _)) = asked else {
+            return false;
+        };
+        self.panels.focus_request = Some(self.panels.dialogs.focus_before_question);
+        self.panels.move_input.typed_under_question = false;
+        if yes {
+            self.play_heard(text);
+        } else {
+            self.say_key("voice_move_dropped", Priority::Answer);
+        }
+        true
     }
 
     /// A heard move played as the same text typed and played with Enter

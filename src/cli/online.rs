@@ -10,13 +10,15 @@
 //! `yes`/`no` (to an offer), `takeback`, `abort`, `claim` (victory when the
 //! opponent left), `chat` (read the opponent's lines), `chat TEXT`,
 //! `clock`, `repeat`, `quit`; `resign` and a draw offer are asked first
-//! ("Resign? Yes or no") unless `--no-confirm`. The opponent's moves are
+//! ("Resign? Yes or no") unless `--no-confirm`. With `--voice` they may be
+//! said as well ([`voice`]). The opponent's moves are
 //! announced as they arrive. `--json` prints one event per line: `game`,
 //! `move` (with `by`: `player` or `opponent`; `source`: `server` for a move
 //! the server brought), `say`, `offer`, `offer_declined`, `takeback`,
 //! `connection` (`lost`, `back`, `game_missing`, `gone`), `caught_up`
 //! (moves missed while the connection was lost follow), `chat`, `error`,
-//! `end`.
+//! `end`, and with `--voice` `heard` and `not_understood` (as `rochade
+//! listen` prints them).
 //!
 //! The server is the truth: every `gameFull`/`gameState` is compared with
 //! the local record ([`rochade_core::online::OnlineGame::update`]), so a
@@ -50,7 +52,11 @@ use crate::online::{ApiError, Client, Find, GameLink, StreamMsg, Timing, spawn_s
 use crate::runtime::{SaveStep, Shell, carry_out};
 use crate::session::{Command, Earcon, Event, Notice, Priority, Session, SessionConfig, Speech};
 use crate::speech::{BackendChoice, SpeechConfig, SpeechHandle, SpeechService, VoiceSettings};
+use crate::voice_input::microphone::VoiceEvent;
 use crate::words::{Lang, Utterance};
+use voice::OnlineVoice;
+
+mod voice;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -91,6 +97,9 @@ pub struct Args {
     /// no" first.
     #[arg(long)]
     pub no_confirm: bool,
+    /// Voice input: `--voice`, `--voice-confirm`.
+    #[command(flatten)]
+    pub voice: super::play_voice::VoiceArgs,
     /// Read a personal API token (scope board:play) from stdin, store it
     /// where only you can read it, and end.
     #[arg(long, exclusive = true)]
@@ -125,6 +134,7 @@ enum Msg {
     SeekDone(Result<(), ApiError>),
     Board(OwnBoardInput),
     Answered(Call, Option<String>, Result<(), ApiError>),
+    Voice(VoiceEvent),
 }
 
 fn wrap_answer(call: Call, input: Option<String>, result: Result<(), ApiError>) -> Msg {
@@ -329,6 +339,8 @@ struct Run {
     started: Instant,
     /// Board reports before the game started (the board's first snapshot).
     board_waiting: Vec<OwnBoardInput>,
+    /// With `--voice`.
+    voice: Option<OnlineVoice>,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -409,6 +421,16 @@ pub fn run(args: Args) -> CliResult {
         wrap_events,
     );
     super::spawn_stdin_lines(tx.clone(), Msg::Stdin, Msg::StdinEnd);
+    let voice = args.voice.wanted().then(|| {
+        OnlineVoice::start(
+            args.lang,
+            &args.voice.voice_wav,
+            args.voice.voice_confirm,
+            super::terminal_voice::speaking_probe(out.speech.clone()),
+            tx.clone(),
+            Msg::Voice,
+        )
+    });
     let started = Instant::now();
     out.link = args.board.open(started, &tx, Msg::Board)?;
     let config = SessionConfig {
@@ -435,6 +457,7 @@ pub fn run(args: Args) -> CliResult {
         },
         started,
         board_waiting: Vec::new(),
+        voice,
         left: false,
         pgn: match args.pgn.clone() {
             Some(path) => Some(super::pgn_saving::PgnSaving::start(
@@ -455,6 +478,9 @@ pub fn run(args: Args) -> CliResult {
         today: crate::savegame::today(),
     };
     run.handle(0, Event::Online(OnlineEvent::Connected(Box::new(setup))))?;
+    if run.voice.is_some() {
+        run.term.out.say(pack.say("voice_on"), Priority::Answer)?;
+    }
     let stop_seek = Arc::new(AtomicBool::new(false));
     run.find_game(&args, &pack, &stop_seek)?;
     let result = run.main_loop(&rx, &pack);
@@ -615,6 +641,9 @@ impl Run {
     fn main_loop(&mut self, rx: &Receiver<Msg>, pack: &crate::words::Pack) -> CliResult {
         while !self.term.done {
             self.release_saved()?;
+            if let Some(voice) = &self.voice {
+                voice.listen(self.session.record().position(), self.playing());
+            }
             let wait = driver::wait(&self.session, None, self.now_ms(), driver::LOOK_AGAIN);
             let wait = match &self.pgn {
                 Some(pgn) => pgn.wait(wait),
@@ -643,12 +672,14 @@ impl Run {
                         self.left = true;
                         break;
                     }
-                    let over = self
-                        .session
-                        .online()
-                        .and_then(|o| o.game())
-                        .is_some_and(|g| g.is_over());
-                    if over && !text.is_empty() {
+                    let over = self.game_over();
+                    let answer = match &mut self.voice {
+                        Some(voice) if !text.is_empty() => voice.typed_answer(&text, pack),
+                        _ => None,
+                    };
+                    if let Some(answer) = answer {
+                        self.voice_reply(now, answer)?;
+                    } else if over && !text.is_empty() {
                         // The end is still being saved: answered as after it.
                         self.typed_after_the_end(&text)?;
                     } else if !text.is_empty() {
@@ -715,6 +746,7 @@ impl Run {
                     }
                 }
                 Msg::SeekDone(Ok(())) => {}
+                Msg::Voice(event) => self.voice_heard(now, event)?,
             }
             // Deadlines due while messages kept coming.
             self.run_deadlines()?;

@@ -32,9 +32,7 @@ use crate::runtime::{SaveStep, Shell};
 use crate::session::{
     Command, Earcon, EngineChange, Event, Notice, Opponent, Session, SessionConfig, Source, Speech,
 };
-use crate::voice_input::microphone::{Feed, VoiceSource};
 use crate::words::{Lang, Token};
-use rochade_core::voice_input::utterance::Mode;
 
 use super::play_voice::{Input, Inputs, Next, PlayVoice, Understood, play_command};
 
@@ -74,18 +72,9 @@ pub struct Args {
     /// game in it is kept beside it, as FILE-2.pgn or the next number free).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
-    /// Say your moves and commands into the microphone (German or
-    /// English; typing works as well). Needs pocketsphinx.
-    #[arg(long)]
-    pub voice: bool,
-    /// With --voice: a heard move is asked first ("Springer Felix drei?
-    /// Yes or no"), answered by voice or typed.
-    #[arg(long)]
-    pub voice_confirm: bool,
-    /// With --voice: these recordings (16 kHz WAV) instead of the
-    /// microphone, said one after the other when it is your turn (tests).
-    #[arg(long, value_name = "FILE", hide = true)]
-    pub voice_wav: Vec<PathBuf>,
+    /// Voice input: `--voice`, `--voice-confirm`.
+    #[command(flatten)]
+    pub voice: super::play_voice::VoiceArgs,
 }
 
 /// A colour on the command line (English, German or Portuguese).
@@ -107,7 +96,7 @@ impl From<Side> for Color {
 }
 
 /// An answer that confirms a question, in English, German or Portuguese.
-fn is_yes(answer: &str) -> bool {
+pub(super) fn is_yes(answer: &str) -> bool {
     matches!(
         answer.to_lowercase().as_str(),
         "y" | "yes" | "j" | "ja" | "s" | "sim" | "confirm"
@@ -462,24 +451,16 @@ pub fn run(args: Args) -> CliResult {
     // waiting for their save are printed as soon as it is on disk; what
     // voice input hears comes on the same channel.
     let (tx, rx) = std::sync::mpsc::channel();
-    let voice = (args.voice || args.voice_confirm || !args.voice_wav.is_empty()).then(|| {
-        let feed = if args.voice_wav.is_empty() {
-            Feed::Microphone
-        } else {
-            Feed::Recordings(args.voice_wav.clone())
-        };
-        PlayVoice {
-            source: VoiceSource::start(
-                args.lang,
-                Mode::Continuous,
-                feed,
-                out.speech.speaking_probe(),
-                tx.clone(),
-                Input::Voice,
-            ),
-            confirm: args.voice_confirm,
-            ended: false,
-        }
+    let voice = args.voice.wanted().then(|| PlayVoice {
+        source: super::play_voice::start_voice(
+            args.lang,
+            &args.voice.voice_wav,
+            out.speech.speaking_probe(),
+            tx.clone(),
+            Input::Voice,
+        ),
+        confirm: args.voice.voice_confirm,
+        ended: false,
     });
     super::spawn_stdin_lines(tx, |line| Input::Typed(Some(line)), Input::Typed(None));
     let mut inputs = Inputs {

@@ -4,7 +4,8 @@
 //! becomes the event a typed line would have been. Typing works beside it
 //! all the time.
 
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
 use shakmaty::uci::UciMove;
@@ -13,9 +14,53 @@ use super::CliError;
 use crate::announce::{AnnounceForm, announce_move};
 use crate::engine::driver::Driver;
 use crate::session::{Command, Event, Source};
-use crate::voice_input::microphone::{Unavailable, VoiceEvent, VoiceSource};
-use crate::words::{Pack, Utterance};
+use crate::voice_input::microphone::{Feed, Unavailable, VoiceEvent, VoiceSource};
+use crate::words::{Lang, Pack, Utterance};
+use rochade_core::voice_input::utterance::Mode;
 use rochade_core::voice_input::{Command as Said, Heard};
+
+/// Voice input on the command line (`play`, `online`).
+#[derive(clap::Args, Debug, Default)]
+pub struct VoiceArgs {
+    /// Say your moves and commands into the microphone (German or
+    /// English; typing works as well). Needs pocketsphinx.
+    #[arg(long)]
+    pub voice: bool,
+    /// With --voice: a heard move is asked first ("Springer Felix drei?
+    /// Yes or no"), answered by voice or typed.
+    #[arg(long)]
+    pub voice_confirm: bool,
+    /// With --voice: these recordings (16 kHz WAV) instead of the
+    /// microphone, said one after the other when it is your turn (tests).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub voice_wav: Vec<PathBuf>,
+}
+
+impl VoiceArgs {
+    /// Voice input is asked for (either option, or recordings).
+    pub fn wanted(&self) -> bool {
+        self.voice || self.voice_confirm || !self.voice_wav.is_empty()
+    }
+}
+
+/// The voice source of a terminal command (`play`, `puzzle`, `online`):
+/// the `--voice-wav` recordings if any, else the microphone, listening
+/// continuously (a terminal sees no key held down); deaf while
+/// `speaking`. Its events go to `events`, wrapped by `wrap`.
+pub(super) fn start_voice<M: Send + 'static>(
+    lang: Lang,
+    recordings: &[PathBuf],
+    speaking: Box<dyn Fn() -> bool + Send>,
+    events: Sender<M>,
+    wrap: fn(VoiceEvent) -> M,
+) -> VoiceSource {
+    let feed = if recordings.is_empty() {
+        Feed::Microphone
+    } else {
+        Feed::Recordings(recordings.to_vec())
+    };
+    VoiceSource::start(lang, Mode::Continuous, feed, speaking, events, wrap)
+}
 
 /// What reaches the game loop: a typed line (`None`: the end of typed
 /// input) or something the voice source heard.
@@ -167,6 +212,8 @@ pub(crate) fn understand(
             Understood::Stopped(Some(unavailable_words(pack, &why))),
         ),
         VoiceEvent::Ended => (None, Understood::Stopped(None)),
+        // Only a test holding the push-to-talk key waits for this.
+        VoiceEvent::Played => (None, Understood::Nothing(None)),
     }
 }
 

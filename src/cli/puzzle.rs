@@ -39,8 +39,7 @@ use crate::session::{
     Command, Earcon, Effect, Event, Notice, PuzzleCommand, Session, SessionConfig, Source, Speech,
 };
 use crate::speech::SpeechHandle;
-use crate::voice_input::microphone::{Feed, VoiceEvent, VoiceSource};
-use rochade_core::voice_input::utterance::Mode;
+use crate::voice_input::microphone::VoiceEvent;
 
 use super::play_voice::Understood;
 use crate::words::{Lang, Pack, Token, Utterance};
@@ -454,17 +453,10 @@ pub fn run(args: Args) -> CliResult {
     // What voice input hears comes on the same channel as typed lines;
     // the input has ended when both have.
     let voice = (args.voice || !args.voice_wav.is_empty()).then(|| {
-        let feed = if args.voice_wav.is_empty() {
-            Feed::Microphone
-        } else {
-            Feed::Recordings(args.voice_wav.clone())
-        };
-        let speech = out.speech.clone();
-        VoiceSource::start(
+        super::play_voice::start_voice(
             args.lang,
-            Mode::Continuous,
-            feed,
-            Box::new(move || speech.as_ref().is_some_and(SpeechHandle::busy)),
+            &args.voice_wav,
+            super::terminal_voice::speaking_probe(out.speech.clone()),
             tx.clone(),
             Msg::Voice,
         )

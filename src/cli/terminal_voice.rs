@@ -36,10 +36,7 @@ impl TerminalVoice {
     /// A question voice input asks of the voice from its own thread:
     /// is anything being said (then nothing is heard)?
     pub(super) fn speaking_probe(&self) -> Box<dyn Fn() -> bool + Send> {
-        match self.speech.clone() {
-            Some(s) => Box::new(move || s.busy()),
-            None => Box::new(|| false),
-        }
+        speaking_probe(self.speech.clone())
     }
 
     /// Lets the voice finish before the command ends.
@@ -47,5 +44,14 @@ impl TerminalVoice {
         if let Some(s) = &self.speech {
             s.wait_idle(FINISH_WAIT);
         }
+    }
+}
+
+/// Voice input's question to `speech` from its own thread: is anything
+/// being said (then nothing is heard)? Always no without a voice.
+pub(super) fn speaking_probe(speech: Option<SpeechHandle>) -> Box<dyn Fn() -> bool + Send> {
+    match speech {
+        Some(s) => Box::new(move || s.busy()),
+        None => Box::new(|| false),
     }
 }

@@ -8,6 +8,11 @@
 //! Recordings (`--voice-wav`, tests) go through the same cutter and
 //! recogniser in 20 ms buffers at the pace of speech; each waits until the
 //! front end waits for the player and Rochade is quiet, as a player would.
+//! With push-to-talk a recording also waits for the key to be pressed (a
+//! player presses, then speaks) and is then played to its end whatever the
+//! key does: what plays while the key is up is dropped by the cutter, as
+//! the microphone's sound is. The end of each is told ([`VoiceEvent::Played`]),
+//! so that a test holding the key knows when to let go.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -51,6 +56,9 @@ pub enum VoiceEvent {
     Unavailable(Unavailable),
     /// The recognition took longer than [`RECOGNITION_DEADLINE`].
     TooSlow,
+    /// One recording was played to its end (never with the microphone):
+    /// the player has finished speaking, and may let go of the key.
+    Played,
     /// Every recording was played (never with the microphone).
     Ended,
 }
@@ -178,6 +186,11 @@ struct Listening {
     control: Receiver<Control>,
     position: Box<Chess>,
     awaiting: bool,
+    /// The push-to-talk key is held.
+    key_held: bool,
+    /// The key was pressed since the last recording began (a press and
+    /// release between two buffers counts).
+    key_pressed: bool,
     recogniser: Recogniser,
     /// The recognition under way: its number and when it was asked.
     pending: Option<(u64, Instant)>,
@@ -205,6 +218,8 @@ impl Listening {
             control,
             position: Box::new(Chess::default()),
             awaiting: false,
+            key_held: false,
+            key_pressed: false,
             recogniser: Recogniser::start(lang),
             pending: None,
             next_id: 1,
@@ -252,8 +267,9 @@ impl Listening {
             };
             // The pause after it that ends the utterance, and some more.
             samples.extend(vec![0; (END_SILENCE_MS as usize + 400) * 16]);
-            // As a player waits for his turn and for Rochade to finish.
-            while !self.ready_for_the_player() {
+            // As a player waits for his turn and for Rochade to finish,
+            // and presses the push-to-talk key before speaking.
+            while !self.ready_for_the_player() || !self.talk_key_pressed() {
                 if let Step::Stop = self.wait_a_buffer(tell) {
                     return;
                 }
@@ -261,6 +277,7 @@ impl Listening {
                     return;
                 }
             }
+            self.key_pressed = false;
             for buffer in samples.chunks(BUFFER_SAMPLES) {
                 if let Step::Stop = self.wait_a_buffer(tell) {
                     return;
@@ -269,9 +286,13 @@ impl Listening {
                     return;
                 }
             }
+            if !tell(VoiceEvent::Played) {
+                return;
+            }
         }
-        // The last recognition's answer, then the end.
-        while self.pending.is_some() {
+        // The key let go (what was said while it was held is the last
+        // utterance) and the last recognition's answer, then the end.
+        while self.pending.is_some() || self.key_held {
             if let Step::Stop = self.wait_a_buffer(tell) {
                 return;
             }
@@ -286,6 +307,11 @@ impl Listening {
         self.awaiting && self.pending.is_none() && !self.cutter.muted(self.now_ms())
     }
 
+    /// Continuous listening needs no key; push-to-talk a press.
+    fn talk_key_pressed(&self) -> bool {
+        self.cutter.mode() == Mode::Continuous || self.key_pressed
+    }
+
     /// Takes the front end's news for one buffer's time.
     fn wait_a_buffer(&mut self, tell: &dyn Fn(VoiceEvent) -> bool) -> Step {
         let until = Instant::now() + BUFFER;
@@ -295,6 +321,8 @@ impl Listening {
                 Ok(Control::Position(p)) => self.position = p,
                 Ok(Control::Awaiting(a)) => self.awaiting = a,
                 Ok(Control::Key { down }) => {
+                    self.key_held = down;
+                    self.key_pressed |= down;
                     let at_ms = self.now_ms();
                     let event = if down {
                         CutterEvent::KeyDown { at_ms }
