@@ -10,7 +10,7 @@
 //! moves 300 ms apart, each save held 1.5 s as by a slow fsync), queued as
 //! the window queues them, each as it is entered: per move, how long after
 //! it was entered a save holding it was done (when the window announces
-//! it), and how many saves were written. `tests/gui_saving.rs` checks the
+//! it), and how many saves were written. `tests/gui/gui_saving.rs` checks the
 //! window itself announces each move at that moment.
 
 use std::time::{Duration, Instant};

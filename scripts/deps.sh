@@ -19,7 +19,7 @@ ROCHADE_RUN_PACKAGES=(speech-dispatcher speech-dispatcher-espeak-ng espeak-ng li
 # check our exports (liblouis, pgn-extract, xmllint, the official PEF 2008-1
 # schema from libbrailleutils-java checked with Jing and Saxon), the Orca screen
 # reader with its headless desktop (tests/orca_session.rs), and pocketsphinx
-# for voice input, fed moves said by espeak-ng (tests/voice_listen.rs; the
+# for voice input, fed moves said by espeak-ng (tests/checks/voice_listen.rs; the
 # -dev package holds the C headers src/voice_input's binding follows).
 ROCHADE_TEST_PACKAGES=(stockfish socat xvfb xdotool imagemagick libgl1 libglx-mesa0 libgl1-mesa-dri libegl1
   libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0

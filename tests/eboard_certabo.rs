@@ -584,7 +584,7 @@ fn calibration_from_the_start_position_with_and_without_spare_queens() {
 /// A move made before the board was first read (no scan showed the start
 /// position): the start set-up is told by where the moved piece went (a
 /// first move from the one empty home square), and the move is recorded.
-/// Two moves first are not told (`tests/certabo_quick_start.rs`).
+/// Two moves first are not told (`tests/boards/certabo_quick_start.rs`).
 #[test]
 fn a_move_before_the_first_scan_is_learnt_from_where_its_piece_went() {
     let mut table = Table::new(5, false);

@@ -8,7 +8,7 @@
 //! (answers SSIP, reports each message's begin and end) until the Nth
 //! `SPEAK`, then never answers again. The move cut off is said by the clip
 //! voice, whose sound goes through ALSA into a file (a `.asoundrc` in a
-//! temporary HOME, as in tests/audio_alsa.rs), and the terminal says what
+//! temporary HOME, as in tests/checks/audio_alsa.rs), and the terminal says what
 //! happened.
 
 use std::io::{BufRead, BufReader, Write};

@@ -1,6 +1,6 @@
 //! `rochade track --log` replayed by the real binary, and the games it
-//! followed read back from its JSON lines (tests/cli_track_sessions.rs,
-//! tests/cli_track_pegasus_sessions.rs).
+//! followed read back from its JSON lines (tests/track/cli_track_sessions.rs,
+//! tests/track/cli_track_pegasus_sessions.rs).
 
 #![allow(dead_code)]
 
