@@ -100,3 +100,20 @@ rochade_ensure_windows_target() {
   echo "rochade: adding the Rust target x86_64-pc-windows-gnu" >&2
   rustup target add x86_64-pc-windows-gnu >&2
 }
+
+# Clippy's driver as the compiler of our two crates (as `cargo clippy` has
+# it, through RUSTC_WORKSPACE_WRAPPER, with the same clippy.toml files),
+# every warning denied: a build made so is also clippy's run, without
+# clippy's own check build of everything (docs/testing.md, "CI's time").
+# Every cargo command of one run must see the same setting, or cargo builds
+# our crates again (the wrapper is part of their fingerprint).
+rochade_lint_build() {
+    local driver
+    driver=$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver) || {
+        echo "clippy-driver not found: rustup component add clippy" >&2
+        return 1
+    }
+    export RUSTC_WORKSPACE_WRAPPER=$driver
+    # cargo-clippy's way of handing the driver its arguments (`-D warnings`).
+    export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+}
