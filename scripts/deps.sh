@@ -117,3 +117,12 @@ rochade_lint_build() {
     # cargo-clippy's way of handing the driver its arguments (`-D warnings`).
     export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 }
+
+# The Windows test build (scripts/build-windows WITH_TESTS=1 and the Wine
+# run of scripts/test-windows: both must pass it, or cargo builds again):
+# every crate unoptimised. The tests run under Wine are short (the core's
+# and the app's unit tests, the package's announcements and exports), so
+# the dev profile's optimised dependencies and core (for the Linux corpus
+# replays) only cost build time here.
+ROCHADE_WINDOWS_TEST_CONFIG=(--config 'profile.dev.package."*".opt-level=0'
+    --config 'profile.dev.package.rochade-core.opt-level=0')
