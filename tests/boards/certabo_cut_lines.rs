@@ -11,8 +11,7 @@ use rochade::eboard::{AnyDecoder, Kind, Message};
 use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Chess, Move, Piece, Position, Square};
 
-#[path = "../support/recorded.rs"]
-mod recorded;
+use crate::recorded;
 
 /// The board (no weak chips: the cut is the only fault) and the host.
 struct Rig {

@@ -19,18 +19,13 @@ use rochade::eboard::{AnyDecoder, CalibrationStep, Kind, Message};
 use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Chess, Color, Move, Square};
 
-#[path = "../support/recorded.rs"]
-mod recorded;
-#[path = "../support/rng.rs"]
-mod rng;
-use rng::Rng;
-#[path = "../support/board_sim.rs"]
-mod board_sim;
-#[path = "../support/eboard_hands.rs"]
-mod eboard_hands;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::board_sim;
+use crate::eboard_hands;
+use crate::hermetic;
+use crate::recorded;
+use crate::rng;
 use eboard_hands::{Change, HUMAN};
+use rng::Rng;
 
 /// Weak reads per occupied square and scan, per mille (as the Certabo
 /// game tests).

@@ -25,14 +25,10 @@
 //! Time: the CI sample takes some 4 s here with the core at opt-level 2
 //! (20 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
-#[path = "../support/corpus.rs"]
-mod corpus;
-#[path = "../support/eboard_hands.rs"]
-mod eboard_hands;
-#[path = "../support/recorded.rs"]
-mod recorded;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::corpus;
+use crate::eboard_hands;
+use crate::recorded;
+use crate::rng;
 
 use eboard_hands::{BLITZ, HUMAN, Pace, apply, play_game, selfplay};
 use rng::Rng;

@@ -24,12 +24,9 @@ use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use rochade::pgn::{Games, ReadOptions};
 use shakmaty::{Board, CastlingSide, Chess, Move, Piece, Position, Square};
 
-#[path = "../support/corpus.rs"]
-mod corpus;
-#[path = "../support/recorded.rs"]
-mod recorded;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::corpus;
+use crate::recorded;
+use crate::rng;
 use rng::Rng;
 
 fn selfplay() -> Vec<Vec<Move>> {

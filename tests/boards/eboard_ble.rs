@@ -5,12 +5,9 @@
 //! reports is one the board showed, and the last one arrives. Their games:
 //! `chessnut_games.rs`, `pegasus_games.rs`.
 
-#[path = "../support/ble_fake.rs"]
-mod ble_fake;
-#[path = "../support/eboard_hands.rs"]
-mod eboard_hands;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::ble_fake;
+use crate::eboard_hands;
+use crate::rng;
 
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};

@@ -26,16 +26,12 @@ use rochade::eboard::{AnyDecoder, Kind, Message};
 use rochade::eboard::{Recognizer, RecognizerConfig, RecognizerEvent};
 use shakmaty::{Chess, Move};
 
-#[path = "../support/recorded.rs"]
-mod recorded;
-#[path = "../support/rng.rs"]
-mod rng;
-use rng::Rng;
-#[path = "../support/eboard_hands.rs"]
-mod eboard_hands;
-#[path = "../support/millennium_pty.rs"]
-mod millennium_pty;
+use crate::eboard_hands;
+use crate::millennium_pty;
+use crate::recorded;
+use crate::rng;
 use eboard_hands::{BLITZ, HUMAN, Pace};
+use rng::Rng;
 
 /// How often the host asks for the status (the link's keep-alive).
 const KEEP_ALIVE_MS: u64 = millennium::KEEP_ALIVE_MS;

@@ -22,12 +22,9 @@
 //! Time: the CI sample takes some 19 s here with the core at opt-level 2
 //! (123 s at opt-level 0; 2 loaded cores, docs/testing.md).
 
-#[path = "../support/corpus.rs"]
-mod corpus;
-#[path = "../support/eboard_hands.rs"]
-mod eboard_hands;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::corpus;
+use crate::eboard_hands;
+use crate::rng;
 
 use std::collections::VecDeque;
 

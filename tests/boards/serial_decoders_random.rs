@@ -8,8 +8,7 @@ use rochade::board::log::{format_entry, parse_entry, parse_log};
 use rochade::board::{Decoder, Format, PegMessage, Tracker, TrackerConfig, protocol};
 use shakmaty::Chess;
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 #[test]

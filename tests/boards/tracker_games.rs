@@ -39,10 +39,8 @@ use rochade::board::{BoardMask, Tracker, TrackerConfig, TrackerEvent};
 use shakmaty::san::San;
 use shakmaty::{CastlingSide, Chess, Move, Position, Role, Square};
 
-#[path = "../support/corpus.rs"]
-mod corpus;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::corpus;
+use crate::rng;
 use rng::Rng;
 
 fn bit(sq: Square) -> u64 {

@@ -9,10 +9,8 @@
 use rochade::board::{BoardMask, Tracker, TrackerConfig, TrackerEvent};
 use shakmaty::{Chess, Move, Position, Square};
 
-#[path = "../support/paced_game.rs"]
-mod paced_game;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::paced_game;
+use crate::rng;
 use paced_game::{Fault, RUY_LOPEZ, paced_frames, sans, untouched_from};
 use rng::Rng;
 

@@ -14,8 +14,7 @@
 use std::path::Path;
 use std::process::Command;
 
-#[path = "../support/source.rs"]
-mod source;
+use crate::source;
 use source::rust_files;
 
 /// The core crate's source.

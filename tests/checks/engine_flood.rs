@@ -15,10 +15,8 @@ use rochade::session::{Effect, Event, Opponent, Session, SessionConfig, Source};
 use rochade::words::{Lang, Pack};
 use shakmaty::Color;
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::cli;
+use crate::hermetic;
 
 /// The UCI handshake, then `flood` (shell) on `go`.
 fn script(flood: &str) -> String {

@@ -8,8 +8,7 @@
 
 use std::path::Path;
 
-#[path = "../support/source.rs"]
-mod source;
+use crate::source;
 use source::rust_files;
 
 use rochade::app::text::UiText;

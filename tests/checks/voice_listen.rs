@@ -6,12 +6,8 @@
 use std::path::Path;
 use std::process::Output;
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/spoken_wav.rs"]
-mod spoken_wav;
+use crate::cli;
+use crate::spoken_wav;
 use cli::run_rochade;
 use spoken_wav::{sox, speak};
 

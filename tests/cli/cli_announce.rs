@@ -2,10 +2,8 @@
 
 use std::process::Output;
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::cli;
+use crate::hermetic;
 use cli::run_rochade_env;
 
 /// The C locale (no UTF-8): the written ASCII form, as the table gives it.

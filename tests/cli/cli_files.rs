@@ -10,10 +10,8 @@
 
 #![cfg(unix)]
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::cli;
+use crate::hermetic;
 
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};

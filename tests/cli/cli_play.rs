@@ -2,12 +2,8 @@
 //! (Debian `stockfish`; fails loudly without it), moves and commands on
 //! stdin, one JSON object per line on stdout.
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/move_event.rs"]
-mod move_event;
+use crate::cli;
+use crate::move_event;
 use cli::{run_rochade, run_rochade_env};
 
 fn play(args: &[&str], input: &str) -> Vec<serde_json::Value> {

@@ -3,18 +3,12 @@
 //! would (the test reads each puzzle before it types). Positions are
 //! checked with python-chess (fails loudly without it).
 
-#[path = "../support/board_sim.rs"]
-mod board_sim;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/millennium_hands.rs"]
-mod millennium_hands;
-#[path = "../support/millennium_pty.rs"]
-mod millennium_pty;
-#[path = "../support/move_event.rs"]
-mod move_event;
-#[path = "../support/puzzle_moves.rs"]
-mod puzzle_moves;
+use crate::board_sim;
+use crate::hermetic;
+use crate::millennium_hands;
+use crate::millennium_pty;
+use crate::move_event;
+use crate::puzzle_moves;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

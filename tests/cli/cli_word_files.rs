@@ -8,8 +8,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::hermetic;
 
 /// A config folder whose German word file is `text`.
 fn config_with(text: &str) -> tempfile::TempDir {

@@ -17,10 +17,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/pef_schema.rs"]
-mod pef_schema;
+use crate::hermetic;
+use crate::pef_schema;
 use pef_schema::OfficialPefSchema;
 
 const COLS: usize = 40;

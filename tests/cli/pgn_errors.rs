@@ -5,8 +5,7 @@
 
 use std::process::Output;
 
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::hermetic;
 
 fn rochade(args: &[&str], file: &[u8]) -> (Output, String) {
     let dir = tempfile::tempdir().unwrap();

@@ -6,10 +6,8 @@
 //! right after hearing it, on a slow disk, loses nothing); temporary files
 //! a killed write left are cleared at start.
 
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/slow_fsync.rs"]
-mod slow_fsync;
+use crate::hermetic;
+use crate::slow_fsync;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

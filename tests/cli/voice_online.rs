@@ -6,14 +6,9 @@
 //! reaches the server is what counts: a move heard is sent as a typed one
 //! is, noise sends nothing, a move heard on the opponent's turn is refused.
 
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/lichess_server.rs"]
-mod lichess_server;
-#[path = "../support/online_client.rs"]
-mod online_client;
-#[path = "../support/spoken_wav.rs"]
-mod spoken_wav;
+use crate::lichess_server;
+use crate::online_client;
+use crate::spoken_wav;
 
 use std::path::PathBuf;
 

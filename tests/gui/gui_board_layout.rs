@@ -4,8 +4,7 @@
 //! inside the window, does not overlap the simulated board, and keeps its
 //! size from one repaint to the next.
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use gui_common::{settings, start_with};
 use rochade::words::Lang;

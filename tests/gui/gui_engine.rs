@@ -3,8 +3,7 @@
 //! move (spoken and on the scoresheet), hint and evaluation keys, and the
 //! settings rows found by their labels. Fails loudly without Stockfish.
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use std::time::Duration;
 

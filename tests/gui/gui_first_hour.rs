@@ -3,8 +3,7 @@
 //! next one; the simulated peg-board switched off guides nothing and a new
 //! game sets it up again.
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

@@ -3,12 +3,8 @@
 //! bytes through the real decoder and tracker), the assistant types the
 //! rest, the clock follows E.3, and every answer is checked as spoken.
 
-#[path = "../support/board_sim.rs"]
-mod board_sim;
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::board_sim;
+use crate::gui_common;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

@@ -2,8 +2,7 @@
 //! live region, board browsing by keyboard, and the spoken answers of the
 //! command keys (recording speech backend, accessibility check on).
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

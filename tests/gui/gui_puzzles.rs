@@ -5,10 +5,8 @@
 //! replies copied as guided, and the result and the panel show it
 //! (recording speech backend, accessibility check on).
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
-#[path = "../support/puzzle_moves.rs"]
-mod puzzle_moves;
+use crate::gui_common;
+use crate::puzzle_moves;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

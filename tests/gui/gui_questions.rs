@@ -4,8 +4,7 @@
 //! dialog has a name. Keys are sent as a keyboard sends them (the key and
 //! its text), through the real app.
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

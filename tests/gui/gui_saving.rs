@@ -4,8 +4,7 @@
 //! move waits for its save, up to `SAVE_GIVE_UP_MS` for a disk that hangs
 //! (virtual time).
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};

@@ -3,8 +3,7 @@
 //! by keys and wraps, and at 1024x600 with text size 2 the move input,
 //! the dialogs and an error fit. The real app in the kittest harness.
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Rect};

@@ -4,8 +4,7 @@
 //! scoresheet; the connection panel shows the sighted board and its clock;
 //! Ctrl+Shift+G says both boards' state.
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
+use crate::gui_common;
 
 use egui::{Key, Modifiers};
 use gui_common::{Gui, settings, start};

@@ -4,10 +4,8 @@
 //! Settings by the keyboard. A move said is played and on the scoresheet;
 //! noise plays nothing and "Not understood" is in the spoken history.
 
-#[path = "../gui_common/mod.rs"]
-mod gui_common;
-#[path = "../support/spoken_wav.rs"]
-mod spoken_wav;
+use crate::gui_common;
+use crate::spoken_wav;
 
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;

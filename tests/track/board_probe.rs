@@ -12,12 +12,8 @@ use rochade::eboard::Kind;
 use rochade::serial::probe::{ANSWER_MS, Found, probe_port, probe_ports};
 use serialport::{SerialPort, TTYPort};
 
-#[path = "../support/board_sim.rs"]
-mod board_sim;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/millennium_pty.rs"]
-mod millennium_pty;
+use crate::board_sim;
+use crate::millennium_pty;
 
 use board_sim::Sim;
 

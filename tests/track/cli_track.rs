@@ -1,10 +1,8 @@
 //! `rochade track` where the first hour goes wrong: a port that does not
 //! exist, and a board log read in the wrong format. The real binary.
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::cli;
+use crate::hermetic;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

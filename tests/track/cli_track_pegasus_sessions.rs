@@ -20,14 +20,9 @@
 //! `SESSIONS_KEEP_LOGS=DIR` keeps the board logs there; `SESSIONS_TRACE=1`
 //! prints each game's moves as played and as followed.
 
-#[path = "../support/eboard_hands.rs"]
-mod eboard_hands;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/rng.rs"]
-mod rng;
-#[path = "../support/track_replay.rs"]
-mod track_replay;
+use crate::eboard_hands;
+use crate::rng;
+use crate::track_replay;
 use track_replay::{games_followed, replay, uci};
 
 use std::fmt::Write as _;

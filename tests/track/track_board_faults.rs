@@ -4,10 +4,8 @@
 //! flood of bad lines (one `lines_dropped` event a line: 23,234 in 13 s;
 //! now at most one a second, with the count).
 
-#[path = "../support/board_sim.rs"]
-mod board_sim;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
+use crate::board_sim;
+use crate::hermetic;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

@@ -17,12 +17,9 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/paced_game.rs"]
-mod paced_game;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::hermetic;
+use crate::paced_game;
+use crate::rng;
 use rng::Rng;
 
 const ROUND: &str = "PuSh1234";

@@ -12,12 +12,9 @@ use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::Output;
 
-#[path = "../support/broadcast_round.rs"]
-mod broadcast_round;
-#[path = "../support/hermetic.rs"]
-mod hermetic;
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::broadcast_round;
+use crate::hermetic;
+use crate::rng;
 use broadcast_round::read_request;
 use rng::Rng;
 
