@@ -272,9 +272,8 @@ fn main() {
             }
         }
         for options in option_sets() {
-            let mut listener =
-                Listener::tuned(lang, &model, pronunciations.as_deref(), &options)
-                    .expect("listener");
+            let mut listener = Listener::tuned(lang, &model, pronunciations.as_deref(), &options)
+                .expect("listener");
             let label: Vec<String> = options.iter().map(|(n, v)| format!("{n} {v}")).collect();
             if !options.is_empty() {
                 println!("voice_listen: {lang} with {}", label.join(" "));

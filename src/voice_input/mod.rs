@@ -110,6 +110,19 @@ impl Model {
     }
 }
 
+/// [`DECODER_OPTIONS`] with `options` in place of those of the same name
+/// and after them (pocketsphinx's parser refuses an option given twice).
+fn decoder_settings(options: &[(String, String)]) -> Vec<(&str, &str)> {
+    let mut settings: Vec<(&str, &str)> = DECODER_OPTIONS.to_vec();
+    for (name, value) in options {
+        match settings.iter_mut().find(|(n, _)| n == name) {
+            Some(setting) => setting.1 = value,
+            None => settings.push((name, value)),
+        }
+    }
+    settings
+}
+
 /// One recognition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recognition {
@@ -176,14 +189,7 @@ impl Listener {
             Lang::Pt => return Err(VoiceError::NoLanguage(lang)),
         }
         let dictionary = rochade_core::voice_input::dictionary(words, &sources)?;
-        let mut settings: Vec<(&str, &str)> = DECODER_OPTIONS.to_vec();
-        for (name, value) in options {
-            match settings.iter_mut().find(|(n, _)| n == name) {
-                Some(setting) => setting.1 = value,
-                None => settings.push((name, value)),
-            }
-        }
-        Listener::with_dictionary(pack, model, &dictionary, &settings)
+        Listener::with_dictionary(pack, model, &dictionary, &decoder_settings(options))
     }
 
     #[cfg(unix)]
@@ -203,8 +209,7 @@ impl Listener {
         let (acoustic, dict) = (path(&model.acoustic), path(file.path()));
         let mut options = vec![("-hmm", acoustic.as_str()), ("-dict", dict.as_str())];
         options.extend_from_slice(settings);
-        let decoder = pocketsphinx::Decoder::new(&options)
-        .map_err(|e| match e {
+        let decoder = pocketsphinx::Decoder::new(&options).map_err(|e| match e {
             pocketsphinx::BindingError::Load(why) => VoiceError::NoLibrary(why),
             other => VoiceError::Recogniser(other.to_string()),
         })?;
@@ -275,6 +280,18 @@ mod tests {
         let text = e.to_string();
         assert!(text.contains("install pocketsphinx-en-us"), "{text}");
         assert!(text.contains(&dir.path().display().to_string()), "{text}");
+    }
+
+    #[test]
+    fn tried_decoder_options_replace_the_defaults_of_their_name() {
+        let tried = [("-pip", "2"), ("-lw", "8")].map(|(n, v)| (n.to_owned(), v.to_owned()));
+        let settings = decoder_settings(&tried);
+        assert_eq!(settings.len(), DECODER_OPTIONS.len() + 1);
+        assert_eq!(settings.iter().filter(|(n, _)| *n == "-pip").count(), 1);
+        assert!(settings.contains(&("-pip", "2")));
+        assert_eq!(settings.last(), Some(&("-lw", "8")));
+        assert!(settings.contains(&("-topn", "8")));
+        assert_eq!(decoder_settings(&[]), DECODER_OPTIONS.to_vec());
     }
 
     #[test]
