@@ -189,7 +189,7 @@ fn option_sets() -> Vec<Vec<(String, String)>> {
         .map(|set| {
             let words: Vec<&str> = set.split_whitespace().collect();
             assert!(
-                words.len() % 2 == 0,
+                words.len().is_multiple_of(2),
                 "DECODER_OPTIONS: name and value pairs"
             );
             words
