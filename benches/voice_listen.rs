@@ -12,7 +12,10 @@
 //! libpocketsphinx3 and pocketsphinx-en-us (scripts/deps.sh,
 //! ROCHADE_BENCH_PACKAGES). LANGS=de (or en) measures one language;
 //! PRONUNCIATIONS=FILE tries pronunciations (assets/voice-input's format)
-//! before the bundled ones, to tune them without a rebuild.
+//! before the bundled ones, DECODER_OPTIONS="-lw 8;-lw 10" sets of
+//! pocketsphinx options (each measured on the same recordings), to tune
+//! them without a rebuild; SYNTH_CACHE=DIR keeps the recordings for the
+//! next run.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -133,6 +136,70 @@ struct Tally {
     total: usize,
 }
 
+/// One move said, as synthesised.
+struct Said {
+    seed: u64,
+    phrasing: Phrasing,
+    pos: shakmaty::Chess,
+    mv: shakmaty::Move,
+    text: String,
+    /// The voice, speed, pitch and noise, for the misses printed.
+    how: String,
+    samples: Vec<i16>,
+}
+
+/// `synthesise`, kept in `cache` (SYNTH_CACHE=DIR) when given: the same
+/// recordings decoded again with other settings without espeak-ng and sox.
+fn synthesise_cached(
+    cache: Option<&Path>,
+    dir: &Path,
+    (voice, speed, pitch, noise): (&str, u32, u32, (&str, f64)),
+    text: &str,
+) -> Vec<i16> {
+    let Some(cache) = cache else {
+        return synthesise(dir, voice, speed, pitch, noise, text);
+    };
+    let key = format!("{voice}|{speed}|{pitch}|{}|{}|{text}", noise.0, noise.1);
+    // FNV-1a: a name that stays the same from run to run.
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let file = cache.join(format!("{hash:016x}.raw"));
+    if let Ok(bytes) = std::fs::read(&file) {
+        return bytes
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+    }
+    let samples = synthesise(dir, voice, speed, pitch, noise, text);
+    let bytes: Vec<u8> = samples.iter().flat_map(|s| s.to_le_bytes()).collect();
+    std::fs::create_dir_all(cache).expect("SYNTH_CACHE");
+    std::fs::write(&file, bytes).expect("SYNTH_CACHE");
+    samples
+}
+
+/// DECODER_OPTIONS="-lw 8 -wip 0.5;-lw 10": sets of pocketsphinx options
+/// separated by semicolons, each measured on the same recordings (an empty
+/// set: the product's settings).
+fn option_sets() -> Vec<Vec<(String, String)>> {
+    let Ok(text) = std::env::var("DECODER_OPTIONS") else {
+        return vec![Vec::new()];
+    };
+    text.split(';')
+        .map(|set| {
+            let words: Vec<&str> = set.split_whitespace().collect();
+            assert!(
+                words.len().is_multiple_of(2),
+                "DECODER_OPTIONS: name and value pairs"
+            );
+            words
+                .chunks(2)
+                .map(|pair| (pair[0].to_owned(), pair[1].to_owned()))
+                .collect()
+        })
+        .collect()
+}
+
 fn main() {
     let per_language: usize = std::env::var("SAMPLES")
         .ok()
@@ -141,6 +208,7 @@ fn main() {
     let games = games();
     let model = Model::find().expect("pocketsphinx-en-us");
     let dir = tempfile::tempdir().expect("temp dir");
+    let cache = std::env::var_os("SYNTH_CACHE").map(PathBuf::from);
     let voices: [(Lang, &[&str]); 2] = [
         (Lang::De, &["de", "de+m3", "de+f2", "de+m7", "de+f4"]),
         (
@@ -173,15 +241,9 @@ fn main() {
             continue;
         }
         let pack = Pack::bundled(lang);
-        let mut listener = Listener::with_pronunciations(lang, &model, pronunciations.as_deref())
-            .expect("listener");
-        let mut whole: BTreeMap<Phrasing, Tally> = BTreeMap::new();
-        let mut ms: Vec<Duration> = Vec::new();
-        // The worst seed per phrasing and over all phrasings (right, total, seed).
-        let mut worst: BTreeMap<Option<Phrasing>, (usize, usize, u64)> = BTreeMap::new();
+        let mut said = Vec::new();
         for &seed in &seeds {
             let mut rng = Lcg(0x5eed + lang as u64 + (seed << 8));
-            let mut tallies: BTreeMap<Phrasing, Tally> = BTreeMap::new();
             for i in 0..per_language {
                 let phrasing = [Phrasing::Short, Phrasing::Long, Phrasing::Letters][i % 3];
                 let game = &games[rng.below(games.len())];
@@ -193,58 +255,95 @@ fn main() {
                 let speed = 130 + 10 * rng.below(8) as u32;
                 let pitch = 30 + 5 * rng.below(9) as u32;
                 let noise = noises[rng.below(noises.len())];
-                let samples = synthesise(dir.path(), voice, speed, pitch, noise, &text);
-                let recognition = listener.listen(pos, &samples).expect("recognition");
-                let right = recognition.heard == Some(Heard::Move(mv));
-                let tally = tallies.entry(phrasing).or_default();
-                tally.total += 1;
-                tally.right += usize::from(right);
-                ms.push(recognition.decoding);
-                let san = SanPlus::from_move(pos.clone(), mv);
-                if !right {
-                    println!(
-                        "voice_listen: {lang} seed {seed} miss: {san} said \"{text}\" ({voice}, speed {speed}, pitch {pitch}, {} {}): heard {:?}",
-                        noise.0, noise.1, recognition.text
-                    );
-                }
+                let how = (voice, speed, pitch, noise);
+                let samples = synthesise_cached(cache.as_deref(), dir.path(), how, &text);
+                said.push(Said {
+                    seed,
+                    phrasing,
+                    pos: pos.clone(),
+                    mv,
+                    how: format!(
+                        "{voice}, speed {speed}, pitch {pitch}, {} {}",
+                        noise.0, noise.1
+                    ),
+                    text,
+                    samples,
+                });
             }
-            let (mut right, mut total) = (0, 0);
-            for (phrasing, t) in &tallies {
+        }
+        for options in option_sets() {
+            let mut listener = Listener::tuned(lang, &model, pronunciations.as_deref(), &options)
+                .expect("listener");
+            let label: Vec<String> = options.iter().map(|(n, v)| format!("{n} {v}")).collect();
+            if !options.is_empty() {
+                println!("voice_listen: {lang} with {}", label.join(" "));
+            }
+            measure(lang, &seeds, &said, &mut listener);
+        }
+    }
+}
+
+/// Recognises every recording in `said` and prints the tallies.
+fn measure(lang: Lang, seeds: &[u64], said: &[Said], listener: &mut Listener) {
+    let mut whole: BTreeMap<Phrasing, Tally> = BTreeMap::new();
+    let mut ms: Vec<Duration> = Vec::new();
+    // The worst seed per phrasing and over all phrasings (right, total, seed).
+    let mut worst: BTreeMap<Option<Phrasing>, (usize, usize, u64)> = BTreeMap::new();
+    for &seed in seeds {
+        let mut tallies: BTreeMap<Phrasing, Tally> = BTreeMap::new();
+        for one in said.iter().filter(|s| s.seed == seed) {
+            let recognition = listener
+                .listen(&one.pos, &one.samples)
+                .expect("recognition");
+            let right = recognition.heard == Some(Heard::Move(one.mv));
+            let tally = tallies.entry(one.phrasing).or_default();
+            tally.total += 1;
+            tally.right += usize::from(right);
+            ms.push(recognition.decoding);
+            if !right {
+                let san = SanPlus::from_move(one.pos.clone(), one.mv);
                 println!(
-                    "voice_listen: {lang} seed {seed} {phrasing}: {}/{}",
-                    t.right, t.total
+                    "voice_listen: {lang} seed {seed} miss: {san} said \"{}\" ({}): heard {:?}",
+                    one.text, one.how, recognition.text
                 );
-                keep_worst(&mut worst, Some(*phrasing), t.right, t.total, seed);
-                let w = whole.entry(*phrasing).or_default();
-                w.right += t.right;
-                w.total += t.total;
-                right += t.right;
-                total += t.total;
             }
-            keep_worst(&mut worst, None, right, total, seed);
-            println!("voice_listen: {lang} seed {seed} all: {right}/{total}");
         }
         let (mut right, mut total) = (0, 0);
-        for (phrasing, t) in &whole {
-            let (w_right, w_total, w_seed) = worst[&Some(*phrasing)];
+        for (phrasing, t) in &tallies {
             println!(
-                "voice_listen: {lang} {phrasing}: {}/{} ({:.0}%), worst seed {w_seed}: {w_right}/{w_total}",
-                t.right,
-                t.total,
-                100.0 * t.right as f64 / t.total as f64
+                "voice_listen: {lang} seed {seed} {phrasing}: {}/{}",
+                t.right, t.total
             );
+            keep_worst(&mut worst, Some(*phrasing), t.right, t.total, seed);
+            let w = whole.entry(*phrasing).or_default();
+            w.right += t.right;
+            w.total += t.total;
             right += t.right;
             total += t.total;
         }
-        ms.sort();
-        let (w_right, w_total, w_seed) = worst[&None];
-        println!(
-            "voice_listen: {lang} all: {right}/{total} ({:.0}%), worst seed {w_seed}: {w_right}/{w_total}; decode median {:.0} ms, worst {:.0} ms",
-            100.0 * right as f64 / total as f64,
-            ms[ms.len() / 2].as_secs_f64() * 1000.0,
-            ms[ms.len() - 1].as_secs_f64() * 1000.0
-        );
+        keep_worst(&mut worst, None, right, total, seed);
+        println!("voice_listen: {lang} seed {seed} all: {right}/{total}");
     }
+    let (mut right, mut total) = (0, 0);
+    for (phrasing, t) in &whole {
+        let (w_right, w_total, w_seed) = worst[&Some(*phrasing)];
+        println!(
+            "voice_listen: {lang} {phrasing}: {}/{} ({:.0}%), worst seed {w_seed}: {w_right}/{w_total}",
+            t.right,
+            t.total,
+            100.0 * t.right as f64 / t.total as f64
+        );
+        right += t.right;
+        total += t.total;
+    }
+    ms.sort();
+    let (w_right, w_total, w_seed) = worst[&None];
+    println!(
+        "voice_listen: {lang} all: {right}/{total} ({:.0}%), worst seed {w_seed}: {w_right}/{w_total}; decode median {:.0} ms, worst {:.0} ms",
+        100.0 * right as f64 / total as f64,
+        ms[ms.len() / 2].as_secs_f64() * 1000.0,
+        ms[ms.len() - 1].as_secs_f64() * 1000.0
+    );
 }
 
 /// Keeps the seed with the lowest share right for `key`.

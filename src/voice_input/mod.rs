@@ -26,6 +26,22 @@ pub const MODEL_DIR: &str = "/usr/share/pocketsphinx/model/en-us";
 /// [`MODEL_DIR`] is.
 pub const MODEL_DIR_VARIABLE: &str = "ROCHADE_VOICE_MODEL";
 
+/// pocketsphinx's settings besides the model and the dictionary.
+pub const DECODER_OPTIONS: &[(&str, &str)] = &[
+    ("-samprate", "16000"),
+    // A recording's stretches of digital silence (zeros) would give
+    // features of log(0), which ruin the feature mean: a little noise added
+    // as pocketsphinx reads them.
+    ("-dither", "yes"),
+    // The 8 best Gaussians of each mixture scored instead of 4: tried with
+    // the voice benchmark on its tuning seeds 11-15, German short form
+    // 94 -> 95, letters 78 -> 80 of 100, English 283 -> 286 of 300
+    // (docs/voice.md, "Measured").
+    ("-topn", "8"),
+    // Its log of every step would drown our output.
+    ("-logfn", "/dev/null"),
+];
+
 /// Our pronunciations, before the model's dictionary.
 const GERMAN_DICTIONARY: &str = include_str!("../../assets/voice-input/de.dict");
 const ENGLISH_DICTIONARY: &str = include_str!("../../assets/voice-input/en.dict");
@@ -92,6 +108,19 @@ impl Model {
     }
 }
 
+/// [`DECODER_OPTIONS`] with `options` in place of those of the same name
+/// and after them (pocketsphinx's parser refuses an option given twice).
+fn decoder_settings(options: &[(String, String)]) -> Vec<(&str, &str)> {
+    let mut settings: Vec<(&str, &str)> = DECODER_OPTIONS.to_vec();
+    for (name, value) in options {
+        match settings.iter_mut().find(|(n, _)| n == name) {
+            Some(setting) => setting.1 = value,
+            None => settings.push((name, value)),
+        }
+    }
+    settings
+}
+
 /// One recognition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recognition {
@@ -130,6 +159,19 @@ impl Listener {
         model: &Model,
         first: Option<&str>,
     ) -> Result<Listener, VoiceError> {
+        Listener::tuned(lang, model, first, &[])
+    }
+
+    /// [`Listener::with_pronunciations`] with `options` (pocketsphinx's
+    /// command-line options, such as `("-lw", "8")`) taking the place of
+    /// [`DECODER_OPTIONS`]' or added to them: how the decoder's settings are
+    /// tried out (the voice benchmark's `DECODER_OPTIONS`) without a rebuild.
+    pub fn tuned(
+        lang: Lang,
+        model: &Model,
+        first: Option<&str>,
+        options: &[(String, String)],
+    ) -> Result<Listener, VoiceError> {
         let pack = Pack::bundled(lang);
         let words = rochade_core::voice_input::vocabulary(&pack);
         let words = words.iter().map(String::as_str);
@@ -145,7 +187,7 @@ impl Listener {
             Lang::Pt => return Err(VoiceError::NoLanguage(lang)),
         }
         let dictionary = rochade_core::voice_input::dictionary(words, &sources)?;
-        Listener::with_dictionary(pack, model, &dictionary)
+        Listener::with_dictionary(pack, model, &dictionary, &decoder_settings(options))
     }
 
     #[cfg(unix)]
@@ -153,6 +195,7 @@ impl Listener {
         pack: Pack,
         model: &Model,
         dictionary: &str,
+        settings: &[(&str, &str)],
     ) -> Result<Listener, VoiceError> {
         use std::io::Write;
         // pocketsphinx reads its dictionary from a file, once, in ps_init.
@@ -162,18 +205,9 @@ impl Listener {
             .map_err(VoiceError::TempFile)?;
         let path = |p: &Path| p.to_string_lossy().into_owned();
         let (acoustic, dict) = (path(&model.acoustic), path(file.path()));
-        let decoder = pocketsphinx::Decoder::new(&[
-            ("-hmm", acoustic.as_str()),
-            ("-dict", dict.as_str()),
-            ("-samprate", "16000"),
-            // A recording's stretches of digital silence (zeros) would give
-            // features of log(0), which ruin the feature mean: a little
-            // noise added as pocketsphinx reads them.
-            ("-dither", "yes"),
-            // Its log of every step would drown our output.
-            ("-logfn", "/dev/null"),
-        ])
-        .map_err(|e| match e {
+        let mut options = vec![("-hmm", acoustic.as_str()), ("-dict", dict.as_str())];
+        options.extend_from_slice(settings);
+        let decoder = pocketsphinx::Decoder::new(&options).map_err(|e| match e {
             pocketsphinx::BindingError::Load(why) => VoiceError::NoLibrary(why),
             other => VoiceError::Recogniser(other.to_string()),
         })?;
@@ -181,7 +215,12 @@ impl Listener {
     }
 
     #[cfg(not(unix))]
-    fn with_dictionary(_: Pack, _: &Model, _: &str) -> Result<Listener, VoiceError> {
+    fn with_dictionary(
+        _: Pack,
+        _: &Model,
+        _: &str,
+        _: &[(&str, &str)],
+    ) -> Result<Listener, VoiceError> {
         Err(VoiceError::NotOnThisSystem)
     }
 
@@ -239,6 +278,18 @@ mod tests {
         let text = e.to_string();
         assert!(text.contains("install pocketsphinx-en-us"), "{text}");
         assert!(text.contains(&dir.path().display().to_string()), "{text}");
+    }
+
+    #[test]
+    fn tried_decoder_options_replace_the_defaults_of_their_name() {
+        let tried = [("-topn", "6"), ("-lw", "8")].map(|(n, v)| (n.to_owned(), v.to_owned()));
+        let settings = decoder_settings(&tried);
+        assert_eq!(settings.len(), DECODER_OPTIONS.len() + 1);
+        assert_eq!(settings.iter().filter(|(n, _)| *n == "-topn").count(), 1);
+        assert!(settings.contains(&("-topn", "6")));
+        assert_eq!(settings.last(), Some(&("-lw", "8")));
+        assert!(settings.contains(&("-dither", "yes")));
+        assert_eq!(decoder_settings(&[]), DECODER_OPTIONS.to_vec());
     }
 
     #[test]
