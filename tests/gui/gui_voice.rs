@@ -144,30 +144,22 @@ fn without_a_model_for_the_language_it_is_said_once_and_typing_goes_on() {
 }
 
 #[test]
-fn push_to_talk_plays_what_is_said_while_ctrl_space_is_held_and_nothing_else() {
+fn push_to_talk_plays_what_is_said_while_ctrl_space_is_held() {
     let dir = tempfile::tempdir().expect("dir");
     let e4 = speak(dir.path(), "e4", "en-us", "Eva four");
     let mut s = settings(Lang::En);
     s.speech.voice_input = VoiceInputMode::PushToTalk;
-    // The same words twice: said once after a mere tap, once held.
-    let recordings = vec![e4.clone(), e4];
-    let mut gui = start_with(s, move |o| o.voice_recordings = recordings);
+    let mut gui = start_with(s, move |o| o.voice_recordings = vec![e4]);
     let ctrl = egui::Modifiers::CTRL;
-    // A tap: the recording begins as the key goes down and plays on after
-    // it is let go; what plays while the key is up is dropped.
-    gui.harness.key_down_modifiers(ctrl, egui::Key::Space);
-    gui.harness.run();
-    gui.harness.key_up_modifiers(ctrl, egui::Key::Space);
-    gui.harness.run();
-    gui.run_until("the first recording played", |g| {
-        g.app().voice_recordings_played() == 1
-    });
-    assert!(moves(&gui).is_empty(), "{:?}", moves(&gui));
     // Held while the whole recording plays, over many frames, then let go.
+    // (What is heard while the key is up is dropped: the cutter's own test,
+    // push_to_talk_gives_what_was_heard_between_key_down_and_up. A tap here
+    // would race the recording, which plays in real time: under load a
+    // whole move fell inside one.)
     gui.harness.key_down_modifiers(ctrl, egui::Key::Space);
     gui.harness.run();
-    gui.run_until("the second recording played", |g| {
-        g.app().voice_recordings_played() == 2
+    gui.run_until("the recording played", |g| {
+        g.app().voice_recordings_played() == 1
     });
     assert!(
         moves(&gui).is_empty(),
@@ -188,11 +180,6 @@ fn push_to_talk_plays_what_is_said_while_ctrl_space_is_held_and_nothing_else() {
         spoken.iter().any(|s| s.starts_with("Eva four")),
         "{spoken:?}"
     );
-    // Not asserted: that the tap heard nothing at all. The recording plays
-    // in real time while the frames run, so how much of it falls inside the
-    // tap depends on the machine's load (a loaded machine heard a fragment
-    // of it as "Not understood"); what the tap must never do is play a move,
-    // asserted above.
 }
 
 fn no_dialog(gui: &Gui) -> bool {
