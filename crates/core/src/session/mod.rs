@@ -87,10 +87,9 @@ pub struct Session {
     player_warnings: crate::clock::PlayerWarnings,
     /// Online play, while connected ([`online`]).
     online: Option<Box<online::OnlinePlay>>,
-    /// The side the player has in the online game running, kept here (not
-    /// only in [`Session::online`], which is lent out while its events
-    /// run): the own board's moves are checked against it even while a
-    /// server's move is being played.
+    /// The side the player has in the online game running, set when the
+    /// game begins and dropped when it ends (the game over, the
+    /// connection closed): the own board's moves are checked against it.
     online_side: Option<shakmaty::Color>,
     /// The last refusal of a move read from the player's own board online:
     /// the record's length then and the words' key (said once while the

@@ -122,7 +122,7 @@ impl Server {
 }
 
 fn local(p: &Player) -> Vec<UciMove> {
-    OnlinePlay::local_moves(&p.session)
+    OnlinePlay::local_moves(p.session.record())
 }
 
 /// A server state, as the game's stream brings it.

@@ -9,14 +9,14 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, KnownOutcome};
 
-use super::Bridge;
 use super::watch_state::Watch;
+use super::{Step, Steps};
 use crate::chess::GameRecord;
 use crate::online::{
     ApiError, Call, ChallengeInfo, Change, EndKind, GameLine, GameState, IncomingEvent,
     OnlineEffect, OnlineGame, OnlineSetup, PathId, Report, Request, path_id,
 };
-use crate::session::{Event, Priority, Session, Source};
+use crate::session::Priority;
 use crate::words::{Pack, Utterance};
 
 /// The online game as the session follows it.
@@ -158,7 +158,7 @@ impl OnlinePlay {
     }
 
     /// A line of the incoming-events stream.
-    pub(super) fn incoming(&mut self, host: &mut Bridge<'_>, event: IncomingEvent) {
+    pub(super) fn incoming(&mut self, steps: &mut Steps<'_>, event: IncomingEvent) {
         match event {
             IncomingEvent::GameStart { game } if game.compat.as_ref().is_none_or(|c| c.board) => {
                 self.challenge = None;
@@ -184,7 +184,7 @@ impl OnlinePlay {
                     .and_then(|c| c.name.clone().or(c.id.clone()))
                     .unwrap_or_else(|| "?".into());
                 let rating = challenger.and_then(|c| c.rating);
-                let pack = host.session().pack();
+                let pack = steps.pack();
                 let from = rated(pack, &name, rating);
                 let time = challenge
                     .time_control
@@ -212,7 +212,7 @@ impl OnlinePlay {
                     from: from.written,
                     time,
                 };
-                host.report(Some(report), words, Priority::Question);
+                steps.report(Some(report), words, Priority::Question);
                 if self.auto_accept {
                     self.todo.push(OnlineEffect::Send {
                         call: Call::AcceptChallenge(path_id(&challenge.id)),
@@ -229,8 +229,8 @@ impl OnlinePlay {
                     .is_some_and(|c| c.id == challenge.id) =>
             {
                 self.challenge = None;
-                let words = host.session().pack().say("online_challenge_canceled");
-                host.report(None, words, Priority::Answer);
+                let words = steps.pack().say("online_challenge_canceled");
+                steps.report(None, words, Priority::Answer);
             }
             _ => {}
         }
@@ -239,12 +239,12 @@ impl OnlinePlay {
     /// A line of the game's stream.
     pub(super) fn game_line(
         &mut self,
-        host: &mut Bridge<'_>,
+        steps: &mut Steps<'_>,
         now: u64,
         line: GameLine,
     ) -> Result<(), NotOurGame> {
         // A line from the server: the connection works again.
-        self.stream_back(host);
+        self.stream_back(steps);
         match line {
             GameLine::GameFull(_) => self.heard_game(now),
             GameLine::GameState(_) => {
@@ -274,15 +274,18 @@ impl OnlinePlay {
                 if self.game.is_none() {
                     let game = OnlineGame::new(&full, &self.account)
                         .ok_or(NotOurGame(path_id(&full.id)))?;
-                    self.start(host, now, game);
+                    self.start(steps, game);
                 }
                 // The whole game of a stream opened anew: the moves it
-                // brings were missed while the connection was lost.
+                // brings were missed while the connection was lost. Read
+                // once the game started above is the session's record.
                 let missed = std::mem::take(&mut self.watch.catching_up);
-                let new = self.reconcile(host, now, &full.state, missed);
-                self.watch.reread(new);
+                steps.then(Step::Reconcile {
+                    state: Box::new(full.state),
+                    missed,
+                });
             }
-            GameLine::GameState(state) => self.apply(host, now, &state),
+            GameLine::GameState(state) => self.apply(steps, now, &state),
             GameLine::ChatLine(chat) => {
                 if self.game.is_none()
                     || chat.username.eq_ignore_ascii_case(&self.account)
@@ -291,17 +294,17 @@ impl OnlinePlay {
                     return Ok(());
                 }
                 self.chat.push((chat.username.clone(), chat.text.clone()));
-                let words = host.session().pack().say("online_chat_new");
+                let words = steps.pack().say("online_chat_new");
                 let report = Report::Chat {
                     from: chat.username,
                 };
-                host.report(Some(report), words, Priority::Info);
+                steps.report(Some(report), words, Priority::Info);
             }
             GameLine::OpponentGone(gone) => {
                 if self.game.is_none() {
                     return Ok(());
                 }
-                let pack = host.session().pack();
+                let pack = steps.pack();
                 let words = match (gone.gone, gone.claim_win_in_seconds) {
                     (false, _) => pack.say("online_opponent_back"),
                     (true, Some(s)) if s > 0 => pack.phrase(
@@ -314,19 +317,19 @@ impl OnlinePlay {
                     gone: gone.gone,
                     claim_in: gone.claim_win_in_seconds,
                 };
-                host.report(Some(report), words, Priority::Alert);
+                steps.report(Some(report), words, Priority::Alert);
             }
             GameLine::Other => {}
         }
         Ok(())
     }
 
-    pub(super) fn start(&mut self, host: &mut Bridge<'_>, now: u64, game: OnlineGame) {
+    pub(super) fn start(&mut self, steps: &mut Steps<'_>, game: OnlineGame) {
         let mut record = match &game.initial_fen {
             Some(fen) => match GameRecord::from_fen(fen) {
                 Ok(record) => record,
                 Err(e) => {
-                    report_error(host, format!("the server's start position: {e}"));
+                    report_error(steps, format!("the server's start position: {e}"));
                     GameRecord::new()
                 }
             },
@@ -348,8 +351,11 @@ impl OnlinePlay {
                 tags.extra.push((tag.into(), r.to_string()));
             }
         }
-        host.begin(now, record, game.me);
-        let pack = host.session().pack();
+        steps.then(Step::Begin {
+            record,
+            me: game.me,
+        });
+        let pack = steps.pack();
         let opponent = game.opponent();
         let greeting = pack.phrase(
             "online_game",
@@ -369,17 +375,17 @@ impl OnlinePlay {
             white_rating: game.white.rating,
             black_rating: game.black.rating,
         };
-        host.report(Some(report), greeting, Priority::Answer);
+        steps.report(Some(report), greeting, Priority::Answer);
         self.game = Some(game);
         self.challenge = None;
+        // Read once the game is the session's record.
         for text in std::mem::take(&mut self.waiting_input) {
-            self.input(host, now, &text);
+            steps.then(Step::Input(text));
         }
     }
 
-    pub(super) fn local_moves(session: &Session) -> Vec<UciMove> {
-        session
-            .record()
+    pub(super) fn local_moves(record: &GameRecord) -> Vec<UciMove> {
+        record
             .moves()
             .iter()
             .map(|m| m.mv.to_uci(CastlingMode::Standard))
@@ -387,8 +393,22 @@ impl OnlinePlay {
     }
 
     /// A server state: the session's record follows it.
-    pub(super) fn apply(&mut self, host: &mut Bridge<'_>, now: u64, state: &GameState) {
-        self.reconcile(host, now, state, false);
+    pub(super) fn apply(&mut self, steps: &mut Steps<'_>, now: u64, state: &GameState) {
+        self.reconcile(steps, now, state, false);
+    }
+
+    /// The whole game of a stream ([`Step::Reconcile`]): the record
+    /// follows it, and the silence watch starts again from its first wait
+    /// only if it brought something new.
+    pub(super) fn reconcile_full(
+        &mut self,
+        steps: &mut Steps<'_>,
+        now: u64,
+        state: &GameState,
+        missed: bool,
+    ) {
+        let new = self.reconcile(steps, now, state, missed);
+        self.watch.reread(new);
     }
 
     /// A server state: the session's record follows it; `missed`: it comes
@@ -397,7 +417,7 @@ impl OnlinePlay {
     /// True when the state brought something new (more than the clocks).
     fn reconcile(
         &mut self,
-        host: &mut Bridge<'_>,
+        steps: &mut Steps<'_>,
         now: u64,
         state: &GameState,
         missed: bool,
@@ -410,7 +430,7 @@ impl OnlinePlay {
         // nothing is taken back or played for it (the player's move taken
         // back for a server's mistake, and every later move refused, was
         // worse than waiting); it is said once and the game read again.
-        let start = host.session().record().start_position();
+        let start = steps.record().start_position();
         if let Some((ply, uci)) = first_illegal(start, state) {
             let said = (state.moves.clone(), state.unreadable.clone());
             if self.watch.illegal_said.as_ref() != Some(&said) {
@@ -419,116 +439,63 @@ impl OnlinePlay {
                     "the server's move {uci} (ply {}) is not legal here",
                     ply + 1
                 );
-                report_error(host, reason);
+                report_error(steps, reason);
             }
             return false;
         }
-        let local = Self::local_moves(host.session());
+        let local = Self::local_moves(steps.record());
         let changes = game.update(&local, state);
         let new = changes.iter().any(|c| !matches!(c, Change::Clocks { .. }));
         let opponent = game.opponent().display_name();
         let timed = game.clock.is_some();
+        // The record's length once the steps asked so far are applied.
+        let mut length = local.len();
         for change in changes {
             match change {
                 Change::Rewind { keep, ours_lost } => {
-                    let mut record = host.session().record().clone();
-                    let n = record.moves().len() - keep;
-                    let taken = record.takeback(n);
-                    host.replace_game(now, record);
+                    steps.then(Step::Rewind { keep, ours_lost });
+                    length = keep;
                     self.clocked = self.clocked.min(keep);
                     self.unsent = false;
-                    let pack = host.session().pack();
-                    let what = taken
-                        .first()
-                        .map(|m| Utterance::from(m.san_string()))
-                        .unwrap_or_default();
-                    let words = if ours_lost {
-                        pack.phrase("online_game_moved_on", &[("move", what)])
-                    } else {
-                        pack.phrase("takeback", &[("move", what)])
-                    };
-                    let report = Report::Takeback {
-                        count: n,
-                        ours_lost,
-                    };
-                    host.report(Some(report), words, Priority::Alert);
                 }
                 Change::Play(moves) => {
-                    if missed {
-                        let words = host.session().pack().say("online_while_lost");
-                        let report = Report::CaughtUp { count: moves.len() };
-                        host.report(Some(report), words, Priority::Move);
-                    }
-                    for uci in moves {
-                        let position = host.session().record().position();
-                        let mv = uci.to_move(position).ok();
-                        let Some(mv) = mv else {
-                            // Unreachable after the list was checked
-                            // whole; never a panic all the same.
-                            report_error(
-                                host,
-                                format!("the server's move {uci} is not legal here"),
-                            );
-                            break;
-                        };
-                        let event = Event::MovePlayed {
-                            mv,
-                            source: Source::Server,
-                        };
-                        host.handle(now, event);
-                    }
+                    length += moves.len();
+                    steps.then(Step::ServerMoves { moves, missed });
                 }
                 Change::Clocks { white_ms, black_ms } => {
                     self.clocks = Some((white_ms, black_ms));
-                    let n = host.session().record().moves().len();
-                    if n > self.clocked && timed {
-                        self.clocked = n;
-                        let event = Event::ServerClocks { white_ms, black_ms };
-                        host.handle(now, event);
+                    if length > self.clocked && timed {
+                        self.clocked = length;
+                        steps.then(Step::ServerClocks { white_ms, black_ms });
                     }
                 }
                 Change::DrawOffered => {
-                    let words = host.session().pack().phrase(
+                    let words = steps.pack().phrase(
                         "online_opponent_offers_draw",
                         &[("name", Utterance::from(opponent.as_str()))],
                     );
-                    host.report(Some(Report::Offer { what: "draw" }), words, Priority::Alert);
+                    steps.report(Some(Report::Offer { what: "draw" }), words, Priority::Alert);
                 }
                 Change::DrawDeclined => {
-                    let words = host.session().pack().say("draw_offer_declined");
+                    let words = steps.pack().say("draw_offer_declined");
                     let report = Report::OfferDeclined { what: "draw" };
-                    host.report(Some(report), words, Priority::Alert);
+                    steps.report(Some(report), words, Priority::Alert);
                 }
                 Change::TakebackOffered => {
-                    let words = host.session().pack().phrase(
+                    let words = steps.pack().phrase(
                         "online_opponent_asks_takeback",
                         &[("name", Utterance::from(opponent.as_str()))],
                     );
                     let report = Report::Offer { what: "takeback" };
-                    host.report(Some(report), words, Priority::Alert);
+                    steps.report(Some(report), words, Priority::Alert);
                 }
                 Change::TakebackDeclined => {
-                    let words = host.session().pack().say("online_takeback_declined");
+                    let words = steps.pack().say("online_takeback_declined");
                     let report = Report::OfferDeclined { what: "takeback" };
-                    host.report(Some(report), words, Priority::Alert);
+                    steps.report(Some(report), words, Priority::Alert);
                 }
                 Change::Ended(kind) => {
-                    // The own board is no longer the online game's.
-                    host.session.online_side = None;
-                    let mut record = host.session().record().clone();
-                    end_record(&mut record, kind);
-                    let result = record.result_str().to_owned();
-                    let pack = host.session().pack();
-                    let words = match record.end() {
-                        Some(end) => crate::announce::announce_result(pack, &end),
-                        None => pack.say("online_aborted"),
-                    };
-                    host.replace_game(now, record);
-                    let report = Report::End {
-                        result,
-                        reason: kind.reason(),
-                    };
-                    host.report(Some(report), words, Priority::Alert);
+                    steps.then(Step::End(kind));
                     self.todo.push(OnlineEffect::Finished);
                 }
             }
@@ -546,17 +513,17 @@ impl OnlinePlay {
 
     /// After the session took a move (typed, or executed on the
     /// peg-board): if it is ours and the server has not got it, it is sent.
-    pub(super) fn after_local(&mut self, host: &mut Bridge<'_>, input: Option<&str>) {
+    pub(super) fn after_local(&mut self, steps: &mut Steps<'_>, input: Option<&str>) {
         let Some(game) = &mut self.game else {
             return;
         };
-        let local = Self::local_moves(host.session());
+        let local = Self::local_moves(steps.record());
         // Ours to send: the record is the server's game and one move more,
         // made on our side, while none waits for the server.
         let ours = match local.split_last() {
             Some((&last, before))
                 if before == game.state.moves.as_slice()
-                    && host.session().record().turn() != game.me
+                    && steps.record().turn() != game.me
                     && game.pending().is_none()
                     && !game.is_over() =>
             {
@@ -572,7 +539,7 @@ impl OnlinePlay {
     /// said, a move lost with the network waits for the connection.
     pub(super) fn answered(
         &mut self,
-        host: &mut Bridge<'_>,
+        steps: &mut Steps<'_>,
         now: u64,
         call: &Call,
         input: Option<&str>,
@@ -602,8 +569,8 @@ impl OnlinePlay {
                 ..
             } = call
             {
-                let words = host.session().pack().say("online_chat_sent");
-                host.report(None, words, Priority::Answer);
+                let words = steps.pack().say("online_chat_sent");
+                steps.report(None, words, Priority::Answer);
             }
             return;
         };
@@ -613,7 +580,7 @@ impl OnlinePlay {
         };
         if ours && e == ApiError::RateLimited {
             // Waited out, then sent again: never "not accepted".
-            self.rate_limited_move(host, now, error);
+            self.rate_limited_move(steps, now, error);
             return;
         }
         if ours && matches!(e, ApiError::Network(_)) {
@@ -623,67 +590,57 @@ impl OnlinePlay {
                 // Said at the first failure of this outage.
                 return;
             }
-            let words = host.session().pack().phrase(
+            let words = steps.pack().phrase(
                 "online_connection_lost",
                 &[("reason", Utterance::from(e.to_string()))],
             );
-            host.report(Some(error), words, Priority::Alert);
+            steps.report(Some(error), words, Priority::Alert);
             return;
         }
-        let pack = host.session().pack();
+        let pack = steps.pack();
         match (&e, ours, &mut self.game) {
             (_, true, Some(game)) if game.pending().is_some() => {
                 game.move_refused();
-                let mut record = host.session().record().clone();
-                let taken = record.takeback(1);
-                host.replace_game(now, record);
-                let what = taken
-                    .first()
-                    .map(|m| Utterance::from(m.san_string()))
-                    .unwrap_or_default();
-                let words = host.session().pack().phrase(
-                    "online_move_refused",
-                    &[("move", what), ("reason", Utterance::from(e.to_string()))],
-                );
-                host.report(Some(error), words, Priority::Alert);
+                let reason = e.to_string();
+                steps.then(Step::MoveRefused { error, reason });
             }
             _ => {
                 let words = server_error(pack, &e);
-                host.report(Some(error), words, Priority::Alert);
+                steps.report(Some(error), words, Priority::Alert);
             }
         }
     }
 
     /// The game's stream dropped (`first`: the first failure since it
     /// worked): said once, also when a stream opened again fails too.
-    pub(super) fn stream_dropped(&mut self, host: &mut Bridge<'_>, reason: &ApiError, first: bool) {
+    pub(super) fn stream_dropped(&mut self, steps: &mut Steps<'_>, reason: &ApiError, first: bool) {
         if self.game.as_ref().is_some_and(|g| g.is_over()) {
             // The server ends a finished game's stream: nothing to say
             // (the front end may still be saving the end).
             return;
         }
         if matches!(reason, ApiError::Refused { status: 404, .. }) && self.game.is_some() {
-            self.game_missing(host);
+            self.game_missing(steps);
             return;
         }
         if !first || self.down {
             return;
         }
         self.down = true;
-        say_connection_lost(host, reason);
+        say_connection_lost(steps, reason);
     }
 
     /// The game's stream is back: said. A move that got no answer waits
     /// for the game the stream sends first ([`OnlinePlay::apply`]): sent
     /// before it, a move the server already took would be refused and
     /// said as not accepted.
-    pub(super) fn stream_back(&mut self, host: &mut Bridge<'_>) {
+    pub(super) fn stream_back(&mut self, steps: &mut Steps<'_>) {
         if !std::mem::take(&mut self.down) {
             return;
         }
         self.watch.catching_up = true;
-        let words = host.session().pack().say("online_connection_back");
-        host.report(Some(Report::ConnectionBack), words, Priority::Alert);
+        let words = steps.pack().say("online_connection_back");
+        steps.report(Some(Report::ConnectionBack), words, Priority::Alert);
     }
 
     /// After a server state: our move that got no answer and that the
@@ -706,8 +663,14 @@ impl OnlinePlay {
 
 /// "Server error: {reason}", said and reported (an error of the server's,
 /// not of anything the player typed).
-fn report_error(host: &mut Bridge<'_>, reason: String) {
-    let words = host.session().pack().phrase(
+fn report_error(steps: &mut Steps<'_>, reason: String) {
+    let (report, words) = server_error_report(steps.pack(), reason);
+    steps.report(Some(report), words, Priority::Alert);
+}
+
+/// The words and the report of a server's error.
+pub(super) fn server_error_report(pack: &Pack, reason: String) -> (Report, Utterance) {
+    let words = pack.phrase(
         "online_error",
         &[("reason", Utterance::from(reason.as_str()))],
     );
@@ -715,7 +678,7 @@ fn report_error(host: &mut Bridge<'_>, reason: String) {
         input: None,
         reason,
     };
-    host.report(Some(report), words, Priority::Alert);
+    (report, words)
 }
 
 /// The first move of the server's list that is not legal after the ones
@@ -735,20 +698,20 @@ fn first_illegal(start: &shakmaty::Chess, state: &GameState) -> Option<(usize, S
 }
 
 /// "Connection to the server lost: ... Reconnecting", with its report.
-pub(super) fn say_connection_lost(host: &mut Bridge<'_>, reason: &ApiError) {
-    let words = host.session().pack().phrase(
+pub(super) fn say_connection_lost(steps: &mut Steps<'_>, reason: &ApiError) {
+    let words = steps.pack().phrase(
         "online_connection_lost",
         &[("reason", Utterance::from(reason.to_string()))],
     );
     let report = Report::ConnectionLost {
         reason: reason.to_string(),
     };
-    host.report(Some(report), words, Priority::Alert);
+    steps.report(Some(report), words, Priority::Alert);
 }
 
 /// The server's ending written into the record (a mate or stalemate the
 /// record found itself stays as it is).
-fn end_record(record: &mut GameRecord, kind: EndKind) {
+pub(super) fn end_record(record: &mut GameRecord, kind: EndKind) {
     if record.is_over() {
         return;
     }

@@ -4,10 +4,10 @@
 
 use shakmaty::Color;
 
-use super::Bridge;
 use super::play::{Confirming, OnlinePlay};
+use super::{Step, Steps};
 use crate::online::{Call, OnlineEffect, Report, Request, path_id};
-use crate::session::{Command, Event, Priority, Source};
+use crate::session::Priority;
 use crate::words::Utterance;
 
 /// The words of online play (first word of a typed line), in the three
@@ -64,7 +64,7 @@ impl OnlinePlay {
     /// A line typed by the player: a word of online play or a move. True
     /// when it was a word (or kept for the game about to start); a move is
     /// played by the session and sent.
-    pub(super) fn input(&mut self, host: &mut Bridge<'_>, now: u64, text: &str) -> bool {
+    pub(super) fn input(&mut self, steps: &mut Steps<'_>, now: u64, text: &str) -> bool {
         self.watch.now = now;
         let lower = text.trim().to_lowercase();
         let (word, rest) = lower.split_once(' ').unwrap_or((lower.as_str(), ""));
@@ -77,8 +77,8 @@ impl OnlinePlay {
                     let call = if yes {
                         Call::AcceptChallenge(id)
                     } else {
-                        let words = host.session().pack().say("online_challenge_declined");
-                        host.report(None, words, Priority::Answer);
+                        let words = steps.pack().say("online_challenge_declined");
+                        steps.report(None, words, Priority::Answer);
                         self.challenge = None;
                         Call::DeclineChallenge(id)
                     };
@@ -91,11 +91,11 @@ impl OnlinePlay {
                     // Typed before the game: played (or answered) when it
                     // starts, and said so, so nothing typed goes unheard.
                     self.waiting_input.push(text.to_owned());
-                    let words = host.session().pack().phrase(
+                    let words = steps.pack().phrase(
                         "online_kept_for_game",
                         &[("text", Utterance::from(text.trim()))],
                     );
-                    host.report(None, words, Priority::Answer);
+                    steps.report(None, words, Priority::Answer);
                 }
             }
             return true;
@@ -117,8 +117,8 @@ impl OnlinePlay {
             Some(Confirming::Resign) if (yes && answers) || resign => Some("resign"),
             Some(Confirming::Draw) if (yes && answers) || offer => Some("draw"),
             Some(_) if no && answers => {
-                let words = host.session().pack().say("online_confirm_cancelled");
-                host.report(None, words, Priority::Answer);
+                let words = steps.pack().say("online_confirm_cancelled");
+                steps.report(None, words, Priority::Answer);
                 return true;
             }
             _ => None,
@@ -133,8 +133,8 @@ impl OnlinePlay {
             };
             self.confirming = Some(asked);
             self.yes_confirms = true;
-            let words = host.session().pack().say(key);
-            host.report(None, words, Priority::Question);
+            let words = steps.pack().say(key);
+            steps.report(None, words, Priority::Question);
             return true;
         }
         let word = confirmed.unwrap_or(word);
@@ -144,36 +144,36 @@ impl OnlinePlay {
             "claim" | "claim-victory" | "sieg" | "vitoria" => Some(Request::ClaimVictory),
             "draw" | "remis" | "empate" => {
                 if !game.opponent_offers_draw() {
-                    let words = host.session().pack().say("online_you_offer_draw");
-                    host.report(None, words, Priority::Answer);
+                    let words = steps.pack().say("online_you_offer_draw");
+                    steps.report(None, words, Priority::Answer);
                 }
                 Some(game.draw(true))
             }
             "takeback" | "undo" | "zurueck" | "voltar" => {
                 if !game.opponent_offers_takeback() {
-                    let words = host.session().pack().say("online_takeback_asked");
-                    host.report(None, words, Priority::Answer);
+                    let words = steps.pack().say("online_takeback_asked");
+                    steps.report(None, words, Priority::Answer);
                 }
                 Some(game.takeback(true))
             }
             _ if yes || no => {
-                let declined = |host: &mut Bridge<'_>, key| {
-                    let words = host.session().pack().say(key);
-                    host.report(None, words, Priority::Answer);
+                let declined = |steps: &mut Steps<'_>, key| {
+                    let words = steps.pack().say(key);
+                    steps.report(None, words, Priority::Answer);
                 };
                 if game.opponent_offers_draw() {
                     if no {
-                        declined(host, "online_declined_draw");
+                        declined(steps, "online_declined_draw");
                     }
                     Some(game.draw(yes))
                 } else if game.opponent_offers_takeback() {
                     if no {
-                        declined(host, "online_declined_takeback");
+                        declined(steps, "online_declined_takeback");
                     }
                     Some(game.takeback(yes))
                 } else {
-                    let words = host.session().pack().say("online_no_offer");
-                    host.report(None, words, Priority::Answer);
+                    let words = steps.pack().say("online_no_offer");
+                    steps.report(None, words, Priority::Answer);
                     return true;
                 }
             }
@@ -183,22 +183,22 @@ impl OnlinePlay {
                 Some(Request::Chat(original))
             }
             "chat" => {
-                self.read_chat(host);
+                self.read_chat(steps);
                 return true;
             }
             "clock" | "uhr" | "relogio" => {
-                self.say_clocks(host);
+                self.say_clocks(steps);
                 return true;
             }
             "again" | "nochmal" | "novamente" => {
                 // Look for the game on the server now.
-                let words = host.session().pack().say("online_looking_again");
-                host.report(None, words, Priority::Answer);
+                let words = steps.pack().say("online_looking_again");
+                steps.report(None, words, Priority::Answer);
                 self.read_again(now);
                 return true;
             }
             "repeat" | "r" => {
-                host.handle(now, Event::Command(Command::Repeat));
+                steps.then(Step::Repeat);
                 return true;
             }
             _ => None,
@@ -209,30 +209,26 @@ impl OnlinePlay {
         }
         // A move.
         let game = self.game.as_ref().expect("a game");
-        if host.session().record().turn() != me || game.pending().is_some() {
-            let words = host.session().pack().say("online_not_your_turn");
+        if steps.record().turn() != me || game.pending().is_some() {
+            let words = steps.pack().say("online_not_your_turn");
             let report = Report::Error {
                 input: Some(text.to_owned()),
                 reason: "not your turn".into(),
             };
-            host.report(Some(report), words, Priority::Alert);
+            steps.report(Some(report), words, Priority::Alert);
             return false;
         }
-        let event = Event::MoveEntered {
-            text: text.to_owned(),
-            source: Source::Keyboard,
-        };
-        host.handle(now, event);
-        self.after_local(host, Some(text));
+        // Played by the session, then sent with `text` as its input.
+        steps.then(Step::EnterMove(text.to_owned()));
         false
     }
 
     /// Says the chat lines not read yet.
-    pub(super) fn read_chat(&mut self, host: &mut Bridge<'_>) {
-        let pack = host.session().pack();
+    pub(super) fn read_chat(&mut self, steps: &mut Steps<'_>) {
+        let pack = steps.pack();
         if self.chat.is_empty() {
             let words = pack.say("online_chat_none");
-            host.report(None, words, Priority::Answer);
+            steps.report(None, words, Priority::Answer);
             return;
         }
         let lines: Vec<Utterance> = std::mem::take(&mut self.chat)
@@ -248,20 +244,20 @@ impl OnlinePlay {
             })
             .collect();
         for words in lines {
-            host.report(None, words, Priority::Answer);
+            steps.report(None, words, Priority::Answer);
         }
     }
 
     /// Says both clocks as the server last sent them (or that the game
     /// has none: correspondence, unlimited).
-    pub(super) fn say_clocks(&self, host: &mut Bridge<'_>) {
+    pub(super) fn say_clocks(&self, steps: &mut Steps<'_>) {
         let timed = self.game.as_ref().is_some_and(|g| g.clock.is_some());
         let Some((w, b)) = self.clocks.filter(|_| timed) else {
-            let words = host.session().pack().say("online_no_clock");
-            host.report(None, words, Priority::Answer);
+            let words = steps.pack().say("online_no_clock");
+            steps.report(None, words, Priority::Answer);
             return;
         };
-        let pack = host.session().pack();
+        let pack = steps.pack();
         let lines: Vec<Utterance> = [(Color::White, w), (Color::Black, b)]
             .into_iter()
             .map(|(side, ms)| {
@@ -275,7 +271,7 @@ impl OnlinePlay {
             })
             .collect();
         for words in lines {
-            host.report(None, words, Priority::Answer);
+            steps.report(None, words, Priority::Answer);
         }
     }
 }

@@ -15,7 +15,7 @@
 //! wait doubles up to two minutes, so the rereads never draw a "too many
 //! requests" from the server.
 
-use super::Bridge;
+use super::Steps;
 use super::play::{OnlinePlay, say_connection_lost};
 use crate::chess::GameRecord;
 use crate::online::{ApiError, OnlineEffect, Report, Request, path_id};
@@ -51,7 +51,7 @@ impl OnlinePlay {
     }
 
     /// The deadlines due at `now`.
-    pub(super) fn tick(&mut self, host: &mut Bridge<'_>, now: u64) {
+    pub(super) fn tick(&mut self, steps: &mut Steps<'_>, now: u64) {
         self.watch.now = now;
         if self.game.as_ref().is_none_or(|g| g.is_over()) {
             return;
@@ -71,7 +71,7 @@ impl OnlinePlay {
             .move_sent_at
             .is_some_and(|t| t + self.watch.waits.request_ms <= now);
         let silent = !self.down
-            && self.waiting_for_server(host.session().record())
+            && self.waiting_for_server(steps.record())
             && self.watch.heard_at + self.watch.silence() <= now;
         if unanswered || silent {
             if silent && self.watch.reread_for_silence {
@@ -92,12 +92,12 @@ impl OnlinePlay {
         if gone && !self.watch.gone_said {
             self.watch.gone_said = true;
             let seconds = (now - self.watch.down_since.unwrap_or(now)) / 1000;
-            let words = host.session().pack().phrase(
+            let words = steps.pack().phrase(
                 "online_server_gone",
                 &[("seconds", Utterance::from(seconds.to_string()))],
             );
             let report = Report::ServerGone { seconds };
-            host.report(Some(report), words, Priority::Alert);
+            steps.report(Some(report), words, Priority::Alert);
         }
     }
 
@@ -130,52 +130,51 @@ impl OnlinePlay {
 
     /// "Too many requests" on our move: it stays on the record and is sent
     /// again after the wait, said so.
-    pub(super) fn rate_limited_move(&mut self, host: &mut Bridge<'_>, now: u64, error: Report) {
+    pub(super) fn rate_limited_move(&mut self, steps: &mut Steps<'_>, now: u64, error: Report) {
         let wait = self.watch.waits.rate_limit_ms;
         self.watch.resend_at = Some(now + wait);
-        let what = host
-            .session()
+        let what = steps
             .record()
             .last_move()
             .map(|m| Utterance::from(m.san_string()))
             .unwrap_or_default();
-        let words = host.session().pack().phrase(
+        let words = steps.pack().phrase(
             "online_rate_limited_move",
             &[
                 ("move", what),
                 ("seconds", Utterance::from(wait.div_ceil(1000).to_string())),
             ],
         );
-        host.report(Some(error), words, Priority::Alert);
+        steps.report(Some(error), words, Priority::Alert);
     }
 
     /// The game's stream answered 404: the server does not have the game
     /// (restarted without it). Said once an outage, with the way out;
     /// the stream keeps looking for it.
-    pub(super) fn game_missing(&mut self, host: &mut Bridge<'_>) {
+    pub(super) fn game_missing(&mut self, steps: &mut Steps<'_>) {
         self.down = true;
         if std::mem::replace(&mut self.watch.missing_said, true) {
             return;
         }
-        let words = host.session().pack().say("online_game_missing");
-        host.report(Some(Report::GameMissing), words, Priority::Alert);
+        let words = steps.pack().say("online_game_missing");
+        steps.report(Some(Report::GameMissing), words, Priority::Alert);
     }
 
     /// The events stream (games starting, challenges) dropped: said while
     /// no game runs (the game's own stream speaks during a game).
-    pub(super) fn events_dropped(&mut self, host: &mut Bridge<'_>, reason: &ApiError) {
+    pub(super) fn events_dropped(&mut self, steps: &mut Steps<'_>, reason: &ApiError) {
         if self.game.is_some() || std::mem::replace(&mut self.watch.events_down, true) {
             return;
         }
-        say_connection_lost(host, reason);
+        say_connection_lost(steps, reason);
     }
 
     /// The events stream is back (or brought a line).
-    pub(super) fn events_back(&mut self, host: &mut Bridge<'_>) {
+    pub(super) fn events_back(&mut self, steps: &mut Steps<'_>) {
         if !std::mem::take(&mut self.watch.events_down) || self.game.is_some() {
             return;
         }
-        let words = host.session().pack().say("online_connection_back");
-        host.report(Some(Report::ConnectionBack), words, Priority::Alert);
+        let words = steps.pack().say("online_connection_back");
+        steps.report(Some(Report::ConnectionBack), words, Priority::Alert);
     }
 }
