@@ -342,18 +342,37 @@ impl Drop for SmallDisk {
     }
 }
 
+/// What the test asks of the disk filler: stop, or hold the disk full
+/// (`held` says when it is).
+#[derive(Clone, Default)]
+struct FillerControl {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    hold: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    held: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
 /// Fills the disk to the last byte and empties it again, at random
-/// moments, until told to stop.
+/// moments, until told to stop; while told to hold, keeps it full.
 fn fill_and_empty(
     disk: std::path::PathBuf,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    control: FillerControl,
 ) -> std::thread::JoinHandle<u64> {
+    use std::sync::atomic::Ordering::SeqCst;
     std::thread::spawn(move || {
         use std::io::Write;
         let mut rng = Rng(0xF111);
         let mut fills = 0;
         let filler = disk.join("filler");
-        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        while !control.stop.load(SeqCst) {
+            if control.hold.load(SeqCst) {
+                if !control.held.load(SeqCst) {
+                    fill(&disk);
+                    fills += 1;
+                    control.held.store(true, SeqCst);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            }
             if let Ok(mut f) = std::fs::File::create(&filler) {
                 let block = [0u8; 4096];
                 while f.write_all(&block).is_ok() {}
@@ -371,24 +390,48 @@ fn fill_and_empty(
 
 #[test]
 fn kill_9_while_the_disk_fills_and_empties_never_loses_an_announced_move() {
+    use std::sync::atomic::Ordering::SeqCst;
     let disk = SmallDisk::mount(256);
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let filler = fill_and_empty(disk.0.clone(), stop.clone());
+    let control = FillerControl::default();
+    let filler = fill_and_empty(disk.0.clone(), control.clone());
     let mut rng = Rng(0x5EED_0025);
-    let (mut in_spare, mut most_announced) = (0, 0);
+    let (mut in_spare, mut most_announced, mut held_runs) = (0, 0, 0);
     for run in 0..RUNS {
+        // Every tenth run the disk stays full from its start to its end:
+        // the spare folder must then take the game, whatever the timing
+        // of the random fills (on an idle machine they rarely met a save).
+        let held = run % 10 == 5;
+        if held {
+            control.held.store(false, SeqCst);
+            control.hold.store(true, SeqCst);
+            while !control.held.load(SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
         let data = disk.0.join(format!("run-{run}"));
         let spare = tempfile::tempdir().unwrap();
         let seed = rng.next();
         let after = rng.below(MAX_PLIES as u64) as usize;
         let (announced, _) = kill_child_after(&data, Some(spare.path()), seed, after, 0);
+        control.hold.store(false, SeqCst);
         most_announced = most_announced.max(announced.len());
+        held_runs += usize::from(held && !announced.is_empty());
         // The next start, as the window does it: both folders searched.
         let mut notes = Vec::new();
         let (resume, _, _) = rochade::app::run::open_save_folder(
             Ok(GameStore::new(&data)),
             Some(spare.path().to_path_buf()),
             &mut notes,
+        );
+        let spare_used = [
+            spare.path().join(rochade::savegame::CURRENT_FILE),
+            spare.path().join(rochade::savegame::ARCHIVE_DIR),
+        ]
+        .iter()
+        .any(|f| f.exists());
+        assert!(
+            spare_used || !held || announced.is_empty(),
+            "run {run} (seed {seed}): the disk was full all along, the spare folder holds nothing: {notes:?}"
         );
         in_spare += usize::from(spare.path().join(rochade::savegame::CURRENT_FILE).exists());
         let saved: Vec<String> = resume
@@ -419,14 +462,17 @@ fn kill_9_while_the_disk_fills_and_empties_never_loses_an_announced_move() {
         );
         let _ = std::fs::remove_dir_all(&data);
     }
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    control.stop.store(true, SeqCst);
     let fills = filler.join().unwrap();
     println!(
         "{RUNS} kills while the disk filled {fills} times: {in_spare} games in the spare folder, \
          up to {most_announced} moves announced, no announced move lost"
     );
     assert!(fills > 20, "the disk filled only {fills} times");
-    assert!(in_spare > 10, "the spare folder was used {in_spare} times");
+    assert!(
+        held_runs > 10 && in_spare > 10,
+        "the spare folder was used {in_spare} times ({held_runs} runs on a full disk announced a move)"
+    );
 }
 
 /// Fills the disk to the last byte (a file `filler` on it).
