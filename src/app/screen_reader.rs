@@ -147,7 +147,19 @@ impl RochadeApp {
             .move_input
             .last_key_ms
             .map_or(0, |at| at + OFFER_IDLE_MS);
-        let idle = self.panels.move_input.text.is_empty() && now >= due;
+        // Keys of this frame are typing too (the move input notes them
+        // after this look): on a loaded machine a whole move and its Enter
+        // come in one frame, and an offer asked in it was said over by the
+        // move's announcement, and a screen reader never said it at all.
+        let keys_now = ctx.input(|i| {
+            i.events.iter().any(|e| {
+                matches!(
+                    e,
+                    egui::Event::Key { pressed: true, .. } | egui::Event::Text(_)
+                )
+            })
+        });
+        let idle = !keys_now && self.panels.move_input.text.is_empty() && now >= due;
         // Until answered: another question may have replaced it (the
         // session asks one at a time), then it is asked again.
         let unasked = self.settings.speech.mode == SpeechMode::SelfVoicing

@@ -355,6 +355,47 @@ fn a_look_up_answering_inside_the_first_move_still_brings_the_offer() {
     ));
 }
 
+#[test]
+fn a_look_up_answering_in_the_frame_a_whole_move_arrives_asks_once_the_keyboard_is_idle() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut gui = start_with(settings(Lang::En), |o| o.screen_reader = Some(rx));
+    // A loaded machine hands the window a whole move and its Enter in one
+    // frame, the frame the look-up answers in: asked then, the offer was
+    // said over by the move (Orca never spoke it).
+    tx.send(true).unwrap();
+    for (key, text) in [
+        (Key::E, Some("e")),
+        (Key::Num4, Some("4")),
+        (Key::Enter, None),
+    ] {
+        for pressed in [true, false] {
+            gui.harness.event(egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed,
+                repeat: false,
+                modifiers: Modifiers::NONE,
+            });
+            if let (true, Some(text)) = (pressed, text) {
+                gui.harness.event(egui::Event::Text(text.to_owned()));
+            }
+        }
+    }
+    gui.harness.run();
+    gui.settle_saves();
+    assert_eq!(moves(&gui), 1, "the move is played");
+    assert_eq!(gui.last_spoken(), "Eva four");
+    assert!(gui.app().question().is_none(), "not asked over the move");
+    gui.advance(3000);
+    assert!(gui.app().question().is_none(), "not idle for 5 s yet");
+    gui.advance(3000);
+    assert!(matches!(
+        gui.app().question(),
+        Some(Question::ScreenReaderMode)
+    ));
+    assert_eq!(gui.app().spoken().last().map(String::as_str), Some(OFFER));
+}
+
 /// A screen reader's own interface (NVDA's controller client on Windows),
 /// recorded: what the app handed to it.
 #[derive(Clone, Default)]
