@@ -3,7 +3,9 @@
 //! espeak-ng voice (varied voices, speeds, pitches) with noise mixed in
 //! (sox), recognised by `rochade listen`'s path (pocketsphinx with the
 //! position's grammar). Prints accuracy per language and phrasing and the
-//! median decode time; docs/voice.md has the figures.
+//! median decode time, then how many recordings that should play nothing
+//! (noise alone, room talk) were heard as a move or a command anyway;
+//! docs/voice.md has the figures.
 //!
 //! Usage: `cargo bench --profile dev --bench voice_listen` (SAMPLES=n per
 //! language and seed, default 30: 10 per phrasing; SEEDS=1,2,3,4,5 by
@@ -128,6 +130,71 @@ fn synthesise(
     );
     run("sox", &["-m", &clean, &hiss, &mixed]);
     wav::read_speech(Path::new(&mixed)).expect("mixed recording")
+}
+
+/// `seconds` of noise `colour` at sox's volume `volume`, with half a
+/// second of silence on each side: a bump, a fan, a rustle.
+fn noise_alone(dir: &Path, colour: &str, volume: f64, seconds: f64) -> Vec<i16> {
+    let out = dir.join("noise-alone.wav");
+    let out_str = out.to_str().expect("UTF-8");
+    run(
+        "sox",
+        &[
+            "-R",
+            "-n",
+            "-r",
+            "16000",
+            "-c",
+            "1",
+            "-b",
+            "16",
+            out_str,
+            "synth",
+            &format!("{seconds:.2}"),
+            colour,
+            "vol",
+            &format!("{volume}"),
+            "pad",
+            "0.5",
+            "0.5",
+        ],
+    );
+    wav::read_speech(&out).expect("noise recording")
+}
+
+/// Words said near the board that are no move: a room's talk.
+const CHATTER: [(Lang, &[&str]); 2] = [
+    (
+        Lang::De,
+        &[
+            "Guten Morgen",
+            "Wie spät ist es",
+            "Das ist ein schöner Tag",
+            "Kaffee bitte",
+            "Moment mal",
+            "Wo ist der Schiedsrichter",
+        ],
+    ),
+    (
+        Lang::En,
+        &[
+            "Good morning",
+            "What time is it",
+            "Nice weather today",
+            "Coffee please",
+            "Just a moment",
+            "Where is the arbiter",
+        ],
+    ),
+];
+
+/// A recording that should play nothing: noise alone, or talk that is no
+/// move.
+struct Nothing {
+    seed: u64,
+    pos: shakmaty::Chess,
+    what: String,
+    samples: Vec<i16>,
 }
 
 #[derive(Default)]
@@ -271,6 +338,44 @@ fn main() {
                 });
             }
         }
+        // Per seed, 10 noises and 6 sentences of talk that must play
+        // nothing (heard as a move or a command: a false accept).
+        let mut nothing = Vec::new();
+        let chatter = CHATTER.iter().find(|(l, _)| *l == lang).expect("chatter").1;
+        for &seed in &seeds {
+            let mut rng = Lcg(0xA015E + lang as u64 + (seed << 8));
+            for _ in 0..10 {
+                let game = &games[rng.below(games.len())];
+                let pos = game.position_before(rng.below(game.moves().len())).clone();
+                let colour = ["whitenoise", "pinknoise", "brownnoise"][rng.below(3)];
+                let volume = [0.02, 0.05, 0.1, 0.2, 0.3][rng.below(5)];
+                let seconds = 0.3 + 0.2 * rng.below(7) as f64;
+                let samples = noise_alone(dir.path(), colour, volume, seconds);
+                let what = format!("{colour} {volume} for {seconds:.1} s");
+                nothing.push(Nothing {
+                    seed,
+                    pos,
+                    what,
+                    samples,
+                });
+            }
+            for sentence in chatter.iter() {
+                let game = &games[rng.below(games.len())];
+                let pos = game.position_before(rng.below(game.moves().len())).clone();
+                let voice = lang_voices[rng.below(lang_voices.len())];
+                let speed = 130 + 10 * rng.below(8) as u32;
+                let pitch = 30 + 5 * rng.below(9) as u32;
+                let noise = noises[rng.below(noises.len())];
+                let how = (voice, speed, pitch, noise);
+                let samples = synthesise_cached(cache.as_deref(), dir.path(), how, sentence);
+                nothing.push(Nothing {
+                    seed,
+                    pos,
+                    what: format!("\"{sentence}\" ({voice})"),
+                    samples,
+                });
+            }
+        }
         for options in option_sets() {
             let mut listener = Listener::tuned(lang, &model, pronunciations.as_deref(), &options)
                 .expect("listener");
@@ -279,6 +384,7 @@ fn main() {
                 println!("voice_listen: {lang} with {}", label.join(" "));
             }
             measure(lang, &seeds, &said, &mut listener);
+            measure_nothing(lang, &seeds, &nothing, &mut listener);
         }
     }
 }
@@ -343,6 +449,37 @@ fn measure(lang: Lang, seeds: &[u64], said: &[Said], listener: &mut Listener) {
         100.0 * right as f64 / total as f64,
         ms[ms.len() / 2].as_secs_f64() * 1000.0,
         ms[ms.len() - 1].as_secs_f64() * 1000.0
+    );
+}
+
+/// Recognises every recording that should play nothing and prints how
+/// many were heard as a move or a command anyway, per seed.
+fn measure_nothing(lang: Lang, seeds: &[u64], nothing: &[Nothing], listener: &mut Listener) {
+    let mut worst = (0, 0, 0);
+    let mut all = (0, 0);
+    for &seed in seeds {
+        let (mut accepted, mut total) = (0, 0);
+        for one in nothing.iter().filter(|n| n.seed == seed) {
+            let recognition = listener
+                .listen(&one.pos, &one.samples)
+                .expect("recognition");
+            total += 1;
+            if recognition.heard.is_some() {
+                accepted += 1;
+                println!(
+                    "voice_listen: {lang} seed {seed} false accept: {} heard as {:?}",
+                    one.what, recognition.text
+                );
+            }
+        }
+        if accepted >= worst.0 {
+            worst = (accepted, total, seed);
+        }
+        all = (all.0 + accepted, all.1 + total);
+    }
+    println!(
+        "voice_listen: {lang} nothing to hear (noise alone, talk): {}/{} heard as a move or command, worst seed {}: {}/{}",
+        all.0, all.1, worst.2, worst.0, worst.1
     );
 }
 

@@ -186,7 +186,14 @@ impl Listener {
             }
             Lang::Pt => return Err(VoiceError::NoLanguage(lang)),
         }
-        let dictionary = rochade_core::voice_input::dictionary(words, &sources)?;
+        let mut dictionary = rochade_core::voice_input::dictionary(words, &sources)?;
+        // The grammar's reject path (noise, talk that is no move).
+        dictionary.extend(
+            rochade_core::voice_input::REJECT_DICTIONARY
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| format!("{l}\n")),
+        );
         Listener::with_dictionary(pack, model, &dictionary, &decoder_settings(options))
     }
 
@@ -251,6 +258,9 @@ impl Listener {
             }
             None => None,
         };
+        // Heard by the reject path: what was said fits no phrase; its
+        // words are the recogniser's own, never shown.
+        let text = text.filter(|t| !rochade_core::voice_input::is_rejected(t));
         let decoding = started.elapsed();
         let heard = text.as_deref().and_then(|t| grammar.interpret(t));
         Ok(Recognition {

@@ -122,6 +122,35 @@ fn silence_and_hiss_are_not_understood() {
     }
 }
 
+/// Noise that stands out from the silence around it (a bump, a rustle, a
+/// fan switched on) is speech to the detector, but no move: the grammar's
+/// reject path takes it. Without that path these very noises were heard
+/// as "Tipp" and "Uhr" (benches/voice_listen.rs).
+#[test]
+fn noise_between_silences_is_not_understood() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (colour, volume, seconds) in [
+        ("whitenoise", "0.05", "1.5"),
+        ("brownnoise", "0.2", "0.7"),
+        ("pinknoise", "0.3", "1.1"),
+        ("whitenoise", "0.2", "0.9"),
+    ] {
+        let wav = dir.path().join(format!("{colour}-{volume}-{seconds}.wav"));
+        sox(
+            &["-R", "-n", "-r", "16000", "-c", "1", "-b", "16"],
+            &wav,
+            &["synth", seconds, colour, "vol", volume, "pad", "0.5", "0.5"],
+        );
+        for lang in ["de", "en"] {
+            let e = event(&listen(&wav, None, lang));
+            let what = format!("{lang} {colour} {volume} for {seconds} s");
+            assert_eq!(e["event"], "not_understood", "{what}: {e}");
+            assert_eq!(e["speech"], true, "{what}: it stands out: {e}");
+            assert!(e["text"].is_null(), "{what}: no words of ours: {e}");
+        }
+    }
+}
+
 #[test]
 fn bad_input_is_refused_clearly() {
     let dir = tempfile::tempdir().expect("dir");

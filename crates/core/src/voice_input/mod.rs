@@ -24,6 +24,20 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::words::Pack;
 
+/// The reject path's word in the acoustic model's phones
+/// (assets/voice-input/reject.dict): the recogniser's dictionary holds it
+/// beside the phrases' words.
+pub const REJECT_DICTIONARY: &str = include_str!("../../../../assets/voice-input/reject.dict");
+
+/// The reject path: one unit of noise, or of speech that is no word.
+pub const REJECT_NOISE: &str = "reject_noise";
+
+/// Whether the recogniser's words came by the reject path (what was
+/// heard fits no phrase).
+pub fn is_rejected(text: &str) -> bool {
+    text.split_whitespace().any(|w| w == REJECT_NOISE)
+}
+
 /// A command said instead of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
@@ -128,16 +142,27 @@ impl Grammar {
         Grammar { phrases }
     }
 
-    /// The grammar in JSGF, as pocketsphinx reads it: one rule, every
-    /// phrase an alternative.
+    /// The grammar in JSGF, as pocketsphinx reads it: every phrase an
+    /// alternative of `<move>`, and beside it the reject path
+    /// ([`REJECT_NOISE`]): without it the recogniser had to choose a
+    /// phrase for anything it heard (a bump was heard as "Tipp"); with it,
+    /// a sound that fits no phrase better than noise plays nothing. The
+    /// path is one word, no loop: a repetition (`+`) let it lead into a
+    /// phrase ("reject_noise springer felix drei"). A path of one or two
+    /// phones, for talk that is no move, was measured and left out: it
+    /// cost moves (docs/voice.md, "Measured").
     pub fn jsgf(&self) -> String {
-        let mut out = String::from("#JSGF V1.0;\ngrammar rochade;\npublic <said> = ");
+        let mut out = String::from(
+            "#JSGF V1.0;\ngrammar rochade;\npublic <said> = <move> | <rejected>;\n<move> = ",
+        );
         for (i, phrase) in self.phrases.keys().enumerate() {
             if i > 0 {
                 out.push_str("\n  | ");
             }
             out.push_str(phrase);
         }
+        out.push_str(";\n<rejected> = ");
+        out.push_str(REJECT_NOISE);
         out.push_str(";\n");
         out
     }

@@ -103,10 +103,24 @@ fn commands_come_from_the_pack_and_shortcuts_are_not_said() {
 fn jsgf_lists_every_phrase_once() {
     let g = Grammar::new(&pos(START), &Pack::bundled(Lang::En));
     let jsgf = g.jsgf();
-    assert!(jsgf.starts_with("#JSGF V1.0;\ngrammar rochade;\npublic <said> = "));
+    assert!(jsgf.starts_with(
+        "#JSGF V1.0;\ngrammar rochade;\npublic <said> = <move> | <rejected>;\n<move> = "
+    ));
     assert!(jsgf.ends_with(";\n"));
     assert!(jsgf.contains("\n  | knight felix three\n"));
-    assert_eq!(jsgf.matches(" | ").count() + 1, g.phrases().count());
+    let moves = jsgf
+        .split("<move> = ")
+        .nth(1)
+        .and_then(|rest| rest.split(";\n").next())
+        .expect("the <move> rule");
+    assert_eq!(moves.matches("\n  | ").count() + 1, g.phrases().count());
+    // The reject path: one word, never a loop that could lead into a
+    // phrase.
+    assert!(jsgf.ends_with(";\n<rejected> = reject_noise;\n"));
+    assert!(!jsgf.contains('+'));
+    assert!(REJECT_DICTIONARY.contains("\nreject_noise +NSN+\n"));
+    assert!(is_rejected("reject_noise"));
+    assert!(!is_rejected("knight felix three"));
     // 20 moves and 8 commands, each said several ways.
     assert!(g.phrases().count() > 100, "{}", g.phrases().count());
 }
