@@ -109,27 +109,21 @@ fn synthesise(
     );
     let seconds = hound::WavReader::open(&clean).expect("clean").duration() as f64 / 16_000.0;
     let (colour, volume) = noise;
-    run(
-        "sox",
-        &[
-            "-R",
-            "-n",
-            "-r",
-            "16000",
-            "-c",
-            "1",
-            "-b",
-            "16",
-            &hiss,
-            "synth",
-            &format!("{seconds:.3}"),
-            colour,
-            "vol",
-            &format!("{volume}"),
-        ],
-    );
+    sox_noise(&hiss, colour, volume, &format!("{seconds:.3}"), &[]);
     run("sox", &["-m", &clean, &hiss, &mixed]);
     wav::read_speech(Path::new(&mixed)).expect("mixed recording")
+}
+
+/// sox's noise `colour` at its volume `volume` for `seconds`, 16 kHz mono
+/// (the same each run: `-R`), into `out`, with sox's effects `after`.
+fn sox_noise(out: &str, colour: &str, volume: f64, seconds: &str, after: &[&str]) {
+    let volume = format!("{volume}");
+    let mut args = vec![
+        "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", out, "synth", seconds, colour, "vol",
+        &volume,
+    ];
+    args.extend_from_slice(after);
+    run("sox", &args);
 }
 
 /// `seconds` of noise `colour` at sox's volume `volume`, with half a
@@ -137,28 +131,8 @@ fn synthesise(
 fn noise_alone(dir: &Path, colour: &str, volume: f64, seconds: f64) -> Vec<i16> {
     let out = dir.join("noise-alone.wav");
     let out_str = out.to_str().expect("UTF-8");
-    run(
-        "sox",
-        &[
-            "-R",
-            "-n",
-            "-r",
-            "16000",
-            "-c",
-            "1",
-            "-b",
-            "16",
-            out_str,
-            "synth",
-            &format!("{seconds:.2}"),
-            colour,
-            "vol",
-            &format!("{volume}"),
-            "pad",
-            "0.5",
-            "0.5",
-        ],
-    );
+    let seconds = format!("{seconds:.2}");
+    sox_noise(out_str, colour, volume, &seconds, &["pad", "0.5", "0.5"]);
     wav::read_speech(&out).expect("noise recording")
 }
 
