@@ -389,7 +389,21 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
             .next()
             .map(|l| l.trim().to_owned())
     });
-    desktop.xdotool(&["windowactivate", "--sync", &window]);
+    // On a loaded machine openbox may not have said yet that it can
+    // activate windows (xdotool then refuses): asked again until it has.
+    wait_for(
+        "the window manager to activate the window",
+        START_TIMEOUT,
+        || {
+            desktop
+                .command("xdotool")
+                .args(["windowactivate", "--sync", &window])
+                .output()
+                .ok()
+                .filter(|out| out.status.success())
+                .map(|_| ())
+        },
+    );
     // Six moves typed at once after start, not waiting for anything: each
     // is spoken and brailled by Orca and still on the Braille line 1.5 s
     // later (it was replaced within 50 ms when the move input was
