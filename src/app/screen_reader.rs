@@ -28,6 +28,13 @@ const OFFER_IDLE_MS: u64 = 5000;
 /// do not have the keyboard yet.
 const OFFER_RETRY_MS: u64 = 500;
 
+/// How long the window must have had the keyboard before the offer: the
+/// screen reader first presents the window ("Move entry ..."), and
+/// drops what it is told before it knows the window (Orca never said an
+/// offer asked in the window's first second, and a player who waited
+/// never heard it).
+const OFFER_SETTLE_MS: u64 = 2000;
+
 /// How long the desktop's answer over D-Bus may take: a stuck bus must not
 /// keep the offer (and the keys handed to the screen reader) from coming.
 #[cfg(target_os = "linux")]
@@ -51,6 +58,8 @@ pub struct ScreenReader {
     probe: Option<mpsc::Receiver<bool>>,
     /// A screen reader was found; the offer waits for no other question.
     found: bool,
+    /// Since when the window has had the keyboard (the app's clock, ms).
+    focused_since: Option<u64>,
     /// A screen reader runs (or the look-up has not answered yet) and the
     /// offer has not been answered: it gets the app's words too (a Braille
     /// display shows the moves typed before the offer is answered).
@@ -138,10 +147,23 @@ impl RochadeApp {
         // control, and drops what comes before it knows the window.
         let window_focused = ctx.input(|i| i.viewport().focused) != Some(false);
         let control_focused = ctx.memory(|m| m.focused()).is_some();
-        // Nobody asked for this question: asked at once when nothing was
-        // typed yet, otherwise once the move input is empty and the
-        // keyboard idle, so it never interrupts a move being typed or read.
         let now = self.now_ms();
+        let focused_since = match self.screen_reader.focused_since {
+            Some(since) if window_focused => since,
+            _ if window_focused => now,
+            _ => {
+                self.screen_reader.focused_since = None;
+                u64::MAX
+            }
+        };
+        if window_focused {
+            self.screen_reader.focused_since = Some(focused_since);
+        }
+        let settled = now >= focused_since.saturating_add(OFFER_SETTLE_MS);
+        // Nobody asked for this question: asked once the window has had
+        // the keyboard for OFFER_SETTLE_MS when nothing was typed yet,
+        // otherwise once the move input is empty and the keyboard idle, so
+        // it never interrupts a move being typed or read.
         let due = self
             .panels
             .move_input
@@ -182,11 +204,15 @@ impl RochadeApp {
             ctx.request_repaint_after(std::time::Duration::from_millis(wait.max(50)));
             return;
         }
-        if window_focused && control_focused && self.panels.dialogs.modal.is_none() {
+        if settled && control_focused && self.panels.dialogs.modal.is_none() {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
         } else {
-            ctx.request_repaint_after(std::time::Duration::from_millis(OFFER_RETRY_MS));
+            let settling = focused_since
+                .saturating_add(OFFER_SETTLE_MS)
+                .saturating_sub(now);
+            let wait = OFFER_RETRY_MS.min(settling.max(50));
+            ctx.request_repaint_after(std::time::Duration::from_millis(wait));
         }
     }
 
