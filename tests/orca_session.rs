@@ -302,21 +302,24 @@ fn step(desktop: &Desktop, log: &mut OrcaLog, key: &str, flow: &str, spoken: &st
     log.expect(flow, spoken, brailled);
 }
 
-#[test]
-fn orca_speaks_and_brailles_moves_board_and_dialogs() {
+/// One Orca session at a time: each is a desktop of its own, but two at
+/// once load the machine as the test runner's "alone" keeps from doing.
+static ONE_SESSION: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Starts tests/support/orca-session.sh in `dir`: Xvfb, D-Bus, AT-SPI,
+/// speech-dispatcher and Orca, with its debug log marked where it is.
+fn start_orca_session(dir: &Path, artifacts: &Path) -> (Reaper, Desktop, OrcaLog) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/orca-session.sh");
-    let dir = tempfile::tempdir().expect("temp dir");
-    let artifacts = artifacts_dir();
     let session = Command::new("bash")
         .arg(&script)
-        .arg(dir.path())
+        .arg(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(artifacts.join("orca-session.txt")).unwrap())
         .spawn()
         .expect("start tests/support/orca-session.sh");
     let mut session = Reaper(session);
-    let env_path = dir.path().join("env");
+    let env_path = dir.join("env");
     wait_for("the Orca session", START_TIMEOUT, || {
         if let Ok(Some(status)) = session.0.try_wait() {
             panic!(
@@ -334,40 +337,20 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         .collect();
     let desktop = Desktop { env };
     let mut log = OrcaLog {
-        path: dir.path().join("orca-debug.log"),
+        path: dir.join("orca-debug.log"),
         seen: 0,
     };
     log.mark();
+    (session, desktop, log)
+}
 
-    // German announcements (the default), English interface, the app's
-    // own voice silent: everything heard comes from Orca. Moves are said
-    // in German, every other message in English.
-    let config_dir = dir.path().join("config");
-    let data_dir = dir.path().join("data");
-    std::fs::create_dir_all(&config_dir).unwrap();
-    // The online part plays against a local server with the Lichess
-    // Board API (White: a2a3, then the opponent's d7d5).
-    let server = lichess_server::Server::start(
-        TOKEN,
-        lichess_server::Script {
-            moves: ["a2a3", "d7d5", "b2b3", "c8f5"].map(String::from).to_vec(),
-            account_white: true,
-            ..Default::default()
-        },
-    );
-    std::fs::write(
-        config_dir.join("settings.toml"),
-        format!(
-            "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\n\
-             [online]\nserver = \"{}\"\nfind = \"ai\"\nai_level = 3\n",
-            server.url()
-        ),
-    )
-    .unwrap();
+/// Starts Rochade on `desktop` with its settings in `config_dir`, and
+/// gives its window the keyboard.
+fn start_app(desktop: &Desktop, config_dir: &Path, data_dir: &Path, artifacts: &Path) -> Reaper {
     let app = desktop
         .command(env!("CARGO_BIN_EXE_rochade"))
-        .env("ROCHADE_CONFIG_DIR", &config_dir)
-        .env("ROCHADE_DATA_DIR", &data_dir)
+        .env("ROCHADE_CONFIG_DIR", config_dir)
+        .env("ROCHADE_DATA_DIR", data_dir)
         .env("ROCHADE_SECRET_STORE", "file")
         .env_remove("ROCHADE_LICHESS_TOKEN")
         .stdin(Stdio::null())
@@ -375,9 +358,7 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
         .stderr(std::fs::File::create(artifacts.join("orca-app-stderr.txt")).unwrap())
         .spawn()
         .expect("start rochade");
-    let _app = Reaper(app);
-
-    // Start: the move input has the focus and Orca says so.
+    let app = Reaper(app);
     let window = wait_for("the Rochade window", START_TIMEOUT, || {
         let out = desktop
             .command("xdotool")
@@ -404,6 +385,71 @@ fn orca_speaks_and_brailles_moves_board_and_dialogs() {
                 .map(|_| ())
         },
     );
+    app
+}
+
+/// A player who starts Rochade with Orca running and types nothing hears
+/// the offer to let Orca speak, after Orca has said where the keyboard is
+/// (asked the moment the window opened, Orca never said it).
+#[test]
+fn orca_says_the_offer_to_a_player_who_waits() {
+    let _one = ONE_SESSION.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let artifacts = artifacts_dir();
+    let (_session, desktop, mut log) = start_orca_session(dir.path(), &artifacts);
+    let config_dir = dir.path().join("config");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    std::fs::write(
+        config_dir.join("settings.toml"),
+        "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\n",
+    )
+    .unwrap();
+    let _app = start_app(&desktop, &config_dir, &dir.path().join("data"), &artifacts);
+    let offer = "A screen reader is running";
+    log.expect_unmarked("the offer to a player who waits", offer);
+    let (speech, _) = log.since_mark();
+    let focus = speech.iter().position(|s| s.contains("Move entry"));
+    let asked = speech.iter().position(|s| s.contains(offer));
+    assert!(
+        focus.is_some() && focus < asked,
+        "Orca says where the keyboard is, then the offer: {speech:?}"
+    );
+}
+
+#[test]
+fn orca_speaks_and_brailles_moves_board_and_dialogs() {
+    let _one = ONE_SESSION.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let artifacts = artifacts_dir();
+    let (_session, desktop, mut log) = start_orca_session(dir.path(), &artifacts);
+
+    // German announcements (the default), English interface, the app's
+    // own voice silent: everything heard comes from Orca. Moves are said
+    // in German, every other message in English.
+    let config_dir = dir.path().join("config");
+    let data_dir = dir.path().join("data");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    // The online part plays against a local server with the Lichess
+    // Board API (White: a2a3, then the opponent's d7d5).
+    let server = lichess_server::Server::start(
+        TOKEN,
+        lichess_server::Script {
+            moves: ["a2a3", "d7d5", "b2b3", "c8f5"].map(String::from).to_vec(),
+            account_white: true,
+            ..Default::default()
+        },
+    );
+    std::fs::write(
+        config_dir.join("settings.toml"),
+        format!(
+            "interface_language = \"en\"\n[speech]\nbackend = \"silent\"\n\
+             [online]\nserver = \"{}\"\nfind = \"ai\"\nai_level = 3\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    // Start: the move input has the focus and Orca says so.
+    let _app = start_app(&desktop, &config_dir, &data_dir, &artifacts);
     // Six moves typed at once after start, not waiting for anything: each
     // is spoken and brailled by Orca and still on the Braille line 1.5 s
     // later (it was replaced within 50 ms when the move input was
