@@ -148,18 +148,19 @@ impl RochadeApp {
         let window_focused = ctx.input(|i| i.viewport().focused) != Some(false);
         let control_focused = ctx.memory(|m| m.focused()).is_some();
         let now = self.now_ms();
-        let focused_since = match self.screen_reader.focused_since {
-            Some(since) if window_focused => since,
-            _ if window_focused => now,
-            _ => {
-                self.screen_reader.focused_since = None;
-                u64::MAX
-            }
-        };
-        if window_focused {
-            self.screen_reader.focused_since = Some(focused_since);
+        if !window_focused {
+            self.screen_reader.focused_since = None;
+        } else if self.screen_reader.focused_since.is_none() {
+            self.screen_reader.focused_since = Some(now);
         }
-        let settled = now >= focused_since.saturating_add(OFFER_SETTLE_MS);
+        // How long the screen reader still has to present the window.
+        let settling = self
+            .screen_reader
+            .focused_since
+            .map_or(OFFER_SETTLE_MS, |since| {
+                (since + OFFER_SETTLE_MS).saturating_sub(now)
+            });
+        let settled = settling == 0;
         // Nobody asked for this question: asked once the window has had
         // the keyboard for OFFER_SETTLE_MS when nothing was typed yet,
         // otherwise once the move input is empty and the keyboard idle, so
@@ -208,9 +209,6 @@ impl RochadeApp {
             let effects = self.session.offer_screen_reader_mode();
             self.apply_effects(effects);
         } else {
-            let settling = focused_since
-                .saturating_add(OFFER_SETTLE_MS)
-                .saturating_sub(now);
             let wait = OFFER_RETRY_MS.min(settling.max(50));
             ctx.request_repaint_after(std::time::Duration::from_millis(wait));
         }

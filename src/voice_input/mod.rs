@@ -174,7 +174,11 @@ impl Listener {
     ) -> Result<Listener, VoiceError> {
         let pack = Pack::bundled(lang);
         let words = rochade_core::voice_input::vocabulary(&pack);
-        let words = words.iter().map(String::as_str);
+        // With the grammar's reject path (noise, wordless speech).
+        let words = words
+            .iter()
+            .map(String::as_str)
+            .chain([rochade_core::voice_input::REJECT_NOISE]);
         let mut sources: Vec<&str> = first.into_iter().collect();
         let model_words;
         match lang {
@@ -186,14 +190,8 @@ impl Listener {
             }
             Lang::Pt => return Err(VoiceError::NoLanguage(lang)),
         }
-        let mut dictionary = rochade_core::voice_input::dictionary(words, &sources)?;
-        // The grammar's reject path (noise, talk that is no move).
-        dictionary.extend(
-            rochade_core::voice_input::REJECT_DICTIONARY
-                .lines()
-                .filter(|l| !l.starts_with('#'))
-                .map(|l| format!("{l}\n")),
-        );
+        sources.push(rochade_core::voice_input::REJECT_DICTIONARY);
+        let dictionary = rochade_core::voice_input::dictionary(words, &sources)?;
         Listener::with_dictionary(pack, model, &dictionary, &decoder_settings(options))
     }
 
